@@ -1,0 +1,81 @@
+/**
+ * FileSource over the File System Access API: a directory handle from
+ * `showDirectoryPicker()` or an OPFS directory (`navigator.storage.getDirectory()`).
+ *
+ * Invariants: a handle can only reach its own descendants, so nothing outside the root
+ * is reachable; paths are validated anyway. Directory handles are cached by path (the
+ * root is ''), and `readDir` fills the cache for the child directories it lists, so a
+ * walk never re-resolves a path segment by segment. FSA has no symlinks: `resolveLink`
+ * is absent.
+ */
+import type { DirEntry, FileInfo, FileSource } from './types.ts';
+import { assertRelativePath, baseName, parentPath, joinPath } from './paths.ts';
+
+/** lib.dom in TS 5.9 types async iteration only under DOM.AsyncIterable; this is the slice we use. */
+interface IterableDirectoryHandle {
+  entries(): AsyncIterableIterator<[string, FileSystemHandle]>;
+}
+
+export class FsaFileSource implements FileSource {
+  readonly name: string;
+  readonly #dirs = new Map<string, FileSystemDirectoryHandle>();
+
+  constructor(root: FileSystemDirectoryHandle) {
+    this.name = root.name;
+    this.#dirs.set('', root);
+  }
+
+  async readDir(dir: string): Promise<DirEntry[]> {
+    const handle = await this.#dir(dir);
+    const out: DirEntry[] = [];
+    for await (const [name, child] of (handle as unknown as IterableDirectoryHandle).entries()) {
+      if (child.kind === 'directory') {
+        this.#dirs.set(joinPath(dir, name), child as FileSystemDirectoryHandle);
+        out.push({ name, kind: 'directory' });
+      } else {
+        out.push({ name, kind: 'file' });
+      }
+    }
+    return out;
+  }
+
+  async stat(path: string): Promise<FileInfo> {
+    const file = await (await this.#file(path)).getFile();
+    return { size: file.size, mtime: file.lastModified };
+  }
+
+  async readFile(path: string): Promise<Uint8Array> {
+    const file = await (await this.#file(path)).getFile();
+    return new Uint8Array(await file.arrayBuffer());
+  }
+
+  /** Drop cached handles (e.g. after the folder changed on disk). */
+  clearCache(): void {
+    const root = this.#dirs.get('')!;
+    this.#dirs.clear();
+    this.#dirs.set('', root);
+  }
+
+  async #file(path: string): Promise<FileSystemFileHandle> {
+    assertRelativePath(path);
+    if (path === '') throw new TypeError('The root is not a file');
+    const dir = await this.#dir(parentPath(path));
+    return dir.getFileHandle(baseName(path));
+  }
+
+  async #dir(path: string): Promise<FileSystemDirectoryHandle> {
+    assertRelativePath(path);
+    const cached = this.#dirs.get(path);
+    if (cached) return cached;
+    // Resolve from the nearest cached ancestor.
+    const segments = path.split('/');
+    let depth = segments.length - 1;
+    while (depth > 0 && !this.#dirs.has(segments.slice(0, depth).join('/'))) depth--;
+    let current = this.#dirs.get(segments.slice(0, depth).join('/'))!;
+    for (let i = depth; i < segments.length; i++) {
+      current = await current.getDirectoryHandle(segments[i]!);
+      this.#dirs.set(segments.slice(0, i + 1).join('/'), current);
+    }
+    return current;
+  }
+}

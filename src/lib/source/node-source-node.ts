@@ -1,0 +1,88 @@
+/**
+ * FileSource over Node's fs (Node-only adapter; the CLI uses it).
+ *
+ * Invariants: nothing outside the root is ever read or listed — every access resolves
+ * the real path (following symlinks) and refuses it unless it stays inside the real
+ * root; relative paths are validated (no `..`, `.`, empty or absolute segments).
+ * `readDir` reports symlinks as kind 'symlink' without following them; the walker asks
+ * `resolveLink` and decides.
+ */
+import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import * as nodePath from 'node:path';
+import type { DirEntry, EntryKind, FileInfo, FileSource, LinkTarget } from './types.ts';
+import { assertRelativePath } from './paths.ts';
+
+export class NodeFileSource implements FileSource {
+  readonly name: string;
+  readonly #root: string;
+  #realRoot: Promise<string> | null = null;
+
+  constructor(rootAbsPath: string) {
+    this.#root = nodePath.resolve(rootAbsPath);
+    this.name = this.#root;
+  }
+
+  async readDir(dir: string): Promise<DirEntry[]> {
+    const abs = await this.#inside(dir);
+    const dirents = await readdir(abs, { withFileTypes: true });
+    return dirents.map((d) => {
+      const kind: EntryKind = d.isSymbolicLink() ? 'symlink' : d.isDirectory() ? 'directory' : d.isFile() ? 'file' : 'other';
+      return { name: d.name, kind };
+    });
+  }
+
+  async stat(path: string): Promise<FileInfo> {
+    const s = await stat(await this.#inside(path));
+    return { size: s.size, mtime: Math.trunc(s.mtimeMs) };
+  }
+
+  async readFile(path: string): Promise<Uint8Array> {
+    const buf = await readFile(await this.#inside(path));
+    // A plain Uint8Array view: callers never depend on Buffer's API.
+    return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+  }
+
+  async resolveLink(path: string): Promise<LinkTarget | null> {
+    assertRelativePath(path);
+    let real: string;
+    try {
+      real = await realpath(nodePath.join(this.#root, path));
+    } catch {
+      return null; // dangling, loop (ELOOP) or unreadable
+    }
+    const rel = this.#relativeToRoot(real, await this.#getRealRoot());
+    if (rel === null) return null;
+    try {
+      const s = await stat(real);
+      if (s.isDirectory()) return { path: rel, kind: 'directory' };
+      if (s.isFile()) return { path: rel, kind: 'file' };
+      return null;
+    } catch {
+      return null;
+    }
+  }
+
+  #getRealRoot(): Promise<string> {
+    this.#realRoot ??= realpath(this.#root);
+    return this.#realRoot;
+  }
+
+  /** `/`-separated path of `real` relative to `realRoot`, or null when outside. */
+  #relativeToRoot(real: string, realRoot: string): string | null {
+    const rel = nodePath.relative(realRoot, real);
+    if (rel === '') return '';
+    if (rel === '..' || rel.startsWith(`..${nodePath.sep}`) || nodePath.isAbsolute(rel)) return null;
+    return rel.split(nodePath.sep).join('/');
+  }
+
+  /** Absolute real path for `rel`, refusing anything that resolves outside the root. */
+  async #inside(rel: string): Promise<string> {
+    assertRelativePath(rel);
+    const realRoot = await this.#getRealRoot();
+    const real = await realpath(rel === '' ? this.#root : nodePath.join(this.#root, rel));
+    if (this.#relativeToRoot(real, realRoot) === null) {
+      throw Object.assign(new Error(`Path leaves the source root: ${rel}`), { name: 'PathOutsideRootError', code: 'EOUTSIDE' });
+    }
+    return real;
+  }
+}
