@@ -1,0 +1,321 @@
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Chunk } from '../types.ts';
+import { Chunker } from './chunker.ts';
+import type { WasmLoader } from './chunker.ts';
+import { nodeWasmLoader } from './grammars-node.ts';
+
+const FIXTURES = join(import.meta.dirname, '../../../test/fixtures/chunk');
+/** Set UPDATE_GOLDEN=1 to rewrite the golden files (then read them by eye before committing). */
+const UPDATE = process.env.UPDATE_GOLDEN === '1';
+const MAX = 1500;
+/** Goldens are also taken at a small limit, so every language's class splitting is pinned. */
+const SMALL_MAX = 600;
+
+let chunker: Chunker;
+let small: Chunker;
+
+beforeAll(async () => {
+  chunker = await Chunker.create({ loadWasm: nodeWasmLoader });
+  small = await Chunker.create({ loadWasm: nodeWasmLoader, maxChunkChars: SMALL_MAX });
+});
+
+afterAll(() => {
+  chunker.dispose();
+  small.dispose();
+});
+
+/** Invariants every structural result must satisfy. */
+function checkInvariants(text: string, chunks: Chunk[], max: number): void {
+  const lines = text.split('\n').map((l) => l.replace(/\r$/, ''));
+  let lastEnd = 0;
+  for (const c of chunks) {
+    expect(c.startLine).toBeGreaterThan(lastEnd);
+    expect(c.endLine).toBeGreaterThanOrEqual(c.startLine);
+    expect(c.endLine).toBeLessThanOrEqual(lines.length);
+    expect(c.content.length).toBeLessThanOrEqual(max);
+    expect(c.content.trim()).not.toBe('');
+    const slice = lines.slice(c.startLine - 1, c.endLine).join('\n');
+    const content = c.content.replace(/\r\n/g, '\n');
+    // Content is the exact line slice, or a carried prefix followed by it, or a column piece of one line.
+    if (content !== slice) {
+      if (c.startLine === c.endLine && slice.includes(content)) continue;
+      expect(content.endsWith(slice)).toBe(true);
+      expect(c.signature).not.toBeNull();
+    }
+    lastEnd = c.endLine;
+  }
+  // Nothing non-blank is lost.
+  const covered = new Set<number>();
+  for (const c of chunks) for (let l = c.startLine; l <= c.endLine; l++) covered.add(l);
+  lines.forEach((l, i) => {
+    if (l.trim() !== '') expect(covered.has(i + 1), `line ${i + 1} covered`).toBe(true);
+  });
+}
+
+const golden = (chunks: Chunk[]) =>
+  chunks.map(({ startLine, endLine, chunkType, symbol, parent }) => ({ startLine, endLine, chunkType, symbol, parent }));
+
+const fixtureFiles = readdirSync(FIXTURES).flatMap((lang) =>
+  readdirSync(join(FIXTURES, lang))
+    .filter((f) => f.endsWith('.txt'))
+    .map((f) => ({ lang, file: join(FIXTURES, lang, f), path: `${lang}/${f.slice(0, -'.txt'.length)}` })),
+);
+
+describe('golden fixtures', () => {
+  it('has a fixture for every structural language', () => {
+    const langs = new Set(fixtureFiles.map((f) => f.lang));
+    for (const l of ['javascript', 'typescript', 'tsx', 'python', 'go', 'rust', 'java', 'c', 'cpp', 'csharp', 'ruby', 'php', 'bash']) {
+      expect(langs.has(l), l).toBe(true);
+    }
+  });
+
+  it.each(fixtureFiles)('$path', async ({ lang, file, path }) => {
+    const text = readFileSync(file, 'utf8');
+    for (const [which, c, max] of [['', chunker, MAX], [`.max${SMALL_MAX}`, small, SMALL_MAX]] as const) {
+      const r = await c.chunkFile(path, text);
+      expect(r.language).toBe(lang);
+      expect(r.warnings).toEqual([]);
+      const goldenFile = file.replace(/\.txt$/, `${which}.golden.json`);
+      if (UPDATE) writeFileSync(goldenFile, JSON.stringify(golden(r.chunks), null, 1) + '\n');
+      expect(golden(r.chunks)).toEqual(JSON.parse(readFileSync(goldenFile, 'utf8')));
+      if (r.parsed) checkInvariants(text, r.chunks, max);
+    }
+  });
+});
+
+describe('definitions', () => {
+  it('attaches doc comments and starts the range at the comment', async () => {
+    const text = 'import x from "y";\n\n/**\n * Adds two numbers.\n * @param a first\n */\nexport function add(a, b) {\n  return a + b;\n}\n';
+    const r = await chunker.chunkFile('m.js', text);
+    const add = r.chunks.find((c) => c.symbol === 'add')!;
+    expect(add).toMatchObject({ startLine: 3, endLine: 9, chunkType: 'function', signature: 'export function add(a, b)' });
+    expect(add.doc).toBe('Adds two numbers.\n@param a first');
+  });
+
+  it('does not attach a comment separated by a blank line', async () => {
+    const text = '// unrelated note about the module\n\nfunction f() {\n  return 1;\n}\n';
+    const r = await chunker.chunkFile('m.js', text);
+    const f = r.chunks.find((c) => c.symbol === 'f')!;
+    expect(f.startLine).toBe(3);
+    expect(f.doc).toBeNull();
+  });
+
+  it('reads Python docstrings and keeps decorators in the range but not the signature', async () => {
+    const text = 'import functools\n\n\n@functools.cache\ndef fib(n: int) -> int:\n    """Fibonacci.\n\n    Slowly."""\n    return n if n < 2 else fib(n - 1) + fib(n - 2)\n';
+    const r = await chunker.chunkFile('f.py', text);
+    const fib = r.chunks.find((c) => c.symbol === 'fib')!;
+    expect(fib).toMatchObject({ startLine: 4, endLine: 9, signature: 'def fib(n: int) -> int:', doc: 'Fibonacci.\n\nSlowly.' });
+  });
+
+  it('names methods by their class, Go methods by their receiver, C++ out-of-line methods by qualifier', async () => {
+    const go = await chunker.chunkFile('a.go', 'package a\n\nfunc (s *Server) Serve(addr string) error {\n\treturn nil\n}\n');
+    expect(go.chunks.find((c) => c.symbol === 'Serve')).toMatchObject({ chunkType: 'method', parent: 'Server' });
+    const cpp = await chunker.chunkFile('a.cpp', 'int Matrix::rows() const {\n  return rows_;\n}\n');
+    expect(cpp.chunks.find((c) => c.symbol === 'rows')).toMatchObject({ chunkType: 'method', parent: 'Matrix' });
+  });
+
+  it('merges two tiny functions under the first name but keeps a normal one alone', async () => {
+    const body = Array.from({ length: 8 }, (_, i) => `  total += values[${i}] * weights[${i}];`).join('\n');
+    const text = `function a() { return 1; }\nfunction b() { return 2; }\n\nfunction big(values, weights) {\n  let total = 0;\n${body}\n  return total;\n}\n`;
+    const r = await chunker.chunkFile('m.js', text);
+    expect(r.chunks.map((c) => [c.symbol, c.startLine, c.endLine])).toEqual([['a', 1, 2], ['big', 4, 15]]);
+  });
+
+  it('handles CRLF line endings', async () => {
+    const text = 'def a():\r\n    return 1\r\n\r\n\r\nclass B:\r\n    x = 1\r\n';
+    const r = await chunker.chunkFile('m.py', text);
+    for (const c of r.chunks) expect(c.content).not.toMatch(/\r$/);
+    checkInvariants(text, r.chunks, MAX);
+  });
+
+  it('returns no chunks for an empty or blank file', async () => {
+    expect((await chunker.chunkFile('e.ts', '')).chunks).toEqual([]);
+    expect((await chunker.chunkFile('e.ts', '\n\n  \n')).chunks).toEqual([]);
+    expect((await chunker.chunkFile('e.md', '')).chunks).toEqual([]);
+  });
+});
+
+describe('big definitions', () => {
+  const method = (i: number) =>
+    `  /** Handles case ${i}. */\n  handle${i}(input: string): number {\n    const trimmed = input.trim();\n    if (trimmed.length === ${i}) {\n      return ${i} * trimmed.length;\n    }\n    return trimmed.split(',').length + ${i};\n  }\n`;
+
+  it('splits a class bigger than the max into a header and one chunk per method', async () => {
+    const text = `/** A dispatcher. */\nexport class Dispatcher extends Base {\n  private count = 0;\n  readonly name: string;\n\n${Array.from({ length: 20 }, (_, i) => method(i)).join('\n')}}\n`;
+    expect(text.length).toBeGreaterThan(MAX * 2);
+    const r = await chunker.chunkFile('d.ts', text);
+    checkInvariants(text, r.chunks, MAX);
+    const [header, ...rest] = r.chunks;
+    expect(header).toMatchObject({ chunkType: 'class', symbol: 'Dispatcher', startLine: 1, doc: 'A dispatcher.', signature: 'export class Dispatcher extends Base' });
+    expect(header.content).toContain('private count = 0;');
+    expect(rest.map((c) => c.symbol)).toEqual(Array.from({ length: 20 }, (_, i) => `handle${i}`));
+    for (const [i, c] of rest.entries()) {
+      expect(c).toMatchObject({ chunkType: 'method', parent: 'Dispatcher', doc: `Handles case ${i}.` });
+      expect(c.content.startsWith('  /** Handles case')).toBe(true);
+    }
+    expect(rest[rest.length - 1].content.endsWith('}\n}') || rest[rest.length - 1].content.endsWith('}')).toBe(true);
+  });
+
+  it('splits a big Python class the same way', async () => {
+    const meth = (i: number) => `    def step_${i}(self, x):\n        """Step ${i}."""\n        y = x * ${i} + self.offset\n        if y > ${i * 10}:\n            y -= ${i}\n        return self.clamp(y)\n`;
+    const text = `class Pipeline(Base):\n    """Runs steps."""\n\n    offset = 3\n\n${Array.from({ length: 20 }, (_, i) => meth(i)).join('\n')}`;
+    const r = await chunker.chunkFile('p.py', text);
+    checkInvariants(text, r.chunks, MAX);
+    expect(r.chunks[0]).toMatchObject({ chunkType: 'class', symbol: 'Pipeline', doc: 'Runs steps.', startLine: 1, endLine: 4 });
+    const methods = r.chunks.filter((c) => c.chunkType === 'method');
+    expect(methods.length).toBeGreaterThan(0);
+    expect(new Set(methods.map((c) => c.parent))).toEqual(new Set(['Pipeline']));
+    // Tiny methods merge in pairs at most when both are under the minimum; these are not tiny.
+    expect(methods.map((c) => c.symbol)).toEqual(Array.from({ length: 20 }, (_, i) => `step_${i}`));
+  });
+
+  it('splits a long function at statement boundaries, later pieces carrying the signature', async () => {
+    const stmts = Array.from({ length: 120 }, (_, i) => `  if (values[${i}] > limit) {\n    total += values[${i}] * ${i};\n  }`).join('\n');
+    const text = `// header\n\nexport function accumulate(values: number[], limit: number): number {\n  let total = 0;\n${stmts}\n  return total;\n}\n`;
+    const r = await chunker.chunkFile('acc.ts', text);
+    checkInvariants(text, r.chunks, MAX);
+    const pieces = r.chunks.filter((c) => c.symbol === 'accumulate');
+    expect(pieces.length).toBeGreaterThan(3);
+    expect(pieces[0].content.startsWith('export function accumulate(')).toBe(true);
+    for (const [i, p] of pieces.entries()) {
+      expect(p.chunkType).toBe('function');
+      expect(p.signature).toBe('export function accumulate(values: number[], limit: number): number');
+      if (i === 0) continue;
+      expect(p.content.startsWith('export function accumulate(values: number[], limit: number): number {\n    // …\n')).toBe(true);
+      // Cut at statement boundaries: each piece's own lines start with an `if` and are contiguous with the previous piece.
+      const own = p.content.split('\n').slice(2);
+      expect(own[0]).toMatch(/^ {2}(if|return)/);
+      expect(p.startLine).toBe(pieces[i - 1].endLine + 1);
+    }
+    expect(pieces[pieces.length - 1].endLine).toBe(text.trimEnd().split('\n').length);
+  });
+
+  it('uses the language comment marker for split Python bodies', async () => {
+    const body = Array.from({ length: 150 }, (_, i) => `    total += values[${i}] * ${i}`).join('\n');
+    const text = `def accumulate(values):\n    total = 0\n${body}\n    return total\n`;
+    const r = await chunker.chunkFile('acc.py', text);
+    checkInvariants(text, r.chunks, MAX);
+    expect(r.chunks.length).toBeGreaterThan(1);
+    expect(r.chunks[1].content.startsWith('def accumulate(values):\n    # …\n    total += values[')).toBe(true);
+  });
+});
+
+describe('text fallback and failures', () => {
+  it('chunks non-code files as text', async () => {
+    const r = await chunker.chunkFile('notes.txt', 'just some notes\n\nmore notes\n');
+    expect(r).toMatchObject({ language: 'text', parsed: false, warnings: [] });
+    expect(r.chunks).toHaveLength(1);
+    expect(r.chunks[0]).toMatchObject({ chunkType: 'text', startLine: 1, endLine: 3, symbol: null });
+  });
+
+  it('falls back to text with a warning when most of the file does not parse', async () => {
+    const text = Array.from({ length: 50 }, (_, i) => `)))) ${i} ]]] <<< @@ %% ((( }}} ${'#'.repeat(i % 7)}`).join('\n');
+    const r = await chunker.chunkFile('broken.ts', text);
+    expect(r.parsed).toBe(false);
+    expect(r.language).toBe('typescript');
+    expect(r.warnings).toHaveLength(1);
+    expect(r.warnings[0]).toMatch(/broken\.ts: syntax errors cover \d+%/);
+    expect(r.chunks.length).toBeGreaterThan(0);
+    expect(r.chunks.every((c) => c.chunkType === 'text' && c.language === 'typescript')).toBe(true);
+  });
+
+  it('keeps structure when only a small part has syntax errors', async () => {
+    const good = Array.from({ length: 10 }, (_, i) => `function f${i}(a) {\n  // step ${i} of the pipeline, kept apart for clarity\n  const x = a * ${i} + Math.max(a, ${i});\n  return x + ${i} + a * a;\n}\n`).join('\n');
+    const r = await chunker.chunkFile('m.js', `${good}\nconst = = ;\n`);
+    expect(r.parsed).toBe(true);
+    expect(r.chunks.some((c) => c.symbol === 'f9')).toBe(true);
+  });
+
+  it('falls back to text when the parse times out', async () => {
+    const hasty = await Chunker.create({ loadWasm: nodeWasmLoader, parseTimeoutMs: 1 });
+    const text = Array.from({ length: 40_000 }, (_, i) => `const v${i} = [${i}, ${i + 1}, { k: "${i}" }];`).join('\n');
+    const r = await hasty.chunkFile('big.js', text);
+    expect(r.parsed).toBe(false);
+    expect(r.warnings[0]).toMatch(/parse timed out after 1 ms/);
+    expect(r.chunks.length).toBeGreaterThan(100);
+    // The parser is usable again after an aborted parse.
+    const ok = await hasty.chunkFile('small.js', 'function ok() { return 1; }\n');
+    expect(ok.parsed).toBe(true);
+    hasty.dispose();
+  });
+
+  it('falls back to text when a grammar cannot be loaded, and caches the failure', async () => {
+    let grammarLoads = 0;
+    const noPython: WasmLoader = (file) => {
+      if (file.includes('python')) {
+        grammarLoads++;
+        return Promise.reject(new Error('not shipped'));
+      }
+      return nodeWasmLoader(file);
+    };
+    const c = await Chunker.create({ loadWasm: noPython });
+    for (let i = 0; i < 2; i++) {
+      const r = await c.chunkFile('a.py', 'def f():\n    return 1\n');
+      expect(r).toMatchObject({ language: 'python', parsed: false });
+      expect(r.warnings[0]).toMatch(/grammar unavailable \(not shipped\)/);
+      expect(r.chunks[0].chunkType).toBe('text');
+    }
+    expect(grammarLoads).toBe(1);
+    c.dispose();
+    await expect(c.chunkFile('a.js', '')).rejects.toThrow(/disposed/);
+  });
+});
+
+describe('pathological input stays bounded', () => {
+  it('5 MB minified single line', async () => {
+    const unit = 'function a(b){return b&&b.c?b.c(d):e[f]||g(h,i,j)}var k=1;';
+    const text = unit.repeat(Math.ceil(5e6 / unit.length));
+    const t0 = performance.now();
+    const r = await chunker.chunkFile('bundle.js', text);
+    const ms = performance.now() - t0;
+    expect(ms).toBeLessThan(10_000);
+    expect(r.parsed).toBe(false);
+    expect(r.warnings[0]).toMatch(/minified/);
+    expect(r.chunks.length).toBeGreaterThan(3000);
+    expect(Math.max(...r.chunks.map((c) => c.content.length))).toBeLessThanOrEqual(MAX);
+    expect(r.chunks.every((c) => c.startLine === 1 && c.endLine === 1)).toBe(true);
+  });
+
+  it('100k-deep nested brackets on one line and on many lines', async () => {
+    const depth = 100_000;
+    for (const sep of ['', '\n']) {
+      const text = `const x = ${'['.repeat(depth)}1${(sep + ']').repeat(depth)};\n`;
+      const t0 = performance.now();
+      const r = await chunker.chunkFile('deep.js', text);
+      expect(performance.now() - t0).toBeLessThan(15_000);
+      expect(r.chunks.length).toBeGreaterThan(0);
+      expect(Math.max(...r.chunks.map((c) => c.content.length))).toBeLessThanOrEqual(MAX);
+    }
+  });
+
+  it('deeply nested classes and namespaces do not overflow the stack', async () => {
+    const depth = 5000;
+    const text = `${'namespace a {\n'.repeat(depth)}int f() { return 1; }\n${'}\n'.repeat(depth)}`;
+    const r = await chunker.chunkFile('deep.cpp', text);
+    expect(r.chunks.length).toBeGreaterThan(0);
+    const py = `${Array.from({ length: 300 }, (_, i) => `${' '.repeat(i)}class C${i}:\n`).join('')}${' '.repeat(300)}pass\n`;
+    const rp = await chunker.chunkFile('deep.py', py);
+    expect(rp.chunks.length).toBeGreaterThan(0);
+  });
+});
+
+describe('UTF-16', () => {
+  it('places a function correctly after emoji and CJK text', async () => {
+    const text = `// 你好世界 🎉🎉 – ünïcödé 𝔘𝔫𝔦\nconst s = "日本語テキスト 😀";\n\n/** 説明 🚀 */\nfunction 名前(x) {\n  return x + "✓";\n}\n`;
+    const r = await chunker.chunkFile('u.js', text);
+    const fn = r.chunks.find((c) => c.chunkType === 'function')!;
+    expect(fn).toMatchObject({ symbol: '名前', startLine: 4, endLine: 7, doc: '説明 🚀', signature: 'function 名前(x)' });
+    expect(fn.content).toBe('/** 説明 🚀 */\nfunction 名前(x) {\n  return x + "✓";\n}');
+  });
+
+  it('never cuts a surrogate pair when splitting a long line', async () => {
+    const text = '😀'.repeat(2000);
+    const r = await chunker.chunkFile('e.txt', text);
+    expect(r.chunks.length).toBeGreaterThan(1);
+    for (const c of r.chunks) {
+      expect(c.content.length).toBeLessThanOrEqual(MAX);
+      expect(c.content).toMatch(/^(😀)+$/u);
+    }
+  });
+});

@@ -1,0 +1,340 @@
+/**
+ * Language identification and the per-language tables the chunker reads.
+ *
+ * Owns: path → language id, language id → grammar file, and for each structurally
+ * chunked language which tree-sitter node types are definitions (and of what kind),
+ * which wrap a definition, which are transparent namespaces, and how comments look.
+ *
+ * Invariants: every key of GRAMMARS has a LANGUAGE_SPECS entry and vice versa; ids are
+ * lower-case and stable (they are stored in the index and used by `lang:` filters).
+ */
+import type { ChunkType } from '../types.ts';
+
+/** Extension (lower-case, no dot) → language id. */
+const EXTENSION_LANGUAGES: Readonly<Record<string, string>> = {
+  js: 'javascript', mjs: 'javascript', cjs: 'javascript', jsx: 'javascript',
+  ts: 'typescript', mts: 'typescript', cts: 'typescript', tsx: 'tsx',
+  py: 'python', pyi: 'python', pyw: 'python',
+  go: 'go', rs: 'rust', java: 'java', kt: 'kotlin', kts: 'kotlin', scala: 'scala', sc: 'scala',
+  c: 'c', h: 'c', cpp: 'cpp', cc: 'cpp', cxx: 'cpp', 'c++': 'cpp', hpp: 'cpp', hxx: 'cpp', hh: 'cpp',
+  ipp: 'cpp', inl: 'cpp', cs: 'csharp', rb: 'ruby', rake: 'ruby', gemspec: 'ruby', php: 'php',
+  phtml: 'php', swift: 'swift', lua: 'lua', dart: 'dart', ex: 'elixir', exs: 'elixir', hs: 'haskell',
+  zig: 'zig', nix: 'nix', r: 'r', pl: 'perl', pm: 'perl', tf: 'hcl', hcl: 'hcl', m: 'objc', mm: 'objc',
+  svelte: 'svelte', vue: 'vue',
+  sh: 'bash', bash: 'bash', zsh: 'bash', ksh: 'bash',
+  json: 'json', jsonc: 'json', json5: 'json', yaml: 'yaml', yml: 'yaml', toml: 'toml',
+  ini: 'ini', cfg: 'ini', conf: 'ini', properties: 'properties',
+  md: 'markdown', mdx: 'markdown', markdown: 'markdown', rst: 'rst', txt: 'text', text: 'text',
+  sql: 'sql', proto: 'protobuf', graphql: 'graphql', gql: 'graphql',
+  html: 'html', htm: 'html', xhtml: 'html', css: 'css', scss: 'scss', sass: 'scss', less: 'less',
+  xml: 'xml', xsd: 'xml', xsl: 'xml', svg: 'xml', plist: 'xml', csv: 'csv', tsv: 'csv',
+  cmake: 'cmake', mk: 'make', dockerfile: 'dockerfile', gradle: 'groovy', groovy: 'groovy',
+};
+
+/** Whole file names (exact, then lower-cased) → language id. */
+const FILENAME_LANGUAGES: Readonly<Record<string, string>> = {
+  Makefile: 'make', makefile: 'make', GNUmakefile: 'make', Dockerfile: 'dockerfile',
+  'CMakeLists.txt': 'cmake', Gemfile: 'ruby', Rakefile: 'ruby', Vagrantfile: 'ruby', Podfile: 'ruby',
+  Kconfig: 'kconfig', Jenkinsfile: 'groovy', README: 'text', LICENSE: 'text', COPYING: 'text',
+  '.bashrc': 'bash', '.bash_profile': 'bash', '.zshrc': 'bash', '.profile': 'bash',
+  '.gitignore': 'text', '.gitattributes': 'text', '.editorconfig': 'ini',
+};
+
+/** Language id for a `/`-separated path; 'text' when nothing matches. */
+export function detectLanguage(path: string): string {
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  const byName = FILENAME_LANGUAGES[name] ?? FILENAME_LANGUAGES[name.toLowerCase()];
+  if (byName) return byName;
+  if (/^dockerfile\./i.test(name) || /\.dockerfile$/i.test(name)) return 'dockerfile';
+  const dot = name.lastIndexOf('.');
+  if (dot <= 0 || dot === name.length - 1) return 'text';
+  return EXTENSION_LANGUAGES[name.slice(dot + 1).toLowerCase()] ?? 'text';
+}
+
+/** Language id → grammar wasm file (in @cursorless/tree-sitter-wasms/out/). Only languages we chunk structurally. */
+export const GRAMMARS: Readonly<Record<string, string>> = {
+  javascript: 'tree-sitter-javascript.wasm',
+  typescript: 'tree-sitter-typescript.wasm',
+  tsx: 'tree-sitter-tsx.wasm',
+  python: 'tree-sitter-python.wasm',
+  go: 'tree-sitter-go.wasm',
+  rust: 'tree-sitter-rust.wasm',
+  java: 'tree-sitter-java.wasm',
+  c: 'tree-sitter-c.wasm',
+  cpp: 'tree-sitter-cpp.wasm',
+  csharp: 'tree-sitter-c_sharp.wasm',
+  ruby: 'tree-sitter-ruby.wasm',
+  php: 'tree-sitter-php.wasm',
+  bash: 'tree-sitter-bash.wasm',
+};
+
+/** The web-tree-sitter runtime file every loader must also serve. */
+export const RUNTIME_WASM = 'web-tree-sitter.wasm';
+
+/** Every wasm file a loader may be asked for (runtime first). */
+export const ALL_WASM_FILES: readonly string[] = [RUNTIME_WASM, ...new Set(Object.values(GRAMMARS))];
+
+/**
+ * How a wrapper node relates to the definition inside it. `keep`: the wrapper's own text
+ * is part of the signature (`export`, `template <…>`, `declare`); `skip`: it is not
+ * (decorators), so the signature starts at the inner definition.
+ */
+export type WrapperMode = 'keep' | 'skip';
+
+/** Doc comment convention: comments before the symbol, or (Python) a docstring first in the body. */
+export type DocStyle = 'preceding' | 'docstring';
+
+export interface LanguageSpec {
+  /** Definition node type → chunk type. Functions inside a class-like become 'method'. */
+  defs: Readonly<Record<string, ChunkType>>;
+  /** Nodes wrapping one definition (the wrapper's range is the chunk's range). */
+  wrappers: Readonly<Record<string, WrapperMode>>;
+  /** Namespace-like nodes: their body's children are chunked as if top-level, parent = namespace name. */
+  namespaces: ReadonlySet<string>;
+  /** Variable declarations that may bind a function or class (`const f = () => …`). */
+  bindings: ReadonlySet<string>;
+  /** Value node types that make a binding a function ('function') or a class ('class'). */
+  bindingValues: Readonly<Record<string, ChunkType>>;
+  /** Comment node types. */
+  comments: ReadonlySet<string>;
+  /** Sibling nodes that belong to the definition that follows them (Rust `#[…]`). */
+  attributes: ReadonlySet<string>;
+  docStyle: DocStyle;
+  /** Line-comment prefix used for the `… ` marker in split bodies. */
+  lineComment: string;
+  /** Refines a definition's chunk type from its node (Go `type X struct`, C typedefs). */
+  refine?: (node: SpecNode) => ChunkType | null;
+}
+
+/** The small part of web-tree-sitter's Node the tables need (keeps this module import-free). */
+export interface SpecNode {
+  type: string;
+  childForFieldName(name: string): SpecNode | null;
+  namedChild(index: number): SpecNode | null;
+  namedChildCount: number;
+}
+
+const JS_COMMON = {
+  defs: {
+    function_declaration: 'function',
+    generator_function_declaration: 'function',
+    class_declaration: 'class',
+    method_definition: 'method',
+  },
+  wrappers: { export_statement: 'keep' },
+  namespaces: new Set<string>(),
+  bindings: new Set(['lexical_declaration', 'variable_declaration', 'field_definition', 'public_field_definition']),
+  bindingValues: {
+    arrow_function: 'function',
+    function_expression: 'function',
+    function: 'function',
+    generator_function: 'function',
+    class: 'class',
+  },
+  comments: new Set(['comment']),
+  attributes: new Set<string>(),
+  docStyle: 'preceding',
+  lineComment: '//',
+} satisfies LanguageSpec;
+
+const TS_COMMON: LanguageSpec = {
+  ...JS_COMMON,
+  defs: {
+    ...JS_COMMON.defs,
+    abstract_class_declaration: 'class',
+    interface_declaration: 'interface',
+    type_alias_declaration: 'type',
+    enum_declaration: 'enum',
+    function_signature: 'function',
+    abstract_method_signature: 'method',
+  },
+  wrappers: { export_statement: 'keep', ambient_declaration: 'keep' },
+  namespaces: new Set(['internal_module', 'module']),
+};
+
+/** Go `type X struct {…}` / `interface {…}` / other. */
+function refineGo(node: SpecNode): ChunkType | null {
+  if (node.type !== 'type_declaration') return null;
+  const spec = node.namedChild(0);
+  const type = spec?.childForFieldName('type')?.type;
+  if (type === 'struct_type') return 'struct';
+  if (type === 'interface_type') return 'interface';
+  return 'type';
+}
+
+/** C/C++ `typedef struct {…} x;` is a struct, `typedef enum …` an enum, other typedefs types. */
+function refineC(node: SpecNode): ChunkType | null {
+  if (node.type !== 'type_definition') return null;
+  const inner = node.childForFieldName('type');
+  if (inner?.childForFieldName('body')) {
+    if (inner.type === 'struct_specifier' || inner.type === 'union_specifier') return 'struct';
+    if (inner.type === 'enum_specifier') return 'enum';
+    if (inner.type === 'class_specifier') return 'class';
+  }
+  return 'type';
+}
+
+const C_DEFS: Record<string, ChunkType> = {
+  function_definition: 'function',
+  struct_specifier: 'struct',
+  union_specifier: 'struct',
+  enum_specifier: 'enum',
+  type_definition: 'type',
+};
+
+const NO_BINDINGS = { bindings: new Set<string>(), bindingValues: {} };
+
+export const LANGUAGE_SPECS: Readonly<Record<string, LanguageSpec>> = {
+  javascript: JS_COMMON,
+  typescript: TS_COMMON,
+  tsx: TS_COMMON,
+  python: {
+    defs: { function_definition: 'function', class_definition: 'class' },
+    wrappers: { decorated_definition: 'skip' },
+    namespaces: new Set(),
+    ...NO_BINDINGS,
+    comments: new Set(['comment']),
+    attributes: new Set(),
+    docStyle: 'docstring',
+    lineComment: '#',
+  },
+  go: {
+    defs: { function_declaration: 'function', method_declaration: 'method', type_declaration: 'type' },
+    wrappers: {},
+    namespaces: new Set(),
+    ...NO_BINDINGS,
+    comments: new Set(['comment']),
+    attributes: new Set(),
+    docStyle: 'preceding',
+    lineComment: '//',
+    refine: refineGo,
+  },
+  rust: {
+    defs: {
+      function_item: 'function',
+      function_signature_item: 'function',
+      struct_item: 'struct',
+      union_item: 'struct',
+      enum_item: 'enum',
+      trait_item: 'interface',
+      impl_item: 'class',
+      type_item: 'type',
+      macro_definition: 'function',
+    },
+    wrappers: {},
+    namespaces: new Set(['mod_item']),
+    ...NO_BINDINGS,
+    comments: new Set(['line_comment', 'block_comment']),
+    attributes: new Set(['attribute_item']),
+    docStyle: 'preceding',
+    lineComment: '//',
+  },
+  java: {
+    defs: {
+      class_declaration: 'class',
+      record_declaration: 'class',
+      interface_declaration: 'interface',
+      annotation_type_declaration: 'interface',
+      enum_declaration: 'enum',
+      method_declaration: 'method',
+      constructor_declaration: 'method',
+    },
+    wrappers: {},
+    namespaces: new Set(),
+    ...NO_BINDINGS,
+    comments: new Set(['line_comment', 'block_comment', 'comment']),
+    attributes: new Set(),
+    docStyle: 'preceding',
+    lineComment: '//',
+  },
+  c: {
+    defs: C_DEFS,
+    wrappers: {},
+    namespaces: new Set(),
+    ...NO_BINDINGS,
+    comments: new Set(['comment']),
+    attributes: new Set(),
+    docStyle: 'preceding',
+    lineComment: '//',
+    refine: refineC,
+  },
+  cpp: {
+    defs: { ...C_DEFS, class_specifier: 'class' },
+    wrappers: { template_declaration: 'keep' },
+    namespaces: new Set(['namespace_definition', 'linkage_specification']),
+    ...NO_BINDINGS,
+    comments: new Set(['comment']),
+    attributes: new Set(),
+    docStyle: 'preceding',
+    lineComment: '//',
+    refine: refineC,
+  },
+  csharp: {
+    defs: {
+      class_declaration: 'class',
+      record_declaration: 'class',
+      struct_declaration: 'struct',
+      record_struct_declaration: 'struct',
+      interface_declaration: 'interface',
+      enum_declaration: 'enum',
+      delegate_declaration: 'type',
+      method_declaration: 'method',
+      constructor_declaration: 'method',
+      destructor_declaration: 'method',
+      operator_declaration: 'method',
+      local_function_statement: 'function',
+    },
+    wrappers: {},
+    namespaces: new Set(['namespace_declaration']),
+    ...NO_BINDINGS,
+    comments: new Set(['comment']),
+    attributes: new Set(),
+    docStyle: 'preceding',
+    lineComment: '//',
+  },
+  ruby: {
+    defs: { method: 'function', singleton_method: 'function', class: 'class' },
+    wrappers: {},
+    namespaces: new Set(['module']),
+    ...NO_BINDINGS,
+    comments: new Set(['comment']),
+    attributes: new Set(),
+    docStyle: 'preceding',
+    lineComment: '#',
+  },
+  php: {
+    defs: {
+      function_definition: 'function',
+      method_declaration: 'method',
+      class_declaration: 'class',
+      trait_declaration: 'class',
+      interface_declaration: 'interface',
+      enum_declaration: 'enum',
+    },
+    wrappers: {},
+    namespaces: new Set(['namespace_definition']),
+    ...NO_BINDINGS,
+    comments: new Set(['comment']),
+    attributes: new Set(),
+    docStyle: 'preceding',
+    lineComment: '//',
+  },
+  bash: {
+    defs: { function_definition: 'function' },
+    wrappers: {},
+    namespaces: new Set(),
+    ...NO_BINDINGS,
+    comments: new Set(['comment']),
+    attributes: new Set(),
+    docStyle: 'preceding',
+    lineComment: '#',
+  },
+};
+
+/** Chunk types whose bodies hold members (methods get this symbol as parent). */
+export const CLASS_LIKE: ReadonlySet<ChunkType> = new Set(['class', 'struct', 'interface', 'enum']);
+
+/** Line-comment prefix for a language id (used for markers), '//' when unknown. */
+export function lineCommentFor(language: string): string {
+  return LANGUAGE_SPECS[language]?.lineComment ?? '//';
+}
