@@ -1,0 +1,377 @@
+/**
+ * The indexing pipeline: folder → files → chunks → rows. Owns the order of work and
+ * the incremental rules; knows nothing about where files or rows live (a FileSource and
+ * any object with the store's async methods — a Comlink remote works the same).
+ *
+ * Invariants:
+ * - A file's record is written in the same transaction as its chunks, so an interrupted
+ *   run leaves only whole files behind and a re-run resumes by skipping them.
+ * - A file whose size and mtime match its record is not read (stat cache, as in git);
+ *   `verify: true` re-hashes everything.
+ * - Same hash at a new path, old path gone → rows are moved, nothing is re-chunked.
+ * - Deletions are applied last, after every surviving file is stored.
+ * - Nothing here throws for bad input files: they are skipped or indexed as text, and
+ *   counted in `warnings`.
+ */
+import type { Chunk, CodebaseStatus, FileRecord, IndexStage } from '../types.ts';
+import type { FileSource } from '../source/types.ts';
+import { walk, isProbablyBinary, type WalkOptions, type WalkSkip } from '../walk/walker.ts';
+import { merkleRoot, sha256Hex } from '../hash/hash.ts';
+import { detectLanguage } from '../chunk/languages.ts';
+import { embeddingText } from '../embed/embedder.ts';
+import { WRITE_BATCH_ROWS } from '../config.ts';
+
+/** Flush the first batch early so the codebase is searchable within moments. */
+const FIRST_BATCH_FILES = 25;
+/** Flush at least this often (ms) so a slow folder still shows results. */
+const FLUSH_INTERVAL_MS = 1000;
+const PROGRESS_INTERVAL_MS = 100;
+
+export type StoredChunkInput = Chunk & { contentHash: string };
+
+/** The subset of the store the indexer needs. All async so a worker proxy satisfies it. */
+export interface IndexStore {
+  getMeta(key: string): Promise<string | null>;
+  setMeta(key: string, value: string): Promise<void>;
+  getFiles(): Promise<Map<string, FileRecord>>;
+  writeFiles(items: Array<{ file: FileRecord; chunks: StoredChunkInput[] }>): Promise<void>;
+  deleteFiles(paths: string[]): Promise<void>;
+  renameFile(from: string, to: FileRecord): Promise<void>;
+  chunkCount(): Promise<number>;
+}
+
+/** What the indexer needs from a chunker (the tree-sitter Chunker satisfies it). */
+export interface FileChunker {
+  chunkFile(path: string, text: string): Promise<{ language: string; chunks: Chunk[]; parsed: boolean; warnings: string[] }>;
+}
+
+export interface IndexOptions {
+  walk?: Omit<WalkOptions, 'signal' | 'onSkip'>;
+  signal?: AbortSignal;
+  onProgress?: (status: CodebaseStatus) => void;
+  /** Called for every skipped file and every warning (parse fallbacks, unreadable files). */
+  onWarning?: (warning: IndexWarning) => void;
+  /** Re-read and re-hash every file, ignoring the size/mtime cache. */
+  verify?: boolean;
+  /** Called after each batch is committed (the app refreshes live search with it). */
+  onBatch?: (info: { files: number; chunks: number }) => void;
+}
+
+export interface IndexWarning {
+  path: string;
+  kind: 'skipped' | 'parse-fallback' | 'unreadable' | 'binary';
+  message: string;
+}
+
+export interface IndexTimings {
+  walk: number;
+  read: number;
+  hash: number;
+  chunk: number;
+  store: number;
+  total: number;
+}
+
+export interface IndexSummary {
+  status: CodebaseStatus;
+  unchanged: boolean;
+  files: { total: number; added: number; changed: number; deleted: number; renamed: number; unchanged: number; skipped: number };
+  chunks: { written: number; total: number };
+  bytes: number;
+  warnings: number;
+  parseFallbacks: number;
+  timings: IndexTimings;
+  /** ms from start until the first batch was committed (null if nothing was written). */
+  firstSearchableMs: number | null;
+}
+
+const now = (): number => (typeof performance !== 'undefined' ? performance.now() : Date.now());
+
+function abortError(): DOMException {
+  return new DOMException('Indexing was cancelled', 'AbortError');
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: false });
+
+/** Decode file bytes as text, honouring a UTF-16 BOM; invalid UTF-8 becomes U+FFFD. */
+export function decodeText(bytes: Uint8Array): string {
+  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes.subarray(2));
+  if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes.subarray(2));
+  const text = decoder.decode(bytes);
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** Attach the embedding cache key (sha256 of the text the embedder sees) to each chunk. */
+export async function withContentHashes(chunks: Chunk[]): Promise<StoredChunkInput[]> {
+  return Promise.all(chunks.map(async (c) => ({ ...c, contentHash: await sha256Hex(embeddingText(c)) })));
+}
+
+export async function indexCodebase(
+  deps: { source: FileSource; store: IndexStore; chunker: FileChunker },
+  opts: IndexOptions = {},
+): Promise<IndexSummary> {
+  const { source, store, chunker } = deps;
+  const { signal } = opts;
+  const t0 = now();
+  const timings: IndexTimings = { walk: 0, read: 0, hash: 0, chunk: 0, store: 0, total: 0 };
+  const summary: IndexSummary['files'] = { total: 0, added: 0, changed: 0, deleted: 0, renamed: 0, unchanged: 0, skipped: 0 };
+  let warnings = 0;
+  let parseFallbacks = 0;
+  let bytes = 0;
+  let chunksWritten = 0;
+  let firstSearchableMs: number | null = null;
+
+  const status: CodebaseStatus = {
+    path: source.name,
+    status: 'indexing',
+    progress: 0,
+    currentStage: 'preparing',
+    merkleRoot: null,
+    totalFiles: 0,
+    indexedFiles: 0,
+    totalChunks: 0,
+    embeddedChunks: 0,
+    warnings: 0,
+    lastUpdated: null,
+    errorMessage: null,
+  };
+  let lastProgress = 0;
+  const report = (force = false): void => {
+    if (!opts.onProgress) return;
+    const t = now();
+    if (!force && t - lastProgress < PROGRESS_INTERVAL_MS) return;
+    lastProgress = t;
+    status.warnings = warnings;
+    opts.onProgress({ ...status });
+  };
+  const setStage = (stage: IndexStage): void => {
+    status.currentStage = stage;
+    report(true);
+  };
+  const warn = (w: IndexWarning): void => {
+    warnings++;
+    opts.onWarning?.(w);
+  };
+  const checkAbort = (): void => {
+    if (signal?.aborted) throw abortError();
+  };
+
+  // ---- preparing: walk + stat, compare with the stored records ----
+  setStage('preparing');
+  const stored = await store.getFiles();
+  status.totalChunks = await store.chunkCount();
+  const walked: Array<{ path: string; size: number; mtime: number }> = [];
+  let tw = now();
+  const onSkip = (s: WalkSkip): void => {
+    if (s.reason === 'ignored' || s.reason === 'extension') return;
+    summary.skipped++;
+    warn({ path: s.path, kind: s.reason === 'unreadable' ? 'unreadable' : 'skipped', message: s.detail ?? s.reason });
+  };
+  for await (const f of walk(source, { ...opts.walk, signal, onSkip })) {
+    walked.push(f);
+    if (walked.length % 500 === 0) {
+      status.totalFiles = walked.length;
+      report();
+    }
+  }
+  timings.walk = now() - tw;
+  status.totalFiles = walked.length;
+  summary.total = walked.length;
+
+  const walkedPaths = new Set(walked.map((f) => f.path));
+  const gone = [...stored.keys()].filter((p) => !walkedPaths.has(p));
+  const pendingRun = (await store.getMeta('run_state')) === 'indexing';
+  const candidates = walked.filter((f) => {
+    const rec = stored.get(f.path);
+    return opts.verify || !rec || rec.size !== f.size || rec.mtime !== f.mtime;
+  });
+  summary.unchanged = walked.length - candidates.length;
+
+  // Nothing new, nothing gone, last run finished: the stored Merkle root still holds.
+  const storedRoot = await store.getMeta('merkle_root');
+  if (candidates.length === 0 && gone.length === 0 && !pendingRun && storedRoot) {
+    timings.total = now() - t0;
+    status.status = 'indexed';
+    status.currentStage = 'complete';
+    status.progress = 100;
+    status.merkleRoot = storedRoot;
+    status.indexedFiles = walked.length;
+    status.lastUpdated = await store.getMeta('updated_at');
+    report(true);
+    return { status: { ...status }, unchanged: true, files: summary, chunks: { written: 0, total: status.totalChunks }, bytes: 0, warnings, parseFallbacks, timings, firstSearchableMs: null };
+  }
+
+  await store.setMeta('run_state', 'indexing');
+  if (!(await store.getMeta('created_at'))) await store.setMeta('created_at', new Date().toISOString());
+
+  // Rename candidates: stored files that vanished, by hash.
+  const goneByHash = new Map<string, string[]>();
+  for (const p of gone) {
+    const h = stored.get(p)!.hash;
+    const list = goneByHash.get(h);
+    if (list) list.push(p);
+    else goneByHash.set(h, [p]);
+  }
+  const renamedFrom = new Set<string>();
+
+  // ---- chunking + indexing, streamed in short transactions ----
+  setStage('chunking');
+  const finalHashes = new Map<string, string>();
+  for (const [p, rec] of stored) if (walkedPaths.has(p)) finalHashes.set(p, rec.hash);
+  let batch: Array<{ file: FileRecord; chunks: StoredChunkInput[] }> = [];
+  let batchRows = 0;
+  let lastFlush = now();
+  let processed = summary.unchanged;
+  status.indexedFiles = processed;
+
+  const flush = async (): Promise<void> => {
+    if (batch.length === 0) return;
+    const ts = now();
+    await store.writeFiles(batch);
+    timings.store += now() - ts;
+    const files = batch.length;
+    const rows = batchRows;
+    chunksWritten += rows;
+    batch = [];
+    batchRows = 0;
+    lastFlush = now();
+    if (firstSearchableMs === null) firstSearchableMs = lastFlush - t0;
+    opts.onBatch?.({ files, chunks: rows });
+  };
+
+  for (const f of candidates) {
+    checkAbort();
+    let data: Uint8Array;
+    const tr = now();
+    try {
+      data = await source.readFile(f.path);
+    } catch (e) {
+      timings.read += now() - tr;
+      warn({ path: f.path, kind: 'unreadable', message: e instanceof Error ? e.message : String(e) });
+      summary.skipped++;
+      finalHashes.delete(f.path);
+      processed++;
+      continue;
+    }
+    timings.read += now() - tr;
+    bytes += data.byteLength;
+    const th = now();
+    const hash = await sha256Hex(data);
+    timings.hash += now() - th;
+    const language = detectLanguage(f.path);
+    const record: FileRecord = { path: f.path, hash, size: f.size, mtime: f.mtime, language };
+    const prev = stored.get(f.path);
+    processed++;
+    status.indexedFiles = processed;
+    status.progress = Math.min(99, Math.round((processed / Math.max(1, walked.length)) * 100));
+
+    if (prev && prev.hash === hash) {
+      // Touched but unchanged: refresh the stat cache only (rename-safe: same path).
+      await store.renameFile(f.path, record);
+      finalHashes.set(f.path, hash);
+      summary.unchanged++;
+      report();
+      continue;
+    }
+    const renameSource = !prev ? goneByHash.get(hash)?.shift() : undefined;
+    if (renameSource) {
+      await flush(); // keep ordering: the moved rows must not race a pending batch
+      const ts = now();
+      await store.renameFile(renameSource, record);
+      timings.store += now() - ts;
+      renamedFrom.add(renameSource);
+      finalHashes.set(f.path, hash);
+      summary.renamed++;
+      report();
+      continue;
+    }
+    if (isProbablyBinary(data)) {
+      warn({ path: f.path, kind: 'binary', message: 'binary content, not indexed' });
+      summary.skipped++;
+      if (prev) gone.push(f.path);
+      continue;
+    }
+    const tc = now();
+    const text = decodeText(data);
+    let chunks: Chunk[];
+    try {
+      const res = await chunker.chunkFile(f.path, text);
+      chunks = res.chunks;
+      record.language = res.language;
+      if (!res.parsed && res.warnings.length > 0) {
+        parseFallbacks++;
+        warn({ path: f.path, kind: 'parse-fallback', message: res.warnings.join('; ') });
+      }
+    } catch (e) {
+      // The chunker must never lose a file; if it faults anyway, keep the file as one text chunk.
+      parseFallbacks++;
+      warn({ path: f.path, kind: 'parse-fallback', message: e instanceof Error ? e.message : String(e) });
+      chunks = fallbackChunks(f.path, text, language);
+    }
+    const hashed = await withContentHashes(chunks);
+    timings.chunk += now() - tc;
+    if (prev) summary.changed++;
+    else summary.added++;
+    finalHashes.set(f.path, hash);
+    batch.push({ file: record, chunks: hashed });
+    batchRows += hashed.length;
+    status.totalChunks += hashed.length;
+    if (batchRows >= WRITE_BATCH_ROWS || (firstSearchableMs === null && batch.length >= FIRST_BATCH_FILES) || now() - lastFlush > FLUSH_INTERVAL_MS) {
+      status.currentStage = 'indexing';
+      await flush();
+      status.currentStage = 'chunking';
+    }
+    report();
+  }
+  checkAbort();
+  setStage('indexing');
+  await flush();
+
+  const toDelete = gone.filter((p) => !renamedFrom.has(p));
+  if (toDelete.length > 0) {
+    const ts = now();
+    await store.deleteFiles(toDelete);
+    timings.store += now() - ts;
+  }
+  summary.deleted = toDelete.filter((p) => stored.has(p)).length;
+
+  const root = await merkleRoot([...finalHashes].map(([path, hash]) => ({ path, hash })));
+  const updatedAt = new Date().toISOString();
+  await store.setMeta('merkle_root', root);
+  await store.setMeta('updated_at', updatedAt);
+  await store.setMeta('run_state', 'complete');
+
+  timings.total = now() - t0;
+  status.status = 'indexed';
+  status.currentStage = 'complete';
+  status.progress = 100;
+  status.merkleRoot = root;
+  status.indexedFiles = finalHashes.size;
+  status.totalChunks = await store.chunkCount();
+  status.lastUpdated = updatedAt;
+  report(true);
+  return {
+    status: { ...status },
+    unchanged: false,
+    files: summary,
+    chunks: { written: chunksWritten, total: status.totalChunks },
+    bytes,
+    warnings,
+    parseFallbacks,
+    timings,
+    firstSearchableMs,
+  };
+}
+
+/** Last-resort text chunks (fixed line windows) used only if the chunker itself faults. */
+function fallbackChunks(path: string, text: string, language: string): Chunk[] {
+  const lines = text.split('\n');
+  const out: Chunk[] = [];
+  const WINDOW = 40;
+  for (let i = 0; i < lines.length; i += WINDOW) {
+    const content = lines.slice(i, i + WINDOW).join('\n');
+    if (content.trim() === '') continue;
+    out.push({ path, startLine: i + 1, endLine: Math.min(lines.length, i + WINDOW), language, chunkType: 'text', symbol: null, parent: null, signature: null, doc: null, content: content.slice(0, 64_000) });
+  }
+  return out;
+}

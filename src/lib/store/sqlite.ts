@@ -1,0 +1,284 @@
+/**
+ * A small typed wrapper over wa-sqlite's low-level API, environment-neutral (Node and
+ * browser workers). It owns one connection.
+ *
+ * Invariants:
+ * - Every statement is finalized: cached statements on `close()`, evicted ones at once.
+ * - Calls on one Db run one at a time (an internal queue): wa-sqlite statements are not
+ *   re-entrant and a transaction must not interleave with other callers. Inside
+ *   `transaction(fn)`, `fn` gets a `tx` handle that runs directly on the held connection.
+ * - Errors are `StoreError`s carrying SQLite's result `code`; a full disk / exceeded quota
+ *   becomes `StorageFullError` whose message says storage is full.
+ * - Blobs returned from queries are copies, never views into WASM memory.
+ */
+import * as SQLite from '@journeyapps/wa-sqlite';
+
+/** Prepared statements kept for reuse (hot inserts, lookups); least recently used evicted. */
+export const STATEMENT_CACHE_SIZE = 64;
+
+export type SqlValue = number | string | Uint8Array | bigint | null;
+export type SqlParams = readonly SqlValue[] | Readonly<Record<string, SqlValue>>;
+export type Row = Record<string, SqlValue>;
+
+export class StoreError extends Error {
+  readonly code: number;
+  constructor(message: string, code: number, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StoreError';
+    this.code = code;
+  }
+}
+
+/** The disk (Node) or the origin's storage quota (browser) is full. */
+export class StorageFullError extends StoreError {
+  constructor(detail: string, code: number, options?: { cause?: unknown }) {
+    super(`Storage is full: the disk or browser storage quota has no room left (${detail})`, code, options);
+    this.name = 'StorageFullError';
+  }
+}
+
+export interface DbOptions {
+  /** The VFS's last caught exception (OPFS VFSes keep one); used to detect quota errors. */
+  lastVfsError?: () => unknown;
+  /** Called after the connection closes (e.g. to delete a memory database). */
+  onClose?: () => void | Promise<void>;
+}
+
+/** Query methods shared by Db and the handle a transaction gets. */
+export interface Queryable {
+  exec(sql: string): Promise<void>;
+  run(sql: string, params?: SqlParams): Promise<{ changes: number; lastInsertId: number }>;
+  all<T = Row>(sql: string, params?: SqlParams): Promise<T[]>;
+  get<T = Row>(sql: string, params?: SqlParams): Promise<T | undefined>;
+}
+
+const SQLITE_FULL = 13;
+const SQLITE_IOERR = 10;
+
+function isQuotaError(e: unknown): boolean {
+  return typeof e === 'object' && e !== null && 'name' in e && (e as { name: unknown }).name === 'QuotaExceededError';
+}
+
+/** The connection itself, unlocked. Db serialises access to it. */
+class Connection implements Queryable {
+  readonly #cache = new Map<string, number>();
+  #closed = false;
+
+  constructor(
+    readonly sqlite3: SQLiteAPI,
+    readonly handle: number,
+    private readonly options: DbOptions,
+  ) {}
+
+  wrapError(e: unknown): StoreError {
+    if (e instanceof StoreError) return e;
+    const code = typeof e === 'object' && e !== null && typeof (e as { code?: unknown }).code === 'number'
+      ? (e as { code: number }).code
+      : SQLite.SQLITE_ERROR;
+    const message = e instanceof Error ? e.message : String(e);
+    const vfsError = this.options.lastVfsError?.();
+    if ((code & 0xff) === SQLITE_FULL || ((code & 0xff) === SQLITE_IOERR && isQuotaError(vfsError)) || isQuotaError(e)) {
+      return new StorageFullError(message, code, { cause: vfsError ?? e });
+    }
+    return new StoreError(message, code, { cause: e });
+  }
+
+  async exec(sql: string): Promise<void> {
+    this.#assertOpen();
+    try {
+      await this.sqlite3.exec(this.handle, sql);
+    } catch (e) {
+      throw this.wrapError(e);
+    }
+  }
+
+  async #prepare(sql: string): Promise<number> {
+    const cached = this.#cache.get(sql);
+    if (cached !== undefined) {
+      this.#cache.delete(sql); // re-insert: most recently used last
+      this.#cache.set(sql, cached);
+      return cached;
+    }
+    const it = this.sqlite3.statements(this.handle, sql, { unscoped: true })[Symbol.asyncIterator]();
+    let stmt: number | undefined;
+    try {
+      const first = await it.next();
+      if (!first.done) stmt = first.value;
+    } finally {
+      await it.return?.();
+    }
+    if (stmt === undefined) throw new StoreError(`empty statement: ${sql.slice(0, 80)}`, SQLite.SQLITE_MISUSE);
+    this.#cache.set(sql, stmt);
+    if (this.#cache.size > STATEMENT_CACHE_SIZE) {
+      const [oldSql, oldStmt] = this.#cache.entries().next().value as [string, number];
+      this.#cache.delete(oldSql);
+      await this.sqlite3.finalize(oldStmt);
+    }
+    return stmt;
+  }
+
+  /** Run one statement; collect rows when `collect` is set. */
+  async #step(sql: string, params: SqlParams | undefined, collect: boolean, max = Infinity): Promise<Row[]> {
+    this.#assertOpen();
+    const rows: Row[] = [];
+    let stmt = 0;
+    try {
+      stmt = await this.#prepare(sql);
+      if (params !== undefined) this.sqlite3.bind_collection(stmt, params as never);
+      let columns: string[] | null = null;
+      while ((await this.sqlite3.step(stmt)) === SQLite.SQLITE_ROW) {
+        if (!collect) continue;
+        columns ??= this.sqlite3.column_names(stmt);
+        const values = this.sqlite3.row(stmt);
+        const row: Row = {};
+        for (let i = 0; i < columns.length; i++) {
+          const v = values[i];
+          row[columns[i]] = v instanceof Uint8Array ? v.slice() : Array.isArray(v) ? Uint8Array.from(v) : v;
+        }
+        rows.push(row);
+        if (rows.length >= max) break;
+      }
+      return rows;
+    } catch (e) {
+      throw this.wrapError(e);
+    } finally {
+      if (stmt) {
+        await this.sqlite3.reset(stmt).catch(() => undefined);
+        this.sqlite3.clear_bindings(stmt);
+      }
+    }
+  }
+
+  async run(sql: string, params?: SqlParams): Promise<{ changes: number; lastInsertId: number }> {
+    await this.#step(sql, params, false);
+    return { changes: this.sqlite3.changes(this.handle), lastInsertId: this.sqlite3.last_insert_id(this.handle) };
+  }
+
+  async all<T = Row>(sql: string, params?: SqlParams): Promise<T[]> {
+    return (await this.#step(sql, params, true)) as T[];
+  }
+
+  async get<T = Row>(sql: string, params?: SqlParams): Promise<T | undefined> {
+    return (await this.#step(sql, params, true, 1))[0] as T | undefined;
+  }
+
+  get inTransaction(): boolean {
+    return this.sqlite3.get_autocommit(this.handle) === 0;
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const stmt of this.#cache.values()) await this.sqlite3.finalize(stmt);
+    this.#cache.clear();
+    try {
+      await this.sqlite3.close(this.handle);
+    } catch (e) {
+      throw this.wrapError(e);
+    } finally {
+      await this.options.onClose?.();
+    }
+  }
+
+  #assertOpen(): void {
+    if (this.#closed) throw new StoreError('database is closed', SQLite.SQLITE_MISUSE);
+  }
+}
+
+export class Db implements Queryable {
+  readonly #conn: Connection;
+  #queue: Promise<unknown> = Promise.resolve();
+
+  /** Wrap an already-open connection (`sqlite3.open_v2` result). */
+  constructor(sqlite3: SQLiteAPI, handle: number, options: DbOptions = {}) {
+    this.#conn = new Connection(sqlite3, handle, options);
+  }
+
+  /** Open `filename` on a registered VFS (by name) and wrap it. */
+  static async open(sqlite3: SQLiteAPI, filename: string, vfsName?: string, options: DbOptions = {}): Promise<Db> {
+    let handle: number;
+    try {
+      handle = await sqlite3.open_v2(filename, SQLite.SQLITE_OPEN_CREATE | SQLite.SQLITE_OPEN_READWRITE, vfsName);
+    } catch (e) {
+      const code = typeof (e as { code?: unknown })?.code === 'number' ? (e as { code: number }).code : SQLite.SQLITE_CANTOPEN;
+      throw new StoreError(`cannot open database ${filename}: ${e instanceof Error ? e.message : String(e)}`, code, { cause: e });
+    }
+    return new Db(sqlite3, handle, options);
+  }
+
+  get sqlite3(): SQLiteAPI {
+    return this.#conn.sqlite3;
+  }
+
+  get handle(): number {
+    return this.#conn.handle;
+  }
+
+  #locked<T>(fn: () => Promise<T>): Promise<T> {
+    const result = this.#queue.then(fn);
+    this.#queue = result.catch(() => undefined);
+    return result;
+  }
+
+  exec(sql: string): Promise<void> {
+    return this.#locked(() => this.#conn.exec(sql));
+  }
+
+  run(sql: string, params?: SqlParams): Promise<{ changes: number; lastInsertId: number }> {
+    return this.#locked(() => this.#conn.run(sql, params));
+  }
+
+  all<T = Row>(sql: string, params?: SqlParams): Promise<T[]> {
+    return this.#locked(() => this.#conn.all<T>(sql, params));
+  }
+
+  get<T = Row>(sql: string, params?: SqlParams): Promise<T | undefined> {
+    return this.#locked(() => this.#conn.get<T>(sql, params));
+  }
+
+  /**
+   * BEGIN IMMEDIATE … COMMIT around `fn`; ROLLBACK when it throws (the error is rethrown).
+   * Use the `tx` handle inside `fn` — calling the Db itself there would wait forever.
+   */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    return this.#locked(async () => {
+      const conn = this.#conn;
+      await conn.exec('BEGIN IMMEDIATE');
+      try {
+        const result = await fn(conn);
+        await conn.exec('COMMIT');
+        return result;
+      } catch (e) {
+        if (conn.inTransaction) {
+          try {
+            await conn.exec('ROLLBACK');
+          } catch {
+            // SQLite may already have rolled back (e.g. after SQLITE_FULL); keep the first error.
+          }
+        }
+        throw e;
+      }
+    });
+  }
+
+  /**
+   * Register a deterministic scalar SQL function implemented in JS. A throwing `fn` yields
+   * NULL (SQL must not see JS exceptions).
+   */
+  createFunction(name: string, nArg: number, fn: (...args: SqlValue[]) => SqlValue): void {
+    const sqlite3 = this.#conn.sqlite3;
+    sqlite3.create_function(this.#conn.handle, name, nArg, SQLite.SQLITE_UTF8 | SQLite.SQLITE_DETERMINISTIC, 0, (ctx, values) => {
+      let result: SqlValue = null;
+      try {
+        result = fn(...Array.from(values, (p) => sqlite3.value(p) as SqlValue));
+      } catch {
+        result = null;
+      }
+      sqlite3.result(ctx, result as SQLiteCompatibleType);
+    });
+  }
+
+  close(): Promise<void> {
+    return this.#locked(() => this.#conn.close());
+  }
+}

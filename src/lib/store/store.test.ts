@@ -1,0 +1,210 @@
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Chunk, FileRecord } from '../types.ts';
+import { openMemoryStore, openNodeStore } from './open-node.ts';
+import { migrate, SCHEMA_VERSION } from './schema.ts';
+import { StorageFullError, StoreError } from './sqlite.ts';
+import { blobToVector, vectorToBlob, type Store } from './store.ts';
+
+type Item = { file: FileRecord; chunks: Array<Chunk & { contentHash: string }> };
+
+function file(p: string, n: number, opts: { language?: string; hash?: string } = {}): Item {
+  const language = opts.language ?? 'typescript';
+  return {
+    file: { path: p, hash: opts.hash ?? `hash-${p}`, size: 100 * n, mtime: 1_700_000_000_000, language },
+    chunks: Array.from({ length: n }, (_, i) => ({
+      path: p, startLine: i * 10 + 1, endLine: i * 10 + 9, language, chunkType: 'function' as const,
+      symbol: `fn${i}`, parent: null, signature: `function fn${i}()`, doc: null,
+      content: `function fn${i}() { return "${p} chunk ${i}" }`, contentHash: `${p}#${i}`,
+    })),
+  };
+}
+
+async function ftsConsistent(store: Store): Promise<void> {
+  const chunks = await store.chunkCount();
+  const fts = await store.db.get<{ n: number }>('SELECT count(*) AS n FROM chunks_fts');
+  expect(fts?.n).toBe(chunks);
+  expect(await store.integrityCheck()).toBe('ok');
+}
+
+describe('Store (memory)', () => {
+  let store: Store;
+  beforeEach(async () => { store = await openMemoryStore(); });
+  afterEach(async () => { await store.close(); });
+
+  it('migrations are idempotent', async () => {
+    expect(await migrate(store.db)).toBe(SCHEMA_VERSION);
+    expect(await migrate(store.db)).toBe(SCHEMA_VERSION);
+    expect(await store.getMeta('schema_version')).toBe(String(SCHEMA_VERSION));
+    await store.db.exec(`PRAGMA user_version = ${SCHEMA_VERSION + 1}`);
+    await expect(migrate(store.db)).rejects.toThrow(/newer/);
+  });
+
+  it('meta round-trips and overwrites', async () => {
+    expect(await store.getMeta('merkle_root')).toBeNull();
+    await store.setMeta('merkle_root', 'abc');
+    await store.setMeta('merkle_root', 'def');
+    expect(await store.getMeta('merkle_root')).toBe('def');
+  });
+
+  it('keeps FTS equal to chunks through insert, replace, rename and delete', async () => {
+    await store.writeFiles([file('a.ts', 3), file('b.ts', 2)]);
+    await ftsConsistent(store);
+    await store.writeFiles([file('a.ts', 1)]); // replace: old chunks of a.ts gone
+    expect(await store.chunkCount()).toBe(3);
+    await ftsConsistent(store);
+    await store.db.run(`UPDATE chunks SET content = 'changed body text' WHERE path = 'b.ts'`);
+    await ftsConsistent(store);
+    await store.renameFile('b.ts', { ...file('c/moved.ts', 0).file, hash: 'hash-b.ts' });
+    const files = await store.getFiles();
+    expect([...files.keys()].sort()).toEqual(['a.ts', 'c/moved.ts']);
+    expect((await store.getFileChunks('c/moved.ts')).length).toBe(2);
+    await ftsConsistent(store);
+    const moved = await store.db.all('SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?', ['"moved"']);
+    expect(moved.length).toBe(2);
+    await store.deleteFiles(['a.ts', 'c/moved.ts']);
+    expect(await store.chunkCount()).toBe(0);
+    await ftsConsistent(store);
+  });
+
+  it('writeFiles is atomic: a failing batch stores nothing', async () => {
+    await store.writeFiles([file('keep.ts', 2)]);
+    const bad = file('bad.ts', 2);
+    (bad.chunks[1] as { startLine: unknown }).startLine = null; // NOT NULL violation mid-batch
+    await expect(store.writeFiles([file('new.ts', 3), bad])).rejects.toBeInstanceOf(StoreError);
+    const thrower = file('thrower.ts', 2);
+    (thrower.chunks[1] as { content: unknown }).content = null; // fails in JS, mid-transaction
+    await expect(store.writeFiles([file('new.ts', 3), thrower])).rejects.toThrow();
+    expect([...(await store.getFiles()).keys()]).toEqual(['keep.ts']);
+    expect(await store.chunkCount()).toBe(2);
+    await ftsConsistent(store);
+    await store.writeFiles([file('new.ts', 1)]); // the Db is usable after a rollback
+    expect(await store.chunkCount()).toBe(3);
+  });
+
+  it('getChunks returns chunks in the order given and skips unknown ids', async () => {
+    await store.writeFiles([file('a.ts', 3)]);
+    const ids = (await store.getFileChunks('a.ts')).map((c) => c.id);
+    const got = await store.getChunks([ids[2], 999, ids[0]]);
+    expect(got.map((c) => c.id)).toEqual([ids[2], ids[0]]);
+    expect(got[0]).toMatchObject({ path: 'a.ts', symbol: 'fn2', chunkType: 'function', contentHash: 'a.ts#2', startLine: 21 });
+  });
+
+  it('caches embeddings by content hash and model; pending puts code before data', async () => {
+    await store.writeFiles([file('README.md', 2, { language: 'markdown' }), file('a.ts', 2), file('b.ts', 1)]);
+    // b.ts shares a hash with a.ts chunk 0: one embedding serves both chunks.
+    await store.db.run(`UPDATE chunks SET content_hash = 'a.ts#0' WHERE path = 'b.ts'`);
+    const pending = await store.pendingEmbeddings('m1', 10);
+    expect(pending.map((p) => p.path)).toEqual(['a.ts', 'a.ts', 'README.md', 'README.md']);
+    const page1 = await store.pendingEmbeddings('m1', 2);
+    const page2 = await store.pendingEmbeddings('m1', 10, page1[page1.length - 1].id);
+    const paged = [...page1, ...page2];
+    expect(new Set(paged.map((p) => p.id)).size).toBe(paged.length); // keyset paging: no id twice
+    expect(new Set(paged.map((p) => p.contentHash))).toEqual(new Set(pending.map((p) => p.contentHash)));
+
+    const v = new Float32Array([0.5, -1.25, 3]);
+    await store.putEmbeddings('m1', [{ hash: 'a.ts#0', vector: v }]);
+    expect(await store.embeddedCount('m1')).toBe(2);
+    expect(await store.embeddedCount('m2')).toBe(0);
+    expect((await store.getEmbeddings('m1', ['a.ts#0', 'nope'])).get('a.ts#0')).toEqual(v);
+    expect((await store.pendingEmbeddings('m1', 10)).map((p) => p.contentHash)).toEqual(['a.ts#1', 'README.md#0', 'README.md#1']);
+
+    await store.putEmbeddings('m1', [{ hash: 'a.ts#1', vector: new Float32Array([1, 2, 3]) }]);
+    const { ids, vectors, dim } = await store.loadVectors('m1');
+    expect(dim).toBe(3);
+    expect(ids.length).toBe(3);
+    expect(vectors.length).toBe(9);
+    const chunks = await store.getChunks([...ids]);
+    chunks.forEach((c, i) => {
+      const expected = c.contentHash === 'a.ts#0' ? v : new Float32Array([1, 2, 3]);
+      expect(vectors.subarray(i * 3, i * 3 + 3)).toEqual(expected);
+    });
+
+    await store.deleteFiles(['a.ts', 'b.ts']);
+    expect(await store.pruneEmbeddings()).toBe(2);
+  });
+
+  it('stores vectors as little-endian float32', () => {
+    const blob = vectorToBlob(new Float32Array([1]));
+    expect([...blob]).toEqual([0, 0, 0x80, 0x3f]);
+    expect(blobToVector(blob)).toEqual(new Float32Array([1]));
+  });
+
+  it('stats and chunkTypes describe the index', async () => {
+    await store.writeFiles([file('a.ts', 2), file('doc.md', 1, { language: 'markdown' })]);
+    await store.setMeta('model', 'm1');
+    await store.putEmbeddings('m1', [{ hash: 'a.ts#0', vector: new Float32Array(4) }]);
+    const s = await store.stats();
+    expect(s).toMatchObject({
+      files: 2, chunks: 3, symbols: 3, model: 'm1', embeddedChunks: 1, schemaVersion: SCHEMA_VERSION,
+      languages: { typescript: { files: 1, chunks: 2 }, markdown: { files: 1, chunks: 1 } },
+      chunkTypes: { function: 3 },
+    });
+    expect(s.dbBytes).toBeGreaterThan(0);
+    expect(s.lastIndexed).toMatch(/^\d{4}-/);
+    expect(await store.chunkTypes()).toEqual(['function']);
+  });
+
+  it('maps SQLITE_FULL to StorageFullError', async () => {
+    await store.db.exec('PRAGMA max_page_count = 20');
+    const big = file('big.ts', 50);
+    for (const c of big.chunks) c.content = 'x'.repeat(4000) + c.content;
+    const err = await store.writeFiles([big]).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StorageFullError);
+    expect((err as StorageFullError).message).toMatch(/storage is full/i);
+    expect((err as StorageFullError).code & 0xff).toBe(13);
+  });
+});
+
+describe('Store (Node file VFS)', () => {
+  let dir: string;
+  beforeEach(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sift-store-')); });
+  afterEach(() => { fs.rmSync(dir, { recursive: true, force: true }); });
+
+  it('persists across close and reopen, readable by native sqlite3', async () => {
+    const file1 = path.join(dir, 'index.sqlite');
+    const a = await openNodeStore(file1);
+    await a.writeFiles([file('a.ts', 3)]);
+    await a.setMeta('merkle_root', 'r1');
+    await a.close();
+    const b = await openNodeStore(file1);
+    expect(await b.chunkCount()).toBe(3);
+    expect(await b.getMeta('merkle_root')).toBe('r1');
+    expect(await b.integrityCheck()).toBe('ok');
+    await b.close();
+    const native = execFileSync('/usr/bin/sqlite3', [file1, 'SELECT count(*) FROM chunks; PRAGMA integrity_check;']).toString();
+    expect(native.trim().split('\n')).toEqual(['3', 'ok']);
+  });
+
+  it('survives a crash: committed batches stay, the torn one rolls back', async () => {
+    const dbFile = path.join(dir, 'crash.sqlite');
+    // A child process commits one batch, then dies in the middle of the next transaction.
+    const script = `
+      import { openNodeStore } from ${JSON.stringify(path.resolve('src/lib/store/open-node.ts'))};
+      const s = await openNodeStore(${JSON.stringify(dbFile)});
+      const chunk = (p, i) => ({ path: p, startLine: i, endLine: i, language: 'ts', chunkType: 'text', symbol: null,
+        parent: null, signature: null, doc: null, content: 'body ' + p + ' ' + i + ' ' + 'y'.repeat(3000), contentHash: p + i });
+      await s.writeFiles([{ file: { path: 'one.ts', hash: 'h1', size: 1, mtime: 1, language: 'ts' },
+        chunks: Array.from({ length: 50 }, (_, i) => chunk('one.ts', i)) }]);
+      await s.db.exec('BEGIN IMMEDIATE');
+      for (let i = 0; i < 400; i++) await s.db.run("INSERT INTO chunks(path, start_line, end_line, language, chunk_type, content, content_hash) VALUES ('two.ts', 1, 1, 'ts', 'text', ?, 'h')", ['z'.repeat(3000) + i]);
+      process.kill(process.pid, 'SIGKILL');
+    `;
+    const scriptFile = path.join(dir, 'crash.mts');
+    fs.writeFileSync(scriptFile, script);
+    try {
+      execFileSync(process.execPath, ['--import', 'tsx', scriptFile], { stdio: 'pipe' });
+    } catch (e) {
+      expect((e as { signal?: string }).signal).toBe('SIGKILL');
+    }
+    expect(fs.existsSync(`${dbFile}-journal`)).toBe(true); // hot journal left behind
+    const s = await openNodeStore(dbFile);
+    expect(await s.chunkCount()).toBe(50);
+    expect([...(await s.getFiles()).keys()]).toEqual(['one.ts']);
+    expect(await s.integrityCheck()).toBe('ok');
+    await s.close();
+  });
+});

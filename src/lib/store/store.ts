@@ -1,0 +1,366 @@
+/**
+ * Store: the index database of one codebase — files, chunks (+ FTS5), the embedding cache
+ * and meta — behind one async API that runs the same in Node and in a browser worker.
+ *
+ * Invariants:
+ * - A file's record and all its chunks change together: `writeFiles`, `deleteFiles` and
+ *   `renameFile` each run in ONE transaction, so an interrupted run never leaves half a file.
+ *   A file whose record is missing or stale is simply re-chunked on the next run (resume).
+ * - chunks_fts always equals chunks (triggers; see schema.ts).
+ * - Embeddings are keyed by (content_hash, model) and outlive chunks: unchanged text is never
+ *   re-embedded. Vectors are stored as little-endian float32 BLOBs (4 × dim bytes).
+ */
+import type { Chunk, ChunkType, FileRecord, Hit, SearchFilters, StoredChunk } from '../types.ts';
+import { registerSearchFunctions, searchBm25 } from '../search/bm25.ts';
+import { identifierTokens, nameWords, pathWords, type ProcessedQuery } from '../search/query.ts';
+import { DATA_LANGUAGES, migrate, SCHEMA_VERSION } from './schema.ts';
+import type { Db, Queryable } from './sqlite.ts';
+
+/** SQLite's default limit on bound parameters is 32766; stay far below it. */
+export const MAX_PARAMS_PER_STATEMENT = 500;
+
+export interface IndexStats {
+  files: number;
+  chunks: number;
+  languages: Record<string, { files: number; chunks: number }>;
+  chunkTypes: Record<string, number>;
+  /** Chunks that have a symbol name. */
+  symbols: number;
+  /** page_count × page_size (navigator.storage.estimate() is unreliable). */
+  dbBytes: number;
+  /** Latest files.indexed_at (ISO 8601), null when empty. */
+  lastIndexed: string | null;
+  /** meta 'model': the embedding model of this index, null when unset. */
+  model: string | null;
+  /** Chunks with an embedding for `model` (0 when no model). */
+  embeddedChunks: number;
+  schemaVersion: number;
+}
+
+export interface PendingEmbedding {
+  id: number;
+  contentHash: string;
+  text: string;
+  language: string;
+  path: string;
+}
+
+interface ChunkRow {
+  id: number;
+  path: string;
+  start_line: number;
+  end_line: number;
+  language: string;
+  chunk_type: string;
+  symbol: string | null;
+  parent: string | null;
+  signature: string | null;
+  doc: string | null;
+  content: string;
+  content_hash: string;
+}
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/** Float32Array → little-endian bytes (a copy). */
+export function vectorToBlob(v: Float32Array): Uint8Array {
+  if (LITTLE_ENDIAN) return new Uint8Array(v.buffer.slice(v.byteOffset, v.byteOffset + v.byteLength));
+  const out = new Uint8Array(v.length * 4);
+  const view = new DataView(out.buffer);
+  v.forEach((x, i) => view.setFloat32(i * 4, x, true));
+  return out;
+}
+
+/** Little-endian bytes → Float32Array (a copy, aligned). */
+export function blobToVector(b: Uint8Array): Float32Array {
+  if (b.byteLength % 4 !== 0) throw new Error(`vector blob of ${b.byteLength} bytes is not float32`);
+  if (LITTLE_ENDIAN) return new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
+  const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  return Float32Array.from({ length: b.byteLength / 4 }, (_, i) => view.getFloat32(i * 4, true));
+}
+
+function chunked<T>(xs: readonly T[], size = MAX_PARAMS_PER_STATEMENT): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < xs.length; i += size) out.push(xs.slice(i, i + size));
+  return out;
+}
+
+const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
+
+const CHUNK_COLUMNS = 'id, path, start_line, end_line, language, chunk_type, symbol, parent, signature, doc, content, content_hash';
+const INSERT_CHUNK = `INSERT INTO chunks (path, start_line, end_line, language, chunk_type, symbol, parent, signature, doc,
+  content, content_hash, names, path_words, tokens) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const UPSERT_FILE = `INSERT INTO files (path, hash, size, mtime, language, indexed_at) VALUES (?, ?, ?, ?, ?, ?)
+  ON CONFLICT(path) DO UPDATE SET hash = excluded.hash, size = excluded.size, mtime = excluded.mtime,
+  language = excluded.language, indexed_at = excluded.indexed_at`;
+
+function toStoredChunk(r: ChunkRow): StoredChunk {
+  return {
+    id: r.id,
+    path: r.path,
+    startLine: r.start_line,
+    endLine: r.end_line,
+    language: r.language,
+    chunkType: r.chunk_type as ChunkType,
+    symbol: r.symbol,
+    parent: r.parent,
+    signature: r.signature,
+    doc: r.doc,
+    content: r.content,
+    contentHash: r.content_hash,
+  };
+}
+
+async function upsertFile(tx: Queryable, file: FileRecord, now: string): Promise<void> {
+  await tx.run(UPSERT_FILE, [file.path, file.hash, file.size, file.mtime, file.language, now]);
+}
+
+export class Store {
+  private constructor(readonly db: Db) {}
+
+  /** Wrap an open Db: apply pragmas and migrations. */
+  static async open(db: Db): Promise<Store> {
+    await db.exec(`PRAGMA foreign_keys = OFF; PRAGMA temp_store = MEMORY; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -16000;`);
+    await migrate(db);
+    registerSearchFunctions(db);
+    return new Store(db);
+  }
+
+  // ---- meta --------------------------------------------------------------------------
+
+  async getMeta(key: string): Promise<string | null> {
+    return (await this.db.get<{ value: string }>('SELECT value FROM meta WHERE key = ?', [key]))?.value ?? null;
+  }
+
+  async setMeta(key: string, value: string): Promise<void> {
+    await this.db.run('INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value', [key, value]);
+  }
+
+  // ---- files and chunks --------------------------------------------------------------
+
+  async getFiles(): Promise<Map<string, FileRecord>> {
+    const rows = await this.db.all<FileRecord>('SELECT path, hash, size, mtime, language FROM files');
+    return new Map(rows.map((r) => [r.path, { path: r.path, hash: r.hash, size: r.size, mtime: r.mtime, language: r.language }]));
+  }
+
+  /**
+   * Replace each file's chunks and record, all in ONE transaction (callers batch ~1,000 chunk
+   * rows per call). If anything fails, nothing of the batch is stored.
+   */
+  async writeFiles(items: Array<{ file: FileRecord; chunks: Array<Chunk & { contentHash: string }> }>): Promise<void> {
+    if (!items.length) return;
+    const now = new Date().toISOString();
+    await this.db.transaction(async (tx) => {
+      for (const { file, chunks } of items) {
+        await tx.run('DELETE FROM chunks WHERE path = ?', [file.path]);
+        const pathText = pathWords(file.path);
+        for (const c of chunks) {
+          if (c.path !== file.path) throw new Error(`chunk path ${c.path} does not belong to file ${file.path}`);
+          await tx.run(INSERT_CHUNK, [
+            c.path, c.startLine, c.endLine, c.language, c.chunkType, c.symbol, c.parent, c.signature, c.doc,
+            c.content, c.contentHash, nameWords(c.symbol, c.parent), pathText, identifierTokens(c.content),
+          ]);
+        }
+        await upsertFile(tx, file, now);
+      }
+    });
+  }
+
+  async deleteFiles(paths: string[]): Promise<void> {
+    if (!paths.length) return;
+    await this.db.transaction(async (tx) => {
+      for (const p of paths) {
+        await tx.run('DELETE FROM chunks WHERE path = ?', [p]);
+        await tx.run('DELETE FROM files WHERE path = ?', [p]);
+      }
+    });
+  }
+
+  /** A file moved with unchanged content: move its rows (FTS follows by trigger), no re-chunk. */
+  async renameFile(from: string, to: FileRecord): Promise<void> {
+    if (from === to.path) {
+      await this.db.transaction((tx) => upsertFile(tx, to, new Date().toISOString()));
+      return;
+    }
+    await this.db.transaction(async (tx) => {
+      await tx.run('DELETE FROM chunks WHERE path = ?', [to.path]);
+      await tx.run('UPDATE chunks SET path = ?, path_words = ? WHERE path = ?', [to.path, pathWords(to.path), from]);
+      await tx.run('DELETE FROM files WHERE path = ?', [from]);
+      await upsertFile(tx, to, new Date().toISOString());
+    });
+  }
+
+  /** Chunks by id, in the order given; unknown ids are skipped. */
+  async getChunks(ids: number[]): Promise<StoredChunk[]> {
+    const byId = new Map<number, StoredChunk>();
+    for (const part of chunked([...new Set(ids)])) {
+      const rows = await this.db.all<ChunkRow>(`SELECT ${CHUNK_COLUMNS} FROM chunks WHERE id IN (${marks(part.length)})`, part);
+      for (const r of rows) byId.set(r.id, toStoredChunk(r));
+    }
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  /** All chunks of one file, in line order. */
+  async getFileChunks(path: string): Promise<StoredChunk[]> {
+    const rows = await this.db.all<ChunkRow>(`SELECT ${CHUNK_COLUMNS} FROM chunks WHERE path = ? ORDER BY start_line, id`, [path]);
+    return rows.map(toStoredChunk);
+  }
+
+  async chunkCount(): Promise<number> {
+    return (await this.db.get<{ n: number }>('SELECT count(*) AS n FROM chunks'))?.n ?? 0;
+  }
+
+  // ---- embeddings --------------------------------------------------------------------
+
+  async getEmbeddings(model: string, hashes: string[]): Promise<Map<string, Float32Array>> {
+    const out = new Map<string, Float32Array>();
+    for (const part of chunked([...new Set(hashes)])) {
+      const rows = await this.db.all<{ content_hash: string; vector: Uint8Array }>(
+        `SELECT content_hash, vector FROM embeddings WHERE model = ? AND content_hash IN (${marks(part.length)})`,
+        [model, ...part],
+      );
+      for (const r of rows) out.set(r.content_hash, blobToVector(r.vector));
+    }
+    return out;
+  }
+
+  async putEmbeddings(model: string, items: Array<{ hash: string; vector: Float32Array }>): Promise<void> {
+    if (!items.length) return;
+    await this.db.transaction(async (tx) => {
+      for (const { hash, vector } of items) {
+        await tx.run('INSERT OR REPLACE INTO embeddings (content_hash, model, vector) VALUES (?, ?, ?)', [hash, model, vectorToBlob(vector)]);
+      }
+    });
+  }
+
+  /**
+   * Chunks whose content hash has no embedding for `model`: source code first, then data
+   * and prose (DATA_LANGUAGES), each by id. Pass the last returned id as `afterId` to page
+   * on without rescanning. Within one page, a content hash appears once.
+   */
+  async pendingEmbeddings(model: string, limit: number, afterId?: number): Promise<PendingEmbedding[]> {
+    let cursor = '';
+    const params: Array<string | number> = [model];
+    if (afterId !== undefined) {
+      const after = await this.db.get<{ is_data: number }>('SELECT is_data FROM chunks WHERE id = ?', [afterId]);
+      if (after) {
+        cursor = ' AND (c.is_data > ? OR (c.is_data = ? AND c.id > ?))';
+        params.push(after.is_data, after.is_data, afterId);
+      } else {
+        cursor = ' AND c.id > ?';
+        params.push(afterId);
+      }
+    }
+    const rows = await this.db.all<{ id: number; content_hash: string; content: string; language: string; path: string }>(
+      `SELECT c.id, c.content_hash, c.content, c.language, c.path FROM chunks c INDEXED BY chunks_embed_order
+        WHERE NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.content_hash = c.content_hash AND e.model = ?)${cursor}
+        ORDER BY c.is_data, c.id LIMIT ?`,
+      [...params, Math.max(0, limit)],
+    );
+    const seen = new Set<string>();
+    const out: PendingEmbedding[] = [];
+    for (const r of rows) {
+      if (seen.has(r.content_hash)) continue;
+      seen.add(r.content_hash);
+      out.push({ id: r.id, contentHash: r.content_hash, text: r.content, language: r.language, path: r.path });
+    }
+    return out;
+  }
+
+  /** Chunks (not distinct hashes) that have an embedding for `model`. */
+  async embeddedCount(model: string): Promise<number> {
+    const row = await this.db.get<{ n: number }>(
+      'SELECT count(*) AS n FROM chunks c JOIN embeddings e ON e.content_hash = c.content_hash AND e.model = ?',
+      [model],
+    );
+    return row?.n ?? 0;
+  }
+
+  /** Every chunk id with an embedding for `model`, ascending, vectors contiguous (row i = ids[i]). */
+  async loadVectors(model: string): Promise<{ ids: Int32Array; vectors: Float32Array; dim: number }> {
+    const rows = await this.db.all<{ id: number; vector: Uint8Array }>(
+      'SELECT c.id, e.vector FROM chunks c JOIN embeddings e ON e.content_hash = c.content_hash AND e.model = ? ORDER BY c.id',
+      [model],
+    );
+    const dim = rows.length ? rows[0].vector.byteLength / 4 : 0;
+    const ids = new Int32Array(rows.length);
+    const vectors = new Float32Array(rows.length * dim);
+    rows.forEach((r, i) => {
+      const v = blobToVector(r.vector);
+      if (v.length !== dim) throw new Error(`embedding of chunk ${r.id} has ${v.length} dims, expected ${dim}`);
+      ids[i] = r.id;
+      vectors.set(v, i * dim);
+    });
+    return { ids, vectors, dim };
+  }
+
+  /** Delete cached embeddings no chunk refers to (e.g. after a model change or big deletes). */
+  async pruneEmbeddings(): Promise<number> {
+    const r = await this.db.run('DELETE FROM embeddings WHERE content_hash NOT IN (SELECT content_hash FROM chunks)');
+    return r.changes;
+  }
+
+  // ---- search and stats --------------------------------------------------------------
+
+  async searchBm25(query: ProcessedQuery, filters: SearchFilters, limit: number): Promise<Hit[]> {
+    return searchBm25(this.db, query, filters, limit);
+  }
+
+  async stats(): Promise<IndexStats> {
+    const db = this.db;
+    const files = (await db.get<{ n: number }>('SELECT count(*) AS n FROM files'))?.n ?? 0;
+    const chunks = await this.chunkCount();
+    const languages: IndexStats['languages'] = {};
+    for (const r of await db.all<{ language: string; n: number }>('SELECT language, count(*) AS n FROM files GROUP BY language')) {
+      languages[r.language] = { files: r.n, chunks: 0 };
+    }
+    for (const r of await db.all<{ language: string; n: number }>('SELECT language, count(*) AS n FROM chunks GROUP BY language')) {
+      (languages[r.language] ??= { files: 0, chunks: 0 }).chunks = r.n;
+    }
+    const chunkTypes: Record<string, number> = {};
+    for (const r of await db.all<{ t: string; n: number }>('SELECT chunk_type AS t, count(*) AS n FROM chunks GROUP BY chunk_type')) {
+      chunkTypes[r.t] = r.n;
+    }
+    const symbols = (await db.get<{ n: number }>('SELECT count(*) AS n FROM chunks WHERE symbol IS NOT NULL'))?.n ?? 0;
+    const pageCount = (await db.get<{ page_count: number }>('PRAGMA page_count'))?.page_count ?? 0;
+    const pageSize = (await db.get<{ page_size: number }>('PRAGMA page_size'))?.page_size ?? 0;
+    const lastIndexed = (await db.get<{ t: string | null }>('SELECT max(indexed_at) AS t FROM files'))?.t ?? null;
+    const model = await this.getMeta('model');
+    return {
+      files,
+      chunks,
+      languages,
+      chunkTypes,
+      symbols,
+      dbBytes: pageCount * pageSize,
+      lastIndexed,
+      model,
+      embeddedChunks: model ? await this.embeddedCount(model) : 0,
+      schemaVersion: SCHEMA_VERSION,
+    };
+  }
+
+  /** Chunk types present in this index (for filter menus and validation). */
+  async chunkTypes(): Promise<string[]> {
+    return (await this.db.all<{ t: string }>('SELECT DISTINCT chunk_type AS t FROM chunks ORDER BY t')).map((r) => r.t);
+  }
+
+  /** 'ok', or the problems found by PRAGMA integrity_check and the FTS5 integrity-check. */
+  async integrityCheck(): Promise<string> {
+    const problems = (await this.db.all<{ integrity_check: string }>('PRAGMA integrity_check'))
+      .map((r) => r.integrity_check)
+      .filter((m) => m !== 'ok');
+    try {
+      await this.db.run(`INSERT INTO chunks_fts(chunks_fts) VALUES ('integrity-check')`);
+    } catch (e) {
+      problems.push(`chunks_fts: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    return problems.length ? problems.join('\n') : 'ok';
+  }
+
+  async close(): Promise<void> {
+    await this.db.close();
+  }
+}
+
+export { DATA_LANGUAGES };
