@@ -1,0 +1,118 @@
+/**
+ * `sift index` / `sift rebuild`: walk → hash → chunk → store, then embed what is new.
+ * Keyword search is usable as soon as the lexical pass commits; embedding follows and can
+ * be interrupted and resumed (already-embedded chunks are cached by content hash).
+ */
+import { NodeFileSource } from '../lib/source/node-source-node.ts';
+import { Chunker } from '../lib/chunk/chunker.ts';
+import { nodeWasmLoader } from '../lib/chunk/grammars-node.ts';
+import { indexCodebase, type IndexSummary } from '../lib/indexer/indexer.ts';
+import { embedPending, type EmbedSummary } from '../lib/indexer/embed-pass.ts';
+import type { Store } from '../lib/store/store.ts';
+import type { IndexPaths } from './context.ts';
+import { loadCliEmbedder, type ModelChoice } from './model.ts';
+import { rebuildVectorIndex } from './vectors.ts';
+import type { CodebaseStatus } from '../lib/types.ts';
+
+export interface IndexCliOptions {
+  embed: boolean;
+  modelDir?: string;
+  verify: boolean;
+  maxFileSize?: number;
+  ignore?: string[];
+  json: boolean;
+  quiet: boolean;
+}
+
+function progressLine(s: CodebaseStatus): string {
+  return `${s.currentStage.padEnd(9)} ${String(s.progress).padStart(3)}%  files ${s.indexedFiles}/${s.totalFiles}  chunks ${s.totalChunks}${s.warnings ? `  warnings ${s.warnings}` : ''}`;
+}
+
+export async function runIndex(dir: string, store: Store, paths: IndexPaths, o: IndexCliOptions): Promise<number> {
+  const tty = process.stderr.isTTY && !o.quiet;
+  const show = (line: string): void => {
+    if (tty) process.stderr.write(`\r\x1b[K${line}`);
+  };
+  const warnings: string[] = [];
+  const chunker = await Chunker.create({ loadWasm: nodeWasmLoader });
+  let lexical: IndexSummary;
+  const ac = new AbortController();
+  const onSigint = (): void => ac.abort();
+  process.once('SIGINT', onSigint);
+  try {
+    lexical = await indexCodebase(
+      { source: new NodeFileSource(dir), store, chunker },
+      {
+        signal: ac.signal,
+        verify: o.verify,
+        walk: { maxFileSize: o.maxFileSize, extraIgnore: o.ignore },
+        onProgress: (s) => show(progressLine(s)),
+        onWarning: (w) => warnings.push(`${w.path}: ${w.kind}: ${w.message}`),
+      },
+    );
+  } finally {
+    chunker.dispose();
+  }
+  if (tty) process.stderr.write('\r\x1b[K');
+
+  let embedding: (EmbedSummary & { model: string; device: string; dtype: string }) | { skipped: string } = { skipped: 'disabled (--no-embed)' };
+  let vectors: { kind: string; count: number; ms: number } | null = null;
+  if (o.embed) {
+    const choice: ModelChoice | { unavailable: string } = await loadCliEmbedder({ modelDir: o.modelDir, store });
+    if ('unavailable' in choice) {
+      embedding = { skipped: choice.unavailable };
+      if (!o.json && !o.quiet) process.stderr.write(`sift: no embedding model (${choice.unavailable}); keyword search only\n`);
+    } else {
+      try {
+        const res = await embedPending(
+          { store, embedder: choice.embedder },
+          {
+            signal: ac.signal,
+            onProgress: (p) => show(`embedding ${p.embedded}/${p.total} chunks  ${p.rate.toFixed(1)} chunks/s`),
+          },
+        );
+        if (tty) process.stderr.write('\r\x1b[K');
+        embedding = { ...res, model: choice.embedder.info.modelId, device: choice.embedder.info.device, dtype: choice.embedder.info.dtype };
+        vectors = await rebuildVectorIndex(store, paths, choice.embedder.info.key);
+      } finally {
+        await choice.embedder.dispose();
+      }
+    }
+  }
+  process.off('SIGINT', onSigint);
+
+  if (o.json) {
+    const out = {
+      dir,
+      db: paths.db,
+      unchanged: lexical.unchanged,
+      files: lexical.files,
+      chunks: lexical.chunks,
+      bytes: lexical.bytes,
+      warnings: lexical.warnings,
+      parse_fallbacks: lexical.parseFallbacks,
+      timings: lexical.timings,
+      first_searchable_ms: lexical.firstSearchableMs,
+      merkle_root: lexical.status.merkleRoot,
+      embedding,
+      vectors,
+      warning_details: warnings.slice(0, 200),
+    };
+    process.stdout.write(JSON.stringify(out, null, 2) + '\n');
+  } else if (!o.quiet) {
+    const f = lexical.files;
+    const secs = (lexical.timings.total / 1000).toFixed(2);
+    const lines = [
+      lexical.unchanged
+        ? `${dir}: unchanged (${f.total} files, ${lexical.chunks.total} chunks) — checked in ${secs}s`
+        : `${dir}: ${f.total} files (${f.added} added, ${f.changed} changed, ${f.renamed} renamed, ${f.deleted} deleted, ${f.unchanged} unchanged), ${lexical.chunks.total} chunks in ${secs}s`,
+    ];
+    if (lexical.warnings) lines.push(`${lexical.warnings} warnings (${lexical.parseFallbacks} files indexed as text after a parse failure)${warnings.length ? `, e.g. ${warnings[0]}` : ''}`);
+    if ('embedded' in embedding) lines.push(`embeddings: ${embedding.embedded}/${embedding.total} chunks (${embedding.newlyEmbedded} new, ${embedding.rate.toFixed(1)} chunks/s, ${embedding.model} ${embedding.dtype} on ${embedding.device})`);
+    else lines.push(`embeddings: skipped — ${embedding.skipped}`);
+    lines.push(`index: ${paths.db}`);
+    process.stdout.write(lines.join('\n') + '\n');
+  }
+  await store.close();
+  return 0;
+}

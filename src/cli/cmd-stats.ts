@@ -1,0 +1,52 @@
+/**
+ * `sift stats` and `sift types`: what is in an index, for people (text) and scripts (--json).
+ */
+import type { IndexContext } from './context.ts';
+
+function fmtBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 ** 2) return `${(n / 1024).toFixed(1)} KB`;
+  if (n < 1024 ** 3) return `${(n / 1024 ** 2).toFixed(1)} MB`;
+  return `${(n / 1024 ** 3).toFixed(2)} GB`;
+}
+
+export async function runStats(ctx: IndexContext, json: boolean): Promise<number> {
+  const s = await ctx.store.stats();
+  try {
+    if (json) {
+      process.stdout.write(JSON.stringify({ dir: ctx.dir, db: ctx.paths.db, ...s }, null, 2) + '\n');
+      return 0;
+    }
+    const lines = [
+      `${ctx.dir}`,
+      `  files:        ${s.files}`,
+      `  chunks:       ${s.chunks}`,
+      `  symbols:      ${s.symbols}`,
+      `  index size:   ${fmtBytes(s.dbBytes)}`,
+      `  embedded:     ${s.embeddedChunks}/${s.chunks}${s.model ? ` (${s.model})` : ''}`,
+      `  last indexed: ${s.lastIndexed ?? 'never'}`,
+      '  languages:',
+      ...Object.entries(s.languages)
+        .sort((a, b) => b[1].chunks - a[1].chunks)
+        .map(([lang, v]) => `    ${lang.padEnd(12)} ${String(v.files).padStart(6)} files ${String(v.chunks).padStart(8)} chunks`),
+      '  chunk types:',
+      ...Object.entries(s.chunkTypes)
+        .sort((a, b) => b[1] - a[1])
+        .map(([t, n]) => `    ${t.padEnd(12)} ${String(n).padStart(8)}`),
+    ];
+    process.stdout.write(lines.join('\n') + '\n');
+    return 0;
+  } finally {
+    await ctx.store.close();
+  }
+}
+
+export async function runTypes(ctx: IndexContext, json: boolean): Promise<number> {
+  try {
+    const types = await ctx.store.chunkTypes();
+    process.stdout.write(json ? JSON.stringify({ chunk_types: types }, null, 2) + '\n' : types.join('\n') + '\n');
+    return 0;
+  } finally {
+    await ctx.store.close();
+  }
+}

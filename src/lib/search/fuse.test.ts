@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { EXACT_SYMBOL_BOOST, fuseRrf, strategyFor, toRankedHits, type FuseOptions } from './fuse.ts';
+import type { Hit, SearchMode, SearchStrategy } from '../types.ts';
+
+const hits = (...ids: number[]): Hit[] => ids.map((id, i) => ({ id, score: 10 - i, rank: i + 1 }));
+const order = (bm25: Hit[], vector: Hit[], opts?: FuseOptions) => fuseRrf(bm25, vector, opts).map((f) => f.id);
+
+describe('fuseRrf ordering', () => {
+  it.each<[string, Hit[], Hit[], FuseOptions | undefined, number[]]>([
+    ['both legs agree', hits(1, 2, 3), hits(1, 2, 3), undefined, [1, 2, 3]],
+    ['an item in both legs beats rank 1 of one leg', hits(1, 2), hits(3, 2), undefined, [2, 1, 3]],
+    ['equal scores: BM25 rank breaks the tie', hits(1), hits(2), undefined, [1, 2]],
+    ['vector weight 0: BM25 order, vector-only items last', hits(5, 6), hits(7, 6, 5), { vectorWeight: 0 }, [5, 6, 7]],
+    ['BM25 weight 0: vector order', hits(5, 6), hits(7, 6, 5), { bm25Weight: 0 }, [7, 6, 5]],
+    ['vector weight 1 vs 0.1 tips a disagreement', hits(1, 2), hits(2, 1), { bm25Weight: 0.1, vectorWeight: 1 }, [2, 1]],
+    ['only BM25 hits', hits(9, 8), [], undefined, [9, 8]],
+    ['only vector hits', [], hits(9, 8), undefined, [9, 8]],
+    ['no hits', [], [], undefined, []],
+    ['limit keeps the best', hits(1, 2, 3), hits(4, 5, 6), { limit: 2 }, [1, 4]],
+    ['exact symbol from the bottom of one leg goes first', hits(1, 2, 3), hits(1, 2), { exactSymbolIds: new Set([3]) }, [3, 1, 2]],
+    ['two exact symbols keep their RRF order', hits(1, 2, 3), hits(3), { exactSymbolIds: new Set([2, 3]) }, [3, 2, 1]],
+    ['exact symbol with k = 0 and weight 1 still first', hits(1, 2), hits(1, 2), { k: 0, bm25Weight: 1, vectorWeight: 1, exactSymbolIds: new Set([2]) }, [2, 1]],
+  ])('%s', (_name, bm25, vector, opts, want) => {
+    expect(order(bm25, vector, opts)).toEqual(want);
+  });
+});
+
+describe('fuseRrf scores and explain', () => {
+  it('computes the RRF formula with k = 60 and weights 0.5 by default', () => {
+    const [top] = fuseRrf(hits(1, 2), hits(2, 1));
+    expect(top.id).toBe(1); // tie on score, BM25 rank 1 wins
+    expect(top.combinedScore).toBeCloseTo(0.5 / 61 + 0.5 / 62, 12);
+  });
+
+  it('carries ranks, raw scores, legs and 1-based fused rank', () => {
+    const fused = fuseRrf([{ id: 7, score: 3.2, rank: 1 }], [{ id: 7, score: 0.81, rank: 4 }, { id: 9, score: 0.9, rank: 1 }]);
+    expect(fused).toEqual([
+      expect.objectContaining({ id: 7, rank: 1, bm25Score: 3.2, vectorScore: 0.81, bm25Rank: 1, vectorRank: 4, legs: ['bm25', 'vector'] }),
+      expect.objectContaining({ id: 9, rank: 2, bm25Score: 0, vectorScore: 0.9, bm25Rank: null, vectorRank: 1, legs: ['vector'] }),
+    ]);
+  });
+
+  it.each<[string, FuseOptions]>([
+    ['defaults', {}],
+    ['custom k and weights', { k: 10, bm25Weight: 0.8, vectorWeight: 0.3 }],
+    ['with exact symbols', { exactSymbolIds: new Set([2, 4]) }],
+  ])('explain contributions sum to the combined score (%s)', (_name, opts) => {
+    for (const item of fuseRrf(hits(1, 2, 3), hits(4, 2, 5), opts)) {
+      const sum = item.explain.reduce((s, e) => s + e.contribution, 0);
+      expect(sum).toBeCloseTo(item.combinedScore, 12);
+      expect(item.explain.map((e) => e.signal)).toEqual([
+        ...(item.bm25Rank !== null ? ['bm25_rrf'] : []),
+        ...(item.vectorRank !== null ? ['vector_rrf'] : []),
+        ...(opts.exactSymbolIds?.has(item.id) ? ['exact_symbol'] : []),
+      ]);
+    }
+  });
+
+  it('names the exact-symbol boost and makes it exceed any RRF score', () => {
+    const [item] = fuseRrf([], hits(3), { exactSymbolIds: new Set([3]) });
+    const boost = item.explain.find((e) => e.signal === 'exact_symbol');
+    expect(boost?.contribution).toBeGreaterThan(EXACT_SYMBOL_BOOST);
+    expect(boost!.contribution).toBeGreaterThan(1 / 61);
+  });
+
+  it('counts the best rank when a leg repeats an id', () => {
+    const [item] = fuseRrf([{ id: 1, score: 2, rank: 3 }, { id: 1, score: 5, rank: 1 }], []);
+    expect(item.bm25Rank).toBe(1);
+    expect(item.bm25Score).toBe(5);
+  });
+
+  it('is pure: re-fusing the same stored hits with new weights re-orders without mutating the input', () => {
+    const bm25 = hits(1, 2, 3);
+    const vector = hits(3, 2, 1);
+    const snapshot = JSON.stringify([bm25, vector]);
+    expect(order(bm25, vector, { bm25Weight: 1, vectorWeight: 0 })).toEqual([1, 2, 3]);
+    expect(order(bm25, vector, { bm25Weight: 0, vectorWeight: 1 })).toEqual([3, 2, 1]);
+    expect(JSON.stringify([bm25, vector])).toBe(snapshot);
+    expect(fuseRrf(bm25, vector)).toEqual(fuseRrf(bm25, vector));
+  });
+
+  it.each<[FuseOptions]>([[{ k: -1 }], [{ bm25Weight: -0.1 }], [{ vectorWeight: NaN }]])('rejects %o', (opts) => {
+    expect(() => fuseRrf(hits(1), hits(1), opts)).toThrow(RangeError);
+  });
+});
+
+describe('strategyFor', () => {
+  it.each<[SearchMode, boolean, boolean, SearchStrategy]>([
+    ['hybrid', true, true, 'hybrid'],
+    ['hybrid', true, false, 'bm25_only'],
+    ['hybrid', false, true, 'vector_only'],
+    ['hybrid', false, false, 'none'],
+    ['bm25', true, true, 'bm25_only'],
+    ['bm25', false, true, 'none'],
+    ['vector', true, true, 'vector_only'],
+    ['vector', true, false, 'none'],
+  ])('%s, bm25=%s, vectors=%s → %s', (mode, b, v, want) => {
+    expect(strategyFor(mode, b, v)).toBe(want);
+  });
+});
+
+describe('toRankedHits', () => {
+  it('ranks in order from 1', () => {
+    expect(toRankedHits([{ id: 4, score: 0.9 }, { id: 2, score: 0.5 }])).toEqual([
+      { id: 4, score: 0.9, rank: 1 }, { id: 2, score: 0.5, rank: 2 },
+    ]);
+  });
+});

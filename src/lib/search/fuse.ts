@@ -1,0 +1,134 @@
+/**
+ * Hybrid ranking: reciprocal rank fusion of the BM25 and vector legs (Codii's formula,
+ * k = 60, weights 0.5/0.5 by default), plus one named boost that puts exact symbol
+ * matches first.
+ *
+ *   combined = bm25Weight / (k + bm25Rank) + vectorWeight / (k + vectorRank) [+ exact_symbol]
+ *
+ * Invariants: a pure function of its inputs (the app re-fuses stored hits with new
+ * weights without querying again); every item's `explain` contributions sum to its
+ * `combinedScore`; the order is total and deterministic (combined score desc, then BM25
+ * rank, vector rank — absent ranks last — then id); an exact-symbol item always outranks
+ * every other item, because its boost exceeds the largest possible RRF score.
+ */
+
+import type { Hit, SearchMode, SearchStrategy } from '../types.ts';
+import { BM25_WEIGHT, RRF_K, VECTOR_WEIGHT } from '../config.ts';
+
+/** Added on top of the largest possible RRF score, so exact symbol matches come first. */
+export const EXACT_SYMBOL_BOOST = 1;
+
+export type Leg = 'bm25' | 'vector';
+
+export interface FuseOptions {
+  /** RRF constant, ≥ 0. */
+  k?: number;
+  bm25Weight?: number;
+  vectorWeight?: number;
+  /** Keep the best `limit` items (default: all). */
+  limit?: number;
+  /** Items whose symbol equals an identifier in the query; the caller applies filters to them. */
+  exactSymbolIds?: ReadonlySet<number>;
+}
+
+export interface ExplainEntry {
+  /** 'bm25_rrf' | 'vector_rrf' | 'exact_symbol' */
+  signal: string;
+  /** The signal's input: the leg's rank for RRF signals, 1 for the boost. */
+  value: number;
+  contribution: number;
+}
+
+export interface FusedItem {
+  id: number;
+  /** 1-based rank in the fused list. */
+  rank: number;
+  combinedScore: number;
+  /** Raw leg scores, 0 when the leg did not match. */
+  bm25Score: number;
+  vectorScore: number;
+  bm25Rank: number | null;
+  vectorRank: number | null;
+  legs: Leg[];
+  explain: ExplainEntry[];
+}
+
+export function fuseRrf(bm25: readonly Hit[], vector: readonly Hit[], opts: FuseOptions = {}): FusedItem[] {
+  const k = opts.k ?? RRF_K;
+  const wb = opts.bm25Weight ?? BM25_WEIGHT;
+  const wv = opts.vectorWeight ?? VECTOR_WEIGHT;
+  for (const [name, v] of [['k', k], ['bm25Weight', wb], ['vectorWeight', wv]] as const) {
+    if (!Number.isFinite(v) || v < 0) throw new RangeError(`fuseRrf: ${name} must be a finite number ≥ 0, got ${v}`);
+  }
+  const exact = opts.exactSymbolIds ?? new Set<number>();
+  const boost = EXACT_SYMBOL_BOOST + (wb + wv) / (k + 1);
+
+  const items = new Map<number, FusedItem>();
+  const itemFor = (id: number): FusedItem => {
+    let item = items.get(id);
+    if (!item) {
+      item = {
+        id, rank: 0, combinedScore: 0, bm25Score: 0, vectorScore: 0, bm25Rank: null, vectorRank: null, legs: [], explain: [],
+      };
+      items.set(id, item);
+    }
+    return item;
+  };
+  // A leg listing an id twice counts its best rank only.
+  for (const h of bm25) {
+    const item = itemFor(h.id);
+    if (item.bm25Rank === null || h.rank < item.bm25Rank) { item.bm25Rank = h.rank; item.bm25Score = h.score; }
+  }
+  for (const h of vector) {
+    const item = itemFor(h.id);
+    if (item.vectorRank === null || h.rank < item.vectorRank) { item.vectorRank = h.rank; item.vectorScore = h.score; }
+  }
+  for (const id of exact) itemFor(id);
+
+  for (const item of items.values()) {
+    if (item.bm25Rank !== null) {
+      item.legs.push('bm25');
+      item.explain.push({ signal: 'bm25_rrf', value: item.bm25Rank, contribution: wb / (k + item.bm25Rank) });
+    }
+    if (item.vectorRank !== null) {
+      item.legs.push('vector');
+      item.explain.push({ signal: 'vector_rrf', value: item.vectorRank, contribution: wv / (k + item.vectorRank) });
+    }
+    if (exact.has(item.id)) item.explain.push({ signal: 'exact_symbol', value: 1, contribution: boost });
+    item.combinedScore = item.explain.reduce((s, e) => s + e.contribution, 0);
+  }
+
+  const sorted = [...items.values()].sort(compareFused);
+  const limit = opts.limit ?? sorted.length;
+  const out = sorted.slice(0, Math.max(0, limit));
+  out.forEach((item, i) => { item.rank = i + 1; });
+  return out;
+}
+
+function compareFused(a: FusedItem, b: FusedItem): number {
+  return (
+    b.combinedScore - a.combinedScore ||
+    (a.bm25Rank ?? Infinity) - (b.bm25Rank ?? Infinity) ||
+    (a.vectorRank ?? Infinity) - (b.vectorRank ?? Infinity) ||
+    a.id - b.id
+  );
+}
+
+/**
+ * The strategy a search actually used. `hasBm25Hits`: the keyword leg ran and can
+ * contribute; `hasVectors`: the codebase has embeddings and the query was embedded.
+ * A leg the mode asks for but cannot contribute drops out; nothing left → 'none'.
+ */
+export function strategyFor(mode: SearchMode, hasBm25Hits: boolean, hasVectors: boolean): SearchStrategy {
+  const bm25 = mode !== 'vector' && hasBm25Hits;
+  const vector = mode !== 'bm25' && hasVectors;
+  if (bm25 && vector) return 'hybrid';
+  if (bm25) return 'bm25_only';
+  if (vector) return 'vector_only';
+  return 'none';
+}
+
+/** Ranks a leg's scored items 1..n in the given order (vector hits → fusion input). */
+export function toRankedHits(items: ReadonlyArray<{ id: number; score: number }>): Hit[] {
+  return items.map((h, i) => ({ id: h.id, score: h.score, rank: i + 1 }));
+}
