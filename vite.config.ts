@@ -1,14 +1,19 @@
 import { defineConfig } from 'vitest/config';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { siftPwa } from './vite-plugins/sift-pwa.ts';
 
 // Relative base: the built app works from any static host and any sub-path.
+// siftPwa: manifest/icons/CSP tags, dist/sw.js with the precache list, /models/generated/ in dev+preview.
 export default defineConfig({
   base: './',
-  plugins: [svelte()],
+  plugins: [svelte(), siftPwa()],
   worker: { format: 'es' },
   build: { target: 'es2022', sourcemap: true, chunkSizeWarningLimit: 4096 },
   test: {
-    include: ['src/**/*.test.ts', 'workers/**/*.test.ts', 'test/unit/**/*.test.ts', 'test/cli/**/*.test.ts'],
+    include: [
+      'src/**/*.test.ts', 'workers/**/*.test.ts', 'test/unit/**/*.test.ts', 'test/cli/**/*.test.ts',
+      'vite-plugins/**/*.test.ts',
+    ],
     environment: 'node',
     testTimeout: 60_000,
     hookTimeout: 120_000,

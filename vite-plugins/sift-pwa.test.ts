@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { DEFAULT_PRECACHE_EXCLUDE, checkOrtVersion, cspPolicy, precacheManifest, serveFolder } from './sift-pwa.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'sift-pwa-'));
+let server: Server;
+let origin = '';
+
+beforeAll(async () => {
+  mkdirSync(join(dir, 'models/tiny/onnx'), { recursive: true });
+  writeFileSync(join(dir, 'models/tiny/config.json'), '{"model_type":"bert"}');
+  writeFileSync(join(dir, 'models/tiny/onnx/model.onnx'), new Uint8Array([1, 2, 3]));
+  writeFileSync(join(dir, 'secret.txt'), 'outside');
+  const mw = serveFolder('/models/generated/', join(dir, 'models'));
+  server = createServer((req, res) => mw(req, res, () => res.writeHead(418).end()));
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(() => new Promise<void>((ok) => server.close(() => ok())));
+
+describe('serveFolder', () => {
+  it.each([
+    ['/models/generated/tiny/config.json', 200, 'application/json', '{"model_type":"bert"}'],
+    ['/models/generated/tiny/onnx/model.onnx', 200, 'application/octet-stream', '\u0001\u0002\u0003'],
+    ['/models/generated/tiny/missing.json', 404, undefined, ''],
+    ['/models/generated/tiny', 418, undefined, ''], // a folder: not ours to list
+    ['/models/generated/%2e%2e/secret.txt', 418, undefined, ''], // never escapes the folder
+    ['/index.html', 418, undefined, ''], // other paths fall through
+  ])('%s → %i', async (path, status, type, body) => {
+    const res = await fetch(origin + path);
+    expect(res.status).toBe(status);
+    if (type) expect(res.headers.get('content-type')).toBe(type);
+    if (status === 200) expect(await res.text()).toBe(body);
+  });
+});
+
+describe('cspPolicy', () => {
+  it('never allows inline or eval script, and names the hub only when asked', () => {
+    for (const hub of [true, false]) {
+      const p = cspPolicy(hub);
+      expect(p).toMatch(/script-src 'self' 'wasm-unsafe-eval'(;|$)/);
+      expect(p).not.toContain("'unsafe-eval'");
+      expect(p).not.toMatch(/script-src[^;]*unsafe-inline/);
+      expect(p.includes('huggingface.co')).toBe(hub);
+      expect(p).not.toContain('frame-ancestors'); // ignored in <meta>
+    }
+  });
+});
+
+describe('precacheManifest', () => {
+  it('lists every file but maps, sw.js and optional ORT builds; version follows content', () => {
+    const out = mkdtempSync(join(tmpdir(), 'sift-dist-'));
+    mkdirSync(join(out, 'assets'));
+    const files: Record<string, string> = {
+      'index.html': '<html>', 'sw.js': 'old', 'assets/app-abc.js': 'x', 'assets/app-abc.js.map': '{}',
+      'assets/ort-wasm-simd-threaded-Ab12.wasm': 'w', 'assets/ort-wasm-simd-threaded.asyncify-Cd34.wasm': 'big',
+      'assets/tree-sitter-go-Ef56.wasm': 'g',
+    };
+    for (const [f, c] of Object.entries(files)) writeFileSync(join(out, f), c);
+    const a = precacheManifest(out, DEFAULT_PRECACHE_EXCLUDE);
+    expect(a.precache).toEqual(['assets/app-abc.js', 'assets/ort-wasm-simd-threaded-Ab12.wasm', 'assets/tree-sitter-go-Ef56.wasm', 'index.html']);
+    writeFileSync(join(out, 'index.html'), '<html><title>new</title>');
+    const b = precacheManifest(out, DEFAULT_PRECACHE_EXCLUDE);
+    expect(b.version).not.toBe(a.version);
+    expect(b.version).toMatch(/^[0-9a-f]{16}$/);
+  });
+});
+
+describe('checkOrtVersion', () => {
+  it('accepts the installed tree (transformers and the app ship the same onnxruntime-web)', () => {
+    expect(checkOrtVersion(join(import.meta.dirname, '..'))).toMatch(/^1\./);
+  });
+});
