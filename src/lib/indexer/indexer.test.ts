@@ -28,10 +28,11 @@ async function snapshot(store: Store) {
 
 describe('indexCodebase', () => {
   it('indexes, then recognises an unchanged folder without reading it', async () => {
-    const source = new MemoryFileSource(repo());
+    const source = new MemoryFileSource({ ...repo(), 'data/blob.txt': new Uint8Array([0, 1, 2, 0, 9, 0]) });
     const store = await openMemoryStore();
     const first = await indexCodebase({ source, store, chunker });
     expect(first.files.added).toBe(31);
+    expect(first.files.skipped).toBe(1); // the binary file
     expect(first.firstSearchableMs).not.toBeNull();
     let reads = 0;
     const counting = { ...source, name: source.name, readDir: source.readDir.bind(source), stat: source.stat.bind(source), readFile: (p: string) => { reads++; return source.readFile(p); } };

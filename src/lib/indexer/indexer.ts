@@ -181,11 +181,20 @@ export async function indexCodebase(
   const walkedPaths = new Set(walked.map((f) => f.path));
   const gone = [...stored.keys()].filter((p) => !walkedPaths.has(p));
   const pendingRun = (await store.getMeta('run_state')) === 'indexing';
+  // Files skipped as binary last time are remembered by size+mtime so they are not re-read.
+  const skippedBefore = parseSkipped(await store.getMeta('skipped_files'));
+  const skippedNow: Record<string, string> = {};
   const candidates = walked.filter((f) => {
     const rec = stored.get(f.path);
+    if (!opts.verify && !rec && skippedBefore[f.path] === statKey(f)) {
+      skippedNow[f.path] = statKey(f);
+      return false;
+    }
     return opts.verify || !rec || rec.size !== f.size || rec.mtime !== f.mtime;
   });
-  summary.unchanged = walked.length - candidates.length;
+  const knownSkipped = Object.keys(skippedNow).length;
+  summary.unchanged = walked.length - candidates.length - knownSkipped;
+  summary.skipped += knownSkipped;
 
   // Nothing new, nothing gone, last run finished: the stored Merkle root still holds.
   const storedRoot = await store.getMeta('merkle_root');
@@ -287,6 +296,7 @@ export async function indexCodebase(
     }
     if (isProbablyBinary(data)) {
       warn({ path: f.path, kind: 'binary', message: 'binary content, not indexed' });
+      skippedNow[f.path] = statKey(f);
       summary.skipped++;
       if (prev) gone.push(f.path);
       continue;
@@ -338,6 +348,7 @@ export async function indexCodebase(
   const root = await merkleRoot([...finalHashes].map(([path, hash]) => ({ path, hash })));
   const updatedAt = new Date().toISOString();
   await store.setMeta('merkle_root', root);
+  await store.setMeta('skipped_files', JSON.stringify(skippedNow));
   await store.setMeta('updated_at', updatedAt);
   await store.setMeta('run_state', 'complete');
 
@@ -361,6 +372,20 @@ export async function indexCodebase(
     timings,
     firstSearchableMs,
   };
+}
+
+function statKey(f: { size: number; mtime: number }): string {
+  return `${f.size}:${f.mtime}`;
+}
+
+function parseSkipped(raw: string | null): Record<string, string> {
+  if (!raw) return {};
+  try {
+    const v: unknown = JSON.parse(raw);
+    return v && typeof v === 'object' ? (v as Record<string, string>) : {};
+  } catch {
+    return {};
+  }
 }
 
 /** Last-resort text chunks (fixed line windows) used only if the chunker itself faults. */
