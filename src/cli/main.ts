@@ -27,7 +27,7 @@ Usage:
   sift types <dir> [--json] [--db FILE]
 
 Indexes live in ~/.sift/indexes/<sha256(dir)[:16]>/ (override with --db FILE or SIFT_HOME).
-Models: --model DIR (a Transformers.js folder), else ~/.sift/models/all-MiniLM-L6-v2, else the Hugging Face Hub.
+Models: --model DIR (a Transformers.js folder), else ~/.sift/models/Xenova/all-MiniLM-L6-v2, else the Hugging Face Hub.
 `;
 
 const OPTIONS = {
