@@ -6,7 +6,8 @@
 import { NodeFileSource } from '../lib/source/node-source-node.ts';
 import { Chunker } from '../lib/chunk/chunker.ts';
 import { nodeWasmLoader } from '../lib/chunk/grammars-node.ts';
-import { indexCodebase, type IndexSummary } from '../lib/indexer/indexer.ts';
+import { indexCodebase, type FileChunker, type IndexSummary } from '../lib/indexer/indexer.ts';
+import { ChunkPool, DEFAULT_POOL_SIZE } from './chunk-pool.ts';
 import { embedPending, type EmbedSummary } from '../lib/indexer/embed-pass.ts';
 import type { Store } from '../lib/store/store.ts';
 import type { IndexPaths } from './context.ts';
@@ -22,6 +23,32 @@ export interface IndexCliOptions {
   ignore?: string[];
   json: boolean;
   quiet: boolean;
+  /** Chunking worker threads; 0 = chunk on the main thread. Default: env SIFT_CHUNK_WORKERS or DEFAULT_POOL_SIZE. */
+  workers?: number;
+}
+
+/** Files chunked ahead per worker thread (keeps each worker busy while SQLite writes). */
+const FILES_AHEAD_PER_WORKER = 4;
+
+/** The chunker for this run: a worker pool when asked for and it starts, else in-thread. */
+async function createChunker(workers: number, quiet: boolean): Promise<{ chunker: FileChunker; concurrency: number; dispose: () => Promise<void> }> {
+  if (workers > 0) {
+    try {
+      const pool = await ChunkPool.create(workers);
+      return { chunker: pool, concurrency: pool.size * FILES_AHEAD_PER_WORKER, dispose: () => pool.dispose() };
+    } catch (e) {
+      // Worker threads unavailable: chunk in-thread (slower, same result).
+      if (!quiet) process.stderr.write(`sift: chunking on the main thread (${e instanceof Error ? e.message.split('\n')[0] : String(e)})\n`);
+    }
+  }
+  const chunker = await Chunker.create({ loadWasm: nodeWasmLoader });
+  return { chunker, concurrency: FILES_AHEAD_PER_WORKER, dispose: async () => chunker.dispose() };
+}
+
+function workerCount(o: IndexCliOptions): number {
+  if (o.workers !== undefined) return o.workers;
+  const env = Number.parseInt(process.env.SIFT_CHUNK_WORKERS ?? '', 10);
+  return Number.isFinite(env) && env >= 0 ? env : DEFAULT_POOL_SIZE;
 }
 
 function progressLine(s: CodebaseStatus): string {
@@ -34,7 +61,7 @@ export async function runIndex(dir: string, store: Store, paths: IndexPaths, o: 
     if (tty) process.stderr.write(`\r\x1b[K${line}`);
   };
   const warnings: string[] = [];
-  const chunker = await Chunker.create({ loadWasm: nodeWasmLoader });
+  const { chunker, concurrency, dispose } = await createChunker(workerCount(o), o.quiet);
   let lexical: IndexSummary;
   const ac = new AbortController();
   const onSigint = (): void => ac.abort();
@@ -45,13 +72,14 @@ export async function runIndex(dir: string, store: Store, paths: IndexPaths, o: 
       {
         signal: ac.signal,
         verify: o.verify,
+        concurrency,
         walk: { maxFileSize: o.maxFileSize, extraIgnore: o.ignore },
         onProgress: (s) => show(progressLine(s)),
         onWarning: (w) => warnings.push(`${w.path}: ${w.kind}: ${w.message}`),
       },
     );
   } finally {
-    chunker.dispose();
+    await dispose();
   }
   if (tty) process.stderr.write('\r\x1b[K');
 

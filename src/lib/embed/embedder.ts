@@ -103,6 +103,9 @@ function configureEnv(opts: EmbedderOptions): void {
   // Node: hub downloads land here (laid out as <cacheDir>/<modelId>/…, so it can double
   // as a localModelPath on the next run).
   if (opts.cacheDir !== undefined) env.cacheDir = opts.cacheDir;
+  // Transformers.js otherwise re-imports ORT's .mjs from a blob: URL, which the app's
+  // Content-Security-Policy (script-src 'self') refuses: "no available backend found".
+  (env as { useWasmCache?: boolean }).useWasmCache = false;
   const wasm = env.backends.onnx.wasm;
   if (wasm) {
     // Without cross-origin isolation ORT silently uses 1 thread; the caller knows better.

@@ -78,3 +78,18 @@ describe('merkleRoot', () => {
     await expect(merkleRoot([files[0]!, files[0]!])).rejects.toThrow(/duplicate/);
   });
 });
+
+describe('sha256HexSync at buffer boundaries', () => {
+  // Lengths around the 64-byte block, the scratch buffer (8192) and the 3-bytes-per-unit
+  // string fast path; ASCII, 2-, 3- and 4-byte UTF-8.
+  const lengths = [0, 1, 55, 56, 63, 64, 119, 120, 2727, 2728, 2729, 8182, 8183, 8184, 8192, 20_000];
+  const alphabets = ['a', 'é', '€', '😀'];
+  it.each(alphabets)('agrees with WebCrypto for strings of %s', async (ch) => {
+    for (const n of lengths) {
+      const s = ch.repeat(Math.ceil(n / ch.length)).slice(0, n);
+      expect(sha256HexSync(s), `${n} units`).toBe(await sha256Hex(s));
+      const bytes = new TextEncoder().encode(s);
+      expect(sha256HexSync(bytes), `${n} units as bytes`).toBe(await sha256Hex(bytes));
+    }
+  });
+});

@@ -70,20 +70,29 @@ const K = new Uint32Array([
   0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 ]);
 const W = new Uint32Array(64);
-/** Scratch for inputs up to SCRATCH_BYTES - 9 bytes; safe because sha256Sync never yields. */
-const SCRATCH_BYTES = 1024;
+/** Scratch for inputs up to SCRATCH_BYTES - 9 bytes (chunk texts); safe because sha256Sync never yields. */
+const SCRATCH_BYTES = 8192;
 const SCRATCH = new Uint8Array(SCRATCH_BYTES);
 const SCRATCH_VIEW = new DataView(SCRATCH.buffer);
 
 /** SHA-256 digest (32 bytes), synchronous. */
 export function sha256Sync(data: Uint8Array | string): Uint8Array {
-  const msg = typeof data === 'string' ? encoder.encode(data) : data;
-  const len = msg.length;
+  // Strings are UTF-8 encoded straight into the scratch buffer when they fit (≤ 3 bytes per
+  // UTF-16 unit), avoiding one allocation per call — most chunk texts do.
+  let padded: Uint8Array;
+  let len: number;
+  if (typeof data === 'string' && data.length * 3 + 9 <= SCRATCH_BYTES) {
+    len = encoder.encodeInto(data, SCRATCH).written;
+    padded = SCRATCH;
+  } else {
+    const msg = typeof data === 'string' ? encoder.encode(data) : data;
+    len = msg.length;
+    padded = len + 9 <= SCRATCH_BYTES ? SCRATCH : new Uint8Array(((len + 9 + 63) >>> 6) << 6);
+    padded.set(msg);
+  }
   // Message + 0x80 + zero padding + 64-bit big-endian bit length, to a multiple of 64 bytes.
-  // Small inputs (the common case) reuse one scratch buffer instead of allocating.
   const paddedLen = ((len + 9 + 63) >>> 6) << 6;
-  const padded = paddedLen <= SCRATCH.length ? SCRATCH.fill(0, 0, paddedLen) : new Uint8Array(paddedLen);
-  padded.set(msg);
+  padded.fill(0, len, paddedLen);
   padded[len] = 0x80;
   const view = padded === SCRATCH ? SCRATCH_VIEW : new DataView(padded.buffer);
   view.setUint32(paddedLen - 8, Math.floor(len / 0x20000000), false);
@@ -92,7 +101,9 @@ export function sha256Sync(data: Uint8Array | string): Uint8Array {
   let h0 = 0x6a09e667, h1 = 0xbb67ae85, h2 = 0x3c6ef372, h3 = 0xa54ff53a;
   let h4 = 0x510e527f, h5 = 0x9b05688c, h6 = 0x1f83d9ab, h7 = 0x5be0cd19;
   for (let off = 0; off < paddedLen; off += 64) {
-    for (let t = 0; t < 16; t++) W[t] = view.getUint32(off + t * 4, false);
+    for (let t = 0, o = off; t < 16; t++, o += 4) {
+      W[t] = (padded[o]! << 24) | (padded[o + 1]! << 16) | (padded[o + 2]! << 8) | padded[o + 3]!;
+    }
     for (let t = 16; t < 64; t++) {
       const w15 = W[t - 15]!, w2 = W[t - 2]!;
       const s0 = ((w15 >>> 7) | (w15 << 25)) ^ ((w15 >>> 18) | (w15 << 14)) ^ (w15 >>> 3);
@@ -115,7 +126,8 @@ export function sha256Sync(data: Uint8Array | string): Uint8Array {
   }
   const out = new Uint8Array(32);
   const outView = new DataView(out.buffer);
-  [h0, h1, h2, h3, h4, h5, h6, h7].forEach((v, i) => outView.setUint32(i * 4, v >>> 0, false));
+  outView.setUint32(0, h0 >>> 0); outView.setUint32(4, h1 >>> 0); outView.setUint32(8, h2 >>> 0); outView.setUint32(12, h3 >>> 0);
+  outView.setUint32(16, h4 >>> 0); outView.setUint32(20, h5 >>> 0); outView.setUint32(24, h6 >>> 0); outView.setUint32(28, h7 >>> 0);
   return out;
 }
 

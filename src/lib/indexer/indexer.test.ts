@@ -1,5 +1,8 @@
 import { describe, it, expect, beforeAll } from 'vitest';
-import { indexCodebase, type IndexStore } from './indexer.ts';
+import { indexCodebase, prepareChunks, type IndexStore } from './indexer.ts';
+import { identifierTokens } from '../search/query.ts';
+import { sha256Hex } from '../hash/hash.ts';
+import { embeddingText } from '../embed/embedder.ts';
 import { MemoryFileSource } from '../source/memory-source.ts';
 import { openMemoryStore } from '../store/open-node.ts';
 import { Chunker } from '../chunk/chunker.ts';
@@ -87,5 +90,53 @@ describe('indexCodebase', () => {
     const res = await indexCodebase({ source, store, chunker });
     expect(res.parseFallbacks).toBe(1);
     expect((await store.getFiles()).has('bad.rs')).toBe(true);
+  });
+
+  async function watchedRun(files: Record<string, string>, concurrency: number) {
+    const store = await openMemoryStore();
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const written: string[] = [];
+    const watched: IndexStore = {
+      getMeta: (k) => store.getMeta(k), setMeta: (k, v) => store.setMeta(k, v), getFiles: () => store.getFiles(),
+      deleteFiles: (p) => store.deleteFiles(p), renameFile: (f, t) => store.renameFile(f, t), chunkCount: () => store.chunkCount(),
+      writeFiles: async (items) => {
+        maxInFlight = Math.max(maxInFlight, ++inFlight);
+        try {
+          await store.writeFiles(items);
+          written.push(...items.map((i) => i.file.path));
+        } finally {
+          inFlight--;
+        }
+      },
+    };
+    const res = await indexCodebase({ source: new MemoryFileSource(files), store: watched, chunker }, { concurrency });
+    return { store, res, written, maxInFlight };
+  }
+
+  it.each([2, 16])('gives the same index at concurrency %i as sequentially, in the same order, one write in flight', async (concurrency) => {
+    const files = repo(40);
+    const seq = await watchedRun(files, 1);
+    const par = await watchedRun(files, concurrency);
+    expect(par.res.files.added).toBe(41);
+    expect(par.maxInFlight).toBe(1);
+    expect(par.written).toEqual(seq.written);
+    expect(await snapshot(par.store)).toEqual(await snapshot(seq.store));
+    const rows = await par.store.db.all<{ tokens: string; content: string }>('SELECT tokens, content FROM chunks');
+    expect(rows.length).toBeGreaterThan(41);
+    for (const r of rows) expect(r.tokens).toBe(identifierTokens(r.content));
+  });
+
+  it('prepareChunks hashes the embedding text and precomputes the tokens column, once', async () => {
+    const { chunks } = await chunker.chunkFile('a.ts', 'export function getUserName(userId: string) {\n  return lookupUser(userId).displayName;\n}\n');
+    const prepared = prepareChunks(chunks);
+    expect(prepared.length).toBe(chunks.length);
+    for (const [i, c] of prepared.entries()) {
+      expect(c.contentHash).toBe(await sha256Hex(embeddingText(chunks[i]!)));
+      expect(c.ftsTokens).toBe(identifierTokens(c.content));
+    }
+    expect(prepared[0]!.ftsTokens).toContain('display');
+    // Already-prepared chunks (from a worker pool) pass through unchanged.
+    expect(prepareChunks(prepared)[0]).toBe(prepared[0]);
   });
 });

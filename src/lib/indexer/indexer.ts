@@ -12,13 +12,19 @@
  * - Deletions are applied last, after every surviving file is stored.
  * - Nothing here throws for bad input files: they are skipped or indexed as text, and
  *   counted in `warnings`.
+ * - Pipelined, in order: up to `concurrency` files are read, hashed and chunked ahead of the
+ *   file being committed, and at most ONE batch write is in flight while the next batch is
+ *   chunked. Results are consumed in walk order, so batches, renames and deletions reach
+ *   the store in the same order as a sequential run; every other store call waits for the
+ *   write in flight first.
  */
 import type { Chunk, CodebaseStatus, FileRecord, IndexStage } from '../types.ts';
 import type { FileSource } from '../source/types.ts';
 import { walk, isProbablyBinary, type WalkOptions, type WalkSkip } from '../walk/walker.ts';
-import { merkleRoot, sha256Hex } from '../hash/hash.ts';
+import { merkleRoot, sha256Hex, sha256HexSync } from '../hash/hash.ts';
 import { detectLanguage } from '../chunk/languages.ts';
 import { embeddingText } from '../embed/embedder.ts';
+import { identifierTokens } from '../search/query.ts';
 import { WRITE_BATCH_ROWS } from '../config.ts';
 
 /** Flush the first batch early so the codebase is searchable within moments. */
@@ -26,8 +32,18 @@ const FIRST_BATCH_FILES = 25;
 /** Flush at least this often (ms) so a slow folder still shows results. */
 const FLUSH_INTERVAL_MS = 1000;
 const PROGRESS_INTERVAL_MS = 100;
+/**
+ * Files read + hashed + chunked ahead of the one being committed. With an in-thread chunker
+ * this overlaps file reads and the store's writes (a worker in the browser); with a chunker
+ * pool (CLI) it keeps every pool worker busy.
+ */
+export const DEFAULT_CONCURRENCY = 4;
 
-export type StoredChunkInput = Chunk & { contentHash: string };
+/**
+ * A chunk ready for the store: the embedding cache key and, optionally, the FTS `tokens`
+ * column precomputed (identifierTokens(content)) so the store's thread need not do it.
+ */
+export type StoredChunkInput = Chunk & { contentHash: string; ftsTokens?: string };
 
 /** The subset of the store the indexer needs. All async so a worker proxy satisfies it. */
 export interface IndexStore {
@@ -42,7 +58,8 @@ export interface IndexStore {
 
 /** What the indexer needs from a chunker (the tree-sitter Chunker satisfies it). */
 export interface FileChunker {
-  chunkFile(path: string, text: string): Promise<{ language: string; chunks: Chunk[]; parsed: boolean; warnings: string[] }>;
+  /** Chunks may come back already prepared (`prepareChunks`, e.g. by a worker pool). */
+  chunkFile(path: string, text: string): Promise<{ language: string; chunks: Array<Chunk | StoredChunkInput>; parsed: boolean; warnings: string[] }>;
 }
 
 export interface IndexOptions {
@@ -55,6 +72,8 @@ export interface IndexOptions {
   verify?: boolean;
   /** Called after each batch is committed (the app refreshes live search with it). */
   onBatch?: (info: { files: number; chunks: number }) => void;
+  /** Files prepared ahead (read, hash, chunk); default DEFAULT_CONCURRENCY, 1 = sequential. */
+  concurrency?: number;
 }
 
 export interface IndexWarning {
@@ -63,6 +82,10 @@ export interface IndexWarning {
   message: string;
 }
 
+/**
+ * Milliseconds. read/hash/chunk/store are sums of per-file (per-batch for store) durations;
+ * with pipelining they overlap each other, so they can add up to more than `total`.
+ */
 export interface IndexTimings {
   walk: number;
   read: number;
@@ -101,9 +124,22 @@ export function decodeText(bytes: Uint8Array): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
-/** Attach the embedding cache key (sha256 of the text the embedder sees) to each chunk. */
+function isPrepared(c: Chunk | StoredChunkInput): c is StoredChunkInput {
+  return typeof (c as StoredChunkInput).contentHash === 'string';
+}
+
+/**
+ * Attach the embedding cache key (sha256 of the text the embedder sees) and the FTS tokens
+ * column to each chunk. Synchronous pure-JS SHA-256: chunk texts are small, and one async
+ * WebCrypto call per chunk cost more than the hashing itself (measured: see report).
+ */
+export function prepareChunks(chunks: ReadonlyArray<Chunk | StoredChunkInput>): StoredChunkInput[] {
+  return chunks.map((c) => (isPrepared(c) ? c : { ...c, contentHash: sha256HexSync(embeddingText(c)), ftsTokens: identifierTokens(c.content) }));
+}
+
+/** Async form of `prepareChunks`, kept for callers of the earlier API. */
 export async function withContentHashes(chunks: Chunk[]): Promise<StoredChunkInput[]> {
-  return Promise.all(chunks.map(async (c) => ({ ...c, contentHash: await sha256Hex(embeddingText(c)) })));
+  return prepareChunks(chunks);
 }
 
 export async function indexCodebase(
@@ -161,7 +197,7 @@ export async function indexCodebase(
   const stored = await store.getFiles();
   status.totalChunks = await store.chunkCount();
   const walked: Array<{ path: string; size: number; mtime: number }> = [];
-  let tw = now();
+  const tw = now();
   const onSkip = (s: WalkSkip): void => {
     if (s.reason === 'ignored' || s.reason === 'extension') return;
     summary.skipped++;
@@ -233,109 +269,161 @@ export async function indexCodebase(
   let processed = summary.unchanged;
   status.indexedFiles = processed;
 
+  // At most one batch write in flight; `settle()` waits for it (and rethrows its failure).
+  let inFlight: Promise<void> | null = null;
+  const settle = async (): Promise<void> => {
+    const p = inFlight;
+    inFlight = null;
+    if (p) await p;
+  };
   const flush = async (): Promise<void> => {
+    await settle();
     if (batch.length === 0) return;
-    const ts = now();
-    await store.writeFiles(batch);
-    timings.store += now() - ts;
-    const files = batch.length;
+    const items = batch;
     const rows = batchRows;
-    chunksWritten += rows;
     batch = [];
     batchRows = 0;
     lastFlush = now();
-    if (firstSearchableMs === null) firstSearchableMs = lastFlush - t0;
-    opts.onBatch?.({ files, chunks: rows });
+    const ts = now();
+    const write = store.writeFiles(items).then(() => {
+      timings.store += now() - ts;
+      chunksWritten += rows;
+      if (firstSearchableMs === null) firstSearchableMs = now() - t0;
+      opts.onBatch?.({ files: items.length, chunks: rows });
+    });
+    write.catch(() => undefined); // observed by the next settle(); never unhandled
+    inFlight = write;
   };
 
-  for (const f of candidates) {
-    checkAbort();
-    let data: Uint8Array;
+  // Read + hash + (unless it looks like a rename or an untouched file) chunk, ahead of order.
+  type Prepared =
+    | { kind: 'unreadable'; error: unknown }
+    | { kind: 'read'; data: Uint8Array; hash: string; chunked?: Promise<ChunkOutcome> };
+  const chunkText = async (path: string, text: string, language: string): Promise<ChunkOutcome> => {
+    const tc = now();
+    try {
+      const res = await chunker.chunkFile(path, text);
+      return { language: res.language, chunks: prepareChunks(res.chunks), fallback: !res.parsed && res.warnings.length > 0 ? res.warnings.join('; ') : null };
+    } catch (e) {
+      // The chunker must never lose a file; if it faults anyway, keep the file as one text chunk.
+      return { language, chunks: prepareChunks(fallbackChunks(path, text, language)), fallback: e instanceof Error ? e.message : String(e) };
+    } finally {
+      timings.chunk += now() - tc;
+    }
+  };
+  const prepare = async (f: { path: string }): Promise<Prepared> => {
     const tr = now();
+    let data: Uint8Array;
     try {
       data = await source.readFile(f.path);
-    } catch (e) {
+    } catch (error) {
+      return { kind: 'unreadable', error };
+    } finally {
       timings.read += now() - tr;
-      warn({ path: f.path, kind: 'unreadable', message: e instanceof Error ? e.message : String(e) });
-      summary.skipped++;
-      finalHashes.delete(f.path);
-      processed++;
-      continue;
     }
-    timings.read += now() - tr;
-    bytes += data.byteLength;
     const th = now();
     const hash = await sha256Hex(data);
     timings.hash += now() - th;
-    const language = detectLanguage(f.path);
-    const record: FileRecord = { path: f.path, hash, size: f.size, mtime: f.mtime, language };
     const prev = stored.get(f.path);
-    processed++;
-    status.indexedFiles = processed;
-    status.progress = Math.min(99, Math.round((processed / Math.max(1, walked.length)) * 100));
+    const maybeRename = !prev && goneByHash.has(hash);
+    if ((prev && prev.hash === hash) || maybeRename || isProbablyBinary(data)) return { kind: 'read', data, hash };
+    const chunked = chunkText(f.path, decodeText(data), detectLanguage(f.path));
+    chunked.catch(() => undefined);
+    return { kind: 'read', data, hash, chunked };
+  };
 
-    if (prev && prev.hash === hash) {
-      // Touched but unchanged: refresh the stat cache only (rename-safe: same path).
-      await store.renameFile(f.path, record);
-      finalHashes.set(f.path, hash);
-      summary.unchanged++;
-      report();
-      continue;
+  const concurrency = Math.max(1, Math.floor(opts.concurrency ?? DEFAULT_CONCURRENCY));
+  const ahead: Array<Promise<Prepared>> = [];
+  let next = 0;
+  const fill = (): void => {
+    while (ahead.length < concurrency && next < candidates.length) {
+      const p = prepare(candidates[next++]!);
+      p.catch(() => undefined);
+      ahead.push(p);
     }
-    const renameSource = !prev ? goneByHash.get(hash)?.shift() : undefined;
-    if (renameSource) {
-      await flush(); // keep ordering: the moved rows must not race a pending batch
-      const ts = now();
-      await store.renameFile(renameSource, record);
-      timings.store += now() - ts;
-      renamedFrom.add(renameSource);
-      finalHashes.set(f.path, hash);
-      summary.renamed++;
-      report();
-      continue;
-    }
-    if (isProbablyBinary(data)) {
-      warn({ path: f.path, kind: 'binary', message: 'binary content, not indexed' });
-      skippedNow[f.path] = statKey(f);
-      summary.skipped++;
-      if (prev) gone.push(f.path);
-      continue;
-    }
-    const tc = now();
-    const text = decodeText(data);
-    let chunks: Chunk[];
-    try {
-      const res = await chunker.chunkFile(f.path, text);
-      chunks = res.chunks;
-      record.language = res.language;
-      if (!res.parsed && res.warnings.length > 0) {
-        parseFallbacks++;
-        warn({ path: f.path, kind: 'parse-fallback', message: res.warnings.join('; ') });
+  };
+
+  try {
+    for (const f of candidates) {
+      checkAbort();
+      fill();
+      const prep = await ahead.shift()!;
+      if (prep.kind === 'unreadable') {
+        const e = prep.error;
+        warn({ path: f.path, kind: 'unreadable', message: e instanceof Error ? e.message : String(e) });
+        summary.skipped++;
+        finalHashes.delete(f.path);
+        processed++;
+        continue;
       }
-    } catch (e) {
-      // The chunker must never lose a file; if it faults anyway, keep the file as one text chunk.
-      parseFallbacks++;
-      warn({ path: f.path, kind: 'parse-fallback', message: e instanceof Error ? e.message : String(e) });
-      chunks = fallbackChunks(f.path, text, language);
+      const { data, hash } = prep;
+      bytes += data.byteLength;
+      const language = detectLanguage(f.path);
+      const record: FileRecord = { path: f.path, hash, size: f.size, mtime: f.mtime, language };
+      const prev = stored.get(f.path);
+      processed++;
+      status.indexedFiles = processed;
+      status.progress = Math.min(99, Math.round((processed / Math.max(1, walked.length)) * 100));
+
+      if (prev && prev.hash === hash) {
+        // Touched but unchanged: refresh the stat cache only (rename-safe: same path).
+        await settle();
+        await store.renameFile(f.path, record);
+        finalHashes.set(f.path, hash);
+        summary.unchanged++;
+        report();
+        continue;
+      }
+      const renameSource = !prev ? goneByHash.get(hash)?.shift() : undefined;
+      if (renameSource) {
+        await flush(); // keep ordering: the moved rows must not race a pending batch
+        await settle();
+        const ts = now();
+        await store.renameFile(renameSource, record);
+        timings.store += now() - ts;
+        renamedFrom.add(renameSource);
+        finalHashes.set(f.path, hash);
+        summary.renamed++;
+        report();
+        continue;
+      }
+      if (isProbablyBinary(data)) {
+        warn({ path: f.path, kind: 'binary', message: 'binary content, not indexed' });
+        skippedNow[f.path] = statKey(f);
+        summary.skipped++;
+        if (prev) gone.push(f.path);
+        continue;
+      }
+      // Chunked ahead unless it looked like a rename whose source another file took first.
+      const outcome = await (prep.chunked ?? chunkText(f.path, decodeText(data), language));
+      record.language = outcome.language;
+      if (outcome.fallback !== null) {
+        parseFallbacks++;
+        warn({ path: f.path, kind: 'parse-fallback', message: outcome.fallback });
+      }
+      const hashed = outcome.chunks;
+      if (prev) summary.changed++;
+      else summary.added++;
+      finalHashes.set(f.path, hash);
+      batch.push({ file: record, chunks: hashed });
+      batchRows += hashed.length;
+      status.totalChunks += hashed.length;
+      if (batchRows >= WRITE_BATCH_ROWS || (firstSearchableMs === null && inFlight === null && batch.length >= FIRST_BATCH_FILES) || now() - lastFlush > FLUSH_INTERVAL_MS) {
+        status.currentStage = 'indexing';
+        await flush();
+        status.currentStage = 'chunking';
+      }
+      report();
     }
-    const hashed = await withContentHashes(chunks);
-    timings.chunk += now() - tc;
-    if (prev) summary.changed++;
-    else summary.added++;
-    finalHashes.set(f.path, hash);
-    batch.push({ file: record, chunks: hashed });
-    batchRows += hashed.length;
-    status.totalChunks += hashed.length;
-    if (batchRows >= WRITE_BATCH_ROWS || (firstSearchableMs === null && batch.length >= FIRST_BATCH_FILES) || now() - lastFlush > FLUSH_INTERVAL_MS) {
-      status.currentStage = 'indexing';
-      await flush();
-      status.currentStage = 'chunking';
-    }
-    report();
+    checkAbort();
+    setStage('indexing');
+    await flush();
+    await settle();
+  } finally {
+    // Never leave a write running behind the caller's back (an abort or a fault above).
+    await settle().catch(() => undefined);
+    await Promise.allSettled(ahead);
   }
-  checkAbort();
-  setStage('indexing');
-  await flush();
 
   const toDelete = gone.filter((p) => !renamedFrom.has(p));
   if (toDelete.length > 0) {
@@ -372,6 +460,13 @@ export async function indexCodebase(
     timings,
     firstSearchableMs,
   };
+}
+
+interface ChunkOutcome {
+  language: string;
+  chunks: StoredChunkInput[];
+  /** Why the file was indexed as text, or null. */
+  fallback: string | null;
 }
 
 function statKey(f: { size: number; mtime: number }): string {

@@ -155,12 +155,17 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
   const scores = new Map<number, number>();
 
   try {
-    // 1. FTS candidates, best first, filters applied in SQL.
+    // 1. FTS candidates, best first, filters applied in SQL. Without filters the FTS table
+    //    alone answers (external content = chunks, kept equal by triggers): joining chunks
+    //    would seek one chunks row per MATCHING row before the sort, not per returned row.
     const rows = await db.all<{ id: number; r: number }>(
-      `SELECT c.id AS id, ${BM25_EXPR} AS r
-         FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid
-        WHERE chunks_fts MATCH ?${where}
-        ORDER BY r, c.id LIMIT ?`,
+      where
+        ? `SELECT c.id AS id, ${BM25_EXPR} AS r
+             FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid
+            WHERE chunks_fts MATCH ?${where}
+            ORDER BY r, c.id LIMIT ?`
+        : `SELECT rowid AS id, ${BM25_EXPR} AS r FROM chunks_fts
+            WHERE chunks_fts MATCH ? ORDER BY r, rowid LIMIT ?`,
       [query.ftsQuery, ...params, limit],
     );
     for (const row of rows) scores.set(row.id, -row.r);

@@ -70,6 +70,32 @@ describe('Store (memory)', () => {
     await ftsConsistent(store);
   });
 
+  it('migration 2 moves an existing index to prefix=3 and keeps every row searchable', async () => {
+    await store.writeFiles([file('a.ts', 3), file('b.ts', 2)]);
+    // Put the database back at version 1 (prefix '2 3'), as an older Sift left it.
+    await store.db.exec(`DROP TABLE chunks_fts;
+      CREATE VIRTUAL TABLE chunks_fts USING fts5(names, path_words, sig_doc, content, tokens, content='chunks', content_rowid='id',
+        tokenize='unicode61 remove_diacritics 2', prefix='2 3');
+      INSERT INTO chunks_fts(chunks_fts) VALUES ('rebuild'); PRAGMA user_version = 1;`);
+    expect(await migrate(store.db)).toBe(1);
+    const sql = await store.db.get<{ sql: string }>(`SELECT sql FROM sqlite_master WHERE name = 'chunks_fts'`);
+    expect(sql?.sql).toContain(`prefix='3'`);
+    await ftsConsistent(store);
+    const hits = await store.db.all<{ id: number }>(`SELECT rowid AS id FROM chunks_fts WHERE chunks_fts MATCH '"chu"*'`);
+    expect(hits.length).toBe(5);
+    await store.writeFiles([file('c.ts', 1)]); // triggers still feed the new table
+    await ftsConsistent(store);
+  });
+
+  it('uses a chunk\'s precomputed ftsTokens as the tokens column', async () => {
+    const item = file('t.ts', 2);
+    item.chunks[0] = { ...item.chunks[0]!, content: 'const x = getUserName();', ftsTokens: 'get user name' } as typeof item.chunks[0];
+    await store.writeFiles([item]);
+    const rows = await store.db.all<{ tokens: string }>('SELECT tokens FROM chunks ORDER BY id');
+    expect(rows.map((r) => r.tokens)).toEqual(['get user name', '']);
+    await ftsConsistent(store);
+  });
+
   it('writeFiles is atomic: a failing batch stores nothing', async () => {
     await store.writeFiles([file('keep.ts', 2)]);
     const bad = file('bad.ts', 2);

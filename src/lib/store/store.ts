@@ -16,6 +16,14 @@ import { identifierTokens, nameWords, pathWords, type ProcessedQuery } from '../
 import { DATA_LANGUAGES, migrate, SCHEMA_VERSION } from './schema.ts';
 import type { Db, Queryable } from './sqlite.ts';
 
+/**
+ * Page size for NEW databases (no effect on an existing one). Measured on kernel mm/ (7.6k
+ * chunks): 8 KB / 16 KB pages made the file 5% / 6% smaller (fewer half-empty overflow pages
+ * for long chunks) with insert CPU within noise; kept at SQLite's default until query latency
+ * at 100k chunks is compared too.
+ */
+export const PAGE_SIZE = 4096;
+
 /** SQLite's default limit on bound parameters is 32766; stay far below it. */
 export const MAX_PARAMS_PER_STATEMENT = 500;
 
@@ -120,7 +128,7 @@ export class Store {
 
   /** Wrap an open Db: apply pragmas and migrations. */
   static async open(db: Db): Promise<Store> {
-    await db.exec(`PRAGMA foreign_keys = OFF; PRAGMA temp_store = MEMORY; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -16000;`);
+    await db.exec(`PRAGMA page_size = ${PAGE_SIZE}; PRAGMA foreign_keys = OFF; PRAGMA temp_store = MEMORY; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -16000;`);
     await migrate(db);
     registerSearchFunctions(db);
     return new Store(db);
@@ -145,9 +153,10 @@ export class Store {
 
   /**
    * Replace each file's chunks and record, all in ONE transaction (callers batch ~1,000 chunk
-   * rows per call). If anything fails, nothing of the batch is stored.
+   * rows per call). If anything fails, nothing of the batch is stored. `ftsTokens`, when a
+   * chunk carries it, is used as the FTS tokens column instead of computing it here.
    */
-  async writeFiles(items: Array<{ file: FileRecord; chunks: Array<Chunk & { contentHash: string }> }>): Promise<void> {
+  async writeFiles(items: Array<{ file: FileRecord; chunks: Array<Chunk & { contentHash: string; ftsTokens?: string }> }>): Promise<void> {
     if (!items.length) return;
     const now = new Date().toISOString();
     await this.db.transaction(async (tx) => {
@@ -158,7 +167,9 @@ export class Store {
           if (c.path !== file.path) throw new Error(`chunk path ${c.path} does not belong to file ${file.path}`);
           await tx.run(INSERT_CHUNK, [
             c.path, c.startLine, c.endLine, c.language, c.chunkType, c.symbol, c.parent, c.signature, c.doc,
-            c.content, c.contentHash, nameWords(c.symbol, c.parent), pathText, identifierTokens(c.content),
+            c.content, c.contentHash, nameWords(c.symbol, c.parent), pathText,
+            // Precomputed by the indexer (off this thread) when given; must equal identifierTokens(content).
+            typeof c.ftsTokens === 'string' ? c.ftsTokens : identifierTokens(c.content),
           ]);
         }
         await upsertFile(tx, file, now);

@@ -1,0 +1,32 @@
+/**
+ * Chunking worker thread for the CLI's ChunkPool: one tree-sitter Chunker per thread, and
+ * the per-chunk work the store's thread would otherwise do (content hash, FTS tokens) via
+ * the indexer's own `prepareChunks`, so results equal an in-thread run exactly.
+ *
+ * Protocol (see chunk-pool.ts): in {id, path, text}; out {id, result} or {id, error}.
+ */
+import { parentPort } from 'node:worker_threads';
+import { Chunker } from '../lib/chunk/chunker.ts';
+import { nodeWasmLoader } from '../lib/chunk/grammars-node.ts';
+import { prepareChunks } from '../lib/indexer/indexer.ts';
+import type { ChunkRequest, ChunkReply } from './chunk-pool.ts';
+
+const port = parentPort;
+if (!port) throw new Error('chunk-worker.ts must run in a worker thread');
+
+const chunkerReady = Chunker.create({ loadWasm: nodeWasmLoader });
+
+port.on('message', (req: ChunkRequest) => {
+  void (async () => {
+    let reply: ChunkReply;
+    try {
+      const chunker = await chunkerReady;
+      const res = await chunker.chunkFile(req.path, req.text);
+      reply = { id: req.id, result: { ...res, chunks: prepareChunks(res.chunks) } };
+    } catch (e) {
+      reply = { id: req.id, error: e instanceof Error ? e.message : String(e) };
+    }
+    port.postMessage(reply);
+  })();
+});
+port.postMessage({ ready: true });

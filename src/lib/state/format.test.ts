@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { formatBytes, formatCount, formatDuration, formatRate, formatWhen } from './format.ts';
+
+describe('format', () => {
+  it.each([
+    [0, '0'], [999, '999'], [1000, '1.0k'], [12_345, '12k'], [2_500_000, '2.5M'],
+  ])('count %d → %s', (n, s) => expect(formatCount(n)).toBe(s));
+  it.each([
+    [512, '512 B'], [2048, '2.0 KB'], [62 * 1024 * 1024, '62 MB'], [3 * 1024 ** 3, '3.0 GB'],
+  ])('bytes %d → %s', (n, s) => expect(formatBytes(n)).toBe(s));
+  it.each([
+    [null, '—'], [Infinity, '—'], [-1, '—'], [0, '0 s'], [45.4, '45 s'], [60, '1 min'], [200, '3 min 20 s'], [7500, '2 h 5 min'],
+  ])('duration %s → %s', (n, s) => expect(formatDuration(n)).toBe(s));
+  it.each([
+    [0, '— files/s'], [3.25, '3.3 files/s'], [120.4, '120 files/s'],
+  ])('rate %d → %s', (n, s) => expect(formatRate(n, 'files')).toBe(s));
+  it('when', () => {
+    const now = Date.parse('2025-01-02T12:00:00Z');
+    expect(formatWhen(null, now)).toBe('never');
+    expect(formatWhen('2025-01-02T11:59:50Z', now)).toBe('just now');
+    expect(formatWhen('2025-01-02T11:30:00Z', now)).toBe('30 min ago');
+    expect(formatWhen('2025-01-02T09:00:00Z', now)).toBe('3 h ago');
+    expect(formatWhen('2024-12-01T09:00:00Z', now)).toBe('2024-12-01');
+  });
+});

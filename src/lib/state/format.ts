@@ -1,0 +1,46 @@
+/** Number, size and duration formatting for the UI. Pure, locale-independent. */
+
+export function formatCount(n: number): string {
+  if (n < 1000) return String(Math.round(n));
+  if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
+  return `${(n / 1_000_000).toFixed(1)}M`;
+}
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let v = n / 1024;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return `${v.toFixed(v < 10 ? 1 : 0)} ${units[i]}`;
+}
+
+/** `null` or non-finite → '—'; otherwise `45 s`, `3 min 20 s`, `2 h 5 min`. */
+export function formatDuration(seconds: number | null): string {
+  if (seconds === null || !Number.isFinite(seconds) || seconds < 0) return '—';
+  const s = Math.round(seconds);
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min${s % 60 ? ` ${s % 60} s` : ''}`;
+  const m = Math.round(s / 60);
+  return `${Math.floor(m / 60)} h${m % 60 ? ` ${m % 60} min` : ''}`;
+}
+
+export function formatRate(perSecond: number, unit: string): string {
+  if (!Number.isFinite(perSecond) || perSecond <= 0) return `— ${unit}/s`;
+  return `${perSecond < 10 ? perSecond.toFixed(1) : Math.round(perSecond)} ${unit}/s`;
+}
+
+/** Relative time like `just now`, `5 min ago`, `3 h ago`, else the date. */
+export function formatWhen(iso: string | null, now = Date.now()): string {
+  if (!iso) return 'never';
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return 'unknown';
+  const s = (now - t) / 1000;
+  if (s < 45) return 'just now';
+  if (s < 3600) return `${Math.round(s / 60)} min ago`;
+  if (s < 86_400) return `${Math.round(s / 3600)} h ago`;
+  return new Date(t).toISOString().slice(0, 10);
+}

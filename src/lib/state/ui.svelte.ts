@@ -1,0 +1,57 @@
+/**
+ * Presentation state: the page shown, the theme (persisted in localStorage and applied as
+ * `data-theme` on <html>), and clipboard copies. No worker calls here.
+ */
+import { notices } from './notices.svelte.ts';
+
+export type View = 'search' | 'stats' | 'settings';
+export type Theme = 'system' | 'light' | 'dark';
+
+const THEME_KEY = 'sift:theme';
+
+class Ui {
+  #view = $state<View>('search');
+  #theme = $state<Theme>('system');
+
+  get view() { return this.#view; }
+  get theme() { return this.#theme; }
+
+  init(): void {
+    const saved = localStorage.getItem(THEME_KEY);
+    this.setTheme(saved === 'light' || saved === 'dark' ? saved : 'system');
+  }
+
+  show(v: View): void {
+    this.#view = v;
+  }
+
+  setTheme(t: Theme): void {
+    this.#theme = t;
+    localStorage.setItem(THEME_KEY, t);
+    if (t === 'system') delete document.documentElement.dataset.theme;
+    else document.documentElement.dataset.theme = t;
+  }
+
+  async copy(text: string): Promise<void> {
+    try {
+      await navigator.clipboard.writeText(text);
+      notices.push('info', `Copied ${text}`);
+    } catch {
+      notices.push('warning', `Could not copy to the clipboard: ${text}`);
+    }
+  }
+
+  /** Saves a blob as a download (export). */
+  download(name: string, blob: Blob): void {
+    const url = URL.createObjectURL(blob);
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = name;
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  }
+}
+
+export const ui = new Ui();

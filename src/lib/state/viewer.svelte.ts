@@ -1,0 +1,112 @@
+/**
+ * The file viewer and result context: reads a file live from its codebase's folder (code on
+ * demand — the index keeps chunks, not files) and says when the file changed since it was
+ * indexed (hash differs) or can no longer be read.
+ *
+ * Invariant: only the latest `open` lands; a newer one aborts the older read.
+ */
+import { bridge } from '../bridges/workers.ts';
+import type { AppSearchResult } from '../../../workers/store/api.ts';
+import { codebases } from './codebases.svelte.ts';
+import { handleError } from './notices.svelte.ts';
+
+/** Lines of context shown above and below an expanded result. */
+export const CONTEXT_LINES = 12;
+
+export interface OpenFile {
+  codebaseId: string;
+  path: string;
+  language: string;
+  line: number;
+  endLine: number;
+  /** Whole file text, or the chunk's own text when the file cannot be read. */
+  text: string;
+  /** First line number of `text`. */
+  firstLine: number;
+  status: 'live' | 'changed' | 'unavailable';
+  note: string | null;
+}
+
+export interface ResultContext {
+  before: string;
+  after: string;
+  changed: boolean;
+}
+
+class Viewer {
+  #file = $state.raw<OpenFile | null>(null);
+  #loading = $state(false);
+  #ctl: AbortController | null = null;
+  #context = $state.raw<Readonly<Record<string, ResultContext | 'unavailable'>>>({});
+
+  get file() { return this.#file; }
+  get loading() { return this.#loading; }
+
+  context(key: string): ResultContext | 'unavailable' | undefined {
+    return this.#context[key];
+  }
+
+  async #read(r: Pick<AppSearchResult, 'codebaseId' | 'path'>, signal: AbortSignal) {
+    const source = codebases.sourceFor(r.codebaseId);
+    if (!source) return { live: null, why: 'Sift has no access to this folder now (snapshot, imported index, or permission not restored); showing the indexed chunk.' } as const;
+    const [live, rec] = await Promise.all([bridge.readLiveFile(source, r.path, signal), bridge.getFileRecord(r.codebaseId, r.path, signal)]);
+    if (!live.ok) {
+      const why = live.reason === 'not-found' ? 'The file is gone from the folder (deleted or moved) — showing the indexed chunk.' : live.reason === 'permission' ? 'Permission to read the folder was lost — showing the indexed chunk.' : `The file could not be read (${live.message}).`;
+      return { live: null, why } as const;
+    }
+    return { live, changed: !!rec && rec.hash !== live.hash } as const;
+  }
+
+  async open(r: AppSearchResult): Promise<void> {
+    this.#ctl?.abort();
+    const ctl = new AbortController();
+    this.#ctl = ctl;
+    this.#loading = true;
+    const base = { codebaseId: r.codebaseId, path: r.path, language: r.language, line: r.startLine, endLine: r.endLine };
+    this.#file = { ...base, text: r.content, firstLine: r.startLine, status: 'unavailable', note: null };
+    try {
+      const got = await this.#read(r, ctl.signal);
+      if (ctl.signal.aborted) return;
+      if (!got.live) this.#file = { ...base, text: r.content, firstLine: r.startLine, status: 'unavailable', note: got.why };
+      else
+        this.#file = {
+          ...base,
+          text: got.live.text,
+          firstLine: 1,
+          status: got.changed ? 'changed' : 'live',
+          note: got.changed ? 'This file changed since it was indexed: lines may have moved. Rescan to update the index.' : null,
+        };
+    } catch (e) {
+      handleError(e, 'Opening the file');
+    } finally {
+      if (this.#ctl === ctl) this.#loading = false;
+    }
+  }
+
+  close(): void {
+    this.#ctl?.abort();
+    this.#ctl = null;
+    this.#file = null;
+    this.#loading = false;
+  }
+
+  /** Loads lines around a result from the live file (for "expand"). */
+  async loadContext(key: string, r: AppSearchResult): Promise<void> {
+    if (key in this.#context) return;
+    try {
+      const got = await this.#read(r, new AbortController().signal);
+      let value: ResultContext | 'unavailable' = 'unavailable';
+      if (got.live) {
+        const lines = got.live.text.split('\n');
+        const before = lines.slice(Math.max(0, r.startLine - 1 - CONTEXT_LINES), r.startLine - 1).join('\n');
+        const after = lines.slice(r.endLine, r.endLine + CONTEXT_LINES).join('\n');
+        value = { before, after, changed: got.changed };
+      }
+      this.#context = { ...this.#context, [key]: value };
+    } catch (e) {
+      handleError(e, 'Loading context');
+    }
+  }
+}
+
+export const viewer = new Viewer();

@@ -1,0 +1,92 @@
+/**
+ * The main flow on a real folder handle (OPFS-backed fixture): open → index → search,
+ * filters, URL state, keyboard, open file at line, explain/re-fuse, stats.
+ */
+import { test, expect } from '@playwright/test';
+import { installPicker, readFixture, clearOpfs } from './helpers/opfs-fixture.ts';
+import { searchFor, resultPaths, waitIndexed } from './helpers/app.ts';
+
+const fixture = readFixture('test/fixtures/repo-small');
+const FILES = Object.keys(fixture.files).length;
+
+test.beforeEach(async ({ page }) => {
+  await installPicker(page, { default: fixture });
+  await page.goto('./');
+  await clearOpfs(page);
+  await page.evaluate(() => indexedDB.deleteDatabase('keyval-store'));
+  await page.reload();
+});
+
+test('open a folder, index it, search, filter, open the file at the line', async ({ page }) => {
+  await page.getByRole('button', { name: 'Open folder…' }).click();
+  await waitIndexed(page, 'repo-small', FILES);
+  await page.screenshot({ path: 'test-results/screens/indexed.png', fullPage: true });
+
+  await searchFor(page, 'ParseDuration');
+  const first = page.getByTestId('result').first();
+  await expect(first.getByTestId('result-path')).toHaveText('pkg/queue/queue.go');
+  await expect(first.getByTestId('result-symbol')).toHaveText('ParseDuration');
+  await expect(first.getByTestId('result-language')).toHaveText('go');
+  await expect(first.locator('mark.hit').first()).toBeVisible();
+  expect(page.url()).toContain('#q=ParseDuration');
+  await page.screenshot({ path: 'test-results/screens/results.png', fullPage: true });
+
+  // Language filter: only python results.
+  await searchFor(page, 'task');
+  await page.getByTestId('filter-language').selectOption('python');
+  await expect(page.getByTestId('result').first()).toBeVisible();
+  for (const lang of await page.getByTestId('result-language').allTextContents()) expect(lang).toBe('python');
+  expect(page.url()).toContain('lang=python');
+
+  // Path glob + chunk type.
+  await page.getByTestId('filter-language').selectOption('');
+  await page.getByTestId('filter-glob').fill('src/**');
+  await page.getByTestId('filter-glob').press('Enter');
+  await expect(page.getByTestId('result').first()).toBeVisible();
+  for (const p of await resultPaths(page)) expect(p.startsWith('src/')).toBe(true);
+  await page.getByTestId('filter-glob').fill('');
+  await page.getByTestId('filter-glob').press('Enter');
+
+  // Keyboard: `/` focuses search, arrows move, Enter opens the file at the line, Esc closes.
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('/');
+  await expect(page.getByTestId('search-input')).toBeFocused();
+  await page.keyboard.type('compute_checksum');
+  await expect(page.getByTestId('result').first().getByTestId('result-path')).toHaveText('crates/hasher/src/lib.rs');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('Enter');
+  const dialog = page.getByTestId('file-viewer');
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole('heading')).toContainText('crates/hasher/src/lib.rs:');
+  await expect(dialog.locator('.line.focus', { hasText: 'pub fn compute_checksum' })).toHaveCount(1);
+  await expect(dialog.getByTestId('viewer-note')).toHaveCount(0);
+  await page.screenshot({ path: 'test-results/screens/file-viewer.png' });
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+
+  // Explain and re-fuse: the slider changes scores without a new search.
+  await page.getByTestId('result').first().getByRole('button', { name: 'Explain' }).click();
+  await expect(page.getByTestId('explain')).toBeVisible();
+  const before = await page.getByTestId('fused-score').textContent();
+  const calls = await page.evaluate(() => performance.getEntriesByType('resource').length);
+  await page.getByTestId('weight-slider').fill('0.9');
+  await expect(page.getByTestId('fused-score')).not.toHaveText(before ?? '');
+  expect(await page.evaluate(() => performance.getEntriesByType('resource').length)).toBe(calls);
+  await page.screenshot({ path: 'test-results/screens/explain.png' });
+
+  // Stats page.
+  await page.getByRole('button', { name: 'Stats' }).click();
+  await expect(page.getByTestId('stat-files')).toHaveText(String(FILES));
+  await page.screenshot({ path: 'test-results/screens/stats.png', fullPage: true });
+});
+
+test('the URL restores a search', async ({ page }) => {
+  await page.getByRole('button', { name: 'Open folder…' }).click();
+  await waitIndexed(page, 'repo-small', FILES);
+  await page.goto('./#q=slugify&mode=keyword&lang=typescript');
+  await page.reload();
+  await expect(page.getByTestId('search-input')).toHaveValue('slugify');
+  await expect(page.getByRole('radio', { name: 'Keyword' })).toBeChecked();
+  await expect(page.getByTestId('result').first().getByTestId('result-path')).toHaveText('src/utils/strings.ts');
+});

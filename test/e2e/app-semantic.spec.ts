@@ -1,0 +1,48 @@
+/**
+ * Semantic search with the generated tiny model (models/generated/tiny, `npm run models`),
+ * imported through the app's own "Import model folder" flow (copied into OPFS), then used
+ * to embed the fixture and answer a semantic query.
+ */
+import { test, expect } from '@playwright/test';
+import { existsSync } from 'node:fs';
+import { installPicker, readFixture, clearOpfs } from './helpers/opfs-fixture.ts';
+import { searchFor, waitIndexed } from './helpers/app.ts';
+
+const MODEL_DIR = 'models/generated/tiny';
+
+test('import the tiny model, embed, and search semantically', async ({ page }) => {
+  test.skip(!existsSync(`${MODEL_DIR}/onnx/model.onnx`), 'run `npm run models` first');
+  test.setTimeout(240_000);
+  await installPicker(page, { 'sift-codebase': readFixture('test/fixtures/repo-small'), 'sift-model': readFixture(MODEL_DIR, 'tiny') });
+  await page.goto('./');
+  await clearOpfs(page);
+  await page.evaluate(() => {
+    indexedDB.deleteDatabase('keyval-store');
+    localStorage.clear();
+  });
+  await page.reload();
+  await page.getByRole('button', { name: 'Open folder…' }).click();
+  await waitIndexed(page, 'repo-small', 22);
+
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await page.getByRole('button', { name: 'Import model folder…' }).click();
+  await expect(page.getByTestId('model-status')).toContainText('Ready: tiny', { timeout: 60_000 });
+  await page.screenshot({ path: 'test-results/screens/settings.png', fullPage: true });
+  await page.getByRole('button', { name: 'Search' }).click();
+  const row = page.getByRole('listitem', { name: 'Codebase repo-small' });
+  await expect(row.getByTestId('codebase-stats')).toContainText('100% embedded', { timeout: 120_000 });
+
+  await page.getByRole('radio', { name: 'Semantic' }).check({ force: true });
+  await searchFor(page, 'checksum of attachment bytes');
+  await expect(page.getByTestId('result-summary')).toContainText('semantic only');
+  await expect(page.getByTestId('result').first()).toContainText('semantic');
+  await page.getByRole('radio', { name: 'Hybrid' }).check({ force: true });
+  await searchFor(page, 'compute_checksum');
+  await expect(page.getByTestId('result-summary')).toContainText('hybrid');
+  await expect(page.getByTestId('result').first().getByTestId('result-symbol')).toHaveText('compute_checksum');
+
+  // The model choice survives a reload.
+  await page.reload();
+  await page.getByRole('button', { name: 'Stats' }).click();
+  await expect(page.getByTestId('stats-page')).toContainText('tiny');
+});

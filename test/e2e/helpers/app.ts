@@ -1,0 +1,29 @@
+/** Page-level helpers for the Sift e2e tests: wait for indexing, search, read results. */
+import { expect, type Page } from '@playwright/test';
+
+/**
+ * Waits until the named codebase has finished its current job and shows `files` files
+ * (the count is what proves the run happened: the row appears before its job starts).
+ */
+export async function waitIndexed(page: Page, name: string, files: number): Promise<void> {
+  const row = page.getByRole('listitem', { name: `Codebase ${name}` });
+  await expect(row).toBeVisible();
+  await expect(row.getByTestId('progress')).toHaveCount(0, { timeout: 90_000 });
+  await expect(row.getByTestId('codebase-stats')).toHaveAttribute('data-files', String(files), { timeout: 90_000 });
+  await expect(row.getByTestId('progress')).toHaveCount(0, { timeout: 90_000 });
+}
+
+export async function searchFor(page: Page, query: string): Promise<void> {
+  const box = page.getByTestId('search-input');
+  // Clearing first removes the old summary, so repeating a query waits for a fresh answer.
+  await box.fill('');
+  await expect(page.getByTestId('result-summary')).toHaveCount(0);
+  await box.fill(query);
+  // The summary carries the query it answers, so an older response cannot satisfy this.
+  await expect(page.getByTestId('result-summary')).toHaveAttribute('data-query', query.trim());
+  await expect(page.getByText('Searching…')).toHaveCount(0);
+}
+
+export async function resultPaths(page: Page): Promise<string[]> {
+  return page.getByTestId('result-path').allTextContents();
+}

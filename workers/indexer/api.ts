@@ -1,0 +1,47 @@
+/**
+ * Contract of the indexer worker (types only). It owns reading folders and parsing: the
+ * walker, hashing and the tree-sitter chunker. It never opens the database; rows go to the
+ * store worker through a MessagePort that the bridge connects (see workers/store/api.ts).
+ *
+ * Only plain data crosses: handles, File objects, strings, numbers, MessagePorts.
+ */
+import type { CodebaseStatus } from '../../src/lib/types.ts';
+import type { IndexSummary, IndexWarning } from '../../src/lib/indexer/indexer.ts';
+import type { CancelToken } from '../../src/lib/bridges/cancel.ts';
+
+/** Where a codebase's files come from. A `files` snapshot cannot be rescanned in place. */
+export type SourceRef =
+  | { kind: 'folder'; name: string; handle: FileSystemDirectoryHandle }
+  | { kind: 'files'; name: string; files: File[]; /** Relative paths incl. the top folder, as webkitRelativePath. */ paths: string[] };
+
+export interface IndexRequest {
+  source: SourceRef;
+  /** Port to the store worker, already connected to this codebase's store (transferred). */
+  storePort: MessagePort;
+  /** Re-read and re-hash every file. */
+  verify?: boolean;
+  maxFileSize?: number;
+}
+
+export interface IndexProgress {
+  status: CodebaseStatus;
+  /** Files per second over this run. */
+  rate: number;
+  /** Seconds left at the current rate, null when unknown. */
+  etaSeconds: number | null;
+  /** Latest warning, if any (the full list stays in the worker's summary). */
+  lastWarning: IndexWarning | null;
+  /** True once at least one batch is committed: the codebase is searchable. */
+  searchable: boolean;
+}
+
+/** A file read live from its source, for the viewer. */
+export type LiveFile =
+  | { ok: true; text: string; hash: string; size: number; mtime: number }
+  | { ok: false; reason: 'not-found' | 'permission' | 'unreadable'; message: string };
+
+export interface IndexerWorkerApi {
+  indexCodebase(req: IndexRequest, token: CancelToken, onProgress: (p: IndexProgress) => void): Promise<IndexSummary>;
+  readLiveFile(source: SourceRef, path: string): Promise<LiveFile>;
+  cancel(token: CancelToken): void;
+}

@@ -1,0 +1,112 @@
+/**
+ * Indexer worker: walks a folder handle (or a File snapshot), hashes and chunks, and streams
+ * rows to the store worker over the port it is handed. Thin: the pipeline is
+ * src/lib/indexer/indexer.ts; this file only adapts sources, ports and cancellation.
+ */
+import { expose, releaseProxy, wrap } from 'comlink';
+import type { IndexerWorkerApi, IndexProgress, IndexRequest, LiveFile, SourceRef } from './api.ts';
+import type { WriterPortApi } from '../store/api.ts';
+import { indexCodebase, decodeText, type IndexStore, type IndexWarning } from '../../src/lib/indexer/indexer.ts';
+import { Chunker } from '../../src/lib/chunk/chunker.ts';
+import { FsaFileSource } from '../../src/lib/source/fsa-source.ts';
+import { FileListSource } from '../../src/lib/source/memory-source.ts';
+import type { FileSource } from '../../src/lib/source/types.ts';
+import { sha256Hex } from '../../src/lib/hash/hash.ts';
+import { CancelRegistry, type CancelToken } from '../../src/lib/bridges/cancel.ts';
+import { browserWasmLoader } from './wasm-loader.ts';
+
+/** Progress reaches the page at most this often. */
+const PROGRESS_MS = 150;
+
+const cancels = new CancelRegistry();
+let chunkerPromise: Promise<Chunker> | null = null;
+
+function getChunker(): Promise<Chunker> {
+  if (!chunkerPromise) {
+    const p = Chunker.create({ loadWasm: browserWasmLoader });
+    p.catch(() => (chunkerPromise = null));
+    chunkerPromise = p;
+  }
+  return chunkerPromise;
+}
+
+function toSource(ref: SourceRef): FileSource {
+  if (ref.kind === 'folder') return new FsaFileSource(ref.handle);
+  // webkitRelativePath does not survive structured cloning: put the paths back.
+  ref.files.forEach((f, i) => {
+    if (ref.paths[i] && f.webkitRelativePath !== ref.paths[i]) Object.defineProperty(f, 'webkitRelativePath', { value: ref.paths[i] });
+  });
+  return new FileListSource(ref.files);
+}
+
+const api: IndexerWorkerApi = {
+  async indexCodebase(req: IndexRequest, token: CancelToken, onProgress: (p: IndexProgress) => void) {
+    return cancels.run(token, async (signal) => {
+      const store = wrap<WriterPortApi>(req.storePort);
+      try {
+        const chunker = await getChunker();
+        const started = performance.now();
+        let startFiles = -1;
+        let lastWarning: IndexWarning | null = null;
+        let searchable = false;
+        let last = 0;
+        let pending: IndexProgress | null = null;
+        const send = (force: boolean) => {
+          if (!pending) return;
+          const t = performance.now();
+          if (!force && t - last < PROGRESS_MS) return;
+          last = t;
+          onProgress(pending);
+          pending = null;
+        };
+        const summary = await indexCodebase(
+          { source: toSource(req.source), store: store as unknown as IndexStore, chunker },
+          {
+            signal,
+            walk: req.maxFileSize ? { maxFileSize: req.maxFileSize } : undefined,
+            verify: req.verify,
+            onWarning: (w) => (lastWarning = w),
+            onBatch: () => {
+              searchable = true;
+            },
+            onProgress: (status) => {
+              if (startFiles < 0 && status.currentStage !== 'preparing') startFiles = status.indexedFiles;
+              const secs = (performance.now() - started) / 1000;
+              const done = Math.max(0, status.indexedFiles - Math.max(0, startFiles));
+              const rate = secs > 0.2 ? done / secs : 0;
+              const left = status.totalFiles - status.indexedFiles;
+              const etaSeconds = rate > 0 && status.currentStage !== 'preparing' ? left / rate : null;
+              pending = { status, rate, etaSeconds, lastWarning, searchable };
+              send(status.currentStage === 'complete');
+            },
+          },
+        );
+        send(true);
+        return summary;
+      } finally {
+        store[releaseProxy]();
+        req.storePort.close();
+      }
+    });
+  },
+
+  async readLiveFile(ref: SourceRef, path: string): Promise<LiveFile> {
+    try {
+      const bytes = await toSource(ref).readFile(path);
+      const [hash, info] = await Promise.all([sha256Hex(bytes), toSource(ref).stat(path)]);
+      return { ok: true, text: decodeText(bytes), hash, size: info.size, mtime: info.mtime };
+    } catch (e) {
+      const name = (e as { name?: string }).name;
+      const message = e instanceof Error ? e.message : String(e);
+      if (name === 'NotFoundError') return { ok: false, reason: 'not-found', message };
+      if (name === 'NotAllowedError' || name === 'SecurityError') return { ok: false, reason: 'permission', message };
+      return { ok: false, reason: 'unreadable', message };
+    }
+  },
+
+  cancel(token: CancelToken) {
+    cancels.cancel(token);
+  },
+};
+
+expose(api);

@@ -1,0 +1,102 @@
+/**
+ * Contract of the store worker (types only). It owns every SQLite connection (one per
+ * codebase database in OPFS), the in-memory vector index of each codebase, and search.
+ * Writers (the indexer and embedder workers) reach a codebase's store through a
+ * MessagePort that the bridge connects with `connectWriter`; the page only reads.
+ *
+ * Only plain data crosses: strings, numbers, plain objects, Uint8Array/Float32Array.
+ */
+import type { Hit, SearchOptions, SearchResponse, StoredChunk, FileRecord, SearchStrategy } from '../../src/lib/types.ts';
+import type { IndexStore } from '../../src/lib/indexer/indexer.ts';
+import type { EmbedStore } from '../../src/lib/indexer/embed-pass.ts';
+import type { CancelToken } from '../../src/lib/bridges/cancel.ts';
+
+/** What a writer worker sees of one codebase's store, over its MessagePort. */
+export interface WriterPortApi extends IndexStore, EmbedStore {
+  /** Adds freshly embedded vectors to the live vector index (search sees them at once). */
+  addVectors(ids: number[], vectors: Float32Array): Promise<void>;
+}
+
+/** The embedding model the vector leg uses; null = keyword only. */
+export interface VectorModel {
+  key: string;
+  dim: number;
+}
+
+export interface CodebaseInfo {
+  codebaseId: string;
+  files: number;
+  chunks: number;
+  embedded: number;
+  /** Bytes of the database file(s). */
+  dbBytes: number;
+  languages: Array<{ language: string; files: number; chunks: number }>;
+  chunkTypes: Array<{ chunkType: string; chunks: number }>;
+  /** 'indexing' when the last run did not finish (resume after reload or crash). */
+  runState: string | null;
+  merkleRoot: string | null;
+  updatedAt: string | null;
+  createdAt: string | null;
+  schemaVersion: string | null;
+  /** Model key the stored vectors belong to (null when none). */
+  vectorModel: string | null;
+  vectorIndexKind: string | null;
+}
+
+export interface AppSearchRequest {
+  query: string;
+  options: SearchOptions;
+  /** Codebases to search; results are merged by fused score. */
+  codebaseIds: string[];
+}
+
+/** A result, tagged with its codebase (chunk ids are per database). */
+export interface AppSearchResult extends Omit<SearchResponse['results'][number], never> {
+  codebaseId: string;
+  /** Contribution of each leg to the fused score, for "explain". */
+  explain: unknown;
+}
+
+export interface CodebaseLegs {
+  codebaseId: string;
+  bm25: Hit[];
+  vector: Hit[];
+  exactSymbolIds: number[];
+}
+
+export interface AppSearchResponse {
+  query: string;
+  strategy: SearchStrategy;
+  embeddedRatio: number;
+  results: AppSearchResult[];
+  /** Raw leg hits per codebase: the page re-fuses these with new weights, no new query. */
+  legs: CodebaseLegs[];
+  timings: Record<string, number>;
+}
+
+export type ImportResult =
+  | { ok: true; info: CodebaseInfo; name: string | null }
+  | { ok: false; reason: 'not-sqlite' | 'schema' | 'model' | 'corrupt'; message: string };
+
+export interface StoreWorkerApi {
+  /** Opens (creating if needed) the codebase's database and loads its vectors. */
+  open(codebaseId: string): Promise<CodebaseInfo>;
+  info(codebaseId: string): Promise<CodebaseInfo>;
+  close(codebaseId: string): Promise<void>;
+  /** Closes and deletes every file of the codebase's database. */
+  remove(codebaseId: string): Promise<void>;
+  /** Serves the codebase's store on `port` for a writer worker (port transferred). */
+  connectWriter(codebaseId: string, port: MessagePort): Promise<void>;
+  /** Gives the store worker a port on which the embedder worker serves `embedQuery`. */
+  connectEmbedder(port: MessagePort | null, model: VectorModel | null): Promise<void>;
+  /** Re-reads vectors written by another tab or worker (e.g. after another tab indexed). */
+  reloadVectors(codebaseId: string): Promise<void>;
+  search(req: AppSearchRequest, token: CancelToken): Promise<AppSearchResponse>;
+  getChunks(codebaseId: string, ids: number[]): Promise<StoredChunk[]>;
+  getFile(codebaseId: string, path: string): Promise<FileRecord | null>;
+  setMeta(codebaseId: string, key: string, value: string): Promise<void>;
+  exportIndex(codebaseId: string): Promise<Uint8Array>;
+  /** Writes `bytes` as the database of `codebaseId` after checking schema and model. */
+  importIndex(codebaseId: string, bytes: Uint8Array, expectModel: string | null): Promise<ImportResult>;
+  cancel(token: CancelToken): void;
+}

@@ -1,0 +1,307 @@
+/**
+ * Store worker: every SQLite connection of this tab (one per codebase, OPFSCoopSyncVFS),
+ * each codebase's in-memory vector index, and search. Writers (indexer, embedder workers)
+ * reach a codebase over a MessagePort served here, so rows never cross the page.
+ *
+ * Invariants:
+ * - One Store per codebase per worker; `open` is idempotent (cached promise).
+ * - The vector index of a codebase holds exactly the vectors of the connected model; it is
+ *   rebuilt from the database when the model changes or another tab wrote.
+ * - Removing a codebase closes its connection before deleting its files.
+ */
+import { expose, transfer, wrap, type Remote } from 'comlink';
+import type { AppSearchRequest, AppSearchResponse, AppSearchResult, CodebaseInfo, CodebaseLegs, ImportResult, StoreWorkerApi, VectorModel, WriterPortApi } from './api.ts';
+import type { FileRecord } from '../../src/lib/types.ts';
+import { openOpfsStore, opfsFilename, OPFS_DIR } from '../../src/lib/store/open-opfs.ts';
+import type { Store } from '../../src/lib/store/store.ts';
+import { SCHEMA_VERSION } from '../../src/lib/store/schema.ts';
+import { Searcher, type QueryEmbedder } from '../../src/lib/search/search.ts';
+import { createVectorIndex, chooseIndexKind, type VectorIndex } from '../../src/lib/vector/types.ts';
+import { CancelRegistry, abortError, type CancelToken } from '../../src/lib/bridges/cancel.ts';
+
+const SQLITE_MAGIC = 'SQLite format 3\u0000';
+/** Meta keys an exported index carries besides the store's own. */
+const META_NAME = 'codebase_name';
+
+interface Open {
+  store: Store;
+  searcher: Searcher;
+  vectors: VectorIndex | null;
+  vectorsKey: string | null;
+}
+
+const cancels = new CancelRegistry();
+const opened = new Map<string, Promise<Open>>();
+let queryEmbedder: Remote<QueryEmbedder> | null = null;
+let model: VectorModel | null = null;
+
+function embedderForSearch(): QueryEmbedder | null {
+  const q = queryEmbedder;
+  return q ? { embedQuery: (text: string) => q.embedQuery(text) } : null;
+}
+
+async function buildVectors(store: Store, m: VectorModel | null): Promise<VectorIndex | null> {
+  if (!m) return null;
+  const { ids, vectors, dim } = await store.loadVectors(m.key);
+  const index = await createVectorIndex(chooseIndexKind(ids.length), m.dim, { capacity: Math.max(1024, ids.length) });
+  if (ids.length > 0) {
+    if (dim !== m.dim) throw new Error(`stored vectors have ${dim} dimensions, the model has ${m.dim}`);
+    await index.add(ids, vectors);
+  }
+  return index;
+}
+
+async function syncVectors(o: Open): Promise<void> {
+  const key = model?.key ?? null;
+  if (o.vectorsKey === key && o.vectors) return;
+  o.vectors?.dispose();
+  o.vectors = await buildVectors(o.store, model);
+  o.vectorsKey = key;
+  o.searcher.setVectorLeg(embedderForSearch(), o.vectors);
+}
+
+function get(id: string): Promise<Open> {
+  let p = opened.get(id);
+  if (!p) {
+    p = (async () => {
+      const store = await openOpfsStore(id);
+      const o: Open = { store, searcher: new Searcher(store), vectors: null, vectorsKey: null };
+      await syncVectors(o);
+      return o;
+    })();
+    opened.set(id, p);
+    p.catch(() => opened.delete(id));
+  }
+  return p;
+}
+
+async function info(id: string): Promise<CodebaseInfo> {
+  const o = await get(id);
+  const s = await o.store.stats();
+  const [runState, merkleRoot, updatedAt, createdAt] = await Promise.all(['run_state', 'merkle_root', 'updated_at', 'created_at'].map((k) => o.store.getMeta(k)));
+  const embedded = model ? await o.store.embeddedCount(model.key) : s.embeddedChunks;
+  return {
+    codebaseId: id,
+    files: s.files,
+    chunks: s.chunks,
+    embedded,
+    dbBytes: s.dbBytes,
+    languages: Object.entries(s.languages)
+      .map(([language, v]) => ({ language, files: v.files, chunks: v.chunks }))
+      .sort((a, b) => b.chunks - a.chunks),
+    chunkTypes: Object.entries(s.chunkTypes)
+      .map(([chunkType, chunks]) => ({ chunkType, chunks }))
+      .sort((a, b) => b.chunks - a.chunks),
+    runState,
+    merkleRoot,
+    updatedAt: updatedAt ?? s.lastIndexed,
+    createdAt,
+    schemaVersion: String(s.schemaVersion),
+    vectorModel: s.model,
+    vectorIndexKind: o.vectors ? `${o.vectors.kind} (${o.vectors.size})` : null,
+  };
+}
+
+async function opfsDir(): Promise<FileSystemDirectoryHandle> {
+  const root = await navigator.storage.getDirectory();
+  return root.getDirectoryHandle(OPFS_DIR.replace(/^\//, ''), { create: true });
+}
+
+function baseName(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+async function closeOne(id: string): Promise<void> {
+  const p = opened.get(id);
+  opened.delete(id);
+  if (!p) return;
+  const o = await p.catch(() => null);
+  o?.vectors?.dispose();
+  await o?.store.close();
+}
+
+async function removeFiles(id: string): Promise<void> {
+  const dir = await opfsDir();
+  const base = baseName(opfsFilename(id));
+  for (const suffix of ['', '-journal', '-wal', '-shm']) await dir.removeEntry(base + suffix).catch(() => undefined);
+}
+
+async function writeOpfsFile(name: string, bytes: Uint8Array): Promise<void> {
+  const dir = await opfsDir();
+  const fh = await dir.getFileHandle(name, { create: true });
+  const access = await fh.createSyncAccessHandle();
+  try {
+    access.truncate(0);
+    access.write(bytes, { at: 0 });
+    access.flush();
+  } finally {
+    access.close();
+  }
+}
+
+async function readOpfsFile(name: string): Promise<Uint8Array> {
+  const dir = await opfsDir();
+  const fh = await dir.getFileHandle(name);
+  return new Uint8Array(await (await fh.getFile()).arrayBuffer());
+}
+
+function tagResults(codebaseId: string, r: Awaited<ReturnType<Searcher['search']>>): AppSearchResult[] {
+  return r.results.map((x) => ({ ...x, codebaseId, explain: r.explain[x.id] ?? [] }));
+}
+
+const api: StoreWorkerApi = {
+  open: (id) => info(id),
+  info: (id) => info(id),
+  close: (id) => closeOne(id),
+
+  async remove(id) {
+    await get(id).catch(() => null);
+    await closeOne(id);
+    await removeFiles(id);
+  },
+
+  async connectWriter(id, port) {
+    const o = await get(id);
+    const s = o.store;
+    const writer: WriterPortApi = {
+      getMeta: (k) => s.getMeta(k),
+      setMeta: (k, v) => s.setMeta(k, v),
+      getFiles: () => s.getFiles(),
+      writeFiles: (items) => s.writeFiles(items),
+      deleteFiles: (paths) => s.deleteFiles(paths),
+      renameFile: (from, to) => s.renameFile(from, to),
+      chunkCount: () => s.chunkCount(),
+      pendingEmbeddings: (m, limit, afterId) => s.pendingEmbeddings(m, limit, afterId),
+      getChunks: (ids) => s.getChunks(ids),
+      putEmbeddings: (m, items) => s.putEmbeddings(m, items),
+      embeddedCount: (m) => s.embeddedCount(m),
+      async addVectors(ids, vectors) {
+        if (!o.vectors || !model) return;
+        await o.vectors.add(ids, vectors);
+      },
+    };
+    // Replaced chunks get new ids; their old vectors stay in the index (hits on unknown ids
+    // are dropped by the searcher) until the page calls reloadVectors after the run.
+    expose(writer, port);
+  },
+
+  async connectEmbedder(port, m) {
+    queryEmbedder = port ? wrap<QueryEmbedder>(port) : null;
+    model = m;
+    for (const p of opened.values()) {
+      const o = await p.catch(() => null);
+      if (!o) continue;
+      o.vectorsKey = null;
+      await syncVectors(o);
+    }
+  },
+
+  async reloadVectors(id) {
+    const o = await get(id);
+    o.vectorsKey = null;
+    await syncVectors(o);
+  },
+
+  async search(req: AppSearchRequest, token: CancelToken): Promise<AppSearchResponse> {
+    return cancels.run(token, async (signal) => {
+      const t0 = performance.now();
+      const ids = req.codebaseIds.length ? req.codebaseIds : [...opened.keys()];
+      const responses = await Promise.all(
+        ids.map(async (id) => {
+          const o = await get(id);
+          await syncVectors(o);
+          if (signal.aborted) throw abortError();
+          return { id, r: await o.searcher.search(req.query, req.options) };
+        }),
+      );
+      if (signal.aborted) throw abortError();
+      const results = responses
+        .flatMap(({ id, r }) => tagResults(id, r))
+        .sort((a, b) => b.combinedScore - a.combinedScore)
+        .slice(0, req.options.limit ?? 20)
+        .map((r, i) => ({ ...r, rank: i + 1 }));
+      const legs: CodebaseLegs[] = responses.map(({ id, r }) => ({ codebaseId: id, ...r.legs }));
+      const strategies = new Set(responses.map(({ r }) => r.strategy));
+      const timings: Record<string, number> = {};
+      for (const { r } of responses) for (const [k, v] of Object.entries(r.timings)) timings[k] = Math.max(timings[k] ?? 0, v);
+      timings.total = performance.now() - t0;
+      const ratios = responses.map(({ r }) => r.embeddedRatio);
+      return {
+        query: req.query,
+        strategy: strategies.size === 1 ? [...strategies][0] : strategies.has('hybrid') ? 'hybrid' : responses[0]?.r.strategy ?? 'none',
+        embeddedRatio: ratios.length ? ratios.reduce((a, b) => a + b, 0) / ratios.length : 0,
+        results,
+        legs,
+        timings,
+      };
+    });
+  },
+
+  async getChunks(id, ids) {
+    return (await get(id)).store.getChunks(ids);
+  },
+
+  async getFile(id, path): Promise<FileRecord | null> {
+    const o = await get(id);
+    const row = await o.store.db.get<FileRecord>('SELECT path, hash, size, mtime, language FROM files WHERE path = ?', [path]);
+    return row ?? null;
+  },
+
+  async setMeta(id, key, value) {
+    await (await get(id)).store.setMeta(key, value);
+  },
+
+  async exportIndex(id) {
+    // Close the connection so the database file is whole and not held by a sync access
+    // handle, read it, reopen. (VACUUM INTO a second OPFS file reports "database is locked"
+    // under OPFSCoopSyncVFS.) The page offers export only when no job runs on the codebase.
+    await get(id);
+    await closeOne(id);
+    try {
+      const bytes = await readOpfsFile(baseName(opfsFilename(id)));
+      return transfer(bytes, [bytes.buffer as ArrayBuffer]);
+    } finally {
+      await get(id);
+    }
+  },
+
+  async importIndex(id, bytes, expectModel): Promise<ImportResult> {
+    const head = new TextDecoder().decode(bytes.subarray(0, 16));
+    if (head !== SQLITE_MAGIC) return { ok: false, reason: 'not-sqlite', message: 'this file is not a Sift index (not an SQLite database)' };
+    await closeOne(id);
+    await writeOpfsFile(baseName(opfsFilename(id)), bytes);
+    let o: Open;
+    try {
+      // Peek at the schema version before the store migrates anything.
+      o = await get(id);
+    } catch (e) {
+      await removeFiles(id);
+      const message = e instanceof Error ? e.message : String(e);
+      return { ok: false, reason: /schema|newer/i.test(message) ? 'schema' : 'corrupt', message };
+    }
+    const fail = async (reason: 'schema' | 'model' | 'corrupt', message: string): Promise<ImportResult> => {
+      await closeOne(id);
+      await removeFiles(id);
+      return { ok: false, reason, message };
+    };
+    const version = Number(await o.store.getMeta('schema_version'));
+    if (version !== SCHEMA_VERSION) return fail('schema', `index schema version ${version} does not match this Sift (${SCHEMA_VERSION})`);
+    const hasTables = await o.store.db.get<{ n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE name IN ('files', 'chunks', 'meta')");
+    if ((hasTables?.n ?? 0) < 3) return fail('corrupt', 'the file is an SQLite database but not a Sift index');
+    const integrity = await o.store.integrityCheck();
+    if (integrity !== 'ok') return fail('corrupt', `the index is damaged: ${integrity.slice(0, 200)}`);
+    const indexModel = await o.store.getMeta('model');
+    if (indexModel && expectModel && indexModel !== expectModel) {
+      return fail('model', `the index was embedded with ${indexModel}, but this app uses ${expectModel}. Load that model first (Settings), or re-embed.`);
+    }
+    // An imported index has no folder: it can be searched but not rescanned.
+    await o.store.setMeta('run_state', 'complete');
+    return { ok: true, info: await info(id), name: await o.store.getMeta(META_NAME) };
+  },
+
+  cancel(token) {
+    cancels.cancel(token);
+  },
+};
+
+expose(api);
