@@ -1,0 +1,115 @@
+/**
+ * Runs the CodeSearchNet-style eval: for each set built by build-set.ts, indexes the
+ * stripped tree with `bin/sift index --no-embed` (plus embeddings when a vector/hybrid
+ * mode is asked for), sends all queries through `bin/sift search --stdin --json`, and
+ * scores MRR@10 / recall@10 with the hit rule in score.ts. The seed-style reference
+ * (seed-baseline.ts, native sqlite3) is scored on the same tree with the same rule.
+ * Writes bench/results/eval-<date>.{md,json} (per-query ranks included in the JSON).
+ *
+ * Usage: tsx bench/eval/run-eval.ts [kernel|js|go ...] [--modes bm25,hybrid] [--model DIR] [--no-sift]
+ */
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { siftIndex, siftSearchBatch, toSpans } from '../sift.ts';
+import { RESULTS_DIR, fmt, isMain, machineInfo, machineMarkdown, parseArgs, siftAvailable, type MachineInfo } from '../util.ts';
+import { EVAL_DIR, SETS, buildSet, readQueries } from './build-set.ts';
+import { EVAL_K, scoreQuery, summarize, type EvalSummary } from './score.ts';
+import { buildWindowsDb, searchWindows } from './seed-baseline.ts';
+
+export interface SystemScore extends EvalSummary {
+  system: string;
+  /** Index build wall time (s) and search wall time for all queries (s). */
+  indexSeconds: number;
+  searchSeconds: number;
+  ranks: Array<number | null>;
+}
+
+export interface SetResult {
+  set: string;
+  queries: number;
+  systems: SystemScore[];
+  notes: string[];
+}
+
+export interface EvalReport {
+  machine: MachineInfo;
+  k: number;
+  sets: SetResult[];
+}
+
+export function evalSet(name: string, o: { modes: string[]; model?: string; sift: boolean }): SetResult {
+  const dir = join(EVAL_DIR, name);
+  if (!existsSync(join(dir, 'queries.jsonl'))) buildSet(SETS.find((s) => s.name === name)!);
+  const tree = join(dir, 'tree');
+  const queries = readQueries(name);
+  const targets = queries.map((q) => ({ path: q.path, start: q.start_line, end: q.end_line }));
+  const texts = queries.map((q) => q.query);
+  const systems: SystemScore[] = [];
+  const notes: string[] = [];
+
+  const win = buildWindowsDb(tree, join(dir, 'seed-windows.db'));
+  const t0 = performance.now();
+  const seedResults = searchWindows(win.db, texts, EVAL_K);
+  const seedScores = seedResults.map((r, i) => scoreQuery(r, targets[i]));
+  systems.push({
+    system: 'seed BM25 (sqlite3 FTS5, 40-line windows, prefix-OR)', ...summarize(seedScores),
+    indexSeconds: win.buildMs / 1000, searchSeconds: (performance.now() - t0) / 1000,
+    ranks: seedScores.map((s) => s.firstHitRank),
+  });
+  notes.push(`seed index: ${win.files} files, ${win.windows} windows`);
+
+  if (o.sift && siftAvailable()) {
+    const db = join(dir, 'sift.db');
+    const wantsVectors = o.modes.some((m) => m !== 'bm25');
+    const extra = wantsVectors ? (o.model ? ['--model', o.model] : []) : ['--no-embed'];
+    const idx = siftIndex(tree, db, extra);
+    notes.push(`sift index: ${idx.value.files.total} files, ${idx.value.chunks.total} chunks, ${fmt(idx.wallMs / 1000)} s`);
+    for (const mode of o.modes) {
+      const res = siftSearchBatch(tree, db, texts, { mode, limit: EVAL_K, extra: o.model ? ['--model', o.model] : [] });
+      const scores = res.value.map((r, i) => scoreQuery(toSpans(r), targets[i]));
+      const strategies = new Set(res.value.map((r) => r.strategy).filter(Boolean));
+      systems.push({
+        system: `sift --mode ${mode}${strategies.size ? ` (${[...strategies].join(',')})` : ''}`, ...summarize(scores),
+        indexSeconds: idx.wallMs / 1000, searchSeconds: res.wallMs / 1000, ranks: scores.map((s) => s.firstHitRank),
+      });
+    }
+  } else if (o.sift) {
+    notes.push('bin/sift not found: Sift not evaluated');
+  }
+  return { set: name, queries: queries.length, systems, notes };
+}
+
+export function evalMarkdown(r: EvalReport): string {
+  const rows = ['| set | system | queries | MRR@10 | recall@10 | top-1 | index s | search s |', '|---|---|---|---|---|---|---|---|'];
+  for (const s of r.sets) {
+    for (const x of s.systems) {
+      rows.push(`| ${s.set} | ${x.system} | ${x.queries} | ${x.mrr.toFixed(3)} | ${x.recall.toFixed(3)} | ${x.top1.toFixed(3)} | ${fmt(x.indexSeconds)} | ${fmt(x.searchSeconds, 2)} |`);
+    }
+  }
+  const notes = r.sets.flatMap((s) => s.notes.map((n) => `- ${s.set}: ${n}`));
+  return [
+    '# Sift search-quality eval (CodeSearchNet-style)', '', machineMarkdown(r.machine), '',
+    'Query = first sentence of a real doc comment; the comment is blanked in the indexed copy; a hit is a',
+    'result of ≤ 150 lines on the right file overlapping ≥ half the function or ≥ half the result.', '',
+    ...rows, '', ...notes, '',
+  ].join('\n');
+}
+
+if (isMain(import.meta.url)) {
+  const { flags, positional } = parseArgs(process.argv.slice(2), ['no-sift']);
+  const modes = String(flags.get('modes') ?? 'bm25').split(',').filter(Boolean);
+  const model = typeof flags.get('model') === 'string' ? String(flags.get('model')) : undefined;
+  const names = positional.length ? positional : SETS.map((s) => s.name);
+  const report: EvalReport = { machine: machineInfo(), k: EVAL_K, sets: [] };
+  for (const name of names) {
+    const r = evalSet(name, { modes, model, sift: !flags.has('no-sift') });
+    report.sets.push(r);
+    for (const x of r.systems) console.log(`${name.padEnd(7)} ${x.system.padEnd(58)} MRR@10 ${x.mrr.toFixed(3)}  recall@10 ${x.recall.toFixed(3)}`);
+  }
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const all = SETS.every((s) => names.includes(s.name));
+  const stamp = report.machine.date.slice(0, 10) + (all ? '' : `-${names.join('-')}`);
+  writeFileSync(join(RESULTS_DIR, `eval-${stamp}.json`), JSON.stringify(report, null, 1) + '\n');
+  writeFileSync(join(RESULTS_DIR, `eval-${stamp}.md`), evalMarkdown(report));
+  console.log(`wrote ${join(RESULTS_DIR, `eval-${stamp}.md`)}`);
+}

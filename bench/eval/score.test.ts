@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { isHit, scoreQuery, summarize, type Span } from './score.ts';
+
+const fn: Span = { path: 'a.c', start: 101, end: 120 }; // 20 lines
+
+describe('isHit', () => {
+  it.each([
+    ['exact span', { path: 'a.c', start: 101, end: 120 }, true],
+    ['other file', { path: 'b.c', start: 101, end: 120 }, false],
+    ['40-line window containing it', { path: 'a.c', start: 81, end: 120 }, true],
+    ['covers exactly half the function', { path: 'a.c', start: 111, end: 130 }, true],
+    ['covers 9 of 20 lines, 9 of 30 result lines', { path: 'a.c', start: 112, end: 141 }, false],
+    ['small result fully inside', { path: 'a.c', start: 105, end: 108 }, true],
+    ['151-line result containing it', { path: 'a.c', start: 1, end: 151 }, false],
+    ['150-line result containing it', { path: 'a.c', start: 1, end: 150 }, true],
+    ['adjacent, no overlap', { path: 'a.c', start: 121, end: 125 }, false],
+  ])('%s', (_n, r, want) => expect(isHit(r, fn)).toBe(want));
+
+  it('a long function is hit by a result that lies half inside it', () => {
+    const long: Span = { path: 'a.c', start: 1, end: 1000 };
+    expect(isHit({ path: 'a.c', start: 990, end: 1009 }, long)).toBe(true);
+    expect(isHit({ path: 'a.c', start: 992, end: 1011 }, long)).toBe(false);
+  });
+});
+
+describe('scoreQuery / summarize', () => {
+  const miss: Span = { path: 'x.c', start: 1, end: 5 };
+  const hit: Span = { path: 'a.c', start: 101, end: 120 };
+  it.each([
+    [[hit, miss], 1, 1],
+    [[miss, miss, hit], 3, 1 / 3],
+    [[...Array(10).fill(miss), hit], null, 0],
+    [[], null, 0],
+  ] as const)('%#', (results, rank, rr) => {
+    expect(scoreQuery(results, fn)).toEqual({ firstHitRank: rank, reciprocalRank: rr });
+  });
+
+  it('summarizes MRR, recall and top-1', () => {
+    const s = summarize([
+      { firstHitRank: 1, reciprocalRank: 1 },
+      { firstHitRank: 2, reciprocalRank: 0.5 },
+      { firstHitRank: null, reciprocalRank: 0 },
+      { firstHitRank: null, reciprocalRank: 0 },
+    ]);
+    expect(s).toEqual({ queries: 4, mrr: 0.375, recall: 0.5, top1: 0.25 });
+  });
+});

@@ -1,0 +1,335 @@
+/**
+ * `npm run bench` — one command for Sift's performance numbers, measured side by side
+ * with native tools in the same run (ratios over absolute times; these machines are noisy).
+ *
+ * Sections: corpora → cold index by stage (via `sift index --json`) → incremental rescans
+ * (no change, 1 edit, 100 edits, 1 rename, on a copy) → search latency per mode (in-process
+ * per-query `timings.total` from `sift search --stdin --json`, median of RUNS batches) →
+ * baselines (ripgrep over the folder, native sqlite3 FTS5 over Sift's own chunks) →
+ * footprint (index bytes per source byte, CLI peak RSS) → optional hooks (vector index,
+ * embedding, Chromium app) → full mode only: the search-quality eval.
+ * Writes bench/results/<date>-<quick|full>.{md,json}; prints the key ratios at the end.
+ *
+ * Usage: tsx bench/run.ts [--quick] [--embed] [--corpora medium,scale] [--no-eval] [--no-hooks]
+ * Timed assertions do not belong in tests; the targets from the benchmark issue are
+ * reported here against the measurements, never asserted.
+ */
+import { cpSync, existsSync, mkdirSync, renameSync, appendFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { rgBaseline, ftsBaseline, readBenchQueries, latencyStats, type FtsBaseline, type LatencyStats, type RgBaseline } from './baselines.ts';
+import { prepareCorpora, type CorpusInfo } from './corpora.ts';
+import { SQLITE3 } from './eval/seed-baseline.ts';
+import { siftIndex, siftSearchBatch, type SiftIndexSummary } from './sift.ts';
+import {
+  REPO_DIR, RESULTS_DIR, TMP_DIR, fmt, isMain, listFiles, machineInfo, machineMarkdown, mb, median, parseArgs, runOk,
+  siftAvailable, type MachineInfo,
+} from './util.ts';
+
+/** Search batches per mode; per-query latency is the median over them. */
+const SEARCH_RUNS = 3;
+const BASELINE_RUNS = 3;
+const EDITS_MANY = 100;
+const EDIT_TOKEN = 'siftbencheditmarker';
+/** Extensions whose files the incremental bench edits (a comment line is appended). */
+const EDITABLE: Record<string, string> = { '.c': '/* ', '.h': '/* ', '.go': '// ', '.js': '// ', '.ts': '// ' };
+const COMMENT_END: Record<string, string> = { '/* ': ' */', '// ': '' };
+
+export interface IndexRun {
+  label: string;
+  wallMs: number;
+  maxRssKiB: number | null;
+  summary: SiftIndexSummary;
+}
+
+export interface ColdIndex extends IndexRun {
+  filesPerS: number;
+  mbPerS: number;
+  chunksPerS: number;
+  stageMs: Record<string, number>;
+}
+
+export interface ModeLatency extends LatencyStats {
+  mode: string;
+  strategies: string[];
+  /** Wall time of one whole batch process divided by the queries (includes startup). */
+  wallPerQueryMs: number;
+}
+
+export interface CorpusBench {
+  corpus: CorpusInfo;
+  cold?: ColdIndex;
+  incremental: Array<IndexRun & { searchable?: boolean; searchWallMs?: number }>;
+  search: ModeLatency[];
+  rg?: RgBaseline;
+  fts?: FtsBaseline;
+  indexBytes?: number;
+  notes: string[];
+}
+
+export interface HookResult {
+  key: string;
+  title: string;
+  status: 'ok' | 'not available' | 'failed';
+  detail?: string;
+  data?: unknown;
+  markdown?: string;
+}
+
+export interface BenchReport {
+  mode: 'quick' | 'full';
+  machine: MachineInfo;
+  queries: string[];
+  corpora: CorpusBench[];
+  hooks: HookResult[];
+  eval?: unknown;
+  targets: Array<{ target: string; measured: string }>;
+}
+
+function toIndexRun(label: string, r: ReturnType<typeof siftIndex>): IndexRun {
+  return { label, wallMs: r.wallMs, maxRssKiB: r.maxRssKiB, summary: r.value };
+}
+
+function ext(p: string): string {
+  const i = p.lastIndexOf('.');
+  return i < 0 ? '' : p.slice(i);
+}
+
+function editFile(path: string, n: number): void {
+  const open = EDITABLE[ext(path)];
+  appendFileSync(path, `\n${open}${EDIT_TOKEN}${n}${COMMENT_END[open]}\n`);
+}
+
+function benchCorpus(c: CorpusInfo, queries: string[], o: { embed: boolean }): CorpusBench {
+  const out: CorpusBench = { corpus: c, incremental: [], search: [], notes: [] };
+  const work = join(TMP_DIR, c.name);
+  const copy = join(work, 'tree');
+  const db = join(work, 'sift.db');
+  rmSync(work, { recursive: true, force: true });
+  mkdirSync(work, { recursive: true });
+  // The copy is both the cold-index input and the incremental playground.
+  cpSync(c.dir, copy, { recursive: true });
+  if (!siftAvailable()) {
+    out.notes.push('bin/sift not found: Sift not measured');
+  } else {
+    const extra = o.embed ? [] : ['--no-embed'];
+    const cold = siftIndex(copy, db, extra);
+    const s = cold.value;
+    const secs = s.timings.total / 1000;
+    out.cold = {
+      ...toIndexRun('cold', cold), stageMs: s.timings,
+      filesPerS: s.files.total / secs, mbPerS: mb(s.bytes) / secs, chunksPerS: s.chunks.total / secs,
+    };
+    out.indexBytes = statSync(db).size + (existsSync(`${db}.vectors`) ? statSync(`${db}.vectors`).size : 0);
+
+    out.incremental.push(toIndexRun('no change', siftIndex(copy, db, extra)));
+    // Edit only files Sift indexed (the index is a plain SQLite file): an ignored file's edit is no change.
+    const indexed = new Set(runOk(SQLITE3, ['-readonly', db, 'SELECT path FROM files;']).stdout.split('\n'));
+    const editable = listFiles(copy, (p) => ext(p) in EDITABLE && indexed.has(p));
+    const stride = Math.max(1, Math.floor(editable.length / (EDITS_MANY + 2)));
+    const picks = editable.filter((_, i) => i % stride === 0).slice(0, EDITS_MANY + 1);
+    if (picks.length > 0) {
+      editFile(join(copy, picks[0]), 0);
+      const one = toIndexRun('1 file edited', siftIndex(copy, db, extra));
+      const found = siftSearchBatch(copy, db, [`${EDIT_TOKEN}0`], { mode: 'bm25', limit: 1 });
+      out.incremental.push({ ...one, searchable: found.value[0].results[0]?.path === picks[0], searchWallMs: found.wallMs });
+      picks.slice(1).forEach((p, i) => editFile(join(copy, p), i + 1));
+      out.incremental.push(toIndexRun(`${picks.length - 1} files edited`, siftIndex(copy, db, extra)));
+      const from = picks[picks.length - 1];
+      renameSync(join(copy, from), join(copy, from.replace(/(\.[^.]+)$/, '-renamed$1')));
+      out.incremental.push(toIndexRun('1 file renamed', siftIndex(copy, db, extra)));
+    }
+
+    const modes = o.embed ? ['bm25', 'vector', 'hybrid'] : ['bm25'];
+    if (!o.embed) out.notes.push('vector/hybrid latency needs embeddings: run with --embed (small/medium corpora)');
+    for (const mode of modes) {
+      const perQueryRuns: number[][] = queries.map(() => []);
+      const walls: number[] = [];
+      const strategies = new Set<string>();
+      for (let r = 0; r < SEARCH_RUNS; r++) {
+        const res = siftSearchBatch(copy, db, queries, { mode, limit: 10 });
+        walls.push(res.wallMs / queries.length);
+        res.value.forEach((x, i) => {
+          if (x.strategy) strategies.add(x.strategy);
+          const t = x.timings ?? {};
+          perQueryRuns[i].push(t.total ?? Object.values(t).reduce((a, b) => a + b, 0));
+        });
+      }
+      out.search.push({ mode, strategies: [...strategies], ...latencyStats(perQueryRuns.map(median)), wallPerQueryMs: median(walls) });
+    }
+  }
+  out.rg = rgBaseline(c.dir, queries, BASELINE_RUNS);
+  out.fts = ftsBaseline(c.dir, queries, { siftDb: out.cold ? db : undefined, runs: BASELINE_RUNS, work });
+  // The copy may hold .ts files that `tsc` (which includes bench/) would check; indexes are large.
+  rmSync(work, { recursive: true, force: true });
+  return out;
+}
+
+interface HookSpec {
+  key: string;
+  title: string;
+  module: string;
+  fn: string;
+  args: (quick: boolean) => unknown;
+}
+
+/** Measurements other modules provide; each is optional and imported only if present. */
+export const HOOKS: HookSpec[] = [
+  {
+    key: 'vectors', title: 'Vector index (synthetic clustered 384-d)', module: '../src/lib/vector/bench-vectors.ts', fn: 'benchVectors',
+    args: (quick) => (quick ? { sizes: [10_000], kinds: ['exact', 'int8', 'hnsw'], queries: 50 } : { sizes: [10_000, 50_000] }),
+  },
+  { key: 'embedding', title: 'Embedding throughput', module: '../src/lib/embed/bench-embed.ts', fn: 'benchEmbed', args: (quick) => ({ quick }) },
+  { key: 'browser', title: 'Chromium app on OPFS', module: './browser.ts', fn: 'benchBrowser', args: (quick) => ({ quick }) },
+];
+
+/** Render a hook's result: its own `markdown`, or a table of an array of flat rows. */
+export function hookMarkdown(data: unknown): string {
+  if (data && typeof data === 'object' && 'markdown' in data && typeof data.markdown === 'string') return data.markdown;
+  if (Array.isArray(data) && data.length && typeof data[0] === 'object') {
+    const keys = Object.keys(data[0] as object);
+    const cell = (v: unknown) => (typeof v === 'number' ? fmt(v, 2) : String(v));
+    return [`| ${keys.join(' | ')} |`, `|${keys.map(() => '---').join('|')}|`,
+      ...data.map((row) => `| ${keys.map((k) => cell((row as Record<string, unknown>)[k])).join(' | ')} |`)].join('\n');
+  }
+  return '```json\n' + JSON.stringify(data, null, 1) + '\n```';
+}
+
+export async function runHooks(quick: boolean, hooks: HookSpec[] = HOOKS): Promise<HookResult[]> {
+  const out: HookResult[] = [];
+  for (const h of hooks) {
+    const url = new URL(h.module, import.meta.url);
+    if (!existsSync(url)) {
+      out.push({ key: h.key, title: h.title, status: 'not available', detail: `${h.module} not found` });
+      continue;
+    }
+    try {
+      const mod = (await import(url.href)) as Record<string, unknown>;
+      const fn = mod[h.fn];
+      if (typeof fn !== 'function') {
+        out.push({ key: h.key, title: h.title, status: 'not available', detail: `${h.module} has no ${h.fn}()` });
+        continue;
+      }
+      const data: unknown = await fn(h.args(quick));
+      out.push({ key: h.key, title: h.title, status: 'ok', data, markdown: hookMarkdown(data) });
+    } catch (e) {
+      out.push({ key: h.key, title: h.title, status: 'failed', detail: (e as Error).message.slice(0, 500) });
+    }
+  }
+  return out;
+}
+
+function ratio(a: number | undefined, b: number | undefined): string {
+  return a !== undefined && b !== undefined && b > 0 && Number.isFinite(a / b) ? `${(a / b).toFixed(2)}×` : 'n/a';
+}
+
+export function targets(r: BenchReport): BenchReport['targets'] {
+  const scale = r.corpora.find((c) => c.corpus.name === 'scale');
+  // Targets are stated for the kernel subset; otherwise report the largest corpus measured.
+  const any = [...r.corpora].filter((c) => c.cold).sort((a, b) => b.corpus.bytes - a.corpus.bytes)[0];
+  const label = any ? ` (${any.corpus.name}, Node)` : '';
+  const inc = (l: string) => any?.incremental.find((x) => x.label.startsWith(l));
+  const bm25 = any?.search.find((s) => s.mode === 'bm25');
+  const hybrid = any?.search.find((s) => s.mode === 'hybrid');
+  return [
+    { target: 'cold index of the kernel subset < 60 s (Chromium)', measured: scale?.cold ? `${fmt(scale.cold.summary.timings.total / 1000)} s in Node` : 'not measured (full mode)' },
+    { target: 'rescan with no change < 2 s', measured: inc('no change') ? `${fmt(inc('no change')!.summary.timings.total / 1000, 2)} s in-process, ${fmt(inc('no change')!.wallMs / 1000, 2)} s wall${label}` : 'n/a' },
+    { target: 'one edited file searchable < 1 s', measured: inc('1 file') ? `${fmt(inc('1 file')!.summary.timings.total / 1000, 2)} s in-process, ${fmt((inc('1 file')!.wallMs) / 1000, 2)} s wall${label}; found: ${inc('1 file')!.searchable}` : 'n/a' },
+    { target: 'keyword p95 < 50 ms at 100k chunks (browser)', measured: bm25 ? `p95 ${fmt(bm25.p95)} ms in Node${label}, ${any?.cold?.summary.chunks.total ?? '?'} chunks` : 'n/a' },
+    { target: 'hybrid p95 < 100 ms at 100k chunks', measured: hybrid ? `p95 ${fmt(hybrid.p95)} ms${label}` : 'not measured (needs --embed)' },
+    { target: 'index size < 1.5× source', measured: any?.indexBytes ? `${(any.indexBytes / any.corpus.bytes).toFixed(2)}× (${fmt(mb(any.indexBytes))} MiB for ${fmt(mb(any.corpus.bytes))} MiB)${label}` : 'n/a' },
+  ];
+}
+
+export function reportMarkdown(r: BenchReport): string {
+  const L: string[] = [`# Sift benchmark (${r.mode})`, '', machineMarkdown(r.machine), `- Queries: ${r.queries.length} from bench/queries.txt`, ''];
+  L.push('## Corpora', '', '| corpus | files | MiB | path |', '|---|---|---|---|');
+  for (const c of r.corpora) L.push(`| ${c.corpus.name} | ${c.corpus.files} | ${fmt(mb(c.corpus.bytes))} | ${relative(REPO_DIR, c.corpus.dir)} |`);
+  L.push('', '## Cold index (Node CLI, no embeddings)', '',
+    '| corpus | files | chunks | total s | first searchable s | walk | read | hash | chunk | store | files/s | MiB/s | chunks/s | peak RSS MiB |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+  for (const c of r.corpora) {
+    const x = c.cold;
+    if (!x) continue;
+    const t = x.stageMs;
+    const s = (k: string) => fmt((t[k] ?? NaN) / 1000, 2);
+    L.push(`| ${c.corpus.name} | ${x.summary.files.total} | ${x.summary.chunks.total} | ${s('total')} | ${fmt((x.summary.first_searchable_ms ?? NaN) / 1000, 2)} | ${s('walk')} | ${s('read')} | ${s('hash')} | ${s('chunk')} | ${s('store')} | ${fmt(x.filesPerS)} | ${fmt(x.mbPerS, 2)} | ${fmt(x.chunksPerS)} | ${fmt(x.maxRssKiB ? x.maxRssKiB / 1024 : NaN)} |`);
+  }
+  L.push('', '## Incremental (copy of the corpus)', '', '| corpus | step | in-process s | wall s | added | changed | renamed | deleted | chunks written | notes |', '|---|---|---|---|---|---|---|---|---|---|');
+  for (const c of r.corpora) {
+    for (const x of c.incremental) {
+      const f = x.summary.files;
+      const note = x.searchable === undefined ? '' : `edit found by bm25 search: ${x.searchable} (search wall ${fmt(x.searchWallMs! / 1000, 2)} s)`;
+      L.push(`| ${c.corpus.name} | ${x.label} | ${fmt(x.summary.timings.total / 1000, 2)} | ${fmt(x.wallMs / 1000, 2)} | ${f.added} | ${f.changed} | ${f.renamed} | ${f.deleted} | ${x.summary.chunks.written} | ${note} |`);
+    }
+  }
+  L.push('', '## Search latency (ms per query)', '', 'Sift: in-process `timings.total` per query (median of runs); ripgrep: wall per process; sqlite3: `.timer` inside one process.', '',
+    '| corpus | system | p50 | p95 | mean | notes |', '|---|---|---|---|---|---|');
+  for (const c of r.corpora) {
+    for (const s of c.search) L.push(`| ${c.corpus.name} | sift --mode ${s.mode} | ${fmt(s.p50, 2)} | ${fmt(s.p95, 2)} | ${fmt(s.mean, 2)} | strategy ${s.strategies.join(',') || '?'}; batch wall/query ${fmt(s.wallPerQueryMs, 1)} |`);
+    if (c.fts) L.push(`| ${c.corpus.name} | sqlite3 FTS5 prefix-OR (${c.fts.source}) | ${fmt(c.fts.p50, 2)} | ${fmt(c.fts.p95, 2)} | ${fmt(c.fts.mean, 2)} | ${c.fts.rows} rows, build ${fmt(c.fts.buildMs / 1000, 2)} s, ${fmt(mb(c.fts.dbBytes))} MiB |`);
+    if (c.rg) L.push(`| ${c.corpus.name} | ${c.rg.tool} (folder scan) | ${fmt(c.rg.p50, 2)} | ${fmt(c.rg.p95, 2)} | ${fmt(c.rg.mean, 2)} | |`);
+  }
+  L.push('', '## Footprint', '', '| corpus | source MiB | index MiB | index/source | sqlite3 FTS5 MiB |', '|---|---|---|---|---|');
+  for (const c of r.corpora) {
+    if (c.indexBytes) L.push(`| ${c.corpus.name} | ${fmt(mb(c.corpus.bytes))} | ${fmt(mb(c.indexBytes))} | ${(c.indexBytes / c.corpus.bytes).toFixed(2)} | ${c.fts ? fmt(mb(c.fts.dbBytes)) : 'n/a'} |`);
+  }
+  for (const h of r.hooks) {
+    L.push('', `## ${h.title}`, '', h.status === 'ok' ? h.markdown ?? '' : `${h.status}${h.detail ? `: ${h.detail}` : ''}`);
+  }
+  if (r.eval) L.push('', '## Search quality', '', 'See the eval section in the JSON and bench/results/eval-*.md.');
+  L.push('', '## Targets (benchmark issue)', '', '| target | measured |', '|---|---|', ...r.targets.map((t) => `| ${t.target} | ${t.measured} |`));
+  L.push('', '## Ratios', '', ...ratioLines(r).map((l) => `- ${l}`));
+  const notes = r.corpora.flatMap((c) => c.notes.map((n) => `- ${c.corpus.name}: ${n}`));
+  if (notes.length) L.push('', '## Notes', '', ...notes);
+  return L.join('\n') + '\n';
+}
+
+export function ratioLines(r: BenchReport): string[] {
+  const out: string[] = [];
+  for (const c of r.corpora) {
+    const bm25 = c.search.find((s) => s.mode === 'bm25');
+    if (bm25 && c.fts) out.push(`${c.corpus.name}: sift bm25 p50/p95 vs sqlite3 FTS5 = ${ratio(bm25.p50, c.fts.p50)} / ${ratio(bm25.p95, c.fts.p95)} (lower is better for Sift)`);
+    if (bm25 && c.rg) out.push(`${c.corpus.name}: sift bm25 p50/p95 vs ripgrep = ${ratio(bm25.p50, c.rg.p50)} / ${ratio(bm25.p95, c.rg.p95)}`);
+    if (c.cold && c.fts) out.push(`${c.corpus.name}: sift cold index vs sqlite3 FTS5 build over the same chunks = ${ratio(c.cold.summary.timings.total, c.fts.buildMs)}`);
+    if (c.indexBytes && c.fts) out.push(`${c.corpus.name}: sift index size vs plain FTS5 = ${ratio(c.indexBytes, c.fts.dbBytes)}`);
+  }
+  return out;
+}
+
+async function main(): Promise<void> {
+  const { flags } = parseArgs(process.argv.slice(2), ['quick', 'embed', 'no-eval', 'no-hooks']);
+  const quick = flags.has('quick');
+  const names = typeof flags.get('corpora') === 'string' ? String(flags.get('corpora')).split(',') : quick ? ['small', 'medium'] : ['small', 'medium', 'scale'];
+  const log = (s: string) => console.error(`[bench] ${s}`);
+  const queries = readBenchQueries();
+  log(`corpora: ${names.join(', ')}`);
+  const corpora = prepareCorpora(names);
+  const report: BenchReport = { mode: quick ? 'quick' : 'full', machine: machineInfo(), queries, corpora: [], hooks: [], targets: [] };
+  for (const c of corpora) {
+    if (c.files === 0) {
+      log(`${c.name}: empty, skipped`);
+      continue;
+    }
+    log(`${c.name}: ${c.files} files, ${fmt(mb(c.bytes))} MiB`);
+    report.corpora.push(benchCorpus(c, queries, { embed: flags.has('embed') }));
+  }
+  if (!flags.has('no-hooks')) {
+    log('hooks');
+    report.hooks = await runHooks(quick);
+  }
+  if (!quick && !flags.has('no-eval')) {
+    log('eval');
+    const { evalSet } = await import('./eval/run-eval.ts');
+    report.eval = ['kernel', 'js', 'go'].map((n) => evalSet(n, { modes: ['bm25'], sift: true }));
+  }
+  report.targets = targets(report);
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const base = join(RESULTS_DIR, `${report.machine.date.slice(0, 10)}-${report.mode}`);
+  writeFileSync(`${base}.json`, JSON.stringify(report, null, 1) + '\n');
+  writeFileSync(`${base}.md`, reportMarkdown(report));
+  console.log(ratioLines(report).join('\n'));
+  for (const t of report.targets) console.log(`${t.target}: ${t.measured}`);
+  console.log(`wrote ${base}.md`);
+}
+
+if (isMain(import.meta.url)) await main();
