@@ -12,8 +12,9 @@ export default defineConfig({
   test: {
     include: [
       'src/**/*.test.ts', 'workers/**/*.test.ts', 'test/unit/**/*.test.ts', 'test/cli/**/*.test.ts',
-      'vite-plugins/**/*.test.ts',
+      'vite-plugins/**/*.test.ts', 'bench/**/*.test.ts',
     ],
+    exclude: ['bench/corpora/**', 'bench/tmp/**', 'node_modules/**'],
     environment: 'node',
     testTimeout: 60_000,
     hookTimeout: 120_000,

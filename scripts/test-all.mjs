@@ -12,15 +12,23 @@ function run(cmd, args, opts = {}) {
   return r.status ?? 1;
 }
 
-if (!existsSync(CHROMIUM)) {
+// Debian packages the tests drive for real: the browser, and the native baselines the
+// benchmark helpers are tested against.
+const NEEDED = [
+  ['chromium', CHROMIUM],
+  ['ripgrep', '/usr/bin/rg'],
+  ['sqlite3', '/usr/bin/sqlite3'],
+].filter(([, bin]) => !existsSync(bin));
+if (NEEDED.length > 0) {
+  const pkgs = NEEDED.map(([pkg]) => pkg);
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   if (!isRoot) {
-    console.error(`Chromium not found at ${CHROMIUM}. Install Debian's chromium: sudo apt-get install -y chromium`);
+    console.error(`Missing ${NEEDED.map(([, b]) => b).join(', ')}. Install Debian's packages: sudo apt-get install -y ${pkgs.join(' ')}`);
     process.exit(1);
   }
-  console.log('Installing Debian chromium (apt-get) for the browser tests…');
-  if (run('apt-get', ['update', '-qq']) !== 0 || run('apt-get', ['install', '-y', '-qq', 'chromium']) !== 0) {
-    console.error('apt-get install chromium failed; install it and re-run npm test');
+  console.log(`Installing Debian ${pkgs.join(', ')} (apt-get) for the tests…`);
+  if (run('apt-get', ['update', '-qq']) !== 0 || run('apt-get', ['install', '-y', '-qq', ...pkgs]) !== 0) {
+    console.error(`apt-get install ${pkgs.join(' ')} failed; install them and re-run npm test`);
     process.exit(1);
   }
 }
