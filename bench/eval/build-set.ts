@@ -21,6 +21,7 @@ import { DEFAULT_MAX_FILE_SIZE } from '../../src/lib/config.ts';
 import { GO_SRC, prepareScale } from '../corpora.ts';
 import { CORPORA_DIR, REPO_DIR, isMain, listFiles, parseArgs } from '../util.ts';
 import { blankLines, extractDocFunctions, wordCount, type EvalLanguage } from './extract.ts';
+import { mulberry32 } from '../../src/lib/vector/synthetic.ts';
 
 export const EVAL_DIR = join(CORPORA_DIR, 'eval');
 export const DEFAULT_PER_SET = 300;
@@ -91,17 +92,6 @@ export const SETS: SetSpec[] = [
   },
 ];
 
-/** Seeded PRNG (mulberry32), 0 ≤ x < 1. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export function shuffled<T>(items: readonly T[], seed: number): T[] {
   const rnd = mulberry32(seed);
