@@ -30,19 +30,35 @@ export interface IndexCliOptions {
 /** Files chunked ahead per worker thread (keeps each worker busy while SQLite writes). */
 const FILES_AHEAD_PER_WORKER = 4;
 
-/** The chunker for this run: a worker pool when asked for and it starts, else in-thread. */
+/**
+ * The chunker for this run: a worker pool when asked for and it starts, else in-thread. The
+ * pool starts on the first file to chunk, so a rescan with nothing changed never pays for it.
+ */
 async function createChunker(workers: number, quiet: boolean): Promise<{ chunker: FileChunker; concurrency: number; dispose: () => Promise<void> }> {
-  if (workers > 0) {
-    try {
-      const pool = await ChunkPool.create(workers);
-      return { chunker: pool, concurrency: pool.size * FILES_AHEAD_PER_WORKER, dispose: () => pool.dispose() };
-    } catch (e) {
-      // Worker threads unavailable: chunk in-thread (slower, same result).
-      if (!quiet) process.stderr.write(`sift: chunking on the main thread (${e instanceof Error ? e.message.split('\n')[0] : String(e)})\n`);
+  let local: Promise<Chunker> | null = null;
+  const inThread = (): Promise<Chunker> => (local ??= Chunker.create({ loadWasm: nodeWasmLoader }));
+  let pool: Promise<FileChunker> | null = null;
+  const start = async (): Promise<FileChunker> => {
+    if (workers > 0) {
+      try {
+        return await ChunkPool.create(workers);
+      } catch (e) {
+        // Worker threads unavailable: chunk in-thread (slower, same result).
+        if (!quiet) process.stderr.write(`sift: chunking on the main thread (${e instanceof Error ? e.message.split('\n')[0] : String(e)})\n`);
+      }
     }
-  }
-  const chunker = await Chunker.create({ loadWasm: nodeWasmLoader });
-  return { chunker, concurrency: FILES_AHEAD_PER_WORKER, dispose: async () => chunker.dispose() };
+    return inThread();
+  };
+  const chunker: FileChunker = { chunkFile: async (path, text) => (await (pool ??= start())).chunkFile(path, text) };
+  return {
+    chunker,
+    concurrency: Math.max(1, workers) * FILES_AHEAD_PER_WORKER,
+    dispose: async () => {
+      const p = pool ? await pool.catch(() => null) : null;
+      if (p instanceof ChunkPool) await p.dispose();
+      if (local) (await local).dispose();
+    },
+  };
 }
 
 function workerCount(o: IndexCliOptions): number {

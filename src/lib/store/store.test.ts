@@ -96,6 +96,18 @@ describe('Store (memory)', () => {
     await ftsConsistent(store);
   });
 
+  it('optimizeFts merges the index without changing what matches', async () => {
+    for (let i = 0; i < 6; i++) await store.writeFiles([file(`f${i}.ts`, 3)]); // one FTS segment per commit
+    const segments = async () => (await store.db.get<{ n: number }>('SELECT count(*) AS n FROM chunks_fts_idx'))?.n ?? 0;
+    const match = () => store.db.all(`SELECT rowid, bm25(chunks_fts) AS r FROM chunks_fts WHERE chunks_fts MATCH '"fn1" OR "chunk"*' ORDER BY r, rowid`);
+    const before = await match();
+    const segsBefore = await segments();
+    await store.optimizeFts();
+    expect(await segments()).toBeLessThan(segsBefore);
+    expect(await match()).toEqual(before);
+    await ftsConsistent(store);
+  });
+
   it('writeFiles is atomic: a failing batch stores nothing', async () => {
     await store.writeFiles([file('keep.ts', 2)]);
     const bad = file('bad.ts', 2);

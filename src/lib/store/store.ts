@@ -356,6 +356,15 @@ export class Store {
     return (await this.db.all<{ t: string }>('SELECT DISTINCT chunk_type AS t FROM chunks ORDER BY t')).map((r) => r.t);
   }
 
+  /**
+   * Merge the FTS5 index into one segment. Worth it after a cold index or big changes, when
+   * idle: on the kernel subset (197k chunks) BM25 p50/p95 went 65/157 → 55/130 ms; it costs a
+   * rewrite of the FTS index (native sqlite3: 6 s for 140 MB). Results do not change.
+   */
+  async optimizeFts(): Promise<void> {
+    await this.db.run(`INSERT INTO chunks_fts(chunks_fts) VALUES ('optimize')`);
+  }
+
   /** 'ok', or the problems found by PRAGMA integrity_check and the FTS5 integrity-check. */
   async integrityCheck(): Promise<string> {
     const problems = (await this.db.all<{ integrity_check: string }>('PRAGMA integrity_check'))

@@ -259,3 +259,33 @@ describe('isProbablyBinary', () => {
     expect(isProbablyBinary(bytes)).toBe(expected);
   });
 });
+
+describe('walk: stats ahead', () => {
+  it('overlaps stats, never stats secret/ignored/unwanted files, and keeps the sequential result', async () => {
+    const files: Record<string, string> = { '.gitignore': 'gen/\n*.tmp\n', '.env': 'S=1', 'gen/x.ts': '', 'a.tmp': '', 'img.png': '' };
+    for (let i = 0; i < 100; i++) files[`src/f${String(i).padStart(3, '0')}.ts`] = 'x';
+    const mem = new MemoryFileSource(files);
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const statted: string[] = [];
+    const slow: FileSource = {
+      name: mem.name,
+      readDir: (p) => mem.readDir(p),
+      readFile: (p) => mem.readFile(p),
+      stat: async (p) => {
+        statted.push(p);
+        maxInFlight = Math.max(maxInFlight, ++inFlight);
+        await new Promise((r) => setTimeout(r, 1));
+        inFlight--;
+        return mem.stat(p);
+      },
+    };
+    const got = await run(slow);
+    const want = await run(mem);
+    expect(got).toEqual(want);
+    expect(got.files.length).toBe(100);
+    expect(maxInFlight).toBeGreaterThan(8);
+    expect(statted.filter((p) => /\.env|gen\/|\.tmp|\.png/.test(p))).toEqual([]);
+    expect(new Set(statted).size).toBe(statted.length); // each file stat'ed once
+  });
+});

@@ -22,6 +22,10 @@
  * - An unreadable directory or file is reported and skipped; an unreadable ROOT throws
  *   (an empty listing must never be mistaken for "all files deleted").
  * - Cancelling `signal` throws a DOMException named 'AbortError'.
+ * - Stats run ahead: while one file is admitted, the stats of up to STAT_AHEAD following
+ *   files of the same directory that pass the name checks are already in flight (a sequential
+ *   await per file left the walk waiting on the fs ~90% of the time). Order, skips and
+ *   results are exactly those of a sequential walk; no secret or ignored file is stat'ed.
  */
 import ignore from 'ignore';
 import { DEFAULT_EXTENSIONS, DEFAULT_FILENAMES, DEFAULT_IGNORE_PATTERNS, DEFAULT_MAX_FILE_SIZE, SECRET_PATTERNS } from '../config.ts';
@@ -30,6 +34,8 @@ import { baseName, joinPath } from '../source/paths.ts';
 
 /** Ignore files read in every directory, in the order their rules apply. */
 export const IGNORE_FILES = ['.gitignore', '.siftignore'] as const;
+/** Stats of following files in flight while one is admitted (see the module comment). */
+export const STAT_AHEAD = 32;
 /** How much of a file `isProbablyBinary` looks at. */
 export const BINARY_SNIFF_BYTES = 8192;
 /** Share of control bytes (other than whitespace/ESC) above which a sample counts as binary. */
@@ -175,6 +181,15 @@ export async function* walk(source: FileSource, opts: WalkOptions = {}): AsyncGe
   const isIgnored = (scope: Scope, path: string, isDir: boolean): boolean =>
     scope.matcher.ignores(isDir ? `${path}/` : path);
 
+  /** The name checks of admitFile, without reporting: would this file be stat'ed? */
+  const wouldStat = (path: string, scope: Scope): boolean => {
+    if (secrets.ignores(path) || isIgnored(scope, path, false)) return false;
+    const name = baseName(path);
+    return fileNames.has(name) || extensions.has(extensionOf(name));
+  };
+  /** path → stat started ahead of its turn; consumed (deleted) by admitFile. */
+  const statAhead = new Map<string, Promise<Awaited<ReturnType<FileSource['stat']>>>>();
+
   /** Checks shared by real files and file links; returns the WalkedFile or null when skipped. */
   const admitFile = async (path: string, real: string, scope: Scope): Promise<WalkedFile | null> => {
     if (secrets.ignores(path) || (real !== path && secrets.ignores(real))) {
@@ -196,8 +211,10 @@ export async function* walk(source: FileSource, opts: WalkOptions = {}): AsyncGe
       return null;
     }
     let info;
+    const ahead = statAhead.get(path);
+    statAhead.delete(path);
     try {
-      info = await source.stat(path);
+      info = await (ahead ?? source.stat(path));
     } catch (err) {
       skip(path, 'unreadable', describe(err));
       return null;
@@ -232,7 +249,8 @@ export async function* walk(source: FileSource, opts: WalkOptions = {}): AsyncGe
   /** Depth-first walk of one real directory tree; links met on the way are queued. */
   async function* walkTree(start: DirTask, isRoot: boolean): AsyncGenerator<WalkedFile> {
     // Each frame is a directory being listed; `next` is the index of its next entry.
-    interface Frame { task: DirTask; entries: DirEntry[]; next: number }
+    // `ahead`: entries before this index have been considered for a stat ahead.
+    interface Frame { task: DirTask; entries: DirEntry[]; next: number; ahead: number }
     const stack: Frame[] = [];
 
     const enter = async (task: DirTask, root: boolean): Promise<void> => {
@@ -248,7 +266,21 @@ export async function* walk(source: FileSource, opts: WalkOptions = {}): AsyncGe
       }
       entries.sort(compareNames);
       const scope = await scopeFor(task.path, entries, task.scope);
-      stack.push({ task: { ...task, scope }, entries, next: 0 });
+      stack.push({ task: { ...task, scope }, entries, next: 0, ahead: 0 });
+    };
+
+    /** Start the stats of the next files of `frame` (up to STAT_AHEAD past the current one). */
+    const statFilesAhead = (frame: Frame): void => {
+      const end = Math.min(frame.entries.length, frame.next + STAT_AHEAD);
+      for (frame.ahead = Math.max(frame.ahead, frame.next); frame.ahead < end; frame.ahead++) {
+        const entry = frame.entries[frame.ahead]!;
+        if (entry.kind !== 'file') continue;
+        const path = joinPath(frame.task.path, entry.name);
+        if (statAhead.has(path) || !wouldStat(path, frame.task.scope)) continue;
+        const p = source.stat(path);
+        p.catch(() => undefined); // reported when admitFile awaits it
+        statAhead.set(path, p);
+      }
     };
 
     await enter(start, isRoot);
@@ -268,6 +300,7 @@ export async function* walk(source: FileSource, opts: WalkOptions = {}): AsyncGe
           else await enter({ path, real, scope }, false);
           break;
         case 'file': {
+          statFilesAhead(frame);
           const file = await admitFile(path, real, scope);
           if (file) {
             throwIfAborted(signal);
