@@ -29,6 +29,11 @@ export interface IndexCliOptions {
 
 /** Files chunked ahead per worker thread (keeps each worker busy while SQLite writes). */
 const FILES_AHEAD_PER_WORKER = 4;
+/**
+ * Merge the FTS index's segments after a run that wrote this many rows: keyword p95 on the
+ * kernel subset (197k chunks) went 157 → 130 ms for a one-off rewrite of the FTS b-tree.
+ */
+const OPTIMIZE_AFTER_ROWS = 20_000;
 
 /**
  * The chunker for this run: a worker pool when asked for and it starts, else in-thread. The
@@ -98,6 +103,14 @@ export async function runIndex(dir: string, store: Store, paths: IndexPaths, o: 
     await dispose();
   }
   if (tty) process.stderr.write('\r\x1b[K');
+  let optimizeMs: number | null = null;
+  if (lexical.chunks.written >= OPTIMIZE_AFTER_ROWS) {
+    show('optimizing the keyword index…');
+    const t = performance.now();
+    await store.optimizeFts();
+    optimizeMs = performance.now() - t;
+    if (tty) process.stderr.write('\r\x1b[K');
+  }
 
   let embedding: (EmbedSummary & { model: string; device: string; dtype: string }) | { skipped: string } = { skipped: 'disabled (--no-embed)' };
   let vectors: { kind: string; count: number; ms: number } | null = null;
@@ -135,7 +148,7 @@ export async function runIndex(dir: string, store: Store, paths: IndexPaths, o: 
       bytes: lexical.bytes,
       warnings: lexical.warnings,
       parse_fallbacks: lexical.parseFallbacks,
-      timings: lexical.timings,
+      timings: { ...lexical.timings, optimize: optimizeMs },
       first_searchable_ms: lexical.firstSearchableMs,
       merkle_root: lexical.status.merkleRoot,
       embedding,

@@ -18,7 +18,8 @@ import type { ChunkType, SearchMode, SearchOptions } from '../lib/types.ts';
 const USAGE = `sift — private, instant code search
 
 Usage:
-  sift index <dir> [--db FILE] [--no-embed] [--model DIR] [--verify] [--max-file-size BYTES] [--ignore PATTERN]... [--json]
+  sift index <dir> [--db FILE] [--no-embed] [--model DIR] [--verify] [--max-file-size BYTES] [--ignore PATTERN]...
+                   [--workers N] [--json]
   sift rebuild <dir> [same options as index]
   sift search <dir> "<query>" [--limit 10] [--mode hybrid|bm25|vector] [--lang L] [--path GLOB] [--type T]
                               [--bm25-weight W] [--vector-weight W] [--explain] [--json] [--db FILE] [--model DIR]
@@ -36,6 +37,7 @@ const OPTIONS = {
   model: { type: 'string' },
   verify: { type: 'boolean' },
   'max-file-size': { type: 'string' },
+  workers: { type: 'string' },
   ignore: { type: 'string', multiple: true },
   json: { type: 'boolean' },
   limit: { type: 'string' },
@@ -106,6 +108,7 @@ export async function main(argv: string[]): Promise<number> {
         modelDir: v.model,
         verify: !!v.verify,
         maxFileSize: num(v['max-file-size'], 'max-file-size'),
+        workers: num(v.workers, 'workers'),
         ignore: v.ignore,
         json: !!v.json,
         quiet: !!v.quiet,

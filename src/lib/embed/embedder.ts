@@ -17,8 +17,9 @@ import { AutoModel, AutoTokenizer, Tensor, env } from '@huggingface/transformers
 import type { PreTrainedModel, PreTrainedTokenizer } from '@huggingface/transformers';
 import { EMBED_BATCH_SIZE, EMBED_MAX_TOKENS } from '../config.ts';
 
-/** Context lines above a chunk body in its embedding text (see embeddingText). */
-const SIGNATURE_LOOKAHEAD_CHARS = 400;
+// The embedding text lives in its own module so the indexer (and its workers) can compute
+// content hashes without loading Transformers.js.
+export { embeddingText, type EmbeddingSource } from './embedding-text.ts';
 
 export type EmbedDevice = 'webgpu' | 'wasm' | 'cpu' | 'auto';
 export type EmbedDtype = 'fp32' | 'q8' | 'fp16' | 'auto';
@@ -53,14 +54,6 @@ export interface EmbedderInfo {
 }
 
 /** The fields of a chunk that go into its embedding text. */
-export interface EmbeddingSource {
-  path: string;
-  symbol: string | null;
-  parent: string | null;
-  signature: string | null;
-  language: string;
-  content: string;
-}
 
 function abortError(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
@@ -125,20 +118,6 @@ export function planBatches(lengths: number[], batchSize: number): number[][] {
   return batches;
 }
 
-/**
- * The text a chunk is embedded as: a short header (path and language, qualified symbol,
- * the signature when the body does not start with it) and the body. sha256 of this
- * string is the chunk's contentHash, so it must stay a pure function of these fields.
- */
-export function embeddingText(chunk: EmbeddingSource): string {
-  const header: string[] = [chunk.language ? `${chunk.path} (${chunk.language})` : chunk.path];
-  if (chunk.symbol) header.push(chunk.parent ? `${chunk.parent}.${chunk.symbol}` : chunk.symbol);
-  const signature = chunk.signature?.trim();
-  if (signature && !chunk.content.slice(0, SIGNATURE_LOOKAHEAD_CHARS + signature.length).includes(signature)) {
-    header.push(signature);
-  }
-  return `${header.join('\n')}\n\n${chunk.content}`;
-}
 
 export class Embedder {
   readonly info: EmbedderInfo;

@@ -11,7 +11,7 @@
  * - Cancelling keeps every batch already written.
  */
 import type { StoredChunk } from '../types.ts';
-import { embeddingText } from '../embed/embedder.ts';
+import { embeddingText } from '../embed/embedding-text.ts';
 
 const PAGE = 256;
 

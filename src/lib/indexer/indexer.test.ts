@@ -2,7 +2,7 @@ import { describe, it, expect, beforeAll } from 'vitest';
 import { indexCodebase, prepareChunks, type IndexStore } from './indexer.ts';
 import { identifierTokens } from '../search/query.ts';
 import { sha256Hex } from '../hash/hash.ts';
-import { embeddingText } from '../embed/embedder.ts';
+import { embeddingText } from '../embed/embedding-text.ts';
 import { MemoryFileSource } from '../source/memory-source.ts';
 import { openMemoryStore } from '../store/open-node.ts';
 import { Chunker } from '../chunk/chunker.ts';

@@ -23,7 +23,7 @@ import type { FileSource } from '../source/types.ts';
 import { walk, isProbablyBinary, type WalkOptions, type WalkSkip } from '../walk/walker.ts';
 import { merkleRoot, sha256Hex, sha256HexSync } from '../hash/hash.ts';
 import { detectLanguage } from '../chunk/languages.ts';
-import { embeddingText } from '../embed/embedder.ts';
+import { embeddingText } from '../embed/embedding-text.ts';
 import { identifierTokens } from '../search/query.ts';
 import { WRITE_BATCH_ROWS } from '../config.ts';
 
