@@ -17,6 +17,7 @@ import type { Store } from '../../src/lib/store/store.ts';
 import { SCHEMA_VERSION } from '../../src/lib/store/schema.ts';
 import { Searcher, type QueryEmbedder } from '../../src/lib/search/search.ts';
 import { createVectorIndex, chooseIndexKind, type VectorIndex } from '../../src/lib/vector/types.ts';
+import { TieredIndex } from '../../src/lib/vector/tiered.ts';
 import { CancelRegistry, abortError, type CancelToken } from '../../src/lib/bridges/cancel.ts';
 
 const SQLITE_MAGIC = 'SQLite format 3\u0000';
@@ -43,11 +44,11 @@ function embedderForSearch(): QueryEmbedder | null {
 async function buildVectors(store: Store, m: VectorModel | null): Promise<VectorIndex | null> {
   if (!m) return null;
   const { ids, vectors, dim } = await store.loadVectors(m.key);
-  const index = await createVectorIndex(chooseIndexKind(ids.length), m.dim, { capacity: Math.max(1024, ids.length) });
-  if (ids.length > 0) {
-    if (dim !== m.dim) throw new Error(`stored vectors have ${dim} dimensions, the model has ${m.dim}`);
-    await index.add(ids, vectors);
-  }
+  if (ids.length > 0 && dim !== m.dim) throw new Error(`stored vectors have ${dim} dimensions, the model has ${m.dim}`);
+  // Big codebases: searchable at once by exact scan while the hnsw graph builds behind it.
+  if (chooseIndexKind(ids.length) === 'hnsw') return TieredIndex.create(m.dim, ids, vectors, 'hnsw');
+  const index = await createVectorIndex('exact', m.dim, { capacity: Math.max(1024, ids.length) });
+  if (ids.length > 0) await index.add(ids, vectors);
   return index;
 }
 
