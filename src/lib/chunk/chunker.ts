@@ -49,6 +49,19 @@ const MAX_TAIL_CHARS = 24;
 const MAX_SIGNATURE_CHARS = 400;
 const MAX_DOC_CHARS = 2000;
 const MAX_NAME_CHARS = 200;
+/**
+ * C/C++ conditional-compilation blocks are transparent: the definitions inside `#ifdef X …
+ * #endif` are chunked like their neighbours (kernel code keeps whole subsystems in them).
+ */
+const TRANSPARENT_CONTAINERS: ReadonlySet<string> = new Set(['preproc_if', 'preproc_ifdef', 'preproc_else', 'preproc_elif', 'preproc_elifdef']);
+/** A block's closing directive row (`#endif // X`) this small joins the block's last item. */
+const MAX_DIRECTIVE_TAIL_CHARS = 80;
+/**
+ * An oversized code item or definition body is searched this many levels deep for nested
+ * definitions (`function isDirective` inside an ESLint rule's `create()`), which become
+ * chunks of their own instead of anonymous pieces of the outer code.
+ */
+const MAX_NESTED_DEF_DEPTH = 6;
 
 export type WasmLoader = (file: string) => Promise<Uint8Array>;
 
@@ -324,6 +337,11 @@ class FileChunker {
           if (last.kind !== 'def') last.nodes.push(n);
           continue;
         }
+        if (TRANSPARENT_CONTAINERS.has(n.type) && depth < MAX_NEST_DEPTH) {
+          flush();
+          this.expandTransparent(items, n, parent, depth, inClass);
+          continue;
+        }
         const isComment = this.spec.comments.has(n.type);
         if (isComment || this.spec.attributes.has(n.type)) {
           if (pending.length > 0 && endRowOf(pending[pending.length - 1]) + 1 < sr) flush();
@@ -371,6 +389,112 @@ class FileChunker {
     items.push({ kind: 'code', startRow, endRow: inner[0].startRow - 1, nodes: [], docNodes: [], parent, inClass: false });
     items.push(...inner);
     items.push({ kind: 'code', startRow: inner[inner.length - 1].endRow + 1, endRow, nodes: [], docNodes: [], parent, inClass: false });
+  }
+
+  /** `#if…#endif`: its children are items of the enclosing container; the directive rows are code. */
+  private expandTransparent(items: Item[], n: Node, parent: string | null, depth: number, inClass: boolean): void {
+    const startRow = n.startPosition.row;
+    const endRow = endRowOf(n);
+    const inner = this.collectItems(n, parent, depth + 1, inClass);
+    if (inner.length === 0 || inner[0].startRow < startRow || inner[inner.length - 1].endRow > endRow) {
+      items.push({ kind: 'code', startRow, endRow, nodes: [n], docNodes: [], parent, inClass });
+      return;
+    }
+    if (inner[0].startRow > startRow) {
+      items.push({ kind: 'code', startRow, endRow: inner[0].startRow - 1, nodes: [], docNodes: [], parent, inClass });
+    }
+    items.push(...inner);
+    const last = inner[inner.length - 1];
+    if (last.endRow < endRow) {
+      if (this.lines.size(last.endRow + 1, endRow) <= MAX_DIRECTIVE_TAIL_CHARS) last.endRow = endRow;
+      else items.push({ kind: 'code', startRow: last.endRow + 1, endRow, nodes: [], docNodes: [], parent, inClass });
+    }
+  }
+
+  /**
+   * Definitions nested in `roots` (not in each other), outermost first, as items, or [] when
+   * none: each starts its own row, ends before the next starts, and lies within from..to.
+   */
+  private nestedDefs(roots: Node[], from: number, to: number, parent: string | null): Item[] {
+    const out: Item[] = [];
+    const spec = this.spec;
+    for (const root of roots) {
+      const cursor = root.walk();
+      try {
+        let depth = 0;
+        for (;;) {
+          let descend = depth < MAX_NESTED_DEF_DEPTH;
+          if (depth > 0 && cursor.nodeIsNamed) {
+            const t = cursor.nodeType;
+            if (t in spec.defs || spec.bindings.has(t) || t in spec.wrappers) {
+              const n = cursor.currentNode;
+              const found = this.classify(n);
+              if (found && 'def' in found && found.def.name) {
+                descend = false;
+                const row = n.startPosition.row;
+                const last = out[out.length - 1];
+                if (row > from && endRowOf(n) <= to && (!last || row > last.endRow) && this.lines.startsRow(n.startIndex, row)) {
+                  const docNodes: Node[] = [];
+                  let startRow = row;
+                  for (let p = n.previousNamedSibling; p && spec.comments.has(p.type) && endRowOf(p) + 1 >= startRow; p = p.previousNamedSibling) {
+                    if (p.startPosition.row <= (last?.endRow ?? from) || !this.lines.startsRow(p.startIndex, p.startPosition.row)) break;
+                    docNodes.unshift(p);
+                    startRow = p.startPosition.row;
+                  }
+                  out.push({ kind: 'def', startRow, endRow: endRowOf(n), nodes: [], def: found.def, docNodes, parent, inClass: false });
+                }
+              }
+            }
+          }
+          if (descend && cursor.gotoFirstChild()) {
+            depth++;
+            continue;
+          }
+          while (depth > 0 && !cursor.gotoNextSibling()) {
+            cursor.gotoParent();
+            depth--;
+          }
+          if (depth === 0) break;
+        }
+      } finally {
+        cursor.delete();
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Rows from..to holding `nested` definitions: the definitions become their own pieces, the
+   * code between them is cut at statement boundaries with `base`; pieces after the first
+   * carry `prefix`.
+   */
+  private emitAroundNested(
+    from: number, to: number, nodes: Node[], nested: Item[],
+    base: Pick<Piece, 'chunkType' | 'symbol' | 'parent' | 'signature' | 'doc'>,
+    prefix: string, merge: MergeKind, depth: number, out: Piece[],
+  ): void {
+    const first = out.length;
+    const gap = (a: number, b: number) => {
+      while (b >= a && this.lines.isBlank(b)) b--;
+      if (b < a) return;
+      // A small gap (`},`, a one-line call) joins the definition before it.
+      const prev = out.length > first ? out[out.length - 1] : undefined;
+      if (prev && !prev.cols && this.lines.size(a, b) < this.opts.minChunkChars && this.pieceSize(prev) + this.lines.size(prev.endRow + 1, b) <= this.opts.maxChunkChars) {
+        prev.endRow = b;
+        return;
+      }
+      const scores = this.scoreBreaks(nodes, a, b, 0);
+      for (const p of this.pack(a, b, scores, prefix.length, prefix.length)) {
+        out.push({ ...base, ...p, doc: out.length === first ? base.doc : null, prefix: out.length === first ? '' : prefix, merge });
+      }
+    };
+    let cur = from;
+    for (const item of nested) {
+      gap(cur, item.startRow - 1);
+      this.emitItem(item, depth + 1, out);
+      cur = item.endRow + 1;
+    }
+    gap(cur, to);
   }
 
   /** Is `n` a definition (possibly wrapped or bound to a variable) or a namespace? */
@@ -443,6 +567,11 @@ class FileChunker {
       out.push({ ...base, startRow: item.startRow, endRow: item.endRow, merge });
       return;
     }
+    const nested = depth < MAX_NEST_DEPTH ? this.nestedDefs(item.nodes, item.startRow - 1, item.endRow, item.parent) : [];
+    if (nested.length) {
+      this.emitAroundNested(item.startRow, item.endRow, item.nodes, nested, base, '', 'module', depth, out);
+      return;
+    }
     const scores = this.scoreBreaks(item.nodes, item.startRow, item.endRow, 0);
     for (const p of this.pack(item.startRow, item.endRow, scores, 0)) out.push({ ...base, ...p, merge: 'module' });
   }
@@ -474,6 +603,13 @@ class FileChunker {
         this.emitClass(item, members, base, prefix, depth, out);
         return;
       }
+    }
+    // A long body with nested definitions: those are chunks of their own (parent = this).
+    const roots = body ? [body] : [d.outer];
+    const nested = depth < MAX_NEST_DEPTH ? this.nestedDefs(roots, this.lines.rowOf(d.sigStart), item.endRow, symbol) : [];
+    if (nested.length) {
+      this.emitAroundNested(item.startRow, item.endRow, roots, nested, base, prefix, 'none', depth, out);
+      return;
     }
     // A long body: cut at statement boundaries; later pieces carry the signature.
     const scores = this.scoreBreaks(body ? [body] : [d.outer], item.startRow, item.endRow, 0);
@@ -656,6 +792,7 @@ class FileChunker {
   private merge(pieces: Piece[]): Piece[] {
     const out: Piece[] = [];
     const max = this.opts.maxChunkChars;
+    const absorbed = new Set<Piece>();
     for (const p of pieces) {
       const prev = out[out.length - 1];
       const joinable = prev && !prev.cols && !p.cols && prev.prefix === '' && p.prefix === '' && prev.endRow < p.startRow;
@@ -671,8 +808,22 @@ class FileChunker {
           continue;
         }
       }
+      // A tiny one-row code piece after a definition (`EXPORT_SYMBOL(f);`, `#endif`) joins it;
+      // one per definition, so a script's top-level statements do not pile onto a function.
+      if (
+        joinable && p.merge === 'module' && p.chunkType === 'module' && prev.merge !== 'module' && p.startRow === p.endRow && !absorbed.has(prev) &&
+        this.lines.size(p.startRow, p.endRow) < this.opts.minChunkChars && this.pieceSize(prev) + this.lines.size(prev.endRow + 1, p.endRow) <= max
+      ) {
+        prev.endRow = p.endRow;
+        absorbed.add(prev);
+        continue;
+      }
       // Punctuation-only leftovers (`}`, `});`) join the previous piece.
-      if (prev && !prev.cols && !p.cols && p.chunkType === 'module' && prev.endRow < p.startRow && !HAS_WORD.test(this.lines.slice(p.startRow, p.endRow))) {
+      // Bounded like every merge: 100k lines of `]` must not become one chunk.
+      if (
+        prev && !prev.cols && !p.cols && p.chunkType === 'module' && prev.endRow < p.startRow &&
+        !HAS_WORD.test(this.lines.slice(p.startRow, p.endRow)) && this.pieceSize(prev) + this.lines.size(prev.endRow + 1, p.endRow) <= max
+      ) {
         prev.endRow = p.endRow;
         continue;
       }

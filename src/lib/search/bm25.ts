@@ -5,10 +5,14 @@
  * Ranking signals (each named, each explainable):
  * - FTS5 bm25() with per-column weights BM25_COLUMN_WEIGHTS: a hit in a chunk's names
  *   (symbol/parent) or path counts more than one in its body.
- * - EXACT_SYMBOL_BOOST: for identifier-like queries and identifiers inside a query, a chunk
- *   whose symbol equals the identifier (case-insensitive; `Foo::bar` / `Foo.bar` also need
- *   parent = Foo) is added to the candidates and gets this boost, so it ranks first.
- * Hit.score = -bm25 (+ boost): higher is better. Ranks are 1..n, ties broken by chunk id.
+ * - Second stage (rerank.ts): the top RERANK_CANDIDATES FTS hits are re-scored with the
+ *   normalised bm25, a symbol-name match with the query words and an exact-identifier
+ *   signal; test/vendored/generated files are scaled down.
+ * - EXACT_SYMBOL_BOOST: for identifier-like queries (one word), a chunk whose symbol equals
+ *   the identifier (case-insensitive; `Foo::bar` / `Foo.bar` also need parent = Foo) is added
+ *   to the candidates and gets this boost, so it ranks first. An identifier inside a prose
+ *   query only feeds the rerank's `exact` signal.
+ * Hit.score = rerank score (+ boost): higher is better. Ranks are 1..n, ties broken by chunk id.
  *
  * Filters, all inside the one SQL query so LIMIT counts only rows that pass: languages and
  * chunk types as IN lists; pathGlob as a LIKE on the glob's literal prefix (uses no JS) plus
@@ -19,6 +23,7 @@ import picomatch from 'picomatch';
 import type { Hit, SearchFilters } from '../types.ts';
 import type { Queryable, SqlValue } from '../store/sqlite.ts';
 import { identifierParts, PREFIX_MIN_CHARS, processQuery, type ProcessedQuery } from './query.ts';
+import { rerank, RERANK_WEIGHTS, type RerankCandidate } from './rerank.ts';
 
 /** bm25() weights, in chunks_fts column order. */
 export const BM25_COLUMN_WEIGHTS = {
@@ -30,6 +35,10 @@ export const BM25_COLUMN_WEIGHTS = {
 } as const;
 /** Added to the score of an exact symbol match; larger than any bm25 score seen in practice. */
 export const EXACT_SYMBOL_BOOST = 1000;
+/** FTS5 candidates re-scored by the second stage (rerank.ts); at least the requested limit. */
+export const RERANK_CANDIDATES = 100;
+/** Candidate rows read per statement (bounded bind parameters). */
+const RERANK_FETCH_BATCH = 500;
 /** Compiled path globs kept per connection. */
 export const GLOB_CACHE_SIZE = 32;
 /** Name of the SQL function that matches a path against a glob. */
@@ -166,11 +175,11 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
             ORDER BY r, c.id LIMIT ?`
         : `SELECT rowid AS id, ${BM25_EXPR} AS r FROM chunks_fts
             WHERE chunks_fts MATCH ? ORDER BY r, rowid LIMIT ?`,
-      [query.ftsQuery, ...params, limit],
+      [query.ftsQuery, ...params, Math.max(limit, RERANK_CANDIDATES)],
     );
     for (const row of rows) scores.set(row.id, -row.r);
 
-    // 2. Exact symbol matches: always candidates, boosted above every plain BM25 hit.
+    // 2. Exact symbol matches: always candidates (ranked first for identifier queries).
     const exact = new Set<number>();
     for (const t of exactSymbolTargets(query)) {
       const rows = await db.all<{ id: number }>(
@@ -191,7 +200,21 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
       for (const id of missing) scores.set(id, 0);
       for (const row of rows) scores.set(row.id, -row.r);
     }
-    for (const id of exact) scores.set(id, (scores.get(id) ?? 0) + EXACT_SYMBOL_BOOST);
+    // 3. Second stage: re-score every candidate (rerank.ts), then put exact symbol matches
+    //    of an identifier query on top. Content is read only when a signal needs it.
+    const ids = [...scores.keys()];
+    const cands: RerankCandidate[] = [];
+    const content = RERANK_WEIGHTS.coverage > 0 ? 'content' : "'' AS content";
+    for (let i = 0; i < ids.length; i += RERANK_FETCH_BATCH) {
+      const part = ids.slice(i, i + RERANK_FETCH_BATCH);
+      const rows = await db.all<{ id: number; symbol: string | null; parent: string | null; path: string; content: string }>(
+        `SELECT id, symbol, parent, path, ${content} FROM chunks WHERE id IN (${part.map(() => '?').join(', ')})`, part);
+      for (const r of rows) cands.push({ ...r, score: scores.get(r.id) ?? 0, exact: exact.has(r.id) });
+    }
+    cands.sort((a, b) => b.score - a.score || a.id - b.id);
+    scores.clear();
+    for (const r of rerank(cands, query.terms, RERANK_WEIGHTS, query.words)) scores.set(r.id, r.score);
+    if (query.isIdentifierLike) for (const id of exact) scores.set(id, (scores.get(id) ?? 0) + EXACT_SYMBOL_BOOST);
   } catch (e) {
     if (isFtsSyntaxError(e)) return []; // processQuery guards against this; never surface it
     throw e;

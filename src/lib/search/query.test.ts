@@ -68,6 +68,19 @@ describe('processQuery', () => {
     expect(processQuery('getUserName').ftsQuery).toBe('"getusername"* OR "get"* OR "user"* OR "name"* OR "usr"*');
   });
 
+  it('drops doc-comment filler but keeps code words', () => {
+    expect(processQuery('Returns whether the given CPU is idle').terms).toEqual(['cpu', 'idle']);
+    expect(processQuery('find the return value of a function').terms).toEqual(['find', 'return', 'value', 'function']);
+    expect(processQuery('Returns whether the given CPU is idle').words).toEqual(expect.arrayContaining(['is', 'the', 'cpu']));
+  });
+
+  it('stems FTS terms so inflections match (allocates → "allocat"*), and prose is not abbreviation-expanded', () => {
+    expect(processQuery('allocates pages').ftsQuery).toBe('"allocat"* OR "page"*');
+    const prose = processQuery('allocate a buffer for the database connection');
+    expect(prose.expandedTerms).toEqual(prose.terms);
+    expect(prose.ftsQuery).toBe('"allocate"* OR "buff"* OR "database"* OR "connection"*');
+  });
+
   it('empty and garbage input give an empty query', () => {
     for (const input of ['', '   ', '***', '"""', '(){}[]', '😀😀', '\u0000\u0001', '-- ;; //']) {
       expect(processQuery(input).ftsQuery, input).toBe('');

@@ -22,12 +22,18 @@ export const MAX_EXPANDED_TERMS = 32;
 export const MAX_TERM_CHARS = 64;
 /** Terms at least this long get an FTS5 prefix marker (`"user"*`). */
 export const PREFIX_MIN_CHARS = 3;
+/** Queries of this many words or more are prose: no abbreviation expansion. */
+export const NL_QUERY_WORDS = 3;
+/** FTS5 terms are light-stemmed before the prefix marker: "allocates" → `"allocat"*`. */
+export const STEM_FTS_TERMS = true;
 
 export interface ProcessedQuery {
   /** The input as given. */
   original: string;
   /** Lower-cased words and identifier parts, stop words removed, deduplicated. */
   terms: string[];
+  /** Every lower-case word and identifier part of the query, stop words included (symbol-name matching). */
+  words: string[];
   /** `terms` plus abbreviation expansions (both directions), capped at MAX_EXPANDED_TERMS. */
   expandedTerms: string[];
   /** Words as typed that look like identifiers: camelCase, snake_case, `Foo::bar`, `a.b`. */
@@ -59,10 +65,13 @@ const CONTROL_RE = /[\p{Cc}\p{Cf}\p{Cs}]/gu;
  */
 const STOP_WORDS = new Set([
   'a', 'about', 'an', 'and', 'are', 'as', 'at', 'be', 'been', 'by', 'can', 'could', 'did', 'does',
-  'find', 'for', 'from', 'has', 'have', 'how', 'i', 'in', 'into', 'is', 'it', 'its', 'me', 'my',
+  'for', 'from', 'has', 'have', 'how', 'i', 'in', 'into', 'is', 'it', 'its', 'me', 'my',
   'of', 'on', 'or', 'our', 'please', 'show', 'should', 'so', 'some', 'that', 'the', 'their', 'them',
   'there', 'these', 'they', 'those', 'to', 'us', 'was', 'we', 'were', 'what', 'when', 'where',
   'which', 'who', 'why', 'will', 'with', 'would', 'you', 'your', 'code', 'where\'s',
+  // Doc-comment filler: how descriptions of functions begin, not what they are about.
+  'if', 'this', 'whether', 'given', 'returns', 'reports', 'specified', 'provided', 'any', 'all',
+  'then', 'only', 'used', 'called', 'also', 'such', 'other',
 ]);
 
 /** Short form → long forms. Expanded both ways (long → short via the reverse map). */
@@ -161,8 +170,24 @@ export function pathWords(path: string): string {
   return `${path} ${[...new Set(splitIdentifier(path))].join(' ')}`.trim();
 }
 
+/** Suffixes lightStem strips, longest first. */
+const STEM_SUFFIXES = ['ations', 'ation', 'ings', 'ing', 'ies', 'ied', 'ers', 'es', 'ed', 'er', 'ly', 's'];
+
+/**
+ * Light stem: strips one common English suffix, keeping at least 4 characters, so the
+ * result is always a prefix of the word (`allocates` → `allocat`, `returns` → `return`).
+ */
+export function lightStem(word: string): string {
+  if (word.length < 5) return word;
+  for (const suffix of STEM_SUFFIXES) {
+    if (word.endsWith(suffix) && word.length - suffix.length >= 4) return word.slice(0, -suffix.length);
+  }
+  return word;
+}
+
 /** Quote a term as an FTS5 string; add the prefix marker outside the quotes when long enough. */
 function ftsTerm(term: string): string {
+  if (STEM_FTS_TERMS) term = lightStem(term);
   const quoted = `"${term.replace(/"/g, '""')}"`;
   return term.length >= PREFIX_MIN_CHARS ? `${quoted}*` : quoted;
 }
@@ -197,7 +222,9 @@ export function processQuery(input: string): ProcessedQuery {
   terms = terms.slice(0, MAX_TERMS);
 
   const expanded = [...terms];
-  for (const t of terms) for (const e of expandAbbreviation(t)) if (!expanded.includes(e)) expanded.push(e);
+  // A prose query (NL_QUERY_WORDS+ words) is not expanded: its words are already the long
+  // forms, and OR-ing every expansion at full weight adds more noise than matches.
+  if (words.length < NL_QUERY_WORDS) for (const t of terms) for (const e of expandAbbreviation(t)) if (!expanded.includes(e)) expanded.push(e);
   const expandedTerms = expanded.slice(0, MAX_EXPANDED_TERMS);
 
   const single = words.length === 1 ? words[0] : null;
@@ -207,6 +234,7 @@ export function processQuery(input: string): ProcessedQuery {
   return {
     original,
     terms,
+    words: dedup([...wholeTerms, ...partTerms]).filter((t) => HAS_WORD_CHAR_RE.test(t)),
     expandedTerms,
     identifiers,
     ftsQuery: expandedTerms.map(ftsTerm).join(' OR '),

@@ -1,0 +1,77 @@
+import { describe, it, expect } from 'vitest';
+import { isSecondaryFile, rerank, RERANK_WEIGHTS, type RerankCandidate } from './rerank.ts';
+import { lightStem, processQuery } from './query.ts';
+
+function cand(id: number, score: number, symbol: string | null, content = '', path = 'src/a.c', exact = false): RerankCandidate {
+  return { id, score, symbol, parent: null, path, content, exact };
+}
+
+const order = (q: string, cs: RerankCandidate[]) => {
+  const pq = processQuery(q);
+  return rerank(cs, pq.terms, RERANK_WEIGHTS, pq.words).map((r) => r.id);
+};
+
+describe('lightStem', () => {
+  it.each([
+    ['allocates', 'allocat'], ['returns', 'return'], ['entries', 'entr'], ['walking', 'walk'],
+    ['pages', 'page'], ['caches', 'cach'], ['names', 'name'], ['uses', 'uses'], ['cpu', 'cpu'],
+    ['currently', 'current'], ['checks', 'check'],
+  ])('%s → %s (always a prefix of the word)', (w, s) => {
+    expect(lightStem(w)).toBe(s);
+    expect(w.startsWith(lightStem(w))).toBe(true);
+  });
+});
+
+describe('rerank', () => {
+  it('prefers the symbol made of the query words over a longer one that only contains them', () => {
+    // FTS order puts rcu_is_idle_cpu first; idle_cpu is all query words and nothing else.
+    expect(order('is a given CPU idle currently?', [
+      cand(1, 20.7, 'rcu_is_idle_cpu'), cand(2, 19.3, 'idle_task'), cand(3, 18, 'idle_cpu'),
+    ])[0]).toBe(3);
+  });
+
+  it('matches abbreviated symbol parts and stems (dec ← decrement, refcount ← refcount)', () => {
+    expect(order('decrement a refcount if it is 1', [
+      cand(1, 28.7, 'refcount_dec_not_one'), cand(2, 26.7, 'kobject_put'), cand(3, 24, 'refcount_dec_if_one'),
+    ])[0]).toBe(3);
+  });
+
+  it('finds query words inside unsplittable names (smack_ismaclabel)', () => {
+    expect(order('check if xattr references a smack MAC label', [
+      cand(1, 33.7, 'smack_inode_removexattr'), cand(2, 30, 'smack_ismaclabel'),
+    ])[0]).toBe(2);
+  });
+
+  it('keeps the FTS order when no signal differs, and scores are normalised to the best', () => {
+    const r = rerank([cand(5, 10, null), cand(4, 8, null), cand(9, 2, null)], ['zzz']);
+    expect(r.map((x) => x.id)).toEqual([5, 4, 9]);
+    expect(r[0].signals.bm25).toBe(1);
+    expect(r[1].signals.bm25).toBeCloseTo(0.8);
+  });
+
+  it('an exact identifier of the query is a strong signal, not an override', () => {
+    const cs = [cand(1, 40, 'suspend_device_irqs', '', 'k/pm.c', true), cand(2, 10, 'resume_device_irqs')];
+    const r = rerank(cs, processQuery('enable interrupt lines disabled by suspend_device_irqs()').terms);
+    expect(r[0].id).toBe(1);
+    expect(r[0].signals.exact).toBe(1);
+    expect(r[0].score - r[1].score).toBeLessThan(RERANK_WEIGHTS.exact + RERANK_WEIGHTS.bm25 + RERANK_WEIGHTS.name);
+  });
+
+  it('ranks test and vendored files lower than the same match in source', () => {
+    expect(order('store value', [cand(1, 10, 'store_value', '', 'lib/test_tree.c'), cand(2, 10, 'store_value', '', 'lib/tree.c')])).toEqual([2, 1]);
+  });
+
+  it('handles no candidates and no terms', () => {
+    expect(rerank([], ['a'])).toEqual([]);
+    expect(rerank([cand(1, 3, 'x')], []).map((r) => r.id)).toEqual([1]);
+  });
+});
+
+describe('isSecondaryFile', () => {
+  it.each([
+    ['lib/test_maple_tree.c', true], ['pkg/foo/foo_test.go', true], ['src/a.test.ts', true], ['src/a.spec.js', true],
+    ['tests/unit/x.py', true], ['a/testdata/x.go', true], ['vendor/github.com/x/y.go', true], ['api/x.pb.go', true],
+    ['src/types.generated.ts', true], ['src/latest.ts', false], ['lib/string.c', false], ['kernel/testing.c', false],
+    ['src/contest/x.ts', false],
+  ])('%s → %s', (p, want) => expect(isSecondaryFile(p)).toBe(want));
+});
