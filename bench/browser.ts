@@ -1,0 +1,273 @@
+/**
+ * `benchBrowser({quick})` — the in-browser half of `npm run bench`: Sift measured in headless
+ * Debian Chromium (Playwright, fresh profile) against the bench page (bench/browser/), built
+ * with its own Vite config and served by `vite preview` with COOP/COEP.
+ *
+ * Sections: embedding chunks/s (WASM q8/fp32 × 1/2 threads) beside onnxruntime-node on the
+ * identical chunks and batches measured right after → ratio; WebGPU adapter state; cold
+ * index of a corpus copied into OPFS (copy untimed) through the app's store + indexer
+ * workers, then a no-change rescan; search p50/p95 per mode at that size (Searcher in a
+ * worker, synthetic vectors for every chunk, tiny model for the query); vector indexes via
+ * benchVectors in a worker; footprint (memory, OPFS DB, app bundle raw + gzip).
+ *
+ * Invariants: nothing is written outside bench/tmp/ (dist/ is never touched); the browser,
+ * server and profile are always torn down; every number comes from this run.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { build, preview } from 'vite';
+import { chromium, type Page } from '@playwright/test';
+import { CHROMIUM_ARGS } from '../playwright.config.ts';
+import { readBenchQueries } from './baselines.ts';
+import { CORPORA_DIR, REPO_DIR, TMP_DIR, fmt, listFiles, mb } from './util.ts';
+import {
+  BENCH_CHUNKS_FULL, BENCH_CHUNKS_QUICK, BENCH_MODEL, BENCH_MODEL_DIR, encodeTexts, loadBenchTexts, loadBenchTokenizer, measureNative,
+  type EmbedBenchRow,
+} from '../src/lib/embed/bench-embed.ts';
+import type { BenchVectorsRow } from '../src/lib/vector/bench-vectors.ts';
+import type { BenchPageApi, ColdIndexResult, CopyResult, EmbedResult, SearchResult } from './browser/api.ts';
+import { BENCH_PAGE, CORPORA_URL } from './browser/vite.config.ts';
+
+const BENCH_CONFIG = join(REPO_DIR, 'bench/browser/vite.config.ts');
+const APP_OUT_DIR = join(TMP_DIR, 'app-dist');
+const CHROMIUM = process.env.SIFT_CHROMIUM ?? '/usr/bin/chromium';
+/** Lets measureUserAgentSpecificMemory answer at once instead of at the next GC. */
+const EXTRA_ARGS = ['--enable-blink-features=ForceEagerMeasureMemory'];
+const EMBED_THREADS = [1, 2];
+const EMBED_DTYPES = ['q8', 'fp32'] as const;
+const QUERY_MODEL = 'generated/tiny';
+const SEARCH_RUNS = 3;
+const VECTOR_DIM = 384;
+/** Kernel dirs indexed in full mode (the eval's directories, ~32 MB). */
+const KERNEL_SUBSET = ['kernel', 'mm', 'lib', 'block', 'security'];
+
+export type BrowserSection = 'embed' | 'index' | 'vectors' | 'bundle';
+
+export interface BenchBrowserOptions {
+  quick?: boolean;
+  /** Sections to run (default all); skipped ones are reported empty. */
+  sections?: BrowserSection[];
+  log?: (line: string) => void;
+}
+
+export interface BrowserBench {
+  markdown: string;
+  env: { crossOriginIsolated: boolean; webgpu: string; hardwareConcurrency: number; chromium: string; loadavg: number[] };
+  embedding: EmbedBenchRow[];
+  corpus: { name: string; copy: CopyResult } | null;
+  index: ColdIndexResult | null;
+  search: SearchResult | null;
+  vectors: BenchVectorsRow[];
+  memory: Awaited<ReturnType<BenchPageApi['memory']>> | null;
+  bundle: BundleSizes | null;
+  notes: string[];
+}
+
+export interface BundleSizes {
+  files: number;
+  byExt: Record<string, { files: number; raw: number; gzip: number }>;
+  /** What the first page load fetches: index.html, its entry JS and CSS. */
+  shell: { raw: number; gzip: number };
+  wasm: Array<{ file: string; raw: number; gzip: number }>;
+}
+
+/** Sizes of a built app folder, raw and gzip (level 9), by extension; source maps excluded. */
+export function bundleSizes(dir: string): BundleSizes {
+  const files = listFiles(dir, (p) => !p.endsWith('.map') && !p.startsWith('models/'));
+  const byExt: BundleSizes['byExt'] = {};
+  const wasm: BundleSizes['wasm'] = [];
+  const sized = new Map<string, { raw: number; gzip: number }>();
+  for (const f of files) {
+    const bytes = readFileSync(join(dir, f));
+    const s = { raw: bytes.byteLength, gzip: gzipSync(bytes, { level: 9 }).byteLength };
+    sized.set(f, s);
+    const ext = f.includes('.') ? f.slice(f.lastIndexOf('.')) : '(none)';
+    const e = (byExt[ext] ??= { files: 0, raw: 0, gzip: 0 });
+    e.files++;
+    e.raw += s.raw;
+    e.gzip += s.gzip;
+    if (ext === '.wasm') wasm.push({ file: f.replace(/-[\w-]{8}\.wasm$/, '.wasm'), ...s });
+  }
+  const shell = { raw: 0, gzip: 0 };
+  const html = files.includes('index.html') ? readFileSync(join(dir, 'index.html'), 'utf8') : '';
+  const refs = [...html.matchAll(/(?:src|href)="\.?\/?([^"]+\.(?:js|css))"/g)].map((m) => m[1]!);
+  for (const f of ['index.html', ...refs]) {
+    const s = sized.get(f);
+    if (s) {
+      shell.raw += s.raw;
+      shell.gzip += s.gzip;
+    }
+  }
+  wasm.sort((a, b) => b.raw - a.raw);
+  return { files: files.length, byExt, shell, wasm };
+}
+
+function pageApi(page: Page) {
+  return <K extends keyof BenchPageApi>(name: K, ...args: Parameters<BenchPageApi[K]>): Promise<Awaited<ReturnType<BenchPageApi[K]>>> =>
+    page.evaluate(
+      ([n, a]) => (window as unknown as { siftBench: Record<string, (...x: unknown[]) => Promise<unknown>> }).siftBench[n as string]!(...(a as unknown[])),
+      [name, args] as const,
+    ) as Promise<Awaited<ReturnType<BenchPageApi[K]>>>;
+}
+
+export async function benchBrowser(opts: BenchBrowserOptions = {}): Promise<BrowserBench> {
+  const quick = !!opts.quick;
+  const log = opts.log ?? ((l: string) => console.error(`[browser] ${l}`));
+  const notes: string[] = [];
+  const want = new Set<BrowserSection>(opts.sections ?? ['embed', 'index', 'vectors', 'bundle']);
+  log('build bench page');
+  await build({ configFile: BENCH_CONFIG, logLevel: 'error' });
+  const server = await preview({ configFile: BENCH_CONFIG, logLevel: 'error' });
+  const base = server.resolvedUrls?.local[0];
+  if (!base) throw new Error('vite preview did not report a URL');
+  const profile = mkdtempSync(join(tmpdir(), 'sift-bench-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, ...EXTRA_ARGS], headless: true });
+  try {
+    const page = context.pages()[0] ?? (await context.newPage());
+    page.on('pageerror', (e) => log(`page error: ${e.message}`));
+    await page.goto(new URL(BENCH_PAGE, base).href);
+    await page.waitForFunction(() => document.title === 'sift bench ready');
+    const call = pageApi(page);
+    const env = { ...(await call('env')), chromium: context.browser()?.version() ?? 'unknown', loadavg: loadavg() };
+    log(`isolated ${env.crossOriginIsolated}, webgpu: ${env.webgpu}, load ${env.loadavg.map((x) => x.toFixed(2)).join(' ')}`);
+    if (!env.crossOriginIsolated) notes.push('page not cross-origin isolated: 2-thread WASM rows ran with 1 thread');
+
+    // ---- a. embedding: Chromium WASM vs onnxruntime-node on the same texts and batches ----
+    const count = quick ? BENCH_CHUNKS_QUICK : BENCH_CHUNKS_FULL;
+    const texts = want.has('embed') ? await loadBenchTexts(count) : [];
+    const encoded = want.has('embed') ? encodeTexts(await loadBenchTokenizer(BENCH_MODEL_DIR, BENCH_MODEL), texts) : [];
+    const embedding: EmbedBenchRow[] = [];
+    for (const dtype of want.has('embed') ? EMBED_DTYPES : []) {
+      for (const threads of EMBED_THREADS) {
+        const r: EmbedResult = await call('embed', { modelId: `generated/${BENCH_MODEL}`, dtype, threads, texts, batchSize: 32 });
+        const native = await measureNative({ modelDir: BENCH_MODEL_DIR, model: BENCH_MODEL, encoded, dtype, threads, bucketed: true });
+        log(`embed ${dtype} ${threads}t: chromium ${r.chunksPerSec.toFixed(2)}/s (load ${r.loadMs.toFixed(0)} ms), native ${native.toFixed(2)}/s`);
+        embedding.push({ runtime: 'onnxruntime-node', dtype, threads, bucketed: true, chunksPerSec: native, ratioToNative: 1 });
+        embedding.push({ runtime: 'chromium wasm', dtype, threads, bucketed: true, chunksPerSec: r.chunksPerSec, ratioToNative: r.chunksPerSec / native });
+      }
+    }
+
+    // ---- b. cold index in OPFS, through the app's workers; c. search at that size ----
+    let corpus: BrowserBench['corpus'] = null;
+    let index: ColdIndexResult | null = null;
+    let memory: BrowserBench['memory'] = null;
+    let search: SearchResult | null = null;
+    if (want.has('index')) {
+      const name = quick ? 'medium' : 'kernel-subset';
+      const dir = quick ? 'medium' : 'kernel';
+      const paths = listFiles(join(CORPORA_DIR, dir), (p) => quick || KERNEL_SUBSET.some((d) => p.startsWith(`${d}/`)));
+      log(`copy ${paths.length} files of ${name} into OPFS`);
+      const copy = await call('copyCorpus', { name, urlPrefix: `${CORPORA_URL}${dir}/`, paths });
+      corpus = { name, copy };
+      log(`copied ${fmt(mb(copy.bytes))} MiB in ${fmt(copy.ms / 1000, 1)} s; indexing`);
+      index = await call('indexCorpus', name, `bench-${name}`);
+      log(`indexed ${index.summary.files.total} files, ${index.summary.chunks.total} chunks in ${fmt(index.summary.timings.total / 1000, 1)} s; rescan ${fmt(index.rescan.timings.total / 1000, 2)} s`);
+      memory = await call('memory');
+      search = await call('search', { storeName: `bench-${name}`, queries: readBenchQueries(), runs: SEARCH_RUNS, queryModelId: QUERY_MODEL, dim: VECTOR_DIM });
+      log(`search: ${search.modes.map((m) => `${m.mode} ${fmt(m.p50, 1)}/${fmt(m.p95, 1)} ms`).join(', ')}`);
+    }
+
+    // ---- d. vector indexes ----
+    const vectors: BenchVectorsRow[] = [];
+    const plan: Array<{ sizes: number[]; kinds: Array<'exact' | 'int8' | 'hnsw' | 'voy'> }> = quick
+      ? [{ sizes: [10_000], kinds: ['exact', 'int8', 'hnsw', 'voy'] }]
+      : [{ sizes: [10_000], kinds: ['exact', 'int8', 'hnsw', 'voy'] }, { sizes: [50_000], kinds: ['exact', 'int8', 'hnsw'] }, { sizes: [100_000], kinds: ['exact', 'int8'] }];
+    if (!quick && want.has('vectors')) notes.push('hnsw at 100k not run: its build (efConstruction 200) takes tens of minutes on this 2-core machine');
+    for (const p of want.has('vectors') ? plan : []) {
+      const rows = await call('vectors', { ...p, queries: quick ? 50 : 100 });
+      vectors.push(...rows);
+      for (const r of rows) log(`vectors ${r.kind} ${r.size}: p50 ${fmt(r.searchP50Ms, 2)} ms, recall ${r.recall.toFixed(3)}`);
+    }
+
+    // ---- e. app bundle (built into bench/tmp, never dist/) ----
+    let bundle: BundleSizes | null = null;
+    if (want.has('bundle')) {
+      log('build app for bundle sizes');
+      rmSync(APP_OUT_DIR, { recursive: true, force: true });
+      await build({ configFile: join(REPO_DIR, 'vite.config.ts'), root: REPO_DIR, logLevel: 'error', build: { outDir: APP_OUT_DIR, emptyOutDir: true, sourcemap: false } });
+      bundle = bundleSizes(APP_OUT_DIR);
+      rmSync(APP_OUT_DIR, { recursive: true, force: true });
+    }
+
+    const result: Omit<BrowserBench, 'markdown'> = { env, embedding, corpus, index, search, vectors, memory, bundle, notes };
+    return { markdown: browserMarkdown(result), ...result };
+  } finally {
+    await context.close().catch(() => undefined);
+    await server.close().catch(() => undefined);
+    rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+const s = (ms: number | null | undefined, d = 2) => fmt(ms === null || ms === undefined ? NaN : ms / 1000, d);
+const kb = (b: number) => fmt(b / 1024, 0);
+
+function indexMarkdown(L: string[], index: ColdIndexResult, corpus: NonNullable<BrowserBench['corpus']>): void {
+  const x = index.summary;
+  const t = x.timings;
+  const secs = t.total / 1000;
+  L.push('', `### Cold index in Chromium (OPFS, the app's store + indexer workers): ${corpus.name}`, '',
+    `Corpus copied into OPFS first (not timed): ${corpus.copy.files} files, ${fmt(mb(corpus.copy.bytes))} MiB in ${s(corpus.copy.ms, 1)} s. ` +
+      'Stage columns are summed per-file durations (they overlap when pipelined), as in the Node table.', '',
+    '| files | chunks | MiB | total s | wall s | first searchable s | walk | read | hash | chunk | store | files/s | MiB/s | chunks/s | rescan (no change) s | OPFS DB MiB |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    `| ${x.files.total} | ${x.chunks.total} | ${fmt(mb(x.bytes))} | ${s(t.total)} | ${s(index.wallMs)} | ${s(x.firstSearchableMs)} | ${s(t.walk)} | ${s(t.read)} | ${s(t.hash)} | ${s(t.chunk)} | ${s(t.store)} | ` +
+      `${fmt(x.files.total / secs)} | ${fmt(mb(x.bytes) / secs, 2)} | ${fmt(x.chunks.total / secs)} | ${s(index.rescan.timings.total)} (unchanged ${index.rescan.files.unchanged}) | ${fmt(mb(index.dbBytes))} |`);
+}
+
+function searchMarkdown(L: string[], search: SearchResult): void {
+  L.push('', `### Search in Chromium (${search.chunks} chunks; Searcher in a worker over OPFS; ms per query, median of ${SEARCH_RUNS} runs)`, '',
+    `Vector leg: ${search.vectorKind} index of synthetic clustered ${VECTOR_DIM}-d vectors for every chunk (built in ${s(search.vectorBuildMs)} s); ` +
+      'the query is embedded by the tiny model (its time is included), then the index is queried with a synthetic query vector. ' +
+      'In hybrid the query embedding overlaps the BM25 leg on the worker\'s one thread, so its time reads higher there.', '',
+    '| mode | p50 | p95 | mean | query embed p50 | strategy |', '|---|---|---|---|---|---|',
+    ...search.modes.map((m) => `| ${m.mode} | ${fmt(m.p50, 2)} | ${fmt(m.p95, 2)} | ${fmt(m.mean, 2)} | ${m.embedP50 === undefined ? '' : fmt(m.embedP50, 2)} | ${m.strategies.join(',')} |`));
+}
+
+function footprintMarkdown(L: string[], r: Omit<BrowserBench, 'markdown'>): void {
+  L.push('', '### Footprint', '');
+  const m = r.memory;
+  if (m) {
+    L.push(`- Memory after indexing (page + app workers): ${m.bytes === null ? 'n/a' : `${fmt(mb(m.bytes))} MiB`} via ${m.api}` +
+      (m.breakdown ? ` (${Object.entries(m.breakdown).map(([k, v]) => `${k} ${fmt(mb(v))} MiB`).join(', ')})` : ''));
+  }
+  if (r.index) {
+    L.push(`- OPFS database: ${fmt(mb(r.index.dbBytes))} MiB (page_count × page_size) for ${fmt(mb(r.index.summary.bytes))} MiB of source (${(r.index.dbBytes / r.index.summary.bytes).toFixed(2)}×)`);
+  }
+  const b = r.bundle;
+  if (b) {
+    L.push(`- App build (\`vite build\`, no source maps): ${b.files} files; first load (index.html + entry JS/CSS) ${kb(b.shell.raw)} KiB raw / ${kb(b.shell.gzip)} KiB gzip`, '',
+      '| extension | files | raw KiB | gzip KiB |', '|---|---|---|---|',
+      ...Object.entries(b.byExt).sort((x, y) => y[1].raw - x[1].raw).map(([e, v]) => `| ${e} | ${v.files} | ${kb(v.raw)} | ${kb(v.gzip)} |`),
+      '', '| WASM | raw KiB | gzip KiB |', '|---|---|---|', ...b.wasm.map((w) => `| ${w.file} | ${kb(w.raw)} | ${kb(w.gzip)} |`));
+  }
+}
+
+export function browserMarkdown(r: Omit<BrowserBench, 'markdown'>): string {
+  const L: string[] = [
+    `${r.env.chromium}, headless; cross-origin isolated: ${r.env.crossOriginIsolated}; hardwareConcurrency ${r.env.hardwareConcurrency}; ` +
+      `WebGPU: ${r.env.webgpu}; load average at start ${r.env.loadavg.map((x) => x.toFixed(2)).join(' ')}`,
+  ];
+  if (r.embedding.length) {
+    L.push('', '### Embedding (MiniLM-shaped model, same chunks and batches, 256 tokens, batch 32, length-bucketed)', '',
+      '| runtime | dtype | threads | chunks/s | ratio to onnxruntime-node |', '|---|---|---|---|---|',
+      ...r.embedding.map((e) => `| ${e.runtime} | ${e.dtype} | ${e.threads} | ${fmt(e.chunksPerSec, 2)} | ${e.ratioToNative.toFixed(2)} |`));
+  }
+  if (r.index && r.corpus) indexMarkdown(L, r.index, r.corpus);
+  if (r.search) searchMarkdown(L, r.search);
+  if (r.vectors.length) {
+    L.push('', '### Vector indexes in Chromium (benchVectors in a worker, synthetic clustered 384-d, k = 10)', '',
+      '| kind | size | build s | p50 ms | p95 ms | recall@10 | memory MB | serialized MB | load s |', '|---|---|---|---|---|---|---|---|---|',
+      ...r.vectors.map((v) => `| ${v.kind} | ${v.size} | ${s(v.buildMs, 1)} | ${fmt(v.searchP50Ms, 2)} | ${fmt(v.searchP95Ms, 2)} | ${v.recall.toFixed(3)} | ${fmt(v.memoryBytes / 1e6)} | ${fmt(v.serializedBytes / 1e6)} | ${s(v.loadMs)} |`));
+  }
+  footprintMarkdown(L, r);
+  if (r.notes.length) L.push('', ...r.notes.map((n) => `- ${n}`));
+  return L.join('\n');
+}
+
+if (process.argv[1] && /bench\/browser\.ts$/.test(process.argv[1])) {
+  const only = process.argv.find((a) => a.startsWith('--sections='))?.split('=')[1]?.split(',') as BrowserSection[] | undefined;
+  const r = await benchBrowser({ quick: process.argv.includes('--quick'), sections: only });
+  console.log(r.markdown);
+}
