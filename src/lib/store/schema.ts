@@ -23,6 +23,11 @@
  * (3)+ characters, so a 2-character prefix index is never used by a query, yet it cost ~20%
  * of insert CPU and ~11% of the database (measured on the kernel mm/ subset, 7.6k chunks).
  * The 3-character index serves the short `"abc"*` queries, which expand to the most terms.
+
+ *
+ * embeddings.vector: float32 LE (4 × dim bytes) as migration 1 says, OR int8 with a
+ * per-vector scale (store.ts vectorToInt8Blob: length never a multiple of 4), which Store has
+ * written since the size work; readers accept both, so no migration was needed for it.
  */
 import type { Db } from './sqlite.ts';
 

@@ -7,7 +7,7 @@ import type { Chunk, FileRecord } from '../types.ts';
 import { openMemoryStore, openNodeStore } from './open-node.ts';
 import { migrate, SCHEMA_VERSION } from './schema.ts';
 import { StorageFullError, StoreError } from './sqlite.ts';
-import { blobToVector, vectorToBlob, type Store } from './store.ts';
+import { blobToVector, PAGE_SIZE, vectorToBlob, vectorToInt8Blob, type Store } from './store.ts';
 
 type Item = { file: FileRecord; chunks: Array<Chunk & { contentHash: string }> };
 
@@ -147,7 +147,7 @@ describe('Store (memory)', () => {
     await store.putEmbeddings('m1', [{ hash: 'a.ts#0', vector: v }]);
     expect(await store.embeddedCount('m1')).toBe(2);
     expect(await store.embeddedCount('m2')).toBe(0);
-    expect((await store.getEmbeddings('m1', ['a.ts#0', 'nope'])).get('a.ts#0')).toEqual(v);
+    expect([...(await store.getEmbeddings('m1', ['a.ts#0', 'nope'])).get('a.ts#0')!]).toEqual([...blobToVector(vectorToInt8Blob(v))]);
     expect((await store.pendingEmbeddings('m1', 10)).map((p) => p.contentHash)).toEqual(['a.ts#1', 'README.md#0', 'README.md#1']);
 
     await store.putEmbeddings('m1', [{ hash: 'a.ts#1', vector: new Float32Array([1, 2, 3]) }]);
@@ -158,17 +158,63 @@ describe('Store (memory)', () => {
     const chunks = await store.getChunks([...ids]);
     chunks.forEach((c, i) => {
       const expected = c.contentHash === 'a.ts#0' ? v : new Float32Array([1, 2, 3]);
-      expect(vectors.subarray(i * 3, i * 3 + 3)).toEqual(expected);
+      // int8 with a per-vector scale: each component within half a step (max|x| / 254).
+      const step = Math.max(...expected.map(Math.abs)) / 127;
+      vectors.subarray(i * 3, i * 3 + 3).forEach((x, k) => expect(Math.abs(x - expected[k])).toBeLessThanOrEqual(step / 2 + 1e-6));
     });
 
     await store.deleteFiles(['a.ts', 'b.ts']);
     expect(await store.pruneEmbeddings()).toBe(2);
   });
 
-  it('stores vectors as little-endian float32', () => {
+  it('reads little-endian float32 vector blobs (schema v1/v2)', () => {
     const blob = vectorToBlob(new Float32Array([1]));
     expect([...blob]).toEqual([0, 0, 0x80, 0x3f]);
     expect(blobToVector(blob)).toEqual(new Float32Array([1]));
+  });
+
+  it('stores vectors as int8 with a per-vector scale, never a multiple of 4 bytes long', () => {
+    // [scale f32 LE = 2/127][codes][tail]: 2 → 127, -1.5 → -95.25 → -95, 0.5 → 31.75 → 32.
+    const blob = vectorToInt8Blob(new Float32Array([2, -1.5, 0.5, 0]));
+    expect(blob.length).toBe(4 + 4 + 1);
+    expect(new DataView(blob.buffer).getFloat32(0, true)).toBeCloseTo(2 / 127, 7);
+    expect([...new Int8Array(blob.buffer, 4, 4)]).toEqual([127, -95, 32, 0]);
+    expect(blob[blob.length - 1]).toBe(1);
+    const three = vectorToInt8Blob(new Float32Array([1, 2, 3])); // 4 + 3 + 1 = 8: one pad byte
+    expect([three.length, three[7], three[8]]).toEqual([9, 0, 2]);
+    for (const dim of [1, 2, 3, 4, 5, 7, 8, 383, 384]) {
+      const v = Float32Array.from({ length: dim }, (_, i) => Math.sin(i + 1));
+      const b = vectorToInt8Blob(v);
+      expect(b.length % 4).not.toBe(0);
+      expect(b.length).toBeLessThanOrEqual(dim + 6);
+      expect(blobToVector(b).length).toBe(dim);
+    }
+    expect([...blobToVector(vectorToInt8Blob(new Float32Array(4)))]).toEqual([0, 0, 0, 0]);
+    expect(() => blobToVector(new Uint8Array([1, 2, 3, 9, 9]))).toThrow(/neither float32 nor int8/);
+  });
+
+  it('int8 vectors keep cosine similarity within ~1e-3 (384 dims)', () => {
+    let seed = 7;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) * 2 - 1;
+    const unit = () => {
+      const v = Float32Array.from({ length: 384 }, rand);
+      const n = Math.hypot(...v);
+      return v.map((x) => x / n);
+    };
+    const cos = (a: Float32Array, b: Float32Array) => {
+      let d = 0, na = 0, nb = 0;
+      for (let i = 0; i < a.length; i++) { d += a[i] * b[i]; na += a[i] * a[i]; nb += b[i] * b[i]; }
+      return d / Math.sqrt(na * nb);
+    };
+    let worst = 0;
+    for (let t = 0; t < 50; t++) {
+      const q = unit(), x = unit();
+      const back = blobToVector(vectorToInt8Blob(x));
+      expect(cos(x, back)).toBeGreaterThan(0.999);
+      worst = Math.max(worst, Math.abs(cos(q, x) - cos(q, back)));
+    }
+    expect(worst).toBeLessThan(3e-3);
+    expect(worst).toBeGreaterThan(0); // it is lossy: this test would notice float32 storage
   });
 
   it('stats and chunkTypes describe the index', async () => {
@@ -215,6 +261,47 @@ describe('Store (Node file VFS)', () => {
     await b.close();
     const native = execFileSync('/usr/bin/sqlite3', [file1, 'SELECT count(*) FROM chunks; PRAGMA integrity_check;']).toString();
     expect(native.trim().split('\n')).toEqual(['3', 'ok']);
+  });
+
+  it('creates new files with PAGE_SIZE pages and incremental auto-vacuum; releaseFreePages shrinks them', async () => {
+    const f = path.join(dir, 'new.sqlite');
+    const s = await openNodeStore(f);
+    expect((await s.db.get<{ page_size: number }>('PRAGMA page_size'))?.page_size).toBe(PAGE_SIZE);
+    expect((await s.db.get<{ auto_vacuum: number }>('PRAGMA auto_vacuum'))?.auto_vacuum).toBe(2); // INCREMENTAL
+    const big = file('big.ts', 40);
+    for (const c of big.chunks) c.content += ' x'.repeat(3000);
+    await s.writeFiles([big, file('small.ts', 2)]);
+    const grown = fs.statSync(f).size;
+    await s.deleteFiles(['big.ts']);
+    expect((await s.db.get<{ freelist_count: number }>('PRAGMA freelist_count'))?.freelist_count).toBeGreaterThan(0);
+    await s.optimizeFts(); // merges, then releases the free pages
+    expect((await s.db.get<{ freelist_count: number }>('PRAGMA freelist_count'))?.freelist_count).toBe(0);
+    expect(fs.statSync(f).size).toBeLessThan(grown / 2);
+    expect(await s.releaseFreePages()).toBe(0);
+    expect(await s.integrityCheck()).toBe('ok');
+    await s.close();
+  });
+
+  it('keeps working on an older file (4 KB pages, no auto-vacuum, float32 vectors)', async () => {
+    const f = path.join(dir, 'old.sqlite');
+    execFileSync('/usr/bin/sqlite3', [f, 'PRAGMA page_size = 4096; CREATE TABLE t(x); DROP TABLE t;']);
+    const s = await openNodeStore(f);
+    expect((await s.db.get<{ page_size: number }>('PRAGMA page_size'))?.page_size).toBe(4096);
+    expect((await s.db.get<{ auto_vacuum: number }>('PRAGMA auto_vacuum'))?.auto_vacuum).toBe(0);
+    await s.writeFiles([file('a.ts', 2)]);
+    const old = new Float32Array([0.25, -0.5, 0.125]);
+    await s.db.run('INSERT INTO embeddings (content_hash, model, vector) VALUES (?, ?, ?)', ['a.ts#0', 'm', vectorToBlob(old)]);
+    await s.putEmbeddings('m', [{ hash: 'a.ts#1', vector: new Float32Array([1, 0, -1]) }]);
+    const lengths = await s.db.all<{ n: number }>('SELECT length(vector) AS n FROM embeddings ORDER BY content_hash');
+    expect(lengths.map((r) => r.n)).toEqual([12, 9]); // float32 (v2) beside int8
+    const { vectors, dim } = await s.loadVectors('m');
+    expect(dim).toBe(3);
+    expect([...vectors.subarray(0, 3)]).toEqual([...old]); // exact: float32 read as float32
+    expect([...vectors.subarray(3, 6)].map((x) => Math.round(x * 1e6) / 1e6)).toEqual([1, 0, -1]);
+    await s.deleteFiles(['a.ts']);
+    expect(await s.releaseFreePages()).toBe(0); // no auto-vacuum: nothing to release, no error
+    expect(await s.integrityCheck()).toBe('ok');
+    await s.close();
   });
 
   it('survives a crash: committed batches stay, the torn one rolls back', async () => {
