@@ -34,16 +34,17 @@ test('open a folder, index it, search, filter, open the file at the line', async
   // Language filter: only python results.
   await searchFor(page, 'task');
   await page.getByTestId('filter-language').selectOption('python');
+  await expect.poll(async () => (await page.getByTestId('result-language').allTextContents()).filter((l) => l !== 'python'), { timeout: 15_000 }).toEqual([]);
   await expect(page.getByTestId('result').first()).toBeVisible();
-  for (const lang of await page.getByTestId('result-language').allTextContents()) expect(lang).toBe('python');
   expect(page.url()).toContain('lang=python');
 
   // Path glob + chunk type.
   await page.getByTestId('filter-language').selectOption('');
   await page.getByTestId('filter-glob').fill('src/**');
   await page.getByTestId('filter-glob').press('Enter');
+  // The filtered search replaces the previous list when it lands: wait for it, then check every path.
+  await expect.poll(async () => (await resultPaths(page)).filter((p) => !p.startsWith('src/')), { timeout: 15_000 }).toEqual([]);
   await expect(page.getByTestId('result').first()).toBeVisible();
-  for (const p of await resultPaths(page)) expect(p.startsWith('src/')).toBe(true);
   await page.getByTestId('filter-glob').fill('');
   await page.getByTestId('filter-glob').press('Enter');
 
