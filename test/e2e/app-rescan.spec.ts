@@ -1,6 +1,7 @@
 /**
  * Keeping up with the folder: incremental rescan after edit/add/delete/rename, reload and
- * restore (the index persists in OPFS, the handle in IndexedDB), and two tabs (one writer).
+ * restore (the index persists in OPFS, the handle in IndexedDB), offline reload (service
+ * worker), and two tabs (one writer).
  */
 import { test, expect } from '@playwright/test';
 import { installPicker, readFixture, clearOpfs, editFixture } from './helpers/opfs-fixture.ts';
@@ -67,6 +68,23 @@ test('reload keeps the codebase and its index; access is restored', async ({ pag
   await expect(row.getByRole('button', { name: 'Rescan' })).toBeEnabled();
   await row.getByRole('button', { name: 'Rescan' }).click();
   await expect(row.getByTestId('last-summary')).toContainText('no changes');
+});
+
+test('offline: after the first visit the app reloads and searches with the network off', async ({ page, context }) => {
+  // The service worker must control the page before the network goes away.
+  await expect
+    .poll(() => page.evaluate(async () => (await navigator.serviceWorker.ready) && !!navigator.serviceWorker.controller), { timeout: 30_000 })
+    .toBe(true);
+  await context.setOffline(true);
+  try {
+    await page.reload();
+    const row = page.getByRole('listitem', { name: 'Codebase repo-small' });
+    await expect(row.getByTestId('codebase-stats')).toContainText(`${FILES} files`);
+    await searchFor(page, 'RateLimiter');
+    expect((await resultPaths(page))[0]).toBe('api/handlers.py');
+  } finally {
+    await context.setOffline(false);
+  }
 });
 
 test('two tabs: the second is read-only but searches', async ({ page, context }) => {
