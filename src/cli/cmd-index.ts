@@ -29,6 +29,8 @@ export interface IndexCliOptions {
 
 /** Files chunked ahead per worker thread (keeps each worker busy while SQLite writes). */
 const FILES_AHEAD_PER_WORKER = 4;
+/** Files chunked on the main thread before the worker pool is started. */
+const IN_THREAD_FIRST_FILES = 16;
 /**
  * Merge the FTS index's segments after a run that wrote this many rows: keyword p95 on the
  * kernel subset (197k chunks) went 157 → 130 ms for a one-off rewrite of the FTS b-tree.
@@ -37,7 +39,8 @@ const OPTIMIZE_AFTER_ROWS = 20_000;
 
 /**
  * The chunker for this run: a worker pool when asked for and it starts, else in-thread. The
- * pool starts on the first file to chunk, so a rescan with nothing changed never pays for it.
+ * pool starts only once more than a few files need chunking, so a rescan with nothing (or
+ * little) changed never pays for it.
  */
 async function createChunker(workers: number, quiet: boolean): Promise<{ chunker: FileChunker; concurrency: number; dispose: () => Promise<void> }> {
   let local: Promise<Chunker> | null = null;
@@ -54,7 +57,12 @@ async function createChunker(workers: number, quiet: boolean): Promise<{ chunker
     }
     return inThread();
   };
-  const chunker: FileChunker = { chunkFile: async (path, text) => (await (pool ??= start())).chunkFile(path, text) };
+  let seen = 0;
+  const chunker: FileChunker = {
+    // A handful of changed files is chunked in-thread: starting the pool costs more (~0.4 s)
+    // than the work, and "one edit searchable within a second" is the common rescan.
+    chunkFile: async (path, text) => (++seen <= IN_THREAD_FIRST_FILES ? inThread() : (pool ??= start())).then((c) => c.chunkFile(path, text)),
+  };
   return {
     chunker,
     concurrency: Math.max(1, workers) * FILES_AHEAD_PER_WORKER,
