@@ -3,13 +3,11 @@
  * process, the real store on disk, the real chunker.
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync, writeFileSync, renameSync, unlinkSync, existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { ROOT, runSift } from './run-sift.ts';
 
-const ROOT = resolve(__dirname, '../..');
-const SIFT = join(ROOT, 'bin/sift');
 const FIXTURE = join(ROOT, 'test/fixtures/sample-repo');
 const TINY = join(ROOT, 'models/generated/tiny');
 
@@ -18,13 +16,7 @@ let repo: string;
 let db: string;
 
 function sift(args: string[], input?: string) {
-  const r = spawnSync(process.execPath, [SIFT, ...args], {
-    encoding: 'utf8',
-    input,
-    env: { ...process.env, SIFT_HOME: join(work, 'home'), SIFT_OFFLINE: '1' },
-    timeout: 120_000,
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  return runSift(args, { home: join(work, 'home'), input });
 }
 
 function json<T = Record<string, unknown>>(args: string[], input?: string): T {

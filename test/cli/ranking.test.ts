@@ -7,13 +7,11 @@
  * directly, so a careless golden update cannot hide them.
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { ROOT, runSift } from './run-sift.ts';
 
-const ROOT = resolve(__dirname, '../..');
-const SIFT = join(ROOT, 'bin/sift');
 const FIXTURE = join(ROOT, 'test/fixtures/sample-repo');
 const GOLDEN = join(__dirname, 'ranking.golden.json');
 /** Results compared per query. */
@@ -40,14 +38,9 @@ let repo: string;
 let db: string;
 let actual: Golden;
 
-function sift(args: string[], input?: string) {
-  const r = spawnSync(process.execPath, [SIFT, ...args], {
-    encoding: 'utf8',
-    input,
-    env: { ...process.env, SIFT_HOME: join(work, 'home'), SIFT_OFFLINE: '1' },
-    timeout: 120_000,
-  });
-  if (r.status !== 0) throw new Error(`sift ${args[0]} exited ${r.status}: ${r.stderr}`);
+function sift(args: string[], input?: string): string {
+  const r = runSift(args, { home: join(work, 'home'), input });
+  if (r.code !== 0) throw new Error(`sift ${args[0]} exited ${r.code}: ${r.stderr}`);
   return r.stdout;
 }
 

@@ -3,18 +3,15 @@
  * filters, URL state, keyboard, open file at line, explain/re-fuse, stats.
  */
 import { test, expect } from '@playwright/test';
-import { installPicker, readFixture, clearOpfs } from './helpers/opfs-fixture.ts';
-import { searchFor, resultPaths, waitIndexed } from './helpers/app.ts';
+import { installPicker, readFixture } from './helpers/opfs-fixture.ts';
+import { searchFor, resultPaths, waitIndexed, resetApp } from './helpers/app.ts';
 
 const fixture = readFixture('test/fixtures/repo-small');
 const FILES = Object.keys(fixture.files).length;
 
 test.beforeEach(async ({ page }) => {
   await installPicker(page, { default: fixture });
-  await page.goto('./');
-  await clearOpfs(page);
-  await page.evaluate(() => indexedDB.deleteDatabase('keyval-store'));
-  await page.reload();
+  await resetApp(page);
 });
 
 test('open a folder, index it, search, filter, open the file at the line', async ({ page }) => {

@@ -1,14 +1,10 @@
 /** Browsers without showDirectoryPicker: the webkitdirectory upload; and index export/import. */
 import { test, expect } from '@playwright/test';
 import { readFileSync } from 'node:fs';
-import { clearOpfs } from './helpers/opfs-fixture.ts';
-import { searchFor, resultPaths, waitIndexed } from './helpers/app.ts';
+import { searchFor, resultPaths, waitIndexed, resetApp } from './helpers/app.ts';
 
 test('webkitdirectory upload indexes a snapshot; export and import an index', async ({ page }, info) => {
-  await page.goto('./');
-  await clearOpfs(page);
-  await page.evaluate(() => indexedDB.deleteDatabase('keyval-store'));
-  await page.reload();
+  await resetApp(page);
   await page.getByTestId('folder-input').setInputFiles('test/fixtures/repo-small');
   const row = page.getByRole('listitem', { name: 'Codebase repo-small' });
   await waitIndexed(page, 'repo-small', 22);

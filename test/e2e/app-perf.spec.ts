@@ -4,8 +4,8 @@
  * dark-theme screenshots.
  */
 import { test, expect } from '@playwright/test';
-import { installPicker, syntheticFixture, clearOpfs } from './helpers/opfs-fixture.ts';
-import { searchFor, waitIndexed } from './helpers/app.ts';
+import { installPicker, syntheticFixture } from './helpers/opfs-fixture.ts';
+import { searchFor, waitIndexed, resetApp } from './helpers/app.ts';
 
 const FILES = 1500;
 /** Gate for a shared, noisy 2-core machine; the target is zero. */
@@ -23,10 +23,7 @@ test('no main-thread long task while indexing a larger folder', async ({ page })
       for (const e of list.getEntries()) w.__longtasks.push(e.duration);
     }).observe({ type: 'longtask', buffered: true });
   });
-  await page.goto('./');
-  await clearOpfs(page);
-  await page.evaluate(() => indexedDB.deleteDatabase('keyval-store'));
-  await page.reload();
+  await resetApp(page);
   // Write the fixture into OPFS now (test-side main-thread work), so only indexing is measured.
   await page.evaluate(() => (window as unknown as { showDirectoryPicker(o: object): Promise<unknown> }).showDirectoryPicker({ id: 'warm' }));
   await page.waitForTimeout(1500); // let startup settle

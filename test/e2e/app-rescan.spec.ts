@@ -4,18 +4,15 @@
  * worker), and two tabs (one writer).
  */
 import { test, expect } from '@playwright/test';
-import { installPicker, readFixture, clearOpfs, editFixture } from './helpers/opfs-fixture.ts';
-import { searchFor, resultPaths, waitIndexed } from './helpers/app.ts';
+import { installPicker, readFixture, editFixture } from './helpers/opfs-fixture.ts';
+import { searchFor, resultPaths, waitIndexed, resetApp } from './helpers/app.ts';
 
 const fixture = readFixture('test/fixtures/repo-small');
 const FILES = Object.keys(fixture.files).length;
 
 test.beforeEach(async ({ page }) => {
   await installPicker(page, { default: fixture });
-  await page.goto('./');
-  await clearOpfs(page);
-  await page.evaluate(() => indexedDB.deleteDatabase('keyval-store'));
-  await page.reload();
+  await resetApp(page);
   await page.getByRole('button', { name: 'Open folder…' }).click();
   await waitIndexed(page, 'repo-small', FILES);
 });

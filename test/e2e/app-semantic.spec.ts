@@ -5,8 +5,8 @@
  */
 import { test, expect } from '@playwright/test';
 import { existsSync } from 'node:fs';
-import { installPicker, readFixture, clearOpfs } from './helpers/opfs-fixture.ts';
-import { searchFor, waitIndexed } from './helpers/app.ts';
+import { installPicker, readFixture } from './helpers/opfs-fixture.ts';
+import { searchFor, waitIndexed, resetApp } from './helpers/app.ts';
 
 const MODEL_DIR = 'models/generated/tiny';
 
@@ -14,13 +14,7 @@ test('import the tiny model, embed, and search semantically', async ({ page }) =
   test.skip(!existsSync(`${MODEL_DIR}/onnx/model.onnx`), 'run `npm run models` first');
   test.setTimeout(240_000);
   await installPicker(page, { 'sift-codebase': readFixture('test/fixtures/repo-small'), 'sift-model': readFixture(MODEL_DIR, 'tiny') });
-  await page.goto('./');
-  await clearOpfs(page);
-  await page.evaluate(() => {
-    indexedDB.deleteDatabase('keyval-store');
-    localStorage.clear();
-  });
-  await page.reload();
+  await resetApp(page);
   await page.getByRole('button', { name: 'Open folder…' }).click();
   await waitIndexed(page, 'repo-small', 22);
 

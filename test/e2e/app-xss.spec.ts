@@ -1,7 +1,7 @@
 /** Code from files is text, never HTML: the XSS fixture must render inertly. */
 import { test, expect } from '@playwright/test';
-import { installPicker, readFixture, clearOpfs } from './helpers/opfs-fixture.ts';
-import { searchFor, waitIndexed } from './helpers/app.ts';
+import { installPicker, readFixture } from './helpers/opfs-fixture.ts';
+import { searchFor, waitIndexed, resetApp } from './helpers/app.ts';
 
 const fixture = readFixture('test/fixtures/repo-small');
 
@@ -12,9 +12,7 @@ test('a file full of <script> and <img onerror> renders as text', async ({ page 
     void d.dismiss();
   });
   await installPicker(page, { default: fixture });
-  await page.goto('./');
-  await clearOpfs(page);
-  await page.reload();
+  await resetApp(page);
   await page.getByRole('button', { name: 'Open folder…' }).click();
   await waitIndexed(page, 'repo-small', Object.keys(fixture.files).length);
 

@@ -1,5 +1,6 @@
 /** Page-level helpers for the Sift e2e tests: wait for indexing, search, read results. */
 import { expect, type Page } from '@playwright/test';
+import { clearOpfs } from './opfs-fixture.ts';
 
 /**
  * Waits until the named codebase has finished its current job and shows `files` files
@@ -26,4 +27,15 @@ export async function searchFor(page: Page, query: string): Promise<void> {
 
 export async function resultPaths(page: Page): Promise<string[]> {
   return page.getByTestId('result-path').allTextContents();
+}
+
+/** A fresh app: opens it, then forgets every codebase (OPFS), saved handle and setting, and reloads. */
+export async function resetApp(page: Page): Promise<void> {
+  await page.goto('./');
+  await clearOpfs(page);
+  await page.evaluate(() => {
+    indexedDB.deleteDatabase('keyval-store');
+    localStorage.clear();
+  });
+  await page.reload();
 }
