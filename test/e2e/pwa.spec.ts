@@ -237,6 +237,21 @@ test('a new deploy installs, waits, and takes over only when asked', async ({ pa
   expect(names).not.toContain('sift-precache-' + version);
 });
 
+test('the app offers a new deploy and reloads into it when the user agrees', async ({ page }) => {
+  await page.goto(server.url);
+  await ensureRegistered(page);
+  const { version } = await swControlled(page);
+  const sw = readFileSync(join(DIST, 'sw.js'), 'utf8');
+  server.override('sw.js', sw.replaceAll(version, 'cafebabecafebabe'));
+  await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())!.update());
+  const prompt = page.getByRole('status').filter({ hasText: 'A new version of Sift is available.' });
+  await expect(prompt).toBeVisible({ timeout: 20_000 });
+  await page.screenshot({ path: 'test-results/screens/update-prompt.png' });
+  expect((await swControlled(page)).version).toBe(version);
+  await Promise.all([page.waitForEvent('load'), prompt.getByRole('button', { name: 'Reload to update' }).click()]);
+  await expect.poll(async () => (await swControlled(page)).version, { timeout: 20_000 }).toBe('cafebabecafebabe');
+});
+
 test('cross-origin isolation via the service worker, behind a setting', async ({ page }) => {
   await page.goto(server.url);
   await ensureRegistered(page);

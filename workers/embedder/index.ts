@@ -30,11 +30,30 @@ function isMissing(e: unknown): boolean {
   return /not found|404|ModelFileNotFound|local_files_only|allowRemoteModels=false|Could not locate|is not valid JSON|Unexpected token '<'/i.test(m);
 }
 
+/**
+ * A served model is there when its config.json is: a static host answers a missing file
+ * with 404 or (SPA fallback) index.html, and Transformers.js then fails with an unhelpful
+ * error deep inside, so ask first.
+ */
+async function servedModelExists(modelId: string): Promise<boolean> {
+  try {
+    const res = await fetch(`${localModelPath()}${modelId}/config.json`);
+    if (!res.ok) return false;
+    const config: unknown = await res.json();
+    return typeof config === 'object' && config !== null;
+  } catch {
+    return false;
+  }
+}
+
 async function load(cfg: ModelConfig, signal: AbortSignal): Promise<ModelLoadResult> {
   const t0 = performance.now();
   const old = embedder;
   embedder = null;
   await old?.dispose().catch(() => undefined);
+  if (cfg.source === 'served' && !(await servedModelExists(cfg.modelId))) {
+    return { ok: false, reason: 'missing', message: `${localModelPath()}${cfg.modelId}/config.json is not served` };
+  }
   try {
     const next = await Embedder.load({
       modelId: cfg.modelId,
