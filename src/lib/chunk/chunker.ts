@@ -18,7 +18,7 @@
  *   into column ranges.
  */
 import { Language, Parser } from 'web-tree-sitter';
-import type { Node, Tree } from 'web-tree-sitter';
+import type { Node, Tree, TreeCursor } from 'web-tree-sitter';
 import type { Chunk, ChunkType } from '../types.ts';
 import { CHUNK_OVERLAP_CHARS, MAX_CHUNK_CHARS, MIN_CHUNK_CHARS } from '../config.ts';
 import { CLASS_LIKE, GRAMMARS, LANGUAGE_SPECS, RUNTIME_WASM, detectLanguage } from './languages.ts';
@@ -203,18 +203,17 @@ function looksMinified(text: string): boolean {
   return longest > MINIFIED_LINE_CHARS && longest * 2 > text.length;
 }
 
-/** Share of the text covered by ERROR nodes (walks only into subtrees that contain errors). */
-function errorRatio(root: Node, length: number): number {
-  if (!root.hasError || length === 0) return 0;
-  let covered = 0;
+/**
+ * Pre-order walk of `root`'s subtree with one TreeCursor (deleted on return), no recursion.
+ * `visit` sees the cursor on each node and its depth below `root` (0 = root) and returns
+ * whether to descend into that node's children.
+ */
+function walkCursor(root: Node, visit: (cursor: TreeCursor, depth: number) => boolean): void {
   const cursor = root.walk();
   try {
     let depth = 0;
     for (;;) {
-      let descend = false;
-      if (cursor.nodeType === 'ERROR') covered += cursor.endIndex - cursor.startIndex;
-      else descend = cursor.currentNode.hasError;
-      if (descend && cursor.gotoFirstChild()) {
+      if (visit(cursor, depth) && cursor.gotoFirstChild()) {
         depth++;
         continue;
       }
@@ -227,6 +226,17 @@ function errorRatio(root: Node, length: number): number {
   } finally {
     cursor.delete();
   }
+}
+
+/** Share of the text covered by ERROR nodes (walks only into subtrees that contain errors). */
+function errorRatio(root: Node, length: number): number {
+  if (!root.hasError || length === 0) return 0;
+  let covered = 0;
+  walkCursor(root, (cursor) => {
+    if (cursor.nodeType !== 'ERROR') return cursor.currentNode.hasError;
+    covered += cursor.endIndex - cursor.startIndex;
+    return false;
+  });
   return covered / length;
 }
 
@@ -419,46 +429,31 @@ class FileChunker {
     const out: Item[] = [];
     const spec = this.spec;
     for (const root of roots) {
-      const cursor = root.walk();
-      try {
-        let depth = 0;
-        for (;;) {
-          let descend = depth < MAX_NESTED_DEF_DEPTH;
-          if (depth > 0 && cursor.nodeIsNamed) {
-            const t = cursor.nodeType;
-            if (t in spec.defs || spec.bindings.has(t) || t in spec.wrappers) {
-              const n = cursor.currentNode;
-              const found = this.classify(n);
-              if (found && 'def' in found && found.def.name) {
-                descend = false;
-                const row = n.startPosition.row;
-                const last = out[out.length - 1];
-                if (row > from && endRowOf(n) <= to && (!last || row > last.endRow) && this.lines.startsRow(n.startIndex, row)) {
-                  const docNodes: Node[] = [];
-                  let startRow = row;
-                  for (let p = n.previousNamedSibling; p && spec.comments.has(p.type) && endRowOf(p) + 1 >= startRow; p = p.previousNamedSibling) {
-                    if (p.startPosition.row <= (last?.endRow ?? from) || !this.lines.startsRow(p.startIndex, p.startPosition.row)) break;
-                    docNodes.unshift(p);
-                    startRow = p.startPosition.row;
-                  }
-                  out.push({ kind: 'def', startRow, endRow: endRowOf(n), nodes: [], def: found.def, docNodes, parent, inClass: false });
+      walkCursor(root, (cursor, depth) => {
+        if (depth > 0 && cursor.nodeIsNamed) {
+          const t = cursor.nodeType;
+          if (t in spec.defs || spec.bindings.has(t) || t in spec.wrappers) {
+            const n = cursor.currentNode;
+            const found = this.classify(n);
+            if (found && 'def' in found && found.def.name) {
+              const row = n.startPosition.row;
+              const last = out[out.length - 1];
+              if (row > from && endRowOf(n) <= to && (!last || row > last.endRow) && this.lines.startsRow(n.startIndex, row)) {
+                const docNodes: Node[] = [];
+                let startRow = row;
+                for (let p = n.previousNamedSibling; p && spec.comments.has(p.type) && endRowOf(p) + 1 >= startRow; p = p.previousNamedSibling) {
+                  if (p.startPosition.row <= (last?.endRow ?? from) || !this.lines.startsRow(p.startIndex, p.startPosition.row)) break;
+                  docNodes.unshift(p);
+                  startRow = p.startPosition.row;
                 }
+                out.push({ kind: 'def', startRow, endRow: endRowOf(n), nodes: [], def: found.def, docNodes, parent, inClass: false });
               }
+              return false; // never look inside a named definition
             }
           }
-          if (descend && cursor.gotoFirstChild()) {
-            depth++;
-            continue;
-          }
-          while (depth > 0 && !cursor.gotoNextSibling()) {
-            cursor.gotoParent();
-            depth--;
-          }
-          if (depth === 0) break;
         }
-      } finally {
-        cursor.delete();
-      }
+        return depth < MAX_NESTED_DEF_DEPTH;
+      });
     }
     return out;
   }
@@ -692,28 +687,14 @@ class FileChunker {
   private scoreBreaks(nodes: Node[], from: number, to: number, baseDepth: number): Int32Array {
     const scores = new Int32Array(to - from + 2);
     for (const root of nodes) {
-      const cursor = root.walk();
-      try {
-        let depth = 0;
-        for (;;) {
-          const row = cursor.startPosition.row;
-          if (cursor.nodeIsNamed && row > from && row <= to && this.lines.startsRow(cursor.startIndex, row)) {
-            const s = Math.max(1, BREAK_SCORE_TOP - BREAK_SCORE_STEP * (depth + baseDepth));
-            if (s > scores[row - from]) scores[row - from] = s;
-          }
-          if (depth < MAX_BREAK_DEPTH && cursor.endPosition.row > row && cursor.gotoFirstChild()) {
-            depth++;
-            continue;
-          }
-          while (depth > 0 && !cursor.gotoNextSibling()) {
-            cursor.gotoParent();
-            depth--;
-          }
-          if (depth === 0) break;
+      walkCursor(root, (cursor, depth) => {
+        const row = cursor.startPosition.row;
+        if (cursor.nodeIsNamed && row > from && row <= to && this.lines.startsRow(cursor.startIndex, row)) {
+          const s = Math.max(1, BREAK_SCORE_TOP - BREAK_SCORE_STEP * (depth + baseDepth));
+          if (s > scores[row - from]) scores[row - from] = s;
         }
-      } finally {
-        cursor.delete();
-      }
+        return depth < MAX_BREAK_DEPTH && cursor.endPosition.row > row;
+      });
     }
     for (let r = from + 1; r <= to; r++) if (this.lines.isBlank(r - 1)) scores[r - from] += BREAK_SCORE_AFTER_BLANK;
     return scores;

@@ -63,6 +63,104 @@ export class VectorIndexError extends Error {
   }
 }
 
+/** Capacity of a SlotMap (and of its index's row arrays) grows by this factor. */
+const SLOT_GROWTH = 1.5;
+
+/**
+ * The id↔slot bookkeeping shared by the scan indexes (exact, int8). Slots 0..size-1 are
+ * live and contiguous, `ids[s]` is the id of slot `s`, and every live id maps to its
+ * slot. The index owns the rows; this decides when they grow and which row moves on a
+ * remove (the last one, into the hole), so scans never skip holes.
+ */
+export class SlotMap {
+  /** Id per slot; only 0..size-1 are meaningful (read it directly in scans). */
+  ids: Uint32Array;
+  private readonly slotOf = new Map<number, number>();
+  private count = 0;
+
+  constructor(capacity: number) {
+    this.ids = new Uint32Array(Math.max(1, capacity));
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  get capacity(): number {
+    return this.ids.length;
+  }
+
+  has(id: number): boolean {
+    return this.slotOf.has(id);
+  }
+
+  slot(id: number): number | undefined {
+    return this.slotOf.get(id);
+  }
+
+  /** The slot of `id`, appending a new one when absent (reserve() the room first). */
+  claim(id: number): number {
+    let slot = this.slotOf.get(id);
+    if (slot === undefined) {
+      slot = this.count++;
+      this.slotOf.set(id, slot);
+      this.ids[slot] = id;
+    }
+    return slot;
+  }
+
+  /**
+   * Frees the slot of `id` by moving the last slot's id into it. Returns the hole the
+   * index must fill with its row at slot `size` (the former last), or -1 when no row
+   * moves (absent id, or it was the last).
+   */
+  release(id: number): number {
+    const slot = this.slotOf.get(id);
+    if (slot === undefined) return -1;
+    this.slotOf.delete(id);
+    const last = --this.count;
+    if (slot === last) return -1;
+    const movedId = this.ids[last];
+    this.ids[slot] = movedId;
+    this.slotOf.set(movedId, slot);
+    return slot;
+  }
+
+  /** Makes room for `needed` slots; returns the new capacity for the index's rows, or 0 when unchanged. */
+  reserve(needed: number): number {
+    const cap = this.ids.length;
+    if (needed <= cap) return 0;
+    const next = Math.max(needed, Math.ceil(cap * SLOT_GROWTH));
+    const ids = new Uint32Array(next);
+    ids.set(this.ids.subarray(0, this.count));
+    this.ids = ids;
+    return next;
+  }
+
+  /** Takes `ids` as slots 0..ids.length-1 (a loaded payload; ids must be distinct and fit). */
+  load(ids: Uint32Array): void {
+    this.ids.set(ids);
+    for (let s = 0; s < ids.length; s++) this.slotOf.set(ids[s], s);
+    this.count = ids.length;
+  }
+
+  memoryBytes(): number {
+    // Map entries cost roughly 40 bytes each in V8.
+    return this.ids.byteLength + this.slotOf.size * 40;
+  }
+
+  clear(): void {
+    this.ids = new Uint32Array(0);
+    this.slotOf.clear();
+    this.count = 0;
+  }
+}
+
+/** k clamped to a whole number in 0..size. */
+export function clampK(k: number, size: number): number {
+  return Math.min(Math.max(0, Math.floor(k)), size);
+}
+
 export function checkDim(dim: number): void {
   if (!Number.isInteger(dim) || dim <= 0) throw new VectorIndexError(`bad dimension ${dim}`, 'DIM_MISMATCH');
 }

@@ -20,7 +20,7 @@ import type { HierarchicalNSW, HnswlibModule } from 'hnswlib-wasm/dist/hnswlib-3
 import type { VectorHit, VectorIndex } from './types.ts';
 import { ExactIndex } from './exact.ts';
 import {
-  VectorIndexError, checkBatch, checkDim, checkQuery, compareHits, readHeader, retag,
+  VectorIndexError, checkBatch, checkDim, checkQuery, clampK, compareHits, retag,
 } from './common.ts';
 
 const INITIAL_CAPACITY = 1024;
@@ -87,10 +87,8 @@ export class HnswIndex implements VectorIndex {
   }
 
   static async fromBytes(bytes: Uint8Array, params: HnswParams): Promise<HnswIndex> {
-    const { kind, dim, count } = readHeader(bytes);
-    if (kind !== 'hnsw') throw new VectorIndexError(`expected hnsw index, got ${kind}`, 'BAD_FORMAT');
-    const stored = ExactIndex.fromBytes(retag(bytes));
-    const index = await HnswIndex.create(dim, { ...params, capacity: Math.max(count, 1) });
+    const stored = ExactIndex.fromTagged(bytes, 'hnsw');
+    const index = await HnswIndex.create(stored.dim, { ...params, capacity: Math.max(stored.size, 1) });
     await index.add(stored.liveIds(), stored.liveVectors());
     return index;
   }
@@ -142,7 +140,7 @@ export class HnswIndex implements VectorIndex {
   async search(query: Float32Array, k: number, filter?: (id: number) => boolean): Promise<VectorHit[]> {
     checkQuery(query, this.dim);
     const graph = this.live();
-    const want = Math.min(Math.max(0, Math.floor(k)), this.size);
+    const want = clampK(k, this.size);
     if (want === 0) return [];
     let ef = Math.max(this.params.efSearch, want);
     if (filter) {

@@ -7,38 +7,34 @@
  * *dequantised* vector; quantisation only perturbs the direction (per-vector scale
  * max|x|/127, error ~1e-3 in cosine), never the norm.
  *
- * Invariants as in exact.ts: live rows 0..size-1 contiguous, swap-remove, id→slot map.
+ * Invariants as in exact.ts: live rows 0..size-1 contiguous, swap-remove, id↔slot in a SlotMap.
  * Payload after the header: ids (u32 × n), invNorms (f32 × n), codes (i8 × n × dim).
  */
 
 import type { VectorHit, VectorIndex } from './types.ts';
 import {
-  HEADER_BYTES, TopK, VectorIndexError, checkBatch, checkDim, checkQuery, dotI8, readHeader, sliceAligned,
-  writeHeader,
+  HEADER_BYTES, SlotMap, TopK, VectorIndexError, checkBatch, checkDim, checkQuery, clampK, dotI8, readHeader,
+  sliceAligned, writeHeader,
 } from './common.ts';
 
 const INITIAL_CAPACITY = 1024;
-const GROWTH = 1.5;
 const INT8_MAX = 127;
 
 export class Int8Index implements VectorIndex {
   readonly kind = 'int8' as const;
   private codes: Int8Array;
   private invNorms: Float32Array;
-  private ids: Uint32Array;
-  private readonly slotOf = new Map<number, number>();
-  private count = 0;
+  private readonly slots: SlotMap;
 
   constructor(readonly dim: number, capacity = INITIAL_CAPACITY) {
     checkDim(dim);
-    const cap = Math.max(1, capacity);
-    this.codes = new Int8Array(cap * dim);
-    this.invNorms = new Float32Array(cap);
-    this.ids = new Uint32Array(cap);
+    this.slots = new SlotMap(capacity);
+    this.codes = new Int8Array(this.slots.capacity * dim);
+    this.invNorms = new Float32Array(this.slots.capacity);
   }
 
   get size(): number {
-    return this.count;
+    return this.slots.size;
   }
 
   static fromBytes(bytes: Uint8Array): Int8Index {
@@ -46,28 +42,21 @@ export class Int8Index implements VectorIndex {
     if (kind !== 'int8') throw new VectorIndexError(`expected int8 index, got ${kind}`, 'BAD_FORMAT');
     const index = new Int8Index(dim, count);
     let off = HEADER_BYTES;
-    index.ids.set(new Uint32Array(sliceAligned(bytes, off, count * 4)));
+    const ids = new Uint32Array(sliceAligned(bytes, off, count * 4));
     off += count * 4;
     index.invNorms.set(new Float32Array(sliceAligned(bytes, off, count * 4)));
     off += count * 4;
     index.codes.set(new Int8Array(sliceAligned(bytes, off, count * dim)));
-    for (let s = 0; s < count; s++) index.slotOf.set(index.ids[s], s);
-    index.count = count;
+    index.slots.load(ids);
     return index;
   }
 
   async add(ids: ArrayLike<number>, vectors: Float32Array): Promise<void> {
     checkBatch(ids, vectors, this.dim);
     const dim = this.dim;
-    this.reserve(this.count + ids.length);
+    this.reserve(this.slots.size + ids.length);
     for (let i = 0; i < ids.length; i++) {
-      const id = ids[i];
-      let slot = this.slotOf.get(id);
-      if (slot === undefined) {
-        slot = this.count++;
-        this.slotOf.set(id, slot);
-        this.ids[slot] = id;
-      }
+      const slot = this.slots.claim(ids[i]);
       this.invNorms[slot] = quantise(vectors, i * dim, dim, this.codes, slot * dim);
     }
   }
@@ -75,25 +64,20 @@ export class Int8Index implements VectorIndex {
   async remove(ids: ArrayLike<number>): Promise<void> {
     const dim = this.dim;
     for (let i = 0; i < ids.length; i++) {
-      const slot = this.slotOf.get(ids[i]);
-      if (slot === undefined) continue;
-      this.slotOf.delete(ids[i]);
-      const last = --this.count;
-      if (slot !== last) {
-        const movedId = this.ids[last];
-        this.ids[slot] = movedId;
-        this.invNorms[slot] = this.invNorms[last];
-        this.codes.copyWithin(slot * dim, last * dim, (last + 1) * dim);
-        this.slotOf.set(movedId, slot);
-      }
+      const hole = this.slots.release(ids[i]);
+      if (hole < 0) continue;
+      const last = this.slots.size;
+      this.invNorms[hole] = this.invNorms[last];
+      this.codes.copyWithin(hole * dim, last * dim, (last + 1) * dim);
     }
   }
 
   async search(query: Float32Array, k: number, filter?: (id: number) => boolean): Promise<VectorHit[]> {
     checkQuery(query, this.dim);
-    const top = new TopK(Math.min(Math.max(0, Math.floor(k)), this.count));
+    const { ids, size: count } = this.slots;
+    const top = new TopK(clampK(k, count));
     if (top.k === 0) return [];
-    const { codes, invNorms, ids, dim, count } = this;
+    const { codes, invNorms, dim } = this;
     for (let s = 0; s < count; s++) {
       const id = ids[s];
       if (filter && !filter(id)) continue;
@@ -104,11 +88,12 @@ export class Int8Index implements VectorIndex {
   }
 
   async serialize(): Promise<Uint8Array> {
-    const { count, dim } = this;
+    const { dim } = this;
+    const { ids, size: count } = this.slots;
     const out = new Uint8Array(HEADER_BYTES + count * 8 + count * dim);
     writeHeader(out, 'int8', dim, count);
     let off = HEADER_BYTES;
-    out.set(new Uint8Array(this.ids.buffer, 0, count * 4), off);
+    out.set(new Uint8Array(ids.buffer, 0, count * 4), off);
     off += count * 4;
     out.set(new Uint8Array(this.invNorms.buffer, 0, count * 4), off);
     off += count * 4;
@@ -117,30 +102,25 @@ export class Int8Index implements VectorIndex {
   }
 
   memoryBytes(): number {
-    return this.codes.byteLength + this.invNorms.byteLength + this.ids.byteLength + this.slotOf.size * 40;
+    return this.codes.byteLength + this.invNorms.byteLength + this.slots.memoryBytes();
   }
 
   dispose(): void {
     this.codes = new Int8Array(0);
     this.invNorms = new Float32Array(0);
-    this.ids = new Uint32Array(0);
-    this.slotOf.clear();
-    this.count = 0;
+    this.slots.clear();
   }
 
   private reserve(needed: number): void {
-    const cap = this.ids.length;
-    if (needed <= cap) return;
-    const next = Math.max(needed, Math.ceil(cap * GROWTH));
+    const next = this.slots.reserve(needed);
+    if (next === 0) return;
+    const count = this.slots.size;
     const codes = new Int8Array(next * this.dim);
-    codes.set(this.codes.subarray(0, this.count * this.dim));
+    codes.set(this.codes.subarray(0, count * this.dim));
     const invNorms = new Float32Array(next);
-    invNorms.set(this.invNorms.subarray(0, this.count));
-    const ids = new Uint32Array(next);
-    ids.set(this.ids.subarray(0, this.count));
+    invNorms.set(this.invNorms.subarray(0, count));
     this.codes = codes;
     this.invNorms = invNorms;
-    this.ids = ids;
   }
 }
 

@@ -16,7 +16,7 @@ import type { VectorHit, VectorIndex } from './types.ts';
 import type { Voy } from 'voy-search';
 import { ExactIndex } from './exact.ts';
 import {
-  VectorIndexError, checkBatch, checkDim, checkQuery, compareHits, isNode, readHeader, retag,
+  VectorIndexError, checkBatch, checkDim, checkQuery, clampK, compareHits, isNode, retag,
 } from './common.ts';
 
 type VoyModule = typeof import('voy-search');
@@ -49,10 +49,8 @@ export class VoyIndex implements VectorIndex {
   }
 
   static async fromBytes(bytes: Uint8Array): Promise<VoyIndex> {
-    const { kind, dim } = readHeader(bytes);
-    if (kind !== 'voy') throw new VectorIndexError(`expected voy index, got ${kind}`, 'BAD_FORMAT');
-    const stored = ExactIndex.fromBytes(retag(bytes));
-    const index = await VoyIndex.create(dim);
+    const stored = ExactIndex.fromTagged(bytes, 'voy');
+    const index = await VoyIndex.create(stored.dim);
     await index.add(stored.liveIds(), stored.liveVectors());
     return index;
   }
@@ -84,7 +82,7 @@ export class VoyIndex implements VectorIndex {
   async search(query: Float32Array, k: number, filter?: (id: number) => boolean): Promise<VectorHit[]> {
     checkQuery(query, this.dim);
     const voy = this.live();
-    const want = Math.min(Math.max(0, Math.floor(k)), this.size);
+    const want = clampK(k, this.size);
     if (want === 0) return [];
     if (filter) return this.store.searchSync(query, want, filter);
     const { neighbors } = voy.search(query, want);
