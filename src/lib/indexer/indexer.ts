@@ -191,6 +191,23 @@ export async function indexCodebase(
   const checkAbort = (): void => {
     if (signal?.aborted) throw abortError();
   };
+  /** The run's end, whether it did work or found the stored Merkle root still valid. */
+  const finish = (end: { root: string; files: number; chunks: number; updatedAt: string | null; unchanged: boolean }): IndexSummary => {
+    timings.total = now() - t0;
+    Object.assign(status, { status: 'indexed', currentStage: 'complete', progress: 100, merkleRoot: end.root, indexedFiles: end.files, totalChunks: end.chunks, lastUpdated: end.updatedAt });
+    report(true);
+    return {
+      status: { ...status },
+      unchanged: end.unchanged,
+      files: summary,
+      chunks: { written: chunksWritten, total: end.chunks },
+      bytes,
+      warnings,
+      parseFallbacks,
+      timings,
+      firstSearchableMs,
+    };
+  };
 
   // ---- preparing: walk + stat, compare with the stored records ----
   setStage('preparing');
@@ -235,15 +252,7 @@ export async function indexCodebase(
   // Nothing new, nothing gone, last run finished: the stored Merkle root still holds.
   const storedRoot = await store.getMeta('merkle_root');
   if (candidates.length === 0 && gone.length === 0 && !pendingRun && storedRoot) {
-    timings.total = now() - t0;
-    status.status = 'indexed';
-    status.currentStage = 'complete';
-    status.progress = 100;
-    status.merkleRoot = storedRoot;
-    status.indexedFiles = walked.length;
-    status.lastUpdated = await store.getMeta('updated_at');
-    report(true);
-    return { status: { ...status }, unchanged: true, files: summary, chunks: { written: 0, total: status.totalChunks }, bytes: 0, warnings, parseFallbacks, timings, firstSearchableMs: null };
+    return finish({ root: storedRoot, files: walked.length, chunks: status.totalChunks, updatedAt: await store.getMeta('updated_at'), unchanged: true });
   }
 
   await store.setMeta('run_state', 'indexing');
@@ -440,26 +449,7 @@ export async function indexCodebase(
   await store.setMeta('updated_at', updatedAt);
   await store.setMeta('run_state', 'complete');
 
-  timings.total = now() - t0;
-  status.status = 'indexed';
-  status.currentStage = 'complete';
-  status.progress = 100;
-  status.merkleRoot = root;
-  status.indexedFiles = finalHashes.size;
-  status.totalChunks = await store.chunkCount();
-  status.lastUpdated = updatedAt;
-  report(true);
-  return {
-    status: { ...status },
-    unchanged: false,
-    files: summary,
-    chunks: { written: chunksWritten, total: status.totalChunks },
-    bytes,
-    warnings,
-    parseFallbacks,
-    timings,
-    firstSearchableMs,
-  };
+  return finish({ root, files: finalHashes.size, chunks: await store.chunkCount(), updatedAt, unchanged: false });
 }
 
 interface ChunkOutcome {
