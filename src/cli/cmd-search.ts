@@ -64,7 +64,9 @@ export function formatSearchJson(res: FullSearchResponse, explain: boolean): Rec
       vector_score: r.vectorScore,
       combined_score: r.combinedScore,
       rank: r.rank,
-      ...(explain ? { explain: { legs: r.legs, bm25_rank: r.bm25Rank, vector_rank: r.vectorRank, signals: res.explain[r.id] ?? [] } } : {}),
+      ...(explain
+        ? { explain: { legs: r.legs, bm25_rank: r.bm25Rank, vector_rank: r.vectorRank, signals: res.explain[r.id] ?? [], bm25_signals: res.bm25Signals[r.id] ?? null } }
+        : {}),
     })),
   };
 }
@@ -78,6 +80,8 @@ export function formatSearchHuman(res: FullSearchResponse, explain: boolean): st
     if (explain) {
       const sig = (res.explain[r.id] ?? []).map((s) => `${s.signal}=${s.value.toFixed(3)}→${s.contribution.toFixed(4)}`).join('  ');
       out.push(`    [${r.legs.join('+')}] bm25 rank ${r.bm25Rank ?? '-'}  vector rank ${r.vectorRank ?? '-'}  ${sig}`);
+      const inner = res.bm25Signals[r.id];
+      if (inner) out.push(`    keyword leg: ${Object.entries(inner).map(([k, v]) => `${k}=${v.toFixed(3)}`).join('  ')}`);
     }
     const lines = r.content.split('\n').slice(0, SNIPPET_LINES);
     for (const l of lines) out.push(`    ${l.length > 160 ? l.slice(0, 157) + '…' : l}`);

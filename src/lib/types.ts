@@ -102,6 +102,8 @@ export interface Hit {
   id: number;
   score: number;
   rank: number;
+  /** The named signals inside the leg that produced `score` (for explain); optional. */
+  signals?: Record<string, number>;
 }
 
 /** A fused search result, after the seeds' SearchResult. */

@@ -54,6 +54,17 @@ describe('sift index / search / stats / types', () => {
     expect(keys).toEqual(['bm25_score', 'chunk_type', 'combined_score', 'content', 'end_line', 'language', 'path', 'rank', 'start_line', 'symbol', 'vector_score'].sort());
   });
 
+  it('explains each result: the fused contributions and the keyword leg\'s own signals', () => {
+    type Explained = { explain: { legs: string[]; bm25_rank: number; signals: Array<{ signal: string; contribution: number }>; bm25_signals: Record<string, number> } };
+    const res = json<{ results: Array<Record<string, unknown> & Explained> }>(['search', repo, 'getUserName', '--db', db, '--json', '--explain']);
+    const top = res.results[0];
+    expect(top.explain.legs).toEqual(['bm25']);
+    expect(top.explain.bm25_rank).toBe(1);
+    const sum = top.explain.signals.reduce((a, s) => a + s.contribution, 0);
+    expect(sum).toBeCloseTo(top.combined_score as number, 10);
+    expect(top.explain.bm25_signals).toMatchObject({ name: expect.any(Number), exact: 1, exact_symbol_boost: expect.any(Number) });
+  });
+
   it('matches natural-language words against split identifiers', () => {
     const res = json<SearchJson>(['search', repo, 'user name', '--db', db, '--json']);
     expect(res.results.map((r) => r.symbol)).toContain('getUserName');

@@ -66,6 +66,7 @@ test('open a folder, index it, search, filter, open the file at the line', async
   // Explain and re-fuse: the slider changes scores without a new search.
   await page.getByTestId('result').first().getByRole('button', { name: 'Explain' }).click();
   await expect(page.getByTestId('explain')).toBeVisible();
+  await expect(page.getByTestId('bm25-signals')).toContainText(/name \d\.\d\d/);
   const before = await page.getByTestId('fused-score').textContent();
   const calls = await page.evaluate(() => performance.getEntriesByType('resource').length);
   await page.getByTestId('weight-slider').fill('0.9');

@@ -55,6 +55,8 @@ export interface AppSearchResult extends Omit<SearchResponse['results'][number],
   codebaseId: string;
   /** Contribution of each leg to the fused score, for "explain". */
   explain: unknown;
+  /** The keyword leg's own named signals (normalised BM25, name match, exact, …), when it matched. */
+  bm25Signals?: Record<string, number> | null;
 }
 
 export interface CodebaseLegs {

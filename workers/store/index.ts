@@ -147,7 +147,7 @@ async function readOpfsFile(name: string): Promise<Uint8Array> {
 }
 
 function tagResults(codebaseId: string, r: Awaited<ReturnType<Searcher['search']>>): AppSearchResult[] {
-  return r.results.map((x) => ({ ...x, codebaseId, explain: r.explain[x.id] ?? [] }));
+  return r.results.map((x) => ({ ...x, codebaseId, explain: r.explain[x.id] ?? [], bm25Signals: r.bm25Signals[x.id] ?? null }));
 }
 
 const api: StoreWorkerApi = {

@@ -162,6 +162,8 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
   if (!query.ftsQuery || !(limit > 0)) return [];
   const { where, params } = filterSql(filters);
   const scores = new Map<number, number>();
+  /** Per-candidate rerank signals (rerank.ts), surfaced in explain. */
+  const signals = new Map<number, Record<string, number>>();
 
   try {
     // 1. FTS candidates, best first, filters applied in SQL. Without filters the FTS table
@@ -213,8 +215,17 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
     }
     cands.sort((a, b) => b.score - a.score || a.id - b.id);
     scores.clear();
-    for (const r of rerank(cands, query.terms, RERANK_WEIGHTS, query.words)) scores.set(r.id, r.score);
-    if (query.isIdentifierLike) for (const id of exact) scores.set(id, (scores.get(id) ?? 0) + EXACT_SYMBOL_BOOST);
+    for (const r of rerank(cands, query.terms, RERANK_WEIGHTS, query.words)) {
+      scores.set(r.id, r.score);
+      signals.set(r.id, { ...r.signals });
+    }
+    if (query.isIdentifierLike) {
+      for (const id of exact) {
+        scores.set(id, (scores.get(id) ?? 0) + EXACT_SYMBOL_BOOST);
+        const s = signals.get(id);
+        if (s) s.exact_symbol_boost = EXACT_SYMBOL_BOOST;
+      }
+    }
   } catch (e) {
     if (isFtsSyntaxError(e)) return []; // processQuery guards against this; never surface it
     throw e;
@@ -223,7 +234,10 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
   return [...scores.entries()]
     .sort((a, b) => b[1] - a[1] || a[0] - b[0])
     .slice(0, limit)
-    .map(([id, score], i) => ({ id, score, rank: i + 1 }));
+    .map(([id, score], i) => {
+      const s = signals.get(id);
+      return s ? { id, score, rank: i + 1, signals: s } : { id, score, rank: i + 1 };
+    });
 }
 
 const WORD_RE = /[\p{L}\p{N}\p{M}_$]+/gu;

@@ -39,6 +39,8 @@ export interface LegHits {
 export interface FullSearchResponse extends SearchResponse {
   legs: LegHits;
   explain: Record<number, FusedItem['explain']>;
+  /** The keyword leg's own named signals per result id (FTS bm25, name match, exact, …). */
+  bm25Signals: Record<number, Record<string, number>>;
 }
 
 export class Searcher {
@@ -101,6 +103,8 @@ export class Searcher {
     timings.total = performance.now() - t0;
     const explain: Record<number, FusedItem['explain']> = {};
     for (const f of fused) explain[f.id] = f.explain;
+    const bm25Signals: Record<number, Record<string, number>> = {};
+    for (const h of bm25) if (h.signals && explain[h.id]) bm25Signals[h.id] = h.signals;
     return {
       query,
       strategy: strategyFor(mode, bm25.length > 0 || wantBm25, wantVector),
@@ -109,6 +113,7 @@ export class Searcher {
       timings,
       legs,
       explain,
+      bm25Signals,
     };
   }
 
