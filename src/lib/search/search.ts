@@ -11,10 +11,9 @@
 import type { ChunkType, Hit, SearchFilters, SearchMode, SearchOptions, SearchResponse, SearchResult, StoredChunk } from '../types.ts';
 import { BM25_WEIGHT, DEFAULT_SEARCH_LIMIT, LEG_CANDIDATES, MAX_SEARCH_LIMIT, RRF_K, VECTOR_WEIGHT } from '../config.ts';
 import { processQuery, type ProcessedQuery } from './query.ts';
-import { highlightRanges } from './bm25.ts';
+import { compilePathGlob, highlightRanges } from './bm25.ts';
 import { fuseRrf, strategyFor, type FusedItem } from './fuse.ts';
 import type { VectorIndex } from '../vector/types.ts';
-import picomatch from 'picomatch';
 
 /** When filters are on, the vector leg over-fetches this many times and filters by metadata. */
 const VECTOR_FILTER_OVERFETCH = 8;
@@ -149,8 +148,9 @@ export function refuse(legs: LegHits, weights: { bm25Weight: number; vectorWeigh
 export function makeFilter(filters: SearchFilters): (c: { language: string; chunkType: ChunkType; path: string }) => boolean {
   const langs = filters.languages?.length ? new Set(filters.languages) : null;
   const types = filters.chunkTypes?.length ? new Set<string>(filters.chunkTypes) : null;
-  const glob = filters.pathGlob ? picomatch(filters.pathGlob, { dot: true, contains: !filters.pathGlob.includes('/') }) : null;
-  return (c) => (!langs || langs.has(c.language)) && (!types || types.has(c.chunkType)) && (!glob || glob(c.path));
+  // The same glob semantics as the keyword leg's SQL filter, so both legs keep the same files.
+  const glob = filters.pathGlob ? compilePathGlob(filters.pathGlob) : null;
+  return (c) => (!langs || langs.has(c.language)) && (!types || types.has(c.chunkType)) && (!glob || glob.test(c.path));
 }
 
 /** Chunks whose symbol is exactly an identifier of the query (`kalloc`, `getUserName`, `Foo::bar`). */
