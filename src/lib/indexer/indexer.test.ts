@@ -92,6 +92,20 @@ describe('indexCodebase', () => {
     expect((await store.getFiles()).has('bad.rs')).toBe(true);
   });
 
+  it('keeps a file as bounded text chunks when the chunker itself faults', async () => {
+    const long = Array.from({ length: 400 }, (_, i) => `line ${i} of a file the chunker cannot handle`).join('\n');
+    const source = new MemoryFileSource({ 'odd.py': long });
+    const store = await openMemoryStore();
+    const faulty = { chunkFile: async () => { throw new Error('grammar crashed'); } };
+    const res = await indexCodebase({ source, store, chunker: faulty });
+    expect(res.parseFallbacks).toBe(1);
+    const chunks = await store.getFileChunks('odd.py');
+    expect(chunks.length).toBeGreaterThan(1);
+    expect(chunks.every((c) => c.chunkType === 'text' && c.content.length <= 1500)).toBe(true);
+    expect(chunks[0].startLine).toBe(1);
+    expect(chunks[chunks.length - 1].endLine).toBe(400);
+  });
+
   async function watchedRun(files: Record<string, string>, concurrency: number) {
     const store = await openMemoryStore();
     let inFlight = 0;

@@ -25,8 +25,11 @@ import { merkleRoot, sha256Hex, sha256HexSync } from '../hash/hash.ts';
 import { detectLanguage } from '../chunk/languages.ts';
 import { embeddingText } from '../embed/embedding-text.ts';
 import { identifierTokens } from '../search/query.ts';
-import { WRITE_BATCH_ROWS } from '../config.ts';
+import { CHUNK_OVERLAP_CHARS, MAX_CHUNK_CHARS, MIN_CHUNK_CHARS, WRITE_BATCH_ROWS } from '../config.ts';
+import { chunkText as chunkPlainText } from '../chunk/text.ts';
 
+/** The chunker's own text fallback, for a file the chunker itself faulted on. */
+const TEXT_FALLBACK = { maxChunkChars: MAX_CHUNK_CHARS, minChunkChars: MIN_CHUNK_CHARS, overlapChars: CHUNK_OVERLAP_CHARS };
 /** Flush the first batch early so the codebase is searchable within moments. */
 const FIRST_BATCH_FILES = 25;
 /** Flush at least this often (ms) so a slow folder still shows results. */
@@ -135,11 +138,6 @@ function isPrepared(c: Chunk | StoredChunkInput): c is StoredChunkInput {
  */
 export function prepareChunks(chunks: ReadonlyArray<Chunk | StoredChunkInput>): StoredChunkInput[] {
   return chunks.map((c) => (isPrepared(c) ? c : { ...c, contentHash: sha256HexSync(embeddingText(c)), ftsTokens: identifierTokens(c.content) }));
-}
-
-/** Async form of `prepareChunks`, kept for callers of the earlier API. */
-export async function withContentHashes(chunks: Chunk[]): Promise<StoredChunkInput[]> {
-  return prepareChunks(chunks);
 }
 
 export async function indexCodebase(
@@ -314,8 +312,8 @@ export async function indexCodebase(
       const res = await chunker.chunkFile(path, text);
       return { language: res.language, chunks: prepareChunks(res.chunks), fallback: !res.parsed && res.warnings.length > 0 ? res.warnings.join('; ') : null };
     } catch (e) {
-      // The chunker must never lose a file; if it faults anyway, keep the file as one text chunk.
-      return { language, chunks: prepareChunks(fallbackChunks(path, text, language)), fallback: e instanceof Error ? e.message : String(e) };
+      // The chunker must never lose a file; if it faults anyway, keep the file as plain text chunks.
+      return { language, chunks: prepareChunks(chunkPlainText(path, text, language, TEXT_FALLBACK)), fallback: e instanceof Error ? e.message : String(e) };
     } finally {
       timings.chunk += now() - tc;
     }
@@ -471,17 +469,4 @@ function parseSkipped(raw: string | null): Record<string, string> {
   } catch {
     return {};
   }
-}
-
-/** Last-resort text chunks (fixed line windows) used only if the chunker itself faults. */
-function fallbackChunks(path: string, text: string, language: string): Chunk[] {
-  const lines = text.split('\n');
-  const out: Chunk[] = [];
-  const WINDOW = 40;
-  for (let i = 0; i < lines.length; i += WINDOW) {
-    const content = lines.slice(i, i + WINDOW).join('\n');
-    if (content.trim() === '') continue;
-    out.push({ path, startLine: i + 1, endLine: Math.min(lines.length, i + WINDOW), language, chunkType: 'text', symbol: null, parent: null, signature: null, doc: null, content: content.slice(0, 64_000) });
-  }
-  return out;
 }
