@@ -11,7 +11,9 @@ export const CHROMIUM_ARGS = [
   '--disable-gpu',
 ];
 
-const PORT = 4179;
+// SIFT_E2E_PORT / SIFT_DIST let two checkouts (or two people) run the suite side by side.
+const PORT = Number(process.env.SIFT_E2E_PORT ?? 4179);
+const DIST = process.env.SIFT_DIST ?? 'dist';
 
 export default defineConfig({
   testDir: 'test/e2e',
@@ -27,7 +29,7 @@ export default defineConfig({
     screenshot: 'only-on-failure',
   },
   webServer: {
-    command: `npx vite build && npx vite preview --port ${PORT} --strictPort --host 127.0.0.1`,
+    command: `npx vite build --outDir ${DIST} && npx vite preview --outDir ${DIST} --port ${PORT} --strictPort --host 127.0.0.1`,
     url: `http://127.0.0.1:${PORT}/`,
     reuseExistingServer: false,
     timeout: 180_000,

@@ -25,8 +25,8 @@ import { CORPORA_DIR, REPO_DIR, TMP_DIR, fmt, listFiles, mb } from './util.ts';
 import {
   BENCH_CHUNKS_FULL, BENCH_CHUNKS_QUICK, BENCH_MODEL, BENCH_MODEL_DIR, encodeTexts, loadBenchTexts, loadBenchTokenizer, measureNative,
   type EmbedBenchRow,
-} from '../src/lib/embed/bench-embed.ts';
-import type { BenchVectorsRow } from '../src/lib/vector/bench-vectors.ts';
+} from './embed.ts';
+import type { BenchVectorsRow } from './vectors.ts';
 import type { BenchPageApi, ColdIndexResult, CopyResult, EmbedResult, SearchResult } from './browser/api.ts';
 import { BENCH_PAGE, CORPORA_URL } from './browser/vite.config.ts';
 

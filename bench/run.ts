@@ -69,7 +69,7 @@ export interface CorpusBench {
 export interface HookResult {
   key: string;
   title: string;
-  status: 'ok' | 'not available' | 'failed';
+  status: 'ok' | 'failed';
   detail?: string;
   data?: unknown;
   markdown?: string;
@@ -167,19 +167,19 @@ function benchCorpus(c: CorpusInfo, queries: string[], o: { embed: boolean }): C
 interface HookSpec {
   key: string;
   title: string;
-  module: string;
-  fn: string;
-  args: (quick: boolean) => unknown;
+  /** Runs the measurement. Imports are literal, so tsc fails when a bench module moves. */
+  run: (quick: boolean) => Promise<unknown>;
 }
 
-/** Measurements other modules provide; each is optional and imported only if present. */
+/** Measurements from the other bench modules, loaded only when the bench runs. */
 export const HOOKS: HookSpec[] = [
   {
-    key: 'vectors', title: 'Vector index (synthetic clustered 384-d)', module: '../src/lib/vector/bench-vectors.ts', fn: 'benchVectors',
-    args: (quick) => (quick ? { sizes: [10_000], kinds: ['exact', 'int8', 'hnsw'], queries: 50 } : { sizes: [10_000, 50_000] }),
+    key: 'vectors', title: 'Vector index (synthetic clustered 384-d)',
+    run: async (quick) => (await import('./vectors.ts')).benchVectors(
+      quick ? { sizes: [10_000], kinds: ['exact', 'int8', 'hnsw'], queries: 50 } : { sizes: [10_000, 50_000] }),
   },
-  { key: 'embedding', title: 'Embedding throughput', module: '../src/lib/embed/bench-embed.ts', fn: 'benchEmbed', args: (quick) => ({ quick }) },
-  { key: 'browser', title: 'Chromium app on OPFS', module: './browser.ts', fn: 'benchBrowser', args: (quick) => ({ quick }) },
+  { key: 'embedding', title: 'Embedding throughput', run: async (quick) => (await import('./embed.ts')).benchEmbed({ quick }) },
+  { key: 'browser', title: 'Chromium app on OPFS', run: async (quick) => (await import('./browser.ts')).benchBrowser({ quick }) },
 ];
 
 /** Render a hook's result: its own `markdown`, or a table of an array of flat rows. */
@@ -197,19 +197,8 @@ export function hookMarkdown(data: unknown): string {
 export async function runHooks(quick: boolean, hooks: HookSpec[] = HOOKS): Promise<HookResult[]> {
   const out: HookResult[] = [];
   for (const h of hooks) {
-    const url = new URL(h.module, import.meta.url);
-    if (!existsSync(url)) {
-      out.push({ key: h.key, title: h.title, status: 'not available', detail: `${h.module} not found` });
-      continue;
-    }
     try {
-      const mod = (await import(url.href)) as Record<string, unknown>;
-      const fn = mod[h.fn];
-      if (typeof fn !== 'function') {
-        out.push({ key: h.key, title: h.title, status: 'not available', detail: `${h.module} has no ${h.fn}()` });
-        continue;
-      }
-      const data: unknown = await fn(h.args(quick));
+      const data: unknown = await h.run(quick);
       out.push({ key: h.key, title: h.title, status: 'ok', data, markdown: hookMarkdown(data) });
     } catch (e) {
       out.push({ key: h.key, title: h.title, status: 'failed', detail: (e as Error).message.slice(0, 500) });

@@ -1,7 +1,7 @@
 /** Entry point: global styles, then the app. Workers start lazily from the bridge. */
 import { mount } from 'svelte';
-import App from './App.svelte';
-import './components/theme.css';
+import App from './app/App.svelte';
+import './app/components/theme.css';
 
 const target = document.getElementById('app');
 if (!target) throw new Error('missing #app');

@@ -6,7 +6,7 @@
  *   version that is a content hash of those files;
  * - serves the repo's models/generated/ at <base>models/generated/ in dev and preview, so
  *   browser tests load the generated test models (a static deploy ships models/ itself);
- * - fails the build if the onnxruntime-web that src/lib/ort-assets.ts ships is not the
+ * - fails the build if the onnxruntime-web that src/core/embed/ort-assets.ts ships is not the
  *   version @huggingface/transformers depends on.
  * Invariants: the built index.html contains no inline script or style; every URL written
  * is relative, so dist/ works from any static host and any sub-path.

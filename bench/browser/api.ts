@@ -2,8 +2,8 @@
  * Contract between the bench page (main.ts, driven by bench/browser.ts through Playwright)
  * and the bench worker (worker.ts). Types only; plain data crosses.
  */
-import type { BenchVectorsRow } from '../../src/lib/vector/bench-vectors.ts';
-import type { IndexSummary } from '../../src/lib/indexer/indexer.ts';
+import type { BenchVectorsRow } from '../vectors.ts';
+import type { IndexSummary } from '../../src/core/index/indexer.ts';
 
 export interface EmbedRequest {
   /** Folder name under the served models/ path, e.g. 'generated/minilm-shape'. */

@@ -8,8 +8,8 @@ import { proxy, transfer, wrap, type Remote } from 'comlink';
 import type { BenchPageApi, BenchWorkerApi, ColdIndexResult } from './api.ts';
 import type { StoreWorkerApi } from '../../workers/store/api.ts';
 import type { IndexerWorkerApi, IndexProgress } from '../../workers/indexer/api.ts';
-import type { IndexSummary } from '../../src/lib/indexer/indexer.ts';
-import { OPFS_DIR } from '../../src/lib/store/open-opfs.ts';
+import type { IndexSummary } from '../../src/core/index/indexer.ts';
+import { OPFS_DIR } from '../../src/core/store/open-opfs.ts';
 
 const CORPUS_DIR = 'bench-corpus';
 /** measureUserAgentSpecificMemory may wait for a GC; give up after this. */

@@ -10,13 +10,13 @@
  */
 import { expose } from 'comlink';
 import type { BenchWorkerApi, CopyRequest, EmbedRequest, ModeLatency, SearchRequest } from './api.ts';
-import { Embedder } from '../../src/lib/embed/embedder.ts';
-import { localModelPath, ortWasmPaths } from '../../src/lib/ort-assets.ts';
-import { openOpfsStore } from '../../src/lib/store/open-opfs.ts';
-import { Searcher } from '../../src/lib/search/search.ts';
-import { createVectorIndex } from '../../src/lib/vector/types.ts';
-import { clusteredVectors } from '../../src/lib/vector/synthetic.ts';
-import { benchVectors } from '../../src/lib/vector/bench-vectors.ts';
+import { Embedder } from '../../src/core/embed/embedder.ts';
+import { localModelPath, ortWasmPaths } from '../../src/core/embed/ort-assets.ts';
+import { openOpfsStore } from '../../src/core/store/open-opfs.ts';
+import { Searcher } from '../../src/core/search/search.ts';
+import { createVectorIndex } from '../../src/core/vector/create.ts';
+import { clusteredVectors } from '../../src/core/vector/synthetic.ts';
+import { benchVectors } from '../vectors.ts';
 
 /** Texts in the untimed warm-up (same as the Node bench). */
 const WARMUP_TEXTS = 4;

@@ -17,11 +17,11 @@
  */
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_MAX_FILE_SIZE } from '../../src/lib/config.ts';
+import { DEFAULT_MAX_FILE_SIZE } from '../../src/core/config.ts';
 import { GO_SRC, prepareScale } from '../corpora.ts';
 import { CORPORA_DIR, REPO_DIR, isMain, listFiles, parseArgs } from '../util.ts';
 import { blankLines, extractDocFunctions, wordCount, type EvalLanguage } from './extract.ts';
-import { mulberry32 } from '../../src/lib/vector/synthetic.ts';
+import { mulberry32 } from '../../src/core/vector/synthetic.ts';
 
 export const EVAL_DIR = join(CORPORA_DIR, 'eval');
 export const DEFAULT_PER_SET = 300;

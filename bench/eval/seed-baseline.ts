@@ -8,7 +8,7 @@
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_EXTENSIONS, DEFAULT_FILENAMES, DEFAULT_MAX_FILE_SIZE } from '../../src/lib/config.ts';
+import { DEFAULT_EXTENSIONS, DEFAULT_FILENAMES, DEFAULT_MAX_FILE_SIZE } from '../../src/core/config.ts';
 import { listFiles, runOk } from '../util.ts';
 import type { Span } from './score.ts';
 

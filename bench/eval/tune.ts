@@ -12,9 +12,9 @@
  */
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { openNodeStore } from '../../src/lib/store/open-node.ts';
-import { Searcher } from '../../src/lib/search/search.ts';
-import { RERANK_WEIGHTS } from '../../src/lib/search/rerank.ts';
+import { openNodeStore } from '../../src/core/store/open-node.ts';
+import { Searcher } from '../../src/core/search/search.ts';
+import { RERANK_WEIGHTS } from '../../src/core/search/rerank.ts';
 import { siftIndex } from '../sift.ts';
 import { isMain, parseArgs, TMP_DIR } from '../util.ts';
 import { EVAL_DIR, readQueries } from './build-set.ts';

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChunkPool } from './chunk-pool.ts';
-import { Chunker } from '../lib/chunk/chunker.ts';
-import { nodeWasmLoader } from '../lib/chunk/grammars-node.ts';
-import { indexCodebase, prepareChunks } from '../lib/indexer/indexer.ts';
-import { MemoryFileSource } from '../lib/source/memory-source.ts';
-import { openMemoryStore } from '../lib/store/open-node.ts';
+import { Chunker } from '../core/chunk/chunker.ts';
+import { nodeWasmLoader } from '../core/chunk/grammars-node.ts';
+import { indexCodebase, prepareChunks } from '../core/index/indexer.ts';
+import { MemoryFileSource } from '../core/source/memory-source.ts';
+import { openMemoryStore } from '../core/store/open-node.ts';
 
 const FILES: Record<string, string> = {
   'src/user.ts': 'export class UserStore {\n  /** Finds a user. */\n  getUserName(id: string): string {\n    return this.byId(id).displayName;\n  }\n}\n',

@@ -14,7 +14,7 @@ import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { FileChunker, StoredChunkInput } from '../lib/indexer/indexer.ts';
+import type { FileChunker, StoredChunkInput } from '../core/index/indexer.ts';
 
 /** Default workers: all cores but the one the main thread (SQLite writes) keeps busy, at least 1. */
 export const DEFAULT_POOL_SIZE = Math.max(1, availableParallelism() - 1);

@@ -6,9 +6,9 @@
  * Protocol (see chunk-pool.ts): in {id, path, text}; out {id, result} or {id, error}.
  */
 import { parentPort } from 'node:worker_threads';
-import { Chunker } from '../lib/chunk/chunker.ts';
-import { nodeWasmLoader } from '../lib/chunk/grammars-node.ts';
-import { prepareChunks } from '../lib/indexer/indexer.ts';
+import { Chunker } from '../core/chunk/chunker.ts';
+import { nodeWasmLoader } from '../core/chunk/grammars-node.ts';
+import { prepareChunks } from '../core/index/indexer.ts';
 import type { ChunkRequest, ChunkReply } from './chunk-pool.ts';
 
 const port = parentPort;

@@ -3,17 +3,17 @@
  * Keyword search is usable as soon as the lexical pass commits; embedding follows and can
  * be interrupted and resumed (already-embedded chunks are cached by content hash).
  */
-import { NodeFileSource } from '../lib/source/node-source-node.ts';
-import { Chunker } from '../lib/chunk/chunker.ts';
-import { nodeWasmLoader } from '../lib/chunk/grammars-node.ts';
-import { indexCodebase, type FileChunker, type IndexSummary } from '../lib/indexer/indexer.ts';
+import { NodeFileSource } from '../core/source/node-source-node.ts';
+import { Chunker } from '../core/chunk/chunker.ts';
+import { nodeWasmLoader } from '../core/chunk/grammars-node.ts';
+import { indexCodebase, type FileChunker, type IndexSummary } from '../core/index/indexer.ts';
 import { ChunkPool, DEFAULT_POOL_SIZE } from './chunk-pool.ts';
-import { embedPending, type EmbedSummary } from '../lib/indexer/embed-pass.ts';
-import type { Store } from '../lib/store/store.ts';
+import { embedPending, type EmbedSummary } from '../core/embed/embed-pass.ts';
+import type { Store } from '../core/store/store.ts';
 import type { IndexPaths } from './context.ts';
 import { loadCliEmbedder, type ModelChoice } from './model.ts';
 import { rebuildVectorIndex } from './vectors.ts';
-import type { CodebaseStatus } from '../lib/types.ts';
+import type { CodebaseStatus } from '../core/types.ts';
 
 export interface IndexCliOptions {
   embed: boolean;

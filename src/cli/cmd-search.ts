@@ -2,11 +2,11 @@
  * `sift search`: one query from the arguments, or one per stdin line (`--stdin --json`).
  * The JSON shape is the evaluation contract — keep its field names exactly as they are.
  */
-import { Searcher, type FullSearchResponse } from '../lib/search/search.ts';
+import { Searcher, type FullSearchResponse } from '../core/search/search.ts';
 import type { IndexContext } from './context.ts';
 import { loadSearchEmbedder } from './model.ts';
 import { openVectorIndex } from './vectors.ts';
-import type { SearchMode, SearchOptions } from '../lib/types.ts';
+import type { SearchMode, SearchOptions } from '../core/types.ts';
 
 const SNIPPET_LINES = 6;
 

@@ -8,8 +8,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { openNodeStore } from '../lib/store/open-node.ts';
-import type { Store } from '../lib/store/store.ts';
+import { openNodeStore } from '../core/store/open-node.ts';
+import type { Store } from '../core/store/store.ts';
 
 export class CliError extends Error {
   constructor(

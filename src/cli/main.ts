@@ -13,7 +13,7 @@ import { CliError, indexPaths, openIndex, openExistingIndex, type IndexPaths } f
 import { runIndex } from './cmd-index.ts';
 import { runSearch, formatSearchJson, formatSearchHuman } from './cmd-search.ts';
 import { runStats, runTypes } from './cmd-stats.ts';
-import type { ChunkType, SearchMode, SearchOptions } from '../lib/types.ts';
+import type { ChunkType, SearchMode, SearchOptions } from '../core/types.ts';
 
 const USAGE = `sift — private, instant code search
 

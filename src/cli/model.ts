@@ -7,18 +7,19 @@
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { Embedder } from '../lib/embed/embedder.ts';
-import { resolveModelSource } from '../lib/embed/model-source-node.ts';
-import { sourceOptions, looksLikePath, type ModelSource } from '../lib/embed/model-source.ts';
-import { DEFAULT_MODEL_ID } from '../lib/config.ts';
+import { Embedder } from '../core/embed/embedder.ts';
+import { resolveModelSource } from '../core/embed/model-source-node.ts';
+import { sourceOptions, looksLikePath, type ModelSource } from '../core/embed/model-source.ts';
+import { DEFAULT_MODEL_ID } from '../core/config.ts';
 import { siftHome } from './context.ts';
+import { META, type MetaKey } from '../core/store/meta.ts';
 
 /** Give up on the hub quickly when offline instead of hanging the CLI. */
 const HUB_TIMEOUT_MS = 30_000;
 
 interface MetaStore {
-  getMeta(key: string): Promise<string | null>;
-  setMeta(key: string, value: string): Promise<void>;
+  getMeta(key: MetaKey): Promise<string | null>;
+  setMeta(key: MetaKey, value: string): Promise<void>;
 }
 
 export interface ModelChoice {
@@ -51,8 +52,8 @@ async function choose(spec: string, allowRemote: boolean, store: MetaStore, reco
   try {
     const embedder = await load(resolved.source);
     if (record) {
-      await store.setMeta('model_spec', spec);
-      await store.setMeta('model_key', embedder.info.key);
+      await store.setMeta(META.modelSpec, spec);
+      await store.setMeta(META.modelKey, embedder.info.key);
     }
     return { embedder, source: resolved.source };
   } catch (e) {
@@ -67,13 +68,13 @@ function specOf(modelArg: string | undefined): string | undefined {
 
 /** For `sift index`: pick and load a model (downloads allowed unless SIFT_OFFLINE=1), and record it. */
 export async function loadCliEmbedder(o: { modelDir?: string; store: MetaStore }): Promise<ModelChoice | { unavailable: string }> {
-  const spec = specOf(o.modelDir) ?? (await o.store.getMeta('model_spec')) ?? DEFAULT_MODEL_ID;
+  const spec = specOf(o.modelDir) ?? (await o.store.getMeta(META.modelSpec)) ?? DEFAULT_MODEL_ID;
   return choose(spec, process.env.SIFT_OFFLINE !== '1', o.store, true);
 }
 
 /** For `sift search`: the model the index was built with (or an override); never downloads. */
 export async function loadSearchEmbedder(o: { modelDir?: string; store: MetaStore }): Promise<ModelChoice | { unavailable: string }> {
-  const spec = specOf(o.modelDir) ?? (await o.store.getMeta('model_spec'));
+  const spec = specOf(o.modelDir) ?? (await o.store.getMeta(META.modelSpec));
   if (!spec) return { unavailable: 'the index has no embeddings' };
   return choose(spec, false, o.store, false);
 }

@@ -4,19 +4,20 @@
  * matches the index. The embeddings table is the truth; this file only saves the rebuild.
  */
 import { existsSync, readFileSync, writeFileSync, renameSync } from 'node:fs';
-import { createVectorIndex, loadVectorIndex } from '../lib/vector/types.ts';
-import type { VectorIndex } from '../lib/vector/types.ts';
+import { createVectorIndex, loadVectorIndex } from '../core/vector/create.ts';
+import type { VectorIndex } from '../core/vector/types.ts';
 import type { IndexPaths } from './context.ts';
+import { META, type MetaKey } from '../core/store/meta.ts';
 
 interface VectorStore {
-  getMeta(key: string): Promise<string | null>;
-  setMeta(key: string, value: string): Promise<void>;
+  getMeta(key: MetaKey): Promise<string | null>;
+  setMeta(key: MetaKey, value: string): Promise<void>;
   embeddedCount(model: string): Promise<number>;
   loadVectors(model: string): Promise<{ ids: Int32Array; vectors: Float32Array; dim: number }>;
 }
 
 async function stampOf(store: VectorStore, key: string): Promise<string> {
-  return `${key}|${await store.embeddedCount(key)}|${(await store.getMeta('updated_at')) ?? ''}`;
+  return `${key}|${await store.embeddedCount(key)}|${(await store.getMeta(META.updatedAt)) ?? ''}`;
 }
 
 export async function rebuildVectorIndex(store: VectorStore, paths: IndexPaths, key: string): Promise<{ kind: string; count: number; ms: number }> {
@@ -31,7 +32,7 @@ export async function rebuildVectorIndex(store: VectorStore, paths: IndexPaths, 
     const tmp = `${paths.vectors}.tmp`;
     writeFileSync(tmp, bytes);
     renameSync(tmp, paths.vectors);
-    await store.setMeta('vectors_stamp', await stampOf(store, key));
+    await store.setMeta(META.vectorsStamp, await stampOf(store, key));
     return { kind: index.kind, count: index.size, ms: performance.now() - t0 };
   } finally {
     index.dispose();
@@ -42,6 +43,6 @@ export async function rebuildVectorIndex(store: VectorStore, paths: IndexPaths, 
 export async function openVectorIndex(store: VectorStore, paths: IndexPaths, key: string): Promise<VectorIndex | null> {
   if ((await store.embeddedCount(key)) === 0) return null;
   const stamp = await stampOf(store, key);
-  if ((await store.getMeta('vectors_stamp')) !== stamp || !existsSync(paths.vectors)) await rebuildVectorIndex(store, paths, key);
+  if ((await store.getMeta(META.vectorsStamp)) !== stamp || !existsSync(paths.vectors)) await rebuildVectorIndex(store, paths, key);
   return loadVectorIndex(new Uint8Array(readFileSync(paths.vectors)));
 }

@@ -83,7 +83,7 @@ test('open a folder, index it, search, filter, open the file at the line', async
 test('the URL restores a search', async ({ page }) => {
   await page.getByRole('button', { name: 'Open folder…' }).click();
   await waitIndexed(page, 'repo-small', FILES);
-  await page.goto('./#q=slugify&mode=keyword&lang=typescript');
+  await page.goto('.#q=slugify&mode=keyword&lang=typescript');
   await page.reload();
   await expect(page.getByTestId('search-input')).toHaveValue('slugify');
   await expect(page.getByRole('radio', { name: 'Keyword' })).toBeChecked();

@@ -78,7 +78,7 @@ test('the app registers its service worker, scoped to its folder', async ({ page
   await expect(page).toHaveTitle('Sift');
   await expect
     .poll(() => page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.scope ?? null), {
-      message: 'the app must call registerServiceWorker() from src/lib/pwa.ts at startup',
+      message: 'the app must call registerServiceWorker() from src/app/pwa.ts at startup',
       timeout: 20_000,
     })
     .toBe(server.url);
@@ -257,7 +257,7 @@ test('cross-origin isolation via the service worker, behind a setting', async ({
   await ensureRegistered(page);
   await swControlled(page);
   expect(await page.evaluate(() => crossOriginIsolated)).toBe(false);
-  // What setCrossOriginIsolation(true) in src/lib/pwa.ts does.
+  // What setCrossOriginIsolation(true) in src/app/pwa.ts does.
   await page.evaluate(async () => {
     const cache = await caches.open('sift-settings');
     await cache.put(new URL('__sift/coi', document.baseURI).href, new Response('1'));

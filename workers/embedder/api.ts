@@ -3,8 +3,8 @@
  * on ONNX Runtime Web), the copy of imported model folders in OPFS, and the embedding pass
  * (pending chunks → vectors), which writes through a port to the store worker.
  */
-import type { CancelToken } from '../../src/lib/bridges/cancel.ts';
-import type { EmbedProgress, EmbedSummary } from '../../src/lib/indexer/embed-pass.ts';
+import type { CancelToken } from '../../src/core/cancel.ts';
+import type { EmbedProgress, EmbedSummary } from '../../src/core/embed/embed-pass.ts';
 
 /**
  * Where model files come from: `served` = the app's own `models/` folder, `opfs` = a folder

@@ -9,10 +9,10 @@ import { expose, releaseProxy, transfer, wrap } from 'comlink';
 import { env } from '@huggingface/transformers';
 import type { EmbedderWorkerApi, ModelConfig, ModelLoadResult } from './api.ts';
 import type { WriterPortApi } from '../store/api.ts';
-import { Embedder } from '../../src/lib/embed/embedder.ts';
-import { embedPending } from '../../src/lib/indexer/embed-pass.ts';
-import { ortWasmPaths, localModelPath } from '../../src/lib/ort-assets.ts';
-import { CancelRegistry, abortError, type CancelToken } from '../../src/lib/bridges/cancel.ts';
+import { Embedder } from '../../src/core/embed/embedder.ts';
+import { embedPending } from '../../src/core/embed/embed-pass.ts';
+import { ortWasmPaths, localModelPath } from '../../src/core/embed/ort-assets.ts';
+import { CancelRegistry, abortError, type CancelToken } from '../../src/core/cancel.ts';
 import { importModelFolder, listImportedModels, modelCache, OPFS_MODEL_PATH, removeImportedModel } from './opfs-models.ts';
 
 const cancels = new CancelRegistry();

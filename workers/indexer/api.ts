@@ -5,9 +5,9 @@
  *
  * Only plain data crosses: handles, File objects, strings, numbers, MessagePorts.
  */
-import type { CodebaseStatus } from '../../src/lib/types.ts';
-import type { IndexSummary, IndexWarning } from '../../src/lib/indexer/indexer.ts';
-import type { CancelToken } from '../../src/lib/bridges/cancel.ts';
+import type { CodebaseStatus } from '../../src/core/types.ts';
+import type { IndexSummary, IndexWarning } from '../../src/core/index/indexer.ts';
+import type { CancelToken } from '../../src/core/cancel.ts';
 
 /** Where a codebase's files come from. A `files` snapshot cannot be rescanned in place. */
 export type SourceRef =

@@ -1,18 +1,18 @@
 /**
  * Indexer worker: walks a folder handle (or a File snapshot), hashes and chunks, and streams
  * rows to the store worker over the port it is handed. Thin: the pipeline is
- * src/lib/indexer/indexer.ts; this file only adapts sources, ports and cancellation.
+ * src/core/index/indexer.ts; this file only adapts sources, ports and cancellation.
  */
 import { expose, releaseProxy, wrap } from 'comlink';
 import type { IndexerWorkerApi, IndexProgress, IndexRequest, LiveFile, SourceRef } from './api.ts';
 import type { WriterPortApi } from '../store/api.ts';
-import { indexCodebase, decodeText, type IndexStore, type IndexWarning } from '../../src/lib/indexer/indexer.ts';
-import { Chunker } from '../../src/lib/chunk/chunker.ts';
-import { FsaFileSource } from '../../src/lib/source/fsa-source.ts';
-import { FileListSource } from '../../src/lib/source/memory-source.ts';
-import type { FileSource } from '../../src/lib/source/types.ts';
-import { sha256Hex } from '../../src/lib/hash/hash.ts';
-import { CancelRegistry, type CancelToken } from '../../src/lib/bridges/cancel.ts';
+import { indexCodebase, decodeText, type IndexStore, type IndexWarning } from '../../src/core/index/indexer.ts';
+import { Chunker } from '../../src/core/chunk/chunker.ts';
+import { FsaFileSource } from '../../src/core/source/fsa-source.ts';
+import { FileListSource } from '../../src/core/source/memory-source.ts';
+import type { FileSource } from '../../src/core/source/types.ts';
+import { sha256Hex } from '../../src/core/hash/hash.ts';
+import { CancelRegistry, type CancelToken } from '../../src/core/cancel.ts';
 import { browserWasmLoader } from './wasm-loader.ts';
 
 /** Progress reaches the page at most this often. */

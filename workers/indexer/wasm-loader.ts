@@ -1,7 +1,7 @@
 /**
  * Browser WASM loader for the chunker: every grammar file and the tree-sitter runtime get
  * a Vite asset URL at build time and are fetched lazily, on the first file of a language.
- * The node loader (src/lib/chunk/grammars-node.ts) reads the same file names from disk.
+ * The node loader (src/core/chunk/grammars-node.ts) reads the same file names from disk.
  *
  * Invariant: a file is fetched at most once per worker (the promise is cached, failures are
  * not, so a transient network error can be retried).

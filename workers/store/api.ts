@@ -6,10 +6,11 @@
  *
  * Only plain data crosses: strings, numbers, plain objects, Uint8Array/Float32Array.
  */
-import type { Hit, SearchOptions, SearchResponse, StoredChunk, FileRecord, SearchStrategy } from '../../src/lib/types.ts';
-import type { IndexStore } from '../../src/lib/indexer/indexer.ts';
-import type { EmbedStore } from '../../src/lib/indexer/embed-pass.ts';
-import type { CancelToken } from '../../src/lib/bridges/cancel.ts';
+import type { Hit, SearchOptions, SearchResponse, StoredChunk, FileRecord, SearchStrategy } from '../../src/core/types.ts';
+import type { IndexStore } from '../../src/core/index/indexer.ts';
+import type { EmbedStore } from '../../src/core/embed/embed-pass.ts';
+import type { CancelToken } from '../../src/core/cancel.ts';
+import type { MetaKey } from '../../src/core/store/meta.ts';
 
 /** What a writer worker sees of one codebase's store, over its MessagePort. */
 export interface WriterPortApi extends IndexStore, EmbedStore {
@@ -96,7 +97,7 @@ export interface StoreWorkerApi {
   search(req: AppSearchRequest, token: CancelToken): Promise<AppSearchResponse>;
   getChunks(codebaseId: string, ids: number[]): Promise<StoredChunk[]>;
   getFile(codebaseId: string, path: string): Promise<FileRecord | null>;
-  setMeta(codebaseId: string, key: string, value: string): Promise<void>;
+  setMeta(codebaseId: string, key: MetaKey, value: string): Promise<void>;
   exportIndex(codebaseId: string): Promise<Uint8Array>;
   /** Writes `bytes` as the database of `codebaseId` after checking schema and model. */
   importIndex(codebaseId: string, bytes: Uint8Array, expectModel: string | null): Promise<ImportResult>;

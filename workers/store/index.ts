@@ -11,18 +11,19 @@
  */
 import { expose, transfer, wrap, type Remote } from 'comlink';
 import type { AppSearchRequest, AppSearchResponse, AppSearchResult, CodebaseInfo, CodebaseLegs, ImportResult, StoreWorkerApi, VectorModel, WriterPortApi } from './api.ts';
-import type { FileRecord } from '../../src/lib/types.ts';
-import { openOpfsStore, opfsFilename, OPFS_DIR } from '../../src/lib/store/open-opfs.ts';
-import type { Store } from '../../src/lib/store/store.ts';
-import { SCHEMA_VERSION } from '../../src/lib/store/schema.ts';
-import { Searcher, type QueryEmbedder } from '../../src/lib/search/search.ts';
-import { createVectorIndex, chooseIndexKind, type VectorIndex } from '../../src/lib/vector/types.ts';
-import { TieredIndex } from '../../src/lib/vector/tiered.ts';
-import { CancelRegistry, abortError, type CancelToken } from '../../src/lib/bridges/cancel.ts';
+import type { FileRecord } from '../../src/core/types.ts';
+import { openOpfsStore, opfsFilename, OPFS_DIR } from '../../src/core/store/open-opfs.ts';
+import type { Store } from '../../src/core/store/store.ts';
+import { SCHEMA_VERSION } from '../../src/core/store/schema.ts';
+import { Searcher, type QueryEmbedder } from '../../src/core/search/search.ts';
+import { createVectorIndex, chooseIndexKind } from '../../src/core/vector/create.ts';
+import type { VectorIndex } from '../../src/core/vector/types.ts';
+import { TieredIndex } from '../../src/core/vector/tiered.ts';
+import { CancelRegistry, abortError, type CancelToken } from '../../src/core/cancel.ts';
+import { META } from '../../src/core/store/meta.ts';
 
 const SQLITE_MAGIC = 'SQLite format 3\u0000';
 /** Meta keys an exported index carries besides the store's own. */
-const META_NAME = 'codebase_name';
 
 interface Open {
   store: Store;
@@ -79,7 +80,7 @@ function get(id: string): Promise<Open> {
 async function info(id: string): Promise<CodebaseInfo> {
   const o = await get(id);
   const s = await o.store.stats();
-  const [runState, merkleRoot, updatedAt, createdAt] = await Promise.all(['run_state', 'merkle_root', 'updated_at', 'created_at'].map((k) => o.store.getMeta(k)));
+  const [runState, merkleRoot, updatedAt, createdAt] = await Promise.all(([META.runState, META.merkleRoot, META.updatedAt, META.createdAt] as const).map((k) => o.store.getMeta(k)));
   const embedded = model ? await o.store.embeddedCount(model.key) : s.embeddedChunks;
   return {
     codebaseId: id,
@@ -285,19 +286,19 @@ const api: StoreWorkerApi = {
       await removeFiles(id);
       return { ok: false, reason, message };
     };
-    const version = Number(await o.store.getMeta('schema_version'));
+    const version = Number(await o.store.getMeta(META.schemaVersion));
     if (version !== SCHEMA_VERSION) return fail('schema', `index schema version ${version} does not match this Sift (${SCHEMA_VERSION})`);
     const hasTables = await o.store.db.get<{ n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE name IN ('files', 'chunks', 'meta')");
     if ((hasTables?.n ?? 0) < 3) return fail('corrupt', 'the file is an SQLite database but not a Sift index');
     const integrity = await o.store.integrityCheck();
     if (integrity !== 'ok') return fail('corrupt', `the index is damaged: ${integrity.slice(0, 200)}`);
-    const indexModel = await o.store.getMeta('model');
+    const indexModel = await o.store.getMeta(META.modelKey);
     if (indexModel && expectModel && indexModel !== expectModel) {
       return fail('model', `the index was embedded with ${indexModel}, but this app uses ${expectModel}. Load that model first (Settings), or re-embed.`);
     }
     // An imported index has no folder: it can be searched but not rescanned.
-    await o.store.setMeta('run_state', 'complete');
-    return { ok: true, info: await info(id), name: await o.store.getMeta(META_NAME) };
+    await o.store.setMeta(META.runState, 'complete');
+    return { ok: true, info: await info(id), name: await o.store.getMeta(META.codebaseName) };
   },
 
   cancel(token) {

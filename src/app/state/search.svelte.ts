@@ -1,0 +1,272 @@
+/**
+ * The search: query, filters, mode and weights (mirrored in the URL fragment), the latest
+ * response, the selection, and re-fusing with new weights.
+ *
+ * Invariants:
+ * - At most one search is in flight; a newer one aborts the older (its result never lands).
+ * - Typing is debounced; filter and mode changes search at once.
+ * - Changing weights re-fuses the stored leg hits on this thread — no new query; rows that
+ *   were outside the last result list are fetched by id.
+ */
+import { bridge } from '../bridges/workers.ts';
+import type { AppSearchResponse, AppSearchResult, CodebaseLegs } from '../../../workers/store/api.ts';
+import type { ChunkType, SearchMode, StoredChunk } from '../../core/types.ts';
+import { refuse } from '../../core/search/search.ts';
+import { highlightRanges } from '../../core/search/bm25.ts';
+import { processQuery } from '../../core/search/query.ts';
+import { BM25_WEIGHT } from '../../core/config.ts';
+import { handleError } from './notices.svelte.ts';
+import { parseHash, serializeHash, type UrlSearchState } from './url-state.ts';
+
+export const TYPING_DEBOUNCE_MS = 150;
+/** Results shown (and fetched from each codebase). */
+export const RESULT_LIMIT = 20;
+/** While indexing, live results refresh at most this often. */
+const LIVE_REFRESH_MS = 1200;
+
+const key = (r: { codebaseId: string; id: number }) => `${r.codebaseId}:${r.id}`;
+
+class Search {
+  #query = $state('');
+  #mode = $state<SearchMode>('hybrid');
+  #languages = $state.raw<string[]>([]);
+  #pathGlob = $state('');
+  #chunkTypes = $state.raw<ChunkType[]>([]);
+  #codebases = $state.raw<string[]>([]);
+  #bm25Weight = $state(BM25_WEIGHT);
+
+  #response = $state.raw<AppSearchResponse | null>(null);
+  #results = $state.raw<AppSearchResult[]>([]);
+  #loading = $state(false);
+  #selected = $state(-1);
+  #expanded = $state.raw<readonly string[]>([]);
+  #explainKey = $state<string | null>(null);
+
+  #ctl: AbortController | null = null;
+  #timer: ReturnType<typeof setTimeout> | null = null;
+  #lastLiveRefresh = 0;
+  #rows = new Map<string, AppSearchResult>();
+
+  get query() { return this.#query; }
+  get mode() { return this.#mode; }
+  get languages() { return this.#languages; }
+  get pathGlob() { return this.#pathGlob; }
+  get chunkTypes() { return this.#chunkTypes; }
+  get codebases() { return this.#codebases; }
+  get bm25Weight() { return this.#bm25Weight; }
+  get vectorWeight() { return Math.round((1 - this.#bm25Weight) * 100) / 100; }
+  get response() { return this.#response; }
+  get results() { return this.#results; }
+  get loading() { return this.#loading; }
+  get selected() { return this.#selected; }
+  get explainKey() { return this.#explainKey; }
+  get hasFilters() {
+    return this.#languages.length > 0 || this.#pathGlob !== '' || this.#chunkTypes.length > 0 || this.#codebases.length > 0;
+  }
+
+  resultKey(r: AppSearchResult): string {
+    return key(r);
+  }
+
+  isExpanded(r: AppSearchResult): boolean {
+    return this.#expanded.includes(key(r));
+  }
+
+  // ---- URL ----
+
+  #urlState(): UrlSearchState {
+    return { query: this.#query, mode: this.#mode, languages: this.#languages, pathGlob: this.#pathGlob, chunkTypes: this.#chunkTypes, codebases: this.#codebases };
+  }
+
+  /** Applies the URL fragment (page load, back/forward, a shared link) and searches. */
+  applyHash(hash: string): void {
+    const s = parseHash(hash);
+    const cur = serializeHash(this.#urlState());
+    if (serializeHash(s) === cur) return;
+    this.#query = s.query;
+    this.#mode = s.mode;
+    this.#languages = s.languages;
+    this.#pathGlob = s.pathGlob;
+    this.#chunkTypes = s.chunkTypes;
+    this.#codebases = s.codebases;
+    void this.run();
+  }
+
+  #writeHash(): void {
+    if (typeof history === 'undefined') return;
+    const hash = serializeHash(this.#urlState());
+    if (hash === location.hash || (hash === '' && location.hash === '')) return;
+    history.replaceState(history.state, '', hash || location.pathname + location.search);
+  }
+
+  // ---- inputs ----
+
+  setQuery(q: string): void {
+    this.#query = q;
+    this.#writeHash();
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => void this.run(), TYPING_DEBOUNCE_MS);
+  }
+
+  setMode(m: SearchMode): void {
+    this.#mode = m;
+    this.#changed();
+  }
+
+  setLanguages(v: string[]): void {
+    this.#languages = v;
+    this.#changed();
+  }
+
+  setPathGlob(v: string): void {
+    this.#pathGlob = v.trim();
+    this.#changed();
+  }
+
+  setChunkTypes(v: ChunkType[]): void {
+    this.#chunkTypes = v;
+    this.#changed();
+  }
+
+  setCodebases(v: string[]): void {
+    this.#codebases = v;
+    this.#changed();
+  }
+
+  clearFilters(): void {
+    this.#languages = [];
+    this.#pathGlob = '';
+    this.#chunkTypes = [];
+    this.#codebases = [];
+    this.#changed();
+  }
+
+  #changed(): void {
+    this.#writeHash();
+    void this.run();
+  }
+
+  // ---- running ----
+
+  async run(): Promise<void> {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
+    this.#ctl?.abort();
+    const q = this.#query.trim();
+    if (!q) {
+      this.#ctl = null;
+      this.#response = null;
+      this.#results = [];
+      this.#loading = false;
+      this.#selected = -1;
+      return;
+    }
+    const ctl = new AbortController();
+    this.#ctl = ctl;
+    this.#loading = true;
+    try {
+      const res = await bridge.search(
+        {
+          query: q,
+          codebaseIds: this.#codebases,
+          options: {
+            limit: RESULT_LIMIT,
+            mode: this.#mode,
+            languages: this.#languages.length ? this.#languages : undefined,
+            pathGlob: this.#pathGlob || undefined,
+            chunkTypes: this.#chunkTypes.length ? this.#chunkTypes : undefined,
+            bm25Weight: this.#bm25Weight,
+            vectorWeight: this.vectorWeight,
+          },
+        },
+        ctl.signal,
+      );
+      if (ctl.signal.aborted) return;
+      this.#rows = new Map(res.results.map((r) => [key(r), r]));
+      const prevKey = this.#results[this.#selected] ? key(this.#results[this.#selected]) : null;
+      this.#response = res;
+      this.#results = res.results;
+      const keep = prevKey ? res.results.findIndex((r) => key(r) === prevKey) : -1;
+      this.#selected = keep >= 0 ? keep : res.results.length ? 0 : -1;
+    } catch (e) {
+      handleError(e, 'Search');
+    } finally {
+      if (this.#ctl === ctl) {
+        this.#loading = false;
+        this.#ctl = null;
+      }
+    }
+  }
+
+  /** Called when indexed data changed; re-runs the current search, throttled. */
+  refreshLive(): void {
+    if (!this.#query.trim()) return;
+    const wait = Math.max(0, LIVE_REFRESH_MS - (Date.now() - this.#lastLiveRefresh));
+    if (this.#timer) return; // a search is already queued
+    this.#timer = setTimeout(() => {
+      this.#lastLiveRefresh = Date.now();
+      void this.run();
+    }, wait);
+  }
+
+  // ---- weights: re-fuse without querying ----
+
+  async setBm25Weight(w: number): Promise<void> {
+    this.#bm25Weight = Math.max(0, Math.min(1, w));
+    const res = this.#response;
+    if (!res) return;
+    const weights = { bm25Weight: this.#bm25Weight, vectorWeight: this.vectorWeight };
+    const fused = res.legs.flatMap((legs: CodebaseLegs) => refuse(legs, weights, RESULT_LIMIT).map((f) => ({ ...f, codebaseId: legs.codebaseId })));
+    fused.sort((a, b) => b.combinedScore - a.combinedScore);
+    const top = fused.slice(0, RESULT_LIMIT);
+    // Rows not in the last result list: fetch them by id (no ranking work).
+    const missing: Record<string, number[]> = {};
+    for (const f of top) if (!this.#rows.has(key(f))) (missing[f.codebaseId] ??= []).push(f.id);
+    try {
+      const pq = processQuery(res.query);
+      for (const [cb, ids] of Object.entries(missing)) {
+        const rows: StoredChunk[] = await bridge.getChunks(cb, ids);
+        for (const c of rows) {
+          this.#rows.set(key({ codebaseId: cb, id: c.id }), {
+            ...c, codebaseId: cb, bm25Score: 0, vectorScore: 0, combinedScore: 0, rank: 0, bm25Rank: null, vectorRank: null, legs: [], highlights: highlightRanges(c.content, pq), explain: [],
+          });
+        }
+      }
+    } catch (e) {
+      handleError(e, 'Re-ranking');
+    }
+    if (this.#response !== res) return; // a newer search landed meanwhile
+    const sel = this.#results[this.#selected];
+    this.#results = top.flatMap((f, i) => {
+      const row = this.#rows.get(key(f));
+      return row
+        ? [{ ...row, bm25Score: f.bm25Score, vectorScore: f.vectorScore, combinedScore: f.combinedScore, rank: i + 1, bm25Rank: f.bm25Rank, vectorRank: f.vectorRank, legs: f.legs, explain: f.explain }]
+        : [];
+    });
+    const keep = sel ? this.#results.findIndex((r) => key(r) === key(sel)) : -1;
+    this.#selected = keep >= 0 ? keep : this.#results.length ? 0 : -1;
+  }
+
+  // ---- selection and per-result UI ----
+
+  select(i: number): void {
+    this.#selected = Math.max(-1, Math.min(this.#results.length - 1, i));
+  }
+
+  move(delta: number): void {
+    if (!this.#results.length) return;
+    const next = this.#selected < 0 ? 0 : this.#selected + delta;
+    this.#selected = Math.max(0, Math.min(this.#results.length - 1, next));
+  }
+
+  toggleExpanded(r: AppSearchResult): void {
+    const k = key(r);
+    this.#expanded = this.#expanded.includes(k) ? this.#expanded.filter((x) => x !== k) : [...this.#expanded, k];
+  }
+
+  toggleExplain(r: AppSearchResult | null): void {
+    this.#explainKey = r && this.#explainKey !== key(r) ? key(r) : null;
+  }
+}
+
+export const search = new Search();

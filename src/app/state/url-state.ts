@@ -1,0 +1,50 @@
+/**
+ * The search as a URL fragment (`#q=…&mode=…&lang=…&glob=…&type=…&cb=…`), so a search can
+ * be bookmarked and shared. Pure: parse ∘ serialize is the identity on normalised state,
+ * unknown keys and invalid values are dropped, defaults are omitted from the fragment.
+ */
+import type { ChunkType, SearchMode } from '../../core/types.ts';
+
+export interface UrlSearchState {
+  query: string;
+  mode: SearchMode;
+  languages: string[];
+  pathGlob: string;
+  chunkTypes: ChunkType[];
+  /** Codebase ids to search; empty = all. */
+  codebases: string[];
+}
+
+export const DEFAULT_URL_STATE: UrlSearchState = { query: '', mode: 'hybrid', languages: [], pathGlob: '', chunkTypes: [], codebases: [] };
+
+const MODES: Record<string, SearchMode> = { hybrid: 'hybrid', keyword: 'bm25', bm25: 'bm25', semantic: 'vector', vector: 'vector' };
+const MODE_NAMES: Record<SearchMode, string> = { hybrid: 'hybrid', bm25: 'keyword', vector: 'semantic' };
+const CHUNK_TYPES = new Set<string>(['function', 'method', 'class', 'struct', 'interface', 'enum', 'type', 'module', 'comment', 'text']);
+
+function list(v: string | null): string[] {
+  return v ? v.split(',').map((s) => s.trim()).filter(Boolean) : [];
+}
+
+export function parseHash(hash: string): UrlSearchState {
+  const p = new URLSearchParams(hash.replace(/^#/, ''));
+  return {
+    query: p.get('q') ?? '',
+    mode: MODES[p.get('mode') ?? ''] ?? 'hybrid',
+    languages: list(p.get('lang')),
+    pathGlob: p.get('glob') ?? '',
+    chunkTypes: list(p.get('type')).filter((t): t is ChunkType => CHUNK_TYPES.has(t)),
+    codebases: list(p.get('cb')),
+  };
+}
+
+export function serializeHash(s: UrlSearchState): string {
+  const p = new URLSearchParams();
+  if (s.query) p.set('q', s.query);
+  if (s.mode !== 'hybrid') p.set('mode', MODE_NAMES[s.mode]);
+  if (s.languages.length) p.set('lang', s.languages.join(','));
+  if (s.pathGlob) p.set('glob', s.pathGlob);
+  if (s.chunkTypes.length) p.set('type', s.chunkTypes.join(','));
+  if (s.codebases.length) p.set('cb', s.codebases.join(','));
+  const out = p.toString();
+  return out ? `#${out}` : '';
+}

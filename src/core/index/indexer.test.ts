@@ -1,0 +1,156 @@
+import { describe, it, expect, beforeAll } from 'vitest';
+import { indexCodebase, prepareChunks, type IndexStore } from './indexer.ts';
+import { identifierTokens } from '../text/identifiers.ts';
+import { sha256Hex } from '../hash/hash.ts';
+import { embeddingText } from '../chunk/embedding-text.ts';
+import { MemoryFileSource } from '../source/memory-source.ts';
+import { openMemoryStore } from '../store/open-node.ts';
+import { Chunker } from '../chunk/chunker.ts';
+import { nodeWasmLoader } from '../chunk/grammars-node.ts';
+import type { Store } from '../store/store.ts';
+
+let chunker: Chunker;
+beforeAll(async () => {
+  chunker = await Chunker.create({ loadWasm: nodeWasmLoader });
+});
+
+function repo(n = 30): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < n; i++) {
+    files[`src/mod${i}.py`] = `def handler_${i}(request):\n    """Handle request number ${i}."""\n    return request.value * ${i}\n\n\nclass Worker${i}:\n    def run(self):\n        return handler_${i}(self)\n`;
+  }
+  files['README.md'] = '# Demo\n\nSome words about the demo project.\n';
+  return files;
+}
+
+async function snapshot(store: Store) {
+  const files = [...(await store.getFiles()).values()].map((f) => `${f.path}:${f.hash}`).sort();
+  const stats = await store.stats();
+  return { files, chunks: stats.chunks, integrity: await store.integrityCheck() };
+}
+
+describe('indexCodebase', () => {
+  it('indexes, then recognises an unchanged folder without reading it', async () => {
+    const source = new MemoryFileSource({ ...repo(), 'data/blob.txt': new Uint8Array([0, 1, 2, 0, 9, 0]) });
+    const store = await openMemoryStore();
+    const first = await indexCodebase({ source, store, chunker });
+    expect(first.files.added).toBe(31);
+    expect(first.files.skipped).toBe(1); // the binary file
+    expect(first.firstSearchableMs).not.toBeNull();
+    let reads = 0;
+    const counting = { ...source, name: source.name, readDir: source.readDir.bind(source), stat: source.stat.bind(source), readFile: (p: string) => { reads++; return source.readFile(p); } };
+    const second = await indexCodebase({ source: counting, store, chunker });
+    expect(second.unchanged).toBe(true);
+    expect(reads).toBe(0);
+    expect(second.status.merkleRoot).toBe(first.status.merkleRoot);
+  });
+
+  it('handles edit, add, delete and rename incrementally', async () => {
+    const source = new MemoryFileSource(repo(5));
+    const store = await openMemoryStore();
+    await indexCodebase({ source, store, chunker });
+    const before = await store.getFiles();
+    source.set('src/mod1.py', 'def edited():\n    return 1\n');
+    source.set('src/added.py', 'def added_fn():\n    return 2\n');
+    source.delete('README.md');
+    source.rename('src/mod2.py', 'lib/mod2_moved.py');
+    const res = await indexCodebase({ source, store, chunker });
+    expect(res.files).toMatchObject({ added: 1, changed: 1, deleted: 1, renamed: 1 });
+    const after = await store.getFiles();
+    expect(after.has('README.md')).toBe(false);
+    expect(after.get('lib/mod2_moved.py')?.hash).toBe(before.get('src/mod2.py')?.hash);
+    // The result equals a fresh index of the same folder.
+    const fresh = await openMemoryStore();
+    await indexCodebase({ source, store: fresh, chunker });
+    expect(await snapshot(store)).toEqual(await snapshot(fresh));
+  });
+
+  it('resumes an interrupted run without duplicating rows', async () => {
+    const source = new MemoryFileSource(repo(60));
+    const store = await openMemoryStore();
+    const ac = new AbortController();
+    let batches = 0;
+    await expect(
+      indexCodebase({ source, store, chunker }, { signal: ac.signal, onBatch: () => { if (++batches === 1) ac.abort(); } }),
+    ).rejects.toMatchObject({ name: 'AbortError' });
+    const partial = (await store.getFiles()).size;
+    expect(partial).toBeGreaterThan(0);
+    expect(partial).toBeLessThan(61);
+    const resumed = await indexCodebase({ source, store, chunker });
+    expect(resumed.unchanged).toBe(false);
+    expect(resumed.files.added).toBe(61 - partial);
+    const fresh = await openMemoryStore();
+    await indexCodebase({ source, store: fresh, chunker });
+    expect(await snapshot(store)).toEqual(await snapshot(fresh));
+  });
+
+  it('keeps a file that fails to parse as text and counts it', async () => {
+    const source = new MemoryFileSource({ 'bad.rs': 'fn broken( {{{{ struct\n'.repeat(20), 'ok.go': 'package x\n\nfunc Ok() int { return 1 }\n' });
+    const store: IndexStore & Store = await openMemoryStore();
+    const res = await indexCodebase({ source, store, chunker });
+    expect(res.parseFallbacks).toBe(1);
+    expect((await store.getFiles()).has('bad.rs')).toBe(true);
+  });
+
+  it('keeps a file as bounded text chunks when the chunker itself faults', async () => {
+    const long = Array.from({ length: 400 }, (_, i) => `line ${i} of a file the chunker cannot handle`).join('\n');
+    const source = new MemoryFileSource({ 'odd.py': long });
+    const store = await openMemoryStore();
+    const faulty = { chunkFile: async () => { throw new Error('grammar crashed'); } };
+    const res = await indexCodebase({ source, store, chunker: faulty });
+    expect(res.parseFallbacks).toBe(1);
+    const chunks = await store.getFileChunks('odd.py');
+    expect(chunks.length).toBeGreaterThan(1);
+    expect(chunks.every((c) => c.chunkType === 'text' && c.content.length <= 1500)).toBe(true);
+    expect(chunks[0].startLine).toBe(1);
+    expect(chunks[chunks.length - 1].endLine).toBe(400);
+  });
+
+  async function watchedRun(files: Record<string, string>, concurrency: number) {
+    const store = await openMemoryStore();
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const written: string[] = [];
+    const watched: IndexStore = {
+      getMeta: (k) => store.getMeta(k), setMeta: (k, v) => store.setMeta(k, v), getFiles: () => store.getFiles(),
+      deleteFiles: (p) => store.deleteFiles(p), renameFile: (f, t) => store.renameFile(f, t), chunkCount: () => store.chunkCount(),
+      writeFiles: async (items) => {
+        maxInFlight = Math.max(maxInFlight, ++inFlight);
+        try {
+          await store.writeFiles(items);
+          written.push(...items.map((i) => i.file.path));
+        } finally {
+          inFlight--;
+        }
+      },
+    };
+    const res = await indexCodebase({ source: new MemoryFileSource(files), store: watched, chunker }, { concurrency });
+    return { store, res, written, maxInFlight };
+  }
+
+  it.each([2, 16])('gives the same index at concurrency %i as sequentially, in the same order, one write in flight', async (concurrency) => {
+    const files = repo(40);
+    const seq = await watchedRun(files, 1);
+    const par = await watchedRun(files, concurrency);
+    expect(par.res.files.added).toBe(41);
+    expect(par.maxInFlight).toBe(1);
+    expect(par.written).toEqual(seq.written);
+    expect(await snapshot(par.store)).toEqual(await snapshot(seq.store));
+    const rows = await par.store.db.all<{ tokens: string; content: string }>('SELECT tokens, content FROM chunks');
+    expect(rows.length).toBeGreaterThan(41);
+    for (const r of rows) expect(r.tokens).toBe(identifierTokens(r.content));
+  });
+
+  it('prepareChunks hashes the embedding text and precomputes the tokens column, once', async () => {
+    const { chunks } = await chunker.chunkFile('a.ts', 'export function getUserName(userId: string) {\n  return lookupUser(userId).displayName;\n}\n');
+    const prepared = prepareChunks(chunks);
+    expect(prepared.length).toBe(chunks.length);
+    for (const [i, c] of prepared.entries()) {
+      expect(c.contentHash).toBe(await sha256Hex(embeddingText(chunks[i]!)));
+      expect(c.ftsTokens).toBe(identifierTokens(c.content));
+    }
+    expect(prepared[0]!.ftsTokens).toContain('display');
+    // Already-prepared chunks (from a worker pool) pass through unchanged.
+    expect(prepareChunks(prepared)[0]).toBe(prepared[0]);
+  });
+});

@@ -1,0 +1,173 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Chunk, ChunkType } from '../types.ts';
+import { openMemoryStore } from '../store/open-node.ts';
+import type { Store } from '../store/store.ts';
+import { EXACT_SYMBOL_BOOST, highlightRanges, searchBm25 } from './bm25.ts';
+import { compilePathGlob } from '../text/path-glob.ts';
+import { processQuery } from './query.ts';
+
+interface Spec {
+  path: string;
+  symbol?: string | null;
+  parent?: string | null;
+  type?: ChunkType;
+  language?: string;
+  content: string;
+  doc?: string;
+}
+
+const SPECS: Spec[] = [
+  { path: 'src/users/profile.ts', symbol: 'getUserName', content: 'export function getUserName(u: User): string {\n  return u.firstName + u.lastName;\n}' },
+  { path: 'src/users/profile.ts', symbol: 'setUserName', content: 'export function setUserName(u: User, n: string) { u.firstName = n; }' },
+  { path: 'src/db/connection.ts', symbol: 'openDatabase', content: 'export async function openDatabase(path: string) { return connect(path); }', doc: 'Open the database connection.' },
+  { path: 'src/db/store.ts', symbol: 'getFiles', parent: 'Store', type: 'method', content: 'async getFiles() { return this.db.all("SELECT * FROM files"); }' },
+  { path: 'src/walk/walker.ts', symbol: 'getFiles', parent: 'Walker', type: 'method', content: 'getFiles() { return this.files; }' },
+  // Mentions "parse_config" many times but is not the symbol: BM25 alone would rank it first.
+  { path: 'src/config/readme-notes.py', symbol: 'notes', language: 'python', content: 'def notes():\n    # parse_config parse_config parse_config parse_config\n    # call parse_config before parse_config\n    pass' },
+  { path: 'src/config/loader.py', symbol: 'parse_config', language: 'python', content: 'def parse_config(text):\n    return toml.loads(text)' },
+  { path: 'docs/guide.md', symbol: null, type: 'text', language: 'markdown', content: 'How to configure the user name and the database path.' },
+  { path: 'kernel/mm/kalloc.c', symbol: 'kalloc', language: 'c', content: 'void *kalloc(void) { struct run *r; acquire(&kmem.lock); return (char*)r; }' },
+  { path: 'kernel/mm/kfree.c', symbol: 'kfree', language: 'c', content: 'void kfree(void *pa) { /* see kalloc() kalloc kalloc */ release(&kmem.lock); }' },
+];
+
+function toItems(specs: Spec[]) {
+  const byPath = new Map<string, Array<Chunk & { contentHash: string }>>();
+  specs.forEach((s, i) => {
+    const list = byPath.get(s.path) ?? [];
+    list.push({
+      path: s.path, startLine: i * 10 + 1, endLine: i * 10 + 5, language: s.language ?? 'typescript',
+      chunkType: s.type ?? (s.symbol ? 'function' : 'text'), symbol: s.symbol ?? null, parent: s.parent ?? null,
+      signature: null, doc: s.doc ?? null, content: s.content, contentHash: `h${i}`,
+    });
+    byPath.set(s.path, list);
+  });
+  return [...byPath].map(([path, chunks]) => ({
+    file: { path, hash: `f-${path}`, size: 1, mtime: 0, language: chunks[0].language }, chunks,
+  }));
+}
+
+let store: Store;
+let idOf: (path: string, symbol: string | null) => number;
+
+beforeAll(async () => {
+  store = await openMemoryStore();
+  await store.writeFiles(toItems(SPECS));
+  const rows = await store.db.all<{ id: number; path: string; symbol: string | null }>('SELECT id, path, symbol FROM chunks');
+  idOf = (path, symbol) => rows.find((r) => r.path === path && r.symbol === symbol)!.id;
+});
+afterAll(async () => { await store.close(); });
+
+async function search(q: string, filters = {}, limit = 10) {
+  return searchBm25(store.db, processQuery(q), filters, limit);
+}
+
+describe('searchBm25', () => {
+  it('natural words find camelCase identifiers', async () => {
+    const hits = await search('user name');
+    expect(hits.slice(0, 2).map((h) => h.id).sort()).toEqual([idOf('src/users/profile.ts', 'getUserName'), idOf('src/users/profile.ts', 'setUserName')].sort());
+  });
+
+  it('an exact symbol match ranks first, even against heavier BM25 text', async () => {
+    const plain = await store.db.all<{ id: number }>(
+      `SELECT rowid AS id FROM chunks_fts WHERE chunks_fts MATCH '"parse_config"' ORDER BY bm25(chunks_fts, 0, 0, 0, 1, 0)`,
+    );
+    expect(plain[0].id).toBe(idOf('src/config/readme-notes.py', 'notes')); // the trap is real
+    const hits = await search('parse_config');
+    expect(hits[0].id).toBe(idOf('src/config/loader.py', 'parse_config'));
+    expect(hits[0].score).toBeGreaterThan(EXACT_SYMBOL_BOOST);
+    expect(hits[1].score).toBeLessThan(EXACT_SYMBOL_BOOST);
+
+    const k = await search('kalloc');
+    expect(k[0].id).toBe(idOf('kernel/mm/kalloc.c', 'kalloc'));
+  });
+
+  it('qualified identifiers need the parent too', async () => {
+    for (const q of ['Store::getFiles', 'Store.getFiles']) {
+      const hits = await search(q);
+      expect(hits[0].id, q).toBe(idOf('src/db/store.ts', 'getFiles'));
+      expect(hits[1].score, q).toBeLessThan(EXACT_SYMBOL_BOOST);
+    }
+  });
+
+  it('ranks are 1..n and scores descend', async () => {
+    const hits = await search('user database');
+    expect(hits.map((h) => h.rank)).toEqual(hits.map((_, i) => i + 1));
+    for (let i = 1; i < hits.length; i++) expect(hits[i].score).toBeLessThanOrEqual(hits[i - 1].score);
+    expect(await search('user', {}, 1)).toHaveLength(1);
+  });
+
+  it.each([
+    [{ languages: ['python'] }, (p: string) => p.endsWith('.py')],
+    [{ languages: ['c', 'markdown'] }, (p: string) => p.endsWith('.c') || p.endsWith('.md')],
+    [{ chunkTypes: ['method'] as ChunkType[] }, (p: string) => p.endsWith('store.ts') || p.endsWith('walker.ts')],
+    [{ pathGlob: 'src/db/**' }, (p: string) => p.startsWith('src/db/')],
+    [{ pathGlob: '*.md' }, (p: string) => p.endsWith('.md')],
+    [{ pathGlob: 'kernel/' }, (p: string) => p.startsWith('kernel/')],
+    [{ pathGlob: 'src/{db,walk}/*.ts' }, (p: string) => p.startsWith('src/db/') || p.startsWith('src/walk/')],
+  ])('filters %j', async (filters, ok) => {
+    const hits = await search('user database config files kalloc name open', filters, 20);
+    expect(hits.length).toBeGreaterThan(0);
+    const chunks = await store.getChunks(hits.map((h) => h.id));
+    for (const c of chunks) expect(ok(c.path), c.path).toBe(true);
+  });
+
+  it('empty queries return no hits', async () => {
+    expect(await search('')).toEqual([]);
+    expect(await search('!!!')).toEqual([]);
+    expect(await search('user', {}, 0)).toEqual([]);
+  });
+
+  it('a JS-only glob filters inside SQL, so the limit is filled past many better non-matching hits', async () => {
+    const s = await openMemoryStore();
+    try {
+      const specs: Spec[] = [];
+      // Many strong matches outside the glob, a few weak ones inside it.
+      for (let i = 0; i < 400; i++) specs.push({ path: `noise/n${i}.ts`, symbol: `widget${i}`, content: 'widget widget widget widget' });
+      for (let i = 0; i < 5; i++) specs.push({ path: `deep/x${i}/target.ts`, symbol: `t${i}`, content: `widget and a lot of other words here ${'filler '.repeat(40)}` });
+      await s.writeFiles(toItems(specs));
+      const hits = await searchBm25(s.db, processQuery('widget'), { pathGlob: '**/target.ts' }, 5);
+      expect(hits).toHaveLength(5);
+      const chunks = await s.getChunks(hits.map((h) => h.id));
+      for (const c of chunks) expect(c.path).toMatch(/^deep\/x\d\/target\.ts$/);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe('compilePathGlob', () => {
+  it.each([
+    ['src/**/*.ts', 'src/', ['src/a.ts', 'src/x/y.ts'], ['lib/a.ts', 'src/a.js']],
+    ['*.py', null, ['a.py', 'deep/dir/b.py'], ['a.pyc', 'py/a.txt']],
+    ['/src/lib', 'src/lib', ['src/lib', 'src/lib/a.ts'], ['x/src/lib/a.ts', 'src/library.ts']],
+    ['tests/', null, ['tests/a.ts', 'a/tests/b.ts'], ['src/tests.ts']],
+    ['src/tests/', 'src/tests', ['src/tests/a.ts'], ['src/tests.ts', 'x/src/tests/a.ts']],
+    ['node_modules', null, ['node_modules/x/y.js', 'a/node_modules/b.js'], ['src/a.js']],
+  ])('%s', (glob, prefix, yes, no) => {
+    const g = compilePathGlob(glob)!;
+    expect(g.prefix).toBe(prefix);
+    for (const p of yes) expect(g.test(p), p).toBe(true);
+    for (const p of no) expect(g.test(p), p).toBe(false);
+  });
+  it('blank globs filter nothing', () => {
+    expect(compilePathGlob('  ')).toBeNull();
+  });
+});
+
+describe('highlightRanges', () => {
+  const mark = (content: string, q: string) => highlightRanges(content, q).map(([a, b]) => content.slice(a, b));
+  it.each([
+    ['function getUserName() {}', 'user name', ['User', 'Name']],
+    ['function getUserName() {}', 'getUserName', ['getUserName']],
+    ['let user_id = USER;', 'user', ['user', 'USER']],
+    ['allocate(buffers)', 'alloc buf', ['allocate', 'buffers']],
+    ['nothing here', 'widget', []],
+    ['', 'x', []],
+  ])('%s / %s', (content, q, expected) => {
+    expect(mark(content, q)).toEqual(expected);
+  });
+  it('ranges are sorted and disjoint', () => {
+    const r = highlightRanges('getUserName user userName', 'user name getusername');
+    for (let i = 1; i < r.length; i++) expect(r[i][0]).toBeGreaterThan(r[i - 1][1] - 1);
+  });
+});

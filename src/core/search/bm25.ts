@@ -1,0 +1,231 @@
+/**
+ * The BM25 leg: FTS5 ranking over chunks_fts, filters, the exact-symbol boost, and match
+ * highlighting.
+ *
+ * Ranking signals (each named, each explainable):
+ * - FTS5 bm25() with per-column weights BM25_COLUMN_WEIGHTS: a hit in a chunk's names
+ *   (symbol/parent) or path counts more than one in its body.
+ * - Second stage (rerank.ts): the top RERANK_CANDIDATES FTS hits are re-scored with the
+ *   normalised bm25, a symbol-name match with the query words and an exact-identifier
+ *   signal; test/vendored/generated files are scaled down.
+ * - EXACT_SYMBOL_BOOST: for identifier-like queries (one word), a chunk whose symbol equals
+ *   the identifier (case-insensitive; `Foo::bar` / `Foo.bar` also need parent = Foo) is added
+ *   to the candidates and gets this boost, so it ranks first. An identifier inside a prose
+ *   query only feeds the rerank's `exact` signal.
+ * Hit.score = rerank score (+ boost): higher is better. Ranks are 1..n, ties broken by chunk id.
+ *
+ * Filters, all inside the one SQL query so LIMIT counts only rows that pass: languages and
+ * chunk types as IN lists; pathGlob as a LIKE on the glob's literal prefix (uses no JS) plus
+ * the JS function sift_path_match(glob, path) (picomatch, compiled once per glob), which
+ * `registerPathMatch` (text/path-glob.ts) installs on the connection (Store.open does).
+ */
+import type { Hit, SearchFilters } from '../types.ts';
+import type { Queryable, SqlValue } from '../store/sqlite.ts';
+import { compilePathGlob, PATH_MATCH_FUNCTION } from '../text/path-glob.ts';
+import { identifierParts } from '../text/identifiers.ts';
+import { PREFIX_MIN_CHARS, processQuery, type ProcessedQuery } from './query.ts';
+import { rerank, RERANK_WEIGHTS, type RerankCandidate } from './rerank.ts';
+
+/** bm25() weights, in chunks_fts column order. */
+export const BM25_COLUMN_WEIGHTS = {
+  names: 10,
+  pathWords: 4,
+  sigDoc: 3,
+  content: 1,
+  tokens: 1.5,
+} as const;
+/** Added to the score of an exact symbol match; larger than any bm25 score seen in practice. */
+export const EXACT_SYMBOL_BOOST = 1000;
+/** FTS5 candidates re-scored by the second stage (rerank.ts); at least the requested limit. */
+export const RERANK_CANDIDATES = 100;
+/** Candidate rows read per statement (bounded bind parameters). */
+const RERANK_FETCH_BATCH = 500;
+/** Most exact-symbol rows taken per identifier. */
+export const MAX_EXACT_SYMBOL_ROWS = 50;
+/** Most highlight ranges returned for one chunk. */
+export const MAX_HIGHLIGHTS = 500;
+
+const W = BM25_COLUMN_WEIGHTS;
+const BM25_EXPR = `bm25(chunks_fts, ${W.names}, ${W.pathWords}, ${W.sigDoc}, ${W.content}, ${W.tokens})`;
+const QUALIFIER_RE = /::|->|[.#]/;
+
+function likeEscape(s: string): string {
+  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+interface FilterSql {
+  where: string;
+  params: SqlValue[];
+}
+
+function filterSql(filters: SearchFilters): FilterSql {
+  const clauses: string[] = [];
+  const params: SqlValue[] = [];
+  if (filters.languages?.length) {
+    clauses.push(`c.language IN (${filters.languages.map(() => '?').join(', ')})`);
+    params.push(...filters.languages);
+  }
+  if (filters.chunkTypes?.length) {
+    clauses.push(`c.chunk_type IN (${filters.chunkTypes.map(() => '?').join(', ')})`);
+    params.push(...filters.chunkTypes);
+  }
+  const glob = filters.pathGlob ? compilePathGlob(filters.pathGlob) : null;
+  if (glob?.prefix) {
+    clauses.push(`c.path LIKE ? ESCAPE '\\'`);
+    params.push(`${likeEscape(glob.prefix)}%`);
+  }
+  if (glob && filters.pathGlob) {
+    clauses.push(`${PATH_MATCH_FUNCTION}(?, c.path)`);
+    params.push(filters.pathGlob);
+  }
+  return { where: clauses.map((c) => ` AND ${c}`).join(''), params };
+}
+
+/** Symbol (and required parent) pairs that count as an exact match for this query. */
+function exactSymbolTargets(query: ProcessedQuery): Array<{ symbol: string; parent: string | null }> {
+  const words = new Set(query.identifiers);
+  if (query.isIdentifierLike) {
+    const word = query.original.trim();
+    if (word) words.add(word);
+  }
+  const targets: Array<{ symbol: string; parent: string | null }> = [];
+  for (const w of [...words].slice(0, 8)) {
+    targets.push({ symbol: w, parent: null });
+    const segments = w.split(QUALIFIER_RE).filter(Boolean);
+    if (segments.length >= 2) {
+      targets.push({ symbol: segments[segments.length - 1], parent: segments[segments.length - 2] });
+    }
+  }
+  return targets;
+}
+
+function isFtsSyntaxError(e: unknown): boolean {
+  return e instanceof Error && /fts5|syntax error|unterminated string|malformed MATCH/i.test(e.message);
+}
+
+/** Rank chunks for `query` with FTS5 BM25. Returns at most `limit` hits; [] for an empty query. */
+export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: SearchFilters, limit: number): Promise<Hit[]> {
+  if (!query.ftsQuery || !(limit > 0)) return [];
+  const { where, params } = filterSql(filters);
+  const scores = new Map<number, number>();
+  /** Per-candidate rerank signals (rerank.ts), surfaced in explain. */
+  const signals = new Map<number, Record<string, number>>();
+
+  try {
+    // 1. FTS candidates, best first, filters applied in SQL. Without filters the FTS table
+    //    alone answers (external content = chunks, kept equal by triggers): joining chunks
+    //    would seek one chunks row per MATCHING row before the sort, not per returned row.
+    const rows = await db.all<{ id: number; r: number }>(
+      where
+        ? `SELECT c.id AS id, ${BM25_EXPR} AS r
+             FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid
+            WHERE chunks_fts MATCH ?${where}
+            ORDER BY r, c.id LIMIT ?`
+        : `SELECT rowid AS id, ${BM25_EXPR} AS r FROM chunks_fts
+            WHERE chunks_fts MATCH ? ORDER BY r, rowid LIMIT ?`,
+      [query.ftsQuery, ...params, Math.max(limit, RERANK_CANDIDATES)],
+    );
+    for (const row of rows) scores.set(row.id, -row.r);
+
+    // 2. Exact symbol matches: always candidates (ranked first for identifier queries).
+    const exact = new Set<number>();
+    for (const t of exactSymbolTargets(query)) {
+      const rows = await db.all<{ id: number }>(
+        `SELECT c.id AS id FROM chunks c
+          WHERE c.symbol = ? COLLATE NOCASE${t.parent ? ' AND c.parent = ? COLLATE NOCASE' : ''}${where}
+          ORDER BY c.id LIMIT ?`,
+        [t.symbol, ...(t.parent ? [t.parent] : []), ...params, MAX_EXACT_SYMBOL_ROWS],
+      );
+      for (const row of rows) exact.add(row.id);
+    }
+    const missing = [...exact].filter((id) => !scores.has(id));
+    if (missing.length) {
+      const rows = await db.all<{ id: number; r: number }>(
+        `SELECT rowid AS id, ${BM25_EXPR} AS r FROM chunks_fts
+          WHERE chunks_fts MATCH ? AND rowid IN (${missing.map(() => '?').join(', ')})`,
+        [query.ftsQuery, ...missing],
+      );
+      for (const id of missing) scores.set(id, 0);
+      for (const row of rows) scores.set(row.id, -row.r);
+    }
+    // 3. Second stage: re-score every candidate (rerank.ts), then put exact symbol matches
+    //    of an identifier query on top. Content is read only when a signal needs it.
+    const ids = [...scores.keys()];
+    const cands: RerankCandidate[] = [];
+    const content = RERANK_WEIGHTS.coverage > 0 ? 'content' : "'' AS content";
+    for (let i = 0; i < ids.length; i += RERANK_FETCH_BATCH) {
+      const part = ids.slice(i, i + RERANK_FETCH_BATCH);
+      const rows = await db.all<{ id: number; symbol: string | null; parent: string | null; path: string; content: string }>(
+        `SELECT id, symbol, parent, path, ${content} FROM chunks WHERE id IN (${part.map(() => '?').join(', ')})`, part);
+      for (const r of rows) cands.push({ ...r, score: scores.get(r.id) ?? 0, exact: exact.has(r.id) });
+    }
+    cands.sort((a, b) => b.score - a.score || a.id - b.id);
+    scores.clear();
+    for (const r of rerank(cands, query.terms, RERANK_WEIGHTS, query.words)) {
+      scores.set(r.id, r.score);
+      signals.set(r.id, { ...r.signals });
+    }
+    if (query.isIdentifierLike) {
+      for (const id of exact) {
+        scores.set(id, (scores.get(id) ?? 0) + EXACT_SYMBOL_BOOST);
+        const s = signals.get(id);
+        if (s) s.exact_symbol_boost = EXACT_SYMBOL_BOOST;
+      }
+    }
+  } catch (e) {
+    if (isFtsSyntaxError(e)) return []; // processQuery guards against this; never surface it
+    throw e;
+  }
+
+  return [...scores.entries()]
+    .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+    .slice(0, limit)
+    .map(([id, score], i) => {
+      const s = signals.get(id);
+      return s ? { id, score, rank: i + 1, signals: s } : { id, score, rank: i + 1 };
+    });
+}
+
+const WORD_RE = /[\p{L}\p{N}\p{M}_$]+/gu;
+const SEGMENT_RE = /[\p{L}\p{N}\p{M}]+/gu;
+
+/**
+ * Character ranges [start, end) in `content` that match the query's terms, mirroring what
+ * FTS5 matched: a whole word equal to a term (`get_user_name`), else an FTS token (`user` in
+ * user_id) equal to or, for terms of PREFIX_MIN_CHARS+, starting with a term, else identifier
+ * parts (`User` in getUserName). Case-insensitive; sorted, overlaps merged, capped.
+ */
+export function highlightRanges(content: string, query: ProcessedQuery | string): Array<[number, number]> {
+  const q = typeof query === 'string' ? processQuery(query) : query;
+  const terms = q.expandedTerms.filter((t) => !t.includes(' '));
+  if (!terms.length || !content) return [];
+  const hits = (word: string) => terms.some((t) => word === t || (t.length >= PREFIX_MIN_CHARS && word.startsWith(t)));
+  const ranges: Array<[number, number]> = [];
+  for (const m of content.matchAll(WORD_RE)) {
+    if (ranges.length >= MAX_HIGHLIGHTS) break;
+    const word = m[0];
+    if (terms.includes(word.toLowerCase())) {
+      ranges.push([m.index, m.index + word.length]);
+      continue;
+    }
+    // FTS5 tokens of the word (unicode61 splits on `_`/`$`), then their identifier parts.
+    for (const seg of word.matchAll(SEGMENT_RE)) {
+      const start = m.index + seg.index;
+      if (hits(seg[0].toLowerCase())) {
+        ranges.push([start, start + seg[0].length]);
+        continue;
+      }
+      for (const part of identifierParts(seg[0])) {
+        if (hits(part.text)) ranges.push([start + part.start, start + part.end]);
+      }
+    }
+  }
+  ranges.sort((a, b) => a[0] - b[0]);
+  const merged: Array<[number, number]> = [];
+  for (const r of ranges) {
+    const last = merged[merged.length - 1];
+    if (last && r[0] < last[1]) last[1] = Math.max(last[1], r[1]);
+    else merged.push([r[0], r[1]]);
+  }
+  return merged.slice(0, MAX_HIGHLIGHTS);
+}

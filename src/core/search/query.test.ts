@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import { openMemoryStore } from '../store/open-node.ts';
+import { expandAbbreviation, MAX_EXPANDED_TERMS, processQuery } from './query.ts';
+import { identifierTokens, nameWords, splitIdentifier } from '../text/identifiers.ts';
+import { searchBm25 } from './bm25.ts';
+
+describe('splitIdentifier', () => {
+  it.each([
+    ['getUserName', ['get', 'user', 'name']],
+    ['get_user_name', ['get', 'user', 'name']],
+    ['HTTPServer', ['http', 'server']],
+    ['parseHTTP2Request', ['parse', 'http2', 'request']],
+    ['utf8Decode', ['utf8', 'decode']],
+    ['Foo::bar', ['foo', 'bar']],
+    ['kebab-case-name', ['kebab', 'case', 'name']],
+    ['src/lib/userStore.ts', ['src', 'lib', 'user', 'store', 'ts']],
+    ['x86_64', ['x86', '64']],
+    ['ABC', ['abc']],
+    ['日本語Name', ['日本語name']],
+    ['', []],
+  ])('%s', (input, parts) => {
+    expect(splitIdentifier(input)).toEqual(parts);
+  });
+});
+
+describe('identifierTokens', () => {
+  it('emits camelCase parts only (the tokenizer splits snake_case itself)', () => {
+    expect(identifierTokens('const x = getUserName(user_id); HTTPServer.listen()').split(' ').sort())
+      .toEqual(['get', 'http', 'name', 'server', 'user'].sort());
+  });
+  it('is empty for plain prose', () => {
+    expect(identifierTokens('the quick brown fox')).toBe('');
+  });
+  it('names column carries symbol, parent and their parts', () => {
+    expect(nameWords('getUserName', 'UserStore')).toBe('getUserName UserStore get user name store');
+  });
+});
+
+describe('processQuery', () => {
+  it.each([
+    // input, terms, identifiers, isIdentifierLike
+    ['user name', ['user', 'name'], [], false],
+    ['getUserName', ['getusername', 'get', 'user', 'name'], ['getUserName'], true],
+    ['get_user_name', ['get_user_name', 'get', 'user', 'name'], ['get_user_name'], true],
+    ['Store::getFiles', ['store::getfiles', 'store', 'get', 'files'], ['Store::getFiles'], true],
+    ['how does the parser handle errors', ['parser', 'handle', 'errors'], [], false],
+    ['kalloc', ['kalloc'], [], true],
+    ['the', ['the'], [], true],
+    ['  MIXED Case  ', ['mixed', 'case'], [], false],
+  ])('%j', (input, terms, identifiers, identifierLike) => {
+    const q = processQuery(input);
+    expect(q.original).toBe(input);
+    expect(q.terms).toEqual(terms);
+    expect(q.identifiers).toEqual(identifiers);
+    expect(q.isIdentifierLike).toBe(identifierLike);
+  });
+
+  it('expands abbreviations both ways', () => {
+    expect(expandAbbreviation('db')).toContain('database');
+    expect(expandAbbreviation('database')).toContain('db');
+    expect(expandAbbreviation('authentication')).toContain('auth');
+    expect(expandAbbreviation('constructor')).toEqual([]);
+    expect(processQuery('alloc buffer').expandedTerms).toEqual(expect.arrayContaining(['alloc', 'buffer', 'allocate', 'buf']));
+  });
+
+  it('builds a quoted OR query with prefix markers outside the quotes', () => {
+    expect(processQuery('db go').ftsQuery).toBe('"db" OR "go" OR "database"*');
+    expect(processQuery('getUserName').ftsQuery).toBe('"getusername"* OR "get"* OR "user"* OR "name"* OR "usr"*');
+  });
+
+  it('drops doc-comment filler but keeps code words', () => {
+    expect(processQuery('Returns whether the given CPU is idle').terms).toEqual(['cpu', 'idle']);
+    expect(processQuery('find the return value of a function').terms).toEqual(['find', 'return', 'value', 'function']);
+    expect(processQuery('Returns whether the given CPU is idle').words).toEqual(expect.arrayContaining(['is', 'the', 'cpu']));
+  });
+
+  it('stems FTS terms so inflections match (allocates → "allocat"*), and prose is not abbreviation-expanded', () => {
+    expect(processQuery('allocates pages').ftsQuery).toBe('"allocat"* OR "page"*');
+    const prose = processQuery('allocate a buffer for the database connection');
+    expect(prose.expandedTerms).toEqual(prose.terms);
+    expect(prose.ftsQuery).toBe('"allocate"* OR "buff"* OR "database"* OR "connection"*');
+  });
+
+  it('empty and garbage input give an empty query', () => {
+    for (const input of ['', '   ', '***', '"""', '(){}[]', '😀😀', '\u0000\u0001', '-- ;; //']) {
+      expect(processQuery(input).ftsQuery, input).toBe('');
+      expect(processQuery(input).terms, input).toEqual([]);
+    }
+  });
+});
+
+const HOSTILE: string[] = [
+  '"unbalanced', "it's", 'NEAR(a b', 'NEAR(a b, 2)', 'AND OR NOT', 'a AND', 'OR', 'NOT x', '*', 'a*', '^start',
+  'content:foo', 'names:x path_words:y', '{names content}:foo', '- foo', '+foo', 'a:b:c', '"a" "b"', '""',
+  'x'.repeat(10_000), 'word '.repeat(2_000), '😀 emoji 🚀 rocket', 'a\u0000b\u0000c', 'עברית مرحبا', '\u202Eevil\u202C',
+  'SELECT * FROM chunks; DROP TABLE chunks;--', "'; DROP TABLE files; --", '\\', '\\"', '%_%', 'a.b.c.d.e.f.g',
+  'Foo::', '::bar', '->', 'a-', '$$$', '_', '__init__', 'NEAR', 'near/3', 'col : value', '(a OR b) AND (c',
+  '\ud800', 'ÀÉÎÕÜ', 'İstanbul', 'ǅ', '\t\n\r', '0', '1e10', '-1',
+];
+
+describe('hostile input', () => {
+  it.each(HOSTILE.map((h) => [h.length > 40 ? `${h.slice(0, 40)}…(${h.length})` : h, h]))('%j never throws', (_label, input) => {
+    const q = processQuery(input);
+    expect(Array.isArray(q.terms)).toBe(true);
+    expect(Array.isArray(q.expandedTerms)).toBe(true);
+    expect(q.expandedTerms.length).toBeLessThanOrEqual(MAX_EXPANDED_TERMS);
+    expect(typeof q.ftsQuery).toBe('string');
+  });
+
+  it('every hostile query is valid FTS5 and searching returns an array', async () => {
+    const store = await openMemoryStore();
+    try {
+      await store.writeFiles([{
+        file: { path: 'a.ts', hash: 'h', size: 1, mtime: 0, language: 'typescript' },
+        chunks: [{
+          path: 'a.ts', startLine: 1, endLine: 1, language: 'typescript', chunkType: 'function', symbol: 'near',
+          parent: null, signature: null, doc: null, content: 'function near() { return "content" }', contentHash: 'c1',
+        }],
+      }]);
+      for (const input of HOSTILE) {
+        const q = processQuery(input);
+        // Straight to FTS5: a syntax error here would throw (searchBm25 would hide it).
+        if (q.ftsQuery) await store.db.all('SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT 1', [q.ftsQuery]);
+        const hits = await searchBm25(store.db, q, { pathGlob: input.slice(0, 100) }, 5);
+        expect(Array.isArray(hits)).toBe(true);
+      }
+    } finally {
+      await store.close();
+    }
+  });
+});

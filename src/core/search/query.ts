@@ -1,0 +1,194 @@
+/**
+ * Query processing: turns raw user input into a ProcessedQuery — cleaned terms, identifier
+ * parts, abbreviation expansions and a SAFE FTS5 MATCH string.
+ *
+ * Invariants:
+ * - `processQuery` never throws, whatever the input (quotes, NUL, 10k chars, emoji, RTL…).
+ * - `ftsQuery` is '' or a valid FTS5 expression: every term is a quoted FTS5 string (inner
+ *   quotes doubled), joined by OR, with a `*` prefix marker outside the quotes. No bare
+ *   operators, column filters or NEAR groups can reach FTS5.
+ * - Identifier splitting is the same on both sides: `splitIdentifier` / `identifierTokens`
+ *   fill the `names`, `path_words` and `tokens` columns at write time, and split the query
+ *   here, so `user name` finds `getUserName`.
+ */
+
+import { COMPOUND_RE, splitIdentifier } from '../text/identifiers.ts';
+
+/** Input beyond this many characters is ignored (keeps hostile input cheap). */
+export const MAX_INPUT_CHARS = 1000;
+/** Most terms (before expansion) taken from one query. */
+export const MAX_TERMS = 32;
+/** Most terms after abbreviation expansion; this bounds the FTS5 OR list. */
+export const MAX_EXPANDED_TERMS = 32;
+/** Longer terms are cut (FTS5 tokens that long are noise, not words). */
+export const MAX_TERM_CHARS = 64;
+/** Terms at least this long get an FTS5 prefix marker (`"user"*`). */
+export const PREFIX_MIN_CHARS = 3;
+/** Queries of this many words or more are prose: no abbreviation expansion. */
+export const NL_QUERY_WORDS = 3;
+/** FTS5 terms are light-stemmed before the prefix marker: "allocates" → `"allocat"*`. */
+export const STEM_FTS_TERMS = true;
+
+export interface ProcessedQuery {
+  /** The input as given. */
+  original: string;
+  /** Lower-cased words and identifier parts, stop words removed, deduplicated. */
+  terms: string[];
+  /** Every lower-case word and identifier part of the query, stop words included (symbol-name matching). */
+  words: string[];
+  /** `terms` plus abbreviation expansions (both directions), capped at MAX_EXPANDED_TERMS. */
+  expandedTerms: string[];
+  /** Words as typed that look like identifiers: camelCase, snake_case, `Foo::bar`, `a.b`. */
+  identifiers: string[];
+  /** Safe FTS5 MATCH expression; '' when nothing searchable is left. */
+  ftsQuery: string;
+  /** The whole query is one identifier-shaped word (`getUserName`, `kalloc`, `Foo::bar`). */
+  isIdentifierLike: boolean;
+}
+
+/** A word of a query: identifier characters, optionally joined by `::`, `->`, `.`, `-`, `#`, `/`. */
+const QUERY_WORD_RE = /[\p{L}\p{N}\p{M}_$]+(?:(?:::|->|[.\-#/])[\p{L}\p{N}\p{M}_$]+)*/gu;
+const HAS_WORD_CHAR_RE = /[\p{L}\p{N}]/u;
+const CONTROL_RE = /[\p{Cc}\p{Cf}\p{Cs}]/gu;
+
+/**
+ * English function words dropped from multi-word queries. Code words (function, method,
+ * return, new, get, set, not, null…) are kept: BM25's IDF already discounts common ones, and
+ * they are exactly what people search for in code. If every term is a stop word, all are kept.
+ */
+const STOP_WORDS = new Set([
+  'a', 'about', 'an', 'and', 'are', 'as', 'at', 'be', 'been', 'by', 'can', 'could', 'did', 'does',
+  'for', 'from', 'has', 'have', 'how', 'i', 'in', 'into', 'is', 'it', 'its', 'me', 'my',
+  'of', 'on', 'or', 'our', 'please', 'show', 'should', 'so', 'some', 'that', 'the', 'their', 'them',
+  'there', 'these', 'they', 'those', 'to', 'us', 'was', 'we', 'were', 'what', 'when', 'where',
+  'which', 'who', 'why', 'will', 'with', 'would', 'you', 'your', 'code', 'where\'s',
+  // Doc-comment filler: how descriptions of functions begin, not what they are about.
+  'if', 'this', 'whether', 'given', 'returns', 'reports', 'specified', 'provided', 'any', 'all',
+  'then', 'only', 'used', 'called', 'also', 'such', 'other',
+]);
+
+/** Short form → long forms. Expanded both ways (long → short via the reverse map). */
+const ABBREVIATIONS: Record<string, string[]> = {
+  addr: ['address'], alloc: ['allocate', 'allocation', 'allocator'], arg: ['argument'],
+  args: ['arguments'], arr: ['array'], async: ['asynchronous'], attr: ['attribute'],
+  auth: ['authentication', 'authorization'], btn: ['button'], buf: ['buffer'],
+  calc: ['calculate'], cb: ['callback'], cfg: ['config', 'configuration'], char: ['character'],
+  cmd: ['command'], cmp: ['compare'], cnt: ['count'], conf: ['config', 'configuration'],
+  config: ['configuration'], conn: ['connection'], ctx: ['context'], cur: ['current'],
+  db: ['database'], dec: ['decrement', 'decode'], def: ['define', 'definition'], del: ['delete'],
+  dest: ['destination'], dev: ['device', 'development'], dict: ['dictionary'], dir: ['directory'],
+  doc: ['document', 'documentation'], dst: ['destination'], elem: ['element'], env: ['environment'],
+  err: ['error'], evt: ['event'], exec: ['execute'], expr: ['expression'], ext: ['extension'],
+  fd: ['file descriptor'], fmt: ['format'], fn: ['function'], func: ['function'],
+  gen: ['generate', 'generator'], hdr: ['header'], idx: ['index'], impl: ['implementation'],
+  inc: ['increment'], info: ['information'], init: ['initialize', 'initialise', 'initialization'],
+  iter: ['iterator'], kb: ['keyboard'], len: ['length'], lib: ['library'], lng: ['language'],
+  mem: ['memory'], mgr: ['manager'], msg: ['message'], mut: ['mutable'], mutex: ['lock'],
+  num: ['number'], obj: ['object'], opt: ['option'], opts: ['options'], param: ['parameter'],
+  params: ['parameters'], pkg: ['package'], pos: ['position'], prev: ['previous'],
+  proc: ['process', 'procedure'], prop: ['property'], props: ['properties'], ptr: ['pointer'],
+  pwd: ['password'], ref: ['reference'], regex: ['regular expression'], repo: ['repository'],
+  req: ['request'], res: ['response', 'result'], resp: ['response'], ret: ['return'],
+  sched: ['scheduler', 'schedule'], sig: ['signal', 'signature'], src: ['source'],
+  srv: ['server'], stmt: ['statement'], str: ['string'], sync: ['synchronize'], sys: ['system'],
+  tbl: ['table'], temp: ['temporary'], tmp: ['temporary'], tx: ['transaction'],
+  txn: ['transaction'], usr: ['user'], util: ['utility'], utils: ['utilities'], val: ['value'],
+  var: ['variable'], vec: ['vector'], win: ['window'],
+};
+
+const REVERSE_ABBREVIATIONS: Map<string, string[]> = (() => {
+  const reverse = new Map<string, string[]>();
+  for (const [short, longs] of Object.entries(ABBREVIATIONS)) {
+    for (const long of longs) {
+      const list = reverse.get(long) ?? [];
+      if (!list.includes(short)) list.push(short);
+      reverse.set(long, list);
+    }
+  }
+  return reverse;
+})();
+
+/** Abbreviation expansions of one lower-case term (not including the term itself). */
+export function expandAbbreviation(term: string): string[] {
+  const out: string[] = [];
+  const forward = Object.prototype.hasOwnProperty.call(ABBREVIATIONS, term) ? ABBREVIATIONS[term] : undefined;
+  for (const t of forward ?? []) if (t !== term) out.push(t);
+  for (const t of REVERSE_ABBREVIATIONS.get(term) ?? []) if (t !== term && !out.includes(t)) out.push(t);
+  return out;
+}
+
+/** Suffixes lightStem strips, longest first. */
+const STEM_SUFFIXES = ['ations', 'ation', 'ings', 'ing', 'ies', 'ied', 'ers', 'es', 'ed', 'er', 'ly', 's'];
+
+/**
+ * Light stem: strips one common English suffix, keeping at least 4 characters, so the
+ * result is always a prefix of the word (`allocates` → `allocat`, `returns` → `return`).
+ */
+export function lightStem(word: string): string {
+  if (word.length < 5) return word;
+  for (const suffix of STEM_SUFFIXES) {
+    if (word.endsWith(suffix) && word.length - suffix.length >= 4) return word.slice(0, -suffix.length);
+  }
+  return word;
+}
+
+/** Quote a term as an FTS5 string; add the prefix marker outside the quotes when long enough. */
+function ftsTerm(term: string): string {
+  if (STEM_FTS_TERMS) term = lightStem(term);
+  const quoted = `"${term.replace(/"/g, '""')}"`;
+  return term.length >= PREFIX_MIN_CHARS ? `${quoted}*` : quoted;
+}
+
+function clean(input: unknown): string {
+  const s = typeof input === 'string' ? input : String(input ?? '');
+  return s.slice(0, MAX_INPUT_CHARS).replace(CONTROL_RE, ' ');
+}
+
+export function processQuery(input: string): ProcessedQuery {
+  const original = typeof input === 'string' ? input : String(input ?? '');
+  const text = clean(input);
+  const words = (text.match(QUERY_WORD_RE) ?? []).slice(0, MAX_TERMS);
+
+  const identifiers: string[] = [];
+  const wholeTerms: string[] = [];
+  const partTerms: string[] = [];
+  for (const word of words) {
+    const lower = word.toLowerCase().slice(0, MAX_TERM_CHARS);
+    if (COMPOUND_RE.test(word)) {
+      if (!identifiers.includes(word)) identifiers.push(word);
+      wholeTerms.push(lower);
+      for (const part of splitIdentifier(word)) partTerms.push(part.slice(0, MAX_TERM_CHARS));
+    } else {
+      wholeTerms.push(lower);
+    }
+  }
+
+  let terms = dedup([...wholeTerms, ...partTerms]).filter((t) => HAS_WORD_CHAR_RE.test(t));
+  const withoutStop = terms.filter((t) => !STOP_WORDS.has(t));
+  if (withoutStop.length > 0) terms = withoutStop;
+  terms = terms.slice(0, MAX_TERMS);
+
+  const expanded = [...terms];
+  // A prose query (NL_QUERY_WORDS+ words) is not expanded: its words are already the long
+  // forms, and OR-ing every expansion at full weight adds more noise than matches.
+  if (words.length < NL_QUERY_WORDS) for (const t of terms) for (const e of expandAbbreviation(t)) if (!expanded.includes(e)) expanded.push(e);
+  const expandedTerms = expanded.slice(0, MAX_EXPANDED_TERMS);
+
+  const single = words.length === 1 ? words[0] : null;
+  const isIdentifierLike =
+    single !== null && (identifiers.length === 1 || /^[\p{L}_$][\p{L}\p{N}_$]*$/u.test(single)) && terms.length > 0;
+
+  return {
+    original,
+    terms,
+    words: dedup([...wholeTerms, ...partTerms]).filter((t) => HAS_WORD_CHAR_RE.test(t)),
+    expandedTerms,
+    identifiers,
+    ftsQuery: expandedTerms.map(ftsTerm).join(' OR '),
+    isIdentifierLike,
+  };
+}
+
+function dedup(xs: string[]): string[] {
+  return [...new Set(xs)].filter((x) => x.length > 0);
+}

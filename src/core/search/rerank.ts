@@ -1,0 +1,178 @@
+/**
+ * Second stage of the BM25 leg: re-scores the top FTS5 candidates in JS with signals BM25
+ * over an OR query cannot see.
+ *
+ * Signals (each named, each explainable, all in [0, 1] before weighting):
+ * - bm25: the FTS5 score divided by the best candidate's, so weights mean the same for
+ *   every query.
+ * - name: how well the chunk's symbol matches the query words — the share of the symbol's
+ *   identifier parts that a query word names (`dec` ← "decrement", `cpu` ← "CPU") times the
+ *   share of query words the symbol covers, so `idle_cpu` beats `rcu_is_idle_cpu` for
+ *   "is a given CPU idle". Unsplittable names (`ismaclabel`) count query words found inside.
+ * - coverage: the share of distinct query words present anywhere in the chunk (content,
+ *   symbol, path; identifier parts and light stems included). Weight 0 by default: on the
+ *   eval sets it cost kernel and Go more than it gave JS (bench/eval/tune.ts --w 1,1,0.2,1).
+ * - exact: the symbol is an identifier written in a prose query — a strong signal, not an
+ *   override ("enable lines disabled by suspend_device_irqs()" wants the neighbour).
+ *
+ * Invariants: pure (no store access), deterministic, never reorders when there is one
+ * candidate; a term matches a chunk word the way FTS5 matched it (equal, or a prefix for
+ * terms of PREFIX_MIN_CHARS+), plus stems and abbreviations.
+ */
+import { lightStem } from './query.ts';
+import { splitIdentifier } from '../text/identifiers.ts';
+
+export interface RerankWeights {
+  bm25: number;
+  name: number;
+  coverage: number;
+  exact: number;
+}
+
+/**
+ * Signal weights: score = Σ signal·weight, × SECONDARY_FILE_FACTOR for test/vendored files.
+ * Tuned with bench/eval/tune.ts on half of each eval set (the other half held out).
+ */
+export const RERANK_WEIGHTS: Readonly<RerankWeights> = { bm25: 1, name: 1, coverage: 0, exact: 1 };
+/** Query words shorter than this are ignored by the name and coverage signals. */
+export const MIN_SIGNAL_TERM_CHARS = 2;
+/** A symbol part this long or longer may abbreviate a query word (`dec` ← "decrement"). */
+export const MIN_ABBREV_CHARS = 3;
+/** A query word this long or longer is looked for inside unsplittable names (`ismaclabel`). */
+export const MIN_INFIX_CHARS = 3;
+/**
+ * Score factor for chunks of test, vendored or generated files (zoekt's file_category): they
+ * repeat the names and words of the code they test or copy, and are rarely what is wanted.
+ */
+export const SECONDARY_FILE_FACTOR = 0.8;
+/** Test files: a tests/testdata/__tests__ folder, or a name like test_x.c, x_test.go, x.test.ts, x.spec.js. */
+const TEST_PATH_RE = /(^|\/)(tests?|testdata|testing|__tests__|__mocks__|fixtures?|spec)\/|(^|\/)test_[^/]*$|[._-](test|tests|spec)\.[^/.]+$/i;
+/** Vendored or generated: vendor/third_party folders, *.pb.go, *_generated.*, *.gen.*. */
+const SECONDARY_PATH_RE = /(^|\/)(vendor|third_party|thirdparty|external)\/|\.pb\.go$|[._]generated\.[^/.]+$|\.gen\.[^/.]+$/i;
+
+/** True for test, vendored and generated files (ranked lower, never filtered). */
+export function isSecondaryFile(path: string): boolean {
+  return TEST_PATH_RE.test(path) || SECONDARY_PATH_RE.test(path);
+}
+
+export interface RerankCandidate {
+  id: number;
+  /** FTS5 score, higher is better (−bm25). */
+  score: number;
+  symbol: string | null;
+  parent: string | null;
+  path: string;
+  content: string;
+  /** The symbol is an identifier written in the query (`suspend_device_irqs()`, Go's `Foo returns…`). */
+  exact?: boolean;
+}
+
+export interface RerankSignals {
+  bm25: number;
+  name: number;
+  coverage: number;
+  exact: number;
+}
+
+export interface Reranked {
+  id: number;
+  score: number;
+  signals: RerankSignals;
+}
+
+const WORD_RE = /[\p{L}\p{N}\p{M}]+/gu;
+
+/** Does query term `t` (lower-case) name chunk word `w` (lower-case)? */
+function termMatchesWord(t: string, stem: string, w: string): boolean {
+  if (w === t) return true;
+  if (w.length >= stem.length && w.startsWith(stem)) return true; // prefix / stem: "alloc" → allocate
+  return false;
+}
+
+/** Does query term `t` name symbol part `p`? Adds the abbreviation direction: `dec` ← decrement. */
+function termMatchesPart(t: string, stem: string, p: string): boolean {
+  return termMatchesWord(t, stem, p) || (p.length >= MIN_ABBREV_CHARS && t.startsWith(p)) || lightStem(p) === stem;
+}
+
+/** All lower-case words and identifier parts of `text`. */
+function wordSet(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of text.matchAll(WORD_RE)) {
+    const w = m[0];
+    out.add(w.toLowerCase());
+    if (/\p{Lu}/u.test(w) && /\p{Ll}/u.test(w)) for (const p of splitIdentifier(w)) out.add(p);
+  }
+  return out;
+}
+
+function nameSignal(symbol: string | null, terms: string[], stems: string[], words: ReadonlySet<string>): number {
+  if (!symbol || !terms.length) return 0;
+  const parts = [...new Set(symbol.split(/[^\p{L}\p{N}\p{M}]+/u).flatMap(splitIdentifier))].filter(Boolean);
+  if (!parts.length) return 0;
+  const termHit = new Array<boolean>(terms.length).fill(false);
+  let partHits = 0;
+  for (const p of parts) {
+    let hit = words.has(p); // `is`, `if`: stop words name parts too (`idle_cpu` vs `rcu_is_idle_cpu`)
+    for (let i = 0; i < terms.length; i++) {
+      if (termMatchesPart(terms[i], stems[i], p)) {
+        hit = true;
+        termHit[i] = true;
+      } else if (p.length > terms[i].length && terms[i].length >= MIN_INFIX_CHARS && p.includes(terms[i])) {
+        termHit[i] = true;
+        hit = true;
+      }
+    }
+    if (hit) partHits++;
+  }
+  const termShare = termHit.filter(Boolean).length / terms.length;
+  return (partHits / parts.length) * termShare;
+}
+
+function coverageSignal(c: RerankCandidate, terms: string[], stems: string[]): number {
+  if (!terms.length) return 0;
+  const words = wordSet(`${c.symbol ?? ''} ${c.parent ?? ''} ${c.path} ${c.content}`);
+  let hits = 0;
+  for (let i = 0; i < terms.length; i++) {
+    if (words.has(terms[i])) {
+      hits++;
+      continue;
+    }
+    for (const w of words) {
+      if (termMatchesWord(terms[i], stems[i], w)) {
+        hits++;
+        break;
+      }
+    }
+  }
+  return hits / terms.length;
+}
+
+/**
+ * Re-score candidates for query `terms` (ProcessedQuery.terms: stop words removed); `words`
+ * (ProcessedQuery.words) may also name symbol parts but do not count as query words.
+ * Returns all candidates, best first; ties keep the FTS order.
+ */
+export function rerank(
+  candidates: readonly RerankCandidate[],
+  terms: readonly string[],
+  w: RerankWeights = RERANK_WEIGHTS,
+  words: readonly string[] = terms,
+): Reranked[] {
+  const wordSetQ = new Set(words);
+  const ts = [...new Set(terms.filter((t) => t.length >= MIN_SIGNAL_TERM_CHARS && !t.includes(' ')))];
+  const stems = ts.map(lightStem);
+  const best = Math.max(0, ...candidates.map((c) => c.score));
+  const out = candidates.map((c, order) => {
+    const signals: RerankSignals = {
+      bm25: best > 0 ? Math.max(0, c.score) / best : 0,
+      name: nameSignal(c.symbol, ts, stems, wordSetQ),
+      coverage: w.coverage ? coverageSignal(c, ts, stems) : 0,
+      exact: c.exact ? 1 : 0,
+    };
+    const sum = signals.bm25 * w.bm25 + signals.name * w.name + signals.coverage * w.coverage + signals.exact * w.exact;
+    const score = isSecondaryFile(c.path) ? sum * SECONDARY_FILE_FACTOR : sum;
+    return { id: c.id, score, signals, order };
+  });
+  out.sort((a, b) => b.score - a.score || a.order - b.order);
+  return out.map(({ id, score, signals }) => ({ id, score, signals }));
+}

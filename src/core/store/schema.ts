@@ -1,0 +1,145 @@
+/**
+ * The index schema and its numbered migrations (PRAGMA user_version).
+ *
+ * Invariants:
+ * - Migration N runs once, inside one transaction that also sets user_version = N, so a
+ *   crash leaves the database at N-1 or N, never between. Running `migrate` again is a no-op.
+ * - A database newer than this code (user_version > SCHEMA_VERSION) is refused, not touched.
+ * - `chunks_fts` is an external-content FTS5 table over `chunks`, kept equal to it by the
+ *   chunks_ai/_ad/_au triggers: every FTS column is a real (or generated) column of `chunks`
+ *   of the same name, so `INSERT INTO chunks_fts(chunks_fts) VALUES('integrity-check')` can
+ *   verify the index against the table.
+ *
+ * FTS columns (weights in search/bm25.ts): names (symbol, parent and their identifier parts),
+ * path_words (path plus its parts), sig_doc (signature + doc, generated), content, tokens
+ * (camelCase parts of identifiers in content that the tokenizer keeps whole).
+ *
+ * Tokenizer: unicode61 (remove_diacritics 2), `_` NOT a token character: `get_user_name`
+ * indexes as get/user/name and a quoted query "get_user_name" becomes the phrase
+ * get+user+name, so snake_case matches whole and split without storing it twice; camelCase
+ * parts come from the JS-computed names/path_words/tokens columns.
+ *
+ * Prefix index (migration 2): prefix='3' only. query.ts puts `*` on terms of PREFIX_MIN_CHARS
+ * (3)+ characters, so a 2-character prefix index is never used by a query, yet it cost ~20%
+ * of insert CPU and ~11% of the database (measured on the kernel mm/ subset, 7.6k chunks).
+ * The 3-character index serves the short `"abc"*` queries, which expand to the most terms.
+
+ *
+ * embeddings.vector: float32 LE (4 × dim bytes) as migration 1 says, OR int8 with a
+ * per-vector scale (store.ts vectorToInt8Blob: length never a multiple of 4), which Store has
+ * written since the size work; readers accept both, so no migration was needed for it.
+ */
+import type { Db } from './sqlite.ts';
+import { META } from './meta.ts';
+
+/**
+ * Languages whose chunks embed after source code (data/prose files). Changing this list
+ * changes the `is_data` generated column: it needs a new migration.
+ */
+export const DATA_LANGUAGES: readonly string[] = [
+  'json', 'jsonc', 'yaml', 'toml', 'ini', 'xml', 'csv', 'markdown', 'mdx', 'rst', 'text',
+];
+
+const sqlList = (xs: readonly string[]) => xs.map((x) => `'${x.replace(/'/g, "''")}'`).join(', ');
+
+const FTS_COLUMNS = 'names, path_words, sig_doc, content, tokens';
+const FTS_OPTIONS_V1 = `content='chunks', content_rowid='id', tokenize='unicode61 remove_diacritics 2', prefix='2 3'`;
+const FTS_OPTIONS_V2 = `content='chunks', content_rowid='id', tokenize='unicode61 remove_diacritics 2', prefix='3'`;
+const OLD = (cols: string) => cols.split(', ').map((c) => `old.${c}`).join(', ');
+const NEW = (cols: string) => cols.split(', ').map((c) => `new.${c}`).join(', ');
+
+/** MIGRATIONS[i] brings the schema from version i to i + 1. Append only. */
+export const MIGRATIONS: readonly string[] = [
+  /* 1 */ `
+  CREATE TABLE files (
+    path TEXT PRIMARY KEY,
+    hash TEXT NOT NULL,
+    size INTEGER NOT NULL DEFAULT 0,
+    mtime INTEGER NOT NULL DEFAULT 0,
+    language TEXT NOT NULL DEFAULT '',
+    indexed_at TEXT NOT NULL
+  );
+  CREATE INDEX files_hash ON files(hash);
+
+  CREATE TABLE chunks (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    path TEXT NOT NULL,
+    start_line INTEGER NOT NULL,
+    end_line INTEGER NOT NULL,
+    language TEXT NOT NULL,
+    chunk_type TEXT NOT NULL,
+    symbol TEXT,
+    parent TEXT,
+    signature TEXT,
+    doc TEXT,
+    content TEXT NOT NULL,
+    content_hash TEXT NOT NULL,
+    names TEXT NOT NULL DEFAULT '',
+    path_words TEXT NOT NULL DEFAULT '',
+    tokens TEXT NOT NULL DEFAULT '',
+    sig_doc TEXT GENERATED ALWAYS AS (coalesce(signature, '') || ' ' || coalesce(doc, '')) VIRTUAL,
+    is_data INTEGER GENERATED ALWAYS AS (language IN (${sqlList(DATA_LANGUAGES)})) VIRTUAL
+  );
+  CREATE INDEX chunks_path ON chunks(path);
+  CREATE INDEX chunks_content_hash ON chunks(content_hash);
+  CREATE INDEX chunks_symbol ON chunks(symbol COLLATE NOCASE);
+  CREATE INDEX chunks_embed_order ON chunks(is_data, id);
+
+  CREATE VIRTUAL TABLE chunks_fts USING fts5(
+    ${FTS_COLUMNS},
+    ${FTS_OPTIONS_V1}
+  );
+
+  CREATE TRIGGER chunks_ai AFTER INSERT ON chunks BEGIN
+    INSERT INTO chunks_fts(rowid, ${FTS_COLUMNS}) VALUES (new.id, ${NEW(FTS_COLUMNS)});
+  END;
+  CREATE TRIGGER chunks_ad AFTER DELETE ON chunks BEGIN
+    INSERT INTO chunks_fts(chunks_fts, rowid, ${FTS_COLUMNS}) VALUES ('delete', old.id, ${OLD(FTS_COLUMNS)});
+  END;
+  CREATE TRIGGER chunks_au AFTER UPDATE OF names, path_words, signature, doc, content, tokens ON chunks BEGIN
+    INSERT INTO chunks_fts(chunks_fts, rowid, ${FTS_COLUMNS}) VALUES ('delete', old.id, ${OLD(FTS_COLUMNS)});
+    INSERT INTO chunks_fts(rowid, ${FTS_COLUMNS}) VALUES (new.id, ${NEW(FTS_COLUMNS)});
+  END;
+
+  -- Vector cache: one row per (content hash, model); vector = little-endian float32 BLOB.
+  CREATE TABLE embeddings (
+    content_hash TEXT NOT NULL,
+    model TEXT NOT NULL,
+    vector BLOB NOT NULL,
+    PRIMARY KEY (content_hash, model)
+  ) WITHOUT ROWID;
+
+  CREATE TABLE meta (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  );
+  `,
+  /* 2 */ `
+  -- prefix='3' instead of '2 3' (see the module comment). The chunks_* triggers name the
+  -- table, so they keep working; 'rebuild' re-indexes existing rows from chunks.
+  DROP TABLE chunks_fts;
+  CREATE VIRTUAL TABLE chunks_fts USING fts5(${FTS_COLUMNS}, ${FTS_OPTIONS_V2});
+  INSERT INTO chunks_fts(chunks_fts) VALUES ('rebuild');
+  `,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** Bring `db` to SCHEMA_VERSION. Returns the version found before migrating. */
+export async function migrate(db: Db): Promise<number> {
+  const row = await db.get<{ user_version: number }>('PRAGMA user_version');
+  const from = row?.user_version ?? 0;
+  if (from > SCHEMA_VERSION) {
+    throw new Error(`index schema version ${from} is newer than this Sift (${SCHEMA_VERSION}); rebuild the index or update Sift`);
+  }
+  for (let v = from; v < SCHEMA_VERSION; v++) {
+    await db.transaction(async (tx) => {
+      await tx.exec(MIGRATIONS[v]);
+      await tx.exec(`PRAGMA user_version = ${v + 1}`);
+      const now = new Date().toISOString();
+      await tx.run(`INSERT INTO meta(key, value) VALUES ('${META.schemaVersion}', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`, [String(v + 1)]);
+      await tx.run(`INSERT OR IGNORE INTO meta(key, value) VALUES ('created_at', ?)`, [now]);
+    });
+  }
+  return from;
+}

@@ -1,0 +1,334 @@
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Chunk, FileRecord } from '../types.ts';
+import { openMemoryStore, openNodeStore } from './open-node.ts';
+import { migrate, SCHEMA_VERSION } from './schema.ts';
+import { StorageFullError, StoreError } from './sqlite.ts';
+import { blobToVector, PAGE_SIZE, vectorToBlob, vectorToInt8Blob, type Store } from './store.ts';
+
+type Item = { file: FileRecord; chunks: Array<Chunk & { contentHash: string }> };
+
+function file(p: string, n: number, opts: { language?: string; hash?: string } = {}): Item {
+  const language = opts.language ?? 'typescript';
+  return {
+    file: { path: p, hash: opts.hash ?? `hash-${p}`, size: 100 * n, mtime: 1_700_000_000_000, language },
+    chunks: Array.from({ length: n }, (_, i) => ({
+      path: p, startLine: i * 10 + 1, endLine: i * 10 + 9, language, chunkType: 'function' as const,
+      symbol: `fn${i}`, parent: null, signature: `function fn${i}()`, doc: null,
+      content: `function fn${i}() { return "${p} chunk ${i}" }`, contentHash: `${p}#${i}`,
+    })),
+  };
+}
+
+async function ftsConsistent(store: Store): Promise<void> {
+  const chunks = await store.chunkCount();
+  const fts = await store.db.get<{ n: number }>('SELECT count(*) AS n FROM chunks_fts');
+  expect(fts?.n).toBe(chunks);
+  expect(await store.integrityCheck()).toBe('ok');
+}
+
+describe('Store (memory)', () => {
+  let store: Store;
+  beforeEach(async () => { store = await openMemoryStore(); });
+  afterEach(async () => { await store.close(); });
+
+  it('migrations are idempotent', async () => {
+    expect(await migrate(store.db)).toBe(SCHEMA_VERSION);
+    expect(await migrate(store.db)).toBe(SCHEMA_VERSION);
+    expect(await store.getMeta('schema_version')).toBe(String(SCHEMA_VERSION));
+    await store.db.exec(`PRAGMA user_version = ${SCHEMA_VERSION + 1}`);
+    await expect(migrate(store.db)).rejects.toThrow(/newer/);
+  });
+
+  it('meta round-trips and overwrites', async () => {
+    expect(await store.getMeta('merkle_root')).toBeNull();
+    await store.setMeta('merkle_root', 'abc');
+    await store.setMeta('merkle_root', 'def');
+    expect(await store.getMeta('merkle_root')).toBe('def');
+  });
+
+  it('keeps FTS equal to chunks through insert, replace, rename and delete', async () => {
+    await store.writeFiles([file('a.ts', 3), file('b.ts', 2)]);
+    await ftsConsistent(store);
+    await store.writeFiles([file('a.ts', 1)]); // replace: old chunks of a.ts gone
+    expect(await store.chunkCount()).toBe(3);
+    await ftsConsistent(store);
+    await store.db.run(`UPDATE chunks SET content = 'changed body text' WHERE path = 'b.ts'`);
+    await ftsConsistent(store);
+    await store.renameFile('b.ts', { ...file('c/moved.ts', 0).file, hash: 'hash-b.ts' });
+    const files = await store.getFiles();
+    expect([...files.keys()].sort()).toEqual(['a.ts', 'c/moved.ts']);
+    expect((await store.getFileChunks('c/moved.ts')).length).toBe(2);
+    await ftsConsistent(store);
+    const moved = await store.db.all('SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?', ['"moved"']);
+    expect(moved.length).toBe(2);
+    await store.deleteFiles(['a.ts', 'c/moved.ts']);
+    expect(await store.chunkCount()).toBe(0);
+    await ftsConsistent(store);
+  });
+
+  it('migration 2 moves an existing index to prefix=3 and keeps every row searchable', async () => {
+    await store.writeFiles([file('a.ts', 3), file('b.ts', 2)]);
+    // Put the database back at version 1 (prefix '2 3'), as an older Sift left it.
+    await store.db.exec(`DROP TABLE chunks_fts;
+      CREATE VIRTUAL TABLE chunks_fts USING fts5(names, path_words, sig_doc, content, tokens, content='chunks', content_rowid='id',
+        tokenize='unicode61 remove_diacritics 2', prefix='2 3');
+      INSERT INTO chunks_fts(chunks_fts) VALUES ('rebuild'); PRAGMA user_version = 1;`);
+    expect(await migrate(store.db)).toBe(1);
+    const sql = await store.db.get<{ sql: string }>(`SELECT sql FROM sqlite_master WHERE name = 'chunks_fts'`);
+    expect(sql?.sql).toContain(`prefix='3'`);
+    await ftsConsistent(store);
+    const hits = await store.db.all<{ id: number }>(`SELECT rowid AS id FROM chunks_fts WHERE chunks_fts MATCH '"chu"*'`);
+    expect(hits.length).toBe(5);
+    await store.writeFiles([file('c.ts', 1)]); // triggers still feed the new table
+    await ftsConsistent(store);
+  });
+
+  it('uses a chunk\'s precomputed ftsTokens as the tokens column', async () => {
+    const item = file('t.ts', 2);
+    item.chunks[0] = { ...item.chunks[0]!, content: 'const x = getUserName();', ftsTokens: 'get user name' } as typeof item.chunks[0];
+    await store.writeFiles([item]);
+    const rows = await store.db.all<{ tokens: string }>('SELECT tokens FROM chunks ORDER BY id');
+    expect(rows.map((r) => r.tokens)).toEqual(['get user name', '']);
+    await ftsConsistent(store);
+  });
+
+  it('optimizeFts merges the index without changing what matches', async () => {
+    for (let i = 0; i < 6; i++) await store.writeFiles([file(`f${i}.ts`, 3)]); // one FTS segment per commit
+    const segments = async () => (await store.db.get<{ n: number }>('SELECT count(*) AS n FROM chunks_fts_idx'))?.n ?? 0;
+    const match = () => store.db.all(`SELECT rowid, bm25(chunks_fts) AS r FROM chunks_fts WHERE chunks_fts MATCH '"fn1" OR "chunk"*' ORDER BY r, rowid`);
+    const before = await match();
+    const segsBefore = await segments();
+    await store.optimizeFts();
+    expect(await segments()).toBeLessThan(segsBefore);
+    expect(await match()).toEqual(before);
+    await ftsConsistent(store);
+  });
+
+  it('writeFiles is atomic: a failing batch stores nothing', async () => {
+    await store.writeFiles([file('keep.ts', 2)]);
+    const bad = file('bad.ts', 2);
+    (bad.chunks[1] as { startLine: unknown }).startLine = null; // NOT NULL violation mid-batch
+    await expect(store.writeFiles([file('new.ts', 3), bad])).rejects.toBeInstanceOf(StoreError);
+    const thrower = file('thrower.ts', 2);
+    (thrower.chunks[1] as { content: unknown }).content = null; // fails in JS, mid-transaction
+    await expect(store.writeFiles([file('new.ts', 3), thrower])).rejects.toThrow();
+    expect([...(await store.getFiles()).keys()]).toEqual(['keep.ts']);
+    expect(await store.chunkCount()).toBe(2);
+    await ftsConsistent(store);
+    await store.writeFiles([file('new.ts', 1)]); // the Db is usable after a rollback
+    expect(await store.chunkCount()).toBe(3);
+  });
+
+  it('getChunks returns chunks in the order given and skips unknown ids', async () => {
+    await store.writeFiles([file('a.ts', 3)]);
+    const ids = (await store.getFileChunks('a.ts')).map((c) => c.id);
+    const got = await store.getChunks([ids[2], 999, ids[0]]);
+    expect(got.map((c) => c.id)).toEqual([ids[2], ids[0]]);
+    expect(got[0]).toMatchObject({ path: 'a.ts', symbol: 'fn2', chunkType: 'function', contentHash: 'a.ts#2', startLine: 21 });
+  });
+
+  it('caches embeddings by content hash and model; pending puts code before data', async () => {
+    await store.writeFiles([file('README.md', 2, { language: 'markdown' }), file('a.ts', 2), file('b.ts', 1)]);
+    // b.ts shares a hash with a.ts chunk 0: one embedding serves both chunks.
+    await store.db.run(`UPDATE chunks SET content_hash = 'a.ts#0' WHERE path = 'b.ts'`);
+    const pending = await store.pendingEmbeddings('m1', 10);
+    expect(pending.map((p) => p.path)).toEqual(['a.ts', 'a.ts', 'README.md', 'README.md']);
+    const page1 = await store.pendingEmbeddings('m1', 2);
+    const page2 = await store.pendingEmbeddings('m1', 10, page1[page1.length - 1].id);
+    const paged = [...page1, ...page2];
+    expect(new Set(paged.map((p) => p.id)).size).toBe(paged.length); // keyset paging: no id twice
+    expect(new Set(paged.map((p) => p.contentHash))).toEqual(new Set(pending.map((p) => p.contentHash)));
+
+    const v = new Float32Array([0.5, -1.25, 3]);
+    await store.putEmbeddings('m1', [{ hash: 'a.ts#0', vector: v }]);
+    expect(await store.embeddedCount('m1')).toBe(2);
+    expect(await store.embeddedCount('m2')).toBe(0);
+    expect([...(await store.getEmbeddings('m1', ['a.ts#0', 'nope'])).get('a.ts#0')!]).toEqual([...blobToVector(vectorToInt8Blob(v))]);
+    expect((await store.pendingEmbeddings('m1', 10)).map((p) => p.contentHash)).toEqual(['a.ts#1', 'README.md#0', 'README.md#1']);
+
+    await store.putEmbeddings('m1', [{ hash: 'a.ts#1', vector: new Float32Array([1, 2, 3]) }]);
+    const { ids, vectors, dim } = await store.loadVectors('m1');
+    expect(dim).toBe(3);
+    expect(ids.length).toBe(3);
+    expect(vectors.length).toBe(9);
+    const chunks = await store.getChunks([...ids]);
+    chunks.forEach((c, i) => {
+      const expected = c.contentHash === 'a.ts#0' ? v : new Float32Array([1, 2, 3]);
+      // int8 with a per-vector scale: each component within half a step (max|x| / 254).
+      const step = Math.max(...expected.map(Math.abs)) / 127;
+      vectors.subarray(i * 3, i * 3 + 3).forEach((x, k) => expect(Math.abs(x - expected[k])).toBeLessThanOrEqual(step / 2 + 1e-6));
+    });
+
+    await store.deleteFiles(['a.ts', 'b.ts']);
+    expect(await store.pruneEmbeddings()).toBe(2);
+  });
+
+  it('reads little-endian float32 vector blobs (schema v1/v2)', () => {
+    const blob = vectorToBlob(new Float32Array([1]));
+    expect([...blob]).toEqual([0, 0, 0x80, 0x3f]);
+    expect(blobToVector(blob)).toEqual(new Float32Array([1]));
+  });
+
+  it('stores vectors as int8 with a per-vector scale, never a multiple of 4 bytes long', () => {
+    // [scale f32 LE = 2/127][codes][tail]: 2 → 127, -1.5 → -95.25 → -95, 0.5 → 31.75 → 32.
+    const blob = vectorToInt8Blob(new Float32Array([2, -1.5, 0.5, 0]));
+    expect(blob.length).toBe(4 + 4 + 1);
+    expect(new DataView(blob.buffer).getFloat32(0, true)).toBeCloseTo(2 / 127, 7);
+    expect([...new Int8Array(blob.buffer, 4, 4)]).toEqual([127, -95, 32, 0]);
+    expect(blob[blob.length - 1]).toBe(1);
+    const three = vectorToInt8Blob(new Float32Array([1, 2, 3])); // 4 + 3 + 1 = 8: one pad byte
+    expect([three.length, three[7], three[8]]).toEqual([9, 0, 2]);
+    for (const dim of [1, 2, 3, 4, 5, 7, 8, 383, 384]) {
+      const v = Float32Array.from({ length: dim }, (_, i) => Math.sin(i + 1));
+      const b = vectorToInt8Blob(v);
+      expect(b.length % 4).not.toBe(0);
+      expect(b.length).toBeLessThanOrEqual(dim + 6);
+      expect(blobToVector(b).length).toBe(dim);
+    }
+    expect([...blobToVector(vectorToInt8Blob(new Float32Array(4)))]).toEqual([0, 0, 0, 0]);
+    expect(() => blobToVector(new Uint8Array([1, 2, 3, 9, 9]))).toThrow(/neither float32 nor int8/);
+  });
+
+  it('int8 vectors keep cosine similarity within ~1e-3 (384 dims)', () => {
+    let seed = 7;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) * 2 - 1;
+    const unit = () => {
+      const v = Float32Array.from({ length: 384 }, rand);
+      const n = Math.hypot(...v);
+      return v.map((x) => x / n);
+    };
+    const cos = (a: Float32Array, b: Float32Array) => {
+      let d = 0, na = 0, nb = 0;
+      for (let i = 0; i < a.length; i++) { d += a[i] * b[i]; na += a[i] * a[i]; nb += b[i] * b[i]; }
+      return d / Math.sqrt(na * nb);
+    };
+    let worst = 0;
+    for (let t = 0; t < 50; t++) {
+      const q = unit(), x = unit();
+      const back = blobToVector(vectorToInt8Blob(x));
+      expect(cos(x, back)).toBeGreaterThan(0.999);
+      worst = Math.max(worst, Math.abs(cos(q, x) - cos(q, back)));
+    }
+    expect(worst).toBeLessThan(3e-3);
+    expect(worst).toBeGreaterThan(0); // it is lossy: this test would notice float32 storage
+  });
+
+  it('stats and chunkTypes describe the index', async () => {
+    await store.writeFiles([file('a.ts', 2), file('doc.md', 1, { language: 'markdown' })]);
+    await store.putEmbeddings('m1', [{ hash: 'a.ts#0', vector: new Float32Array(4) }]);
+    const s = await store.stats();
+    expect(s).toMatchObject({
+      files: 2, chunks: 3, symbols: 3, model: 'm1', embeddedChunks: 1, schemaVersion: SCHEMA_VERSION,
+      languages: { typescript: { files: 1, chunks: 2 }, markdown: { files: 1, chunks: 1 } },
+      chunkTypes: { function: 3 },
+    });
+    expect(s.dbBytes).toBeGreaterThan(0);
+    expect(s.lastIndexed).toMatch(/^\d{4}-/);
+    expect(await store.chunkTypes()).toEqual(['function']);
+  });
+
+  it('maps SQLITE_FULL to StorageFullError', async () => {
+    await store.db.exec('PRAGMA max_page_count = 20');
+    const big = file('big.ts', 50);
+    for (const c of big.chunks) c.content = 'x'.repeat(4000) + c.content;
+    const err = await store.writeFiles([big]).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StorageFullError);
+    expect((err as StorageFullError).message).toMatch(/storage is full/i);
+    expect((err as StorageFullError).code & 0xff).toBe(13);
+  });
+});
+
+describe('Store (Node file VFS)', () => {
+  let dir: string;
+  beforeEach(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sift-store-')); });
+  afterEach(() => { fs.rmSync(dir, { recursive: true, force: true }); });
+
+  it('persists across close and reopen, readable by native sqlite3', async () => {
+    const file1 = path.join(dir, 'index.sqlite');
+    const a = await openNodeStore(file1);
+    await a.writeFiles([file('a.ts', 3)]);
+    await a.setMeta('merkle_root', 'r1');
+    await a.close();
+    const b = await openNodeStore(file1);
+    expect(await b.chunkCount()).toBe(3);
+    expect(await b.getMeta('merkle_root')).toBe('r1');
+    expect(await b.integrityCheck()).toBe('ok');
+    await b.close();
+    const native = execFileSync('/usr/bin/sqlite3', [file1, 'SELECT count(*) FROM chunks; PRAGMA integrity_check;']).toString();
+    expect(native.trim().split('\n')).toEqual(['3', 'ok']);
+  });
+
+  it('creates new files with PAGE_SIZE pages and incremental auto-vacuum; releaseFreePages shrinks them', async () => {
+    const f = path.join(dir, 'new.sqlite');
+    const s = await openNodeStore(f);
+    expect((await s.db.get<{ page_size: number }>('PRAGMA page_size'))?.page_size).toBe(PAGE_SIZE);
+    expect((await s.db.get<{ auto_vacuum: number }>('PRAGMA auto_vacuum'))?.auto_vacuum).toBe(2); // INCREMENTAL
+    const big = file('big.ts', 40);
+    for (const c of big.chunks) c.content += ' x'.repeat(3000);
+    await s.writeFiles([big, file('small.ts', 2)]);
+    const grown = fs.statSync(f).size;
+    await s.deleteFiles(['big.ts']);
+    expect((await s.db.get<{ freelist_count: number }>('PRAGMA freelist_count'))?.freelist_count).toBeGreaterThan(0);
+    await s.optimizeFts(); // merges, then releases the free pages
+    expect((await s.db.get<{ freelist_count: number }>('PRAGMA freelist_count'))?.freelist_count).toBe(0);
+    expect(fs.statSync(f).size).toBeLessThan(grown / 2);
+    expect(await s.releaseFreePages()).toBe(0);
+    expect(await s.integrityCheck()).toBe('ok');
+    await s.close();
+  });
+
+  it('keeps working on an older file (4 KB pages, no auto-vacuum, float32 vectors)', async () => {
+    const f = path.join(dir, 'old.sqlite');
+    execFileSync('/usr/bin/sqlite3', [f, 'PRAGMA page_size = 4096; CREATE TABLE t(x); DROP TABLE t;']);
+    const s = await openNodeStore(f);
+    expect((await s.db.get<{ page_size: number }>('PRAGMA page_size'))?.page_size).toBe(4096);
+    expect((await s.db.get<{ auto_vacuum: number }>('PRAGMA auto_vacuum'))?.auto_vacuum).toBe(0);
+    await s.writeFiles([file('a.ts', 2)]);
+    const old = new Float32Array([0.25, -0.5, 0.125]);
+    await s.db.run('INSERT INTO embeddings (content_hash, model, vector) VALUES (?, ?, ?)', ['a.ts#0', 'm', vectorToBlob(old)]);
+    await s.putEmbeddings('m', [{ hash: 'a.ts#1', vector: new Float32Array([1, 0, -1]) }]);
+    const lengths = await s.db.all<{ n: number }>('SELECT length(vector) AS n FROM embeddings ORDER BY content_hash');
+    expect(lengths.map((r) => r.n)).toEqual([12, 9]); // float32 (v2) beside int8
+    const { vectors, dim } = await s.loadVectors('m');
+    expect(dim).toBe(3);
+    expect([...vectors.subarray(0, 3)]).toEqual([...old]); // exact: float32 read as float32
+    expect([...vectors.subarray(3, 6)].map((x) => Math.round(x * 1e6) / 1e6)).toEqual([1, 0, -1]);
+    await s.deleteFiles(['a.ts']);
+    expect(await s.releaseFreePages()).toBe(0); // no auto-vacuum: nothing to release, no error
+    expect(await s.integrityCheck()).toBe('ok');
+    await s.close();
+  });
+
+  it('survives a crash: committed batches stay, the torn one rolls back', async () => {
+    const dbFile = path.join(dir, 'crash.sqlite');
+    // A child process commits one batch, then dies in the middle of the next transaction.
+    const script = `
+      import { openNodeStore } from ${JSON.stringify(path.resolve('src/core/store/open-node.ts'))};
+      const s = await openNodeStore(${JSON.stringify(dbFile)});
+      const chunk = (p, i) => ({ path: p, startLine: i, endLine: i, language: 'ts', chunkType: 'text', symbol: null,
+        parent: null, signature: null, doc: null, content: 'body ' + p + ' ' + i + ' ' + 'y'.repeat(3000), contentHash: p + i });
+      await s.writeFiles([{ file: { path: 'one.ts', hash: 'h1', size: 1, mtime: 1, language: 'ts' },
+        chunks: Array.from({ length: 50 }, (_, i) => chunk('one.ts', i)) }]);
+      await s.db.exec('BEGIN IMMEDIATE');
+      for (let i = 0; i < 400; i++) await s.db.run("INSERT INTO chunks(path, start_line, end_line, language, chunk_type, content, content_hash) VALUES ('two.ts', 1, 1, 'ts', 'text', ?, 'h')", ['z'.repeat(3000) + i]);
+      process.kill(process.pid, 'SIGKILL');
+    `;
+    const scriptFile = path.join(dir, 'crash.mts');
+    fs.writeFileSync(scriptFile, script);
+    try {
+      execFileSync(process.execPath, ['--import', 'tsx', scriptFile], { stdio: 'pipe' });
+    } catch (e) {
+      expect((e as { signal?: string }).signal).toBe('SIGKILL');
+    }
+    expect(fs.existsSync(`${dbFile}-journal`)).toBe(true); // hot journal left behind
+    const s = await openNodeStore(dbFile);
+    expect(await s.chunkCount()).toBe(50);
+    expect([...(await s.getFiles()).keys()]).toEqual(['one.ts']);
+    expect(await s.integrityCheck()).toBe('ok');
+    await s.close();
+  });
+});

@@ -1,0 +1,444 @@
+/**
+ * Store: the index database of one codebase — files, chunks (+ FTS5), the embedding cache
+ * and meta — behind one async API that runs the same in Node and in a browser worker.
+ *
+ * Invariants:
+ * - A file's record and all its chunks change together: `writeFiles`, `deleteFiles` and
+ *   `renameFile` each run in ONE transaction, so an interrupted run never leaves half a file.
+ *   A file whose record is missing or stale is simply re-chunked on the next run (resume).
+ * - chunks_fts always equals chunks (triggers; see schema.ts).
+ * - Embeddings are keyed by (content_hash, model) and outlive chunks: unchanged text is never
+ *   re-embedded. New vectors are stored int8-quantised with a per-vector scale (dim + 5 or 6
+ *   bytes, see vectorToInt8Blob; cosine error ~1e-3); float32 BLOBs (4 × dim bytes) written by
+ *   older versions are still read. Readers always get Float32Array.
+ */
+import type { Chunk, ChunkType, FileRecord, StoredChunk } from '../types.ts';
+import { registerPathMatch } from '../text/path-glob.ts';
+import { identifierTokens, nameWords, pathWords } from '../text/identifiers.ts';
+import { DATA_LANGUAGES, migrate, SCHEMA_VERSION } from './schema.ts';
+import type { Db, Queryable } from './sqlite.ts';
+import { META, type MetaKey } from './meta.ts';
+
+/**
+ * Page size for NEW databases (no effect on an existing one). Measured on the eval kernel set
+ * (28.5 MB source, 48k chunks, cold CLI index --no-embed): 4 KB → 16 KB pages made sift.db
+ * 99.3 → 92.2 MB (fewer half-empty overflow pages for ~1 KB chunk rows: chunks table
+ * 55.2 → 48.1 MB), store time 17.3 → 14.2 s, BM25 p50/p95 within noise (24–27 / 59–86 ms).
+ */
+export const PAGE_SIZE = 16384;
+
+/**
+ * auto_vacuum mode for NEW databases. INCREMENTAL lets `optimizeFts` hand back the pages the
+ * FTS merge frees (~5% of the file after a cold index) with `PRAGMA incremental_vacuum`,
+ * without VACUUM's full copy (which, with temp_store = MEMORY, would hold the whole database
+ * in WASM memory). Costs one pointer-map page per ~3,000 pages.
+ */
+export const AUTO_VACUUM = 'INCREMENTAL';
+
+/** SQLite's default limit on bound parameters is 32766; stay far below it. */
+export const MAX_PARAMS_PER_STATEMENT = 500;
+
+/** Largest int8 code: vectors are stored as round(x / scale), scale = max|x| / INT8_MAX. */
+export const INT8_MAX = 127;
+
+export interface IndexStats {
+  files: number;
+  chunks: number;
+  languages: Record<string, { files: number; chunks: number }>;
+  chunkTypes: Record<string, number>;
+  /** Chunks that have a symbol name. */
+  symbols: number;
+  /** page_count × page_size (navigator.storage.estimate() is unreliable). */
+  dbBytes: number;
+  /** Latest files.indexed_at (ISO 8601), null when empty. */
+  lastIndexed: string | null;
+  /** meta model_key: the embedding model of this index, null when unset. */
+  model: string | null;
+  /** Chunks with an embedding for `model` (0 when no model). */
+  embeddedChunks: number;
+  schemaVersion: number;
+}
+
+export interface PendingEmbedding {
+  id: number;
+  contentHash: string;
+  text: string;
+  language: string;
+  path: string;
+}
+
+interface ChunkRow {
+  id: number;
+  path: string;
+  start_line: number;
+  end_line: number;
+  language: string;
+  chunk_type: string;
+  symbol: string | null;
+  parent: string | null;
+  signature: string | null;
+  doc: string | null;
+  content: string;
+  content_hash: string;
+}
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/** Float32Array → little-endian float32 bytes (a copy). The format of schema v1/v2 vectors. */
+export function vectorToBlob(v: Float32Array): Uint8Array {
+  if (LITTLE_ENDIAN) return new Uint8Array(v.buffer.slice(v.byteOffset, v.byteOffset + v.byteLength));
+  const out = new Uint8Array(v.length * 4);
+  const view = new DataView(out.buffer);
+  v.forEach((x, i) => view.setFloat32(i * 4, x, true));
+  return out;
+}
+
+/**
+ * Float32Array → int8 vector blob: float32 LE scale (max|x| / 127), `dim` int8 codes
+ * (round(x / scale)), then 1 or 2 trailing bytes whose last byte is their count — chosen so
+ * the blob length is never a multiple of 4, which tells it apart from a float32 blob.
+ * 384 dims: 389 bytes instead of 1,536.
+ */
+export function vectorToInt8Blob(v: Float32Array): Uint8Array {
+  const dim = v.length;
+  const tail = (4 + dim + 1) % 4 === 0 ? 2 : 1;
+  const out = new Uint8Array(4 + dim + tail);
+  let max = 0;
+  for (let i = 0; i < dim; i++) max = Math.max(max, Math.abs(v[i]));
+  const scale = Number.isFinite(max) && max > 0 ? max / INT8_MAX : 0;
+  new DataView(out.buffer).setFloat32(0, scale, true);
+  const stored = new DataView(out.buffer).getFloat32(0, true); // quantise with the scale as stored
+  const codes = new Int8Array(out.buffer, 4, dim);
+  if (stored > 0) {
+    for (let i = 0; i < dim; i++) codes[i] = Math.max(-INT8_MAX, Math.min(INT8_MAX, Math.round(v[i] / stored)));
+  }
+  out[out.length - 1] = tail;
+  return out;
+}
+
+/** Stored vector blob (int8, or float32 from schema v1/v2) → Float32Array (a copy, aligned). */
+export function blobToVector(b: Uint8Array): Float32Array {
+  if (b.byteLength % 4 !== 0) {
+    const tail = b.byteLength ? b[b.byteLength - 1] : 0;
+    const dim = b.byteLength - 4 - tail;
+    if ((tail !== 1 && tail !== 2) || dim < 0) throw new Error(`vector blob of ${b.byteLength} bytes is neither float32 nor int8`);
+    const scale = new DataView(b.buffer, b.byteOffset, 4).getFloat32(0, true);
+    const codes = new Int8Array(b.buffer, b.byteOffset + 4, dim);
+    const out = new Float32Array(dim);
+    for (let i = 0; i < dim; i++) out[i] = codes[i] * scale;
+    return out;
+  }
+  if (LITTLE_ENDIAN) return new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
+  const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  return Float32Array.from({ length: b.byteLength / 4 }, (_, i) => view.getFloat32(i * 4, true));
+}
+
+function chunked<T>(xs: readonly T[], size = MAX_PARAMS_PER_STATEMENT): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < xs.length; i += size) out.push(xs.slice(i, i + size));
+  return out;
+}
+
+const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
+
+const CHUNK_COLUMNS = 'id, path, start_line, end_line, language, chunk_type, symbol, parent, signature, doc, content, content_hash';
+const INSERT_CHUNK = `INSERT INTO chunks (path, start_line, end_line, language, chunk_type, symbol, parent, signature, doc,
+  content, content_hash, names, path_words, tokens) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const UPSERT_FILE = `INSERT INTO files (path, hash, size, mtime, language, indexed_at) VALUES (?, ?, ?, ?, ?, ?)
+  ON CONFLICT(path) DO UPDATE SET hash = excluded.hash, size = excluded.size, mtime = excluded.mtime,
+  language = excluded.language, indexed_at = excluded.indexed_at`;
+
+function toStoredChunk(r: ChunkRow): StoredChunk {
+  return {
+    id: r.id,
+    path: r.path,
+    startLine: r.start_line,
+    endLine: r.end_line,
+    language: r.language,
+    chunkType: r.chunk_type as ChunkType,
+    symbol: r.symbol,
+    parent: r.parent,
+    signature: r.signature,
+    doc: r.doc,
+    content: r.content,
+    contentHash: r.content_hash,
+  };
+}
+
+async function upsertFile(tx: Queryable, file: FileRecord, now: string): Promise<void> {
+  await tx.run(UPSERT_FILE, [file.path, file.hash, file.size, file.mtime, file.language, now]);
+}
+
+export class Store {
+  private constructor(readonly db: Db) {}
+
+  /** Wrap an open Db: apply pragmas and migrations. */
+  static async open(db: Db): Promise<Store> {
+    await db.exec(`PRAGMA page_size = ${PAGE_SIZE}; PRAGMA auto_vacuum = ${AUTO_VACUUM}; PRAGMA foreign_keys = OFF; PRAGMA temp_store = MEMORY; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -16000;`);
+    await migrate(db);
+    registerPathMatch(db);
+    return new Store(db);
+  }
+
+  // ---- meta --------------------------------------------------------------------------
+
+  async getMeta(key: MetaKey): Promise<string | null> {
+    return (await this.db.get<{ value: string }>('SELECT value FROM meta WHERE key = ?', [key]))?.value ?? null;
+  }
+
+  async setMeta(key: MetaKey, value: string): Promise<void> {
+    await this.db.run('INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value', [key, value]);
+  }
+
+  // ---- files and chunks --------------------------------------------------------------
+
+  async getFiles(): Promise<Map<string, FileRecord>> {
+    const rows = await this.db.all<FileRecord>('SELECT path, hash, size, mtime, language FROM files');
+    return new Map(rows.map((r) => [r.path, { path: r.path, hash: r.hash, size: r.size, mtime: r.mtime, language: r.language }]));
+  }
+
+  /**
+   * Replace each file's chunks and record, all in ONE transaction (callers batch ~1,000 chunk
+   * rows per call). If anything fails, nothing of the batch is stored. `ftsTokens`, when a
+   * chunk carries it, is used as the FTS tokens column instead of computing it here.
+   */
+  async writeFiles(items: Array<{ file: FileRecord; chunks: Array<Chunk & { contentHash: string; ftsTokens?: string }> }>): Promise<void> {
+    if (!items.length) return;
+    const now = new Date().toISOString();
+    await this.db.transaction(async (tx) => {
+      for (const { file, chunks } of items) {
+        await tx.run('DELETE FROM chunks WHERE path = ?', [file.path]);
+        const pathText = pathWords(file.path);
+        for (const c of chunks) {
+          if (c.path !== file.path) throw new Error(`chunk path ${c.path} does not belong to file ${file.path}`);
+          await tx.run(INSERT_CHUNK, [
+            c.path, c.startLine, c.endLine, c.language, c.chunkType, c.symbol, c.parent, c.signature, c.doc,
+            c.content, c.contentHash, nameWords(c.symbol, c.parent), pathText,
+            // Precomputed by the indexer (off this thread) when given; must equal identifierTokens(content).
+            typeof c.ftsTokens === 'string' ? c.ftsTokens : identifierTokens(c.content),
+          ]);
+        }
+        await upsertFile(tx, file, now);
+      }
+    });
+  }
+
+  async deleteFiles(paths: string[]): Promise<void> {
+    if (!paths.length) return;
+    await this.db.transaction(async (tx) => {
+      for (const p of paths) {
+        await tx.run('DELETE FROM chunks WHERE path = ?', [p]);
+        await tx.run('DELETE FROM files WHERE path = ?', [p]);
+      }
+    });
+  }
+
+  /** A file moved with unchanged content: move its rows (FTS follows by trigger), no re-chunk. */
+  async renameFile(from: string, to: FileRecord): Promise<void> {
+    if (from === to.path) {
+      await this.db.transaction((tx) => upsertFile(tx, to, new Date().toISOString()));
+      return;
+    }
+    await this.db.transaction(async (tx) => {
+      await tx.run('DELETE FROM chunks WHERE path = ?', [to.path]);
+      await tx.run('UPDATE chunks SET path = ?, path_words = ? WHERE path = ?', [to.path, pathWords(to.path), from]);
+      await tx.run('DELETE FROM files WHERE path = ?', [from]);
+      await upsertFile(tx, to, new Date().toISOString());
+    });
+  }
+
+  /** Chunks by id, in the order given; unknown ids are skipped. */
+  async getChunks(ids: number[]): Promise<StoredChunk[]> {
+    const byId = new Map<number, StoredChunk>();
+    for (const part of chunked([...new Set(ids)])) {
+      const rows = await this.db.all<ChunkRow>(`SELECT ${CHUNK_COLUMNS} FROM chunks WHERE id IN (${marks(part.length)})`, part);
+      for (const r of rows) byId.set(r.id, toStoredChunk(r));
+    }
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  /** All chunks of one file, in line order. */
+  async getFileChunks(path: string): Promise<StoredChunk[]> {
+    const rows = await this.db.all<ChunkRow>(`SELECT ${CHUNK_COLUMNS} FROM chunks WHERE path = ? ORDER BY start_line, id`, [path]);
+    return rows.map(toStoredChunk);
+  }
+
+  async chunkCount(): Promise<number> {
+    return (await this.db.get<{ n: number }>('SELECT count(*) AS n FROM chunks'))?.n ?? 0;
+  }
+
+  // ---- embeddings --------------------------------------------------------------------
+
+  async getEmbeddings(model: string, hashes: string[]): Promise<Map<string, Float32Array>> {
+    const out = new Map<string, Float32Array>();
+    for (const part of chunked([...new Set(hashes)])) {
+      const rows = await this.db.all<{ content_hash: string; vector: Uint8Array }>(
+        `SELECT content_hash, vector FROM embeddings WHERE model = ? AND content_hash IN (${marks(part.length)})`,
+        [model, ...part],
+      );
+      for (const r of rows) out.set(r.content_hash, blobToVector(r.vector));
+    }
+    return out;
+  }
+
+  async putEmbeddings(model: string, items: Array<{ hash: string; vector: Float32Array }>): Promise<void> {
+    if (!items.length) return;
+    await this.db.transaction(async (tx) => {
+      for (const { hash, vector } of items) {
+        await tx.run('INSERT OR REPLACE INTO embeddings (content_hash, model, vector) VALUES (?, ?, ?)', [hash, model, vectorToInt8Blob(vector)]);
+      }
+      // Every embedding goes through here, so the index always names its model (stats, import check).
+      await tx.run('INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value', [META.modelKey, model]);
+    });
+  }
+
+  /**
+   * Chunks whose content hash has no embedding for `model`: source code first, then data
+   * and prose (DATA_LANGUAGES), each by id. Pass the last returned id as `afterId` to page
+   * on without rescanning. Within one page, a content hash appears once.
+   */
+  async pendingEmbeddings(model: string, limit: number, afterId?: number): Promise<PendingEmbedding[]> {
+    let cursor = '';
+    const params: Array<string | number> = [model];
+    if (afterId !== undefined) {
+      const after = await this.db.get<{ is_data: number }>('SELECT is_data FROM chunks WHERE id = ?', [afterId]);
+      if (after) {
+        cursor = ' AND (c.is_data > ? OR (c.is_data = ? AND c.id > ?))';
+        params.push(after.is_data, after.is_data, afterId);
+      } else {
+        cursor = ' AND c.id > ?';
+        params.push(afterId);
+      }
+    }
+    const rows = await this.db.all<{ id: number; content_hash: string; content: string; language: string; path: string }>(
+      `SELECT c.id, c.content_hash, c.content, c.language, c.path FROM chunks c INDEXED BY chunks_embed_order
+        WHERE NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.content_hash = c.content_hash AND e.model = ?)${cursor}
+        ORDER BY c.is_data, c.id LIMIT ?`,
+      [...params, Math.max(0, limit)],
+    );
+    const seen = new Set<string>();
+    const out: PendingEmbedding[] = [];
+    for (const r of rows) {
+      if (seen.has(r.content_hash)) continue;
+      seen.add(r.content_hash);
+      out.push({ id: r.id, contentHash: r.content_hash, text: r.content, language: r.language, path: r.path });
+    }
+    return out;
+  }
+
+  /** Chunks (not distinct hashes) that have an embedding for `model`. */
+  async embeddedCount(model: string): Promise<number> {
+    const row = await this.db.get<{ n: number }>(
+      'SELECT count(*) AS n FROM chunks c JOIN embeddings e ON e.content_hash = c.content_hash AND e.model = ?',
+      [model],
+    );
+    return row?.n ?? 0;
+  }
+
+  /** Every chunk id with an embedding for `model`, ascending, vectors contiguous (row i = ids[i]). */
+  async loadVectors(model: string): Promise<{ ids: Int32Array; vectors: Float32Array; dim: number }> {
+    const rows = await this.db.all<{ id: number; vector: Uint8Array }>(
+      'SELECT c.id, e.vector FROM chunks c JOIN embeddings e ON e.content_hash = c.content_hash AND e.model = ? ORDER BY c.id',
+      [model],
+    );
+    const dim = rows.length ? blobToVector(rows[0].vector).length : 0;
+    const ids = new Int32Array(rows.length);
+    const vectors = new Float32Array(rows.length * dim);
+    rows.forEach((r, i) => {
+      const v = blobToVector(r.vector);
+      if (v.length !== dim) throw new Error(`embedding of chunk ${r.id} has ${v.length} dims, expected ${dim}`);
+      ids[i] = r.id;
+      vectors.set(v, i * dim);
+    });
+    return { ids, vectors, dim };
+  }
+
+  /** Delete cached embeddings no chunk refers to (e.g. after a model change or big deletes). */
+  async pruneEmbeddings(): Promise<number> {
+    const r = await this.db.run('DELETE FROM embeddings WHERE content_hash NOT IN (SELECT content_hash FROM chunks)');
+    return r.changes;
+  }
+
+  // ---- stats -----------------------------------------------------------------------
+
+  async stats(): Promise<IndexStats> {
+    const db = this.db;
+    const files = (await db.get<{ n: number }>('SELECT count(*) AS n FROM files'))?.n ?? 0;
+    const chunks = await this.chunkCount();
+    const languages: IndexStats['languages'] = {};
+    for (const r of await db.all<{ language: string; n: number }>('SELECT language, count(*) AS n FROM files GROUP BY language')) {
+      languages[r.language] = { files: r.n, chunks: 0 };
+    }
+    for (const r of await db.all<{ language: string; n: number }>('SELECT language, count(*) AS n FROM chunks GROUP BY language')) {
+      (languages[r.language] ??= { files: 0, chunks: 0 }).chunks = r.n;
+    }
+    const chunkTypes: Record<string, number> = {};
+    for (const r of await db.all<{ t: string; n: number }>('SELECT chunk_type AS t, count(*) AS n FROM chunks GROUP BY chunk_type')) {
+      chunkTypes[r.t] = r.n;
+    }
+    const symbols = (await db.get<{ n: number }>('SELECT count(*) AS n FROM chunks WHERE symbol IS NOT NULL'))?.n ?? 0;
+    const pageCount = (await db.get<{ page_count: number }>('PRAGMA page_count'))?.page_count ?? 0;
+    const pageSize = (await db.get<{ page_size: number }>('PRAGMA page_size'))?.page_size ?? 0;
+    const lastIndexed = (await db.get<{ t: string | null }>('SELECT max(indexed_at) AS t FROM files'))?.t ?? null;
+    const model = await this.getMeta(META.modelKey);
+    return {
+      files,
+      chunks,
+      languages,
+      chunkTypes,
+      symbols,
+      dbBytes: pageCount * pageSize,
+      lastIndexed,
+      model,
+      embeddedChunks: model ? await this.embeddedCount(model) : 0,
+      schemaVersion: SCHEMA_VERSION,
+    };
+  }
+
+  /** Chunk types present in this index (for filter menus and validation). */
+  async chunkTypes(): Promise<string[]> {
+    return (await this.db.all<{ t: string }>('SELECT DISTINCT chunk_type AS t FROM chunks ORDER BY t')).map((r) => r.t);
+  }
+
+  /**
+   * Merge the FTS5 index into one segment. Worth it after a cold index or big changes, when
+   * idle: on the kernel subset (197k chunks) BM25 p50/p95 went 65/157 → 55/130 ms; it costs a
+   * rewrite of the FTS index (native sqlite3: 6 s for 140 MB). Results do not change.
+   */
+  async optimizeFts(): Promise<void> {
+    await this.db.run(`INSERT INTO chunks_fts(chunks_fts) VALUES ('optimize')`);
+    await this.releaseFreePages();
+  }
+
+  /**
+   * Shrink the file by its free pages (those left by deletes and FTS merges). Only databases
+   * created with auto_vacuum = INCREMENTAL (AUTO_VACUUM) can; for others this is a no-op.
+   * Returns the bytes released.
+   */
+  async releaseFreePages(): Promise<number> {
+    const pages = async () => (await this.db.get<{ page_count: number }>('PRAGMA page_count'))?.page_count ?? 0;
+    const before = await pages();
+    await this.db.all('PRAGMA incremental_vacuum');
+    const pageSize = (await this.db.get<{ page_size: number }>('PRAGMA page_size'))?.page_size ?? 0;
+    return (before - (await pages())) * pageSize;
+  }
+
+  /** 'ok', or the problems found by PRAGMA integrity_check and the FTS5 integrity-check. */
+  async integrityCheck(): Promise<string> {
+    const problems = (await this.db.all<{ integrity_check: string }>('PRAGMA integrity_check'))
+      .map((r) => r.integrity_check)
+      .filter((m) => m !== 'ok');
+    try {
+      await this.db.run(`INSERT INTO chunks_fts(chunks_fts) VALUES ('integrity-check')`);
+    } catch (e) {
+      problems.push(`chunks_fts: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    return problems.length ? problems.join('\n') : 'ok';
+  }
+
+  async close(): Promise<void> {
+    await this.db.close();
+  }
+}
+
+export { DATA_LANGUAGES };

@@ -1,0 +1,63 @@
+/**
+ * Identifier text: how code words split into parts. Shared by the write side (the indexer
+ * fills the `names`, `path_words` and `tokens` columns) and the query side (processQuery
+ * splits the user's words), so `user name` finds `getUserName` — both sides must split the
+ * same way, which is why this lives below both.
+ */
+
+/** An identifier in source text (for the tokens column). */
+const IDENT_RE = /[\p{L}\p{N}\p{M}_$]+/gu;
+/**
+ * One identifier part: `HTTP` in HTTPServer, `Server`, `utf8`, `HTTP2`, `64`, or a run of
+ * caseless letters (CJK…). Underscores, `$` and punctuation separate parts.
+ */
+const PART_RE = /\p{Lu}+(?=\p{Lu}\p{Ll})|\p{Lu}?\p{Ll}[\p{Ll}\p{M}]*\p{N}*|\p{Lu}+\p{N}*|\p{N}+|[\p{L}\p{M}\p{N}]+/gu;
+/** A case boundary or separator inside a word: the word splits into more than one part. */
+export const COMPOUND_RE = /[\p{Ll}\p{N}]\p{Lu}|\p{Lu}\p{Lu}\p{Ll}|[_$]|::|->|[.\-#/]/u;
+
+/** Parts of an identifier, lower-cased: `getUserName` → get,user,name; `HTTPServer` → http,server. */
+export function splitIdentifier(s: string): string[] {
+  const parts: string[] = [];
+  for (const m of s.matchAll(PART_RE)) parts.push(m[0].toLowerCase());
+  return parts;
+}
+
+/** Parts of `s` with their UTF-16 offsets, for highlighting. */
+export function identifierParts(s: string): Array<{ start: number; end: number; text: string }> {
+  const parts: Array<{ start: number; end: number; text: string }> = [];
+  for (const m of s.matchAll(PART_RE)) parts.push({ start: m.index, end: m.index + m[0].length, text: m[0].toLowerCase() });
+  return parts;
+}
+
+/**
+ * The identifier parts in `text` that FTS5's unicode61 tokenizer would NOT produce by itself
+ * (it already splits on `_`, `.`, `/`…, but keeps `getUserName` whole), deduplicated and
+ * space-joined. Stored in `chunks.tokens` so natural-language words match camelCase names.
+ */
+export function identifierTokens(text: string): string {
+  const seen = new Set<string>();
+  for (const m of text.matchAll(IDENT_RE)) {
+    const word = m[0];
+    if (word.length > 256 || !COMPOUND_RE.test(word)) continue;
+    // Segments the tokenizer produces itself (split on `_`/`$`): only these may be camelCase.
+    for (const segment of word.split(/[_$]+/)) {
+      if (!/[\p{Ll}\p{N}]\p{Lu}|\p{Lu}\p{Lu}\p{Ll}/u.test(segment)) continue;
+      for (const part of splitIdentifier(segment)) seen.add(part);
+    }
+  }
+  return [...seen].join(' ');
+}
+
+/** `names` column value: symbol and parent as written, plus their parts. */
+export function nameWords(symbol: string | null, parent: string | null): string {
+  const words = [symbol ?? '', parent ?? ''].filter(Boolean);
+  const parts = new Set<string>();
+  for (const w of words) for (const p of splitIdentifier(w)) parts.add(p);
+  return [...words, ...parts].join(' ');
+}
+
+/** `path_words` column value: the path as written plus its identifier parts. */
+export function pathWords(path: string): string {
+  return `${path} ${[...new Set(splitIdentifier(path))].join(' ')}`.trim();
+}
+

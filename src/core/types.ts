@@ -1,0 +1,145 @@
+/**
+ * The shared vocabulary of Sift's core. Every module in src/core speaks these types;
+ * they are plain data so they cross worker boundaries unchanged (structured clone).
+ *
+ * Glossary: *file* (a source file in a codebase), *chunk* (a span of a file that is
+ * indexed), *embedding* (a chunk's vector), *hit* (one leg's ranked item), *result*
+ * (a fused item), *query* (parsed user input), *codebase* (one indexed folder).
+ */
+
+/** Kinds of chunk. `text` is the fallback for non-code files and unparsable code. */
+export type ChunkType =
+  | 'function'
+  | 'method'
+  | 'class'
+  | 'struct'
+  | 'interface'
+  | 'enum'
+  | 'type'
+  | 'module'
+  | 'comment'
+  | 'text';
+
+/** A chunk as produced by the chunker (no database id yet). Lines are 1-based, inclusive. */
+export interface Chunk {
+  path: string;
+  startLine: number;
+  endLine: number;
+  language: string;
+  chunkType: ChunkType;
+  /** Symbol name (function/class/…), null for module code and text. */
+  symbol: string | null;
+  /** Enclosing symbol (class for a method, …). */
+  parent: string | null;
+  /** Declaration line(s) without the body, e.g. `def foo(a, b) -> int:`. */
+  signature: string | null;
+  /** Doc comment attached to the symbol, without comment markers where practical. */
+  doc: string | null;
+  /** The chunk's source text (exact slice of the file, plus carried context for split bodies). */
+  content: string;
+}
+
+/** A chunk as stored: has a database id and the hash of its content. */
+export interface StoredChunk extends Chunk {
+  id: number;
+  /** SHA-256 hex of the embedding input text (content hash key for the vector cache). */
+  contentHash: string;
+}
+
+/** A file as recorded in the index. `path` is relative to the codebase root, `/`-separated. */
+export interface FileRecord {
+  path: string;
+  /** SHA-256 hex of the file bytes. */
+  hash: string;
+  size: number;
+  /** Milliseconds since epoch. */
+  mtime: number;
+  language: string;
+}
+
+export type IndexStage = 'preparing' | 'chunking' | 'embedding' | 'indexing' | 'complete';
+export type IndexState = 'indexed' | 'indexing' | 'failed' | 'not_found';
+
+/** Progress of an indexing run, after the seeds' CodebaseStatus. */
+export interface CodebaseStatus {
+  path: string;
+  status: IndexState;
+  /** 0–100 */
+  progress: number;
+  currentStage: IndexStage;
+  merkleRoot: string | null;
+  totalFiles: number;
+  indexedFiles: number;
+  totalChunks: number;
+  embeddedChunks: number;
+  /** Files that failed to parse and were indexed as text, unreadable files, … */
+  warnings: number;
+  lastUpdated: string | null;
+  errorMessage: string | null;
+}
+
+export type SearchMode = 'hybrid' | 'bm25' | 'vector';
+export type SearchStrategy = 'hybrid' | 'bm25_only' | 'vector_only' | 'none';
+
+export interface SearchFilters {
+  /** Languages to keep (e.g. ['python', 'go']). */
+  languages?: string[];
+  /** Path glob (gitignore-style globbing with ** and *), matched against the relative path. */
+  pathGlob?: string;
+  /** Chunk types to keep. */
+  chunkTypes?: ChunkType[];
+}
+
+export interface SearchOptions extends SearchFilters {
+  limit?: number;
+  mode?: SearchMode;
+  bm25Weight?: number;
+  vectorWeight?: number;
+}
+
+/** One leg's ranked item. `rank` is 1-based within the leg. */
+export interface Hit {
+  id: number;
+  score: number;
+  rank: number;
+  /** The named signals inside the leg that produced `score` (for explain); optional. */
+  signals?: Record<string, number>;
+}
+
+/** A fused search result, after the seeds' SearchResult. */
+export interface SearchResult {
+  id: number;
+  path: string;
+  startLine: number;
+  endLine: number;
+  language: string;
+  chunkType: ChunkType;
+  symbol: string | null;
+  parent: string | null;
+  signature: string | null;
+  content: string;
+  /** Raw BM25 score from FTS5 (higher is better; 0 when the leg did not match). */
+  bm25Score: number;
+  /** Cosine similarity (0 when the leg did not match). */
+  vectorScore: number;
+  /** Final fused score (RRF plus named boosts). */
+  combinedScore: number;
+  /** 1-based rank in the fused list. */
+  rank: number;
+  bm25Rank: number | null;
+  vectorRank: number | null;
+  /** Which legs produced this result. */
+  legs: Array<'bm25' | 'vector'>;
+  /** Character ranges [start, end) in `content` that matched query terms (for highlighting). */
+  highlights: Array<[number, number]>;
+}
+
+export interface SearchResponse {
+  query: string;
+  strategy: SearchStrategy;
+  /** Share of chunks that have embeddings, 0–1. */
+  embeddedRatio: number;
+  results: SearchResult[];
+  /** Milliseconds taken, by leg. */
+  timings: Record<string, number>;
+}
