@@ -1,5 +1,5 @@
 import { describe, it, expect, beforeAll } from 'vitest';
-import { indexCodebase, prepareChunks, type IndexStore } from './indexer.ts';
+import { diffWalk, indexCodebase, planIndex, prepareChunks, type IndexStore } from './indexer.ts';
 import { identifierTokens } from '../text/identifiers.ts';
 import { sha256Hex } from '../hash/hash.ts';
 import { embeddingText } from '../chunk/embedding-text.ts';
@@ -152,5 +152,38 @@ describe('indexCodebase', () => {
     expect(prepared[0]!.ftsTokens).toContain('display');
     // Already-prepared chunks (from a worker pool) pass through unchanged.
     expect(prepareChunks(prepared)[0]).toBe(prepared[0]);
+  });
+
+  it('plans without reading: diffWalk sorts walked files into unchanged, candidates, gone and rename sources', () => {
+    const rec = (path: string, hash: string, size = 1, mtime = 1) => ({ path, hash, size, mtime, language: 'python' });
+    const stored = new Map([['a.py', rec('a.py', 'h1')], ['b.py', rec('b.py', 'h2')], ['old.py', rec('old.py', 'h3')], ['old2.py', rec('old2.py', 'h3')]]);
+    const walked = [
+      { path: 'a.py', size: 1, mtime: 1 }, // unchanged stat
+      { path: 'b.py', size: 2, mtime: 1 }, // changed size
+      { path: 'new.py', size: 1, mtime: 5 }, // new (maybe a rename: decided by hash when applied)
+      { path: 'bin.dat', size: 9, mtime: 9 }, // skipped as binary last time, same stat
+    ];
+    const d = diffWalk(walked, stored, { 'bin.dat': '9:9' });
+    expect(d.candidates.map((f) => f.path)).toEqual(['b.py', 'new.py']);
+    expect(d.unchanged).toBe(1);
+    expect(d.gone).toEqual(['old.py', 'old2.py']);
+    expect(d.goneByHash.get('h3')).toEqual(['old.py', 'old2.py']);
+    expect(d.skippedNow).toEqual({ 'bin.dat': '9:9' });
+    // verify: every walked file is read again, the binary too.
+    expect(diffWalk(walked, stored, { 'bin.dat': '9:9' }, true).candidates.map((f) => f.path)).toEqual(['a.py', 'b.py', 'new.py', 'bin.dat']);
+  });
+
+  it('planIndex reads no file and says when the stored root still holds', async () => {
+    const source = new MemoryFileSource(repo(3));
+    const store = await openMemoryStore();
+    await indexCodebase({ source, store, chunker });
+    let reads = 0;
+    const counting = { ...source, name: source.name, readDir: source.readDir.bind(source), stat: source.stat.bind(source), readFile: (p: string) => { reads++; return source.readFile(p); } };
+    expect((await planIndex({ source: counting, store })).upToDate).toBe(true);
+    source.set('src/mod0.py', 'def changed():\n    return 0\n');
+    const plan = await planIndex({ source: counting, store });
+    expect(plan.upToDate).toBe(false);
+    expect(plan.candidates.map((f) => f.path)).toEqual(['src/mod0.py']);
+    expect(reads).toBe(0);
   });
 });

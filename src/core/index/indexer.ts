@@ -1,7 +1,15 @@
 /**
- * The indexing pipeline: folder → files → chunks → rows. Owns the order of work and
- * the incremental rules; knows nothing about where files or rows live (a FileSource and
- * any object with the store's async methods — a Comlink remote works the same).
+ * The indexing pipeline: folder → files → chunks → rows, in two steps.
+ *
+ * 1. `planIndex` (walk + diff): walks the folder, reads the stored file records and decides
+ *    what must be read — new and stat-changed files — and what is gone. The diff itself,
+ *    `diffWalk`, is a pure function. No file is read in this step.
+ * 2. `applyPlan` (the pipelined writer): reads, hashes and chunks the candidates ahead of
+ *    order, detects renames by hash, streams whole files to the store in batches, then
+ *    deletes what is gone and records the Merkle root.
+ *
+ * Knows nothing about where files or rows live (a FileSource and any object with the
+ * store's async methods — a Comlink remote works the same).
  *
  * Invariants:
  * - A file's record is written in the same transaction as its chunks, so an interrupted
@@ -54,7 +62,8 @@ export interface IndexStore {
   getMeta(key: MetaKey): Promise<string | null>;
   setMeta(key: MetaKey, value: string): Promise<void>;
   getFiles(): Promise<Map<string, FileRecord>>;
-  writeFiles(items: Array<{ file: FileRecord; chunks: StoredChunkInput[] }>): Promise<void>;
+  /** `text`: the file's decoded text, stored once for exact/regex search (issue 11). */
+  writeFiles(items: Array<{ file: FileRecord; chunks: StoredChunkInput[]; text?: string }>): Promise<void>;
   deleteFiles(paths: string[]): Promise<void>;
   renameFile(from: string, to: FileRecord): Promise<void>;
   chunkCount(): Promise<number>;
@@ -112,6 +121,38 @@ export interface IndexSummary {
   firstSearchableMs: number | null;
 }
 
+/** A file the walk found, with the stat the cache compares. */
+export interface WalkedFile {
+  path: string;
+  size: number;
+  mtime: number;
+}
+
+/** What a walk changes against the stored records (the pure part of a plan). */
+export interface FileDiff {
+  /** New or stat-changed files (all files with `verify`), in walk order: they must be read. */
+  candidates: WalkedFile[];
+  /** Stored paths the walk did not find: deleted, or the source of a rename. */
+  gone: string[];
+  /** `gone` by stored hash: a candidate with one of these hashes is a rename. */
+  goneByHash: Map<string, string[]>;
+  /** Files skipped as binary before whose size+mtime still match (not read again). */
+  skippedNow: Record<string, string>;
+  /** Walked files whose record still matches their stat. */
+  unchanged: number;
+}
+
+/** planIndex's answer: the diff plus what the apply step and the summary need. */
+export interface IndexPlan extends FileDiff {
+  walked: WalkedFile[];
+  stored: Map<string, FileRecord>;
+  /** The stored Merkle root still holds (nothing new, nothing gone, last run finished). */
+  upToDate: boolean;
+  storedRoot: string | null;
+  /** Chunks stored before this run. */
+  storedChunks: number;
+}
+
 const now = (): number => (typeof performance !== 'undefined' ? performance.now() : Date.now());
 
 function abortError(): DOMException {
@@ -141,123 +182,34 @@ export function prepareChunks(chunks: ReadonlyArray<Chunk | StoredChunkInput>): 
   return chunks.map((c) => (isPrepared(c) ? c : { ...c, contentHash: sha256HexSync(embeddingText(c)), ftsTokens: identifierTokens(c.content) }));
 }
 
-export async function indexCodebase(
-  deps: { source: FileSource; store: IndexStore; chunker: FileChunker },
-  opts: IndexOptions = {},
-): Promise<IndexSummary> {
-  const { source, store, chunker } = deps;
-  const { signal } = opts;
-  const t0 = now();
-  const timings: IndexTimings = { walk: 0, read: 0, hash: 0, chunk: 0, store: 0, total: 0 };
-  const summary: IndexSummary['files'] = { total: 0, added: 0, changed: 0, deleted: 0, renamed: 0, unchanged: 0, skipped: 0 };
-  let warnings = 0;
-  let parseFallbacks = 0;
-  let bytes = 0;
-  let chunksWritten = 0;
-  let firstSearchableMs: number | null = null;
+function statKey(f: { size: number; mtime: number }): string {
+  return `${f.size}:${f.mtime}`;
+}
 
-  const status: CodebaseStatus = {
-    path: source.name,
-    status: 'indexing',
-    progress: 0,
-    currentStage: 'preparing',
-    merkleRoot: null,
-    totalFiles: 0,
-    indexedFiles: 0,
-    totalChunks: 0,
-    embeddedChunks: 0,
-    warnings: 0,
-    lastUpdated: null,
-    errorMessage: null,
-  };
-  let lastProgress = 0;
-  const report = (force = false): void => {
-    if (!opts.onProgress) return;
-    const t = now();
-    if (!force && t - lastProgress < PROGRESS_INTERVAL_MS) return;
-    lastProgress = t;
-    status.warnings = warnings;
-    opts.onProgress({ ...status });
-  };
-  const setStage = (stage: IndexStage): void => {
-    status.currentStage = stage;
-    report(true);
-  };
-  const warn = (w: IndexWarning): void => {
-    warnings++;
-    opts.onWarning?.(w);
-  };
-  const checkAbort = (): void => {
-    if (signal?.aborted) throw abortError();
-  };
-  /** The run's end, whether it did work or found the stored Merkle root still valid. */
-  const finish = (end: { root: string; files: number; chunks: number; updatedAt: string | null; unchanged: boolean }): IndexSummary => {
-    timings.total = now() - t0;
-    Object.assign(status, { status: 'indexed', currentStage: 'complete', progress: 100, merkleRoot: end.root, indexedFiles: end.files, totalChunks: end.chunks, lastUpdated: end.updatedAt });
-    report(true);
-    return {
-      status: { ...status },
-      unchanged: end.unchanged,
-      files: summary,
-      chunks: { written: chunksWritten, total: end.chunks },
-      bytes,
-      warnings,
-      parseFallbacks,
-      timings,
-      firstSearchableMs,
-    };
-  };
-
-  // ---- preparing: walk + stat, compare with the stored records ----
-  setStage('preparing');
-  const stored = await store.getFiles();
-  status.totalChunks = await store.chunkCount();
-  const walked: Array<{ path: string; size: number; mtime: number }> = [];
-  const tw = now();
-  const onSkip = (s: WalkSkip): void => {
-    if (s.reason === 'ignored' || s.reason === 'extension') return;
-    summary.skipped++;
-    warn({ path: s.path, kind: s.reason === 'unreadable' ? 'unreadable' : 'skipped', message: s.detail ?? s.reason });
-  };
-  for await (const f of walk(source, { ...opts.walk, signal, onSkip })) {
-    walked.push(f);
-    if (walked.length % 500 === 0) {
-      status.totalFiles = walked.length;
-      report();
-    }
+function parseSkipped(raw: string | null): Record<string, string> {
+  if (!raw) return {};
+  try {
+    const v: unknown = JSON.parse(raw);
+    return v && typeof v === 'object' ? (v as Record<string, string>) : {};
+  } catch {
+    return {};
   }
-  timings.walk = now() - tw;
-  status.totalFiles = walked.length;
-  summary.total = walked.length;
+}
 
+/** Pure: compare a walk with the stored records. Nothing is read; renames need hashes, so
+ *  they are only candidates here (`goneByHash`) and settled while applying. */
+export function diffWalk(walked: readonly WalkedFile[], stored: ReadonlyMap<string, FileRecord>, skippedBefore: Readonly<Record<string, string>>, verify = false): FileDiff {
   const walkedPaths = new Set(walked.map((f) => f.path));
   const gone = [...stored.keys()].filter((p) => !walkedPaths.has(p));
-  const pendingRun = (await store.getMeta(META.runState)) === 'indexing';
-  // Files skipped as binary last time are remembered by size+mtime so they are not re-read.
-  const skippedBefore = parseSkipped(await store.getMeta(META.skippedFiles));
   const skippedNow: Record<string, string> = {};
   const candidates = walked.filter((f) => {
     const rec = stored.get(f.path);
-    if (!opts.verify && !rec && skippedBefore[f.path] === statKey(f)) {
+    if (!verify && !rec && skippedBefore[f.path] === statKey(f)) {
       skippedNow[f.path] = statKey(f);
       return false;
     }
-    return opts.verify || !rec || rec.size !== f.size || rec.mtime !== f.mtime;
+    return verify || !rec || rec.size !== f.size || rec.mtime !== f.mtime;
   });
-  const knownSkipped = Object.keys(skippedNow).length;
-  summary.unchanged = walked.length - candidates.length - knownSkipped;
-  summary.skipped += knownSkipped;
-
-  // Nothing new, nothing gone, last run finished: the stored Merkle root still holds.
-  const storedRoot = await store.getMeta(META.merkleRoot);
-  if (candidates.length === 0 && gone.length === 0 && !pendingRun && storedRoot) {
-    return finish({ root: storedRoot, files: walked.length, chunks: status.totalChunks, updatedAt: await store.getMeta(META.updatedAt), unchanged: true });
-  }
-
-  await store.setMeta(META.runState, 'indexing');
-  if (!(await store.getMeta(META.createdAt))) await store.setMeta(META.createdAt, new Date().toISOString());
-
-  // Rename candidates: stored files that vanished, by hash.
   const goneByHash = new Map<string, string[]>();
   for (const p of gone) {
     const h = stored.get(p)!.hash;
@@ -265,61 +217,203 @@ export async function indexCodebase(
     if (list) list.push(p);
     else goneByHash.set(h, [p]);
   }
-  const renamedFrom = new Set<string>();
+  const unchanged = walked.length - candidates.length - Object.keys(skippedNow).length;
+  return { candidates, gone, goneByHash, skippedNow, unchanged };
+}
 
-  // ---- chunking + indexing, streamed in short transactions ----
-  setStage('chunking');
-  const finalHashes = new Map<string, string>();
-  for (const [p, rec] of stored) if (walkedPaths.has(p)) finalHashes.set(p, rec.hash);
-  let batch: Array<{ file: FileRecord; chunks: StoredChunkInput[] }> = [];
-  let batchRows = 0;
-  let lastFlush = now();
-  let processed = summary.unchanged;
-  status.indexedFiles = processed;
+/**
+ * The bookkeeping one run shares between planning and applying: status and throttled
+ * progress, warnings, per-stage timings and the file counts of the summary.
+ */
+class RunLog {
+  readonly t0 = now();
+  readonly timings: IndexTimings = { walk: 0, read: 0, hash: 0, chunk: 0, store: 0, total: 0 };
+  readonly files: IndexSummary['files'] = { total: 0, added: 0, changed: 0, deleted: 0, renamed: 0, unchanged: 0, skipped: 0 };
+  warnings = 0;
+  parseFallbacks = 0;
+  bytes = 0;
+  chunksWritten = 0;
+  firstSearchableMs: number | null = null;
+  readonly status: CodebaseStatus;
+  #lastProgress = 0;
 
-  // At most one batch write in flight; `settle()` waits for it (and rethrows its failure).
-  let inFlight: Promise<void> | null = null;
-  const settle = async (): Promise<void> => {
-    const p = inFlight;
-    inFlight = null;
+  constructor(
+    name: string,
+    private readonly opts: IndexOptions,
+  ) {
+    this.status = {
+      path: name, status: 'indexing', progress: 0, currentStage: 'preparing', merkleRoot: null, totalFiles: 0, indexedFiles: 0,
+      totalChunks: 0, embeddedChunks: 0, warnings: 0, lastUpdated: null, errorMessage: null,
+    };
+  }
+
+  report(force = false): void {
+    if (!this.opts.onProgress) return;
+    const t = now();
+    if (!force && t - this.#lastProgress < PROGRESS_INTERVAL_MS) return;
+    this.#lastProgress = t;
+    this.status.warnings = this.warnings;
+    this.opts.onProgress({ ...this.status });
+  }
+
+  stage(stage: IndexStage): void {
+    this.status.currentStage = stage;
+    this.report(true);
+  }
+
+  warn(w: IndexWarning): void {
+    this.warnings++;
+    this.opts.onWarning?.(w);
+  }
+
+  checkAbort(): void {
+    if (this.opts.signal?.aborted) throw abortError();
+  }
+
+  /** The run's end, whether it did work or found the stored Merkle root still valid. */
+  finish(end: { root: string; files: number; chunks: number; updatedAt: string | null; unchanged: boolean }): IndexSummary {
+    this.timings.total = now() - this.t0;
+    Object.assign(this.status, { status: 'indexed', currentStage: 'complete', progress: 100, merkleRoot: end.root, indexedFiles: end.files, totalChunks: end.chunks, lastUpdated: end.updatedAt });
+    this.report(true);
+    return {
+      status: { ...this.status }, unchanged: end.unchanged, files: this.files, chunks: { written: this.chunksWritten, total: end.chunks },
+      bytes: this.bytes, warnings: this.warnings, parseFallbacks: this.parseFallbacks, timings: this.timings, firstSearchableMs: this.firstSearchableMs,
+    };
+  }
+}
+
+/** Step 1: walk + stat, compare with the stored records. Reads no file content. */
+export async function planIndex(
+  deps: { source: FileSource; store: Pick<IndexStore, 'getFiles' | 'getMeta' | 'chunkCount'> },
+  opts: Pick<IndexOptions, 'walk' | 'signal' | 'verify'> & { onSkip?: (s: WalkSkip) => void; onWalked?: (count: number) => void } = {},
+): Promise<IndexPlan> {
+  const { source, store } = deps;
+  const stored = await store.getFiles();
+  const storedChunks = await store.chunkCount();
+  const walked: WalkedFile[] = [];
+  for await (const f of walk(source, { ...opts.walk, signal: opts.signal, onSkip: opts.onSkip })) {
+    walked.push(f);
+    if (walked.length % 500 === 0) opts.onWalked?.(walked.length);
+  }
+  const diff = diffWalk(walked, stored, parseSkipped(await store.getMeta(META.skippedFiles)), opts.verify);
+  const pendingRun = (await store.getMeta(META.runState)) === 'indexing';
+  const storedRoot = await store.getMeta(META.merkleRoot);
+  const upToDate = diff.candidates.length === 0 && diff.gone.length === 0 && !pendingRun && !!storedRoot;
+  return { ...diff, walked, stored, upToDate, storedRoot, storedChunks };
+}
+
+interface ChunkOutcome {
+  language: string;
+  chunks: StoredChunkInput[];
+  /** Why the file was indexed as text, or null. */
+  fallback: string | null;
+  /** issue 11: the decoded text the chunks were cut from, byte-exact, stored once as file_text. */
+  text: string;
+}
+
+type Prepared =
+  | { kind: 'unreadable'; error: unknown }
+  | { kind: 'read'; data: Uint8Array; hash: string; chunked?: Promise<ChunkOutcome> };
+
+/**
+ * Step 2's writer: whole files in, batches out, at most one batch write in flight. Every
+ * other store call must `settle()` first so the store sees a sequential run's order.
+ */
+class BatchWriter {
+  #batch: Array<{ file: FileRecord; chunks: StoredChunkInput[]; text?: string }> = [];
+  #rows = 0;
+  #lastFlush = now();
+  #inFlight: Promise<void> | null = null;
+
+  constructor(
+    private readonly store: IndexStore,
+    private readonly log: RunLog,
+    private readonly onBatch: IndexOptions['onBatch'],
+  ) {}
+
+  get busy(): boolean {
+    return this.#inFlight !== null;
+  }
+
+  /** Queue a file; true when the batch is due (size, first results, or time). */
+  add(file: FileRecord, chunks: StoredChunkInput[], text?: string): boolean {
+    this.#batch.push({ file, chunks, text }); // issue 11: text → file_text
+    this.#rows += chunks.length;
+    return this.#rows >= WRITE_BATCH_ROWS
+      || (this.log.firstSearchableMs === null && this.#inFlight === null && this.#batch.length >= FIRST_BATCH_FILES)
+      || now() - this.#lastFlush > FLUSH_INTERVAL_MS;
+  }
+
+  /** Wait for the write in flight (rethrowing its failure). */
+  async settle(): Promise<void> {
+    const p = this.#inFlight;
+    this.#inFlight = null;
     if (p) await p;
-  };
-  const flush = async (): Promise<void> => {
-    await settle();
-    if (batch.length === 0) return;
-    const items = batch;
-    const rows = batchRows;
-    batch = [];
-    batchRows = 0;
-    lastFlush = now();
+  }
+
+  /** Start writing the queued batch (after the previous write finished). */
+  async flush(): Promise<void> {
+    await this.settle();
+    if (this.#batch.length === 0) return;
+    const items = this.#batch;
+    const rows = this.#rows;
+    this.#batch = [];
+    this.#rows = 0;
+    this.#lastFlush = now();
     const ts = now();
-    const write = store.writeFiles(items).then(() => {
-      timings.store += now() - ts;
-      chunksWritten += rows;
-      if (firstSearchableMs === null) firstSearchableMs = now() - t0;
-      opts.onBatch?.({ files: items.length, chunks: rows });
+    const log = this.log;
+    const write = this.store.writeFiles(items).then(() => {
+      log.timings.store += now() - ts;
+      log.chunksWritten += rows;
+      if (log.firstSearchableMs === null) log.firstSearchableMs = now() - log.t0;
+      this.onBatch?.({ files: items.length, chunks: rows });
     });
     write.catch(() => undefined); // observed by the next settle(); never unhandled
-    inFlight = write;
-  };
+    this.#inFlight = write;
+  }
+}
 
-  // Read + hash + (unless it looks like a rename or an untouched file) chunk, ahead of order.
-  type Prepared =
-    | { kind: 'unreadable'; error: unknown }
-    | { kind: 'read'; data: Uint8Array; hash: string; chunked?: Promise<ChunkOutcome> };
+/**
+ * Step 2: read, hash and chunk the plan's candidates (ahead of order), settle renames,
+ * stream whole files to the store, delete what is gone, record the new Merkle root.
+ */
+async function applyPlan(
+  plan: IndexPlan,
+  deps: { source: FileSource; store: IndexStore; chunker: FileChunker },
+  opts: IndexOptions,
+  log: RunLog,
+): Promise<IndexSummary> {
+  const { source, store, chunker } = deps;
+  const { stored, goneByHash, skippedNow } = plan;
+  const gone = [...plan.gone];
+  const { timings, files: summary, status } = log;
+
+  await store.setMeta(META.runState, 'indexing');
+  if (!(await store.getMeta(META.createdAt))) await store.setMeta(META.createdAt, new Date().toISOString());
+
+  log.stage('chunking');
+  const renamedFrom = new Set<string>();
+  const finalHashes = new Map<string, string>();
+  const walkedPaths = new Set(plan.walked.map((f) => f.path));
+  for (const [p, rec] of stored) if (walkedPaths.has(p)) finalHashes.set(p, rec.hash);
+  let processed = summary.unchanged;
+  status.indexedFiles = processed;
+  const writer = new BatchWriter(store, log, opts.onBatch);
+
   const chunkText = async (path: string, text: string, language: string): Promise<ChunkOutcome> => {
     const tc = now();
     try {
       const res = await chunker.chunkFile(path, text);
-      return { language: res.language, chunks: prepareChunks(res.chunks), fallback: !res.parsed && res.warnings.length > 0 ? res.warnings.join('; ') : null };
+      return { language: res.language, chunks: prepareChunks(res.chunks), fallback: !res.parsed && res.warnings.length > 0 ? res.warnings.join('; ') : null, text };
     } catch (e) {
       // The chunker must never lose a file; if it faults anyway, keep the file as plain text chunks.
-      return { language, chunks: prepareChunks(chunkPlainText(path, text, language, TEXT_FALLBACK)), fallback: e instanceof Error ? e.message : String(e) };
+      return { language, chunks: prepareChunks(chunkPlainText(path, text, language, TEXT_FALLBACK)), fallback: e instanceof Error ? e.message : String(e), text };
     } finally {
       timings.chunk += now() - tc;
     }
   };
-  const prepare = async (f: { path: string }): Promise<Prepared> => {
+  // Read + hash + (unless it looks like a rename or an untouched file) chunk, ahead of order.
+  const prepare = async (f: WalkedFile): Promise<Prepared> => {
     const tr = now();
     let data: Uint8Array;
     try {
@@ -344,59 +438,59 @@ export async function indexCodebase(
   const ahead: Array<Promise<Prepared>> = [];
   let next = 0;
   const fill = (): void => {
-    while (ahead.length < concurrency && next < candidates.length) {
-      const p = prepare(candidates[next++]!);
+    while (ahead.length < concurrency && next < plan.candidates.length) {
+      const p = prepare(plan.candidates[next++]!);
       p.catch(() => undefined);
       ahead.push(p);
     }
   };
 
   try {
-    for (const f of candidates) {
-      checkAbort();
+    for (const f of plan.candidates) {
+      log.checkAbort();
       fill();
       const prep = await ahead.shift()!;
       if (prep.kind === 'unreadable') {
         const e = prep.error;
-        warn({ path: f.path, kind: 'unreadable', message: e instanceof Error ? e.message : String(e) });
+        log.warn({ path: f.path, kind: 'unreadable', message: e instanceof Error ? e.message : String(e) });
         summary.skipped++;
         finalHashes.delete(f.path);
         processed++;
         continue;
       }
       const { data, hash } = prep;
-      bytes += data.byteLength;
+      log.bytes += data.byteLength;
       const language = detectLanguage(f.path);
       const record: FileRecord = { path: f.path, hash, size: f.size, mtime: f.mtime, language };
       const prev = stored.get(f.path);
       processed++;
       status.indexedFiles = processed;
-      status.progress = Math.min(99, Math.round((processed / Math.max(1, walked.length)) * 100));
+      status.progress = Math.min(99, Math.round((processed / Math.max(1, plan.walked.length)) * 100));
 
       if (prev && prev.hash === hash) {
         // Touched but unchanged: refresh the stat cache only (rename-safe: same path).
-        await settle();
+        await writer.settle();
         await store.renameFile(f.path, record);
         finalHashes.set(f.path, hash);
         summary.unchanged++;
-        report();
+        log.report();
         continue;
       }
       const renameSource = !prev ? goneByHash.get(hash)?.shift() : undefined;
       if (renameSource) {
-        await flush(); // keep ordering: the moved rows must not race a pending batch
-        await settle();
+        await writer.flush(); // keep ordering: the moved rows must not race a pending batch
+        await writer.settle();
         const ts = now();
         await store.renameFile(renameSource, record);
         timings.store += now() - ts;
         renamedFrom.add(renameSource);
         finalHashes.set(f.path, hash);
         summary.renamed++;
-        report();
+        log.report();
         continue;
       }
       if (isProbablyBinary(data)) {
-        warn({ path: f.path, kind: 'binary', message: 'binary content, not indexed' });
+        log.warn({ path: f.path, kind: 'binary', message: 'binary content, not indexed' });
         skippedNow[f.path] = statKey(f);
         summary.skipped++;
         if (prev) gone.push(f.path);
@@ -406,30 +500,27 @@ export async function indexCodebase(
       const outcome = await (prep.chunked ?? chunkText(f.path, decodeText(data), language));
       record.language = outcome.language;
       if (outcome.fallback !== null) {
-        parseFallbacks++;
-        warn({ path: f.path, kind: 'parse-fallback', message: outcome.fallback });
+        log.parseFallbacks++;
+        log.warn({ path: f.path, kind: 'parse-fallback', message: outcome.fallback });
       }
-      const hashed = outcome.chunks;
       if (prev) summary.changed++;
       else summary.added++;
       finalHashes.set(f.path, hash);
-      batch.push({ file: record, chunks: hashed });
-      batchRows += hashed.length;
-      status.totalChunks += hashed.length;
-      if (batchRows >= WRITE_BATCH_ROWS || (firstSearchableMs === null && inFlight === null && batch.length >= FIRST_BATCH_FILES) || now() - lastFlush > FLUSH_INTERVAL_MS) {
+      status.totalChunks += outcome.chunks.length;
+      if (writer.add(record, outcome.chunks, outcome.text)) {
         status.currentStage = 'indexing';
-        await flush();
+        await writer.flush();
         status.currentStage = 'chunking';
       }
-      report();
+      log.report();
     }
-    checkAbort();
-    setStage('indexing');
-    await flush();
-    await settle();
+    log.checkAbort();
+    log.stage('indexing');
+    await writer.flush();
+    await writer.settle();
   } finally {
     // Never leave a write running behind the caller's back (an abort or a fault above).
-    await settle().catch(() => undefined);
+    await writer.settle().catch(() => undefined);
     await Promise.allSettled(ahead);
   }
 
@@ -448,26 +539,42 @@ export async function indexCodebase(
   await store.setMeta(META.updatedAt, updatedAt);
   await store.setMeta(META.runState, 'complete');
 
-  return finish({ root, files: finalHashes.size, chunks: await store.chunkCount(), updatedAt, unchanged: false });
+  return log.finish({ root, files: finalHashes.size, chunks: await store.chunkCount(), updatedAt, unchanged: false });
 }
 
-interface ChunkOutcome {
-  language: string;
-  chunks: StoredChunkInput[];
-  /** Why the file was indexed as text, or null. */
-  fallback: string | null;
-}
+/** Plan, then apply (or return at once when the stored Merkle root still holds). */
+export async function indexCodebase(
+  deps: { source: FileSource; store: IndexStore; chunker: FileChunker },
+  opts: IndexOptions = {},
+): Promise<IndexSummary> {
+  const log = new RunLog(deps.source.name, opts);
+  const { status, files: summary, timings } = log;
 
-function statKey(f: { size: number; mtime: number }): string {
-  return `${f.size}:${f.mtime}`;
-}
+  log.stage('preparing');
+  const tw = now();
+  const plan = await planIndex(deps, {
+    walk: opts.walk,
+    signal: opts.signal,
+    verify: opts.verify,
+    onSkip: (s) => {
+      if (s.reason === 'ignored' || s.reason === 'extension') return;
+      summary.skipped++;
+      log.warn({ path: s.path, kind: s.reason === 'unreadable' ? 'unreadable' : 'skipped', message: s.detail ?? s.reason });
+    },
+    onWalked: (n) => {
+      status.totalFiles = n;
+      log.report();
+    },
+  });
+  timings.walk = now() - tw;
+  status.totalFiles = plan.walked.length;
+  status.totalChunks = plan.storedChunks;
+  summary.total = plan.walked.length;
+  summary.unchanged = plan.unchanged;
+  summary.skipped += Object.keys(plan.skippedNow).length;
 
-function parseSkipped(raw: string | null): Record<string, string> {
-  if (!raw) return {};
-  try {
-    const v: unknown = JSON.parse(raw);
-    return v && typeof v === 'object' ? (v as Record<string, string>) : {};
-  } catch {
-    return {};
+  if (plan.upToDate) {
+    return log.finish({ root: plan.storedRoot!, files: plan.walked.length, chunks: plan.storedChunks, updatedAt: await deps.store.getMeta(META.updatedAt), unchanged: true });
   }
+  return applyPlan(plan, deps, opts, log);
 }
