@@ -7,6 +7,11 @@
  * worker (walk, hash, tree-sitter), one embedder worker (model session). Writers reach the
  * store over a MessageChannel connected here, so rows never pass through the page.
  *
+ * Each worker's methods are defined once, in its `workers/<name>/api.ts` contract: `#call`
+ * takes the method as a key of that contract, so arguments, result and the call-log entry
+ * are typed on it and cannot drift from the worker. Adding a worker method = add it to
+ * api.ts, implement it in the worker's index.ts, add a one-line wrapper here.
+ *
  * Invariants: workers start lazily and at most once; the indexer and embedder are stopped
  * after IDLE_STOP_MS without work (their WASM memory never shrinks otherwise); the store
  * worker lives as long as the page because it holds the database connections.
@@ -26,19 +31,37 @@ const IDLE_STOP_MS = 60_000;
 /** Calls kept for the debug panel. */
 const CALL_LOG_SIZE = 40;
 
-export interface CallRecord {
-  worker: 'store' | 'indexer' | 'embedder';
-  method: string;
-  ms: number;
-  ok: boolean;
+/** Each worker's contract, by name: the only place the bridge learns method names from. */
+export interface WorkerApis {
+  store: StoreWorkerApi;
+  indexer: IndexerWorkerApi;
+  embedder: EmbedderWorkerApi;
 }
+
+type WorkerName = keyof WorkerApis;
+
+/** A method of worker `W`'s contract (`cancel` is not a call of its own: #call sends it). */
+export type MethodName<W extends WorkerName> = Exclude<
+  { [K in keyof WorkerApis[W]]: WorkerApis[W][K] extends (...args: never[]) => unknown ? K : never }[keyof WorkerApis[W]],
+  'cancel'
+> &
+  string;
+
+type Args<W extends WorkerName, M extends MethodName<W>> = WorkerApis[W][M] extends (...args: infer A) => unknown ? A : never;
+type Result<W extends WorkerName, M extends MethodName<W>> = WorkerApis[W][M] extends (...args: never[]) => infer R ? Awaited<R> : never;
+
+/** One timed worker call; `method` is a key of that worker's contract, never a free string. */
+export type CallRecord = {
+  [W in WorkerName]: { worker: W; method: MethodName<W>; ms: number; ok: boolean };
+}[WorkerName];
 
 interface Handle<T> {
   worker: Worker;
   remote: Remote<T>;
 }
 
-type WorkerName = CallRecord['worker'];
+/** A remote seen as plain async functions by name (the one cast at the Comlink boundary). */
+type Callable = Record<string, (...args: unknown[]) => Promise<unknown>>;
 
 function spawn(name: WorkerName): Worker {
   // Literal URLs so Vite bundles each worker.
@@ -53,54 +76,52 @@ function spawn(name: WorkerName): Worker {
 }
 
 class WorkerBridge {
-  #store: Handle<StoreWorkerApi> | null = null;
-  #indexer: Handle<IndexerWorkerApi> | null = null;
-  #embedder: Handle<EmbedderWorkerApi> | null = null;
+  #handles: { [W in WorkerName]: Handle<WorkerApis[W]> | null } = { store: null, indexer: null, embedder: null };
   #busy: Record<WorkerName, number> = { store: 0, indexer: 0, embedder: 0 };
   #idleTimers: Partial<Record<WorkerName, ReturnType<typeof setTimeout>>> = {};
   #queryModel: VectorModel | null = null;
   readonly calls: CallRecord[] = [];
   onCall: ((c: CallRecord) => void) | null = null;
 
-  get #storeRemote(): Remote<StoreWorkerApi> {
-    this.#store ??= this.#start<StoreWorkerApi>('store');
-    return this.#store.remote;
-  }
-
-  get #indexerRemote(): Remote<IndexerWorkerApi> {
-    this.#indexer ??= this.#start<IndexerWorkerApi>('indexer');
-    return this.#indexer.remote;
-  }
-
-  get #embedderRemote(): Remote<EmbedderWorkerApi> {
-    if (!this.#embedder) {
-      this.#embedder = this.#start<EmbedderWorkerApi>('embedder');
+  /** The worker's handle, started on first use. */
+  #handle<W extends WorkerName>(name: W): Handle<WorkerApis[W]> {
+    const handles = this.#handles as { [K in W]: Handle<WorkerApis[K]> | null };
+    let h = handles[name];
+    if (!h) {
+      const worker = spawn(name);
+      h = { worker, remote: wrap<WorkerApis[W]>(worker) };
+      handles[name] = h;
     }
-    return this.#embedder.remote;
-  }
-
-  #start<T>(name: WorkerName): Handle<T> {
-    const worker = spawn(name);
-    return { worker, remote: wrap<T>(worker) };
+    return h;
   }
 
   #stop(name: WorkerName): void {
-    const h = name === 'indexer' ? this.#indexer : name === 'embedder' ? this.#embedder : this.#store;
+    const h = this.#handles[name];
     if (!h) return;
     h.remote[releaseProxy]();
     h.worker.terminate();
-    if (name === 'indexer') this.#indexer = null;
-    else if (name === 'embedder') {
-      this.#embedder = null;
+    this.#handles[name] = null;
+    if (name === 'embedder') {
       // The store's query port died with the embedder.
-      if (this.#queryModel) void this.#storeRemote.connectEmbedder(null, null);
+      if (this.#queryModel) void this.#call('store', 'connectEmbedder', [null, null]).catch(() => undefined);
       this.#queryModel = null;
-    } else this.#store = null;
+    }
   }
 
-  /** Times a call, races it against the signal, and tracks busy-ness for idle stop. */
-  async #call<R>(name: WorkerName, method: string, signal: AbortSignal | undefined, fn: () => Promise<R>, cancel?: () => void): Promise<R> {
+  /**
+   * Calls `method` of worker `name` with `args` (types from that worker's contract), timed
+   * and logged under that same key, raced against `signal`. With a `token` (one of the
+   * args), aborting also asks the worker to `cancel(token)`. Tracks busy-ness for idle stop.
+   */
+  async #call<W extends WorkerName, M extends MethodName<W>>(
+    name: W,
+    method: M,
+    args: Args<W, M>,
+    signal?: AbortSignal,
+    token?: CancelToken,
+  ): Promise<Result<W, M>> {
     if (signal?.aborted) throw abortError();
+    const remote = this.#handle(name).remote as unknown as Callable;
     this.#busy[name]++;
     clearTimeout(this.#idleTimers[name]);
     const t0 = performance.now();
@@ -109,18 +130,18 @@ class WorkerBridge {
     try {
       const aborted = new Promise<never>((_, reject) => {
         onAbort = () => {
-          cancel?.();
+          if (token) void (this.#handles[name]?.remote as unknown as Callable | undefined)?.cancel(token);
           reject(abortError());
         };
         signal?.addEventListener('abort', onAbort, { once: true });
       });
-      const r = await Promise.race([fn(), aborted]);
+      const r = (await Promise.race([remote[method](...(args as unknown[])), aborted])) as Result<W, M>;
       ok = true;
       return r;
     } finally {
       if (onAbort) signal?.removeEventListener('abort', onAbort);
       this.#busy[name]--;
-      const rec = { worker: name, method, ms: performance.now() - t0, ok };
+      const rec = { worker: name, method, ms: performance.now() - t0, ok } as CallRecord;
       this.calls.push(rec);
       if (this.calls.length > CALL_LOG_SIZE) this.calls.shift();
       this.onCall?.(rec);
@@ -136,46 +157,44 @@ class WorkerBridge {
   // ---- store ----
 
   openCodebase(id: string, signal?: AbortSignal): Promise<CodebaseInfo> {
-    return this.#call('store', 'open', signal, () => this.#storeRemote.open(id));
+    return this.#call('store', 'open', [id], signal);
   }
 
   codebaseInfo(id: string, signal?: AbortSignal): Promise<CodebaseInfo> {
-    return this.#call('store', 'info', signal, () => this.#storeRemote.info(id));
+    return this.#call('store', 'info', [id], signal);
   }
 
   removeCodebase(id: string, signal?: AbortSignal): Promise<void> {
-    return this.#call('store', 'remove', signal, () => this.#storeRemote.remove(id));
+    return this.#call('store', 'remove', [id], signal);
   }
 
   reloadVectors(id: string, signal?: AbortSignal): Promise<void> {
-    return this.#call('store', 'reloadVectors', signal, () => this.#storeRemote.reloadVectors(id));
+    return this.#call('store', 'reloadVectors', [id], signal);
   }
 
   search(req: AppSearchRequest, signal?: AbortSignal): Promise<AppSearchResponse> {
     const token = newToken('search');
-    return this.#call('store', 'search', signal, () => this.#storeRemote.search(req, token), () => void this.#storeRemote.cancel(token));
+    return this.#call('store', 'search', [req, token], signal, token);
   }
 
   getChunks(id: string, ids: number[], signal?: AbortSignal): Promise<StoredChunk[]> {
-    return this.#call('store', 'getChunks', signal, () => this.#storeRemote.getChunks(id, ids));
+    return this.#call('store', 'getChunks', [id, ids], signal);
   }
 
   getFileRecord(id: string, path: string, signal?: AbortSignal): Promise<FileRecord | null> {
-    return this.#call('store', 'getFile', signal, () => this.#storeRemote.getFile(id, path));
+    return this.#call('store', 'getFile', [id, path], signal);
   }
 
   setMeta(id: string, key: MetaKey, value: string, signal?: AbortSignal): Promise<void> {
-    return this.#call('store', 'setMeta', signal, () => this.#storeRemote.setMeta(id, key, value));
+    return this.#call('store', 'setMeta', [id, key, value], signal);
   }
 
   exportIndex(id: string, signal?: AbortSignal): Promise<Uint8Array> {
-    return this.#call('store', 'exportIndex', signal, () => this.#storeRemote.exportIndex(id));
+    return this.#call('store', 'exportIndex', [id], signal);
   }
 
   importIndex(id: string, bytes: Uint8Array, expectModel: string | null, signal?: AbortSignal): Promise<ImportResult> {
-    return this.#call<ImportResult>('store', 'importIndex', signal, () =>
-      this.#storeRemote.importIndex(id, transfer(bytes, [bytes.buffer as ArrayBuffer]), expectModel),
-    );
+    return this.#call('store', 'importIndex', [id, transfer(bytes, [bytes.buffer as ArrayBuffer]), expectModel], signal);
   }
 
   // ---- indexer ----
@@ -186,20 +205,14 @@ class WorkerBridge {
     source: SourceRef,
     opts: { verify?: boolean; signal?: AbortSignal; onProgress: (p: IndexProgress) => void },
   ): Promise<IndexSummary> {
-    const { port1, port2 } = new MessageChannel();
-    await this.#call('store', 'connectWriter', opts.signal, () => this.#storeRemote.connectWriter(id, transfer(port1, [port1])));
+    const storePort = await this.#writerPort(id, opts.signal);
     const token = newToken('index');
-    return this.#call(
-      'indexer',
-      'indexCodebase',
-      opts.signal,
-      () => this.#indexerRemote.indexCodebase(transfer({ source, storePort: port2, verify: opts.verify }, [port2]), token, proxy(opts.onProgress)),
-      () => void this.#indexer?.remote.cancel(token),
-    );
+    const req = transfer({ source, storePort, verify: opts.verify }, [storePort]);
+    return this.#call('indexer', 'indexCodebase', [req, token, proxy(opts.onProgress)], opts.signal, token);
   }
 
   readLiveFile(source: SourceRef, path: string, signal?: AbortSignal): Promise<LiveFile> {
-    return this.#call<LiveFile>('indexer', 'readLiveFile', signal, () => this.#indexerRemote.readLiveFile(source, path));
+    return this.#call('indexer', 'readLiveFile', [source, path], signal);
   }
 
   // ---- embedder ----
@@ -207,45 +220,45 @@ class WorkerBridge {
   /** Loads a model and connects it to the store's vector leg. */
   async loadModel(cfg: ModelConfig, signal?: AbortSignal): Promise<ModelLoadResult> {
     const token = newToken('model');
-    const res = await this.#call<ModelLoadResult>('embedder', 'loadModel', signal, () => this.#embedderRemote.loadModel(cfg, token), () => void this.#embedder?.remote.cancel(token));
+    const res = await this.#call('embedder', 'loadModel', [cfg, token], signal, token);
     if (res.ok) {
       const { port1, port2 } = new MessageChannel();
-      await this.#embedderRemote.serveQueries(transfer(port1, [port1]));
+      await this.#call('embedder', 'serveQueries', [transfer(port1, [port1])]);
       this.#queryModel = { key: res.info.key, dim: res.info.dim };
-      await this.#call('store', 'connectEmbedder', signal, () => this.#storeRemote.connectEmbedder(transfer(port2, [port2]), this.#queryModel));
+      await this.#call('store', 'connectEmbedder', [transfer(port2, [port2]), this.#queryModel], signal);
     }
     return res;
   }
 
   async unloadModel(signal?: AbortSignal): Promise<void> {
     this.#queryModel = null;
-    await this.#call('store', 'connectEmbedder', signal, () => this.#storeRemote.connectEmbedder(null, null));
-    if (this.#embedder) this.#stop('embedder');
+    await this.#call('store', 'connectEmbedder', [null, null], signal);
+    if (this.#handles.embedder) this.#stop('embedder');
   }
 
   async embedPending(id: string, opts: { signal?: AbortSignal; onProgress: (p: EmbedProgress) => void }): Promise<EmbedSummary> {
-    const { port1, port2 } = new MessageChannel();
-    await this.#call('store', 'connectWriter', opts.signal, () => this.#storeRemote.connectWriter(id, transfer(port1, [port1])));
+    const storePort = await this.#writerPort(id, opts.signal);
     const token = newToken('embed');
-    return this.#call(
-      'embedder',
-      'embedPending',
-      opts.signal,
-      () => this.#embedderRemote.embedPending(transfer(port2, [port2]), token, proxy(opts.onProgress)),
-      () => void this.#embedder?.remote.cancel(token),
-    );
+    return this.#call('embedder', 'embedPending', [transfer(storePort, [storePort]), token, proxy(opts.onProgress)], opts.signal, token);
   }
 
   importModelFolder(handle: FileSystemDirectoryHandle, signal?: AbortSignal): Promise<ImportedModel> {
-    return this.#call('embedder', 'importModelFolder', signal, () => this.#embedderRemote.importModelFolder(handle));
+    return this.#call('embedder', 'importModelFolder', [handle], signal);
   }
 
   listImportedModels(signal?: AbortSignal): Promise<ImportedModel[]> {
-    return this.#call('embedder', 'listImportedModels', signal, () => this.#embedderRemote.listImportedModels());
+    return this.#call('embedder', 'listImportedModels', [], signal);
   }
 
   removeImportedModel(name: string, signal?: AbortSignal): Promise<void> {
-    return this.#call('embedder', 'removeImportedModel', signal, () => this.#embedderRemote.removeImportedModel(name));
+    return this.#call('embedder', 'removeImportedModel', [name], signal);
+  }
+
+  /** A port served by the store worker as codebase `id`'s writer (for the indexer or embedder). */
+  async #writerPort(id: string, signal?: AbortSignal): Promise<MessagePort> {
+    const { port1, port2 } = new MessageChannel();
+    await this.#call('store', 'connectWriter', [id, transfer(port1, [port1])], signal);
+    return port2;
   }
 }
 
