@@ -121,6 +121,37 @@ export const MIGRATIONS: readonly string[] = [
   CREATE VIRTUAL TABLE chunks_fts USING fts5(${FTS_COLUMNS}, ${FTS_OPTIONS_V2});
   INSERT INTO chunks_fts(chunks_fts) VALUES ('rebuild');
   `,
+  /* 3 */ `
+  -- Exact/regex search (issue 11): each indexed file's full text, stored ONCE, exactly as the
+  -- chunker saw it (decodeText), so line numbers agree with chunks. id is an explicit
+  -- INTEGER PRIMARY KEY so the rowid the FTS index refers to never changes (VACUUM-safe).
+  CREATE TABLE IF NOT EXISTS file_text (
+    id INTEGER PRIMARY KEY,
+    path TEXT NOT NULL UNIQUE,
+    text TEXT NOT NULL
+  );
+  -- IF NOT EXISTS: a database rewound to an older user_version (tests do) migrates again.
+  -- Trigram prefilter: which files contain all required trigrams of a literal or regex.
+  -- detail='none' keeps only file ids per trigram (no positions): the matcher re-checks every
+  -- candidate file, so positions would only cost space. detail='none' refuses phrase queries:
+  -- search/trigram.ts queries single trigrams joined by AND / OR. Case-folded (trigram default), so one
+  -- index serves case-sensitive and case-insensitive searches.
+  CREATE VIRTUAL TABLE IF NOT EXISTS file_trigrams USING fts5(text, content='file_text', content_rowid='id', tokenize='trigram', detail='none');
+  CREATE TRIGGER IF NOT EXISTS file_text_ai AFTER INSERT ON file_text BEGIN
+    INSERT INTO file_trigrams(rowid, text) VALUES (new.id, new.text);
+  END;
+  CREATE TRIGGER IF NOT EXISTS file_text_ad AFTER DELETE ON file_text BEGIN
+    INSERT INTO file_trigrams(file_trigrams, rowid, text) VALUES ('delete', old.id, old.text);
+  END;
+  CREATE TRIGGER IF NOT EXISTS file_text_au AFTER UPDATE OF text ON file_text BEGIN
+    INSERT INTO file_trigrams(file_trigrams, rowid, text) VALUES ('delete', old.id, old.text);
+    INSERT INTO file_trigrams(rowid, text) VALUES (new.id, new.text);
+  END;
+  -- Files indexed before this table existed have no text: void their stat cache and hash so
+  -- the next index run re-reads (and re-chunks) each of them and stores its text. Cached
+  -- embeddings are keyed by content hash, so nothing is re-embedded.
+  UPDATE files SET hash = '', mtime = -1;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

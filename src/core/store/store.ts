@@ -165,6 +165,22 @@ function toStoredChunk(r: ChunkRow): StoredChunk {
   };
 }
 
+/** A row of file_text (see Store.fileTextPage). */
+export interface FileTextRow {
+  id: number;
+  path: string;
+  text: string;
+}
+
+async function putFileText(tx: Queryable, path: string, text: string): Promise<void> {
+  await tx.run('INSERT INTO file_text (path, text) VALUES (?, ?) ON CONFLICT(path) DO UPDATE SET text = excluded.text WHERE text IS NOT excluded.text', [path, text]);
+}
+
+async function moveFileText(tx: Queryable, from: string, to: string): Promise<void> {
+  await tx.run('DELETE FROM file_text WHERE path = ?', [to]);
+  await tx.run('UPDATE file_text SET path = ? WHERE path = ?', [to, from]);
+}
+
 async function upsertFile(tx: Queryable, file: FileRecord, now: string): Promise<void> {
   await tx.run(UPSERT_FILE, [file.path, file.hash, file.size, file.mtime, file.language, now]);
 }
@@ -197,16 +213,21 @@ export class Store {
     return new Map(rows.map((r) => [r.path, { path: r.path, hash: r.hash, size: r.size, mtime: r.mtime, language: r.language }]));
   }
 
+  /** One file's record, or null when the path is not indexed. */
+  async getFile(path: string): Promise<FileRecord | null> {
+    return (await this.db.get<FileRecord>('SELECT path, hash, size, mtime, language FROM files WHERE path = ?', [path])) ?? null;
+  }
+
   /**
    * Replace each file's chunks and record, all in ONE transaction (callers batch ~1,000 chunk
    * rows per call). If anything fails, nothing of the batch is stored. `ftsTokens`, when a
    * chunk carries it, is used as the FTS tokens column instead of computing it here.
    */
-  async writeFiles(items: Array<{ file: FileRecord; chunks: Array<Chunk & { contentHash: string; ftsTokens?: string }> }>): Promise<void> {
+  async writeFiles(items: Array<{ file: FileRecord; chunks: Array<Chunk & { contentHash: string; ftsTokens?: string }>; text?: string }>): Promise<void> {
     if (!items.length) return;
     const now = new Date().toISOString();
     await this.db.transaction(async (tx) => {
-      for (const { file, chunks } of items) {
+      for (const { file, chunks, text } of items) {
         await tx.run('DELETE FROM chunks WHERE path = ?', [file.path]);
         const pathText = pathWords(file.path);
         for (const c of chunks) {
@@ -218,6 +239,7 @@ export class Store {
             typeof c.ftsTokens === 'string' ? c.ftsTokens : identifierTokens(c.content),
           ]);
         }
+        if (typeof text === 'string') await putFileText(tx, file.path, text);
         await upsertFile(tx, file, now);
       }
     });
@@ -229,6 +251,7 @@ export class Store {
       for (const p of paths) {
         await tx.run('DELETE FROM chunks WHERE path = ?', [p]);
         await tx.run('DELETE FROM files WHERE path = ?', [p]);
+        await tx.run('DELETE FROM file_text WHERE path = ?', [p]);
       }
     });
   }
@@ -243,6 +266,7 @@ export class Store {
       await tx.run('DELETE FROM chunks WHERE path = ?', [to.path]);
       await tx.run('UPDATE chunks SET path = ?, path_words = ? WHERE path = ?', [to.path, pathWords(to.path), from]);
       await tx.run('DELETE FROM files WHERE path = ?', [from]);
+      await moveFileText(tx, from, to.path);
       await upsertFile(tx, to, new Date().toISOString());
     });
   }
@@ -265,6 +289,58 @@ export class Store {
 
   async chunkCount(): Promise<number> {
     return (await this.db.get<{ n: number }>('SELECT count(*) AS n FROM chunks'))?.n ?? 0;
+  }
+
+  // ---- file text (exact/regex search, issue 11) ---------------------------------------
+  // Each indexed file's text, once (file_text), and its trigram index (file_trigrams). Written
+  // by writeFiles with the chunks, moved by renameFile, deleted by deleteFiles.
+
+  /** The stored text of one file (exactly what the chunker saw), or null. */
+  async getFileText(path: string): Promise<string | null> {
+    return (await this.db.get<{ text: string }>('SELECT text FROM file_text WHERE path = ?', [path]))?.text ?? null;
+  }
+
+  /** Stored texts of several files; paths without text are absent from the map. */
+  async getFileTexts(paths: string[]): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    for (const part of chunked([...new Set(paths)])) {
+      const rows = await this.db.all<{ path: string; text: string }>(`SELECT path, text FROM file_text WHERE path IN (${marks(part.length)})`, part);
+      for (const r of rows) out.set(r.path, r.text);
+    }
+    return out;
+  }
+
+  /**
+   * One page of stored file texts in id order, for streaming scans: pass the last returned id
+   * as `afterId`. With `ids`, only those files (a prefilter's candidates, any order).
+   */
+  async fileTextPage(afterId: number, limit: number, ids?: readonly number[]): Promise<FileTextRow[]> {
+    if (ids) {
+      const want = ids.filter((id) => id > afterId).sort((a, b) => a - b).slice(0, Math.max(0, limit));
+      if (!want.length) return [];
+      return this.db.all<FileTextRow>(`SELECT id, path, text FROM file_text WHERE id IN (${marks(want.length)}) ORDER BY id`, want);
+    }
+    return this.db.all<FileTextRow>('SELECT id, path, text FROM file_text WHERE id > ? ORDER BY id LIMIT ?', [afterId, Math.max(0, limit)]);
+  }
+
+  /** Paths of every file with stored text, by id (what grep searches). */
+  async fileTextPaths(): Promise<Array<{ id: number; path: string }>> {
+    return this.db.all<{ id: number; path: string }>('SELECT id, path FROM file_text ORDER BY id');
+  }
+
+  /**
+   * File ids whose text contains the trigram query (an FTS5 MATCH expression over the
+   * case-folded trigram index, built by search/trigram.ts), ascending. A superset of the
+   * files that match: callers re-check every candidate.
+   */
+  async trigramCandidates(match: string): Promise<number[]> {
+    const rows = await this.db.all<{ id: number }>('SELECT rowid AS id FROM file_trigrams WHERE file_trigrams MATCH ? ORDER BY rowid', [match]);
+    return rows.map((r) => r.id);
+  }
+
+  /** Indexed files that have no stored text yet (indexed before schema 3; the next index run fills them). */
+  async filesWithoutText(): Promise<number> {
+    return (await this.db.get<{ n: number }>('SELECT count(*) AS n FROM files f WHERE NOT EXISTS (SELECT 1 FROM file_text t WHERE t.path = f.path)'))?.n ?? 0;
   }
 
   // ---- embeddings --------------------------------------------------------------------
@@ -421,6 +497,12 @@ export class Store {
     await this.db.all('PRAGMA incremental_vacuum');
     const pageSize = (await this.db.get<{ page_size: number }>('PRAGMA page_size'))?.page_size ?? 0;
     return (before - (await pages())) * pageSize;
+  }
+
+  /** Whether the database has Sift's tables (an imported file may be any SQLite database). */
+  async hasSiftTables(): Promise<boolean> {
+    const row = await this.db.get<{ n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE name IN ('files', 'chunks', 'meta')");
+    return (row?.n ?? 0) >= 3;
   }
 
   /** 'ok', or the problems found by PRAGMA integrity_check and the FTS5 integrity-check. */
