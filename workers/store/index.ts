@@ -244,9 +244,7 @@ const api: StoreWorkerApi = {
   },
 
   async getFile(id, path): Promise<FileRecord | null> {
-    const o = await get(id);
-    const row = await o.store.db.get<FileRecord>('SELECT path, hash, size, mtime, language FROM files WHERE path = ?', [path]);
-    return row ?? null;
+    return (await get(id)).store.getFile(path);
   },
 
   async setMeta(id, key, value) {
@@ -288,8 +286,7 @@ const api: StoreWorkerApi = {
     };
     const version = Number(await o.store.getMeta(META.schemaVersion));
     if (version !== SCHEMA_VERSION) return fail('schema', `index schema version ${version} does not match this Sift (${SCHEMA_VERSION})`);
-    const hasTables = await o.store.db.get<{ n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE name IN ('files', 'chunks', 'meta')");
-    if ((hasTables?.n ?? 0) < 3) return fail('corrupt', 'the file is an SQLite database but not a Sift index');
+    if (!(await o.store.hasSiftTables())) return fail('corrupt', 'the file is an SQLite database but not a Sift index');
     const integrity = await o.store.integrityCheck();
     if (integrity !== 'ok') return fail('corrupt', `the index is damaged: ${integrity.slice(0, 200)}`);
     const indexModel = await o.store.getMeta(META.modelKey);

@@ -50,6 +50,18 @@ describe('Store (memory)', () => {
     expect(await store.getMeta('merkle_root')).toBe('def');
   });
 
+  it('getFile returns one record (null for unknown or deleted paths); hasSiftTables sees a missing table', async () => {
+    await store.writeFiles([file('src/a.ts', 2), file('b.py', 1, { language: 'python' })]);
+    expect(await store.getFile('b.py')).toEqual({ path: 'b.py', hash: 'hash-b.py', size: 100, mtime: 1_700_000_000_000, language: 'python' });
+    expect(await store.getFile('src/a.ts')).toEqual((await store.getFiles()).get('src/a.ts'));
+    expect(await store.getFile('nope.ts')).toBeNull();
+    await store.deleteFiles(['b.py']);
+    expect(await store.getFile('b.py')).toBeNull();
+    expect(await store.hasSiftTables()).toBe(true);
+    await store.db.exec('DROP TABLE files');
+    expect(await store.hasSiftTables()).toBe(false);
+  });
+
   it('keeps FTS equal to chunks through insert, replace, rename and delete', async () => {
     await store.writeFiles([file('a.ts', 3), file('b.ts', 2)]);
     await ftsConsistent(store);

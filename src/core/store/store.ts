@@ -218,6 +218,11 @@ export class Store {
     return (await this.db.get<FileRecord>('SELECT path, hash, size, mtime, language FROM files WHERE path = ?', [path])) ?? null;
   }
 
+  /** One file's record, or null when the path is not indexed. */
+  async getFile(path: string): Promise<FileRecord | null> {
+    return (await this.db.get<FileRecord>('SELECT path, hash, size, mtime, language FROM files WHERE path = ?', [path])) ?? null;
+  }
+
   /**
    * Replace each file's chunks and record, all in ONE transaction (callers batch ~1,000 chunk
    * rows per call). If anything fails, nothing of the batch is stored. `ftsTokens`, when a
@@ -497,6 +502,12 @@ export class Store {
     await this.db.all('PRAGMA incremental_vacuum');
     const pageSize = (await this.db.get<{ page_size: number }>('PRAGMA page_size'))?.page_size ?? 0;
     return (before - (await pages())) * pageSize;
+  }
+
+  /** Whether the database has Sift's tables (an imported file may be any SQLite database). */
+  async hasSiftTables(): Promise<boolean> {
+    const row = await this.db.get<{ n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE name IN ('files', 'chunks', 'meta')");
+    return (row?.n ?? 0) >= 3;
   }
 
   /** Whether the database has Sift's tables (an imported file may be any SQLite database). */
