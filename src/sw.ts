@@ -1,6 +1,7 @@
 /**
  * Sift's service worker: precaches the app shell and all WASM, serves the app offline,
- * and (behind a setting) makes the app cross-origin isolated without server headers.
+ * and makes the app cross-origin isolated without server headers (on unless the page
+ * stored the opt-out flag '0'), so ONNX Runtime can use several threads.
  *
  * Built by vite-plugins/sift-pwa.ts, which transpiles this file on its own (no imports
  * allowed) and substitutes __SIFT_SW_MANIFEST__ with the build's precache list.
@@ -33,7 +34,7 @@ const CACHE_PREFIX = 'sift-precache-';
 const PRECACHE = CACHE_PREFIX + MANIFEST.version;
 const MODELS_CACHE = 'sift-models-v1';
 const SETTINGS_CACHE = 'sift-settings';
-/** Key (relative to scope) of the cross-origin-isolation flag; the page writes it. */
+/** Key (relative to scope) of the cross-origin-isolation flag; the page writes it ('0' = off). */
 const COI_KEY = '__sift/coi';
 const NAVIGATION_TIMEOUT_MS = 4000;
 const INSTALL_CONCURRENCY = 6;
@@ -57,8 +58,8 @@ function readCoiFlag(): Promise<boolean> {
   coiFlag = caches
     .open(SETTINGS_CACHE)
     .then((c) => c.match(abs(COI_KEY)))
-    .then(async (r) => (r ? (await r.text()) === '1' : false))
-    .catch(() => false);
+    .then(async (r) => (r ? (await r.text()) !== '0' : true))
+    .catch(() => true);
   return coiFlag;
 }
 

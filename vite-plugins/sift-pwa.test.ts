@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { DEFAULT_PRECACHE_EXCLUDE, checkOrtVersion, cspPolicy, precacheManifest, serveFolder } from './sift-pwa.ts';
+import { DEFAULT_PRECACHE_EXCLUDE, bundleModels, checkOrtVersion, cspPolicy, precacheManifest, serveFolder } from './sift-pwa.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'sift-pwa-'));
 let server: Server;
@@ -74,5 +74,33 @@ describe('precacheManifest', () => {
 describe('checkOrtVersion', () => {
   it('accepts the installed tree (transformers and the app ship the same onnxruntime-web)', () => {
     expect(checkOrtVersion(join(import.meta.dirname, '..'))).toMatch(/^1\./);
+  });
+});
+
+describe('bundleModels', () => {
+  it('writes an empty manifest when nothing is bundled', () => {
+    const out = mkdtempSync(join(tmpdir(), 'sift-dist-'));
+    expect(bundleModels(out, [])).toEqual([]);
+    expect(JSON.parse(readFileSync(join(out, 'sift-models.json'), 'utf8'))).toEqual({ models: [] });
+  });
+
+  it('copies only model files under models/<id>/ and lists them', () => {
+    const src = mkdtempSync(join(tmpdir(), 'sift-model-'));
+    mkdirSync(join(src, 'onnx'));
+    writeFileSync(join(src, 'config.json'), '{}');
+    writeFileSync(join(src, 'tokenizer.json'), '{}');
+    writeFileSync(join(src, 'onnx/model_quantized.onnx'), new Uint8Array(10));
+    writeFileSync(join(src, 'README.md'), 'not copied');
+    const out = mkdtempSync(join(tmpdir(), 'sift-dist-'));
+    const got = bundleModels(out, [{ id: 'Xenova/all-MiniLM-L6-v2', dir: src }]);
+    expect(got).toEqual([{ id: 'Xenova/all-MiniLM-L6-v2', files: ['config.json', 'onnx/model_quantized.onnx', 'tokenizer.json'], bytes: 14 }]);
+    expect(existsSync(join(out, 'models/Xenova/all-MiniLM-L6-v2/onnx/model_quantized.onnx'))).toBe(true);
+    expect(existsSync(join(out, 'models/Xenova/all-MiniLM-L6-v2/README.md'))).toBe(false);
+    expect(JSON.parse(readFileSync(join(out, 'sift-models.json'), 'utf8'))).toEqual({ models: got });
+  });
+
+  it('fails the build on a folder that is no model', () => {
+    const out = mkdtempSync(join(tmpdir(), 'sift-dist-'));
+    expect(() => bundleModels(out, [{ id: 'x', dir: out }])).toThrow(/not a Transformers.js model folder/);
   });
 });

@@ -7,16 +7,20 @@
  * - serves the repo's models/generated/ at <base>models/generated/ in dev and preview, so
  *   browser tests load the generated test models (a static deploy ships models/ itself);
  * - fails the build if the onnxruntime-web that src/core/embed/ort-assets.ts ships is not the
- *   version @huggingface/transformers depends on.
+ *   version @huggingface/transformers depends on;
+ * - bundles the model folders named by SIFT_BUNDLE_MODEL (`DIR` or `ID=DIR`, comma-separated)
+ *   into dist/models/<id>/ and always writes dist/sift-models.json listing them, so the app
+ *   knows what it ships without probing paths that 404.
  * Invariants: the built index.html contains no inline script or style; every URL written
  * is relative, so dist/ works from any static host and any sub-path.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, createReadStream, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { extname, join, relative, resolve, sep } from 'node:path';
+import { dirname, extname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { transformWithOxc, type HtmlTagDescriptor, type Plugin, type ResolvedConfig } from 'vite';
+import { BUNDLED_MODELS_FILE, parseBundleSpec, type BundledModel } from '../src/core/embed/model-source.ts';
 
 /** The repo root (this file's parent folder), whatever the Vite root is. */
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -41,6 +45,37 @@ export interface SiftPwaOptions {
   devModelsDir?: string;
   /** Allow connect-src to the Hugging Face hub (default: unless SIFT_ALLOW_HUB=0). */
   allowModelHub?: boolean;
+  /** Model folders to ship in dist/models/ (default: from SIFT_BUNDLE_MODEL). */
+  bundleModels?: Array<{ id: string; dir: string }>;
+}
+
+/** The files of a Transformers.js model folder the app can use (as workers/embedder/opfs-models.ts copies). */
+const MODEL_FILE_RE = /^(config\.json|tokenizer\.json|tokenizer_config\.json|special_tokens_map\.json|vocab\.txt|generation_config\.json|onnx\/[\w.-]+\.onnx(_data)?)$/;
+
+/**
+ * Copies each model folder's usable files to `<outDir>/models/<id>/` and writes the
+ * manifest (an empty list when nothing is bundled). Fails on a folder that is no model.
+ */
+export function bundleModels(outDir: string, models: Array<{ id: string; dir: string }>): BundledModel[] {
+  const out: BundledModel[] = [];
+  for (const { id, dir } of models) {
+    const src = resolve(dir);
+    if (!existsSync(join(src, 'config.json')) || !existsSync(join(src, 'tokenizer.json'))) {
+      throw new Error(`sift-pwa: ${dir} is not a Transformers.js model folder (needs config.json, tokenizer.json, onnx/*.onnx)`);
+    }
+    const files = listFiles(src).filter((f) => MODEL_FILE_RE.test(f));
+    if (!files.some((f) => f.startsWith('onnx/'))) throw new Error(`sift-pwa: ${dir} has no onnx/*.onnx`);
+    let bytes = 0;
+    for (const f of files) {
+      const to = join(outDir, 'models', id, f);
+      mkdirSync(dirname(to), { recursive: true });
+      copyFileSync(join(src, f), to);
+      bytes += statSync(to).size;
+    }
+    out.push({ id, files, bytes });
+  }
+  writeFileSync(join(outDir, BUNDLED_MODELS_FILE), JSON.stringify({ models: out }, null, 1) + '\n');
+  return out;
 }
 
 /** The page policy (for <meta>; frame-ancestors is not allowed there). */
@@ -153,6 +188,7 @@ export function siftPwa(options: SiftPwaOptions = {}): Plugin {
   const exclude = options.precacheExclude ?? DEFAULT_PRECACHE_EXCLUDE;
   const devModelsDir = options.devModelsDir ?? join(REPO_ROOT, 'models/generated');
   const allowHub = options.allowModelHub ?? process.env.SIFT_ALLOW_HUB !== '0';
+  const toBundle = options.bundleModels ?? parseBundleSpec(process.env.SIFT_BUNDLE_MODEL ?? '');
   let config: ResolvedConfig;
 
   const modelsMiddleware = () => serveFolder('/models/generated/', resolve(config.root, devModelsDir));
@@ -167,6 +203,12 @@ export function siftPwa(options: SiftPwaOptions = {}): Plugin {
     },
     configureServer(server) {
       server.middlewares.use(modelsMiddleware());
+      // The dev server bundles nothing: an empty manifest (the build writes the real one).
+      server.middlewares.use((req, res, next) => {
+        if ((req.url ?? '').split('?')[0] !== `${config.base.replace(/^\.\/?$/, '/')}${BUNDLED_MODELS_FILE}`) return next();
+        res.setHeader('Content-Type', 'application/json');
+        res.end('{"models":[]}');
+      });
     },
     configurePreviewServer(server) {
       server.middlewares.use(modelsMiddleware());
@@ -198,6 +240,8 @@ export function siftPwa(options: SiftPwaOptions = {}): Plugin {
       if (/<script(?![^>]*\bsrc=)[^>]*>/i.test(html) || /<style[\s>]/i.test(html) || /\son\w+=/i.test(html)) {
         throw new Error('sift-pwa: built index.html has inline script/style/handler, which the CSP forbids');
       }
+      const bundled = bundleModels(outDir, toBundle);
+      for (const m of bundled) config.logger.info(`sift-pwa: bundled model ${m.id} (${m.files.length} files, ${(m.bytes / 1e6).toFixed(1)} MB)`);
       const { version, precache } = precacheManifest(outDir, exclude, src);
       const manifest = { version, precache, immutablePrefix: `${config.build.assetsDir}/`, csp: cspHeaderPolicy(allowHub) };
       const { code } = await transformWithOxc(src, 'sw.ts', { lang: 'ts' });

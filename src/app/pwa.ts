@@ -6,9 +6,13 @@
  * - sw.js sits next to index.html, so its scope is the app's folder under any sub-path.
  * - A new version never takes over by itself: `onUpdate` fires, the UI asks, and only
  *   `applyUpdate()` activates it; the page reloads once the new worker controls it.
- * - The isolation flag lives in Cache Storage (`sift-settings`), readable by the SW at
- *   fetch time; turning it on takes effect after one reload (done here, loop-guarded).
- * - In `vite dev` nothing is registered (there is no sw.js); every call is a safe no-op.
+ * - Cross-origin isolation (multi-threaded WASM) is on by default: the SW adds COOP/COEP
+ *   to every response it serves, so every load it controls — the second visit on — is
+ *   isolated. No reload is forced on the first visit (it runs single-threaded). An opt-out
+ *   flag ('0') lives in Cache Storage (`sift-settings`), readable by the SW at fetch time.
+ * - Where service workers are unavailable (insecure origin, private mode, blocked by
+ *   policy, `vite dev`) registration resolves to a reason string, never throws: the app
+ *   still works online, without offline use or threads.
  */
 
 const SW_FILE = 'sw.js';
@@ -16,15 +20,24 @@ const SETTINGS_CACHE = 'sift-settings';
 const COI_KEY = '__sift/coi';
 /** How often an open tab asks the server for a new version. */
 const UPDATE_CHECK_MS = 60 * 60 * 1000;
-/** sessionStorage guard so a browser that refuses isolation cannot reload-loop. */
-const COI_RELOAD_GUARD = 'sift-coi-reloaded';
 
 let registration: ServiceWorkerRegistration | null = null;
 let reloadOnControllerChange = false;
 
-function supported(): boolean {
-  return typeof navigator !== 'undefined' && 'serviceWorker' in navigator && !import.meta.env.DEV;
+/** Why service workers cannot run here, or '' when they can. */
+export function serviceWorkerMissing(): string {
+  if (import.meta.env.DEV) return 'the dev server has no service worker';
+  if (typeof navigator === 'undefined' || !navigator.serviceWorker) {
+    return typeof isSecureContext !== 'undefined' && !isSecureContext
+      ? 'this page is not served over HTTPS (or localhost)'
+      : 'this browser context does not allow service workers (private mode or a policy)';
+  }
+  return '';
 }
+
+export type Registration =
+  | { ok: true; registration: ServiceWorkerRegistration }
+  | { ok: false; reason: string };
 
 function appUrl(path: string): string {
   return new URL(path, document.baseURI).href;
@@ -32,20 +45,22 @@ function appUrl(path: string): string {
 
 /**
  * Registers sw.js and calls `onUpdate` whenever a new version has installed and waits
- * (also for one that was already waiting at startup). Returns null where service workers
- * are unavailable (dev server, insecure origin, old browser) — the app still works online.
+ * (also for one that was already waiting at startup). Where service workers are
+ * unavailable or registration fails, resolves to `{ ok: false, reason }` — the app still
+ * works online.
  */
-export async function registerServiceWorker(onUpdate: () => void): Promise<ServiceWorkerRegistration | null> {
-  if (!supported()) return null;
+export async function registerServiceWorker(onUpdate: () => void): Promise<Registration> {
+  const missing = serviceWorkerMissing();
+  if (missing) return { ok: false, reason: missing };
   const container = navigator.serviceWorker;
-  const hadController = container.controller !== null;
   let reg: ServiceWorkerRegistration;
   try {
-    reg = await container.register(appUrl(SW_FILE), { scope: appUrl('../lib/'), updateViaCache: 'none' });
+    reg = await container.register(appUrl(SW_FILE), { scope: appUrl('./'), updateViaCache: 'none' });
   } catch (err) {
-    console.warn('Sift: service worker registration failed; offline use is unavailable', err);
-    return null;
+    return { ok: false, reason: `registration failed (${err instanceof Error ? err.message : String(err)})` };
   }
+  // Some blocking contexts resolve without a registration instead of rejecting.
+  if (!reg) return { ok: false, reason: 'this browser context does not allow service workers (private mode or a policy)' };
   registration = reg;
 
   const notifyIfWaiting = () => {
@@ -68,8 +83,7 @@ export async function registerServiceWorker(onUpdate: () => void): Promise<Servi
     if (document.visibilityState === 'visible') check();
   });
 
-  await maybeReloadForIsolation(hadController);
-  return reg;
+  return { ok: true, registration: reg };
 }
 
 /** Activates the waiting version; the page reloads when it takes control. */
@@ -80,44 +94,21 @@ export function applyUpdate(): void {
   waiting.postMessage({ type: 'SKIP_WAITING' });
 }
 
-/** The stored setting (not whether this page currently *is* isolated). */
+/** The stored setting (not whether this page currently *is* isolated): on unless turned off. */
 export async function getCrossOriginIsolationSetting(): Promise<boolean> {
   if (typeof caches === 'undefined') return false;
   const res = await (await caches.open(SETTINGS_CACHE)).match(appUrl(COI_KEY));
-  return res ? (await res.text()) === '1' : false;
+  return res ? (await res.text()) !== '0' : true;
 }
 
 /**
- * Persists the setting and tells the SW. Isolation (needed for multi-threaded WASM)
- * applies from the next load: pass `reload: true` to reload now.
+ * Persists the setting and tells the SW. It applies from the next load the SW controls:
+ * pass `reload: true` to reload now.
  */
 export async function setCrossOriginIsolation(enabled: boolean, reload = false): Promise<void> {
   if (typeof caches === 'undefined') return;
   const cache = await caches.open(SETTINGS_CACHE);
   await cache.put(appUrl(COI_KEY), new Response(enabled ? '1' : '0'));
   navigator.serviceWorker?.controller?.postMessage({ type: 'SETTINGS_CHANGED' });
-  sessionStorage.removeItem(COI_RELOAD_GUARD);
   if (reload) location.reload();
-}
-
-/** Threads worth giving ONNX Runtime: >1 only when SharedArrayBuffer is usable. */
-export function suggestedThreads(maxThreads = 4): number {
-  if (typeof crossOriginIsolated === 'undefined' || !crossOriginIsolated) return 1;
-  const cores = navigator.hardwareConcurrency || 1;
-  return Math.max(1, Math.min(maxThreads, cores));
-}
-
-/**
- * With the setting on, a page loaded before the SW controlled it (first visit, or the
- * setting just turned on) is not isolated yet: reload once, under the SW's headers.
- */
-async function maybeReloadForIsolation(hadController: boolean): Promise<void> {
-  if (crossOriginIsolated || !(await getCrossOriginIsolationSetting().catch(() => false))) return;
-  if (sessionStorage.getItem(COI_RELOAD_GUARD)) return;
-  const reload = () => {
-    sessionStorage.setItem(COI_RELOAD_GUARD, '1');
-    location.reload();
-  };
-  if (hadController) reload();
-  else navigator.serviceWorker.addEventListener('controllerchange', reload, { once: true });
 }

@@ -5,6 +5,9 @@
  */
 import type { CancelToken } from '../../src/core/cancel.ts';
 import type { EmbedProgress, EmbedSummary } from '../../src/core/embed/embed-pass.ts';
+import type { LoadProgress } from '../../src/core/embed/embedder.ts';
+
+export type { LoadProgress };
 
 /**
  * Where model files come from: `served` = the app's own `models/` folder, `opfs` = a folder
@@ -18,7 +21,10 @@ export interface ModelConfig {
   /** e.g. `Xenova/all-MiniLM-L6-v2`, or the imported folder's name for `opfs`. */
   modelId: string;
   dtype?: 'fp32' | 'fp16' | 'q8';
+  /** Default: min(cores − 1, 4) when cross-origin isolated, else 1. */
   numThreads?: number;
+  /** Default 'auto': WebGPU when the browser has an adapter, else wasm. */
+  device?: 'auto' | 'wasm' | 'webgpu';
 }
 
 export interface ModelInfo {
@@ -29,6 +35,10 @@ export interface ModelInfo {
   /** Cache key of the vectors this model produces (model id + dtype + …). */
   key: string;
   loadMs: number;
+  /** wasm threads in use (1 unless cross-origin isolated); 0 on WebGPU. */
+  threads: number;
+  /** Why WebGPU is not used, when it is not (no navigator.gpu, no adapter, …). */
+  webgpu: string;
 }
 
 export type ModelLoadResult =
@@ -42,7 +52,8 @@ export interface ImportedModel {
 }
 
 export interface EmbedderWorkerApi {
-  loadModel(cfg: ModelConfig, token: CancelToken): Promise<ModelLoadResult>;
+  /** `onProgress` reports bytes read (Hub downloads and cache reads). */
+  loadModel(cfg: ModelConfig, token: CancelToken, onProgress?: (p: LoadProgress) => void): Promise<ModelLoadResult>;
   unloadModel(): Promise<void>;
   embedQuery(text: string): Promise<Float32Array>;
   /** Serves `embedQuery` on `port` (for the store worker's vector leg). */

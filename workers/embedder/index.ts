@@ -3,13 +3,16 @@
  * `models/` folder, from a folder imported into OPFS, or (only when asked) from the Hub;
  * embeds queries for the store worker and runs the embedding pass over a store port.
  *
- * Invariant: one model at a time; loads are serialised (Transformers.js env is global).
+ * Invariants: one model at a time; loads are serialised (Transformers.js env is global).
+ * Device: WebGPU when an adapter exists (falling back to wasm if its session fails), else
+ * wasm with min(cores − 1, 4) threads under cross-origin isolation. Queries jump ahead of
+ * waiting embedding batches (the Embedder's SessionGate).
  */
 import { expose, releaseProxy, transfer, wrap } from 'comlink';
 import { env } from '@huggingface/transformers';
-import type { EmbedderWorkerApi, ModelConfig, ModelLoadResult } from './api.ts';
+import type { EmbedderWorkerApi, LoadProgress, ModelConfig, ModelLoadResult } from './api.ts';
 import type { WriterPortApi } from '../store/api.ts';
-import { Embedder } from '../../src/core/embed/embedder.ts';
+import { Embedder, defaultNumThreads } from '../../src/core/embed/embedder.ts';
 import { embedPending } from '../../src/core/embed/embed-pass.ts';
 import { ortWasmPaths, localModelPath } from '../../src/core/embed/ort-assets.ts';
 import { CancelRegistry, abortError, type CancelToken } from '../../src/core/cancel.ts';
@@ -30,47 +33,71 @@ function isMissing(e: unknown): boolean {
   return /not found|404|ModelFileNotFound|local_files_only|allowRemoteModels=false|Could not locate|is not valid JSON|Unexpected token '<'/i.test(m);
 }
 
-/**
- * A served model is there when its config.json is: a static host answers a missing file
- * with 404 or (SPA fallback) index.html, and Transformers.js then fails with an unhelpful
- * error deep inside, so ask first.
- */
-async function servedModelExists(modelId: string): Promise<boolean> {
+/** Whether this worker can run WebGPU: '' when it can, else what is missing. */
+async function webGpuMissing(): Promise<string> {
+  const gpu = (navigator as Navigator & { gpu?: { requestAdapter(): Promise<unknown> } }).gpu;
+  if (!gpu) return 'this browser has no WebGPU (navigator.gpu)';
   try {
-    const res = await fetch(`${localModelPath()}${modelId}/config.json`);
-    if (!res.ok) return false;
-    const config: unknown = await res.json();
-    return typeof config === 'object' && config !== null;
-  } catch {
-    return false;
+    return (await gpu.requestAdapter()) ? '' : 'no WebGPU adapter (GPU blocklisted or disabled)';
+  } catch (e) {
+    return `WebGPU adapter request failed: ${e instanceof Error ? e.message : String(e)}`;
   }
 }
 
-async function load(cfg: ModelConfig, signal: AbortSignal): Promise<ModelLoadResult> {
+/**
+ * Loads the model. 'served' models are only asked for when the build's manifest lists them
+ * (the page checks), so no request 404s; Hub models skip the app's own origin entirely and
+ * come from the Transformers.js cache (Cache Storage) or, on first use, the Hub.
+ */
+async function load(cfg: ModelConfig, signal: AbortSignal, onProgress?: (p: LoadProgress) => void): Promise<ModelLoadResult> {
   const t0 = performance.now();
   const old = embedder;
   embedder = null;
   await old?.dispose().catch(() => undefined);
-  if (cfg.source === 'served' && !(await servedModelExists(cfg.modelId))) {
-    return { ok: false, reason: 'missing', message: `${localModelPath()}${cfg.modelId}/config.json is not served` };
-  }
-  try {
-    const next = await Embedder.load({
+  const want = cfg.device ?? 'auto';
+  const gpuMissing = want === 'wasm' ? 'wasm chosen in settings' : await webGpuMissing();
+  const threads = cfg.numThreads ?? defaultNumThreads(navigator.hardwareConcurrency || 1, globalThis.crossOriginIsolated === true);
+  const attempt = (device: 'wasm' | 'webgpu') =>
+    Embedder.load({
       modelId: cfg.modelId,
       localModelPath: cfg.source === 'opfs' ? OPFS_MODEL_PATH : localModelPath(),
       allowRemote: cfg.source === 'hub',
-      device: 'wasm',
-      dtype: cfg.dtype ?? 'auto',
-      numThreads: cfg.numThreads ?? 1,
-      wasmPaths: ortWasmPaths('wasm'),
+      allowLocal: cfg.source !== 'hub',
+      device,
+      // q8 everywhere unless chosen otherwise: the ≈23 MB file the offer promises, and one
+      // vector key whichever device runs it.
+      dtype: cfg.dtype ?? 'q8',
+      numThreads: threads,
+      wasmPaths: ortWasmPaths(device),
+      onProgress,
     });
+  try {
+    let next: Embedder;
+    let webgpu = gpuMissing;
+    if (!gpuMissing) {
+      try {
+        next = await attempt('webgpu');
+      } catch (e) {
+        if (signal.aborted || isMissing(e)) throw e;
+        webgpu = `WebGPU session failed (${e instanceof Error ? e.message : String(e)}); using wasm`;
+        next = await attempt('wasm');
+      }
+    } else {
+      next = await attempt('wasm');
+    }
     if (signal.aborted) {
       await next.dispose();
       throw abortError();
     }
     embedder = next;
     const i = next.info;
-    return { ok: true, info: { modelId: i.modelId, device: i.device, dtype: i.dtype, dim: i.dim, key: i.key, loadMs: performance.now() - t0 } };
+    return {
+      ok: true,
+      info: {
+        modelId: i.modelId, device: i.device, dtype: i.dtype, dim: i.dim, key: i.key, loadMs: performance.now() - t0,
+        threads: i.device === 'wasm' ? threads : 0, webgpu,
+      },
+    };
   } catch (e) {
     if (signal.aborted) throw abortError();
     const message = e instanceof Error ? e.message : String(e);
@@ -90,8 +117,8 @@ async function embedQuery(text: string): Promise<Float32Array> {
 }
 
 const api: EmbedderWorkerApi = {
-  loadModel(cfg: ModelConfig, token: CancelToken) {
-    const run = loading.then(() => cancels.run(token, (signal) => load(cfg, signal)));
+  loadModel(cfg: ModelConfig, token: CancelToken, onProgress?: (p: LoadProgress) => void) {
+    const run = loading.then(() => cancels.run(token, (signal) => load(cfg, signal, onProgress)));
     loading = run.catch(() => undefined);
     return run;
   },

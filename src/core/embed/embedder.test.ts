@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { dirname, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Rng, ensureGeneratedModel } from '../../../scripts/gen-models.ts';
-import { Embedder, embeddingText, planBatches } from './embedder.ts';
+import { Embedder, SessionGate, defaultNumThreads, embeddingText, planBatches } from './embedder.ts';
 
 const MODELS = resolve(dirname(fileURLToPath(import.meta.url)), '../../../models/generated');
 
@@ -61,6 +61,47 @@ describe('planBatches', () => {
 
   it('rejects a batch size below 1', () => {
     expect(() => planBatches([1], 0)).toThrow(RangeError);
+  });
+});
+
+describe('SessionGate', () => {
+  it('serves waiting queries before waiting batches, one run at a time', async () => {
+    const gate = new SessionGate();
+    const log: string[] = [];
+    let running = 0;
+    const job = (name: string) => async () => {
+      running++;
+      expect(running).toBe(1);
+      log.push(name);
+      await new Promise((r) => setTimeout(r, 1));
+      running--;
+    };
+    await Promise.all([
+      gate.run('batch', job('b1')),
+      gate.run('batch', job('b2')),
+      gate.run('batch', job('b3')),
+      gate.run('query', job('q1')),
+      gate.run('query', job('q2')),
+    ]);
+    expect(log).toEqual(['b1', 'q1', 'q2', 'b2', 'b3']);
+  });
+
+  it('keeps going after a failed run', async () => {
+    const gate = new SessionGate();
+    await expect(gate.run('batch', () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    await expect(gate.run('query', () => Promise.resolve(7))).resolves.toBe(7);
+  });
+});
+
+describe('defaultNumThreads', () => {
+  it.each([
+    { cores: 2, isolated: true, want: 1 },
+    { cores: 4, isolated: true, want: 3 },
+    { cores: 16, isolated: true, want: 4 },
+    { cores: 16, isolated: false, want: 1 },
+    { cores: 1, isolated: true, want: 1 },
+  ])('$cores cores, isolated $isolated → $want', ({ cores, isolated, want }) => {
+    expect(defaultNumThreads(cores, isolated)).toBe(want);
   });
 });
 
@@ -209,6 +250,14 @@ describe('Embedder (generated tiny model, Node)', () => {
     const ac = new AbortController();
     ac.abort();
     await expect(fp32.embed(TEXTS, ac.signal)).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
+  it('answers a query in the middle of an indexing pass with its own vector', async () => {
+    const many = Array.from({ length: 12 }, (_, i) => `${TEXTS[i % TEXTS.length]} ${i}`);
+    const alone = await fp32.embedQuery('parse config');
+    const [passVectors, q] = await Promise.all([fp32.embed(many), fp32.embedQuery('parse config')]);
+    expect(Array.from(q)).toEqual(Array.from(alone));
+    expect(Array.from(passVectors)).toEqual(Array.from(await fp32.embed(many)));
   });
 
   it('fails clearly when the model is missing', async () => {

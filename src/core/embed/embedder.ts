@@ -12,6 +12,8 @@
  *   index records it and re-embeds when it changes. The per-chunk cache key is
  *   sha256(embeddingText(chunk)).
  * - All Transformers.js global settings are written in `configureEnv`, nowhere else.
+ * - One session run at a time, and a waiting query runs before the next indexing batch
+ *   (`SessionGate`): a query waits at most for the batch already running.
  */
 import { AutoModel, AutoTokenizer, Tensor, env } from '@huggingface/transformers';
 import type { PreTrainedModel, PreTrainedTokenizer } from '@huggingface/transformers';
@@ -31,6 +33,13 @@ export interface EmbedderOptions {
   localModelPath?: string;
   /** Allow downloads from the Hugging Face hub (default false: nothing leaves the machine). */
   allowRemote?: boolean;
+  /**
+   * Look under localModelPath first (default true). False for a hub model in the browser:
+   * the app's own origin has no copy, and asking for one is a request that 404s.
+   */
+  allowLocal?: boolean;
+  /** Download/load progress (Transformers.js progress events, reduced to bytes per file). */
+  onProgress?: (p: LoadProgress) => void;
   /** Node only: where hub downloads are kept (Transformers.js file cache). */
   cacheDir?: string;
   device?: EmbedDevice;
@@ -41,6 +50,14 @@ export interface EmbedderOptions {
   batchSize?: number;
   /** Browser: where the app serves onnxruntime-web's .mjs and .wasm (offline use). */
   wasmPaths?: { mjs: string; wasm: string };
+}
+
+export interface LoadProgress {
+  /** File being fetched (e.g. 'onnx/model_quantized.onnx'). */
+  file: string;
+  /** Bytes read of all files seen so far, and their announced total. */
+  loaded: number;
+  total: number;
 }
 
 export interface EmbedderInfo {
@@ -88,7 +105,7 @@ function resolveDtype(dtype: EmbedDtype, device: Exclude<EmbedDevice, 'auto'>): 
  */
 function configureEnv(opts: EmbedderOptions): void {
   // Local folders are the default source: the app serves /models/, the CLI passes a dir.
-  env.allowLocalModels = true;
+  env.allowLocalModels = opts.allowLocal ?? true;
   // A path, not a URL: with an http URL the browser tokenizer silently fails to load.
   if (opts.localModelPath !== undefined) env.localModelPath = opts.localModelPath;
   // Private by default: no request leaves the machine unless the caller opts in.
@@ -109,6 +126,41 @@ function configureEnv(opts: EmbedderOptions): void {
   }
 }
 
+/**
+ * Serialises session runs with two priorities: a waiting query goes before any waiting
+ * indexing batch. ONNX Runtime runs one inference per session at a time anyway; the gate
+ * decides the order instead of arrival.
+ */
+export class SessionGate {
+  #busy = false;
+  readonly #queries: Array<() => void> = [];
+  readonly #batches: Array<() => void> = [];
+
+  async run<T>(priority: 'query' | 'batch', fn: () => Promise<T>): Promise<T> {
+    if (this.#busy) await new Promise<void>((go) => (priority === 'query' ? this.#queries : this.#batches).push(go));
+    this.#busy = true;
+    try {
+      return await fn();
+    } finally {
+      const next = this.#queries.shift() ?? this.#batches.shift();
+      if (next) next(); // hands the gate over without releasing it
+      else this.#busy = false;
+    }
+  }
+}
+
+/** ONNX Runtime's own ceiling for wasm threads; more rarely pays for a 6-layer model. */
+export const EMBED_MAX_THREADS = 4;
+
+/**
+ * Threads for the wasm backend: one core is left to the page, the store and the indexer
+ * (cores − 1, at most `cap`); 1 without cross-origin isolation (no SharedArrayBuffer).
+ */
+export function defaultNumThreads(cores: number, isolated: boolean, cap = EMBED_MAX_THREADS): number {
+  if (!isolated) return 1;
+  return Math.max(1, Math.min(Math.floor(cores) - 1, cap));
+}
+
 /** Length-bucketed batches: indices sorted by token length (longest first), cut every batchSize. */
 export function planBatches(lengths: number[], batchSize: number): number[][] {
   if (!(batchSize >= 1)) throw new RangeError(`batchSize must be ≥ 1, got ${batchSize}`);
@@ -119,9 +171,27 @@ export function planBatches(lengths: number[], batchSize: number): number[][] {
 }
 
 
+/** Transformers.js progress events → one running byte count over every file fetched. */
+function byteProgress(report: (p: LoadProgress) => void): (e: unknown) => void {
+  const files = new Map<string, { loaded: number; total: number }>();
+  return (e: unknown) => {
+    const ev = e as { status?: string; file?: string; loaded?: number; total?: number };
+    if (ev.status !== 'progress' || typeof ev.file !== 'string') return;
+    files.set(ev.file, { loaded: ev.loaded ?? 0, total: ev.total ?? 0 });
+    let loaded = 0;
+    let total = 0;
+    for (const f of files.values()) {
+      loaded += f.loaded;
+      total += Math.max(f.total, f.loaded);
+    }
+    report({ file: ev.file, loaded, total });
+  };
+}
+
 export class Embedder {
   readonly info: EmbedderInfo;
   private readonly batchSize: number;
+  private readonly gate = new SessionGate();
 
   private constructor(
     private readonly tokenizer: PreTrainedTokenizer,
@@ -138,10 +208,12 @@ export class Embedder {
     const dtype = resolveDtype(opts.dtype ?? 'auto', device);
     const maxTokens = opts.maxTokens ?? EMBED_MAX_TOKENS;
     configureEnv(opts);
-    const tokenizer = await AutoTokenizer.from_pretrained(opts.modelId);
+    const progress_callback = opts.onProgress ? byteProgress(opts.onProgress) : undefined;
+    const tokenizer = await AutoTokenizer.from_pretrained(opts.modelId, { progress_callback });
     const model = await AutoModel.from_pretrained(opts.modelId, {
       device,
       dtype,
+      progress_callback,
       ...(isNode && opts.numThreads !== undefined ? { session_options: { intraOpNumThreads: opts.numThreads } } : {}),
     });
     const config = model.config as unknown as { hidden_size?: number };
@@ -174,20 +246,26 @@ export class Embedder {
     return kept;
   }
 
+  /** Embeds chunk texts; each batch waits behind any waiting query (see SessionGate). */
   async embed(texts: string[], signal?: AbortSignal): Promise<Float32Array> {
+    return this.embedWith('batch', texts, signal);
+  }
+
+  /** A query's vector: runs before any indexing batch still waiting. */
+  async embedQuery(text: string): Promise<Float32Array> {
+    return this.embedWith('query', [text]);
+  }
+
+  private async embedWith(priority: 'query' | 'batch', texts: string[], signal?: AbortSignal): Promise<Float32Array> {
     const dim = this.info.dim;
     const out = new Float32Array(texts.length * dim);
     const encoded = texts.map((t) => this.encode(t));
     for (const batch of planBatches(encoded.map((e) => e.length), this.batchSize)) {
       if (signal?.aborted) throw abortError(signal);
-      await this.embedBatch(batch.map((i) => encoded[i]!), batch, out);
+      await this.gate.run(priority, () => this.embedBatch(batch.map((i) => encoded[i]!), batch, out));
     }
     if (signal?.aborted) throw abortError(signal);
     return out;
-  }
-
-  async embedQuery(text: string): Promise<Float32Array> {
-    return this.embed([text]);
   }
 
   private async embedBatch(rows: number[][], targets: number[], out: Float32Array): Promise<void> {

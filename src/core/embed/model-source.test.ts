@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserModelSource, isHubId, looksLikePath, sourceOptions, splitModelDir } from './model-source.ts';
+import { browserModelSource, isHubId, looksLikePath, parseBundleSpec, parseBundledModels, sourceOptions, splitModelDir } from './model-source.ts';
 import { resolveModelSource } from './model-source-node.ts';
 
 describe('model-source (pure)', () => {
@@ -77,5 +77,28 @@ describe('resolveModelSource (Node)', () => {
     expect(r.source.modelId).toBe(id);
     expect(r.source.localModelPath).toBe(join(root, base!));
     expect(r.source.allowRemote).toBe(remote);
+  });
+});
+
+describe('bundled models (build manifest)', () => {
+  it.each([
+    { spec: '', want: [] },
+    { spec: 'models/generated/tiny', want: [{ id: 'generated/tiny', dir: 'models/generated/tiny' }] },
+    { spec: '/home/u/.sift/models/Xenova/all-MiniLM-L6-v2/', want: [{ id: 'Xenova/all-MiniLM-L6-v2', dir: '/home/u/.sift/models/Xenova/all-MiniLM-L6-v2/' }] },
+    { spec: 'mini', want: [{ id: 'mini', dir: 'mini' }] },
+    { spec: 'Xenova/all-MiniLM-L6-v2=/tmp/x, a=b', want: [{ id: 'Xenova/all-MiniLM-L6-v2', dir: '/tmp/x' }, { id: 'a', dir: 'b' }] },
+  ])('parseBundleSpec($spec)', ({ spec, want }) => {
+    expect(parseBundleSpec(spec)).toEqual(want);
+  });
+
+  it('refuses an id that is no model id', () => {
+    expect(() => parseBundleSpec('../x=/tmp/x')).toThrow(/not a valid model id/);
+  });
+
+  it('keeps only well-formed manifest entries', () => {
+    const ok = { id: 'Xenova/all-MiniLM-L6-v2', files: ['config.json'], bytes: 3 };
+    expect(parseBundledModels({ models: [ok, { id: '../etc', files: [], bytes: 0 }, { id: 'x' }, null] })).toEqual([ok]);
+    expect(parseBundledModels(null)).toEqual([]);
+    expect(parseBundledModels({ models: 'nope' })).toEqual([]);
   });
 });

@@ -58,3 +58,53 @@ export function sourceOptions(source: ModelSource): Pick<EmbedderOptions, 'model
     ...(source.cacheDir !== undefined ? { cacheDir: source.cacheDir } : {}),
   };
 }
+
+/**
+ * The build writes this file next to index.html (vite-plugins/sift-pwa.ts), always, listing
+ * the models it bundled under `models/`. The app reads it instead of probing `models/…`
+ * paths, so a deploy without a bundled model makes no request that 404s.
+ */
+export const BUNDLED_MODELS_FILE = 'sift-models.json';
+
+export interface BundledModel {
+  /** Path under `models/`, e.g. 'Xenova/all-MiniLM-L6-v2'. */
+  id: string;
+  /** Files under `models/<id>/`, e.g. ['config.json', 'onnx/model_quantized.onnx']. */
+  files: string[];
+  bytes: number;
+}
+
+/** The manifest's models; anything malformed is dropped (a missing model is keyword search, not an error). */
+export function parseBundledModels(json: unknown): BundledModel[] {
+  const models = (json as { models?: unknown } | null)?.models;
+  if (!Array.isArray(models)) return [];
+  return models.filter(
+    (m): m is BundledModel =>
+      typeof m === 'object' && m !== null && typeof (m as BundledModel).id === 'string' && isHubId((m as BundledModel).id) &&
+      Array.isArray((m as BundledModel).files) && typeof (m as BundledModel).bytes === 'number',
+  );
+}
+
+/**
+ * `SIFT_BUNDLE_MODEL` values: `DIR` or `ID=DIR`, several separated by commas. Without an
+ * id, the folder's last two path segments name it when they form a hub id
+ * (`…/Xenova/all-MiniLM-L6-v2` → 'Xenova/all-MiniLM-L6-v2'), else its base name.
+ */
+export function parseBundleSpec(spec: string): Array<{ id: string; dir: string }> {
+  const out: Array<{ id: string; dir: string }> = [];
+  for (const part of spec.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const eq = part.indexOf('=');
+    if (eq > 0) {
+      const id = part.slice(0, eq);
+      if (!isHubId(id)) throw new Error(`SIFT_BUNDLE_MODEL: "${id}" is not a valid model id`);
+      out.push({ id, dir: part.slice(eq + 1) });
+      continue;
+    }
+    const segs = part.replace(/[/\\]+$/, '').split(/[/\\]/).filter(Boolean);
+    const two = segs.slice(-2).join('/');
+    const id = segs.length >= 2 && isHubId(two) ? two : (segs[segs.length - 1] ?? '');
+    if (!isHubId(id)) throw new Error(`SIFT_BUNDLE_MODEL: cannot name a model after "${part}"; write ID=DIR`);
+    out.push({ id, dir: part });
+  }
+  return out;
+}
