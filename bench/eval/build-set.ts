@@ -13,7 +13,8 @@
  * among the candidates are dropped (ambiguous targets); queries under MIN_QUERY_WORDS
  * words are skipped. Function names inside queries are kept, as CodeSearchNet does.
  *
- * Usage: tsx bench/eval/build-set.ts [kernel|js|go ...] [--per-set 300] [--seed 42]
+ * Usage: tsx bench/eval/build-set.ts [kernel|js|go|go-alldocs|… ...] [--per-set 300] [--seed 42]
+ * A name ending in -alldocs blanks EVERY extracted function's doc comment (specFor).
  */
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -117,14 +118,31 @@ export interface BuildSummary {
   seconds: number;
 }
 
-export function buildSet(spec: SetSpec, perSet = DEFAULT_PER_SET, seed = DEFAULT_SEED): BuildSummary {
+/** Suffix of a set built with every doc comment blanked (`go-alldocs`), not only the sampled ones. */
+export const ALL_DOCS_SUFFIX = '-alldocs';
+
+/** The spec and protocol for a set name: `go` blanks the sampled functions' docs, `go-alldocs` every doc. */
+export function specFor(name: string): { spec: SetSpec; allDocs: boolean } | null {
+  const allDocs = name.endsWith(ALL_DOCS_SUFFIX);
+  const spec = SETS.find((s) => s.name === (allDocs ? name.slice(0, -ALL_DOCS_SUFFIX.length) : name));
+  return spec ? { spec, allDocs } : null;
+}
+
+/**
+ * `allDocs`: the CodeSearchNet protocol proper — every extracted function's doc comment is
+ * blanked in the copy (not only the sampled ones), so no query can match its own or a
+ * neighbour's comment text; the set is written to `<name>-alldocs/`.
+ */
+export function buildSet(spec: SetSpec, perSet = DEFAULT_PER_SET, seed = DEFAULT_SEED, allDocs = false): BuildSummary {
   const t0 = performance.now();
-  const out = join(EVAL_DIR, spec.name);
+  const out = join(EVAL_DIR, spec.name + (allDocs ? ALL_DOCS_SUFFIX : ''));
   const tree = join(out, 'tree');
   rmSync(out, { recursive: true, force: true });
   mkdirSync(tree, { recursive: true });
 
   const candidates: Candidate[] = [];
+  /** allDocs: every extracted function's doc range per file, whatever the sampling rules. */
+  const allRanges = new Map<string, Array<readonly [number, number]>>();
   let treeFiles = 0;
   for (const [src, dest] of spec.roots()) {
     for (const rel of listFiles(src, spec.copy)) {
@@ -138,6 +156,7 @@ export function buildSet(spec: SetSpec, perSet = DEFAULT_PER_SET, seed = DEFAULT
       const text = buf.toString('utf8');
       if (text.split('\n').some((l) => l.length > MAX_LINE_CHARS)) continue;
       for (const f of extractDocFunctions(text, spec.language)) {
+        if (allDocs) allRanges.set(destRel, [...(allRanges.get(destRel) ?? []), [f.docStart, f.docEnd]]);
         if (wordCount(f.query) < MIN_QUERY_WORDS || f.end - f.start + 1 > MAX_FUNCTION_LINES) continue;
         candidates.push({
           id: 0, query: f.query, path: destRel, start_line: f.start, end_line: f.end, symbol: f.name,
@@ -153,12 +172,12 @@ export function buildSet(spec: SetSpec, perSet = DEFAULT_PER_SET, seed = DEFAULT
   const unique = candidates.filter((c) => seen.get(norm(c.query)) === 1);
   const sample = shuffled(unique, seed).slice(0, perSet);
 
-  // Blank the sampled functions' doc comments in the copy, file by file.
-  const byFile = new Map<string, Candidate[]>();
-  for (const c of sample) byFile.set(c.path, [...(byFile.get(c.path) ?? []), c]);
-  for (const [path, cs] of byFile) {
+  // Blank the sampled (allDocs: all extracted) functions' doc comments in the copy, file by file.
+  const byFile = new Map<string, Array<readonly [number, number]>>(allRanges);
+  if (!allDocs) for (const c of sample) byFile.set(c.path, [...(byFile.get(c.path) ?? []), [c.docStart, c.docEnd]]);
+  for (const [path, ranges] of byFile) {
     const p = join(tree, path);
-    writeFileSync(p, blankLines(readFileSync(p, 'utf8'), cs.map((c) => [c.docStart, c.docEnd] as const)));
+    writeFileSync(p, blankLines(readFileSync(p, 'utf8'), ranges));
   }
 
   const queries: EvalQuery[] = sample.map((c, i) => ({
@@ -171,8 +190,8 @@ export function buildSet(spec: SetSpec, perSet = DEFAULT_PER_SET, seed = DEFAULT
     seconds: (performance.now() - t0) / 1000,
   };
   writeFileSync(join(out, 'meta.json'), JSON.stringify({
-    ...summary, seed, perSet, uniqueCandidates: unique.length, roots: spec.roots().map(([s, d]) => ({ source: s, dest: d })),
-    rules: { minQueryWords: MIN_QUERY_WORDS, maxFunctionLines: MAX_FUNCTION_LINES, docCommentsBlanked: 'sampled functions only' },
+    ...summary, name: spec.name + (allDocs ? ALL_DOCS_SUFFIX : ''), seed, perSet, uniqueCandidates: unique.length, roots: spec.roots().map(([s, d]) => ({ source: s, dest: d })),
+    rules: { minQueryWords: MIN_QUERY_WORDS, maxFunctionLines: MAX_FUNCTION_LINES, docCommentsBlanked: allDocs ? 'every extracted function' : 'sampled functions only' },
   }, null, 2) + '\n');
   return summary;
 }
@@ -187,8 +206,10 @@ if (isMain(import.meta.url)) {
   const perSet = Number(flags.get('per-set') ?? DEFAULT_PER_SET);
   const seed = Number(flags.get('seed') ?? DEFAULT_SEED);
   const names = positional.length ? positional : SETS.map((s) => s.name);
-  for (const spec of SETS.filter((s) => names.includes(s.name))) {
-    const s = buildSet(spec, perSet, seed);
+  for (const name of names) {
+    const found = specFor(name);
+    if (!found) throw new Error(`unknown set ${name}`);
+    const s = buildSet(found.spec, perSet, seed, found.allDocs);
     console.log(`${s.name.padEnd(7)} tree ${s.treeFiles} files, ${s.candidates} candidates, ${s.sampled} queries (${s.seconds.toFixed(1)} s) → ${s.dir}`);
   }
 }

@@ -6,13 +6,13 @@
  * (seed-baseline.ts, native sqlite3) is scored on the same tree with the same rule.
  * Writes bench/results/eval-<date>.{md,json} (per-query ranks included in the JSON).
  *
- * Usage: tsx bench/eval/run-eval.ts [kernel|js|go ...] [--modes bm25,hybrid] [--model DIR] [--no-sift]
+ * Usage: tsx bench/eval/run-eval.ts [kernel|js|go|go-alldocs|js-alldocs ...] [--modes bm25,hybrid] [--model DIR] [--no-sift]
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { siftIndex, siftSearchBatch, toSpans } from '../sift.ts';
 import { RESULTS_DIR, fmt, isMain, machineInfo, machineMarkdown, parseArgs, siftAvailable, type MachineInfo } from '../util.ts';
-import { EVAL_DIR, SETS, buildSet, readQueries } from './build-set.ts';
+import { EVAL_DIR, SETS, buildSet, readQueries, specFor } from './build-set.ts';
 import { EVAL_K, scoreQuery, summarize, type EvalSummary } from './score.ts';
 import { buildWindowsDb, searchWindows } from './seed-baseline.ts';
 
@@ -39,7 +39,11 @@ export interface EvalReport {
 
 export function evalSet(name: string, o: { modes: string[]; model?: string; sift: boolean }): SetResult {
   const dir = join(EVAL_DIR, name);
-  if (!existsSync(join(dir, 'queries.jsonl'))) buildSet(SETS.find((s) => s.name === name)!);
+  if (!existsSync(join(dir, 'queries.jsonl'))) {
+    const found = specFor(name);
+    if (!found) throw new Error(`unknown eval set ${name}`);
+    buildSet(found.spec, undefined, undefined, found.allDocs);
+  }
   const tree = join(dir, 'tree');
   const queries = readQueries(name);
   const targets = queries.map((q) => ({ path: q.path, start: q.start_line, end: q.end_line }));

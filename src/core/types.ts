@@ -35,8 +35,23 @@ export interface Chunk {
   signature: string | null;
   /** Doc comment attached to the symbol, without comment markers where practical. */
   doc: string | null;
-  /** The chunk's source text (exact slice of the file, plus carried context for split bodies). */
+  /** The chunk's source text: exactly the file's lines startLine..endLine, nothing added. */
   content: string;
+  /**
+   * What a later piece of a split definition carries: the enclosing definition's signature
+   * rows (file text starting at `contextLine`), shown as a breadcrumb, never numbered as
+   * part of `content`. Null (or absent) for whole definitions, heads and module code.
+   */
+  context?: string | null;
+  /** 1-based line where `context` starts. */
+  contextLine?: number | null;
+  /**
+   * 1-based line of the signature of the definition this chunk is a piece of; every piece
+   * of one split definition has the same value (results merge on it). Null for module code.
+   */
+  defLine?: number | null;
+  /** Every name a chunk of merged small siblings defines (the first is `symbol`); null otherwise. */
+  names?: string[] | null;
 }
 
 /** A chunk as stored: has a database id and the hash of its content. */

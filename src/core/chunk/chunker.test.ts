@@ -38,11 +38,17 @@ function checkInvariants(text: string, chunks: Chunk[], max: number): void {
     expect(c.content.trim()).not.toBe('');
     const slice = lines.slice(c.startLine - 1, c.endLine).join('\n');
     const content = c.content.replace(/\r\n/g, '\n');
-    // Content is the exact line slice, or a carried prefix followed by it, or a column piece of one line.
-    if (content !== slice) {
-      if (c.startLine === c.endLine && slice.includes(content)) continue;
-      expect(content.endsWith(slice)).toBe(true);
+    // The content contract: content is exactly the file's lines startLine..endLine, or a column piece of one line.
+    if (content !== slice) expect(c.startLine === c.endLine && slice.includes(content), `${c.startLine}-${c.endLine} is the file's lines`).toBe(true);
+    // Carried context is the file's own text at contextLine, before the piece, of a definition with a signature.
+    if (c.context) {
+      expect(c.contextLine).toBeLessThan(c.startLine);
       expect(c.signature).not.toBeNull();
+      expect(c.defLine).toBe(c.contextLine);
+      const ctxLines = c.context.replace(/\r\n/g, '\n').split('\n');
+      expect(lines.slice(c.contextLine! - 1, c.contextLine! - 1 + ctxLines.length).join('\n').startsWith(ctxLines.join('\n'))).toBe(true);
+    } else {
+      expect(c.contextLine ?? null).toBeNull();
     }
     lastEnd = c.endLine;
   }
@@ -181,23 +187,30 @@ describe('big definitions', () => {
     for (const [i, p] of pieces.entries()) {
       expect(p.chunkType).toBe('function');
       expect(p.signature).toBe('export function accumulate(values: number[], limit: number): number');
-      if (i === 0) continue;
-      expect(p.content.startsWith('export function accumulate(values: number[], limit: number): number {\n    // …\n')).toBe(true);
-      // Cut at statement boundaries: each piece's own lines start with an `if` and are contiguous with the previous piece.
-      const own = p.content.split('\n').slice(2);
-      expect(own[0]).toMatch(/^ {2}(if|return)/);
+      // Every piece names the same definition line; later pieces carry its signature as context, not content.
+      expect(p.defLine).toBe(3);
+      if (i === 0) {
+        expect(p.context ?? null).toBeNull();
+        continue;
+      }
+      expect(p.context).toBe('export function accumulate(values: number[], limit: number): number {');
+      expect(p.contextLine).toBe(3);
+      // Cut at statement boundaries: each piece's lines start with an `if` and are contiguous with the previous piece.
+      expect(p.content.split('\n')[0]).toMatch(/^ {2}(if|return)/);
       expect(p.startLine).toBe(pieces[i - 1].endLine + 1);
     }
     expect(pieces[pieces.length - 1].endLine).toBe(text.trimEnd().split('\n').length);
   });
 
-  it('uses the language comment marker for split Python bodies', async () => {
+  it('carries the signature of a split Python body as context with its line', async () => {
     const body = Array.from({ length: 150 }, (_, i) => `    total += values[${i}] * ${i}`).join('\n');
     const text = `def accumulate(values):\n    total = 0\n${body}\n    return total\n`;
     const r = await chunker.chunkFile('acc.py', text);
     checkInvariants(text, r.chunks, MAX);
     expect(r.chunks.length).toBeGreaterThan(1);
-    expect(r.chunks[1].content.startsWith('def accumulate(values):\n    # …\n    total += values[')).toBe(true);
+    expect(r.chunks[1].content.startsWith('    total += values[')).toBe(true);
+    expect(r.chunks[1].context).toBe('def accumulate(values):');
+    expect(r.chunks[1].contextLine).toBe(1);
   });
 });
 

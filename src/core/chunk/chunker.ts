@@ -13,9 +13,12 @@
  *   (namespaces, classes) stops at MAX_NEST_DEPTH, deeper code is split as plain code.
  * - Every Tree and TreeCursor is deleted before chunkFile returns.
  * - Structural chunks are in file order with disjoint line ranges; only the text path
- *   overlaps. A chunk exceeds maxChunkChars only by a split body's carried signature
- *   budgeted in, i.e. never, except that a single line longer than the limit is cut
- *   into column ranges.
+ *   overlaps. A chunk never exceeds maxChunkChars (a split body's carried signature is
+ *   budgeted in), except that a single line longer than the limit is cut into column ranges.
+ * - `content` is exactly the file's rows startLine..endLine (or the column range of one
+ *   over-long row). What a later piece of a split definition carries — the definition's
+ *   signature rows — is `context`, with its own `contextLine`, never part of `content`.
+ *   Every piece of one definition has the same `defLine`.
  */
 import { Language, Parser } from 'web-tree-sitter';
 import type { Node, Tree, TreeCursor } from 'web-tree-sitter';
@@ -271,16 +274,39 @@ interface Item {
 
 type MergeKind = 'module' | 'def' | 'none';
 
+/**
+ * The context a later piece of a split definition carries: the definition's signature rows,
+ * exact file text, shown as a breadcrumb with its own line number — never part of the
+ * piece's content. `budget` is what the carried context costs against maxChunkChars (the
+ * signature plus a marker line, as when it was prepended to the content), so piece
+ * boundaries do not depend on how the context is shown.
+ */
+interface Context {
+  text: string;
+  /** 0-based row where `text` starts. */
+  row: number;
+  budget: number;
+}
+
+/** The fields every piece of one definition shares. */
+type PieceBase = Pick<Piece, 'chunkType' | 'symbol' | 'parent' | 'signature' | 'doc' | 'defRow'>;
+
 interface Piece extends RowPiece {
   chunkType: ChunkType;
   symbol: string | null;
   parent: string | null;
   signature: string | null;
   doc: string | null;
-  /** Carried context (split bodies): prepended to the content, not counted in lines. */
-  prefix: string;
+  /** Carried context (later pieces of split bodies), or null. */
+  context: Context | null;
+  /** 0-based row of the signature of the definition this piece belongs to; null for module code. */
+  defRow: number | null;
+  /** Every name a run of merged small siblings defines (first = symbol); null for one definition. */
+  names: string[] | null;
   merge: MergeKind;
 }
+
+const budgetOf = (c: Context | null): number => c?.budget ?? 0;
 
 const IDENTIFIER = /identifier$|^(name|constant|word|operator_name|destructor_name)$/;
 const HAS_WORD = /[\p{L}\p{N}_]/u;
@@ -465,8 +491,8 @@ class FileChunker {
    */
   private emitAroundNested(
     from: number, to: number, nodes: Node[], nested: Item[],
-    base: Pick<Piece, 'chunkType' | 'symbol' | 'parent' | 'signature' | 'doc'>,
-    prefix: string, merge: MergeKind, depth: number, out: Piece[],
+    base: PieceBase,
+    prefix: Context | null, merge: MergeKind, depth: number, out: Piece[],
   ): void {
     const first = out.length;
     const gap = (a: number, b: number) => {
@@ -479,8 +505,8 @@ class FileChunker {
         return;
       }
       const scores = this.scoreBreaks(nodes, a, b, 0);
-      for (const p of this.pack(a, b, scores, prefix.length, prefix.length)) {
-        out.push({ ...base, ...p, doc: out.length === first ? base.doc : null, prefix: out.length === first ? '' : prefix, merge });
+      for (const p of this.pack(a, b, scores, budgetOf(prefix), budgetOf(prefix))) {
+        out.push({ ...base, ...p, doc: out.length === first ? base.doc : null, context: out.length === first ? null : prefix, names: null, merge });
       }
     };
     let cur = from;
@@ -556,7 +582,7 @@ class FileChunker {
     }
     const size = this.lines.size(item.startRow, item.endRow);
     const chunkType: ChunkType = item.kind === 'comment' ? 'comment' : 'module';
-    const base = { chunkType, symbol: null, parent: null, signature: null, doc: null, prefix: '' };
+    const base = { chunkType, symbol: null, parent: null, signature: null, doc: null, defRow: null, context: null, names: null };
     if (size <= this.opts.maxChunkChars) {
       const merge: MergeKind = chunkType === 'module' || size < this.opts.minChunkChars ? 'module' : 'none';
       out.push({ ...base, startRow: item.startRow, endRow: item.endRow, merge });
@@ -564,7 +590,7 @@ class FileChunker {
     }
     const nested = depth < MAX_NEST_DEPTH ? this.nestedDefs(item.nodes, item.startRow - 1, item.endRow, item.parent) : [];
     if (nested.length) {
-      this.emitAroundNested(item.startRow, item.endRow, item.nodes, nested, base, '', 'module', depth, out);
+      this.emitAroundNested(item.startRow, item.endRow, item.nodes, nested, base, null, 'module', depth, out);
       return;
     }
     const scores = this.scoreBreaks(item.nodes, item.startRow, item.endRow, 0);
@@ -584,11 +610,13 @@ class FileChunker {
       kind = 'method';
     }
     const body = this.bodyOf(d);
-    const base = { chunkType: kind, symbol, parent, signature: this.signatureOf(d, body), doc: this.docOf(item, body) };
+    const base: PieceBase = {
+      chunkType: kind, symbol, parent, signature: this.signatureOf(d, body), doc: this.docOf(item, body), defRow: this.lines.rowOf(d.sigStart),
+    };
     const size = this.lines.size(item.startRow, item.endRow);
     if (size <= this.opts.maxChunkChars) {
       const merge: MergeKind = size < this.opts.minChunkChars ? 'def' : 'none';
-      out.push({ ...base, startRow: item.startRow, endRow: item.endRow, prefix: '', merge });
+      out.push({ ...base, startRow: item.startRow, endRow: item.endRow, context: null, names: null, merge });
       return;
     }
     const prefix = this.contextPrefix(d, body);
@@ -608,8 +636,8 @@ class FileChunker {
     }
     // A long body: cut at statement boundaries; later pieces carry the signature.
     const scores = this.scoreBreaks(body ? [body] : [d.outer], item.startRow, item.endRow, 0);
-    this.pack(item.startRow, item.endRow, scores, prefix.length).forEach((p, i) => {
-      out.push({ ...base, ...p, prefix: i > 0 ? prefix : '', merge: 'none' });
+    this.pack(item.startRow, item.endRow, scores, prefix.budget).forEach((p, i) => {
+      out.push({ ...base, ...p, context: i > 0 ? prefix : null, names: null, merge: 'none' });
     });
   }
 
@@ -617,8 +645,8 @@ class FileChunker {
   private emitClass(
     item: Item,
     members: Item[],
-    base: Pick<Piece, 'chunkType' | 'symbol' | 'parent' | 'signature' | 'doc'>,
-    prefix: string,
+    base: PieceBase,
+    prefix: Context,
     depth: number,
     out: Piece[],
   ): void {
@@ -658,17 +686,17 @@ class FileChunker {
     a: number,
     b: number,
     nodes: Node[],
-    base: Pick<Piece, 'chunkType' | 'symbol' | 'parent' | 'signature' | 'doc'>,
-    prefix: string,
+    base: PieceBase,
+    prefix: Context,
     prefixAll: boolean,
     out: Piece[],
   ): void {
     while (b > a && this.lines.isBlank(b)) b--;
     if (b < a || (a === b && this.lines.isBlank(a))) return;
     const scores = this.scoreBreaks(nodes, a, b, 1);
-    const budgetFirst = prefixAll ? prefix.length : 0;
-    this.pack(a, b, scores, prefix.length, budgetFirst).forEach((p, i) => {
-      out.push({ ...base, ...p, prefix: prefixAll || i > 0 ? prefix : '', merge: 'none' });
+    const budgetFirst = prefixAll ? prefix.budget : 0;
+    this.pack(a, b, scores, prefix.budget, budgetFirst).forEach((p, i) => {
+      out.push({ ...base, ...p, context: prefixAll || i > 0 ? prefix : null, names: null, merge: 'none' });
     });
   }
 
@@ -721,8 +749,8 @@ class FileChunker {
     return sig === '' ? null : clip(sig, MAX_SIGNATURE_CHARS);
   }
 
-  /** Signature rows followed by a `… ` marker line, carried by later pieces of a split body. */
-  private contextPrefix(d: DefInfo, body: Node | null): string {
+  /** Signature rows, carried (as context, not content) by later pieces of a split body. */
+  private contextPrefix(d: DefInfo, body: Node | null): Context {
     const sigRow = this.lines.rowOf(d.sigStart);
     let endRow = sigRow;
     if (body) {
@@ -732,7 +760,8 @@ class FileChunker {
     endRow = Math.min(endRow, sigRow + MAX_PREFIX_ROWS - 1);
     const sig = clip(this.lines.slice(sigRow, endRow), MAX_PREFIX_CHARS);
     const indent = /^[ \t]*/.exec(this.lines.line(sigRow))?.[0] ?? '';
-    return `${sig}\n${indent}    ${this.spec.lineComment} …\n`;
+    // Budgeted as the signature plus a `… ` marker line, as when the context was prepended.
+    return { text: sig, row: sigRow, budget: `${sig}\n${indent}    ${this.spec.lineComment} …\n`.length };
   }
 
   private docOf(item: Item, body: Node | null): string | null {
@@ -766,7 +795,7 @@ class FileChunker {
   // ---- merge and output --------------------------------------------------------------
 
   private pieceSize(p: Piece): number {
-    return p.cols ? p.cols[1] - p.cols[0] : this.lines.size(p.startRow, p.endRow) + p.prefix.length;
+    return p.cols ? p.cols[1] - p.cols[0] : this.lines.size(p.startRow, p.endRow) + budgetOf(p.context);
   }
 
   /** Adjacent module pieces merge up to the max; tiny definitions of the same kind and parent merge (the first names it). */
@@ -776,7 +805,7 @@ class FileChunker {
     const absorbed = new Set<Piece>();
     for (const p of pieces) {
       const prev = out[out.length - 1];
-      const joinable = prev && !prev.cols && !p.cols && prev.prefix === '' && p.prefix === '' && prev.endRow < p.startRow;
+      const joinable = prev && !prev.cols && !p.cols && !prev.context && !p.context && prev.endRow < p.startRow;
       if (joinable && this.lines.size(prev.startRow, p.endRow) <= max) {
         if (prev.merge === 'module' && p.merge === 'module') {
           prev.endRow = p.endRow;
@@ -785,6 +814,9 @@ class FileChunker {
         }
         if (prev.merge === 'def' && p.merge === 'def' && prev.parent === p.parent && prev.chunkType === p.chunkType) {
           prev.endRow = p.endRow;
+          // Every sibling stays findable by name (`maxsize` merged into `qsize`).
+          const names = [...(prev.names ?? (prev.symbol ? [prev.symbol] : [])), ...(p.names ?? (p.symbol ? [p.symbol] : []))];
+          prev.names = names.length > 1 ? [...new Set(names)] : null;
           if (this.lines.size(prev.startRow, prev.endRow) >= this.opts.minChunkChars) prev.merge = 'none';
           continue;
         }
@@ -826,7 +858,11 @@ class FileChunker {
       parent: p.parent,
       signature: p.signature,
       doc: p.doc,
-      content: p.prefix + body,
+      content: body,
+      context: p.context?.text ?? null,
+      contextLine: p.context ? p.context.row + 1 : null,
+      defLine: p.defRow === null ? null : p.defRow + 1,
+      names: p.names && p.names.length > 1 ? p.names : null,
     };
   }
 }

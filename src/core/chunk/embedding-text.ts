@@ -14,19 +14,25 @@ export interface EmbeddingSource {
   signature: string | null;
   language: string;
   content: string;
+  /** Carried signature of a later piece of a split definition (Chunk.context). */
+  context?: string | null;
 }
 
 /**
  * The text a chunk is embedded as: a short header (path and language, qualified symbol,
- * the signature when the body does not start with it) and the body. sha256 of this
+ * the signature when the body does not start with it) and the body (a split definition's
+ * later piece: its carried context, then its content). sha256 of this
  * string is the chunk's contentHash, so it must stay a pure function of these fields.
  */
 export function embeddingText(chunk: EmbeddingSource): string {
   const header: string[] = [chunk.language ? `${chunk.path} (${chunk.language})` : chunk.path];
   if (chunk.symbol) header.push(chunk.parent ? `${chunk.parent}.${chunk.symbol}` : chunk.symbol);
+  // A later piece of a split definition is embedded with the definition's signature rows in
+  // front (the context it carries), as a reader sees it under its breadcrumb.
+  const body = chunk.context ? `${chunk.context}\n${chunk.content}` : chunk.content;
   const signature = chunk.signature?.trim();
-  if (signature && !chunk.content.slice(0, SIGNATURE_LOOKAHEAD_CHARS + signature.length).includes(signature)) {
+  if (signature && !body.slice(0, SIGNATURE_LOOKAHEAD_CHARS + signature.length).includes(signature)) {
     header.push(signature);
   }
-  return `${header.join('\n')}\n\n${chunk.content}`;
+  return `${header.join('\n')}\n\n${body}`;
 }

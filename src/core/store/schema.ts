@@ -152,6 +152,20 @@ export const MIGRATIONS: readonly string[] = [
   -- embeddings are keyed by content hash, so nothing is re-embedded.
   UPDATE files SET hash = '', mtime = -1;
   `,
+  /* 4 */ `
+  -- Results (issue 10): content is exactly the file's lines start_line..end_line. What a later
+  -- piece of a split definition carries (the definition's signature rows, starting at
+  -- def_line) is its own column; every piece of one definition has the definition's def_line
+  -- (results merge on path + def_line); a chunk of merged small siblings lists every name it
+  -- defines in symbols (space-separated), so each is found by name.
+  ALTER TABLE chunks ADD COLUMN context TEXT;
+  ALTER TABLE chunks ADD COLUMN def_line INTEGER;
+  ALTER TABLE chunks ADD COLUMN symbols TEXT;
+  CREATE INDEX chunks_symbols ON chunks(symbols) WHERE symbols IS NOT NULL;
+  -- Rows written before this kept the context inside content: void every file's stat cache
+  -- and hash so the next run re-chunks it. Heads and whole definitions keep their embeddings.
+  UPDATE files SET hash = '', mtime = -1;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

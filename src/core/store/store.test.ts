@@ -88,7 +88,9 @@ describe('Store (memory)', () => {
     await store.db.exec(`DROP TABLE chunks_fts;
       CREATE VIRTUAL TABLE chunks_fts USING fts5(names, path_words, sig_doc, content, tokens, content='chunks', content_rowid='id',
         tokenize='unicode61 remove_diacritics 2', prefix='2 3');
-      INSERT INTO chunks_fts(chunks_fts) VALUES ('rebuild'); PRAGMA user_version = 1;`);
+      INSERT INTO chunks_fts(chunks_fts) VALUES ('rebuild');
+      DROP INDEX chunks_symbols; ALTER TABLE chunks DROP COLUMN context; ALTER TABLE chunks DROP COLUMN def_line;
+      ALTER TABLE chunks DROP COLUMN symbols; PRAGMA user_version = 1;`);
     expect(await migrate(store.db)).toBe(1);
     const sql = await store.db.get<{ sql: string }>(`SELECT sql FROM sqlite_master WHERE name = 'chunks_fts'`);
     expect(sql?.sql).toContain(`prefix='3'`);

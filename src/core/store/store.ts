@@ -80,6 +80,9 @@ interface ChunkRow {
   doc: string | null;
   content: string;
   content_hash: string;
+  context: string | null;
+  def_line: number | null;
+  symbols: string | null;
 }
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
@@ -141,9 +144,9 @@ function chunked<T>(xs: readonly T[], size = MAX_PARAMS_PER_STATEMENT): T[][] {
 
 const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 
-const CHUNK_COLUMNS = 'id, path, start_line, end_line, language, chunk_type, symbol, parent, signature, doc, content, content_hash';
+const CHUNK_COLUMNS = 'id, path, start_line, end_line, language, chunk_type, symbol, parent, signature, doc, content, content_hash, context, def_line, symbols';
 const INSERT_CHUNK = `INSERT INTO chunks (path, start_line, end_line, language, chunk_type, symbol, parent, signature, doc,
-  content, content_hash, names, path_words, tokens) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+  content, content_hash, names, path_words, tokens, context, def_line, symbols) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 const UPSERT_FILE = `INSERT INTO files (path, hash, size, mtime, language, indexed_at) VALUES (?, ?, ?, ?, ?, ?)
   ON CONFLICT(path) DO UPDATE SET hash = excluded.hash, size = excluded.size, mtime = excluded.mtime,
   language = excluded.language, indexed_at = excluded.indexed_at`;
@@ -162,6 +165,11 @@ function toStoredChunk(r: ChunkRow): StoredChunk {
     doc: r.doc,
     content: r.content,
     contentHash: r.content_hash,
+    context: r.context,
+    // The carried context is the definition's signature rows: it starts at def_line.
+    contextLine: r.context !== null ? r.def_line : null,
+    defLine: r.def_line,
+    names: r.symbols ? r.symbols.split(' ') : null,
   };
 }
 
@@ -239,9 +247,10 @@ export class Store {
           if (c.path !== file.path) throw new Error(`chunk path ${c.path} does not belong to file ${file.path}`);
           await tx.run(INSERT_CHUNK, [
             c.path, c.startLine, c.endLine, c.language, c.chunkType, c.symbol, c.parent, c.signature, c.doc,
-            c.content, c.contentHash, nameWords(c.symbol, c.parent), pathText,
+            c.content, c.contentHash, nameWords(c.names?.length ? c.names.join(' ') : c.symbol, c.parent), pathText,
             // Precomputed by the indexer (off this thread) when given; must equal identifierTokens(content).
             typeof c.ftsTokens === 'string' ? c.ftsTokens : identifierTokens(c.content),
+            c.context ?? null, c.defLine ?? null, c.names?.length ? c.names.join(' ') : null,
           ]);
         }
         if (typeof text === 'string') await putFileText(tx, file.path, text);

@@ -1,0 +1,282 @@
+/**
+ * Identifier navigation and the result contract, on real trees nobody here wrote:
+ *   python — the Python 3.11 standard library (.py files; test/, idlelib, lib2to3,
+ *            turtledemo, site-packages left out),
+ *   go     — Go 1.19's standard library (the GO_EVAL_DIRS packages, non-test files).
+ *
+ * Navigation: the query is a function name exactly as defined (`Compile`, `maxsize`), one
+ * query per name, sampled (seeded) from every `def`/`func` the tree has; a query counts at 1
+ * when the first result is ON the sampled definition (same file, its range holds the `def`
+ * line) — "strict", what the issue measures — and "any" when the first result holds ANY
+ * definition of that exact name (names defined in several files: `NewReader`).
+ *
+ * Contract (every query, navigation and prose, top 10):
+ * - content: a result's `content` must equal the file's lines start_line..end_line;
+ * - one per definition: no two results of one top 10 may be pieces of the same definition
+ *   (a result's definition = the innermost def/func/class whose line range, from indentation
+ *   (Python) or the closing brace at column 0 (Go), holds the result's first line;
+ *   results that start on the definition's own header line count for that definition).
+ *
+ * Usage: tsx bench/eval/navigate.ts [python|go ...] [--per-set 250] [--seed 7] [--build]
+ * Writes bench/results/nav-<date>.{json,md}. SIFT_NAV_DIR overrides the tree folder
+ * (default bench/corpora/nav), so a baseline worktree can score the same trees.
+ */
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { GO_SRC } from '../corpora.ts';
+import { siftIndex, siftSearchBatch } from '../sift.ts';
+import { CORPORA_DIR, RESULTS_DIR, isMain, listFiles, machineInfo, parseArgs } from '../util.ts';
+import { shuffled } from './build-set.ts';
+import { mulberry32 } from '../../src/core/vector/synthetic.ts';
+
+export const NAV_DIR = process.env.SIFT_NAV_DIR ?? join(CORPORA_DIR, 'nav');
+const PY_SRC = '/root/.pyenv/versions/3.11.7/lib/python3.11';
+const PY_SKIP = new Set(['test', 'tests', 'idlelib', 'lib2to3', 'turtledemo', 'site-packages', '__pycache__', 'idle_test', 'ensurepip']);
+const GO_DIRS = [
+  'net', 'crypto', 'encoding', 'go', 'text', 'html', 'strings', 'bytes', 'strconv', 'sort', 'bufio', 'io', 'os',
+  'fmt', 'time', 'sync', 'context', 'path', 'regexp', 'compress', 'archive', 'image', 'math', 'unicode', 'mime',
+];
+
+/** Prose queries for the contract checks (what a new user types). */
+export const PROSE: Record<NavSetName, string[]> = {
+  python: [
+    'parse command line arguments', 'read a zip file', 'send an http request', 'format a date as a string',
+    'compare two sequences and show the differences', 'copy a directory tree', 'escape html characters',
+    'connect to an smtp server', 'parse an email message', 'run a subprocess and capture output',
+    'thread pool executor', 'decode base64', 'json encoder', 'temporary file', 'url quote',
+    'event loop run until complete', 'logging handler rotate file', 'regular expression compile',
+  ],
+  go: [
+    'read an http response', 'parse a url', 'gzip reader', 'json marshal struct', 'split a string by separator',
+    'buffered writer flush', 'tls handshake', 'format a float', 'walk a directory tree', 'template execute',
+    'sort a slice', 'parse time duration', 'base64 encoding', 'compile a regular expression',
+    'read a tar archive', 'context with timeout', 'escape html', 'cookie header',
+  ],
+};
+
+export type NavSetName = 'python' | 'go';
+export const NAV_SETS: NavSetName[] = ['python', 'go'];
+
+export interface Def {
+  name: string;
+  path: string;
+  /** 1-based line of the `def`/`func`/`class` keyword. */
+  line: number;
+  /** 1-based last line (indentation / closing brace). */
+  end: number;
+  kind: 'function' | 'class';
+}
+
+const PY_DEF = /^([ \t]*)(?:async[ \t]+)?(def|class)[ \t]+([A-Za-z_]\w*)/;
+const GO_FUNC = /^func[ \t]+(?:\([^)]*\)[ \t]*)?([A-Za-z_]\w*)/;
+const GO_TYPE = /^type[ \t]+([A-Za-z_]\w*)[ \t]+(?:struct|interface)\b/;
+
+/** Definitions in a Python file, with indentation-based ends. */
+export function pythonDefs(path: string, text: string): Def[] {
+  const lines = text.split('\n');
+  const out: Def[] = [];
+  const indentOf = (l: string) => /^[ \t]*/.exec(l)![0].replace(/\t/g, '        ').length;
+  for (let i = 0; i < lines.length; i++) {
+    const m = PY_DEF.exec(lines[i]);
+    if (!m) continue;
+    const ind = indentOf(lines[i]);
+    let end = i;
+    let open = 0; // bracket depth of a multi-line signature
+    for (let j = i; j < lines.length; j++) {
+      const l = lines[j];
+      if (j > i && open <= 0 && l.trim() !== '' && !l.trim().startsWith('#') && indentOf(l) <= ind) break;
+      for (const ch of l.replace(/#.*$/, '')) open += ch === '(' || ch === '[' ? 1 : ch === ')' || ch === ']' ? -1 : 0;
+      if (l.trim() !== '') end = j;
+    }
+    out.push({ name: m[3], path, line: i + 1, end: end + 1, kind: m[2] === 'class' ? 'class' : 'function' });
+  }
+  return out;
+}
+
+/** Top-level funcs and struct/interface types of a Go file; a definition ends at the `}` in column 0. */
+export function goDefs(path: string, text: string): Def[] {
+  const lines = text.split('\n');
+  const out: Def[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const f = GO_FUNC.exec(lines[i]);
+    const t = f ? null : GO_TYPE.exec(lines[i]);
+    if (!f && !t) continue;
+    let end = i;
+    if (!/\}\s*$/.test(lines[i]) || /\{\s*$/.test(lines[i])) {
+      for (let j = i + 1; j < lines.length; j++) {
+        if (lines[j].startsWith('}')) {
+          end = j;
+          break;
+        }
+      }
+    }
+    out.push({ name: (f ?? t)![1], path, line: i + 1, end: end + 1, kind: f ? 'function' : 'class' });
+  }
+  return out;
+}
+
+export function buildNavTree(name: NavSetName): void {
+  const tree = join(NAV_DIR, name, 'tree');
+  rmSync(join(NAV_DIR, name), { recursive: true, force: true });
+  mkdirSync(tree, { recursive: true });
+  const roots: Array<[string, string]> = name === 'python' ? [[PY_SRC, '']] : GO_DIRS.map((d) => [join(GO_SRC, d), d]);
+  for (const [src, dest] of roots) {
+    const keep = name === 'python'
+      ? (rel: string) => rel.endsWith('.py') && !rel.split('/').some((p) => PY_SKIP.has(p) || p.startsWith('config-'))
+      : (rel: string) => rel.endsWith('.go') && !rel.endsWith('_test.go') && !rel.split('/').includes('testdata');
+    for (const rel of listFiles(src, keep)) {
+      const out = join(tree, dest, rel);
+      mkdirSync(join(out, '..'), { recursive: true });
+      cpSync(join(src, rel), out);
+    }
+  }
+}
+
+function allDefs(name: NavSetName): Def[] {
+  const tree = join(NAV_DIR, name, 'tree');
+  const defs: Def[] = [];
+  for (const rel of listFiles(tree, () => true)) {
+    const text = readFileSync(join(tree, rel), 'utf8');
+    defs.push(...(name === 'python' ? pythonDefs(rel, text) : goDefs(rel, text)));
+  }
+  return defs;
+}
+
+/** One query per function name (public, 3+ chars, not dunder), seeded sample. */
+export function sampleNames(defs: readonly Def[], per: number, seed: number): Def[] {
+  const byName = new Map<string, Def[]>();
+  for (const d of defs) {
+    if (d.kind !== 'function' || d.name.length < 3 || d.name.startsWith('_')) continue;
+    byName.set(d.name, [...(byName.get(d.name) ?? []), d]);
+  }
+  const names = shuffled([...byName.keys()].sort(), seed).slice(0, per);
+  const rnd = mulberry32(seed + 1);
+  return names.map((n) => {
+    const list = byName.get(n)!;
+    return list[Math.floor(rnd() * list.length)];
+  });
+}
+
+interface NavResult {
+  path: string;
+  start_line: number;
+  end_line: number;
+  content: string;
+  symbol: string | null;
+}
+
+export interface NavReport {
+  set: string;
+  files: number;
+  chunks: number;
+  queries: number;
+  strictAt1: number;
+  anyAt1: number;
+  /** Results checked for the content contract, and how many failed it. */
+  contractChecked: number;
+  contractFailed: number;
+  /** Top-10 slots holding a second (third…) piece of a definition already listed. */
+  duplicateSlots: number;
+  slots: number;
+  misses: string[];
+  contractExamples: string[];
+}
+
+/** The innermost definition holding line `line` of `path`. */
+function defAt(defsByPath: Map<string, Def[]>, path: string, line: number): Def | null {
+  let best: Def | null = null;
+  for (const d of defsByPath.get(path) ?? []) {
+    if (d.line <= line && line <= d.end && (!best || d.line >= best.line)) best = d;
+  }
+  return best;
+}
+
+export function runNav(name: NavSetName, per: number, seed: number): NavReport {
+  const dir = join(NAV_DIR, name);
+  const tree = join(dir, 'tree');
+  if (!existsSync(tree)) buildNavTree(name);
+  const defs = allDefs(name);
+  const defsByPath = new Map<string, Def[]>();
+  for (const d of defs) defsByPath.set(d.path, [...(defsByPath.get(d.path) ?? []), d]);
+  const sample = sampleNames(defs, per, seed);
+  const db = join(dir, `sift-${process.pid}.db`);
+  rmSync(db, { force: true });
+  const idx = siftIndex(tree, db);
+  const queries = [...sample.map((d) => d.name), ...PROSE[name]];
+  const res = siftSearchBatch(tree, db, queries, { mode: 'bm25', limit: 10 }).value;
+  rmSync(db, { force: true });
+  rmSync(`${db}-journal`, { force: true });
+
+  const fileLines = new Map<string, string[]>();
+  const linesOf = (p: string) => {
+    let l = fileLines.get(p);
+    if (!l) fileLines.set(p, (l = readFileSync(join(tree, p), 'utf8').split('\n')));
+    return l;
+  };
+  let strict = 0;
+  let any = 0;
+  const misses: string[] = [];
+  let checked = 0;
+  let failed = 0;
+  const examples: string[] = [];
+  let dup = 0;
+  let slots = 0;
+  res.forEach((r, qi) => {
+    const results = r.results as unknown as NavResult[];
+    if (qi < sample.length) {
+      const target = sample[qi];
+      const top = results[0];
+      const holds = (d: Def) => !!top && top.path === d.path && top.start_line <= d.line && d.line <= top.end_line;
+      if (holds(target)) strict++;
+      if (defs.some((d) => d.name === target.name && d.kind === 'function' && holds(d))) any++;
+      else misses.push(`${target.name} (${target.path}:${target.line}) → ${top ? `${top.path}:${top.start_line} ${top.symbol ?? ''}` : 'no result'}`);
+    }
+    const seen = new Set<string>();
+    for (const x of results) {
+      slots++;
+      checked++;
+      const lines = linesOf(x.path);
+      const want = lines.slice(x.start_line - 1, x.end_line).join('\n');
+      const ok = x.content === want || (x.start_line === x.end_line && want.includes(x.content) && x.content.length > 0);
+      if (!ok) {
+        failed++;
+        if (examples.length < 8) examples.push(`"${queries[qi]}": ${x.path}:${x.start_line}-${x.end_line} content starts ${JSON.stringify(x.content.slice(0, 60))}`);
+      }
+      // The definition of a result: innermost def holding its first non-blank, non-comment body line.
+      let line = x.start_line;
+      while (line < x.end_line && /^\s*(#.*|\/\/.*|@.*)?$/.test(lines[line - 1] ?? '')) line++;
+      const d = defAt(defsByPath, x.path, line);
+      const key = d ? `${d.path}:${d.line}` : `${x.path}:L${x.start_line}`;
+      if (seen.has(key)) dup++;
+      seen.add(key);
+    }
+  });
+  return {
+    set: name, files: idx.value.files.total, chunks: idx.value.chunks.total, queries: sample.length,
+    strictAt1: strict / sample.length, anyAt1: any / sample.length, contractChecked: checked, contractFailed: failed,
+    duplicateSlots: dup, slots, misses, contractExamples: examples,
+  };
+}
+
+if (isMain(import.meta.url)) {
+  const { flags, positional } = parseArgs(process.argv.slice(2), ['build']);
+  const per = Number(flags.get('per-set') ?? 250);
+  const seed = Number(flags.get('seed') ?? 7);
+  const names = (positional.length ? positional : NAV_SETS) as NavSetName[];
+  const reports: NavReport[] = [];
+  for (const n of names) {
+    if (flags.has('build') || !existsSync(join(NAV_DIR, n, 'tree'))) buildNavTree(n);
+    const r = runNav(n, per, seed);
+    reports.push(r);
+    console.log(`${n.padEnd(7)} ${r.files} files ${r.chunks} chunks · R@1 strict ${r.strictAt1.toFixed(3)} any ${r.anyAt1.toFixed(3)} (${r.queries} names)` +
+      ` · content≠lines ${r.contractFailed}/${r.contractChecked} · repeated definitions ${r.duplicateSlots}/${r.slots}`);
+    for (const m of r.misses.slice(0, 30)) console.log(`   miss ${m}`);
+    for (const e of r.contractExamples) console.log(`   contract ${e}`);
+  }
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const stamp = `${machineInfo().date.slice(0, 10)}-${names.join('-')}${process.env.NAV_TAG ? `-${process.env.NAV_TAG}` : ''}`;
+  writeFileSync(join(RESULTS_DIR, `nav-${stamp}.json`), JSON.stringify(reports, null, 1) + '\n');
+  const md = ['# Identifier navigation and result contract', '', '| set | files | chunks | names | R@1 strict | R@1 any def | content ≠ lines | repeated definitions in top 10 |', '|---|---|---|---|---|---|---|---|',
+    ...reports.map((r) => `| ${r.set} | ${r.files} | ${r.chunks} | ${r.queries} | ${r.strictAt1.toFixed(3)} | ${r.anyAt1.toFixed(3)} | ${r.contractFailed}/${r.contractChecked} | ${r.duplicateSlots}/${r.slots} |`), ''];
+  writeFileSync(join(RESULTS_DIR, `nav-${stamp}.md`), md.join('\n'));
+}
