@@ -19,7 +19,7 @@
 import { proxy, transfer, wrap, releaseProxy, type Remote } from 'comlink';
 import type { StoreWorkerApi, AppSearchRequest, AppSearchResponse, CodebaseInfo, ImportResult, VectorModel } from '../../../workers/store/api.ts';
 import type { IndexerWorkerApi, IndexProgress, LiveFile, SourceRef } from '../../../workers/indexer/api.ts';
-import type { EmbedderWorkerApi, ImportedModel, ModelConfig, ModelLoadResult } from '../../../workers/embedder/api.ts';
+import type { EmbedderWorkerApi, ImportedModel, LoadProgress, ModelConfig, ModelLoadResult } from '../../../workers/embedder/api.ts';
 import type { IndexSummary } from '../../core/index/indexer.ts';
 import type { EmbedProgress, EmbedSummary } from '../../core/embed/embed-pass.ts';
 import type { FileRecord, StoredChunk } from '../../core/types.ts';
@@ -217,10 +217,10 @@ class WorkerBridge {
 
   // ---- embedder ----
 
-  /** Loads a model and connects it to the store's vector leg. */
-  async loadModel(cfg: ModelConfig, signal?: AbortSignal): Promise<ModelLoadResult> {
+  /** Loads a model (reporting bytes read) and connects it to the store's vector leg. */
+  async loadModel(cfg: ModelConfig, signal?: AbortSignal, onProgress?: (p: LoadProgress) => void): Promise<ModelLoadResult> {
     const token = newToken('model');
-    const res = await this.#call('embedder', 'loadModel', [cfg, token], signal, token);
+    const res = await this.#call('embedder', 'loadModel', [cfg, token, onProgress ? proxy(onProgress) : undefined], signal, token);
     if (res.ok) {
       const { port1, port2 } = new MessageChannel();
       await this.#call('embedder', 'serveQueries', [transfer(port1, [port1])]);
