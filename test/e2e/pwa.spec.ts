@@ -252,20 +252,35 @@ test('the app offers a new deploy and reloads into it when the user agrees', asy
   await expect.poll(async () => (await swControlled(page)).version, { timeout: 20_000 }).toBe('cafebabecafebabe');
 });
 
-test('cross-origin isolation via the service worker, behind a setting', async ({ page }) => {
+test('cross-origin isolation via the service worker: on by default, no reload forced, opt-out flag', async ({ page }) => {
   await page.goto(server.url);
-  await ensureRegistered(page);
   await swControlled(page);
+  // The first load was not served by the SW: not isolated, and the app does not reload itself.
   expect(await page.evaluate(() => crossOriginIsolated)).toBe(false);
-  // What setCrossOriginIsolation(true) in src/app/pwa.ts does.
+  // Every load the SW controls is isolated, and OPFS still works (the app's workers under
+  // isolation: first-run-model.spec.ts indexes and searches by meaning in such a load).
+  await page.reload();
+  await expect(page).toHaveTitle('Sift');
+  const isolated = await page.evaluate(async () => {
+    const root = await navigator.storage.getDirectory();
+    const fh = await root.getFileHandle('coi-probe.txt', { create: true });
+    const w = await fh.createWritable();
+    await w.write('ok');
+    await w.close();
+    const opfs = await (await fh.getFile()).text();
+    return { coi: crossOriginIsolated, sab: typeof SharedArrayBuffer === 'function', opfs };
+  });
+  expect(isolated.coi && isolated.sab).toBe(true);
+  expect(isolated.opfs).toBe('ok');
+  // What setCrossOriginIsolation(false) in src/app/pwa.ts does: the next load is not isolated.
   await page.evaluate(async () => {
     const cache = await caches.open('sift-settings');
-    await cache.put(new URL('__sift/coi', document.baseURI).href, new Response('1'));
+    await cache.put(new URL('__sift/coi', document.baseURI).href, new Response('0'));
     navigator.serviceWorker.controller!.postMessage({ type: 'SETTINGS_CHANGED' });
   });
   await page.reload();
   await expect(page).toHaveTitle('Sift');
-  expect(await page.evaluate(() => crossOriginIsolated && typeof SharedArrayBuffer === 'function')).toBe(true);
+  expect(await page.evaluate(() => crossOriginIsolated)).toBe(false);
 });
 
 test('dev/preview servers serve the generated test models under models/generated/', async ({ request, baseURL }) => {
