@@ -17,9 +17,7 @@ beforeAll(async () => {
 const all3 = (s: string) => Array.from({ length: s.length - 2 }, (_, i) => `"${s.slice(i, i + 3)}"`).join(' AND ');
 
 async function pathsMatching(store: Store, literal: string): Promise<string[]> {
-  const match = all3(literal);
-  const ids = new Set(await store.trigramCandidates(match));
-  return (await store.fileTextPaths()).filter((r) => ids.has(r.id)).map((r) => r.path).sort();
+  return (await store.grepFiles(all3(literal))).map((f) => f.path);
 }
 
 describe('file_text', () => {
@@ -56,24 +54,17 @@ describe('file_text', () => {
     await store.close();
   });
 
-  it('pages through stored texts by id, optionally only given ids', async () => {
+  it('lists grep files in path order with their language, and reads texts by id', async () => {
     const files: Record<string, string> = {};
-    for (let i = 0; i < 7; i++) files[`f${i}.txt`] = `line ${i}\n`;
+    for (const name of ['b.py', 'a.txt', 'c/d.go', 'B.md']) files[name] = `text of ${name}\n`;
     const store = await openMemoryStore();
     await indexCodebase({ source: new MemoryFileSource(files), store, chunker });
-    const all = await store.fileTextPaths();
-    expect(all).toHaveLength(7);
-    const seen: string[] = [];
-    let after = 0;
-    for (;;) {
-      const page = await store.fileTextPage(after, 3);
-      if (!page.length) break;
-      seen.push(...page.map((r) => r.path));
-      after = page[page.length - 1]!.id;
-    }
-    expect(seen.sort()).toEqual(Object.keys(files).sort());
-    const some = [all[5]!.id, all[1]!.id];
-    expect((await store.fileTextPage(0, 10, some)).map((r) => r.id)).toEqual([all[1]!.id, all[5]!.id]);
+    const all = await store.grepFiles(null);
+    expect(all.map((f) => f.path)).toEqual(['B.md', 'a.txt', 'b.py', 'c/d.go']);
+    expect(all.find((f) => f.path === 'b.py')?.language).toBe('python');
+    const texts = await store.fileTextsById([all[3]!.id, all[0]!.id, 99999]);
+    expect([...texts.values()].sort()).toEqual(['text of B.md\n', 'text of c/d.go\n']);
+    expect(await store.fileTextSize()).toEqual({ files: 4, textBytes: Object.values(files).join('').length });
     await store.close();
   });
 });
