@@ -41,8 +41,13 @@ describe('ChunkPool', () => {
     const viaLocal = await openMemoryStore();
     await indexCodebase({ source: new MemoryFileSource(FILES), store: viaPool, chunker: pool }, { concurrency: 8 });
     await indexCodebase({ source: new MemoryFileSource(FILES), store: viaLocal, chunker: local }, { concurrency: 1 });
-    const rows = (s: typeof viaPool) => s.db.all('SELECT path, start_line, content, content_hash, names, tokens FROM chunks ORDER BY path, start_line');
+    const rows = (s: typeof viaPool) => s.db.all('SELECT id, path, start_line, content, text_start, text_len, content_hash FROM chunks ORDER BY path, start_line');
     expect(await rows(viaPool)).toEqual(await rows(viaLocal));
+    // The FTS rows (names, path words, tokens are only in the index now) rank the same.
+    const words = [...new Set(Object.values(FILES).join(' ').match(/[A-Za-z]{3,}/g) ?? [])].slice(0, 40);
+    const ranked = (s: typeof viaPool) => s.db.all(`SELECT rowid, round(bm25(chunks_fts, 10, 4, 3, 1, 1.5), 6) AS r FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rowid`, [words.map((w) => `"${w}"`).join(' OR ')]);
+    expect((await ranked(viaPool)).length).toBeGreaterThan(0);
+    expect(await ranked(viaPool)).toEqual(await ranked(viaLocal));
     expect(await viaPool.integrityCheck()).toBe('ok');
   });
 

@@ -136,9 +136,15 @@ describe('indexCodebase', () => {
     expect(par.maxInFlight).toBe(1);
     expect(par.written).toEqual(seq.written);
     expect(await snapshot(par.store)).toEqual(await snapshot(seq.store));
-    const rows = await par.store.db.all<{ tokens: string; content: string }>('SELECT tokens, content FROM chunks');
+    // Text stored once: every chunk refers into its file's stored text, and reads back as
+    // exactly the file's lines start..end.
+    const rows = await par.store.db.all<{ id: number; text_start: number | null }>('SELECT id, text_start FROM chunks');
     expect(rows.length).toBeGreaterThan(41);
-    for (const r of rows) expect(r.tokens).toBe(identifierTokens(r.content));
+    expect(rows.every((r) => r.text_start !== null)).toBe(true);
+    for (const path of Object.keys(files)) {
+      const lines = files[path]!.split('\n');
+      for (const c of await par.store.getFileChunks(path)) expect(c.content).toBe(lines.slice(c.startLine - 1, c.endLine).join('\n'));
+    }
   });
 
   it('prepareChunks hashes the embedding text and precomputes the tokens column, once', async () => {

@@ -21,6 +21,7 @@
  */
 import type { Hit, SearchFilters } from '../types.ts';
 import type { Queryable, SqlValue } from '../store/sqlite.ts';
+import { resolveChunkContent } from '../store/store.ts';
 import { compilePathGlob, PATH_MATCH_FUNCTION } from '../text/path-glob.ts';
 import { identifierParts } from '../text/identifiers.ts';
 import { PREFIX_MIN_CHARS, processQuery, type ProcessedQuery } from './query.ts';
@@ -152,11 +153,12 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
     //    of an identifier query on top. Content is read only when a signal needs it.
     const ids = [...scores.keys()];
     const cands: RerankCandidate[] = [];
-    const content = RERANK_WEIGHTS.coverage > 0 ? 'content' : "'' AS content";
+    // Content lives in file_text since schema 5 (resolveChunkContent reads each file once).
+    const content = RERANK_WEIGHTS.coverage > 0 ? 'content, text_start, text_len' : "'' AS content, NULL AS text_start, NULL AS text_len";
     for (let i = 0; i < ids.length; i += RERANK_FETCH_BATCH) {
       const part = ids.slice(i, i + RERANK_FETCH_BATCH);
-      const rows = await db.all<{ id: number; symbol: string | null; parent: string | null; path: string; content: string }>(
-        `SELECT id, symbol, parent, path, ${content} FROM chunks WHERE id IN (${part.map(() => '?').join(', ')})`, part);
+      const rows = await resolveChunkContent(db, await db.all<{ id: number; symbol: string | null; parent: string | null; path: string; content: string; text_start: number | null; text_len: number | null }>(
+        `SELECT id, symbol, parent, path, ${content} FROM chunks WHERE id IN (${part.map(() => '?').join(', ')})`, part));
       for (const r of rows) cands.push({ ...r, score: scores.get(r.id) ?? 0, exact: exact.has(r.id) });
     }
     cands.sort((a, b) => b.score - a.score || a.id - b.id);

@@ -5,14 +5,20 @@
  * - Migration N runs once, inside one transaction that also sets user_version = N, so a
  *   crash leaves the database at N-1 or N, never between. Running `migrate` again is a no-op.
  * - A database newer than this code (user_version > SCHEMA_VERSION) is refused, not touched.
- * - `chunks_fts` is an external-content FTS5 table over `chunks`, kept equal to it by the
- *   chunks_ai/_ad/_au triggers: every FTS column is a real (or generated) column of `chunks`
- *   of the same name, so `INSERT INTO chunks_fts(chunks_fts) VALUES('integrity-check')` can
- *   verify the index against the table.
+ * - Since schema 5, `chunks_fts` is a contentless FTS5 table (content='', contentless_delete=1)
+ *   with one row per chunk (rowid = chunks.id). Store writes, rewrites (rename) and deletes
+ *   those rows in the same transaction as the chunk rows — no triggers; Store.integrityCheck
+ *   runs FTS5's integrity-check (the index's own structure) and compares the FTS row set
+ *   (chunks_fts_docsize ids) with chunks. Schemas 1–4 used an external-content table kept
+ *   equal to `chunks` by the chunks_ai/_ad/_au triggers.
+ * - Since schema 5, text is stored once: a chunk's content is its slice of file_text
+ *   (text_start/text_len in UTF-16 code units) whenever the writer had the file's text;
+ *   otherwise (text_start NULL) the content column holds it.
  *
  * FTS columns (weights in search/bm25.ts): names (symbol, parent and their identifier parts),
- * path_words (path plus its parts), sig_doc (signature + doc, generated), content, tokens
- * (camelCase parts of identifiers in content that the tokenizer keeps whole).
+ * path_words (path plus its parts), sig_doc (signature + doc), content, tokens (camelCase
+ * parts of identifiers in content that the tokenizer keeps whole). Since schema 5 only the
+ * FTS index holds names/path_words/tokens; Store computes them when it writes a row.
  *
  * Tokenizer: unicode61 (remove_diacritics 2), `_` NOT a token character: `get_user_name`
  * indexes as get/user/name and a quoted query "get_user_name" becomes the phrase
@@ -45,6 +51,14 @@ const sqlList = (xs: readonly string[]) => xs.map((x) => `'${x.replace(/'/g, "''
 const FTS_COLUMNS = 'names, path_words, sig_doc, content, tokens';
 const FTS_OPTIONS_V1 = `content='chunks', content_rowid='id', tokenize='unicode61 remove_diacritics 2', prefix='2 3'`;
 const FTS_OPTIONS_V2 = `content='chunks', content_rowid='id', tokenize='unicode61 remove_diacritics 2', prefix='3'`;
+/**
+ * Schema 5 (scale, issue 12): contentless, no prefix index, full detail (phrase queries:
+ * a quoted snake_case term is a phrase). Measured on the kernel subset (243k chunks, native
+ * sqlite3, same rows): prefix='3' made the FTS index 157 MB instead of 93 MB and its build
+ * 2.2x slower, while keyword p50/p95 were within noise (112/287 vs 96/323 ms, load ~8) —
+ * the 3-character index only serves terms of exactly 3 characters.
+ */
+const FTS_OPTIONS_V5 = `content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2'`;
 const OLD = (cols: string) => cols.split(', ').map((c) => `old.${c}`).join(', ');
 const NEW = (cols: string) => cols.split(', ').map((c) => `new.${c}`).join(', ');
 
@@ -165,6 +179,27 @@ export const MIGRATIONS: readonly string[] = [
   -- Rows written before this kept the context inside content: void every file's stat cache
   -- and hash so the next run re-chunks it. Heads and whole definitions keep their embeddings.
   UPDATE files SET hash = '', mtime = -1;
+  `,
+  /* 5 */ `
+  -- Scale (issue 12): text stored once. A chunk's content is its slice of file_text
+  -- (text_start/text_len, UTF-16 code units as JS strings count them; content = '') whenever
+  -- the writer had the file's text; rows without it (text_start NULL) keep content inline.
+  -- chunks_fts becomes contentless (content='', contentless_delete=1): it keeps only the index,
+  -- Store writes and deletes its rows itself (no triggers), and the JS-computed columns
+  -- names/path_words/tokens are no longer stored in chunks. No prefix index (see FTS_OPTIONS_V5).
+  DROP TRIGGER IF EXISTS chunks_ai;
+  DROP TRIGGER IF EXISTS chunks_ad;
+  DROP TRIGGER IF EXISTS chunks_au;
+  DROP TABLE chunks_fts;
+  CREATE VIRTUAL TABLE chunks_fts USING fts5(${FTS_COLUMNS}, ${FTS_OPTIONS_V5});
+  INSERT INTO chunks_fts(rowid, ${FTS_COLUMNS}) SELECT id, ${FTS_COLUMNS} FROM chunks;
+  ALTER TABLE chunks DROP COLUMN names;
+  ALTER TABLE chunks DROP COLUMN path_words;
+  ALTER TABLE chunks DROP COLUMN tokens;
+  ALTER TABLE chunks ADD COLUMN text_start INTEGER;
+  ALTER TABLE chunks ADD COLUMN text_len INTEGER;
+  -- Only pruneEmbeddings looked chunks up by hash (a rare full pass): 8% of the kernel index.
+  DROP INDEX IF EXISTS chunks_content_hash;
   `,
 ];
 

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Chunk, FileRecord } from '../types.ts';
 import { openMemoryStore, openNodeStore } from './open-node.ts';
-import { migrate, SCHEMA_VERSION } from './schema.ts';
+import { migrate, MIGRATIONS, SCHEMA_VERSION } from './schema.ts';
 import { StorageFullError, StoreError } from './sqlite.ts';
 import { blobToVector, PAGE_SIZE, vectorToBlob, vectorToInt8Blob, type Store } from './store.ts';
 
@@ -82,32 +82,40 @@ describe('Store (memory)', () => {
     await ftsConsistent(store);
   });
 
-  it('migration 2 moves an existing index to prefix=3 and keeps every row searchable', async () => {
-    await store.writeFiles([file('a.ts', 3), file('b.ts', 2)]);
-    // Put the database back at version 1 (prefix '2 3'), as an older Sift left it.
-    await store.db.exec(`DROP TABLE chunks_fts;
-      CREATE VIRTUAL TABLE chunks_fts USING fts5(names, path_words, sig_doc, content, tokens, content='chunks', content_rowid='id',
-        tokenize='unicode61 remove_diacritics 2', prefix='2 3');
-      INSERT INTO chunks_fts(chunks_fts) VALUES ('rebuild');
-      DROP INDEX chunks_symbols; ALTER TABLE chunks DROP COLUMN context; ALTER TABLE chunks DROP COLUMN def_line;
-      ALTER TABLE chunks DROP COLUMN symbols; PRAGMA user_version = 1;`);
-    expect(await migrate(store.db)).toBe(1);
-    const sql = await store.db.get<{ sql: string }>(`SELECT sql FROM sqlite_master WHERE name = 'chunks_fts'`);
-    expect(sql?.sql).toContain(`prefix='3'`);
-    await ftsConsistent(store);
-    const hits = await store.db.all<{ id: number }>(`SELECT rowid AS id FROM chunks_fts WHERE chunks_fts MATCH '"chu"*'`);
-    expect(hits.length).toBe(5);
-    await store.writeFiles([file('c.ts', 1)]); // triggers still feed the new table
+  it('uses a chunk\'s precomputed ftsTokens as the tokens column', async () => {
+    const item = file('t.ts', 2);
+    item.chunks[0] = { ...item.chunks[0]!, content: 'const x = lookupAccount();', ftsTokens: 'get user name' } as typeof item.chunks[0];
+    await store.writeFiles([item]);
+    // 'user' is in no column but the given tokens: the FTS row was written from them.
+    const hits = await store.db.all<{ id: number }>(`SELECT rowid AS id FROM chunks_fts WHERE chunks_fts MATCH '"user"'`);
+    expect(hits.length).toBe(1);
+    expect((await store.getChunks(hits.map((h) => h.id)))[0]?.content).toBe('const x = lookupAccount();');
     await ftsConsistent(store);
   });
 
-  it('uses a chunk\'s precomputed ftsTokens as the tokens column', async () => {
-    const item = file('t.ts', 2);
-    item.chunks[0] = { ...item.chunks[0]!, content: 'const x = getUserName();', ftsTokens: 'get user name' } as typeof item.chunks[0];
-    await store.writeFiles([item]);
-    const rows = await store.db.all<{ tokens: string }>('SELECT tokens FROM chunks ORDER BY id');
-    expect(rows.map((r) => r.tokens)).toEqual(['get user name', '']);
+  it('stores chunk text once: rows given the file text refer into it and read back exactly', async () => {
+    const text = 'line one\nfunction fn0() {\n  return "😀 wide";\n}\nline five\n';
+    const item = { ...file('w.ts', 1), text };
+    item.chunks[0] = { ...item.chunks[0]!, startLine: 2, endLine: 4, content: 'function fn0() {\n  return "😀 wide";\n}' };
+    const stale = { ...file('x.ts', 1), text: 'not what the chunk says\n' }; // content not found in text → kept inline
+    await store.writeFiles([item, stale]);
+    const rows = await store.db.all<{ path: string; content: string; text_start: number | null }>('SELECT path, content, text_start FROM chunks ORDER BY path');
+    expect(rows).toEqual([
+      { path: 'w.ts', content: '', text_start: 9 },
+      { path: 'x.ts', content: stale.chunks[0]!.content, text_start: null },
+    ]);
+    expect((await store.getFileChunks('w.ts'))[0]?.content).toBe(item.chunks[0]!.content);
+    expect((await store.pendingEmbeddings('m', 10)).map((p) => p.text)).toEqual([item.chunks[0]!.content, stale.chunks[0]!.content]);
+    expect((await store.db.all(`SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH '"wide"'`)).length).toBe(1);
+    // A rename keeps the reference (file_text moves with it) and rewrites the FTS path words.
+    await store.renameFile('w.ts', { ...item.file, path: 'lib/renamed.ts' });
+    expect((await store.getFileChunks('lib/renamed.ts'))[0]?.content).toBe(item.chunks[0]!.content);
+    expect((await store.db.all(`SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH '"renamed" AND "wide"'`)).length).toBe(1);
+    expect((await store.db.all(`SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH 'path_words:"w"'`)).length).toBe(0);
     await ftsConsistent(store);
+    // A missing FTS row is caught by the integrity check.
+    await store.db.run(`DELETE FROM chunks_fts WHERE rowid = (SELECT min(id) FROM chunks)`);
+    expect(await store.integrityCheck()).toMatch(/1 chunks have no FTS row/);
   });
 
   it('optimizeFts merges the index without changing what matches', async () => {
@@ -274,6 +282,29 @@ describe('Store (Node file VFS)', () => {
     await b.close();
     const native = execFileSync('/usr/bin/sqlite3', [file1, 'SELECT count(*) FROM chunks; PRAGMA integrity_check;']).toString();
     expect(native.trim().split('\n')).toEqual(['3', 'ok']);
+  });
+
+  it('migrates a version-1 index (external-content FTS, triggers) to schema 5 and keeps every row searchable', async () => {
+    const f = path.join(dir, 'v1.sqlite');
+    const row = (p: string, i: number) => `('${p}', ${i * 10 + 1}, ${i * 10 + 9}, 'typescript', 'function', 'fn${i}', NULL, 'function fn${i}()', NULL,
+      'function fn${i}() { return "${p} chunk ${i}" }', '${p}#${i}', 'fn${i}', '${p.replace('.', ' ')}', '')`;
+    execFileSync('/usr/bin/sqlite3', [f, `${MIGRATIONS[0]}
+      INSERT INTO chunks (path, start_line, end_line, language, chunk_type, symbol, parent, signature, doc, content, content_hash, names, path_words, tokens)
+        VALUES ${[row('a.ts', 0), row('a.ts', 1), row('b.ts', 0)].join(', ')};
+      INSERT INTO files (path, hash, size, mtime, language, indexed_at) VALUES ('a.ts', 'h', 1, 1, 'typescript', 'x'), ('b.ts', 'h', 1, 1, 'typescript', 'x');
+      PRAGMA user_version = 1;`]);
+    const s = await openNodeStore(f);
+    const sql = await s.db.get<{ sql: string }>(`SELECT sql FROM sqlite_master WHERE name = 'chunks_fts'`);
+    expect(sql?.sql).toContain(`content=''`);
+    expect(sql?.sql).not.toContain('prefix');
+    await ftsConsistent(s);
+    expect((await s.db.all(`SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH '"chunk"'`)).length).toBe(3);
+    expect((await s.getFileChunks('a.ts')).map((c) => c.content)).toEqual(['function fn0() { return "a.ts chunk 0" }', 'function fn1() { return "a.ts chunk 1" }']);
+    await s.writeFiles([file('c.ts', 1)]);
+    await s.deleteFiles(['a.ts']);
+    await ftsConsistent(s);
+    expect((await s.db.all(`SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH '"chunk"'`)).length).toBe(2);
+    await s.close();
   });
 
   it('creates new files with PAGE_SIZE pages and incremental auto-vacuum; releaseFreePages shrinks them', async () => {

@@ -16,7 +16,7 @@ import type { Chunk, ChunkType, FileRecord, StoredChunk } from '../types.ts';
 import { registerPathMatch } from '../text/path-glob.ts';
 import { identifierTokens, nameWords, pathWords } from '../text/identifiers.ts';
 import { DATA_LANGUAGES, migrate, SCHEMA_VERSION } from './schema.ts';
-import type { Db, Queryable } from './sqlite.ts';
+import type { Db, Queryable, SqlValue } from './sqlite.ts';
 import { META, type MetaKey } from './meta.ts';
 
 /**
@@ -83,6 +83,8 @@ interface ChunkRow {
   context: string | null;
   def_line: number | null;
   symbols: string | null;
+  text_start: number | null;
+  text_len: number | null;
 }
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
@@ -144,9 +146,60 @@ function chunked<T>(xs: readonly T[], size = MAX_PARAMS_PER_STATEMENT): T[][] {
 
 const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 
-const CHUNK_COLUMNS = 'id, path, start_line, end_line, language, chunk_type, symbol, parent, signature, doc, content, content_hash, context, def_line, symbols';
-const INSERT_CHUNK = `INSERT INTO chunks (path, start_line, end_line, language, chunk_type, symbol, parent, signature, doc,
-  content, content_hash, names, path_words, tokens, context, def_line, symbols) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const CHUNK_COLUMNS = 'id, path, start_line, end_line, language, chunk_type, symbol, parent, signature, doc, content, content_hash, context, def_line, symbols, text_start, text_len';
+const INSERT_CHUNK = `INSERT INTO chunks (id, path, start_line, end_line, language, chunk_type, symbol, parent, signature, doc,
+  content, content_hash, context, def_line, symbols, text_start, text_len) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+/** chunks_fts is contentless (schema 5): Store writes each row's FTS columns itself. */
+const INSERT_FTS = 'INSERT INTO chunks_fts (rowid, names, path_words, sig_doc, content, tokens) VALUES (?, ?, ?, ?, ?, ?)';
+const DELETE_FTS_OF_PATH = 'DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE path = ?)';
+
+/**
+ * Where `content` starts in the file's text (UTF-16 code units), or -1. Chunk content is the
+ * file's lines start_line..end_line, so it starts where its first line does.
+ */
+function contentOffset(text: string, lineStarts: number[], c: { startLine: number; content: string }): number {
+  const at = lineStarts[c.startLine - 1];
+  return at !== undefined && text.startsWith(c.content, at) ? at : -1;
+}
+
+function lineStartsOf(text: string): number[] {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return starts;
+}
+
+/** The FTS columns of one chunk, as schema 1's generated/JS-computed chunk columns defined them. */
+function ftsRow(id: number, pathText: string, c: { symbol: string | null; parent: string | null; signature: string | null; doc: string | null; content: string; names?: string[] | null; ftsTokens?: string }): SqlValue[] {
+  return [
+    id,
+    nameWords(c.names?.length ? c.names.join(' ') : c.symbol, c.parent),
+    pathText,
+    `${c.signature ?? ''} ${c.doc ?? ''}`,
+    c.content,
+    // Precomputed by the indexer (off this thread) when given; must equal identifierTokens(content).
+    typeof c.ftsTokens === 'string' ? c.ftsTokens : identifierTokens(c.content),
+  ];
+}
+
+/**
+ * Fill in `content` of chunk rows that refer into file_text (text_start set), reading each
+ * file's text once. Rows stored inline keep theirs. Works on any connection (the BM25 leg
+ * reads candidates' content through it).
+ */
+export async function resolveChunkContent<T extends { path: string; content: string; text_start: number | null; text_len: number | null }>(db: Queryable, rows: T[]): Promise<T[]> {
+  const paths = [...new Set(rows.filter((r) => r.text_start !== null).map((r) => r.path))];
+  if (!paths.length) return rows;
+  const texts = new Map<string, string>();
+  for (const part of chunked(paths)) {
+    for (const t of await db.all<{ path: string; text: string }>(`SELECT path, text FROM file_text WHERE path IN (${marks(part.length)})`, part)) texts.set(t.path, t.text);
+  }
+  for (const r of rows) {
+    if (r.text_start === null) continue;
+    const text = texts.get(r.path);
+    r.content = text === undefined ? '' : text.slice(r.text_start, r.text_start + (r.text_len ?? 0));
+  }
+  return rows;
+}
 const UPSERT_FILE = `INSERT INTO files (path, hash, size, mtime, language, indexed_at) VALUES (?, ?, ?, ?, ?, ?)
   ON CONFLICT(path) DO UPDATE SET hash = excluded.hash, size = excluded.size, mtime = excluded.mtime,
   language = excluded.language, indexed_at = excluded.indexed_at`;
@@ -173,11 +226,11 @@ function toStoredChunk(r: ChunkRow): StoredChunk {
   };
 }
 
-/** A file grep searches (see Store.grepFiles); `id` is its file_text id. */
-export interface GrepFile {
+/** A row of file_text (see Store.fileTextPage). */
+export interface FileTextRow {
   id: number;
   path: string;
-  language: string;
+  text: string;
 }
 
 async function putFileText(tx: Queryable, path: string, text: string): Promise<void> {
@@ -226,6 +279,11 @@ export class Store {
     return (await this.db.get<FileRecord>('SELECT path, hash, size, mtime, language FROM files WHERE path = ?', [path])) ?? null;
   }
 
+  /** One file's record, or null when the path is not indexed. */
+  async getFile(path: string): Promise<FileRecord | null> {
+    return (await this.db.get<FileRecord>('SELECT path, hash, size, mtime, language FROM files WHERE path = ?', [path])) ?? null;
+  }
+
   /**
    * Replace each file's chunks and record, all in ONE transaction (callers batch ~1,000 chunk
    * rows per call). If anything fails, nothing of the batch is stored. `ftsTokens`, when a
@@ -235,18 +293,24 @@ export class Store {
     if (!items.length) return;
     const now = new Date().toISOString();
     await this.db.transaction(async (tx) => {
+      // Ids are assigned here (AUTOINCREMENT's counter, never reused) so the FTS row can name its chunk.
+      let nextId = ((await tx.get<{ seq: number }>("SELECT seq FROM sqlite_sequence WHERE name = 'chunks'"))?.seq ?? 0) + 1;
       for (const { file, chunks, text } of items) {
+        await tx.run(DELETE_FTS_OF_PATH, [file.path]);
         await tx.run('DELETE FROM chunks WHERE path = ?', [file.path]);
         const pathText = pathWords(file.path);
+        const lineStarts = typeof text === 'string' ? lineStartsOf(text) : null;
         for (const c of chunks) {
           if (c.path !== file.path) throw new Error(`chunk path ${c.path} does not belong to file ${file.path}`);
+          const id = nextId++;
+          // Text stored once: the row refers into file_text when its content is found there.
+          const at = lineStarts ? contentOffset(text!, lineStarts, c) : -1;
           await tx.run(INSERT_CHUNK, [
-            c.path, c.startLine, c.endLine, c.language, c.chunkType, c.symbol, c.parent, c.signature, c.doc,
-            c.content, c.contentHash, nameWords(c.names?.length ? c.names.join(' ') : c.symbol, c.parent), pathText,
-            // Precomputed by the indexer (off this thread) when given; must equal identifierTokens(content).
-            typeof c.ftsTokens === 'string' ? c.ftsTokens : identifierTokens(c.content),
-            c.context ?? null, c.defLine ?? null, c.names?.length ? c.names.join(' ') : null,
+            id, c.path, c.startLine, c.endLine, c.language, c.chunkType, c.symbol, c.parent, c.signature, c.doc,
+            at >= 0 ? '' : c.content, c.contentHash, c.context ?? null, c.defLine ?? null, c.names?.length ? c.names.join(' ') : null,
+            at >= 0 ? at : null, at >= 0 ? c.content.length : null,
           ]);
+          await tx.run(INSERT_FTS, ftsRow(id, pathText, c));
         }
         if (typeof text === 'string') await putFileText(tx, file.path, text);
         await upsertFile(tx, file, now);
@@ -258,6 +322,7 @@ export class Store {
     if (!paths.length) return;
     await this.db.transaction(async (tx) => {
       for (const p of paths) {
+        await tx.run(DELETE_FTS_OF_PATH, [p]);
         await tx.run('DELETE FROM chunks WHERE path = ?', [p]);
         await tx.run('DELETE FROM files WHERE path = ?', [p]);
         await tx.run('DELETE FROM file_text WHERE path = ?', [p]);
@@ -265,15 +330,26 @@ export class Store {
     });
   }
 
-  /** A file moved with unchanged content: move its rows (FTS follows by trigger), no re-chunk. */
+  /**
+   * A file moved with unchanged content: move its rows, no re-chunk. The FTS rows are
+   * re-written (path_words changed; a contentless table has no UPDATE of one column) from
+   * the stored chunks and text.
+   */
   async renameFile(from: string, to: FileRecord): Promise<void> {
     if (from === to.path) {
       await this.db.transaction((tx) => upsertFile(tx, to, new Date().toISOString()));
       return;
     }
     await this.db.transaction(async (tx) => {
+      await tx.run(DELETE_FTS_OF_PATH, [to.path]);
       await tx.run('DELETE FROM chunks WHERE path = ?', [to.path]);
-      await tx.run('UPDATE chunks SET path = ?, path_words = ? WHERE path = ?', [to.path, pathWords(to.path), from]);
+      const moved = await resolveChunkContent(tx, await tx.all<ChunkRow>(`SELECT ${CHUNK_COLUMNS} FROM chunks WHERE path = ?`, [from]));
+      await tx.run(DELETE_FTS_OF_PATH, [from]);
+      await tx.run('UPDATE chunks SET path = ? WHERE path = ?', [to.path, from]);
+      const pathText = pathWords(to.path);
+      for (const r of moved) {
+        await tx.run(INSERT_FTS, ftsRow(r.id, pathText, { ...r, names: r.symbols ? r.symbols.split(' ') : null }));
+      }
       await tx.run('DELETE FROM files WHERE path = ?', [from]);
       await moveFileText(tx, from, to.path);
       await upsertFile(tx, to, new Date().toISOString());
@@ -285,7 +361,7 @@ export class Store {
     const byId = new Map<number, StoredChunk>();
     for (const part of chunked([...new Set(ids)])) {
       const rows = await this.db.all<ChunkRow>(`SELECT ${CHUNK_COLUMNS} FROM chunks WHERE id IN (${marks(part.length)})`, part);
-      for (const r of rows) byId.set(r.id, toStoredChunk(r));
+      for (const r of await resolveChunkContent(this.db, rows)) byId.set(r.id, toStoredChunk(r));
     }
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
@@ -293,7 +369,7 @@ export class Store {
   /** All chunks of one file, in line order. */
   async getFileChunks(path: string): Promise<StoredChunk[]> {
     const rows = await this.db.all<ChunkRow>(`SELECT ${CHUNK_COLUMNS} FROM chunks WHERE path = ? ORDER BY start_line, id`, [path]);
-    return rows.map(toStoredChunk);
+    return (await resolveChunkContent(this.db, rows)).map(toStoredChunk);
   }
 
   async chunkCount(): Promise<number> {
@@ -320,36 +396,31 @@ export class Store {
   }
 
   /**
-   * The files grep searches, in path order (SQLite BINARY collation): every file with stored
-   * text, or with `trigramMatch` only those whose text contains its trigrams (an FTS5 MATCH
-   * expression over the case-folded trigram index, built by search/trigram.ts — a superset of
-   * the files that match: callers re-check every one).
+   * One page of stored file texts in id order, for streaming scans: pass the last returned id
+   * as `afterId`. With `ids`, only those files (a prefilter's candidates, any order).
    */
-  async grepFiles(trigramMatch: string | null): Promise<GrepFile[]> {
-    const sql = `SELECT t.id, t.path, coalesce(f.language, '') AS language FROM file_text t LEFT JOIN files f ON f.path = t.path
-      ${trigramMatch === null ? '' : 'WHERE t.id IN (SELECT rowid FROM file_trigrams WHERE file_trigrams MATCH ?)'} ORDER BY t.path`;
-    return this.db.all<GrepFile>(sql, trigramMatch === null ? [] : [trigramMatch]);
-  }
-
-  /** Stored texts by file_text id; unknown ids are absent. */
-  async fileTextsById(ids: readonly number[]): Promise<Map<number, string>> {
-    const out = new Map<number, string>();
-    for (const part of chunked([...new Set(ids)])) {
-      const rows = await this.db.all<{ id: number; text: string }>(`SELECT id, text FROM file_text WHERE id IN (${marks(part.length)})`, part);
-      for (const r of rows) out.set(r.id, r.text);
+  async fileTextPage(afterId: number, limit: number, ids?: readonly number[]): Promise<FileTextRow[]> {
+    if (ids) {
+      const want = ids.filter((id) => id > afterId).sort((a, b) => a - b).slice(0, Math.max(0, limit));
+      if (!want.length) return [];
+      return this.db.all<FileTextRow>(`SELECT id, path, text FROM file_text WHERE id IN (${marks(want.length)}) ORDER BY id`, want);
     }
-    return out;
+    return this.db.all<FileTextRow>('SELECT id, path, text FROM file_text WHERE id > ? ORDER BY id LIMIT ?', [afterId, Math.max(0, limit)]);
   }
 
-  /** Files with stored text. */
-  async fileTextCount(): Promise<number> {
-    return (await this.db.get<{ n: number }>('SELECT count(*) AS n FROM file_text'))?.n ?? 0;
+  /** Paths of every file with stored text, by id (what grep searches). */
+  async fileTextPaths(): Promise<Array<{ id: number; path: string }>> {
+    return this.db.all<{ id: number; path: string }>('SELECT id, path FROM file_text ORDER BY id');
   }
 
-  /** Files and UTF-8 bytes of stored text. */
-  async fileTextSize(): Promise<{ files: number; textBytes: number }> {
-    const r = await this.db.get<{ n: number; b: number | null }>('SELECT count(*) AS n, sum(length(CAST(text AS BLOB))) AS b FROM file_text');
-    return { files: r?.n ?? 0, textBytes: r?.b ?? 0 };
+  /**
+   * File ids whose text contains the trigram query (an FTS5 MATCH expression over the
+   * case-folded trigram index, built by search/trigram.ts), ascending. A superset of the
+   * files that match: callers re-check every candidate.
+   */
+  async trigramCandidates(match: string): Promise<number[]> {
+    const rows = await this.db.all<{ id: number }>('SELECT rowid AS id FROM file_trigrams WHERE file_trigrams MATCH ? ORDER BY rowid', [match]);
+    return rows.map((r) => r.id);
   }
 
   /** Indexed files that have no stored text yet (indexed before schema 3; the next index run fills them). */
@@ -400,15 +471,15 @@ export class Store {
         params.push(afterId);
       }
     }
-    const rows = await this.db.all<{ id: number; content_hash: string; content: string; language: string; path: string }>(
-      `SELECT c.id, c.content_hash, c.content, c.language, c.path FROM chunks c INDEXED BY chunks_embed_order
+    const rows = await this.db.all<{ id: number; content_hash: string; content: string; language: string; path: string; text_start: number | null; text_len: number | null }>(
+      `SELECT c.id, c.content_hash, c.content, c.language, c.path, c.text_start, c.text_len FROM chunks c INDEXED BY chunks_embed_order
         WHERE NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.content_hash = c.content_hash AND e.model = ?)${cursor}
         ORDER BY c.is_data, c.id LIMIT ?`,
       [...params, Math.max(0, limit)],
     );
     const seen = new Set<string>();
     const out: PendingEmbedding[] = [];
-    for (const r of rows) {
+    for (const r of await resolveChunkContent(this.db, rows)) {
       if (seen.has(r.content_hash)) continue;
       seen.add(r.content_hash);
       out.push({ id: r.id, contentHash: r.content_hash, text: r.content, language: r.language, path: r.path });
@@ -519,13 +590,31 @@ export class Store {
     return (row?.n ?? 0) >= 3;
   }
 
-  /** 'ok', or the problems found by PRAGMA integrity_check and the FTS5 integrity-check. */
+  /** Whether the database has Sift's tables (an imported file may be any SQLite database). */
+  async hasSiftTables(): Promise<boolean> {
+    const row = await this.db.get<{ n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE name IN ('files', 'chunks', 'meta')");
+    return (row?.n ?? 0) >= 3;
+  }
+
+  /**
+   * 'ok', or the problems found: PRAGMA integrity_check; the FTS5 integrity-check (for the
+   * contentless chunks_fts: its own structure); one FTS row per chunk and none without one
+   * (the FTS row set is chunks_fts_docsize's ids); every chunk that refers into file_text
+   * finds its file's text.
+   */
   async integrityCheck(): Promise<string> {
     const problems = (await this.db.all<{ integrity_check: string }>('PRAGMA integrity_check'))
       .map((r) => r.integrity_check)
       .filter((m) => m !== 'ok');
     try {
       await this.db.run(`INSERT INTO chunks_fts(chunks_fts) VALUES ('integrity-check')`);
+      const count = async (sql: string) => (await this.db.get<{ n: number }>(sql))?.n ?? 0;
+      const unindexed = await count('SELECT count(*) AS n FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM chunks_fts_docsize d WHERE d.id = c.id)');
+      if (unindexed) problems.push(`chunks_fts: ${unindexed} chunks have no FTS row`);
+      const orphans = await count('SELECT count(*) AS n FROM chunks_fts_docsize d WHERE NOT EXISTS (SELECT 1 FROM chunks c WHERE c.id = d.id)');
+      if (orphans) problems.push(`chunks_fts: ${orphans} FTS rows have no chunk`);
+      const textless = await count('SELECT count(*) AS n FROM chunks c WHERE c.text_start IS NOT NULL AND NOT EXISTS (SELECT 1 FROM file_text t WHERE t.path = c.path)');
+      if (textless) problems.push(`chunks: ${textless} chunks refer to a file text that is missing`);
     } catch (e) {
       problems.push(`chunks_fts: ${e instanceof Error ? e.message : String(e)}`);
     }
