@@ -3,8 +3,8 @@
  *   ripgrep — `rg -F -i -c <query> <dir>` (the literal query over the folder), warm page
  *             cache (one untimed pass first), per query the median of RUNS runs; p50/p95
  *             over the query list. Wall time includes process start, as a user sees it.
- *   sqlite3 — native FTS5 over the same chunks as Sift (copied out of Sift's index file,
- *             `chunks(content, path)`), or over 40-line windows when no Sift index is
+ *   sqlite3 — native FTS5 over the same chunks as Sift (copied out of Sift's index file:
+ *             each chunk's text from file_text, and its path), or over 40-line windows when no Sift index is
  *             given; build time, DB size, and naive prefix-OR queries (`"term"* OR …`,
  *             ORDER BY bm25, LIMIT 10) timed inside one sqlite3 process with `.timer on`.
  * Usage: tsx bench/baselines.ts <dir> [--sift-db FILE] [--runs 3]
@@ -102,7 +102,10 @@ export function ftsBaseline(
         'PRAGMA journal_mode=OFF;', 'PRAGMA synchronous=OFF;',
         `ATTACH '${o.siftDb.replace(/'/g, "''")}' AS s;`,
         'CREATE VIRTUAL TABLE c USING fts5(content, path);',
-        'INSERT INTO c(content, path) SELECT content, path FROM s.chunks;',
+        // Since schema 5 most chunk rows refer into file_text (UTF-16 offsets; substr counts
+        // code points, so a chunk after an astral character shifts a little — fine for a baseline).
+        `INSERT INTO c(content, path) SELECT CASE WHEN k.text_start IS NULL THEN k.content ELSE substr(t.text, k.text_start + 1, k.text_len) END, k.path
+           FROM s.chunks k LEFT JOIN s.file_text t ON t.path = k.path;`,
         'SELECT count(*) FROM c;',
       ].join('\n'),
     });

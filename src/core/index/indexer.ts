@@ -43,6 +43,12 @@ const TEXT_FALLBACK = { maxChunkChars: MAX_CHUNK_CHARS, minChunkChars: MIN_CHUNK
 const FIRST_BATCH_FILES = 25;
 /** Flush at least this often (ms) so a slow folder still shows results. */
 const FLUSH_INTERVAL_MS = 1000;
+/**
+ * While a write is still running, a due batch keeps growing (up to this many × WRITE_BATCH_ROWS)
+ * instead of waiting: when the store is the bottleneck, transactions get bigger and fewer
+ * (each commit costs fsyncs and journal work), and chunking never stalls behind a write.
+ */
+const MAX_BATCH_FACTOR = 8;
 const PROGRESS_INTERVAL_MS = 100;
 /**
  * Files read + hashed + chunked ahead of the one being committed. With an in-thread chunker
@@ -324,6 +330,8 @@ class BatchWriter {
   #rows = 0;
   #lastFlush = now();
   #inFlight: Promise<void> | null = null;
+  /** The write in flight has finished (settle() has not collected it yet). */
+  #writeDone = true;
 
   constructor(
     private readonly store: IndexStore,
@@ -335,13 +343,16 @@ class BatchWriter {
     return this.#inFlight !== null;
   }
 
-  /** Queue a file; true when the batch is due (size, first results, or time). */
+  /**
+   * Queue a file; true when the batch is due: the first results, or size / time once the
+   * previous write has finished (or the batch reached MAX_BATCH_FACTOR × WRITE_BATCH_ROWS).
+   */
   add(file: FileRecord, chunks: StoredChunkInput[], text?: string): boolean {
     this.#batch.push({ file, chunks, text }); // issue 11: text → file_text
     this.#rows += chunks.length;
-    return this.#rows >= WRITE_BATCH_ROWS
-      || (this.log.firstSearchableMs === null && this.#inFlight === null && this.#batch.length >= FIRST_BATCH_FILES)
-      || now() - this.#lastFlush > FLUSH_INTERVAL_MS;
+    if (this.log.firstSearchableMs === null && this.#inFlight === null && this.#batch.length >= FIRST_BATCH_FILES) return true;
+    if (this.#rows >= WRITE_BATCH_ROWS * MAX_BATCH_FACTOR) return true;
+    return this.#writeDone && (this.#rows >= WRITE_BATCH_ROWS || now() - this.#lastFlush > FLUSH_INTERVAL_MS);
   }
 
   /** Wait for the write in flight (rethrowing its failure). */
@@ -362,7 +373,8 @@ class BatchWriter {
     this.#lastFlush = now();
     const ts = now();
     const log = this.log;
-    const write = this.store.writeFiles(items).then(() => {
+    this.#writeDone = false;
+    const write = this.store.writeFiles(items).finally(() => (this.#writeDone = true)).then(() => {
       log.timings.store += now() - ts;
       log.chunksWritten += rows;
       if (log.firstSearchableMs === null) log.firstSearchableMs = now() - log.t0;
