@@ -10,7 +10,7 @@ import { indexCodebase, type FileChunker, type IndexSummary } from '../core/inde
 import { ChunkPool, DEFAULT_POOL_SIZE } from './chunk-pool.ts';
 import { embedPending, type EmbedSummary } from '../core/embed/embed-pass.ts';
 import type { Store } from '../core/store/store.ts';
-import type { IndexPaths } from './context.ts';
+import { safeText, type IndexPaths } from './context.ts';
 import { loadCliEmbedder, type ModelChoice } from './model.ts';
 import { rebuildVectorIndex } from './vectors.ts';
 import type { CodebaseStatus } from '../core/types.ts';
@@ -138,7 +138,14 @@ export async function runIndex(dir: string, store: Store, paths: IndexPaths, o: 
         );
         if (tty) process.stderr.write('\r\x1b[K');
         embedding = { ...res, model: choice.embedder.info.modelId, device: choice.embedder.info.device, dtype: choice.embedder.info.dtype };
-        vectors = await rebuildVectorIndex(store, paths, choice.embedder.info.key);
+        try {
+          vectors = await rebuildVectorIndex(store, paths, choice.embedder.info.key);
+        } catch (e) {
+          // The vector file is a cache (search rebuilds it from the embeddings): warn, keep the index.
+          const why = e instanceof Error ? e.message.split('\n')[0] : String(e);
+          warnings.push(`vector cache not saved: ${why}`);
+          if (!o.json && !o.quiet) process.stderr.write(`sift: vector cache not saved (${safeText(why)}); search rebuilds it\n`);
+        }
       } finally {
         await choice.embedder.dispose();
       }
@@ -176,7 +183,7 @@ export async function runIndex(dir: string, store: Store, paths: IndexPaths, o: 
     if ('embedded' in embedding) lines.push(`embeddings: ${embedding.embedded}/${embedding.total} chunks (${embedding.newlyEmbedded} new, ${embedding.rate.toFixed(1)} chunks/s, ${embedding.model} ${embedding.dtype} on ${embedding.device})`);
     else lines.push(`embeddings: skipped — ${embedding.skipped}`);
     lines.push(`index: ${paths.db}`);
-    process.stdout.write(lines.join('\n') + '\n');
+    process.stdout.write(lines.map(safeText).join('\n') + '\n');
   }
   await store.close();
   return 0;

@@ -5,7 +5,9 @@
 import { Searcher, type FullSearchResponse } from '../core/search/search.ts';
 import type { IndexContext } from './context.ts';
 import { loadSearchEmbedder } from './model.ts';
-import { openVectorIndex } from './vectors.ts';
+import { openVectorIndex, type OpenedVectors } from './vectors.ts';
+import { safeText } from './context.ts';
+import { classify, messageOf } from '../core/store/errors.ts';
 import type { SearchMode, SearchOptions } from '../core/types.ts';
 
 const SNIPPET_LINES = 6;
@@ -13,35 +15,62 @@ const SNIPPET_LINES = 6;
 export interface PreparedSearch {
   search(query: string, opts: SearchOptions): Promise<FullSearchResponse>;
   note: string | null;
+  /** Called with a line when the vector leg fails and search goes on with keywords only. */
+  onFault: ((message: string) => void) | null;
   close(): Promise<void>;
 }
+
+/** Store failures that must surface (exit 3/4/5/6), never be hidden by a keyword-only fallback. */
+const STORE_KINDS = new Set(['corrupt', 'busy', 'no-index', 'newer-schema', 'cancelled']);
 
 async function prepare(ctx: IndexContext, o: { modelDir?: string; mode?: SearchMode }): Promise<PreparedSearch> {
   const searcher = new Searcher(ctx.store);
   let note: string | null = null;
   let dispose: (() => Promise<void>) | null = null;
-  if (o.mode !== 'bm25') {
-    const choice = await loadSearchEmbedder({ modelDir: o.modelDir, store: ctx.store });
-    if ('unavailable' in choice) {
-      note = `semantic search unavailable (${choice.unavailable}); keyword results only`;
-    } else {
-      const vectors = await openVectorIndex(ctx.store, ctx.paths, choice.embedder.info.key);
-      if (vectors) searcher.setVectorLeg(choice.embedder, vectors);
-      else note = 'no embeddings for this model yet; keyword results only';
-      dispose = async () => {
-        vectors?.dispose();
-        await choice.embedder.dispose();
-      };
-    }
-  }
-  return {
-    note,
-    search: (q, opts) => searcher.search(q, opts),
+  const prepared: PreparedSearch = {
+    note: null,
+    onFault: null,
+    search: async (q, opts) => {
+      try {
+        return await searcher.search(q, opts);
+      } catch (e) {
+        // A vector-leg fault (model file, vector cache): answer from the keyword leg, and say so.
+        if (!dispose || STORE_KINDS.has(classify(e).kind)) throw e;
+        searcher.setVectorLeg(null, null);
+        await dispose();
+        dispose = null;
+        prepared.onFault?.(`semantic search failed (${messageOf(e)}); keyword results only`);
+        return searcher.search(q, opts);
+      }
+    },
     close: async () => {
       await dispose?.();
       await ctx.store.close();
     },
   };
+  if (o.mode !== 'bm25') {
+    const choice = await loadSearchEmbedder({ modelDir: o.modelDir, store: ctx.store });
+    if ('unavailable' in choice) {
+      note = `semantic search unavailable (${choice.unavailable}); keyword results only`;
+    } else {
+      let vectors: OpenedVectors | null = null;
+      try {
+        vectors = await openVectorIndex(ctx.store, ctx.paths, choice.embedder.info.key);
+        if (vectors) searcher.setVectorLeg(choice.embedder, vectors.index);
+        else note = 'no embeddings for this model yet; keyword results only';
+        if (vectors?.note) note = vectors.note;
+      } catch (e) {
+        if (STORE_KINDS.has(classify(e).kind)) throw e;
+        note = `vector index unavailable (${messageOf(e)}); keyword results only`;
+      }
+      dispose = async () => {
+        vectors?.index.dispose();
+        await choice.embedder.dispose();
+      };
+    }
+  }
+  prepared.note = note;
+  return prepared;
 }
 
 export const runSearch = { prepare };
@@ -59,32 +88,53 @@ export function formatSearchJson(res: FullSearchResponse, explain: boolean): Rec
       language: r.language,
       chunk_type: r.chunkType,
       symbol: r.symbol,
+      // Exactly the file's lines start_line..end_line; a later piece of a split definition
+      // carries the definition's signature rows in `context`, which starts at `context_line`.
       content: r.content,
+      context: r.context,
+      context_line: r.contextLine,
+      def_line: r.defLine,
+      ...(r.names ? { names: r.names, matched_name: r.matchedName } : {}),
+      // Other matching pieces of the same definition (one result per definition).
+      more: r.more.map((m) => ({ start_line: m.startLine, end_line: m.endLine, content: m.content, context: m.context, context_line: m.contextLine })),
       bm25_score: r.bm25Score,
       vector_score: r.vectorScore,
       combined_score: r.combinedScore,
       rank: r.rank,
       ...(explain
-        ? { explain: { legs: r.legs, bm25_rank: r.bm25Rank, vector_rank: r.vectorRank, signals: res.explain[r.id] ?? [], bm25_signals: res.bm25Signals[r.id] ?? null } }
+        ? {
+            explain: {
+              legs: r.legs, bm25_rank: r.bm25Rank, vector_rank: r.vectorRank, signals: res.explain[r.id] ?? [], bm25_signals: res.bm25Signals[r.id] ?? null,
+              vector_floor: res.legs.vectorFloor, vector_dropped: res.legs.vectorDropped,
+            },
+          }
         : {}),
     })),
   };
 }
 
 export function formatSearchHuman(res: FullSearchResponse, explain: boolean): string {
-  if (res.results.length === 0) return `no results for "${res.query}" (${res.strategy})\n`;
+  if (res.results.length === 0) return `no results for "${safeText(res.query)}" (${res.strategy})\n`;
   const out: string[] = [];
   for (const r of res.results) {
-    const sym = r.symbol ? (r.parent ? `${r.parent}.${r.symbol}` : r.symbol) : `(${r.chunkType})`;
-    out.push(`${r.path}:${r.startLine}-${r.endLine}  ${sym}  ${r.combinedScore.toFixed(4)}`);
+    const name = r.matchedName ?? r.symbol;
+    const sym = name ? (r.parent ? `${r.parent}.${name}` : name) : `(${r.chunkType})`;
+    const more = r.more.length ? `  (+${r.more.length} more in this definition)` : '';
+    out.push(safeText(`${r.path}:${r.startLine}-${r.endLine}  ${sym}  ${r.combinedScore.toFixed(4)}${more}`));
     if (explain) {
       const sig = (res.explain[r.id] ?? []).map((s) => `${s.signal}=${s.value.toFixed(3)}→${s.contribution.toFixed(4)}`).join('  ');
       out.push(`    [${r.legs.join('+')}] bm25 rank ${r.bm25Rank ?? '-'}  vector rank ${r.vectorRank ?? '-'}  ${sig}`);
       const inner = res.bm25Signals[r.id];
       if (inner) out.push(`    keyword leg: ${Object.entries(inner).map(([k, v]) => `${k}=${v.toFixed(3)}`).join('  ')}`);
+      if (res.legs.vectorFloor !== null) out.push(`    vector floor ${res.legs.vectorFloor.toFixed(3)} (cosine; ${res.legs.vectorDropped} hits below it dropped)`);
+    }
+    // The carried context, numbered with its own line, above the body's first line.
+    if (r.context && r.contextLine) {
+      const first = r.context.split('\n')[0];
+      out.push(`    ${String(r.contextLine).padStart(5)}  ${safeText(first.length > 150 ? first.slice(0, 147) + '…' : first)}`, '           …');
     }
     const lines = r.content.split('\n').slice(0, SNIPPET_LINES);
-    for (const l of lines) out.push(`    ${l.length > 160 ? l.slice(0, 157) + '…' : l}`);
+    lines.forEach((l, i) => out.push(`    ${String(r.startLine + i).padStart(5)}  ${safeText(l.length > 150 ? l.slice(0, 147) + '…' : l)}`));
     out.push('');
   }
   out.push(`${res.results.length} results · ${res.strategy} · ${Math.round(res.embeddedRatio * 100)}% embedded · ${res.timings.total?.toFixed(1)} ms`);

@@ -1,7 +1,7 @@
 /**
  * `sift stats` and `sift types`: what is in an index, for people (text) and scripts (--json).
  */
-import type { IndexContext } from './context.ts';
+import { safeText, type IndexContext } from './context.ts';
 
 function fmtBytes(n: number): string {
   if (n < 1024) return `${n} B`;
@@ -34,7 +34,7 @@ export async function runStats(ctx: IndexContext, json: boolean): Promise<number
         .sort((a, b) => b[1] - a[1])
         .map(([t, n]) => `    ${t.padEnd(12)} ${String(n).padStart(8)}`),
     ];
-    process.stdout.write(lines.join('\n') + '\n');
+    process.stdout.write(lines.map(safeText).join('\n') + '\n');
     return 0;
   } finally {
     await ctx.store.close();

@@ -5,10 +5,11 @@
  * serialized vector index, a cache rebuildable from the embeddings table).
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, statfsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { openNodeStore } from '../core/store/open-node.ts';
+import { classify, EXIT_CODE, formatBytes, SiftError, type Classified } from '../core/store/errors.ts';
 import type { Store } from '../core/store/store.ts';
 
 export class CliError extends Error {
@@ -47,34 +48,81 @@ export interface IndexContext {
   store: Store;
 }
 
-function corrupt(paths: IndexPaths, e: unknown): CliError {
-  const why = e instanceof Error ? e.message : String(e);
-  return new CliError(`the index at ${paths.db} is corrupt or unreadable (${why}); run \`sift rebuild ${paths.dir}\``, 4);
+/**
+ * Control characters (ESC, BEL, CR, C1 …) shown as \xNN so file names and snippets can never
+ * drive the terminal (a file named `x\e]0;owned\a.go` retitled it). Tabs stay.
+ */
+export function safeText(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  return s.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 
-export async function openIndex(paths: IndexPaths, opts: { fresh?: boolean } = {}): Promise<IndexContext> {
-  if (opts.fresh) {
-    for (const f of [paths.db, `${paths.db}-journal`, `${paths.db}-wal`, paths.vectors]) rmSync(f, { force: true });
+/** Free bytes on the file system holding `file` (its folder), null when unknown. */
+export function freeBytes(file: string): number | null {
+  let dir = dirname(file);
+  while (!existsSync(dir) && dirname(dir) !== dir) dir = dirname(dir);
+  try {
+    const s = statfsSync(dir);
+    return s.bavail * s.bsize;
+  } catch {
+    return null;
   }
+}
+
+/** One clear line (and exit code) for any failure around the index of `paths`. */
+export function describeFailure(e: unknown, paths: IndexPaths | null): CliError {
+  if (e instanceof CliError) return e;
+  const c: Classified = classify(e);
+  const db = paths?.db ?? 'the index';
+  const dir = paths?.dir ?? '<dir>';
+  const code = EXIT_CODE[c.kind];
+  switch (c.kind) {
+    case 'no-index':
+      return new CliError(`no index for ${dir}; run \`sift index ${dir}\` first`, code);
+    case 'corrupt':
+      return new CliError(`the index at ${db} is corrupt (${c.message}); run \`sift rebuild ${dir}\``, code);
+    case 'newer-schema':
+      return new CliError(`${c.message}; update Sift to use it (the index was left as it is)`, code);
+    case 'storage-full': {
+      const free = paths ? freeBytes(paths.db) : null;
+      const need = c.neededBytes ? `at least ${formatBytes(c.neededBytes)}` : 'some space';
+      return new CliError(
+        `no space left on the disk of ${db}${free !== null ? ` (${formatBytes(free)} free)` : ''}: free ${need} and run the command again — the index is kept as it was (${c.message})`,
+        code,
+      );
+    }
+    case 'busy':
+      return new CliError(`the index at ${db} is busy: another sift process kept it locked (${c.message}); try again when it finishes`, code);
+    case 'permission-lost':
+      return new CliError(`permission denied (${c.message}); the index at ${db} was not changed`, code);
+    case 'cancelled':
+      return new CliError('cancelled', code);
+    case 'io':
+      return new CliError(`cannot read or write the index at ${db} (${c.message}); it was not changed`, code);
+    default:
+      return new CliError(c.message, code);
+  }
+}
+
+export async function openIndex(paths: IndexPaths): Promise<IndexContext> {
   mkdirSync(dirname(paths.db), { recursive: true });
   try {
     const store = await openNodeStore(paths.db);
     return { dir: paths.dir, paths, store };
   } catch (e) {
-    throw corrupt(paths, e);
+    throw describeFailure(e, paths);
   }
 }
 
+/** Open the index of `dir` for reading: never creates one (missing or empty file → exit 3). */
 export async function openExistingIndex(dir: string, paths: IndexPaths): Promise<IndexContext> {
-  if (!existsSync(paths.db)) throw new CliError(`no index for ${dir}; run \`sift index ${dir}\` first`, 3);
-  let ctx: IndexContext;
+  if (!existsSync(paths.db) || statSync(paths.db).size === 0) throw describeFailure(new SiftError('no-index', 'no index'), paths);
   try {
-    ctx = await openIndex(paths);
+    const store = await openNodeStore(paths.db, { existing: true });
     // A quick read proves the file is a database with our schema.
-    await ctx.store.chunkCount();
+    await store.chunkCount();
+    return { dir, paths, store };
   } catch (e) {
-    if (e instanceof CliError) throw e;
-    throw corrupt(paths, e);
+    throw describeFailure(e, paths);
   }
-  return ctx;
 }

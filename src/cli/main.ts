@@ -3,16 +3,26 @@
  *
  * Output contract: results go to stdout (human text, or JSON with --json); progress and
  * errors go to stderr. Every failure is one clear line on stderr and a non-zero exit:
- * 2 usage / no such folder, 3 index missing, 4 corrupt index, 1 anything else.
+ * 2 usage / no such folder, 3 index missing, 4 corrupt index, 5 busy (another sift holds the
+ * index), 6 storage full, 130 cancelled, 1 anything else (core/store/errors.ts classifies).
+ *
+ * Concurrency: any number of sift processes may use one index. `index`/`rebuild` hold the
+ * index's writer lock for the whole run (a second one waits up to SIFT_LOCK_TIMEOUT seconds);
+ * `rebuild` builds beside the index and swaps it in, so readers see the old index until then.
  */
 import { parseArgs } from 'node:util';
-import { existsSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { CliError, indexPaths, openIndex, openExistingIndex, type IndexPaths } from './context.ts';
-import { runIndex } from './cmd-index.ts';
-import { runSearch, formatSearchJson, formatSearchHuman } from './cmd-search.ts';
+import { CliError, describeFailure, indexPaths, openIndex, openExistingIndex, safeText, type IndexContext, type IndexPaths } from './context.ts';
+import { runIndex, type IndexCliOptions } from './cmd-index.ts';
+import { runSearch, formatSearchJson, formatSearchHuman, type PreparedSearch } from './cmd-search.ts';
+import { runGrep, runGrepLines, type GrepCliOptions } from './cmd-grep.ts';
 import { runStats, runTypes } from './cmd-stats.ts';
+import { checkStore, corruptFromReport, quickCheckStore, runCheck } from './cmd-check.ts';
+import { takeHotJournalRecovery } from '../core/store/open-node.ts';
+import { acquireSessionLock, swapUnderLock } from '../core/store/lock-node.ts';
+import { EXIT_CODE } from '../core/store/errors.ts';
 import type { ChunkType, SearchMode, SearchOptions } from '../core/types.ts';
 
 const USAGE = `sift — private, instant code search
@@ -24,10 +34,14 @@ Usage:
   sift search <dir> "<query>" [--limit 10] [--mode hybrid|bm25|vector] [--lang L] [--path GLOB] [--type T]
                               [--bm25-weight W] [--vector-weight W] [--explain] [--json] [--db FILE] [--model DIR]
   sift search <dir> --stdin --json [options]      one query per line in, one JSON line per query out
+  sift search <dir> "<pattern>" --mode exact|regex [-i|--ignore-case] [--limit 200] [--path GLOB] [--lang L] [--json]
+                              every matching line, like ripgrep (RE2 syntax; see README)
   sift stats <dir> [--json] [--db FILE]
   sift types <dir> [--json] [--db FILE]
+  sift check <dir> [--json] [--db FILE]           integrity check of the index (exit 4 when corrupt)
 
 Indexes live in ~/.sift/indexes/<sha256(dir)[:16]>/ (override with --db FILE or SIFT_HOME).
+Exit codes: 2 usage, 3 no index, 4 corrupt index, 5 index busy, 6 disk full, 1 other.
 Models: --model DIR (a Transformers.js folder), else ~/.sift/models/Xenova/all-MiniLM-L6-v2, else the Hugging Face Hub.
 `;
 
@@ -42,6 +56,7 @@ const OPTIONS = {
   json: { type: 'boolean' },
   limit: { type: 'string' },
   mode: { type: 'string' },
+  'ignore-case': { type: 'boolean', short: 'i' },
   lang: { type: 'string', multiple: true },
   path: { type: 'string' },
   type: { type: 'string', multiple: true },
@@ -72,7 +87,7 @@ function folder(arg: string | undefined): string {
 
 function searchOptions(v: Values): SearchOptions {
   const mode = v.mode as SearchMode | undefined;
-  if (mode && !['hybrid', 'bm25', 'vector'].includes(mode)) throw new CliError(`--mode must be hybrid, bm25 or vector, got "${mode}"`, 2);
+  if (mode && !['hybrid', 'bm25', 'vector'].includes(mode)) throw new CliError(`--mode must be hybrid, bm25, vector, exact or regex, got "${mode}"`, 2);
   return {
     limit: num(v.limit, 'limit'),
     mode,
@@ -82,6 +97,96 @@ function searchOptions(v: Values): SearchOptions {
     bm25Weight: num(v['bm25-weight'], 'bm25-weight'),
     vectorWeight: num(v['vector-weight'], 'vector-weight'),
   };
+}
+
+/** The index the running command works on, for failure messages. */
+let current: IndexPaths | null = null;
+
+/** How long `sift index` waits for another writer of the same index (SIFT_LOCK_TIMEOUT, seconds). */
+const DEFAULT_LOCK_TIMEOUT_S = 300;
+
+function lockTimeoutMs(): number {
+  const n = Number(process.env.SIFT_LOCK_TIMEOUT);
+  return (process.env.SIFT_LOCK_TIMEOUT && Number.isFinite(n) && n >= 0 ? n : DEFAULT_LOCK_TIMEOUT_S) * 1000;
+}
+
+function indexReplaced(db: string, ino: number): boolean {
+  try {
+    return statSync(db).ino !== ino;
+  } catch {
+    return true;
+  }
+}
+
+/** Checks before writing: after a crash (hot journal rolled back) a quick check, with --verify the full one. */
+async function checkBeforeWrite(ctx: IndexContext, verify: boolean): Promise<void> {
+  const recovered = await takeHotJournalRecovery(ctx.paths.db);
+  if (!recovered && !verify) return;
+  const report = verify ? await checkStore(ctx.store) : await quickCheckStore(ctx.store);
+  if (!report.ok) {
+    await ctx.store.close().catch(() => undefined);
+    throw corruptFromReport({ dir: ctx.dir, db: ctx.paths.db }, report);
+  }
+}
+
+async function indexInPlace(dir: string, paths: IndexPaths, o: IndexCliOptions): Promise<number> {
+  const ctx = await openIndex(paths);
+  await checkBeforeWrite(ctx, o.verify);
+  return runIndex(dir, ctx.store, paths, o);
+}
+
+/**
+ * Build a fresh index beside the old one and swap it in (atomic rename, under an exclusive
+ * lock so no reader is mid-query). A failed rebuild (full disk, Ctrl-C) leaves the old index.
+ */
+async function rebuild(dir: string, paths: IndexPaths, o: IndexCliOptions): Promise<number> {
+  const tmp: IndexPaths = { dir, db: `${paths.db}.rebuild`, vectors: `${paths.vectors}.rebuild` };
+  const clean = (): void => {
+    for (const f of [tmp.db, `${tmp.db}-journal`, tmp.vectors]) rmSync(f, { force: true });
+  };
+  clean();
+  let code: number;
+  try {
+    const ctx = await openIndex(tmp);
+    // Output names the final index; vectors go beside the new database until the swap.
+    code = await runIndex(dir, ctx.store, { ...paths, vectors: tmp.vectors }, o);
+  } catch (e) {
+    clean();
+    throw e;
+  }
+  swapUnderLock(paths.db, () => {
+    // A journal left by a writer of the OLD file must never be played back into the new one.
+    rmSync(`${paths.db}-journal`, { force: true });
+    renameSync(tmp.db, paths.db);
+    if (existsSync(tmp.vectors)) renameSync(tmp.vectors, paths.vectors);
+    else rmSync(paths.vectors, { force: true });
+  });
+  return code;
+}
+
+/** `search --mode exact|regex` (issue 11): every matching line, ripgrep style, not ranked chunks. */
+async function grepCommand(dir: string, paths: IndexPaths, v: Values, rest: string[]): Promise<number> {
+  if (!v.stdin && rest.length === 0) throw new CliError('missing "<pattern>"; see `sift --help`', 2);
+  const o: GrepCliOptions = {
+    mode: v.mode === 'regex' ? 'regex' : 'exact',
+    ignoreCase: !!v['ignore-case'],
+    limit: num(v.limit, 'limit'),
+    path: v.path,
+    languages: v.lang?.flatMap((l) => l.split(',')).map((l) => l.trim().toLowerCase()).filter(Boolean),
+  };
+  const ctx = await openExistingIndex(dir, paths);
+  try {
+    if (!v.stdin) return await runGrep(ctx, rest.join(' '), o, !!v.json, !!v.quiet);
+    const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
+    try {
+      return await runGrepLines(ctx, rl, o);
+    } finally {
+      rl.close();
+      process.stdin.destroy();
+    }
+  } finally {
+    await ctx.store.close().catch(() => undefined);
+  }
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -102,8 +207,8 @@ export async function main(argv: string[]): Promise<number> {
     case 'rebuild': {
       const dir = folder(dirArg);
       const paths = indexPaths(dir, v.db);
-      const { store } = await openIndex(paths, { fresh: cmd === 'rebuild' });
-      return runIndex(dir, store, paths, {
+      current = paths;
+      const o: IndexCliOptions = {
         embed: !v['no-embed'],
         modelDir: v.model,
         verify: !!v.verify,
@@ -112,43 +217,81 @@ export async function main(argv: string[]): Promise<number> {
         ignore: v.ignore,
         json: !!v.json,
         quiet: !!v.quiet,
+      };
+      mkdirSync(dirname(paths.db), { recursive: true });
+      const lock = await acquireSessionLock(paths.db, {
+        timeoutMs: lockTimeoutMs(),
+        onWait: (pid) => {
+          if (!o.quiet) process.stderr.write(`sift: another sift index is writing this index (pid ${pid}); waiting up to ${lockTimeoutMs() / 1000}s…\n`);
+        },
+        busy: (pid, ms) =>
+          new CliError(`another sift index is writing this index (pid ${pid}); gave up after ${Math.round(ms / 1000)}s — run it again when that one finishes (SIFT_LOCK_TIMEOUT sets the wait)`, EXIT_CODE.busy),
       });
+      try {
+        return cmd === 'rebuild' ? await rebuild(dir, paths, o) : await indexInPlace(dir, paths, o);
+      } finally {
+        lock.release();
+      }
     }
     case 'search': {
       const dir = folder(dirArg);
       const paths: IndexPaths = indexPaths(dir, v.db);
-      const ctx = await openExistingIndex(dir, paths);
+      if (v.mode === 'exact' || v.mode === 'regex') return grepCommand(dir, paths, v, rest); // issue 11
+      current = paths;
       const opts = searchOptions(v);
-      const searcher = await runSearch.prepare(ctx, { modelDir: v.model, mode: opts.mode });
-      if (searcher.note && !v.json && !v.stdin && !v.quiet) process.stderr.write(`sift: ${searcher.note}\n`);
+      const query = rest.join(' ');
+      if (!v.stdin && !query.trim()) throw new CliError('missing "<query>"; see `sift --help`', 2);
+      const open = async (): Promise<{ prepared: PreparedSearch; ino: number }> => {
+        const ctx = await openExistingIndex(dir, paths);
+        const ino = statSync(paths.db).ino;
+        const prepared = await runSearch.prepare(ctx, { modelDir: v.model, mode: opts.mode });
+        if (!v.quiet) prepared.onFault = (line) => process.stderr.write(`sift: ${safeText(line)}\n`);
+        if (prepared.note && !v.json && !v.stdin && !v.quiet) process.stderr.write(`sift: ${safeText(prepared.note)}\n`);
+        return { prepared, ino };
+      };
+      let cur = await open();
       try {
         if (v.stdin) {
           const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
-          for await (const line of rl) {
-            if (!line.trim()) continue;
-            const res = await searcher.search(line, opts);
-            process.stdout.write(JSON.stringify(formatSearchJson(res, !!v.explain)) + '\n');
+          try {
+            for await (const line of rl) {
+              if (!line.trim()) continue;
+              // `sift rebuild` swaps in a new file: a long-lived reader follows it.
+              if (indexReplaced(paths.db, cur.ino)) {
+                await cur.prepared.close();
+                cur = await open();
+              }
+              const res = await cur.prepared.search(line, opts);
+              process.stdout.write(JSON.stringify(formatSearchJson(res, !!v.explain)) + '\n');
+            }
+          } finally {
+            // After a fatal error, stop reading: waiting for stdin to close would hang the caller.
+            rl.close();
+            process.stdin.destroy();
           }
           return 0;
         }
-        const query = rest.join(' ');
-        if (!query.trim()) throw new CliError('missing "<query>"; see `sift --help`', 2);
-        const res = await searcher.search(query, opts);
+        const res = await cur.prepared.search(query, opts);
         process.stdout.write(v.json ? JSON.stringify(formatSearchJson(res, !!v.explain), null, 2) + '\n' : formatSearchHuman(res, !!v.explain));
         return 0;
       } finally {
-        await searcher.close();
+        await cur.prepared.close().catch(() => undefined);
       }
     }
     case 'stats': {
       const dir = folder(dirArg);
-      const ctx = await openExistingIndex(dir, indexPaths(dir, v.db));
+      const ctx = await openExistingIndex(dir, (current = indexPaths(dir, v.db)));
       return runStats(ctx, !!v.json);
     }
     case 'types': {
       const dir = folder(dirArg);
-      const ctx = await openExistingIndex(dir, indexPaths(dir, v.db));
+      const ctx = await openExistingIndex(dir, (current = indexPaths(dir, v.db)));
       return runTypes(ctx, !!v.json);
+    }
+    case 'check': {
+      const dir = folder(dirArg);
+      const ctx = await openExistingIndex(dir, (current = indexPaths(dir, v.db)));
+      return runCheck(ctx, !!v.json);
     }
     default:
       throw new CliError(`unknown command "${cmd}"; see \`sift --help\``, 2);
@@ -159,16 +302,9 @@ export async function run(argv: string[]): Promise<void> {
   try {
     process.exitCode = await main(argv);
   } catch (e) {
-    if (e instanceof CliError) {
-      process.stderr.write(`sift: ${e.message}\n`);
-      process.exitCode = e.exitCode;
-    } else if (e instanceof Error && e.name === 'AbortError') {
-      process.stderr.write('sift: cancelled\n');
-      process.exitCode = 130;
-    } else {
-      process.stderr.write(`sift: ${e instanceof Error ? e.message : String(e)}\n`);
-      if (process.env.SIFT_DEBUG) console.error(e);
-      process.exitCode = 1;
-    }
+    const err = describeFailure(e, current);
+    process.stderr.write(`sift: ${safeText(err.message)}\n`);
+    if (process.env.SIFT_DEBUG) console.error(e);
+    process.exitCode = err.exitCode;
   }
 }

@@ -2,16 +2,26 @@
  * The CLI's persisted vector index: a cache next to the database, rebuilt from the
  * embeddings table whenever its stamp (model key + embedded count + last update) no longer
  * matches the index. The embeddings table is the truth; this file only saves the rebuild.
+ *
+ * Invariants:
+ * - The stamp is written INSIDE the file (a header line), so a file always describes its own
+ *   content: two processes (an indexer and a searcher) can never pair one's stamp with the
+ *   other's vectors, and searching never writes to the database.
+ * - Written to a per-process temp file and renamed into place; the temp file is removed when
+ *   the write fails (e.g. a full disk). A failed save still returns the in-memory index.
+ * - A stamp is kept only when the index did not change while the vectors were read.
  */
-import { existsSync, readFileSync, writeFileSync, renameSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync, renameSync, rmSync } from 'node:fs';
 import { createVectorIndex, loadVectorIndex } from '../core/vector/create.ts';
 import type { VectorIndex } from '../core/vector/types.ts';
 import type { IndexPaths } from './context.ts';
 import { META, type MetaKey } from '../core/store/meta.ts';
 
+/** First bytes of a stamped vector file: magic, then the stamp, each ending in '\n'. */
+const MAGIC = 'SIFTVEC2\n';
+
 interface VectorStore {
   getMeta(key: MetaKey): Promise<string | null>;
-  setMeta(key: MetaKey, value: string): Promise<void>;
   embeddedCount(model: string): Promise<number>;
   loadVectors(model: string): Promise<{ ids: Int32Array; vectors: Float32Array; dim: number }>;
 }
@@ -20,29 +30,84 @@ async function stampOf(store: VectorStore, key: string): Promise<string> {
   return `${key}|${await store.embeddedCount(key)}|${(await store.getMeta(META.updatedAt)) ?? ''}`;
 }
 
-export async function rebuildVectorIndex(store: VectorStore, paths: IndexPaths, key: string): Promise<{ kind: string; count: number; ms: number }> {
-  const t0 = performance.now();
+/** Build the exact index from the embeddings table (a consistent snapshot, with its stamp or null). */
+async function build(store: VectorStore, key: string): Promise<{ index: VectorIndex; stamp: string | null }> {
+  const before = await stampOf(store, key);
   const { ids, vectors, dim } = await store.loadVectors(key);
+  const after = await stampOf(store, key);
   // The CLI reloads its index on every run; hnsw rebuilds its graph on load (minutes at 50k),
   // so the CLI always uses the exact scan. The app keeps an hnsw index alive in its worker.
   const index = await createVectorIndex('exact', dim);
+  if (ids.length) await index.add(ids, vectors);
+  return { index, stamp: before === after ? after : null };
+}
+
+/** Save `index` with `stamp`; throws (after removing its temp file) when the write fails. */
+async function save(index: VectorIndex, stamp: string, file: string): Promise<void> {
+  const head = new TextEncoder().encode(`${MAGIC}${stamp}\n`);
+  const body = await index.serialize();
+  const out = new Uint8Array(head.length + body.length);
+  out.set(head);
+  out.set(body, head.length);
+  const tmp = `${file}.${process.pid}.tmp`;
   try {
-    if (ids.length) await index.add(ids, vectors);
-    const bytes = await index.serialize();
-    const tmp = `${paths.vectors}.tmp`;
-    writeFileSync(tmp, bytes);
-    renameSync(tmp, paths.vectors);
-    await store.setMeta(META.vectorsStamp, await stampOf(store, key));
+    writeFileSync(tmp, out);
+    renameSync(tmp, file);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw Object.assign(e as Error, { neededBytes: out.length });
+  }
+}
+
+function readStamped(file: string): { stamp: string; body: Uint8Array } | null {
+  if (!existsSync(file)) return null;
+  const bytes = new Uint8Array(readFileSync(file));
+  const magic = new TextEncoder().encode(MAGIC);
+  if (bytes.length < magic.length || magic.some((b, i) => bytes[i] !== b)) return null;
+  const nl = bytes.indexOf(10, magic.length);
+  if (nl < 0) return null;
+  return { stamp: new TextDecoder().decode(bytes.subarray(magic.length, nl)), body: bytes.subarray(nl + 1) };
+}
+
+export async function rebuildVectorIndex(store: VectorStore, paths: IndexPaths, key: string): Promise<{ kind: string; count: number; ms: number }> {
+  const t0 = performance.now();
+  const { index, stamp } = await build(store, key);
+  try {
+    await save(index, stamp ?? '', paths.vectors);
     return { kind: index.kind, count: index.size, ms: performance.now() - t0 };
   } finally {
     index.dispose();
   }
 }
 
-/** The vector index for searching, or null when the index has no embeddings for `key`. */
-export async function openVectorIndex(store: VectorStore, paths: IndexPaths, key: string): Promise<VectorIndex | null> {
+export interface OpenedVectors {
+  index: VectorIndex;
+  /** Why the cache file could not be used or saved (the index still answers), else null. */
+  note: string | null;
+}
+
+/**
+ * The vector index for searching, or null when the index has no embeddings for `key`. An
+ * unreadable or stale cache file is rebuilt from the database; when it cannot be saved (full
+ * disk, read-only folder) the in-memory index is used and `note` says why.
+ */
+export async function openVectorIndex(store: VectorStore, paths: IndexPaths, key: string): Promise<OpenedVectors | null> {
   if ((await store.embeddedCount(key)) === 0) return null;
-  const stamp = await stampOf(store, key);
-  if ((await store.getMeta(META.vectorsStamp)) !== stamp || !existsSync(paths.vectors)) await rebuildVectorIndex(store, paths, key);
-  return loadVectorIndex(new Uint8Array(readFileSync(paths.vectors)));
+  const current = await stampOf(store, key);
+  let note: string | null = null;
+  try {
+    const cached = readStamped(paths.vectors);
+    if (cached && cached.stamp === current) return { index: await loadVectorIndex(cached.body), note: null };
+  } catch (e) {
+    note = `vector cache unreadable (${e instanceof Error ? e.message : String(e)}); rebuilt in memory`;
+  }
+  const { index, stamp } = await build(store, key);
+  if (stamp) {
+    try {
+      await save(index, stamp, paths.vectors);
+    } catch (e) {
+      note = `could not save the vector cache (${e instanceof Error ? e.message.split('\n')[0] : String(e)}); using it from memory`;
+    }
+  }
+  return { index, note };
 }

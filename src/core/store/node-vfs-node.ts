@@ -9,14 +9,19 @@
  *   in /usr/bin/sqlite3 and vice versa.
  * - xSync is fsync, so a committed transaction survives a crash (journal_mode DELETE/TRUNCATE
  *   rolls back a torn one on the next open).
- * - Locking is IN-PROCESS ONLY: connections of this process to the same path follow SQLite's
- *   SHARED/RESERVED/PENDING/EXCLUSIVE rules; other processes are NOT excluded. Sift's CLI is
- *   the only writer of its index; do not point two processes at one database.
+ * - Locking works ACROSS PROCESSES (lock-node.ts): SQLite's SHARED/RESERVED/PENDING/EXCLUSIVE
+ *   levels are symlink entries next to the database (`<db>.lk-shared-<pid>-<token>` per reader,
+ *   `<db>.lk-reserved`, `<db>.lk-pending`). Readers always see the last committed state; a
+ *   writer's commit waits for running readers (PENDING keeps new ones out). A SIGKILLed holder's
+ *   entries are stale at once (its pid is gone) and are cleared by whoever meets them, so hot-
+ *   journal rollback stays correct. Waits poll for at most `busyTimeoutMs`, then SQLITE_BUSY.
+ *   Other SQLite programs (sqlite3, fcntl locks) do not see these locks.
  * - I/O errors become SQLite codes; ENOSPC/EDQUOT become SQLITE_FULL.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { liveOwner, liveSharedOwners, lockNames, newToken, removeEntry, sleepSync, tryCreate } from './lock-node.ts';
 import { FacadeVFS } from '@journeyapps/wa-sqlite/src/FacadeVFS.js';
 import * as VFS from '@journeyapps/wa-sqlite/src/VFS.js';
 
@@ -27,12 +32,27 @@ const LOCK_NONE = 0;
 const LOCK_SHARED = 1;
 const LOCK_RESERVED = 2;
 const LOCK_PENDING = 3;
+const LOCK_EXCLUSIVE = 4;
+
+/** Default longest wait for a lock (a writer's commit, readers draining) before SQLITE_BUSY. */
+export const BUSY_TIMEOUT_MS = 30_000;
+
+/** Poll delays while waiting for a lock: 1, 2, 4 … ms, capped at 25 ms. */
+function pollDelay(attempt: number): number {
+  return Math.min(25, 2 ** attempt);
+}
 
 interface OpenFile {
   path: string;
   fd: number;
   flags: number;
   lock: number;
+  /** Names this connection in its lock entries. */
+  token: string;
+  /** This connection's reader entry while it holds SHARED or more. */
+  sharedEntry: string | null;
+  /** Holds the RESERVED entry (a normal write; hot-journal rollback skips it). */
+  reserved: boolean;
 }
 
 function errorCode(e: unknown, fallback: number): number {
@@ -42,9 +62,10 @@ function errorCode(e: unknown, fallback: number): number {
 
 export class NodeFsVFS extends FacadeVFS {
   readonly #files = new Map<number, OpenFile>();
-  /** path → (fileId → lock level) for the in-process lock table. */
-  readonly #locks = new Map<string, Map<number, number>>();
+  /** Databases whose hot journal a connection of this VFS rolled back (until taken). */
+  readonly #recovered = new Set<string>();
   lastError: unknown = null;
+  busyTimeoutMs = BUSY_TIMEOUT_MS;
 
   static async create(name: string, module: object): Promise<NodeFsVFS> {
     const vfs = new NodeFsVFS(name, module);
@@ -73,7 +94,7 @@ export class NodeFsVFS extends FacadeVFS {
       if (flags & VFS.SQLITE_OPEN_CREATE) mode |= fs.constants.O_CREAT;
       if (flags & VFS.SQLITE_OPEN_EXCLUSIVE) mode |= fs.constants.O_EXCL;
       const fd = fs.openSync(file, mode, 0o644);
-      this.#files.set(fileId, { path: file, fd, flags, lock: LOCK_NONE });
+      this.#files.set(fileId, { path: file, fd, flags, lock: LOCK_NONE, token: newToken(), sharedEntry: null, reserved: false });
       pOutFlags.setInt32(0, flags, true);
       return VFS.SQLITE_OK;
     } catch (e) {
@@ -108,7 +129,11 @@ export class NodeFsVFS extends FacadeVFS {
     const file = this.#files.get(fileId);
     if (!file) return VFS.SQLITE_OK;
     this.#files.delete(fileId);
-    this.#setLock(file, fileId, LOCK_NONE);
+    try {
+      if (file.lock > LOCK_NONE) this.#release(file, LOCK_NONE);
+    } catch {
+      // Entries left behind are stale once this process exits.
+    }
     try {
       fs.closeSync(file.fd);
       if (file.flags & VFS.SQLITE_OPEN_DELETEONCLOSE) fs.rmSync(file.path, { force: true });
@@ -198,50 +223,129 @@ export class NodeFsVFS extends FacadeVFS {
     const file = this.#files.get(fileId);
     if (!file) return VFS.SQLITE_IOERR_LOCK;
     if (file.lock >= lockType) return VFS.SQLITE_OK;
-    const others = [...(this.#locks.get(file.path) ?? new Map<number, number>()).entries()]
-      .filter(([id]) => id !== fileId)
-      .map(([, level]) => level);
-    const maxOther = others.length ? Math.max(...others) : LOCK_NONE;
-    if (lockType === LOCK_SHARED) {
-      if (maxOther >= LOCK_PENDING) return VFS.SQLITE_BUSY;
-    } else if (lockType === LOCK_RESERVED) {
-      if (maxOther >= LOCK_RESERVED) return VFS.SQLITE_BUSY;
-    } else {
-      // PENDING/EXCLUSIVE: no other connection may hold any lock. Take PENDING meanwhile so
-      // no new reader starts while we wait.
-      if (maxOther >= LOCK_RESERVED) return VFS.SQLITE_BUSY;
-      if (maxOther >= LOCK_SHARED) {
-        this.#setLock(file, fileId, LOCK_PENDING);
-        return VFS.SQLITE_BUSY;
-      }
+    try {
+      if (lockType === LOCK_SHARED) return this.#lockShared(file);
+      if (lockType === LOCK_RESERVED) return this.#lockReserved(file);
+      return this.#lockExclusive(file);
+    } catch (e) {
+      this.lastError = e;
+      return errorCode(e, VFS.SQLITE_IOERR_LOCK);
     }
-    this.#setLock(file, fileId, lockType);
-    return VFS.SQLITE_OK;
   }
 
   override jUnlock(fileId: number, lockType: number): number {
     const file = this.#files.get(fileId);
-    if (file && file.lock > lockType) this.#setLock(file, fileId, lockType);
-    return VFS.SQLITE_OK;
+    if (!file || file.lock <= lockType) return VFS.SQLITE_OK;
+    try {
+      this.#release(file, lockType);
+      return VFS.SQLITE_OK;
+    } catch (e) {
+      this.lastError = e;
+      return VFS.SQLITE_IOERR_UNLOCK;
+    }
   }
 
   override jCheckReservedLock(fileId: number, pResOut: DataView): number {
     const file = this.#files.get(fileId);
-    const levels = file ? [...(this.#locks.get(file.path)?.values() ?? [])] : [];
-    pResOut.setInt32(0, levels.some((l) => l >= LOCK_RESERVED) ? 1 : 0, true);
+    if (!file) return VFS.SQLITE_IOERR_CHECKRESERVEDLOCK;
+    try {
+      const names = lockNames(file.path);
+      const held = file.lock >= LOCK_RESERVED || liveOwner(names.reserved) !== null || liveOwner(names.pending) !== null;
+      pResOut.setInt32(0, held ? 1 : 0, true);
+      return VFS.SQLITE_OK;
+    } catch (e) {
+      this.lastError = e;
+      return VFS.SQLITE_IOERR_CHECKRESERVEDLOCK;
+    }
+  }
+
+  /** SQLite's busy handler sleeps through here (FacadeVFS has no xSleep). */
+  xSleep(_pVfs: number, microseconds: number): number {
+    sleepSync(Math.ceil(microseconds / 1000));
+    return microseconds;
+  }
+
+  /** True once after a connection of this VFS rolled back a hot journal of `file`. */
+  takeHotJournalRecovery(file: string): boolean {
+    return this.#recovered.delete(path.resolve(file));
+  }
+
+  /**
+   * SHARED: announce this reader with its own entry, then back off while a writer holds
+   * PENDING/EXCLUSIVE. Entry first, check second: a writer creates PENDING first and lists
+   * readers second, so one of the two always sees the other.
+   */
+  #lockShared(file: OpenFile): number {
+    const names = lockNames(file.path);
+    const deadline = Date.now() + this.busyTimeoutMs;
+    for (let attempt = 0; ; attempt++) {
+      const entry = path.join(names.dir, `${names.sharedPrefix}${process.pid}-${file.token}`);
+      tryCreate(entry, file.token);
+      const owner = liveOwner(names.pending);
+      if (!owner) {
+        file.sharedEntry = entry;
+        file.lock = LOCK_SHARED;
+        return VFS.SQLITE_OK;
+      }
+      removeEntry(entry);
+      // A writer of this very process cannot finish while we block its only thread.
+      if (owner.pid === process.pid || Date.now() >= deadline) return VFS.SQLITE_BUSY;
+      sleepSync(pollDelay(attempt));
+    }
+  }
+
+  /** RESERVED: one writer. Never waits here (it holds SHARED; see SQLite's busy handler). */
+  #lockReserved(file: OpenFile): number {
+    const names = lockNames(file.path);
+    for (let i = 0; i < 3; i++) {
+      if (tryCreate(names.reserved, file.token)) {
+        file.lock = LOCK_RESERVED;
+        file.reserved = true;
+        return VFS.SQLITE_OK;
+      }
+      if (liveOwner(names.reserved)) return VFS.SQLITE_BUSY;
+    }
+    return VFS.SQLITE_BUSY;
+  }
+
+  /**
+   * EXCLUSIVE: take PENDING (no new readers), then wait for the other readers to finish. A
+   * second PENDING claimant gets BUSY at once — it holds SHARED, which the first one waits for.
+   */
+  #lockExclusive(file: OpenFile): number {
+    const names = lockNames(file.path);
+    if (file.lock < LOCK_PENDING) {
+      let got = false;
+      for (let i = 0; i < 3 && !got; i++) {
+        got = tryCreate(names.pending, file.token);
+        if (!got && liveOwner(names.pending)) return VFS.SQLITE_BUSY;
+      }
+      if (!got) return VFS.SQLITE_BUSY;
+      file.lock = LOCK_PENDING;
+    }
+    const deadline = Date.now() + this.busyTimeoutMs;
+    for (let attempt = 0; ; attempt++) {
+      const readers = liveSharedOwners(file.path, file.token);
+      if (readers.length === 0) break;
+      if (readers.some((r) => r.pid === process.pid) || Date.now() >= deadline) return VFS.SQLITE_BUSY;
+      sleepSync(pollDelay(attempt));
+    }
+    // SQLite goes SHARED → EXCLUSIVE without RESERVED only to roll back a hot journal.
+    if (!file.reserved) this.#recovered.add(file.path);
+    file.lock = LOCK_EXCLUSIVE;
     return VFS.SQLITE_OK;
   }
 
-  #setLock(file: OpenFile, fileId: number, level: number): void {
-    file.lock = level;
-    let table = this.#locks.get(file.path);
-    if (!table) {
-      table = new Map();
-      this.#locks.set(file.path, table);
+  #release(file: OpenFile, to: number): void {
+    const names = lockNames(file.path);
+    if (to < LOCK_PENDING && file.lock >= LOCK_PENDING) removeEntry(names.pending);
+    if (to < LOCK_RESERVED && (file.lock >= LOCK_RESERVED && file.reserved)) removeEntry(names.reserved);
+    if (to < LOCK_SHARED && file.sharedEntry) {
+      removeEntry(file.sharedEntry);
+      file.sharedEntry = null;
     }
-    if (level === LOCK_NONE) table.delete(fileId);
-    else table.set(fileId, level);
-    if (table.size === 0) this.#locks.delete(file.path);
+    file.lock = to;
+    if (to < LOCK_RESERVED) file.reserved = false;
   }
 
   #syncDir(dir: string): void {

@@ -7,10 +7,12 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
-import { NodeFsVFS } from './node-vfs-node.ts';
+import { BUSY_TIMEOUT_MS, NodeFsVFS } from './node-vfs-node.ts';
 import { createRuntime, ensureVfs, openMemoryStoreOn, type SqliteRuntime } from './open.ts';
 import { Db } from './sqlite.ts';
 import { Store } from './store.ts';
+import { SCHEMA_VERSION } from './schema.ts';
+import { SiftError } from './errors.ts';
 
 export const NODE_VFS_NAME = 'sift-node-fs';
 
@@ -25,12 +27,52 @@ export function nodeRuntime(): Promise<SqliteRuntime> {
   return runtime;
 }
 
-/** Open (creating if needed) the index database at `file`. */
-export async function openNodeStore(file: string): Promise<Store> {
+export interface NodeStoreOptions {
+  /** Reading an index that must already exist: a file without Sift's schema is "no index" and is left untouched. */
+  existing?: boolean;
+  /** Longest wait for another process's lock (default SIFT_BUSY_TIMEOUT_MS or BUSY_TIMEOUT_MS). */
+  busyTimeoutMs?: number;
+}
+
+function envBusyTimeout(): number | undefined {
+  const n = Number(process.env.SIFT_BUSY_TIMEOUT_MS);
+  return Number.isFinite(n) && n >= 0 && process.env.SIFT_BUSY_TIMEOUT_MS !== '' ? n : undefined;
+}
+
+async function nodeVfs(rt: SqliteRuntime): Promise<NodeFsVFS> {
+  return ensureVfs(rt, NODE_VFS_NAME, () => NodeFsVFS.create(NODE_VFS_NAME, rt.module));
+}
+
+/**
+ * Open (creating if needed, unless `existing`) the index database at `file`. A database newer
+ * than this code is refused with a `newer-schema` SiftError before anything touches it.
+ */
+export async function openNodeStore(file: string, o: NodeStoreOptions = {}): Promise<Store> {
   const rt = await nodeRuntime();
-  const vfs = await ensureVfs(rt, NODE_VFS_NAME, () => NodeFsVFS.create(NODE_VFS_NAME, rt.module));
+  const vfs = await nodeVfs(rt);
+  vfs.busyTimeoutMs = o.busyTimeoutMs ?? envBusyTimeout() ?? BUSY_TIMEOUT_MS;
   const db = await Db.open(rt.sqlite3, path.resolve(file), NODE_VFS_NAME, { lastVfsError: () => vfs.lastError });
-  return Store.open(db);
+  try {
+    // RESERVED contention goes through SQLite's busy handler (xSleep); the VFS itself waits for SHARED/EXCLUSIVE.
+    (rt.module as { _sqlite3_busy_timeout?: (db: number, ms: number) => number })._sqlite3_busy_timeout?.(db.handle, vfs.busyTimeoutMs);
+    const version = (await db.get<{ user_version: number }>('PRAGMA user_version'))?.user_version ?? 0;
+    if (version > SCHEMA_VERSION) {
+      throw new SiftError('newer-schema', `the index at ${file} has schema version ${version}, newer than this Sift understands (${SCHEMA_VERSION})`);
+    }
+    if (o.existing && version === 0) throw new SiftError('no-index', `${file} holds no Sift index`);
+    return await Store.open(db);
+  } catch (e) {
+    await db.close().catch(() => undefined);
+    throw e;
+  }
+}
+
+/**
+ * True once after this process rolled back a hot journal of `file` (a writer died mid-write):
+ * the caller should run a quick integrity check before trusting the index.
+ */
+export async function takeHotJournalRecovery(file: string): Promise<boolean> {
+  return (await nodeVfs(await nodeRuntime())).takeHotJournalRecovery(file);
 }
 
 /** A fresh, empty in-memory store. */
