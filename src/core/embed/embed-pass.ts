@@ -7,7 +7,10 @@
  * - A chunk is never embedded twice for one model key: the cache is keyed by the chunk's
  *   content hash (sha256 of its embedding text) + model key, so identical chunks and
  *   renamed files reuse vectors.
- * - Source code is embedded before bulky data files (the store orders pending chunks).
+ * - Source code is embedded before bulky data files (the store orders pending chunks), and
+ *   chunks of vendored, generated, minified and test-data files after everything else
+ *   (`embedTier`): they still get vectors, but the code a user wrote is searchable by
+ *   meaning first.
  * - Cancelling keeps every batch already written.
  */
 import type { StoredChunk } from '../types.ts';
@@ -15,8 +18,47 @@ import { embeddingText } from '../chunk/embedding-text.ts';
 
 const PAGE = 256;
 
+/**
+ * Vendored / generated / test-data / lock and minified paths (zoekt's file categories,
+ * plus testdata and fixtures, which are inputs rather than code anyone searches for).
+ */
+const LATER_PATH_RE = new RegExp(
+  [
+    String.raw`(^|/)(vendor|third_party|thirdparty|external|node_modules|bower_components|testdata|__snapshots__|__fixtures__)/`,
+    String.raw`\.pb(\.gw)?\.go$`, String.raw`_pb2(_grpc)?\.py$`, String.raw`[._]generated\.[^/.]+$`, String.raw`\.gen\.[^/.]+$`,
+    String.raw`(^|/)zz_generated[^/]*$`, String.raw`\.min\.[^/.]+$`, String.raw`\.(lock|snap|map)$`,
+    String.raw`(^|/)(package-lock\.json|yarn\.lock|pnpm-lock\.yaml|Cargo\.lock|go\.sum)$`,
+  ].join('|'),
+  'i',
+);
+/** Go's and others' marker for generated files, in the first lines of the file. */
+const GENERATED_MARK_RE = /(^|\n)\s*(\/\/|#|\/\*|--)\s*(Code generated .* DO NOT EDIT|@generated|auto-?generated|This file was automatically generated)/i;
+/** A line this long reads as minified or data, not code a person wrote. */
+const MINIFIED_LINE = 400;
+
+/**
+ * 0: embed first; 1: embed after every tier-0 chunk of the codebase. From the path, and
+ * from the text when the store gives it (generated-file markers, minified lines).
+ */
+export function embedTier(path: string | undefined, text?: string): 0 | 1 {
+  if (path && LATER_PATH_RE.test(path)) return 1;
+  if (text !== undefined) {
+    if (GENERATED_MARK_RE.test(text.slice(0, 600))) return 1;
+    let start = 0;
+    for (;;) {
+      const nl = text.indexOf('\n', start);
+      const end = nl < 0 ? text.length : nl;
+      if (end - start > MINIFIED_LINE) return 1;
+      if (nl < 0) break;
+      start = nl + 1;
+    }
+  }
+  return 0;
+}
+
 export interface EmbedStore {
-  pendingEmbeddings(model: string, limit: number, afterId?: number): Promise<Array<{ id: number; contentHash: string }>>;
+  /** Pending chunks in embedding order; `path` and `text` (when given) decide the tier. */
+  pendingEmbeddings(model: string, limit: number, afterId?: number): Promise<Array<{ id: number; contentHash: string; path?: string; text?: string }>>;
   getChunks(ids: number[]): Promise<StoredChunk[]>;
   putEmbeddings(model: string, items: Array<{ hash: string; vector: Float32Array }>): Promise<void>;
   embeddedCount(model: string): Promise<number>;
@@ -38,6 +80,8 @@ export interface EmbedProgress {
 export interface EmbedSummary extends EmbedProgress {
   newlyEmbedded: number;
   ms: number;
+  /** Chunks embedded in the late tier (vendored, generated, test data, minified). */
+  deferred: number;
 }
 
 export async function embedPending(
@@ -58,12 +102,8 @@ export async function embedPending(
   };
   opts.onProgress?.(progress());
 
-  for (;;) {
-    if (opts.signal?.aborted) throw new DOMException('Embedding was cancelled', 'AbortError');
-    if (opts.maxChunks !== undefined && fresh >= opts.maxChunks) break;
-    const page = (await store.pendingEmbeddings(key, PAGE)).filter((p) => !seen.has(p.id));
-    if (page.length === 0) break;
-    for (const p of page) seen.add(p.id);
+  let deferred = 0;
+  const embedPage = async (page: Array<{ id: number }>): Promise<void> => {
     const chunks = await store.getChunks(page.map((p) => p.id));
     // One embedding per distinct content hash; every chunk sharing it gets the vector.
     const byHash = new Map<string, StoredChunk[]>();
@@ -95,7 +135,24 @@ export async function embedPending(
     fresh += chunks.length;
     embedded += chunks.length;
     opts.onProgress?.(progress());
+  };
+
+  // Tier 0 in one forward sweep (skipping tier 1), then a second sweep for tier 1.
+  for (const tier of [0, 1] as const) {
+    let after: number | undefined;
+    for (;;) {
+      if (opts.signal?.aborted) throw new DOMException('Embedding was cancelled', 'AbortError');
+      if (opts.maxChunks !== undefined && fresh >= opts.maxChunks) break;
+      const page = await store.pendingEmbeddings(key, PAGE, after);
+      if (page.length === 0) break;
+      after = page[page.length - 1]!.id;
+      const mine = page.filter((p) => !seen.has(p.id) && embedTier(p.path, p.text) === tier);
+      for (const p of mine) seen.add(p.id);
+      if (mine.length === 0) continue;
+      if (tier === 1) deferred += mine.length;
+      await embedPage(mine);
+    }
   }
   embedded = await store.embeddedCount(key);
-  return { ...progress(), embedded, newlyEmbedded: fresh, ms: performance.now() - t0 };
+  return { ...progress(), embedded, newlyEmbedded: fresh, ms: performance.now() - t0, deferred };
 }
