@@ -251,7 +251,10 @@ export class Store {
 
   /** Wrap an open Db: apply pragmas and migrations. */
   static async open(db: Db): Promise<Store> {
-    await db.exec(`PRAGMA page_size = ${PAGE_SIZE}; PRAGMA auto_vacuum = ${AUTO_VACUUM}; PRAGMA foreign_keys = OFF; PRAGMA temp_store = MEMORY; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -16000;`);
+    // page_size/auto_vacuum only for a new file: on an existing one `PRAGMA auto_vacuum = …` starts a
+    // write (a reader then needs the write lock, and fails on a full disk).
+    const fresh = ((await db.get<{ page_count: number }>('PRAGMA page_count'))?.page_count ?? 0) === 0;
+    await db.exec(`${fresh ? `PRAGMA page_size = ${PAGE_SIZE}; PRAGMA auto_vacuum = ${AUTO_VACUUM}; ` : ''}PRAGMA foreign_keys = OFF; PRAGMA temp_store = MEMORY; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -16000;`);
     await migrate(db);
     registerPathMatch(db);
     return new Store(db);
