@@ -169,6 +169,8 @@ export interface NavReport {
   set: string;
   files: number;
   chunks: number;
+  /** Files the indexer chunked as text (parse timeout on a loaded machine, …): their names are not definitions. */
+  parseFallbacks: number | null;
   queries: number;
   strictAt1: number;
   anyAt1: number;
@@ -252,7 +254,8 @@ export function runNav(name: NavSetName, per: number, seed: number): NavReport {
     }
   });
   return {
-    set: name, files: idx.value.files.total, chunks: idx.value.chunks.total, queries: sample.length,
+    set: name, files: idx.value.files.total, chunks: idx.value.chunks.total,
+    parseFallbacks: (idx.value as { parse_fallbacks?: number }).parse_fallbacks ?? null, queries: sample.length,
     strictAt1: strict / sample.length, anyAt1: any / sample.length, contractChecked: checked, contractFailed: failed,
     duplicateSlots: dup, slots, misses, contractExamples: examples,
   };
@@ -268,7 +271,7 @@ if (isMain(import.meta.url)) {
     if (flags.has('build') || !existsSync(join(NAV_DIR, n, 'tree'))) buildNavTree(n);
     const r = runNav(n, per, seed);
     reports.push(r);
-    console.log(`${n.padEnd(7)} ${r.files} files ${r.chunks} chunks · R@1 strict ${r.strictAt1.toFixed(3)} any ${r.anyAt1.toFixed(3)} (${r.queries} names)` +
+    console.log(`${n.padEnd(7)} ${r.files} files ${r.chunks} chunks (${r.parseFallbacks ?? '?'} chunked as text) · R@1 strict ${r.strictAt1.toFixed(3)} any ${r.anyAt1.toFixed(3)} (${r.queries} names)` +
       ` · content≠lines ${r.contractFailed}/${r.contractChecked} · repeated definitions ${r.duplicateSlots}/${r.slots}`);
     for (const m of r.misses.slice(0, 30)) console.log(`   miss ${m}`);
     for (const e of r.contractExamples) console.log(`   contract ${e}`);

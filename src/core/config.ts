@@ -11,10 +11,52 @@ export const WRITE_BATCH_ROWS = 1000;
 
 export const DEFAULT_SEARCH_LIMIT = 10;
 export const MAX_SEARCH_LIMIT = 50;
+/** Results the app shows (and asks each codebase for). */
+export const APP_RESULT_LIMIT = 20;
 export const LEG_CANDIDATES = 50;
 export const RRF_K = 60;
 export const BM25_WEIGHT = 0.5;
 export const VECTOR_WEIGHT = 0.5;
+
+// ---- search tuning (search/*): every ranking constant lives here --------------------------
+
+/** bm25() weights, in chunks_fts column order: a hit in a chunk's names or path counts more than one in its body. */
+export const BM25_COLUMN_WEIGHTS = { names: 10, pathWords: 4, sigDoc: 3, content: 1, tokens: 1.5 } as const;
+/** FTS5 candidates re-scored by the keyword leg's second stage (rerank.ts); at least the requested limit. */
+export const RERANK_CANDIDATES = 100;
+/**
+ * Second-stage signal weights (rerank.ts): score = Σ signal·weight, × SECONDARY_FILE_FACTOR
+ * for test/vendored files. Tuned with bench/eval/tune.ts on half of each eval set.
+ */
+export const RERANK_WEIGHTS = { bm25: 1, name: 1, coverage: 0, exact: 1 } as const;
+/** Score factor for chunks of test, vendored or generated files (zoekt's file_category). */
+export const SECONDARY_FILE_FACTOR = 0.8;
+/**
+ * Definition first for identifier queries (search/symbols.ts), best first: the exact-case
+ * name at the head of its definition > a later piece of it > another case at the head >
+ * another case in a later piece; references and mentions get no tier. Measured on the
+ * Python stdlib / Go std navigation sets (bench/eval/navigate.ts).
+ */
+export const DEFINITION_TIERS = { exactCaseHead: 1, exactCaseTail: 0.75, otherCaseHead: 0.5, otherCaseTail: 0.25 } as const;
+/** Keyword leg: tier × this is added to a definition's score, above any BM25 score seen in practice. */
+export const KEYWORD_DEFINITION_BOOST = 1000;
+/** Fusion: tier × this (scaled so tiers never swap, see fuse.ts) is added on top of the largest RRF score. */
+export const FUSION_DEFINITION_BOOST = 1;
+/** Most identifiers of one query looked up as definitions. */
+export const MAX_SYMBOL_TARGETS = 8;
+/** Most definition rows fetched per identifier. */
+export const MAX_EXACT_SYMBOL_ROWS = 50;
+/**
+ * Vector leg relevance floor: a hit is kept when its cosine is at least VECTOR_MIN_SCORE and
+ * at least VECTOR_RELATIVE_FLOOR × the best hit's, so a query with no related code does
+ * not list every chunk as "semantic". With all-MiniLM-L6-v2, unrelated code scores ~0.0–0.2.
+ */
+export const VECTOR_MIN_SCORE = 0.2;
+export const VECTOR_RELATIVE_FLOOR = 0.6;
+/** When filters are on, the vector leg over-fetches this many times and filters by metadata. */
+export const VECTOR_FILTER_OVERFETCH = 8;
+/** Other matching pieces of a definition kept with its result ("N more matches in this definition"). */
+export const MAX_MORE_FRAGMENTS = 8;
 
 export const EMBED_BATCH_SIZE = 32;
 export const EMBED_MAX_TOKENS = 256;

@@ -132,7 +132,19 @@ export interface SearchResult {
   symbol: string | null;
   parent: string | null;
   signature: string | null;
+  /** Exactly the file's lines startLine..endLine. */
   content: string;
+  /** A later piece's carried context (the definition's signature rows), shown as a breadcrumb at `contextLine`. */
+  context: string | null;
+  contextLine: number | null;
+  /** Line of the definition this result is a piece of (null for module code). */
+  defLine: number | null;
+  /** Every name a chunk of merged small siblings defines; null for one definition. */
+  names: string[] | null;
+  /** The one of `names` the query asked for (show it instead of `symbol`), else null. */
+  matchedName: string | null;
+  /** Other matching pieces of the same definition, best first ("N more matches in this definition"). */
+  more: ResultFragment[];
   /** Raw BM25 score from FTS5 (higher is better; 0 when the leg did not match). */
   bm25Score: number;
   /** Cosine similarity (0 when the leg did not match). */
@@ -146,6 +158,19 @@ export interface SearchResult {
   /** Which legs produced this result. */
   legs: Array<'bm25' | 'vector'>;
   /** Character ranges [start, end) in `content` that matched query terms (for highlighting). */
+  highlights: Array<[number, number]>;
+}
+
+/** Another matching piece of a result's definition. `content` is exactly its lines. */
+export interface ResultFragment {
+  id: number;
+  startLine: number;
+  endLine: number;
+  content: string;
+  /** The piece's carried context and its line (null for the definition's head). */
+  context: string | null;
+  contextLine: number | null;
+  combinedScore: number;
   highlights: Array<[number, number]>;
 }
 

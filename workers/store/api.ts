@@ -6,10 +6,11 @@
  *
  * Only plain data crosses: strings, numbers, plain objects, Uint8Array/Float32Array.
  */
-import type { Hit, SearchOptions, SearchResponse, StoredChunk, FileRecord, SearchStrategy } from '../../src/core/types.ts';
+import type { SearchOptions, SearchResponse, StoredChunk, FileRecord, SearchStrategy } from '../../src/core/types.ts';
 import type { IndexStore } from '../../src/core/index/indexer.ts';
 import type { EmbedStore } from '../../src/core/embed/embed-pass.ts';
 import type { CancelToken } from '../../src/core/cancel.ts';
+import type { LegHits } from '../../src/core/search/results.ts';
 import type { MetaKey } from '../../src/core/store/meta.ts';
 
 /** What a writer worker sees of one codebase's store, over its MessagePort. */
@@ -60,11 +61,9 @@ export interface AppSearchResult extends Omit<SearchResponse['results'][number],
   bm25Signals?: Record<string, number> | null;
 }
 
-export interface CodebaseLegs {
+/** One codebase's leg hits, definition tiers and grouping keys (search/results.ts LegHits). */
+export interface CodebaseLegs extends LegHits {
   codebaseId: string;
-  bm25: Hit[];
-  vector: Hit[];
-  exactSymbolIds: number[];
 }
 
 export interface AppSearchResponse {

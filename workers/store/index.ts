@@ -16,6 +16,8 @@ import { openOpfsStore, opfsFilename, OPFS_DIR } from '../../src/core/store/open
 import type { Store } from '../../src/core/store/store.ts';
 import { SCHEMA_VERSION } from '../../src/core/store/schema.ts';
 import { Searcher, type QueryEmbedder } from '../../src/core/search/search.ts';
+import { mergeRanked } from '../../src/core/search/results.ts';
+import { DEFAULT_SEARCH_LIMIT } from '../../src/core/config.ts';
 import { createVectorIndex, chooseIndexKind } from '../../src/core/vector/create.ts';
 import type { VectorIndex } from '../../src/core/vector/types.ts';
 import { TieredIndex } from '../../src/core/vector/tiered.ts';
@@ -217,11 +219,8 @@ const api: StoreWorkerApi = {
         }),
       );
       if (signal.aborted) throw abortError();
-      const results = responses
-        .flatMap(({ id, r }) => tagResults(id, r))
-        .sort((a, b) => b.combinedScore - a.combinedScore)
-        .slice(0, req.options.limit ?? 20)
-        .map((r, i) => ({ ...r, rank: i + 1 }));
+      // One merge for every caller (search/results.ts): each list is one result per definition.
+      const results = mergeRanked(responses.map(({ id, r }) => tagResults(id, r)), req.options.limit ?? DEFAULT_SEARCH_LIMIT);
       const legs: CodebaseLegs[] = responses.map(({ id, r }) => ({ codebaseId: id, ...r.legs }));
       const strategies = new Set(responses.map(({ r }) => r.strategy));
       const timings: Record<string, number> = {};

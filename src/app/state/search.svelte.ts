@@ -11,16 +11,16 @@
 import { bridge } from '../bridges/workers.ts';
 import type { AppSearchResponse, AppSearchResult, CodebaseLegs } from '../../../workers/store/api.ts';
 import type { ChunkType, SearchMode, StoredChunk } from '../../core/types.ts';
-import { refuse } from '../../core/search/search.ts';
-import { highlightRanges } from '../../core/search/bm25.ts';
+import { reFuse } from '../../core/search/search.ts';
+import { idsOf, mergeRanked, rowsOfResults, toResults } from '../../core/search/results.ts';
 import { processQuery } from '../../core/search/query.ts';
-import { BM25_WEIGHT } from '../../core/config.ts';
+import { APP_RESULT_LIMIT, BM25_WEIGHT } from '../../core/config.ts';
 import { handleError } from './notices.svelte.ts';
 import { parseHash, serializeHash, type UrlSearchState } from './url-state.ts';
 
 export const TYPING_DEBOUNCE_MS = 150;
 /** Results shown (and fetched from each codebase). */
-export const RESULT_LIMIT = 20;
+export const RESULT_LIMIT = APP_RESULT_LIMIT;
 /** While indexing, live results refresh at most this often. */
 const LIVE_REFRESH_MS = 1200;
 
@@ -45,7 +45,8 @@ class Search {
   #ctl: AbortController | null = null;
   #timer: ReturnType<typeof setTimeout> | null = null;
   #lastLiveRefresh = 0;
-  #rows = new Map<string, AppSearchResult>();
+  /** Chunk rows seen in the last response (results and their more-pieces), by codebase:id. */
+  #rows = new Map<string, StoredChunk>();
 
   get query() { return this.#query; }
   get mode() { return this.#mode; }
@@ -182,7 +183,8 @@ class Search {
         ctl.signal,
       );
       if (ctl.signal.aborted) return;
-      this.#rows = new Map(res.results.map((r) => [key(r), r]));
+      this.#rows.clear();
+      for (const r of res.results) for (const c of rowsOfResults([r])) this.#rows.set(key({ codebaseId: r.codebaseId, id: c.id }), c);
       const prevKey = this.#results[this.#selected] ? key(this.#results[this.#selected]) : null;
       this.#response = res;
       this.#results = res.results;
@@ -216,32 +218,26 @@ class Search {
     const res = this.#response;
     if (!res) return;
     const weights = { bm25Weight: this.#bm25Weight, vectorWeight: this.vectorWeight };
-    const fused = res.legs.flatMap((legs: CodebaseLegs) => refuse(legs, weights, RESULT_LIMIT).map((f) => ({ ...f, codebaseId: legs.codebaseId })));
-    fused.sort((a, b) => b.combinedScore - a.combinedScore);
-    const top = fused.slice(0, RESULT_LIMIT);
+    // The same fusion, grouping by definition and merge as the store worker (search/results.ts).
+    const perCodebase = res.legs.map((legs: CodebaseLegs) => reFuse(legs, weights, RESULT_LIMIT).map((g) => ({ ...g, codebaseId: legs.codebaseId })));
+    const top = mergeRanked(perCodebase, RESULT_LIMIT);
     // Rows not in the last result list: fetch them by id (no ranking work).
     const missing: Record<string, number[]> = {};
-    for (const f of top) if (!this.#rows.has(key(f))) (missing[f.codebaseId] ??= []).push(f.id);
+    for (const g of top) for (const id of idsOf([g])) if (!this.#rows.has(key({ codebaseId: g.codebaseId, id }))) (missing[g.codebaseId] ??= []).push(id);
     try {
-      const pq = processQuery(res.query);
       for (const [cb, ids] of Object.entries(missing)) {
         const rows: StoredChunk[] = await bridge.getChunks(cb, ids);
-        for (const c of rows) {
-          this.#rows.set(key({ codebaseId: cb, id: c.id }), {
-            ...c, codebaseId: cb, bm25Score: 0, vectorScore: 0, combinedScore: 0, rank: 0, bm25Rank: null, vectorRank: null, legs: [], highlights: highlightRanges(c.content, pq), explain: [],
-          });
-        }
+        for (const c of rows) this.#rows.set(key({ codebaseId: cb, id: c.id }), c);
       }
     } catch (e) {
       handleError(e, 'Re-ranking');
     }
     if (this.#response !== res) return; // a newer search landed meanwhile
     const sel = this.#results[this.#selected];
-    this.#results = top.flatMap((f, i) => {
-      const row = this.#rows.get(key(f));
-      return row
-        ? [{ ...row, bm25Score: f.bm25Score, vectorScore: f.vectorScore, combinedScore: f.combinedScore, rank: i + 1, bm25Rank: f.bm25Rank, vectorRank: f.vectorRank, legs: f.legs, explain: f.explain }]
-        : [];
+    const pq = processQuery(res.query);
+    this.#results = top.flatMap((g, i) => {
+      const rowOf = (id: number) => this.#rows.get(key({ codebaseId: g.codebaseId, id }));
+      return toResults([g], rowOf, pq).map((r) => ({ ...r, rank: i + 1, codebaseId: g.codebaseId, explain: g.explain, bm25Signals: null }));
     });
     const keep = sel ? this.#results.findIndex((r) => key(r) === key(sel)) : -1;
     this.#selected = keep >= 0 ? keep : this.#results.length ? 0 : -1;
@@ -270,3 +266,4 @@ class Search {
 }
 
 export const search = new Search();
+

@@ -8,10 +8,12 @@
  * - Second stage (rerank.ts): the top RERANK_CANDIDATES FTS hits are re-scored with the
  *   normalised bm25, a symbol-name match with the query words and an exact-identifier
  *   signal; test/vendored/generated files are scaled down.
- * - EXACT_SYMBOL_BOOST: for identifier-like queries (one word), a chunk whose symbol equals
- *   the identifier (case-insensitive; `Foo::bar` / `Foo.bar` also need parent = Foo) is added
- *   to the candidates and gets this boost, so it ranks first. An identifier inside a prose
- *   query only feeds the rerank's `exact` signal.
+ * - Definitions (symbols.ts, the one exact-symbol detector): for identifier-like queries (one
+ *   word), a chunk that defines the identifier (any case; `Foo::bar` / `Foo.bar` also need
+ *   parent = Foo; a merged chunk by any of its names) is added to the candidates and gets
+ *   KEYWORD_DEFINITION_BOOST × its tier (exact case, head of the definition, first), so
+ *   definitions rank first. An identifier inside a prose query only feeds the rerank's
+ *   `exact` signal.
  * Hit.score = rerank score (+ boost): higher is better. Ranks are 1..n, ties broken by chunk id.
  *
  * Filters, all inside the one SQL query so LIMIT counts only rows that pass: languages and
@@ -24,31 +26,21 @@ import type { Queryable, SqlValue } from '../store/sqlite.ts';
 import { resolveChunkContent } from '../store/store.ts';
 import { compilePathGlob, PATH_MATCH_FUNCTION } from '../text/path-glob.ts';
 import { identifierParts } from '../text/identifiers.ts';
+import { BM25_COLUMN_WEIGHTS, KEYWORD_DEFINITION_BOOST, MAX_EXACT_SYMBOL_ROWS, RERANK_CANDIDATES, RERANK_WEIGHTS } from '../config.ts';
 import { PREFIX_MIN_CHARS, processQuery, type ProcessedQuery } from './query.ts';
-import { rerank, RERANK_WEIGHTS, type RerankCandidate } from './rerank.ts';
+import { rerank, type RerankCandidate } from './rerank.ts';
+import { matchDefinition, symbolTargets } from './symbols.ts';
 
-/** bm25() weights, in chunks_fts column order. */
-export const BM25_COLUMN_WEIGHTS = {
-  names: 10,
-  pathWords: 4,
-  sigDoc: 3,
-  content: 1,
-  tokens: 1.5,
-} as const;
-/** Added to the score of an exact symbol match; larger than any bm25 score seen in practice. */
-export const EXACT_SYMBOL_BOOST = 1000;
-/** FTS5 candidates re-scored by the second stage (rerank.ts); at least the requested limit. */
-export const RERANK_CANDIDATES = 100;
+export { BM25_COLUMN_WEIGHTS, MAX_EXACT_SYMBOL_ROWS, RERANK_CANDIDATES };
+/** The keyword leg's boost for a tier-1 definition (config.ts KEYWORD_DEFINITION_BOOST). */
+export const EXACT_SYMBOL_BOOST = KEYWORD_DEFINITION_BOOST;
 /** Candidate rows read per statement (bounded bind parameters). */
 const RERANK_FETCH_BATCH = 500;
-/** Most exact-symbol rows taken per identifier. */
-export const MAX_EXACT_SYMBOL_ROWS = 50;
 /** Most highlight ranges returned for one chunk. */
 export const MAX_HIGHLIGHTS = 500;
 
 const W = BM25_COLUMN_WEIGHTS;
 const BM25_EXPR = `bm25(chunks_fts, ${W.names}, ${W.pathWords}, ${W.sigDoc}, ${W.content}, ${W.tokens})`;
-const QUALIFIER_RE = /::|->|[.#]/;
 
 function likeEscape(s: string): string {
   return s.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -82,24 +74,6 @@ function filterSql(filters: SearchFilters): FilterSql {
   return { where: clauses.map((c) => ` AND ${c}`).join(''), params };
 }
 
-/** Symbol (and required parent) pairs that count as an exact match for this query. */
-function exactSymbolTargets(query: ProcessedQuery): Array<{ symbol: string; parent: string | null }> {
-  const words = new Set(query.identifiers);
-  if (query.isIdentifierLike) {
-    const word = query.original.trim();
-    if (word) words.add(word);
-  }
-  const targets: Array<{ symbol: string; parent: string | null }> = [];
-  for (const w of [...words].slice(0, 8)) {
-    targets.push({ symbol: w, parent: null });
-    const segments = w.split(QUALIFIER_RE).filter(Boolean);
-    if (segments.length >= 2) {
-      targets.push({ symbol: segments[segments.length - 1], parent: segments[segments.length - 2] });
-    }
-  }
-  return targets;
-}
-
 function isFtsSyntaxError(e: unknown): boolean {
   return e instanceof Error && /fts5|syntax error|unterminated string|malformed MATCH/i.test(e.message);
 }
@@ -128,16 +102,27 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
     );
     for (const row of rows) scores.set(row.id, -row.r);
 
-    // 2. Exact symbol matches: always candidates (ranked first for identifier queries).
+    // 2. Definitions of the query's identifiers: always candidates (ranked first for
+    //    identifier queries). By symbol (indexed), and by the names of merged siblings.
+    const targets = symbolTargets(query);
     const exact = new Set<number>();
-    for (const t of exactSymbolTargets(query)) {
+    for (const t of targets) {
+      const parent = t.parent ? ' AND c.parent = ? COLLATE NOCASE' : '';
       const rows = await db.all<{ id: number }>(
         `SELECT c.id AS id FROM chunks c
-          WHERE c.symbol = ? COLLATE NOCASE${t.parent ? ' AND c.parent = ? COLLATE NOCASE' : ''}${where}
+          WHERE c.symbol = ? COLLATE NOCASE${parent}${where}
           ORDER BY c.id LIMIT ?`,
         [t.symbol, ...(t.parent ? [t.parent] : []), ...params, MAX_EXACT_SYMBOL_ROWS],
       );
       for (const row of rows) exact.add(row.id);
+      if (/\s/.test(t.symbol)) continue; // names are stored space-separated
+      const merged = await db.all<{ id: number }>(
+        `SELECT c.id AS id FROM chunks c INDEXED BY chunks_symbols
+          WHERE c.symbols IS NOT NULL AND (' ' || c.symbols || ' ') LIKE ? ESCAPE '\\'${parent}${where}
+          ORDER BY c.id LIMIT ?`,
+        [`% ${likeEscape(t.symbol)} %`, ...(t.parent ? [t.parent] : []), ...params, MAX_EXACT_SYMBOL_ROWS],
+      );
+      for (const row of merged) exact.add(row.id);
     }
     const missing = [...exact].filter((id) => !scores.has(id));
     if (missing.length) {
@@ -153,13 +138,18 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
     //    of an identifier query on top. Content is read only when a signal needs it.
     const ids = [...scores.keys()];
     const cands: RerankCandidate[] = [];
+    const tiers = new Map<number, number>();
     // Content lives in file_text since schema 5 (resolveChunkContent reads each file once).
     const content = RERANK_WEIGHTS.coverage > 0 ? 'content, text_start, text_len' : "'' AS content, NULL AS text_start, NULL AS text_len";
     for (let i = 0; i < ids.length; i += RERANK_FETCH_BATCH) {
       const part = ids.slice(i, i + RERANK_FETCH_BATCH);
-      const rows = await resolveChunkContent(db, await db.all<{ id: number; symbol: string | null; parent: string | null; path: string; content: string; text_start: number | null; text_len: number | null }>(
-        `SELECT id, symbol, parent, path, ${content} FROM chunks WHERE id IN (${part.map(() => '?').join(', ')})`, part));
-      for (const r of rows) cands.push({ ...r, score: scores.get(r.id) ?? 0, exact: exact.has(r.id) });
+      const rows = await resolveChunkContent(db, await db.all<{ id: number; symbol: string | null; parent: string | null; path: string; content: string; symbols: string | null; context: string | null; text_start: number | null; text_len: number | null }>(
+        `SELECT id, symbol, parent, path, ${content}, symbols, context FROM chunks WHERE id IN (${part.map(() => '?').join(', ')})`, part));
+      for (const r of rows) {
+        const m = matchDefinition(targets, { symbol: r.symbol, parent: r.parent, names: r.symbols ? r.symbols.split(' ') : null, context: r.context });
+        if (m) tiers.set(r.id, m.tier);
+        cands.push({ id: r.id, symbol: r.symbol, parent: r.parent, path: r.path, content: r.content, score: scores.get(r.id) ?? 0, exact: !!m });
+      }
     }
     cands.sort((a, b) => b.score - a.score || a.id - b.id);
     scores.clear();
@@ -168,10 +158,10 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
       signals.set(r.id, { ...r.signals });
     }
     if (query.isIdentifierLike) {
-      for (const id of exact) {
-        scores.set(id, (scores.get(id) ?? 0) + EXACT_SYMBOL_BOOST);
+      for (const [id, tier] of tiers) {
+        scores.set(id, (scores.get(id) ?? 0) + KEYWORD_DEFINITION_BOOST * tier);
         const s = signals.get(id);
-        if (s) s.exact_symbol_boost = EXACT_SYMBOL_BOOST;
+        if (s) s.definition_tier = tier;
       }
     }
   } catch (e) {

@@ -51,14 +51,14 @@ describe('fuseRrf scores and explain', () => {
       expect(item.explain.map((e) => e.signal)).toEqual([
         ...(item.bm25Rank !== null ? ['bm25_rrf'] : []),
         ...(item.vectorRank !== null ? ['vector_rrf'] : []),
-        ...(opts.exactSymbolIds?.has(item.id) ? ['exact_symbol'] : []),
+        ...(opts.exactSymbolIds?.has(item.id) ? ['definition'] : []),
       ]);
     }
   });
 
   it('names the exact-symbol boost and makes it exceed any RRF score', () => {
     const [item] = fuseRrf([], hits(3), { exactSymbolIds: new Set([3]) });
-    const boost = item.explain.find((e) => e.signal === 'exact_symbol');
+    const boost = item.explain.find((e) => e.signal === 'definition');
     expect(boost?.contribution).toBeGreaterThan(EXACT_SYMBOL_BOOST);
     expect(boost!.contribution).toBeGreaterThan(1 / 61);
   });

@@ -1,22 +1,28 @@
 /**
  * Hybrid ranking: reciprocal rank fusion of the BM25 and vector legs (Codii's formula,
- * k = 60, weights 0.5/0.5 by default), plus one named boost that puts exact symbol
- * matches first.
+ * k = 60, weights 0.5/0.5 by default), plus one named signal that puts definitions of the
+ * query's identifier first, in DEFINITION_TIERS order (search/symbols.ts decides the tier).
  *
- *   combined = bm25Weight / (k + bm25Rank) + vectorWeight / (k + vectorRank) [+ exact_symbol]
+ *   combined = bm25Weight / (k + bm25Rank) + vectorWeight / (k + vectorRank) [+ definition]
  *
  * Invariants: a pure function of its inputs (the app re-fuses stored hits with new
  * weights without querying again); every item's `explain` contributions sum to its
  * `combinedScore`; the order is total and deterministic (combined score desc, then BM25
- * rank, vector rank — absent ranks last — then id); an exact-symbol item always outranks
- * every other item, because its boost exceeds the largest possible RRF score.
+ * rank, vector rank — absent ranks last — then id); a definition outranks every item without
+ * one, and a higher tier outranks a lower one, because the `definition` contribution is the
+ * largest possible RRF score plus tier × a unit larger than any RRF difference.
  */
 
 import type { Hit, SearchMode, SearchStrategy } from '../types.ts';
-import { BM25_WEIGHT, RRF_K, VECTOR_WEIGHT } from '../config.ts';
+import { BM25_WEIGHT, DEFINITION_TIERS, FUSION_DEFINITION_BOOST, RRF_K, VECTOR_WEIGHT } from '../config.ts';
 
-/** Added on top of the largest possible RRF score, so exact symbol matches come first. */
-export const EXACT_SYMBOL_BOOST = 1;
+/** Kept for callers that name the fusion boost: a tier-1 definition gets at least this. */
+export const EXACT_SYMBOL_BOOST = FUSION_DEFINITION_BOOST;
+/** The smallest gap between two definition tiers. */
+const TIER_GAP = Math.min(
+  ...Object.values(DEFINITION_TIERS).flatMap((a, i, all) => all.slice(i + 1).map((b) => Math.abs(a - b))),
+  ...Object.values(DEFINITION_TIERS),
+);
 
 export type Leg = 'bm25' | 'vector';
 
@@ -27,14 +33,16 @@ export interface FuseOptions {
   vectorWeight?: number;
   /** Keep the best `limit` items (default: all). */
   limit?: number;
-  /** Items whose symbol equals an identifier in the query; the caller applies filters to them. */
+  /** Items whose symbol equals an identifier in the query (tier 1); the caller applies filters to them. */
   exactSymbolIds?: ReadonlySet<number>;
+  /** Definition tier (symbols.ts) per item id; wins over exactSymbolIds for the same id. */
+  definitionTiers?: ReadonlyMap<number, number>;
 }
 
 export interface ExplainEntry {
-  /** 'bm25_rrf' | 'vector_rrf' | 'exact_symbol' */
+  /** 'bm25_rrf' | 'vector_rrf' | 'definition' */
   signal: string;
-  /** The signal's input: the leg's rank for RRF signals, 1 for the boost. */
+  /** The signal's input: the leg's rank for RRF signals, the tier (DEFINITION_TIERS) for `definition`. */
   value: number;
   contribution: number;
 }
@@ -60,8 +68,12 @@ export function fuseRrf(bm25: readonly Hit[], vector: readonly Hit[], opts: Fuse
   for (const [name, v] of [['k', k], ['bm25Weight', wb], ['vectorWeight', wv]] as const) {
     if (!Number.isFinite(v) || v < 0) throw new RangeError(`fuseRrf: ${name} must be a finite number ≥ 0, got ${v}`);
   }
-  const exact = opts.exactSymbolIds ?? new Set<number>();
-  const boost = EXACT_SYMBOL_BOOST + (wb + wv) / (k + 1);
+  const tiers = new Map<number, number>();
+  for (const id of opts.exactSymbolIds ?? []) tiers.set(id, 1);
+  for (const [id, t] of opts.definitionTiers ?? []) if (t > 0) tiers.set(id, t);
+  const maxRrf = (wb + wv) / (k + 1);
+  // One tier step is worth more than any RRF difference, so tiers never swap.
+  const unit = (FUSION_DEFINITION_BOOST + maxRrf) / TIER_GAP;
 
   const items = new Map<number, FusedItem>();
   const itemFor = (id: number): FusedItem => {
@@ -83,7 +95,7 @@ export function fuseRrf(bm25: readonly Hit[], vector: readonly Hit[], opts: Fuse
     const item = itemFor(h.id);
     if (item.vectorRank === null || h.rank < item.vectorRank) { item.vectorRank = h.rank; item.vectorScore = h.score; }
   }
-  for (const id of exact) itemFor(id);
+  for (const id of tiers.keys()) itemFor(id);
 
   for (const item of items.values()) {
     if (item.bm25Rank !== null) {
@@ -94,7 +106,8 @@ export function fuseRrf(bm25: readonly Hit[], vector: readonly Hit[], opts: Fuse
       item.legs.push('vector');
       item.explain.push({ signal: 'vector_rrf', value: item.vectorRank, contribution: wv / (k + item.vectorRank) });
     }
-    if (exact.has(item.id)) item.explain.push({ signal: 'exact_symbol', value: 1, contribution: boost });
+    const tier = tiers.get(item.id);
+    if (tier !== undefined) item.explain.push({ signal: 'definition', value: tier, contribution: maxRrf + tier * unit });
     item.combinedScore = item.explain.reduce((s, e) => s + e.contribution, 0);
   }
 

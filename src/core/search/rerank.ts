@@ -21,6 +21,7 @@
  */
 import { lightStem } from './query.ts';
 import { splitIdentifier } from '../text/identifiers.ts';
+import { RERANK_WEIGHTS as CONFIG_RERANK_WEIGHTS, SECONDARY_FILE_FACTOR } from '../config.ts';
 
 export interface RerankWeights {
   bm25: number;
@@ -33,7 +34,7 @@ export interface RerankWeights {
  * Signal weights: score = Σ signal·weight, × SECONDARY_FILE_FACTOR for test/vendored files.
  * Tuned with bench/eval/tune.ts on half of each eval set (the other half held out).
  */
-export const RERANK_WEIGHTS: Readonly<RerankWeights> = { bm25: 1, name: 1, coverage: 0, exact: 1 };
+export const RERANK_WEIGHTS: Readonly<RerankWeights> = CONFIG_RERANK_WEIGHTS;
 /** Query words shorter than this are ignored by the name and coverage signals. */
 export const MIN_SIGNAL_TERM_CHARS = 2;
 /** A symbol part this long or longer may abbreviate a query word (`dec` ← "decrement"). */
@@ -44,7 +45,7 @@ export const MIN_INFIX_CHARS = 3;
  * Score factor for chunks of test, vendored or generated files (zoekt's file_category): they
  * repeat the names and words of the code they test or copy, and are rarely what is wanted.
  */
-export const SECONDARY_FILE_FACTOR = 0.8;
+export { SECONDARY_FILE_FACTOR };
 /** Test files: a tests/testdata/__tests__ folder, or a name like test_x.c, x_test.go, x.test.ts, x.spec.js. */
 const TEST_PATH_RE = /(^|\/)(tests?|testdata|testing|__tests__|__mocks__|fixtures?|spec)\/|(^|\/)test_[^/]*$|[._-](test|tests|spec)\.[^/.]+$/i;
 /** Vendored or generated: vendor/third_party folders, *.pb.go, *_generated.*, *.gen.*. */

@@ -5,20 +5,28 @@
  * - Never throws for user input: any string is a valid query (processQuery makes it safe).
  * - Filters apply to both legs.
  * - The legs' raw hits are returned with the response so a caller can re-fuse with other
- *   weights without querying again (`refuse`).
+ *   weights without querying again (`reFuse`); fusion and grouping live in results.ts.
+ * - One result per definition, grouped before the limit (results.ts); `content` is exactly
+ *   the file's lines start..end.
+ * - The vector leg has a relevance floor (vectorFloor); hits below it never reach fusion,
+ *   and fusion works the same when the floor leaves none.
  * - No model or no vectors → keyword only, and the strategy says so.
  */
-import type { ChunkType, Hit, SearchFilters, SearchMode, SearchOptions, SearchResponse, SearchResult, StoredChunk } from '../types.ts';
-import { BM25_WEIGHT, DEFAULT_SEARCH_LIMIT, LEG_CANDIDATES, MAX_SEARCH_LIMIT, RRF_K, VECTOR_WEIGHT } from '../config.ts';
-import { processQuery, type ProcessedQuery } from './query.ts';
-import { highlightRanges, searchBm25 } from './bm25.ts';
+import type { ChunkType, Hit, SearchFilters, SearchMode, SearchOptions, SearchResponse, StoredChunk } from '../types.ts';
+import {
+  BM25_WEIGHT, DEFAULT_SEARCH_LIMIT, LEG_CANDIDATES, MAX_SEARCH_LIMIT, VECTOR_FILTER_OVERFETCH, VECTOR_MIN_SCORE,
+  VECTOR_RELATIVE_FLOOR, VECTOR_WEIGHT,
+} from '../config.ts';
+import { processQuery } from './query.ts';
+import { searchBm25 } from './bm25.ts';
 import { compilePathGlob } from '../text/path-glob.ts';
 import type { Queryable } from '../store/sqlite.ts';
-import { fuseRrf, strategyFor, type FusedItem } from './fuse.ts';
+import { strategyFor, type FusedItem } from './fuse.ts';
 import type { VectorIndex } from '../vector/types.ts';
+import { definitionKey, idsOf, rankGroups, toResults, type GroupedItem, type LegHits } from './results.ts';
+import { matchDefinition, symbolTargets } from './symbols.ts';
 
-/** When filters are on, the vector leg over-fetches this many times and filters by metadata. */
-const VECTOR_FILTER_OVERFETCH = 8;
+export type { LegHits } from './results.ts';
 
 export interface SearchStore {
   /** The connection the keyword leg queries (search/bm25.ts). */
@@ -29,13 +37,6 @@ export interface SearchStore {
 
 export interface QueryEmbedder {
   embedQuery(text: string): Promise<Float32Array>;
-}
-
-export interface LegHits {
-  bm25: Hit[];
-  vector: Hit[];
-  /** ids whose symbol equals an identifier in the query */
-  exactSymbolIds: number[];
 }
 
 export interface FullSearchResponse extends SearchResponse {
@@ -81,30 +82,31 @@ export class Searcher {
     const embeddedRatio = total > 0 ? Math.min(1, this.#embeddedCount / total) : 0;
 
     const candidates = Math.max(LEG_CANDIDATES, limit);
+    const noVector: VectorLeg = { hits: [], floor: null, dropped: 0 };
     const [bm25, vector] = await Promise.all([
       wantBm25 && pq.ftsQuery ? this.#timed(timings, 'bm25', () => searchBm25(this.#store.db, pq, filters, candidates)) : Promise.resolve<Hit[]>([]),
-      wantVector && query.trim() ? this.#timed(timings, 'vector', () => this.#vectorLeg(query, filters, candidates)) : Promise.resolve<Hit[]>([]),
+      wantVector && query.trim() ? this.#timed(timings, 'vector', () => this.#vectorLeg(query, filters, candidates)) : Promise.resolve(noVector),
     ]);
 
-    // Metadata for every candidate: needed for exact-symbol detection and the results.
+    // Metadata for every candidate: definition matching, grouping by definition, results.
     const tf = performance.now();
-    const ids = [...new Set([...bm25.map((h) => h.id), ...vector.map((h) => h.id)])];
+    const ids = [...new Set([...bm25.map((h) => h.id), ...vector.hits.map((h) => h.id)])];
     const rows = ids.length ? await this.#store.getChunks(ids) : [];
     const byId = new Map(rows.map((r) => [r.id, r]));
-    const exactSymbolIds = exactSymbolMatches(pq, rows);
-    const legs: LegHits = { bm25, vector, exactSymbolIds };
-    const fused = fuseRrf(bm25, vector, {
-      k: RRF_K,
-      bm25Weight: options.bm25Weight ?? BM25_WEIGHT,
-      vectorWeight: options.vectorWeight ?? VECTOR_WEIGHT,
-      limit,
-      exactSymbolIds: new Set(exactSymbolIds),
-    });
-    const results = toResults(fused, byId, pq);
+    const legs: LegHits = {
+      bm25,
+      vector: vector.hits,
+      definitionTiers: pq.isIdentifierLike ? definitionTiers(symbolTargets(pq), rows) : {},
+      groupKeys: Object.fromEntries(rows.map((r) => [r.id, definitionKey(r)])),
+      vectorFloor: vector.floor,
+      vectorDropped: vector.dropped,
+    };
+    const groups = rankGroups(legs, { bm25Weight: options.bm25Weight ?? BM25_WEIGHT, vectorWeight: options.vectorWeight ?? VECTOR_WEIGHT }, limit);
+    const results = toResults(groups, (id) => byId.get(id), pq);
     timings.fuse = performance.now() - tf;
     timings.total = performance.now() - t0;
     const explain: Record<number, FusedItem['explain']> = {};
-    for (const f of fused) explain[f.id] = f.explain;
+    for (const g of groups) explain[g.id] = g.explain;
     const bm25Signals: Record<number, Record<string, number>> = {};
     for (const h of bm25) if (h.signals && explain[h.id]) bm25Signals[h.id] = h.signals;
     return {
@@ -119,7 +121,7 @@ export class Searcher {
     };
   }
 
-  async #vectorLeg(query: string, filters: SearchFilters, k: number): Promise<Hit[]> {
+  async #vectorLeg(query: string, filters: SearchFilters, k: number): Promise<VectorLeg> {
     const qv = await this.#embedder!.embedQuery(query);
     const filtered = !!(filters.languages?.length || filters.chunkTypes?.length || filters.pathGlob);
     const raw = await this.#vectors!.search(qv, filtered ? k * VECTOR_FILTER_OVERFETCH : k);
@@ -130,7 +132,15 @@ export class Searcher {
       const ok = new Set(rows.filter(keep).map((r) => r.id));
       kept = raw.filter((h) => ok.has(h.id));
     }
-    return kept.slice(0, k).map((h, i) => ({ id: h.id, score: h.score, rank: i + 1 }));
+    // The relevance floor: unrelated chunks are not listed as semantic hits.
+    const best = kept.length ? Math.max(...kept.map((h) => h.score)) : 0;
+    const floor = vectorFloor(best);
+    const above = kept.filter((h) => h.score >= floor);
+    return {
+      hits: above.slice(0, k).map((h, i) => ({ id: h.id, score: h.score, rank: i + 1, signals: { cosine: h.score, floor } })),
+      floor,
+      dropped: Math.min(k, kept.length) - Math.min(k, above.length),
+    };
   }
 
   async #timed<T>(timings: Record<string, number>, name: string, fn: () => Promise<T>): Promise<T> {
@@ -143,10 +153,26 @@ export class Searcher {
   }
 }
 
-/** Re-fuse stored leg hits with new weights — no store access for ranking. */
-export function refuse(legs: LegHits, weights: { bm25Weight: number; vectorWeight: number }, limit: number): FusedItem[] {
-  return fuseRrf(legs.bm25, legs.vector, { k: RRF_K, ...weights, limit, exactSymbolIds: new Set(legs.exactSymbolIds) });
+interface VectorLeg {
+  hits: Hit[];
+  floor: number | null;
+  dropped: number;
 }
+
+/** The vector leg's floor for a query whose best hit has cosine `best`: absolute and relative. */
+export function vectorFloor(best: number): number {
+  return Math.max(VECTOR_MIN_SCORE, best * VECTOR_RELATIVE_FLOOR);
+}
+
+/** Re-fuse stored leg hits with new weights — no store access for ranking; one result per definition. */
+export function reFuse(legs: LegHits, weights: { bm25Weight: number; vectorWeight: number }, limit: number): GroupedItem[] {
+  return rankGroups(legs, weights, limit);
+}
+
+/** @deprecated name kept for callers; see reFuse. */
+export const refuse = reFuse;
+
+export { idsOf };
 
 export function makeFilter(filters: SearchFilters): (c: { language: string; chunkType: ChunkType; path: string }) => boolean {
   const langs = filters.languages?.length ? new Set(filters.languages) : null;
@@ -156,51 +182,12 @@ export function makeFilter(filters: SearchFilters): (c: { language: string; chun
   return (c) => (!langs || langs.has(c.language)) && (!types || types.has(c.chunkType)) && (!glob || glob.test(c.path));
 }
 
-/** Chunks whose symbol is exactly an identifier of the query (`kalloc`, `getUserName`, `Foo::bar`). */
-function exactSymbolMatches(pq: ProcessedQuery, rows: StoredChunk[]): number[] {
-  if (!pq.isIdentifierLike) return [];
-  const plain = new Set<string>();
-  const qualified = new Set<string>();
-  for (const id of pq.identifiers) {
-    const low = id.toLowerCase();
-    plain.add(low);
-    const parts = low.split(/::|\.|#|->/).filter(Boolean);
-    if (parts.length > 1) qualified.add(parts.slice(-2).join('::'));
-  }
-  return rows
-    .filter((r) => {
-      if (!r.symbol) return false;
-      const sym = r.symbol.toLowerCase();
-      return plain.has(sym) || (!!r.parent && qualified.has(`${r.parent.toLowerCase()}::${sym}`));
-    })
-    .map((r) => r.id);
-}
-
-function toResults(fused: FusedItem[], byId: Map<number, StoredChunk>, pq: ProcessedQuery): SearchResult[] {
-  const out: SearchResult[] = [];
-  for (const f of fused) {
-    const c = byId.get(f.id);
-    if (!c) continue; // deleted between the legs and the fetch
-    out.push({
-      id: c.id,
-      path: c.path,
-      startLine: c.startLine,
-      endLine: c.endLine,
-      language: c.language,
-      chunkType: c.chunkType,
-      symbol: c.symbol,
-      parent: c.parent,
-      signature: c.signature,
-      content: c.content,
-      bm25Score: f.bm25Score,
-      vectorScore: f.vectorScore,
-      combinedScore: f.combinedScore,
-      rank: out.length + 1,
-      bm25Rank: f.bm25Rank,
-      vectorRank: f.vectorRank,
-      legs: f.legs,
-      highlights: highlightRanges(c.content, pq),
-    });
+/** Definition tier per row that defines an identifier of the query (symbols.ts). */
+function definitionTiers(targets: ReturnType<typeof symbolTargets>, rows: readonly StoredChunk[]): Record<number, number> {
+  const out: Record<number, number> = {};
+  for (const r of rows) {
+    const m = matchDefinition(targets, r);
+    if (m) out[r.id] = m.tier;
   }
   return out;
 }

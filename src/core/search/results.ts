@@ -1,0 +1,145 @@
+/**
+ * The one place that turns legs' hits into results: fuse (fuse.ts), merge the pieces of one
+ * definition, cut to the limit, attach rows — for the Searcher, for the page's re-fuse with
+ * new weights, and for the merge across codebases (store worker and page).
+ *
+ * Invariants:
+ * - One result per definition: pieces of one definition (same path and def_line; chunks
+ *   without a definition are their own group) become one result BEFORE the limit is applied.
+ *   The result is the group's best-ranked piece; the others follow it as `more`, best first.
+ * - A result's `content` is the stored chunk content, i.e. exactly the file's lines
+ *   start..end; carried context travels in `context`/`contextLine`, never in content.
+ * - Pure: no store access; the same legs and weights give the same results everywhere.
+ */
+import type { Hit, ResultFragment, SearchResult, StoredChunk } from '../types.ts';
+import { MAX_MORE_FRAGMENTS, RRF_K } from '../config.ts';
+import { fuseRrf, type FusedItem } from './fuse.ts';
+import { highlightRanges } from './bm25.ts';
+import type { ProcessedQuery } from './query.ts';
+import { matchDefinition, symbolTargets } from './symbols.ts';
+
+/** What fusion and grouping need from one codebase's search, besides the rows. */
+export interface LegHits {
+  bm25: Hit[];
+  vector: Hit[];
+  /** Definition tier (symbols.ts) per candidate id that defines an identifier of the query. */
+  definitionTiers: Record<number, number>;
+  /** Definition key per candidate id (definitionKey): pieces of one definition share it. */
+  groupKeys: Record<number, string>;
+  /** The vector leg's relevance floor (cosine) for this query, null when the leg did not run. */
+  vectorFloor: number | null;
+  /** Vector hits dropped below the floor. */
+  vectorDropped: number;
+}
+
+/** A fused item that stands for its definition; `more` are the other pieces' items, best first. */
+export interface GroupedItem extends FusedItem {
+  more: FusedItem[];
+}
+
+/** Pieces of one definition share this key: path + the definition's line; anything else is its own group. */
+export function definitionKey(c: { id: number; path: string; defLine?: number | null }): string {
+  return c.defLine != null ? `${c.path}\n${c.defLine}` : `#${c.id}`;
+}
+
+/** Fuses the legs and merges the pieces of each definition; keeps the best `limit` groups. */
+export function rankGroups(legs: LegHits, weights: { bm25Weight: number; vectorWeight: number }, limit: number): GroupedItem[] {
+  const tiers = new Map<number, number>(Object.entries(legs.definitionTiers).map(([id, t]) => [Number(id), t]));
+  const fused = fuseRrf(legs.bm25, legs.vector, { k: RRF_K, ...weights, definitionTiers: tiers });
+  const groups = new Map<string, GroupedItem>();
+  const out: GroupedItem[] = [];
+  for (const f of fused) {
+    const key = legs.groupKeys[f.id] ?? `#${f.id}`;
+    const g = groups.get(key);
+    if (g) {
+      if (g.more.length < MAX_MORE_FRAGMENTS) g.more.push(f);
+      continue;
+    }
+    if (out.length >= limit) continue; // still collect `more` for the groups already in
+    const item: GroupedItem = { ...f, more: [] };
+    groups.set(key, item);
+    out.push(item);
+  }
+  out.forEach((g, i) => { g.rank = i + 1; });
+  return out;
+}
+
+/** Every id a grouped list needs rows for (results and their more-pieces). */
+export function idsOf(groups: readonly GroupedItem[]): number[] {
+  return groups.flatMap((g) => [g.id, ...g.more.map((m) => m.id)]);
+}
+
+/** The name a result shows: the one of a merged chunk's names that the query asked for. */
+function matchedName(c: StoredChunk, pq: ProcessedQuery): string | null {
+  if (!c.names?.length) return null;
+  return matchDefinition(symbolTargets(pq), c)?.name ?? null;
+}
+
+/** Results for grouped items; a group whose row is gone (deleted meanwhile) is skipped. */
+export function toResults(groups: readonly GroupedItem[], rowOf: (id: number) => StoredChunk | undefined, pq: ProcessedQuery): SearchResult[] {
+  const out: SearchResult[] = [];
+  for (const g of groups) {
+    const c = rowOf(g.id);
+    if (!c) continue;
+    const more: ResultFragment[] = g.more.flatMap((m) => {
+      const r = rowOf(m.id);
+      return r
+        ? [{
+          id: r.id, startLine: r.startLine, endLine: r.endLine, content: r.content, context: r.context ?? null,
+          contextLine: r.contextLine ?? null, combinedScore: m.combinedScore, highlights: highlightRanges(r.content, pq),
+        }]
+        : [];
+    });
+    out.push({
+      id: c.id,
+      path: c.path,
+      startLine: c.startLine,
+      endLine: c.endLine,
+      language: c.language,
+      chunkType: c.chunkType,
+      symbol: c.symbol,
+      parent: c.parent,
+      signature: c.signature,
+      content: c.content,
+      context: c.context ?? null,
+      contextLine: c.contextLine ?? null,
+      defLine: c.defLine ?? null,
+      names: c.names ?? null,
+      matchedName: matchedName(c, pq),
+      more,
+      bm25Score: g.bm25Score,
+      vectorScore: g.vectorScore,
+      combinedScore: g.combinedScore,
+      rank: out.length + 1,
+      bm25Rank: g.bm25Rank,
+      vectorRank: g.vectorRank,
+      legs: g.legs,
+      highlights: highlightRanges(c.content, pq),
+    });
+  }
+  return out;
+}
+
+/** Chunk rows a result list carries: each result's row and its more-pieces' rows (which share its metadata). */
+export function rowsOfResults(results: readonly SearchResult[]): StoredChunk[] {
+  return results.flatMap((r) => {
+    const base: StoredChunk = {
+      id: r.id, path: r.path, startLine: r.startLine, endLine: r.endLine, language: r.language, chunkType: r.chunkType,
+      symbol: r.symbol, parent: r.parent, signature: r.signature, doc: null, content: r.content, contentHash: '',
+      context: r.context, contextLine: r.contextLine, defLine: r.defLine, names: r.names,
+    };
+    return [base, ...r.more.map((m) => ({
+      ...base, id: m.id, startLine: m.startLine, endLine: m.endLine, content: m.content, context: m.context, contextLine: m.contextLine,
+    }))];
+  });
+}
+
+/**
+ * Results of several codebases as one list: by fused score (ties: codebase order, then
+ * rank), cut to `limit`, ranks renumbered. Each list is already one result per definition.
+ */
+export function mergeRanked<T extends { combinedScore: number; rank: number }>(lists: ReadonlyArray<readonly T[]>, limit: number): T[] {
+  const all = lists.flatMap((l, li) => l.map((r) => ({ r, li })));
+  all.sort((a, b) => b.r.combinedScore - a.r.combinedScore || a.li - b.li || a.r.rank - b.r.rank);
+  return all.slice(0, Math.max(0, limit)).map(({ r }, i) => ({ ...r, rank: i + 1 }));
+}

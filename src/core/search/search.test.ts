@@ -1,0 +1,153 @@
+/**
+ * The Searcher end to end over a real in-memory store filled by the real chunker: the
+ * content contract, one result per definition, definition first for identifiers (exact case,
+ * head over tail, merged siblings by name) and the vector leg's relevance floor.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Chunker } from '../chunk/chunker.ts';
+import { nodeWasmLoader } from '../chunk/grammars-node.ts';
+import { embeddingText } from '../chunk/embedding-text.ts';
+import { openMemoryStore } from '../store/open-node.ts';
+import type { Store } from '../store/store.ts';
+import { ExactIndex } from '../vector/exact.ts';
+import { sha256HexSync } from '../hash/hash.ts';
+import { VECTOR_MIN_SCORE } from '../config.ts';
+import { Searcher, reFuse } from './search.ts';
+import type { SearchResult } from '../types.ts';
+
+const body = Array.from({ length: 90 }, (_, i) => `    total += values[${i}] * weight_${i % 7}  # running accumulate step ${i}`).join('\n');
+const FILES: Record<string, string> = {
+  'acc.py': `import math\n\n\ndef accumulate(values):\n    """Sum weighted values."""\n    total = 0\n${body}\n    return total\n\n\ndef helper():\n    return accumulate([1, 2, 3])\n`,
+  'queues.py': `def qsize(self):\n    return len(self._queue)\n\ndef maxsize(self):\n    return self._maxsize\n\ndef empty(self):\n    return not self._queue\n`,
+  're_upper.go': `package regexp\n\n// Compile parses a regular expression.\nfunc Compile(expr string) (*Regexp, error) {\n\treturn compile(expr, syntax.Perl, false)\n}\n`,
+  're_lower.go': `package regexp\n\nfunc compile(expr string, mode syntax.Flags, longest bool) (*Regexp, error) {\n\tre, err := syntax.Parse(expr, mode)\n\treturn re, err\n}\n\n// Uses Compile and compile a lot: Compile compile Compile compile.\nvar notes = "Compile compile"\n`,
+};
+
+let store: Store;
+let chunker: Chunker;
+
+beforeAll(async () => {
+  store = await openMemoryStore();
+  chunker = await Chunker.create({ loadWasm: nodeWasmLoader });
+  for (const [path, text] of Object.entries(FILES)) {
+    const { chunks, language } = await chunker.chunkFile(path, text);
+    await store.writeFiles([{
+      file: { path, hash: `h-${path}`, size: text.length, mtime: 0, language },
+      chunks: chunks.map((c) => ({ ...c, contentHash: sha256HexSync(embeddingText(c)) })),
+    }]);
+  }
+}, 60_000);
+afterAll(async () => {
+  chunker.dispose();
+  await store.close();
+});
+
+/** The file's lines start..end: what every result's content must be. */
+const linesOf = (r: { path: string; startLine: number; endLine: number }) =>
+  FILES[r.path].split('\n').slice(r.startLine - 1, r.endLine).join('\n');
+
+function checkContract(results: SearchResult[]): void {
+  for (const r of results) {
+    expect(r.content, `${r.path}:${r.startLine}`).toBe(linesOf(r));
+    for (const m of r.more) expect(m.content).toBe(linesOf({ path: r.path, ...m }));
+    if (r.context) expect(FILES[r.path].split('\n')[r.contextLine! - 1]).toBe(r.context.split('\n')[0]);
+  }
+  const defs = results.filter((r) => r.defLine !== null).map((r) => `${r.path}:${r.defLine}`);
+  expect(new Set(defs).size, 'one result per definition').toBe(defs.length);
+}
+
+describe('Searcher', () => {
+  it('splits the long function (fixture check)', async () => {
+    const pieces = (await store.getFileChunks('acc.py')).filter((c) => c.symbol === 'accumulate');
+    expect(pieces.length).toBeGreaterThan(2);
+    expect(pieces.slice(1).every((p) => p.context === 'def accumulate(values):' && p.contextLine === 4 && p.defLine === 4)).toBe(true);
+  });
+
+  it('returns one result per definition, content exactly the file lines, the other pieces as `more`', async () => {
+    const s = new Searcher(store);
+    const res = await s.search('running accumulate step weight', { limit: 5 });
+    checkContract(res.results);
+    const acc = res.results.filter((r) => r.symbol === 'accumulate');
+    expect(acc).toHaveLength(1);
+    expect(acc[0].more.length).toBeGreaterThan(0);
+    // The limit counts definitions, not pieces: helper is still in a top 2.
+    const two = await s.search('accumulate', { limit: 2 });
+    checkContract(two.results);
+    expect(two.results.map((r) => r.symbol)).toEqual(['accumulate', 'helper']);
+  });
+
+  it('shows the head of a split definition for its name, with the tails behind it', async () => {
+    const res = await new Searcher(store).search('accumulate');
+    const top = res.results[0];
+    expect(top.symbol).toBe('accumulate');
+    expect(top.context).toBeNull();
+    expect(top.startLine).toBeLessThanOrEqual(4);
+    expect(top.endLine).toBeGreaterThanOrEqual(4);
+    expect(top.more.every((m) => m.context === 'def accumulate(values):' && m.contextLine === 4)).toBe(true);
+    expect(res.explain[top.id].find((e) => e.signal === 'definition')?.value).toBe(1);
+  });
+
+  it('puts the exact-case definition before another case, and both before mentions', async () => {
+    const s = new Searcher(store);
+    const upper = await s.search('Compile');
+    expect(upper.results.slice(0, 2).map((r) => r.symbol)).toEqual(['Compile', 'compile']);
+    const lower = await s.search('compile');
+    expect(lower.results.slice(0, 2).map((r) => r.symbol)).toEqual(['compile', 'Compile']);
+    const tiers = lower.results.slice(0, 2).map((r) => lower.explain[r.id].find((e) => e.signal === 'definition')?.value);
+    expect(tiers).toEqual([1, 0.5]);
+  });
+
+  it('finds each of merged small siblings by name and says which matched', async () => {
+    const rows = await store.getFileChunks('queues.py');
+    expect(rows).toHaveLength(1);
+    expect(rows[0].names).toEqual(['qsize', 'maxsize', 'empty']);
+    const res = await new Searcher(store).search('maxsize');
+    expect(res.results[0].path).toBe('queues.py');
+    expect(res.results[0].matchedName).toBe('maxsize');
+    checkContract(res.results);
+  });
+
+  it('re-fusing the legs gives the same grouped ranking as the search', async () => {
+    const res = await new Searcher(store).search('running accumulate step weight', { limit: 5 });
+    const again = reFuse(res.legs, { bm25Weight: 0.5, vectorWeight: 0.5 }, 5);
+    expect(again.map((g) => g.id)).toEqual(res.results.map((r) => r.id));
+    expect(again.map((g) => g.more.length)).toEqual(res.results.map((r) => r.more.length));
+  });
+});
+
+describe('vector leg relevance floor', () => {
+  const DIM = 4;
+  const unit = (v: number[]) => {
+    const n = Math.hypot(...v);
+    return Float32Array.from(v.map((x) => x / n));
+  };
+
+  async function searcherWith(vectorFor: (path: string) => number[], query: number[]) {
+    const rows = await store.getChunks(Array.from({ length: 200 }, (_, i) => i + 1));
+    const index = new ExactIndex(DIM);
+    const flat = new Float32Array(rows.length * DIM);
+    rows.forEach((r, i) => flat.set(unit(vectorFor(r.path)), i * DIM));
+    await index.add(rows.map((r) => r.id), flat);
+    return new Searcher(store, { vectors: index, embedder: { embedQuery: async () => unit(query) } });
+  }
+
+  it('keeps only hits above the floor and says where the floor was', async () => {
+    // queues.py points where the query does; everything else is orthogonal-ish.
+    const s = await searcherWith((p) => (p === 'queues.py' ? [1, 0.1, 0, 0] : [0, 0, 1, 0.05]), [1, 0, 0, 0]);
+    const res = await s.search('zzzz unrelated words', { mode: 'vector' });
+    expect(res.results.map((r) => r.path)).toEqual(['queues.py']);
+    expect(res.legs.vectorFloor).toBeGreaterThanOrEqual(VECTOR_MIN_SCORE);
+    expect(res.legs.vectorDropped).toBeGreaterThan(0);
+  });
+
+  it('drops every hit when nothing is related, and fusion still ranks the keyword hits', async () => {
+    const s = await searcherWith(() => [0, 0, 1, 0], [1, 0, 0, 0]);
+    const vectorOnly = await s.search('accumulate', { mode: 'vector' });
+    expect(vectorOnly.results).toEqual([]);
+    const hybrid = await s.search('accumulate', { mode: 'hybrid' });
+    expect(hybrid.strategy).toBe('hybrid');
+    expect(hybrid.legs.vector).toEqual([]);
+    expect(hybrid.results[0].symbol).toBe('accumulate');
+    checkContract(hybrid.results);
+  });
+});

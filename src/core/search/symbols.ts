@@ -1,0 +1,83 @@
+/**
+ * The one exact-symbol detector: does a chunk DEFINE an identifier written in the query, and
+ * how well does it match? The keyword leg (bm25.ts: candidates, its boost, the rerank's
+ * `exact` signal) and fusion (fuse.ts: the `definition` signal) both ask here, so they can
+ * never split identifiers differently.
+ *
+ * Targets: every identifier of the query as typed, and the whole query when it is one
+ * identifier-shaped word (`maxsize`, `Compile`); `Foo::bar` / `Foo.bar` / `a->b` also
+ * target symbol `bar` with parent `Foo`.
+ *
+ * Tiers (DEFINITION_TIERS, config.ts), best first: the exact-case name at the head of its
+ * definition; the exact-case name in a later piece of it; another case at the head; another
+ * case in a later piece. A chunk of merged small siblings matches by any name it lists.
+ *
+ * Invariants: pure; a chunk that is not a definition of a target gets null; the tier of a
+ * chunk never depends on other chunks.
+ */
+import type { ProcessedQuery } from './query.ts';
+import { DEFINITION_TIERS, MAX_SYMBOL_TARGETS } from '../config.ts';
+
+const QUALIFIER_RE = /::|->|[.#]/;
+
+export interface SymbolTarget {
+  /** The name as typed (case kept). */
+  symbol: string;
+  /** Required parent as typed, or null. */
+  parent: string | null;
+}
+
+export interface DefinitionMatch {
+  /** DEFINITION_TIERS value, in (0, 1]. */
+  tier: number;
+  /** The name of the chunk that matched (one of a merged chunk's names). */
+  name: string;
+  exactCase: boolean;
+  head: boolean;
+}
+
+/** What a chunk needs for matching (StoredChunk has it). */
+export interface SymbolRow {
+  symbol: string | null;
+  parent: string | null;
+  names?: readonly string[] | null;
+  /** Non-null for a later piece of a split definition. */
+  context?: string | null;
+}
+
+/** Symbol (and required parent) pairs that count as a definition match for this query. */
+export function symbolTargets(query: ProcessedQuery): SymbolTarget[] {
+  const words = new Set(query.identifiers);
+  if (query.isIdentifierLike) {
+    const word = query.original.trim();
+    if (word) words.add(word);
+  }
+  const targets: SymbolTarget[] = [];
+  for (const w of [...words].slice(0, MAX_SYMBOL_TARGETS)) {
+    targets.push({ symbol: w, parent: null });
+    const segments = w.split(QUALIFIER_RE).filter(Boolean);
+    if (segments.length >= 2) targets.push({ symbol: segments[segments.length - 1], parent: segments[segments.length - 2] });
+  }
+  return targets;
+}
+
+/** The best definition match of `row` for `targets`, or null when it defines none of them. */
+export function matchDefinition(targets: readonly SymbolTarget[], row: SymbolRow): DefinitionMatch | null {
+  if (!row.symbol || targets.length === 0) return null;
+  const names = row.names?.length ? row.names : [row.symbol];
+  const head = !row.context;
+  let best: DefinitionMatch | null = null;
+  for (const t of targets) {
+    const lowT = t.symbol.toLowerCase();
+    for (const name of names) {
+      if (name.toLowerCase() !== lowT) continue;
+      if (t.parent !== null && (!row.parent || row.parent.toLowerCase() !== t.parent.toLowerCase())) continue;
+      const exactCase = name === t.symbol && (t.parent === null || row.parent === t.parent);
+      const tier = exactCase
+        ? head ? DEFINITION_TIERS.exactCaseHead : DEFINITION_TIERS.exactCaseTail
+        : head ? DEFINITION_TIERS.otherCaseHead : DEFINITION_TIERS.otherCaseTail;
+      if (!best || tier > best.tier) best = { tier, name, exactCase, head };
+    }
+  }
+  return best;
+}
