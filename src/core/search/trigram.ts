@@ -146,14 +146,41 @@ class Parser {
     return acc;
   }
 
+  /**
+   * A concatenation: runs of exact atoms are multiplied out into one exact set (`run`); an
+   * inexact atom (or a run grown past MAX_EXACT_SET) ends the run, whose trigrams join the
+   * required parts, and a new run starts after it.
+   */
   private sequence(): Info {
-    let acc: Info = EMPTY;
+    const parts: TrigramQuery[] = [];
+    let run: string[] = [''];
+    let exactSoFar = true;
+    const flush = (): void => {
+      parts.push(setQuery(run));
+      run = [''];
+      exactSoFar = false;
+    };
     while (this.i < this.c.length && this.peek() !== '|' && this.peek() !== ')') {
       const atom = this.atom();
       if (atom === null) continue; // a flag group like (?i): changed state, matched nothing
-      acc = concat(acc, this.quantified(atom));
+      const q = this.quantified(atom);
+      if (q.exact) {
+        if (run.length * q.exact.length > MAX_EXACT_SET) {
+          flush();
+          run = q.exact;
+        } else {
+          const next = new Set<string>();
+          for (const x of run) for (const y of q.exact) next.add(x + y);
+          run = [...next];
+        }
+      } else {
+        flush();
+        parts.push(q.match);
+      }
     }
-    return acc;
+    if (exactSoFar) return { exact: run, match: TRUE };
+    parts.push(setQuery(run));
+    return { exact: null, match: and(parts) };
   }
 
   /** A group's body: flags set inside it (?i) last until its end, across `|` (as in RE2). */

@@ -226,11 +226,11 @@ function toStoredChunk(r: ChunkRow): StoredChunk {
   };
 }
 
-/** A row of file_text (see Store.fileTextPage). */
-export interface FileTextRow {
+/** A file grep searches (see Store.grepFiles); `id` is its file_text id. */
+export interface GrepFile {
   id: number;
   path: string;
-  text: string;
+  language: string;
 }
 
 async function putFileText(tx: Queryable, path: string, text: string): Promise<void> {
@@ -275,11 +275,6 @@ export class Store {
   async getFiles(): Promise<Map<string, FileRecord>> {
     const rows = await this.db.all<FileRecord>('SELECT path, hash, size, mtime, language FROM files');
     return new Map(rows.map((r) => [r.path, { path: r.path, hash: r.hash, size: r.size, mtime: r.mtime, language: r.language }]));
-  }
-
-  /** One file's record, or null when the path is not indexed. */
-  async getFile(path: string): Promise<FileRecord | null> {
-    return (await this.db.get<FileRecord>('SELECT path, hash, size, mtime, language FROM files WHERE path = ?', [path])) ?? null;
   }
 
   /** One file's record, or null when the path is not indexed. */
@@ -399,31 +394,36 @@ export class Store {
   }
 
   /**
-   * One page of stored file texts in id order, for streaming scans: pass the last returned id
-   * as `afterId`. With `ids`, only those files (a prefilter's candidates, any order).
+   * The files grep searches, in path order (SQLite BINARY collation): every file with stored
+   * text, or with `trigramMatch` only those whose text contains its trigrams (an FTS5 MATCH
+   * expression over the case-folded trigram index, built by search/trigram.ts — a superset of
+   * the files that match: callers re-check every one).
    */
-  async fileTextPage(afterId: number, limit: number, ids?: readonly number[]): Promise<FileTextRow[]> {
-    if (ids) {
-      const want = ids.filter((id) => id > afterId).sort((a, b) => a - b).slice(0, Math.max(0, limit));
-      if (!want.length) return [];
-      return this.db.all<FileTextRow>(`SELECT id, path, text FROM file_text WHERE id IN (${marks(want.length)}) ORDER BY id`, want);
+  async grepFiles(trigramMatch: string | null): Promise<GrepFile[]> {
+    const sql = `SELECT t.id, t.path, coalesce(f.language, '') AS language FROM file_text t LEFT JOIN files f ON f.path = t.path
+      ${trigramMatch === null ? '' : 'WHERE t.id IN (SELECT rowid FROM file_trigrams WHERE file_trigrams MATCH ?)'} ORDER BY t.path`;
+    return this.db.all<GrepFile>(sql, trigramMatch === null ? [] : [trigramMatch]);
+  }
+
+  /** Stored texts by file_text id; unknown ids are absent. */
+  async fileTextsById(ids: readonly number[]): Promise<Map<number, string>> {
+    const out = new Map<number, string>();
+    for (const part of chunked([...new Set(ids)])) {
+      const rows = await this.db.all<{ id: number; text: string }>(`SELECT id, text FROM file_text WHERE id IN (${marks(part.length)})`, part);
+      for (const r of rows) out.set(r.id, r.text);
     }
-    return this.db.all<FileTextRow>('SELECT id, path, text FROM file_text WHERE id > ? ORDER BY id LIMIT ?', [afterId, Math.max(0, limit)]);
+    return out;
   }
 
-  /** Paths of every file with stored text, by id (what grep searches). */
-  async fileTextPaths(): Promise<Array<{ id: number; path: string }>> {
-    return this.db.all<{ id: number; path: string }>('SELECT id, path FROM file_text ORDER BY id');
+  /** Files with stored text. */
+  async fileTextCount(): Promise<number> {
+    return (await this.db.get<{ n: number }>('SELECT count(*) AS n FROM file_text'))?.n ?? 0;
   }
 
-  /**
-   * File ids whose text contains the trigram query (an FTS5 MATCH expression over the
-   * case-folded trigram index, built by search/trigram.ts), ascending. A superset of the
-   * files that match: callers re-check every candidate.
-   */
-  async trigramCandidates(match: string): Promise<number[]> {
-    const rows = await this.db.all<{ id: number }>('SELECT rowid AS id FROM file_trigrams WHERE file_trigrams MATCH ? ORDER BY rowid', [match]);
-    return rows.map((r) => r.id);
+  /** Files and UTF-8 bytes of stored text. */
+  async fileTextSize(): Promise<{ files: number; textBytes: number }> {
+    const r = await this.db.get<{ n: number; b: number | null }>('SELECT count(*) AS n, sum(length(CAST(text AS BLOB))) AS b FROM file_text');
+    return { files: r?.n ?? 0, textBytes: r?.b ?? 0 };
   }
 
   /** Indexed files that have no stored text yet (indexed before schema 3; the next index run fills them). */
@@ -585,12 +585,6 @@ export class Store {
     await this.db.all('PRAGMA incremental_vacuum');
     const pageSize = (await this.db.get<{ page_size: number }>('PRAGMA page_size'))?.page_size ?? 0;
     return (before - (await pages())) * pageSize;
-  }
-
-  /** Whether the database has Sift's tables (an imported file may be any SQLite database). */
-  async hasSiftTables(): Promise<boolean> {
-    const row = await this.db.get<{ n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE name IN ('files', 'chunks', 'meta')");
-    return (row?.n ?? 0) >= 3;
   }
 
   /** Whether the database has Sift's tables (an imported file may be any SQLite database). */

@@ -1,0 +1,102 @@
+/**
+ * `sift search DIR PATTERN --mode exact|regex [-i]`: every matching line of the indexed files,
+ * ripgrep style (core/search/grep.ts). The ranked modes live in cmd-search.ts; their JSON is
+ * untouched by this file.
+ *
+ * Output: human text is `path:line:content`, like `rg -n --no-heading`, with a summary on
+ * stderr; --json prints one object (--stdin: one line per pattern). A bad pattern is exit 2
+ * with what and where; under --stdin it is an `error` object on that pattern's line instead.
+ */
+import { grep, GrepPatternError, type GrepMode, type GrepResponse } from '../core/search/grep.ts';
+import { CliError, type IndexContext } from './context.ts';
+
+export interface GrepCliOptions {
+  mode: GrepMode;
+  ignoreCase: boolean;
+  limit?: number;
+  path?: string;
+  languages?: string[];
+}
+
+/** Control characters shown as \xNN so file contents cannot drive the terminal (tabs stay). */
+function printable(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  return s.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
+const round = (ms: number) => Number(ms.toFixed(2));
+
+export function formatGrepJson(res: GrepResponse): Record<string, unknown> {
+  return {
+    query: res.pattern,
+    mode: res.mode,
+    strategy: res.mode,
+    ignore_case: res.ignoreCase,
+    total_matches: res.totalMatches,
+    truncated: res.truncated,
+    files_matched: res.filesMatched,
+    files_searched: res.filesSearched,
+    files_indexed: res.filesIndexed,
+    prefilter: res.prefilter,
+    timings: { prefilter: round(res.timings.prefilter), scan: round(res.timings.scan), total: round(res.timings.total) },
+    // matches: [start, end) offsets in UTF-16 code units of `content`.
+    results: res.results.map((r) => ({
+      path: r.path,
+      start_line: r.line,
+      end_line: r.line,
+      language: r.language,
+      content: r.content,
+      matches: r.matches,
+    })),
+  };
+}
+
+export function formatGrepHuman(res: GrepResponse): { out: string; summary: string } {
+  const out = res.results.map((r) => `${printable(r.path)}:${r.line}:${printable(r.content)}\n`).join('');
+  const files = new Set(res.results.map((r) => r.path)).size;
+  const shown = res.truncated ? `showing the first ${res.results.length} of ${res.totalMatches} matching lines` : `${res.totalMatches} matching lines`;
+  const summary = `${shown} in ${res.truncated ? `${files} of ${res.filesMatched}` : res.filesMatched} files · ${res.mode}${res.ignoreCase ? ' -i' : ''} · ${res.filesSearched} of ${res.filesIndexed} files searched · ${res.timings.total.toFixed(1)} ms`;
+  return { out, summary };
+}
+
+function errorJson(pattern: string, mode: GrepMode, e: GrepPatternError): Record<string, unknown> {
+  return { query: pattern, mode, strategy: mode, error: e.message, error_offset: e.offset, results: [] };
+}
+
+async function runOne(ctx: IndexContext, pattern: string, o: GrepCliOptions): Promise<GrepResponse> {
+  const language = o.languages?.length === 1 ? o.languages[0] : undefined;
+  if (o.languages && o.languages.length > 1) throw new CliError('--lang takes one language with --mode exact|regex', 2);
+  return grep(ctx.store, { pattern, mode: o.mode, ignoreCase: o.ignoreCase, limit: o.limit, path: o.path, language });
+}
+
+/** One pattern; exit code 0 (matches or not), 2 for an invalid pattern. */
+export async function runGrep(ctx: IndexContext, pattern: string, o: GrepCliOptions, json: boolean, quiet: boolean): Promise<number> {
+  try {
+    const res = await runOne(ctx, pattern, o);
+    if (json) process.stdout.write(JSON.stringify(formatGrepJson(res), null, 2) + '\n');
+    else {
+      const { out, summary } = formatGrepHuman(res);
+      process.stdout.write(out);
+      if (!quiet) process.stderr.write(`sift: ${summary}\n`);
+    }
+    return 0;
+  } catch (e) {
+    if (!(e instanceof GrepPatternError)) throw e;
+    if (json) process.stdout.write(JSON.stringify(errorJson(pattern, o.mode, e), null, 2) + '\n');
+    throw new CliError(e.message + (e.offset !== null ? `\n  ${printable(pattern)}\n  ${' '.repeat(printable(pattern.slice(0, e.offset)).length)}^` : ''), 2);
+  }
+}
+
+/** One pattern per input line, one JSON line per pattern; a bad pattern answers with an error object. */
+export async function runGrepLines(ctx: IndexContext, lines: AsyncIterable<string>, o: GrepCliOptions): Promise<number> {
+  for await (const line of lines) {
+    if (!line) continue;
+    try {
+      process.stdout.write(JSON.stringify(formatGrepJson(await runOne(ctx, line, o))) + '\n');
+    } catch (e) {
+      if (!(e instanceof GrepPatternError)) throw e;
+      process.stdout.write(JSON.stringify(errorJson(line, o.mode, e)) + '\n');
+    }
+  }
+  return 0;
+}
