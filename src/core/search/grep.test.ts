@@ -1,0 +1,137 @@
+// Exact/regex search on the real store and indexer (issue 11). Parity with `rg` itself is in
+// test/cli/grep-parity.test.ts; these pin the engine's own rules.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { indexCodebase } from '../index/indexer.ts';
+import { MemoryFileSource } from '../source/memory-source.ts';
+import { Chunker } from '../chunk/chunker.ts';
+import { nodeWasmLoader } from '../chunk/grammars-node.ts';
+import { openMemoryStore } from '../store/open-node.ts';
+import type { Store } from '../store/store.ts';
+import { compileGrep, grep, GrepPatternError, toRe2Syntax } from './grep.ts';
+import { literalTrigrams, regexTrigrams, satisfies, toFtsMatch } from './trigram.ts';
+
+let chunker: Chunker;
+let store: Store;
+
+const FILES: Record<string, string> = {
+  'src/app.py': 'import os\n\nclass AppError(Exception):\n    pass\n\n\ndef run(x):\n    raise ValueError("bad x")\n',
+  'src/win.txt': 'first line\r\nfoo\r\n\r\nlast foo\r\n',
+  'src/utf8.md': '# Café\n\nnaïve résumé — 😀 emoji\nΣίσυφος and STRASSE\n\tindented\twith tabs\n',
+  'src/meta.txt': 'a.b*c(d)[e]{f}|g^h$\\ literal\nplain line\n',
+  'src/long.txt': `${'a'.repeat(30_000)}!\n`,
+  'empty.txt': '',
+};
+
+beforeAll(async () => {
+  chunker = await Chunker.create({ loadWasm: nodeWasmLoader });
+  store = await openMemoryStore();
+  await indexCodebase({ source: new MemoryFileSource(FILES), store, chunker });
+});
+
+const lines = async (pattern: string, mode: 'exact' | 'regex', ignoreCase = false) =>
+  (await grep(store, { pattern, mode, ignoreCase, limit: 1000 })).results.map((r) => `${r.path}:${r.line}:${r.content}`);
+
+describe('grep', () => {
+  it('reports every matching line once, in path order, with ranges in UTF-16 code units', async () => {
+    const res = await grep(store, { pattern: 'foo', mode: 'exact' });
+    expect(res.results.map((r) => [r.path, r.line, r.content])).toEqual([['src/win.txt', 2, 'foo'], ['src/win.txt', 4, 'last foo']]);
+    expect(res.results[1]!.matches).toEqual([{ start: 5, end: 8 }]);
+    expect(res.totalMatches).toBe(2);
+    expect(res.truncated).toBe(false);
+    const emoji = (await grep(store, { pattern: 'emoji', mode: 'exact' })).results[0]!;
+    expect(emoji.content.slice(emoji.matches[0]!.start, emoji.matches[0]!.end)).toBe('emoji');
+  });
+
+  it('keeps \\r out of content but in the line while matching, like rg without --crlf', async () => {
+    expect(await lines('foo$', 'regex')).toEqual([]);
+    expect(await lines('foo\\r$', 'regex')).toEqual(['src/win.txt:2:foo', 'src/win.txt:4:last foo']);
+    expect(await lines('^$', 'regex')).toEqual(['src/app.py:2:', 'src/app.py:5:', 'src/app.py:6:', 'src/utf8.md:2:']);
+  });
+
+  it('matches \\w, \\d and \\s with Unicode meanings, and folds case with -i', async () => {
+    expect(await lines('^\\w+$', 'regex')).toEqual([]);
+    expect(await lines('Caf\\w$', 'regex')).toEqual(['src/utf8.md:1:# Café']);
+    expect(await lines('σίσυφος', 'exact', true)).toEqual(['src/utf8.md:4:Σίσυφος and STRASSE']);
+    expect(await lines('(?i)strasse', 'regex')).toEqual(['src/utf8.md:4:Σίσυφος and STRASSE']);
+    expect(await lines('\\tindented\\t', 'regex')).toEqual(['src/utf8.md:5:\tindented\twith tabs']);
+  });
+
+  it('takes a literal full of metacharacters literally, and a 2-character literal by scanning', async () => {
+    expect(await lines('a.b*c(d)[e]{f}|g^h$\\', 'exact')).toEqual(['src/meta.txt:1:a.b*c(d)[e]{f}|g^h$\\ literal']);
+    const two = await grep(store, { pattern: 'in', mode: 'exact' });
+    expect(two.prefilter).toBeNull();
+    expect(two.results.map((r) => `${r.path}:${r.line}`)).toEqual(['src/meta.txt:2', 'src/utf8.md:5', 'src/win.txt:1']);
+  });
+
+  it('finishes a catastrophic pattern on a 30,000-character line', async () => {
+    const res = await grep(store, { pattern: '(a+)+$', mode: 'regex' });
+    // (a+)+$ means "ends in a": the 30,000 a's end in '!', so that line does not match.
+    const endsInA = Object.values(FILES).flatMap((t) => t.split('\n')).filter((l) => /a\r?$/.test(l) && !/a\r$/.test(l)).length;
+    expect(res.totalMatches).toBe(endsInA);
+    expect(res.results.some((r) => r.path === 'src/long.txt')).toBe(false);
+    expect((await grep(store, { pattern: '(a+)+!$', mode: 'regex' })).results.map((r) => r.path)).toEqual(['src/long.txt']);
+  });
+
+  it('says what and where for an invalid pattern, and refuses \\n', async () => {
+    await expect(grep(store, { pattern: 'foo(bar', mode: 'regex' })).rejects.toThrow(GrepPatternError);
+    const err = await grep(store, { pattern: 'ok[a-', mode: 'regex' }).catch((e: unknown) => e as GrepPatternError);
+    expect(err).toBeInstanceOf(GrepPatternError);
+    expect(err.message).toMatch(/invalid regex/);
+    expect(err.offset).toBe(2);
+    await expect(grep(store, { pattern: 'a\\nb', mode: 'regex' })).rejects.toThrow(/line break/);
+  });
+
+  it('caps returned lines at limit and counts the rest', async () => {
+    const res = await grep(store, { pattern: '', mode: 'exact', limit: 3 });
+    expect(res.results).toHaveLength(3);
+    expect(res.truncated).toBe(true);
+    const all = Object.values(FILES).reduce((n, t) => n + (t ? t.split('\n').length - (t.endsWith('\n') ? 1 : 0) : 0), 0);
+    expect(res.totalMatches).toBe(all);
+  });
+
+  it('honours a path glob and a language', async () => {
+    expect((await grep(store, { pattern: 'line', mode: 'exact', path: 'src/win.txt' })).results.map((r) => r.line)).toEqual([1]);
+    expect((await grep(store, { pattern: 'a', mode: 'exact', language: 'python', limit: 1 })).results[0]!.path).toBe('src/app.py');
+  });
+});
+
+describe('trigram extraction', () => {
+  it('requires the trigrams of literals, alternatives and literal runs after classes', () => {
+    expect(toFtsMatch(literalTrigrams('raise', false))).toBe('("rai" AND "ais" AND "ise")');
+    expect(toFtsMatch(literalTrigrams('ab', false))).toBeNull();
+    expect(toFtsMatch(regexTrigrams('TODO|FIXME', false))).toBe('(("TOD" AND "ODO") OR ("FIX" AND "IXM" AND "XME"))');
+    expect(toFtsMatch(regexTrigrams('^class \\w+\\(Exc', false))).toContain('"(Ex"');
+    expect(toFtsMatch(regexTrigrams('a.*b', false))).toBeNull();
+    expect(toFtsMatch(regexTrigrams('(abc)?def', false))).toBe('"def"');
+    // Case-insensitive: k and s (whose case orbits leave ASCII) break trigrams.
+    expect(toFtsMatch(regexTrigrams('(?i)kelvin', false))).toBe('("elv" AND "lvi" AND "vin")');
+    expect(toFtsMatch(literalTrigrams('Kelvins', true))).toBe('("elv" AND "lvi" AND "vin")');
+  });
+
+  // Soundness: every line a pattern matches satisfies the pattern's trigram query.
+  const PATTERNS = [
+    'raise ValueError\\(', '^class \\w+\\(Exception\\):', 'TODO|FIXME', '(foo|bar)+baz', 'ab{2,3}c', 'x[abc]yz', '[a-c]{2}de',
+    '(?i)hello wor(ld|m)', 'colou?r', '\\Qa.b\\E+c', 'a\\x{41}bc', '(?:abc|abd)e', '[[:alpha:]]+123', 'ab+cd', 'a{0}bcd',
+    '(?i:ABC)def', 'über|straße', 'café', '\\bdef\\b', '\\(\\)\\[\\]', '[^a]bcd', 'a|b|c', 'abc(?i)DEF', '(ab)(cd)(ef)',
+  ];
+  const TEXTS = [
+    'raise ValueError("x")', 'class Foo(Exception):', 'TODO: later', 'FIXME now', 'foobarbaz', 'barbaz', 'abbc', 'abbbc', 'xbyz',
+    'acde', 'HELLO WORM', 'color', 'colour', 'a.bbc', 'a.b.bc', 'aAbc', 'abde', 'abce', 'Z123', 'abbbcd', 'bcd', 'ABCdef',
+    'ÜBER', 'straße', 'Café', 'def x', '()[]', 'xbcd', 'c', 'abcDEF', 'abcdef',
+  ];
+  it.each(PATTERNS)('is sound for %s', (p) => {
+    for (const ic of [false, true]) {
+      const m = compileGrep(p, 'regex', ic);
+      const q = regexTrigrams(p, ic || /\(\?[a-zA-Z]*i/.test(p));
+      for (const t of TEXTS) if (m.testLine(t)) expect(satisfies(q, t), `${p} on ${t} (ignoreCase ${ic})`).toBe(true);
+    }
+  });
+
+  it('rewrites \\w \\d \\s to Unicode classes outside and inside brackets, nothing else', () => {
+    expect(toRe2Syntax('a\\.b')).toBe('a\\.b');
+    expect(toRe2Syntax('\\d+')).toBe('\\p{Nd}+');
+    expect(toRe2Syntax('[\\d_]')).toBe('[\\p{Nd}_]');
+    expect(toRe2Syntax('\\Q\\w\\E')).toBe('\\Q\\w\\E');
+    expect(toRe2Syntax('[]\\w]')).toContain('\\p{L}');
+  });
+});
