@@ -8,11 +8,12 @@
 import type { CodebaseStatus } from '../../src/core/types.ts';
 import type { IndexSummary, IndexWarning } from '../../src/core/index/indexer.ts';
 import type { CancelToken } from '../../src/core/cancel.ts';
+import type { FileSnapshot } from '../../src/core/source/drop.ts';
 
 /** Where a codebase's files come from. A `files` snapshot cannot be rescanned in place. */
 export type SourceRef =
   | { kind: 'folder'; name: string; handle: FileSystemDirectoryHandle }
-  | { kind: 'files'; name: string; files: File[]; /** Relative paths incl. the top folder, as webkitRelativePath. */ paths: string[] };
+  | ({ kind: 'files' } & FileSnapshot);
 
 export interface IndexRequest {
   source: SourceRef;

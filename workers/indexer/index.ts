@@ -32,11 +32,8 @@ function getChunker(): Promise<Chunker> {
 
 function toSource(ref: SourceRef): FileSource {
   if (ref.kind === 'folder') return new FsaFileSource(ref.handle);
-  // webkitRelativePath does not survive structured cloning: put the paths back.
-  ref.files.forEach((f, i) => {
-    if (ref.paths[i] && f.webkitRelativePath !== ref.paths[i]) Object.defineProperty(f, 'webkitRelativePath', { value: ref.paths[i] });
-  });
-  return new FileListSource(ref.files);
+  // webkitRelativePath does not survive structured cloning: the paths travel beside the files.
+  return new FileListSource(ref.files, ref.paths);
 }
 
 const api: IndexerWorkerApi = {

@@ -1,7 +1,10 @@
 /**
- * The codebases this browser knows: their records (persisted with idb-keyval, folder handles
- * included), access state, index info and the running job of each. Every write action runs
- * only in the writer tab (see tabs.svelte.ts).
+ * The codebases this browser knows: one view per codebase (its record, access state, index
+ * info and running job) and the actions on them. Every write action runs only in the
+ * writer tab. The pieces it coordinates take their dependencies here, in the constructor:
+ * persistence (codebase-records.ts), cross-tab sync (codebase-sync.ts), running jobs
+ * (codebase-jobs.ts), observers and focus rescans (folder-watch.ts), folder permissions
+ * (folder-access.ts); reading drops and file inputs is core (src/core/source/drop.ts).
  *
  * Invariants:
  * - At most one job (index or embed) per codebase at a time; a new request cancels nothing,
@@ -12,32 +15,27 @@
  *   searchable after a reload but cannot be rescanned in place.
  */
 import { get, set } from 'idb-keyval';
-import { bridge } from '../bridges/workers.ts';
+import { bridge as workerBridge, type WorkerBridge } from '../bridges/workers.ts';
 import { isAbortError } from '../../core/cancel.ts';
 import type { CodebaseInfo } from '../../../workers/store/api.ts';
 import type { IndexProgress, SourceRef } from '../../../workers/indexer/api.ts';
 import type { EmbedProgress } from '../../core/embed/embed-pass.ts';
 import type { IndexSummary } from '../../core/index/indexer.ts';
+import { fileSnapshot, readDrop, type FileSnapshot } from '../../core/source/drop.ts';
+import { META } from '../../core/store/meta.ts';
 import { handleError, notices } from './notices.svelte.ts';
 import { tabs } from './tabs.svelte.ts';
-import { META } from '../../core/store/meta.ts';
+import { CodebaseRecords, newCodebaseId, newRecord, type CodebaseRecord } from './codebase-records.ts';
+import { CodebaseSync, type TabChannel } from './codebase-sync.ts';
+import { CodebaseJobs } from './codebase-jobs.ts';
+import { FolderWatch, type ObserverCtor } from './folder-watch.ts';
+import { queryAccess, requestAccess, type Access } from './folder-access.ts';
 
-const STORE_KEY = 'sift:codebases';
-/** A focus-triggered rescan runs at most this often per codebase. */
-const FOCUS_RESCAN_MIN_MS = 15_000;
-/** FileSystemObserver changes are coalesced for this long before a rescan. */
-const OBSERVER_DEBOUNCE_MS = 800;
+export type { CodebaseKind, CodebaseRecord } from './codebase-records.ts';
+export type { Access } from './folder-access.ts';
 
-export type CodebaseKind = 'folder' | 'snapshot' | 'imported';
-export type Access = 'granted' | 'prompt' | 'denied' | 'missing' | 'none';
-
-export interface CodebaseRecord {
-  id: string;
-  name: string;
-  kind: CodebaseKind;
-  handle: FileSystemDirectoryHandle | null;
-  addedAt: string;
-}
+/** Another tab hears about indexing progress at most this often. */
+const PROGRESS_BROADCAST_MS = 500;
 
 export type JobState =
   | { kind: 'index'; progress: IndexProgress | null }
@@ -56,38 +54,21 @@ export interface CodebaseView {
   error: string | null;
 }
 
-type PermissionHandle = FileSystemDirectoryHandle & {
-  queryPermission?(d: { mode: 'read' }): Promise<PermissionState>;
-  requestPermission?(d: { mode: 'read' }): Promise<PermissionState>;
-};
+/** The worker calls the codebases make. */
+export type CodebaseBridge = Pick<
+  WorkerBridge,
+  'openCodebase' | 'codebaseInfo' | 'removeCodebase' | 'reloadVectors' | 'setMeta' | 'indexCodebase' | 'embedPending' | 'exportIndex' | 'importIndex'
+>;
 
-type ObserverCtor = new (cb: (records: unknown[]) => void) => { observe(h: FileSystemHandle, o: { recursive: boolean }): Promise<void>; disconnect(): void };
-
-function newId(): string {
-  const r = new Uint8Array(6);
-  crypto.getRandomValues(r);
-  return `cb-${Array.from(r, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+export interface CodebasesDeps {
+  bridge: CodebaseBridge;
+  records: CodebaseRecords;
+  tabs: TabChannel;
+  Observer?: ObserverCtor;
 }
 
-async function queryAccess(handle: FileSystemDirectoryHandle): Promise<Access> {
-  const h = handle as PermissionHandle;
-  try {
-    const state = h.queryPermission ? await h.queryPermission({ mode: 'read' }) : 'granted';
-    if (state !== 'granted') return state === 'denied' ? 'denied' : 'prompt';
-    // Granted but gone? Reading the first entry tells.
-    const it = (handle as unknown as { keys(): AsyncIterableIterator<string> }).keys();
-    await it.next();
-    await it.return?.();
-    return 'granted';
-  } catch (e) {
-    return (e as { name?: string }).name === 'NotFoundError' ? 'missing' : 'denied';
-  }
-}
-
-/** Files from `<input webkitdirectory>` carry `webkitRelativePath`; dropped files may not. */
-function snapshotName(files: File[]): string {
-  const rel = (files[0] as File & { webkitRelativePath?: string }).webkitRelativePath ?? '';
-  return rel.split('/')[0] || 'Uploaded files';
+function newView(record: CodebaseRecord, access: Access, info: CodebaseInfo | null = null): CodebaseView {
+  return { record, access, info, job: null, interrupted: false, remoteProgress: null, lastSummary: null, error: null };
 }
 
 class Codebases {
@@ -95,14 +76,22 @@ class Codebases {
   #ready = $state(false);
   /** Bumped whenever searchable data changed (a batch landed, a rescan ended, a tab wrote). */
   #dataVersion = $state(0);
-  #jobs = new Map<string, AbortController>();
-  #paused = new Set<string>();
-  #snapshots = new Map<string, { files: File[]; paths: string[] }>();
-  #lastCheck = new Map<string, number>();
-  #observers = new Map<string, { disconnect(): void }>();
-  #observerTimers = new Map<string, ReturnType<typeof setTimeout>>();
+  readonly #bridge: CodebaseBridge;
+  readonly #records: CodebaseRecords;
+  readonly #sync: CodebaseSync;
+  readonly #jobs = new CodebaseJobs();
+  readonly #watch: FolderWatch;
+  /** Files of snapshot codebases added in this page (they are not persisted). */
+  readonly #snapshots = new Map<string, FileSnapshot>();
   /** Set by the model state: embeds new chunks after indexing when a model is loaded. */
   embedAfterIndex: ((id: string) => void) | null = null;
+
+  constructor(deps: CodebasesDeps) {
+    this.#bridge = deps.bridge;
+    this.#records = deps.records;
+    this.#sync = new CodebaseSync(deps.tabs);
+    this.#watch = new FolderWatch({ rescan: (id) => void this.rescan(id, { quiet: true }), Observer: deps.Observer });
+  }
 
   get list(): CodebaseView[] {
     return this.#views;
@@ -125,7 +114,7 @@ class Codebases {
   }
 
   isPaused(id: string): boolean {
-    return this.#paused.has(id);
+    return this.#jobs.isPaused(id);
   }
 
   #patch(id: string, patch: Partial<CodebaseView>): void {
@@ -133,14 +122,21 @@ class Codebases {
   }
 
   async #save(): Promise<void> {
-    await set(STORE_KEY, this.#views.map((v) => v.record));
-    tabs.post({ type: 'codebases-changed' });
+    await this.#records.save(this.#views.map((v) => v.record));
+    this.#sync.listChanged();
   }
 
   /** Loads the records, checks access and opens every database. */
   async init(): Promise<void> {
-    tabs.subscribe((m) => void this.#onTabMessage(m));
-    tabs.onBecomeWriter(() => void this.#resumeInterrupted());
+    this.#sync.listen({
+      listChanged: () => void this.#load(),
+      indexUpdated: (id) => void this.#onRemoteUpdate(id),
+      progress: (id, text) => {
+        this.#patch(id, { remoteProgress: text });
+        this.#dataVersion++;
+      },
+      becameWriter: () => void this.#resumeInterrupted(),
+    });
     await this.#load();
     this.#ready = true;
     if (typeof window !== 'undefined') {
@@ -150,44 +146,35 @@ class Codebases {
   }
 
   async #load(): Promise<void> {
-    const records = ((await get<CodebaseRecord[]>(STORE_KEY)) ?? []).filter((r) => r && r.id);
+    const records = await this.#records.load();
     const prev = new Map(this.#views.map((v) => [v.record.id, v]));
-    this.#views = records.map(
-      (record) =>
-        prev.get(record.id) ?? { record, access: record.handle ? 'prompt' : 'none', info: null, job: null, interrupted: false, remoteProgress: null, lastSummary: null, error: null },
-    );
+    this.#views = records.map((record) => prev.get(record.id) ?? newView(record, record.handle ? 'prompt' : 'none'));
     await Promise.all(
       records.map(async (r) => {
         const access = r.handle ? await queryAccess(r.handle) : 'none';
         let info: CodebaseInfo | null = null;
         try {
-          info = await bridge.openCodebase(r.id);
+          info = await this.#bridge.openCodebase(r.id);
         } catch (e) {
           handleError(e, `Opening the index of ${r.name}`);
         }
         this.#patch(r.id, { access, info, interrupted: info?.runState === 'indexing' });
-        if (access === 'granted') this.#observe(r.id);
+        if (access === 'granted' && r.handle) this.#watch.observe(r.id, r.handle);
       }),
     );
     this.#dataVersion++;
   }
 
-  async #onTabMessage(m: Awaited<Parameters<Parameters<typeof tabs.subscribe>[0]>[0]>): Promise<void> {
-    if (m.type === 'codebases-changed') await this.#load();
-    else if (m.type === 'index-updated') {
-      await bridge.reloadVectors(m.codebaseId).catch(() => undefined);
-      await this.refreshInfo(m.codebaseId);
-      this.#patch(m.codebaseId, { remoteProgress: null });
-      this.#dataVersion++;
-    } else if (m.type === 'progress') {
-      this.#patch(m.codebaseId, { remoteProgress: m.text });
-      this.#dataVersion++;
-    }
+  async #onRemoteUpdate(id: string): Promise<void> {
+    await this.#bridge.reloadVectors(id).catch(() => undefined);
+    await this.refreshInfo(id);
+    this.#patch(id, { remoteProgress: null });
+    this.#dataVersion++;
   }
 
   async refreshInfo(id: string): Promise<void> {
     try {
-      const info = await bridge.codebaseInfo(id);
+      const info = await this.#bridge.codebaseInfo(id);
       this.#patch(id, { info, interrupted: info.runState === 'indexing' && !this.byId(id)?.job });
     } catch (e) {
       handleError(e, 'Reading index info');
@@ -204,7 +191,7 @@ class Codebases {
   }
 
   #requireWriter(): boolean {
-    if (tabs.isWriter) return true;
+    if (this.#sync.isWriter) return true;
     notices.push('warning', 'Another Sift tab is the writer. This tab can search but not change indexes — switch to that tab or close it.');
     return false;
   }
@@ -239,16 +226,21 @@ class Codebases {
         return;
       }
     }
-    const record: CodebaseRecord = { id: newId(), name: handle.name, kind: 'folder', handle, addedAt: new Date().toISOString() };
+    const record = newRecord(handle.name, 'folder', handle);
     await this.#add(record, 'granted');
-    this.#observe(record.id);
+    this.#watch.observe(record.id, handle);
     void this.rescan(record.id);
   }
 
-  async addSnapshot(files: File[], name = snapshotName(files), paths = files.map((f) => f.webkitRelativePath || f.name)): Promise<void> {
-    if (!this.#requireWriter() || files.length === 0) return;
-    const record: CodebaseRecord = { id: newId(), name, kind: 'snapshot', handle: null, addedAt: new Date().toISOString() };
-    this.#snapshots.set(record.id, { files, paths });
+  /** Files from `<input webkitdirectory>` (or a dropped folder's files): a snapshot codebase. */
+  async addSnapshot(files: File[]): Promise<void> {
+    await this.#addSnapshot(fileSnapshot(files));
+  }
+
+  async #addSnapshot(snapshot: FileSnapshot): Promise<void> {
+    if (!this.#requireWriter() || snapshot.files.length === 0) return;
+    const record = newRecord(snapshot.name, 'snapshot');
+    this.#snapshots.set(record.id, snapshot);
     await this.#add(record, 'none');
     void this.rescan(record.id);
   }
@@ -256,31 +248,17 @@ class Codebases {
   /** Drag and drop: a real directory handle where the browser gives one, else the files. */
   async addDropped(items: DataTransferItem[]): Promise<void> {
     if (!this.#requireWriter()) return;
-    for (const item of items) {
-      const getHandle = (item as DataTransferItem & { getAsFileSystemHandle?: () => Promise<FileSystemHandle | null> }).getAsFileSystemHandle;
-      if (getHandle) {
-        const h = await getHandle.call(item);
-        if (h?.kind === 'directory') {
-          await this.addHandle(h as FileSystemDirectoryHandle);
-          return;
-        }
-      }
-    }
-    const entry = items.map((i) => i.webkitGetAsEntry?.()).find((e) => e?.isDirectory) as FileSystemDirectoryEntry | undefined;
-    if (!entry) {
-      notices.push('warning', 'Drop a folder, not single files.');
-      return;
-    }
-    const { files, paths } = await readEntryTree(entry);
-    await this.addSnapshot(files, entry.name, paths);
+    const dropped = await readDrop(items);
+    if (dropped.kind === 'folder') await this.addHandle(dropped.handle);
+    else if (dropped.kind === 'snapshot') await this.#addSnapshot(dropped.snapshot);
+    else notices.push('warning', 'Drop a folder, not single files.');
   }
 
   async #add(record: CodebaseRecord, access: Access): Promise<void> {
-    const view: CodebaseView = { record, access, info: null, job: null, interrupted: false, remoteProgress: null, lastSummary: null, error: null };
-    this.#views = [...this.#views, view];
+    this.#views = [...this.#views, newView(record, access)];
     try {
-      this.#patch(record.id, { info: await bridge.openCodebase(record.id) });
-      await bridge.setMeta(record.id, META.codebaseName, record.name);
+      this.#patch(record.id, { info: await this.#bridge.openCodebase(record.id) });
+      await this.#bridge.setMeta(record.id, META.codebaseName, record.name);
     } catch (e) {
       handleError(e, `Creating the index of ${record.name}`);
     }
@@ -291,15 +269,14 @@ class Codebases {
 
   async restoreAccess(id: string): Promise<void> {
     const v = this.byId(id);
-    const h = v?.record.handle as PermissionHandle | null | undefined;
+    const h = v?.record.handle;
     if (!v || !h) return;
     try {
-      const state = h.requestPermission ? await h.requestPermission({ mode: 'read' }) : 'granted';
-      const access = state === 'granted' ? await queryAccess(h) : state === 'denied' ? 'denied' : 'prompt';
+      const access = await requestAccess(h);
       this.#patch(id, { access, error: null });
       if (access === 'granted') {
-        this.#observe(id);
-        if (tabs.isWriter) void this.rescan(id);
+        this.#watch.observe(id, h);
+        if (this.#sync.isWriter) void this.rescan(id);
       } else if (access === 'missing') notices.push('warning', `${v.record.name} was moved or deleted. Its index stays searchable; open the folder again to update it.`);
       else notices.push('warning', `Sift was not allowed to read ${v.record.name}. Its index stays searchable.`);
     } catch (e) {
@@ -315,7 +292,7 @@ class Codebases {
 
   /** Incremental index run (the first run is just a rescan of an empty index). */
   async rescan(id: string, opts: { verify?: boolean; quiet?: boolean } = {}): Promise<IndexSummary | null> {
-    if (!tabs.isWriter) {
+    if (!this.#sync.isWriter) {
       if (!opts.quiet) this.#requireWriter();
       return null;
     }
@@ -333,42 +310,40 @@ class Codebases {
       }
       return null;
     }
-    this.#paused.delete(id);
-    const ctl = new AbortController();
-    this.#jobs.set(id, ctl);
-    this.#lastCheck.set(id, Date.now());
+    const signal = this.#jobs.start(id, { clearPause: true });
+    if (!signal) return null;
+    this.#watch.checked(id);
     this.#patch(id, { job: { kind: 'index', progress: null }, error: null, interrupted: false });
     let lastBroadcast = 0;
     let searchableSeen = false;
     try {
-      const summary = await bridge.indexCodebase(id, source, {
+      const summary = await this.#bridge.indexCodebase(id, source, {
         verify: opts.verify,
-        signal: ctl.signal,
+        signal,
         onProgress: (p) => {
           this.#patch(id, { job: { kind: 'index', progress: p } });
           if (p.searchable && (!searchableSeen || Date.now() - lastBroadcast > 1000)) {
             searchableSeen = true;
             this.#dataVersion++;
           }
-          if (Date.now() - lastBroadcast > 500) {
+          if (Date.now() - lastBroadcast > PROGRESS_BROADCAST_MS) {
             lastBroadcast = Date.now();
-            tabs.post({ type: 'progress', codebaseId: id, text: `Indexing in another tab: ${p.status.indexedFiles}/${p.status.totalFiles} files` });
+            this.#sync.progress(id, `Indexing in another tab: ${p.status.indexedFiles}/${p.status.totalFiles} files`);
           }
         },
       });
       this.#patch(id, { lastSummary: summary });
       if (!summary.unchanged || !opts.quiet) {
-        if (!summary.unchanged) await bridge.reloadVectors(id).catch(() => undefined);
+        if (!summary.unchanged) await this.#bridge.reloadVectors(id).catch(() => undefined);
         await this.refreshInfo(id);
         this.#dataVersion++;
-        tabs.post({ type: 'index-updated', codebaseId: id });
+        this.#sync.indexUpdated(id);
       }
-      this.#jobs.delete(id);
+      this.#jobs.end(id);
       this.#patch(id, { job: null });
       this.embedAfterIndex?.(id);
       return summary;
     } catch (e) {
-      const paused = this.#paused.has(id);
       if (isAbortError(e)) this.#patch(id, { interrupted: true });
       else {
         this.#patch(id, { error: e instanceof Error ? e.message : String(e), interrupted: true });
@@ -380,27 +355,26 @@ class Codebases {
       await this.refreshInfo(id);
       this.#patch(id, { interrupted: true });
       this.#dataVersion++;
-      tabs.post({ type: 'index-updated', codebaseId: id });
-      if (!paused) this.#paused.delete(id);
+      this.#sync.indexUpdated(id);
       return null;
     } finally {
-      this.#jobs.delete(id);
+      this.#jobs.end(id);
       this.#patch(id, { job: null });
     }
   }
 
-  /** Embeds chunks without vectors; the caller (model state) passes the loaded model's key. */
+  /** Embeds chunks without vectors with the model the embedder worker has loaded. */
   async embed(id: string): Promise<void> {
-    if (!tabs.isWriter) return;
+    if (!this.#sync.isWriter) return;
     const v = this.byId(id);
     if (!v || v.job) return;
-    const ctl = new AbortController();
-    this.#jobs.set(id, ctl);
+    const signal = this.#jobs.start(id);
+    if (!signal) return;
     this.#patch(id, { job: { kind: 'embed', progress: null } });
     let last = 0;
     try {
-      await bridge.embedPending(id, {
-        signal: ctl.signal,
+      await this.#bridge.embedPending(id, {
+        signal,
         onProgress: (p) => {
           this.#patch(id, { job: { kind: 'embed', progress: p } });
           if (Date.now() - last > 1500) {
@@ -409,11 +383,11 @@ class Codebases {
           }
         },
       });
-      tabs.post({ type: 'index-updated', codebaseId: id });
+      this.#sync.indexUpdated(id);
     } catch (e) {
       handleError(e, `Embedding ${v.record.name}`);
     } finally {
-      this.#jobs.delete(id);
+      this.#jobs.end(id);
       this.#patch(id, { job: null });
       await this.refreshInfo(id);
       this.#dataVersion++;
@@ -421,13 +395,11 @@ class Codebases {
   }
 
   pause(id: string): void {
-    this.#paused.add(id);
-    this.#jobs.get(id)?.abort();
+    this.#jobs.pause(id);
   }
 
   cancel(id: string): void {
-    this.#paused.delete(id);
-    this.#jobs.get(id)?.abort();
+    this.#jobs.cancel(id);
   }
 
   resume(id: string): void {
@@ -438,11 +410,10 @@ class Codebases {
     if (!this.#requireWriter()) return;
     const v = this.byId(id);
     if (!v) return;
-    this.#jobs.get(id)?.abort();
-    this.#observers.get(id)?.disconnect();
-    this.#observers.delete(id);
+    this.#jobs.forget(id);
+    this.#watch.forget(id);
     try {
-      await bridge.removeCodebase(id);
+      await this.#bridge.removeCodebase(id);
     } catch (e) {
       handleError(e, `Removing ${v.record.name}`);
       return;
@@ -460,7 +431,7 @@ class Codebases {
     const v = this.byId(id);
     if (!v) return null;
     try {
-      const bytes = await bridge.exportIndex(id);
+      const bytes = await this.#bridge.exportIndex(id);
       return { name: `${v.record.name}.sift.sqlite`, blob: new Blob([bytes as BlobPart], { type: 'application/vnd.sqlite3' }) };
     } catch (e) {
       handleError(e, `Exporting ${v.record.name}`);
@@ -470,17 +441,16 @@ class Codebases {
 
   async importIndex(file: File, expectModel: string | null): Promise<boolean> {
     if (!this.#requireWriter()) return false;
-    const id = newId();
+    const id = newCodebaseId();
     try {
       const bytes = new Uint8Array(await file.arrayBuffer());
-      const res = await bridge.importIndex(id, bytes, expectModel);
+      const res = await this.#bridge.importIndex(id, bytes, expectModel);
       if (!res.ok) {
         notices.push('error', `Import failed: ${res.message}`);
         return false;
       }
       const name = res.name ?? file.name.replace(/\.sift\.sqlite$|\.sqlite$/i, '');
-      const record: CodebaseRecord = { id, name, kind: 'imported', handle: null, addedAt: new Date().toISOString() };
-      this.#views = [...this.#views, { record, access: 'none', info: res.info, job: null, interrupted: false, remoteProgress: null, lastSummary: null, error: null }];
+      this.#views = [...this.#views, newView(newRecord(name, 'imported', null, id), 'none', res.info)];
       await this.#save();
       this.#dataVersion++;
       notices.push('info', `Imported ${name}: ${res.info.files} files, ${res.info.chunks} chunks.`);
@@ -494,32 +464,9 @@ class Codebases {
   // ---- keeping up with edits ----
 
   #onFocus(): void {
-    if (!tabs.isWriter) return;
-    for (const v of this.#views) {
-      if (v.record.kind !== 'folder' || v.access !== 'granted' || v.job || this.#paused.has(v.record.id)) continue;
-      if (this.#observers.has(v.record.id)) continue; // the observer already keeps it fresh
-      if (Date.now() - (this.#lastCheck.get(v.record.id) ?? 0) < FOCUS_RESCAN_MIN_MS) continue;
-      void this.rescan(v.record.id, { quiet: true });
-    }
-  }
-
-  #observe(id: string): void {
-    const Ctor = (globalThis as { FileSystemObserver?: ObserverCtor }).FileSystemObserver;
-    const v = this.byId(id);
-    if (!Ctor || !v?.record.handle || this.#observers.has(id)) return;
-    try {
-      const obs = new Ctor(() => {
-        clearTimeout(this.#observerTimers.get(id));
-        this.#observerTimers.set(
-          id,
-          setTimeout(() => void this.rescan(id, { quiet: true }), OBSERVER_DEBOUNCE_MS),
-        );
-      });
-      obs.observe(v.record.handle, { recursive: true }).catch(() => this.#observers.delete(id));
-      this.#observers.set(id, obs);
-    } catch {
-      // Observer unsupported for this handle: focus rescans cover it.
-    }
+    if (!this.#sync.isWriter) return;
+    const idle = this.#views.filter((v) => v.record.kind === 'folder' && v.access === 'granted' && !v.job && !this.#jobs.isPaused(v.record.id));
+    this.#watch.focus(idle.map((v) => v.record.id));
   }
 
   /** A writer tab picks up runs that a closed or crashed tab left unfinished. */
@@ -529,27 +476,9 @@ class Codebases {
   }
 }
 
-/** Reads a dropped folder (non-Chromium drag and drop) into File objects with relative paths. */
-async function readEntryTree(root: FileSystemDirectoryEntry): Promise<{ files: File[]; paths: string[] }> {
-  const out: File[] = [];
-  const paths: string[] = [];
-  const walk = async (dir: FileSystemDirectoryEntry, prefix: string): Promise<void> => {
-    const reader = dir.createReader();
-    for (;;) {
-      const batch = await new Promise<FileSystemEntry[]>((res, rej) => reader.readEntries(res, rej));
-      if (batch.length === 0) break;
-      for (const e of batch) {
-        if (e.isDirectory) await walk(e as FileSystemDirectoryEntry, `${prefix}${e.name}/`);
-        else {
-          const f = await new Promise<File>((res, rej) => (e as FileSystemFileEntry).file(res, rej));
-          out.push(f);
-          paths.push(`${root.name}/${prefix}${e.name}`);
-        }
-      }
-    }
-  };
-  await walk(root, '');
-  return { files: out, paths };
-}
-
-export const codebases = new Codebases();
+export const codebases = new Codebases({
+  bridge: workerBridge,
+  records: new CodebaseRecords({ get, set }),
+  tabs,
+  Observer: (globalThis as { FileSystemObserver?: ObserverCtor }).FileSystemObserver,
+});

@@ -159,19 +159,20 @@ export class MemoryFileSource implements FileSource {
 }
 
 /**
- * Files picked with `<input type="file" webkitdirectory>`. Paths come from
- * `webkitRelativePath` ("picked/src/a.ts" → "src/a.ts"); a File without one (e.g. a
- * single dropped file) sits at the root under its name. `name` is the picked folder.
+ * Files picked with `<input type="file" webkitdirectory>` or dropped (a `FileSnapshot`, see
+ * drop.ts). Paths come from `paths[i]` when given, else `webkitRelativePath`
+ * ("picked/src/a.ts" → "src/a.ts"); a File without one (e.g. a single dropped file) sits
+ * at the root under its name. `name` is the picked folder.
  */
 export class FileListSource implements FileSource {
   readonly name: string;
   readonly #files = new Map<string, File>();
   readonly #index = new DirIndex();
 
-  constructor(files: Iterable<File> | ArrayLike<File>) {
+  constructor(files: Iterable<File> | ArrayLike<File>, paths?: readonly string[]) {
     let top = '';
-    for (const file of Array.from(files)) {
-      const rel = file.webkitRelativePath || file.name;
+    for (const [i, file] of Array.from(files).entries()) {
+      const rel = paths?.[i] || file.webkitRelativePath || file.name;
       const slash = rel.indexOf('/');
       if (slash > 0 && top === '') top = rel.slice(0, slash);
       const path = slash > 0 ? rel.slice(slash + 1) : rel;
