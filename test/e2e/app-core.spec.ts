@@ -30,13 +30,15 @@ test('open a folder, index it, search, filter, open the file at the line', async
 
   // Language filter: only python results.
   await searchFor(page, 'task');
-  await page.getByTestId('filter-language').selectOption('python');
+  await page.getByTestId('filter-language').locator('summary').click();
+  await page.getByTestId('filter-language').getByLabel('python').check();
   await expect.poll(async () => (await page.getByTestId('result-language').allTextContents()).filter((l) => l !== 'python'), { timeout: 15_000 }).toEqual([]);
   await expect(page.getByTestId('result').first()).toBeVisible();
   expect(page.url()).toContain('lang=python');
 
   // Path glob + chunk type.
-  await page.getByTestId('filter-language').selectOption('');
+  await page.getByTestId('filter-language').getByLabel('python').uncheck();
+  await page.getByTestId('filter-language').locator('summary').click();
   await page.getByTestId('filter-glob').fill('src/**');
   await page.getByTestId('filter-glob').press('Enter');
   // The filtered search replaces the previous list when it lands: wait for it, then check every path.

@@ -41,6 +41,8 @@ class Search {
   #selected = $state(-1);
   #expanded = $state.raw<readonly string[]>([]);
   #explainKey = $state<string | null>(null);
+  /** Show results under a header per file (zoekt/Sourcegraph style), best file first. */
+  #groupByFile = $state(false);
 
   #ctl: AbortController | null = null;
   #timer: ReturnType<typeof setTimeout> | null = null;
@@ -61,6 +63,26 @@ class Search {
   get loading() { return this.#loading; }
   get selected() { return this.#selected; }
   get explainKey() { return this.#explainKey; }
+  get groupByFile() { return this.#groupByFile; }
+
+  /** Results grouped by codebase + file, files in the order of their best result; `index` is the result's rank − 1. */
+  get fileGroups(): Array<{ key: string; path: string; codebaseId: string; items: Array<{ result: AppSearchResult; index: number }> }> {
+    const groups: Array<{ key: string; path: string; codebaseId: string; items: Array<{ result: AppSearchResult; index: number }> }> = [];
+    const at: Record<string, number> = {};
+    this.#results.forEach((result, index) => {
+      const k = `${result.codebaseId}\n${result.path}`;
+      if (at[k] === undefined) {
+        at[k] = groups.length;
+        groups.push({ key: k, path: result.path, codebaseId: result.codebaseId, items: [] });
+      }
+      groups[at[k]].items.push({ result, index });
+    });
+    return groups;
+  }
+
+  setGroupByFile(on: boolean): void {
+    this.#groupByFile = on;
+  }
   get hasFilters() {
     return this.#languages.length > 0 || this.#pathGlob !== '' || this.#chunkTypes.length > 0 || this.#codebases.length > 0;
   }

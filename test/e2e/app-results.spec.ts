@@ -1,0 +1,79 @@
+/**
+ * Results a developer trusts (issue 10), in the app on a real folder handle: a split
+ * definition is one result whose body is numbered with the file's own lines and whose
+ * signature shows as a breadcrumb at its real line; the other matching pieces open under
+ * "N more matches in this definition"; multi-select filters live in the URL; group by file.
+ */
+import { test, expect } from '@playwright/test';
+import { installPicker, readFixture, type FixtureFolder } from './helpers/opfs-fixture.ts';
+import { searchFor, waitIndexed, resetApp } from './helpers/app.ts';
+
+const small = readFixture('test/fixtures/repo-small');
+const steps = Array.from({ length: 90 }, (_, i) => `    total += values[${i}] * weight_${i % 7}  # running accumulate step ${i}`).join('\n');
+const LONG = `import math\n\n\ndef accumulate(values):\n    """Sum weighted values."""\n    total = 0\n${steps}\n    return total\n`;
+const fixture: FixtureFolder = { name: 'repo-results', files: { ...small.files, 'lib/acc.py': Buffer.from(LONG).toString('base64') } };
+const FILES = Object.keys(fixture.files).length;
+const fileLine = (n: number) => LONG.split('\n')[n - 1];
+
+test.beforeEach(async ({ page }) => {
+  await installPicker(page, { default: fixture });
+  await resetApp(page);
+  await page.getByRole('button', { name: 'Open folder…' }).click();
+  await waitIndexed(page, 'repo-results', FILES);
+});
+
+test('a split definition is one result: true line numbers, breadcrumb at the real line, more pieces on demand', async ({ page }) => {
+  await searchFor(page, 'running accumulate step weight');
+  const cards = page.getByTestId('result').filter({ has: page.getByTestId('result-path').getByText('lib/acc.py') });
+  await expect(cards).toHaveCount(1);
+  const card = cards.first();
+  // Every numbered line of the card is the file's own line with that number.
+  const check = async () => {
+    const lines = card.locator('pre[aria-label^="Code of"] .line');
+    const n = await lines.count();
+    expect(n).toBeGreaterThan(0);
+    for (let i = 0; i < n; i++) {
+      const el = lines.nth(i);
+      const no = Number(await el.getAttribute('data-line'));
+      expect((await el.textContent())!.replace(/^\d+/, '').replace(/\n$/, '')).toBe(fileLine(no));
+    }
+  };
+  await check();
+  const more = card.getByTestId('result-more');
+  await expect(more).toContainText('more match');
+  await more.click();
+  await expect(card.getByTestId('result-fragments')).toBeVisible();
+  await check();
+  // A later piece's breadcrumb is the signature, numbered with its real line (4).
+  const crumb = card.getByTestId('result-fragments').locator('.breadcrumb .line').first();
+  await expect(crumb).toHaveAttribute('data-line', '4');
+  await expect(crumb).toContainText('def accumulate(values):');
+  await page.screenshot({ path: 'test-results/screens/results-split-definition.png', fullPage: true });
+});
+
+test('the head of a definition answers its name; explain names the tier; multi-select filters and group by file', async ({ page }) => {
+  await searchFor(page, 'accumulate');
+  const first = page.getByTestId('result').first();
+  await expect(first.getByTestId('result-symbol')).toHaveText('accumulate');
+  await expect(first.getByTestId('result-path')).toHaveText('lib/acc.py');
+  await expect(first.locator('pre[aria-label^="Code of"] .line').first()).toHaveAttribute('data-line', '4');
+  await first.getByRole('button', { name: 'Explain' }).click();
+  await expect(page.getByTestId('explain-definition')).toContainText('exact case, head of the definition');
+
+  // Two languages at once; the URL holds both.
+  await searchFor(page, 'task');
+  await page.getByTestId('filter-language').locator('summary').click();
+  await page.getByTestId('filter-language').getByLabel('python').check();
+  await page.getByTestId('filter-language').getByLabel('go').check();
+  await expect.poll(() => page.url()).toMatch(/lang=(python%2Cgo|python,go)/);
+  await expect
+    .poll(async () => [...new Set(await page.getByTestId('result-language').allTextContents())].sort(), { timeout: 15_000 })
+    .toEqual(['go', 'python']);
+
+  await page.getByTestId('group-by-file').check();
+  const groups = page.getByTestId('file-group');
+  await expect(groups.first()).toBeVisible();
+  const paths = await page.getByTestId('file-group-path').allTextContents();
+  expect(new Set(paths).size).toBe(paths.length);
+  await page.screenshot({ path: 'test-results/screens/results-group-by-file.png', fullPage: true });
+});
