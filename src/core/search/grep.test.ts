@@ -74,7 +74,7 @@ describe('grep', () => {
 
   it('says what and where for an invalid pattern, and refuses \\n', async () => {
     await expect(grep(store, { pattern: 'foo(bar', mode: 'regex' })).rejects.toThrow(GrepPatternError);
-    const err = await grep(store, { pattern: 'ok[a-', mode: 'regex' }).catch((e: unknown) => e as GrepPatternError);
+    const err = (await grep(store, { pattern: 'ok[a-', mode: 'regex' }).catch((e: unknown) => e)) as GrepPatternError;
     expect(err).toBeInstanceOf(GrepPatternError);
     expect(err.message).toMatch(/invalid regex/);
     expect(err.offset).toBe(2);

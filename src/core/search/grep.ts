@@ -285,7 +285,8 @@ function compileRegex(pattern: string, ignoreCase: boolean): LineMatcher {
 }
 
 function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+  // Only syntax characters: with the 'u' flag any other escape (\-) is an error.
+  return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
 
 /** Visit each line holding a hit of `next(from)` (the next hit's offset at or after `from`, or -1). */
