@@ -12,6 +12,7 @@ import type { EmbedStore } from '../../src/core/embed/embed-pass.ts';
 import type { CancelToken } from '../../src/core/cancel.ts';
 import type { LegHits } from '../../src/core/search/results.ts';
 import type { MetaKey } from '../../src/core/store/meta.ts';
+import type { GrepLine, GrepMode } from '../../src/core/search/grep.ts';
 
 /** What a writer worker sees of one codebase's store, over its MessagePort. */
 export interface WriterPortApi extends IndexStore, EmbedStore {
@@ -76,6 +77,41 @@ export interface AppSearchResponse {
   timings: Record<string, number>;
 }
 
+/** Exact/regex search (issue 11) over one or more codebases' stored file text. */
+export interface AppGrepRequest {
+  pattern: string;
+  mode: GrepMode;
+  ignoreCase: boolean;
+  /** Returned lines over all codebases (default 200, at most 100,000). */
+  limit?: number;
+  codebaseIds: string[];
+  pathGlob?: string;
+  /** Only files of one of these languages (none = all). */
+  languages?: string[];
+}
+
+/** One matching line, tagged with its codebase. */
+export interface AppGrepLine extends GrepLine {
+  codebaseId: string;
+}
+
+/** An invalid pattern is an expected condition: a value with what and where, not an exception. */
+export type AppGrepResponse =
+  | {
+      ok: true;
+      pattern: string;
+      mode: GrepMode;
+      ignoreCase: boolean;
+      lines: AppGrepLine[];
+      /** Matching lines in all searched files; `lines` holds the first `limit`. */
+      totalMatches: number;
+      truncated: boolean;
+      filesMatched: number;
+      filesSearched: number;
+      timings: Record<string, number>;
+    }
+  | { ok: false; pattern: string; message: string; offset: number | null };
+
 export type ImportResult =
   | { ok: true; info: CodebaseInfo; name: string | null }
   | { ok: false; reason: 'not-sqlite' | 'schema' | 'model' | 'corrupt'; message: string };
@@ -94,6 +130,8 @@ export interface StoreWorkerApi {
   /** Re-reads vectors written by another tab or worker (e.g. after another tab indexed). */
   reloadVectors(codebaseId: string): Promise<void>;
   search(req: AppSearchRequest, token: CancelToken): Promise<AppSearchResponse>;
+  /** Every matching line, ripgrep style (issue 11); cancelled when a newer query starts. */
+  grep(req: AppGrepRequest, token: CancelToken): Promise<AppGrepResponse>;
   getChunks(codebaseId: string, ids: number[]): Promise<StoredChunk[]>;
   getFile(codebaseId: string, path: string): Promise<FileRecord | null>;
   setMeta(codebaseId: string, key: MetaKey, value: string): Promise<void>;

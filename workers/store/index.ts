@@ -10,11 +10,12 @@
  * - Removing a codebase closes its connection before deleting its files.
  */
 import { expose, transfer, wrap, type Remote } from 'comlink';
-import type { AppSearchRequest, AppSearchResponse, AppSearchResult, CodebaseInfo, CodebaseLegs, ImportResult, StoreWorkerApi, VectorModel, WriterPortApi } from './api.ts';
+import type { AppGrepLine, AppGrepRequest, AppGrepResponse, AppSearchRequest, AppSearchResponse, AppSearchResult, CodebaseInfo, CodebaseLegs, ImportResult, StoreWorkerApi, VectorModel, WriterPortApi } from './api.ts';
 import type { FileRecord } from '../../src/core/types.ts';
-import { openOpfsStore, opfsFilename, OPFS_DIR } from '../../src/core/store/open-opfs.ts';
+import { openOpfsStore } from '../../src/core/store/open-opfs.ts';
 import type { Store } from '../../src/core/store/store.ts';
-import { SCHEMA_VERSION } from '../../src/core/store/schema.ts';
+import { checkImportedStore, isSqliteFile, NOT_SQLITE, openProblem } from '../../src/core/store/import-check.ts';
+import { readOpfsStoreFile, removeOpfsStoreFiles, writeOpfsStoreFile } from '../../src/core/store/opfs-files.ts';
 import { Searcher, type QueryEmbedder } from '../../src/core/search/search.ts';
 import { mergeRanked } from '../../src/core/search/results.ts';
 import { DEFAULT_SEARCH_LIMIT } from '../../src/core/config.ts';
@@ -23,9 +24,7 @@ import type { VectorIndex } from '../../src/core/vector/types.ts';
 import { TieredIndex } from '../../src/core/vector/tiered.ts';
 import { CancelRegistry, abortError, type CancelToken } from '../../src/core/cancel.ts';
 import { META } from '../../src/core/store/meta.ts';
-
-const SQLITE_MAGIC = 'SQLite format 3\u0000';
-/** Meta keys an exported index carries besides the store's own. */
+import { grep, GrepPatternError, DEFAULT_GREP_LIMIT, MAX_GREP_LIMIT, type GrepStore } from '../../src/core/search/grep.ts';
 
 interface Open {
   store: Store;
@@ -106,15 +105,6 @@ async function info(id: string): Promise<CodebaseInfo> {
   };
 }
 
-async function opfsDir(): Promise<FileSystemDirectoryHandle> {
-  const root = await navigator.storage.getDirectory();
-  return root.getDirectoryHandle(OPFS_DIR.replace(/^\//, ''), { create: true });
-}
-
-function baseName(path: string): string {
-  return path.slice(path.lastIndexOf('/') + 1);
-}
-
 async function closeOne(id: string): Promise<void> {
   const p = opened.get(id);
   opened.delete(id);
@@ -124,29 +114,9 @@ async function closeOne(id: string): Promise<void> {
   await o?.store.close();
 }
 
-async function removeFiles(id: string): Promise<void> {
-  const dir = await opfsDir();
-  const base = baseName(opfsFilename(id));
-  for (const suffix of ['', '-journal', '-wal', '-shm']) await dir.removeEntry(base + suffix).catch(() => undefined);
-}
-
-async function writeOpfsFile(name: string, bytes: Uint8Array): Promise<void> {
-  const dir = await opfsDir();
-  const fh = await dir.getFileHandle(name, { create: true });
-  const access = await fh.createSyncAccessHandle();
-  try {
-    access.truncate(0);
-    access.write(bytes, { at: 0 });
-    access.flush();
-  } finally {
-    access.close();
-  }
-}
-
-async function readOpfsFile(name: string): Promise<Uint8Array> {
-  const dir = await opfsDir();
-  const fh = await dir.getFileHandle(name);
-  return new Uint8Array(await (await fh.getFile()).arrayBuffer());
+/** The store's grep methods as a plain object (a spread of a class instance loses them). */
+function bindGrepStore(s: Store): GrepStore {
+  return { grepFiles: (m) => s.grepFiles(m), fileTextsById: (ids) => s.fileTextsById(ids), fileTextCount: () => s.fileTextCount() };
 }
 
 function tagResults(codebaseId: string, r: Awaited<ReturnType<Searcher['search']>>): AppSearchResult[] {
@@ -161,7 +131,7 @@ const api: StoreWorkerApi = {
   async remove(id) {
     await get(id).catch(() => null);
     await closeOne(id);
-    await removeFiles(id);
+    await removeOpfsStoreFiles(id);
   },
 
   async connectWriter(id, port) {
@@ -238,6 +208,41 @@ const api: StoreWorkerApi = {
     });
   },
 
+  async grep(req: AppGrepRequest, token: CancelToken): Promise<AppGrepResponse> {
+    return cancels.run(token, async (signal) => {
+      const t0 = performance.now();
+      const ids = req.codebaseIds.length ? req.codebaseIds : [...opened.keys()];
+      const limit = Math.max(1, Math.min(MAX_GREP_LIMIT, req.limit ?? DEFAULT_GREP_LIMIT));
+      const lines: AppGrepLine[] = [];
+      let totalMatches = 0;
+      let filesMatched = 0;
+      let filesSearched = 0;
+      const languages = req.languages?.length ? new Set(req.languages) : null;
+      try {
+        // Codebases one after another, so the first `limit` lines come in a stable order.
+        for (const id of ids) {
+          const o = await get(id);
+          const store: GrepStore = languages
+            ? { ...bindGrepStore(o.store), grepFiles: async (m) => (await o.store.grepFiles(m)).filter((f) => languages.has(f.language)) }
+            : bindGrepStore(o.store);
+          const r = await grep(store, { pattern: req.pattern, mode: req.mode, ignoreCase: req.ignoreCase, limit: Math.max(1, limit - lines.length), path: req.pathGlob }, { signal });
+          for (const l of r.results) if (lines.length < limit) lines.push({ ...l, codebaseId: id });
+          totalMatches += r.totalMatches;
+          filesMatched += r.filesMatched;
+          filesSearched += r.filesSearched;
+        }
+      } catch (e) {
+        if (e instanceof GrepPatternError) return { ok: false, pattern: req.pattern, message: e.message, offset: e.offset };
+        throw e;
+      }
+      if (signal.aborted) throw abortError();
+      return {
+        ok: true, pattern: req.pattern, mode: req.mode, ignoreCase: req.ignoreCase, lines, totalMatches,
+        truncated: totalMatches > lines.length, filesMatched, filesSearched, timings: { total: performance.now() - t0 },
+      };
+    });
+  },
+
   async getChunks(id, ids) {
     return (await get(id)).store.getChunks(ids);
   },
@@ -257,7 +262,7 @@ const api: StoreWorkerApi = {
     await get(id);
     await closeOne(id);
     try {
-      const bytes = await readOpfsFile(baseName(opfsFilename(id)));
+      const bytes = await readOpfsStoreFile(id);
       return transfer(bytes, [bytes.buffer as ArrayBuffer]);
     } finally {
       await get(id);
@@ -265,32 +270,21 @@ const api: StoreWorkerApi = {
   },
 
   async importIndex(id, bytes, expectModel): Promise<ImportResult> {
-    const head = new TextDecoder().decode(bytes.subarray(0, 16));
-    if (head !== SQLITE_MAGIC) return { ok: false, reason: 'not-sqlite', message: 'this file is not a Sift index (not an SQLite database)' };
+    if (!isSqliteFile(bytes)) return { ok: false, ...NOT_SQLITE };
     await closeOne(id);
-    await writeOpfsFile(baseName(opfsFilename(id)), bytes);
+    await writeOpfsStoreFile(id, bytes);
     let o: Open;
     try {
-      // Peek at the schema version before the store migrates anything.
       o = await get(id);
     } catch (e) {
-      await removeFiles(id);
-      const message = e instanceof Error ? e.message : String(e);
-      return { ok: false, reason: /schema|newer/i.test(message) ? 'schema' : 'corrupt', message };
+      await removeOpfsStoreFiles(id);
+      return { ok: false, ...openProblem(e) };
     }
-    const fail = async (reason: 'schema' | 'model' | 'corrupt', message: string): Promise<ImportResult> => {
+    const problem = await checkImportedStore(o.store, expectModel);
+    if (problem) {
       await closeOne(id);
-      await removeFiles(id);
-      return { ok: false, reason, message };
-    };
-    const version = Number(await o.store.getMeta(META.schemaVersion));
-    if (version !== SCHEMA_VERSION) return fail('schema', `index schema version ${version} does not match this Sift (${SCHEMA_VERSION})`);
-    if (!(await o.store.hasSiftTables())) return fail('corrupt', 'the file is an SQLite database but not a Sift index');
-    const integrity = await o.store.integrityCheck();
-    if (integrity !== 'ok') return fail('corrupt', `the index is damaged: ${integrity.slice(0, 200)}`);
-    const indexModel = await o.store.getMeta(META.modelKey);
-    if (indexModel && expectModel && indexModel !== expectModel) {
-      return fail('model', `the index was embedded with ${indexModel}, but this app uses ${expectModel}. Load that model first (Settings), or re-embed.`);
+      await removeOpfsStoreFiles(id);
+      return { ok: false, ...problem };
     }
     // An imported index has no folder: it can be searched but not rescanned.
     await o.store.setMeta(META.runState, 'complete');

@@ -17,7 +17,7 @@
  * worker lives as long as the page because it holds the database connections.
  */
 import { proxy, transfer, wrap, releaseProxy, type Remote } from 'comlink';
-import type { StoreWorkerApi, AppSearchRequest, AppSearchResponse, CodebaseInfo, ImportResult, VectorModel } from '../../../workers/store/api.ts';
+import type { StoreWorkerApi, AppGrepRequest, AppGrepResponse, AppSearchRequest, AppSearchResponse, CodebaseInfo, ImportResult, VectorModel } from '../../../workers/store/api.ts';
 import type { IndexerWorkerApi, IndexProgress, LiveFile, SourceRef } from '../../../workers/indexer/api.ts';
 import type { EmbedderWorkerApi, ImportedModel, LoadProgress, ModelConfig, ModelLoadResult } from '../../../workers/embedder/api.ts';
 import type { IndexSummary } from '../../core/index/indexer.ts';
@@ -175,6 +175,12 @@ class WorkerBridge {
   search(req: AppSearchRequest, signal?: AbortSignal): Promise<AppSearchResponse> {
     const token = newToken('search');
     return this.#call('store', 'search', [req, token], signal, token);
+  }
+
+  /** Exact/regex search (issue 11); aborting cancels the scan in the worker. */
+  grep(req: AppGrepRequest, signal?: AbortSignal): Promise<AppGrepResponse> {
+    const token = newToken('grep');
+    return this.#call('store', 'grep', [req, token], signal, token);
   }
 
   getChunks(id: string, ids: number[], signal?: AbortSignal): Promise<StoredChunk[]> {
