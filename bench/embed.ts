@@ -39,6 +39,10 @@ export type BenchRuntime = 'onnxruntime-node' | 'transformers.js (node)' | 'chro
 
 export interface EmbedBenchRow {
   runtime: BenchRuntime;
+  /** Batch size (default EMBED_BATCH_SIZE). */
+  batchSize?: number;
+  /** What the row stands for, e.g. 'app default' (the settings a user gets). */
+  note?: string;
   dtype: 'fp32' | 'q8';
   threads: number;
   bucketed: boolean;
@@ -167,13 +171,13 @@ export function encodeTexts(tokenizer: PreTrainedTokenizer, texts: string[], max
 
 /** Native chunks/s over `encoded` in the given batching; a warm-up batch first. */
 export async function measureNative(
-  o: { modelDir: string; model: string; encoded: number[][]; dtype: 'fp32' | 'q8'; threads: number; bucketed: boolean },
+  o: { modelDir: string; model: string; encoded: number[][]; dtype: 'fp32' | 'q8'; threads: number; bucketed: boolean; batchSize?: number },
 ): Promise<number> {
   const native = await NativeEmbedder.load(o.modelDir, o.model, o.dtype, o.threads);
   try {
     await native.embedIds(o.encoded.slice(0, WARMUP_TEXTS));
     const t0 = performance.now();
-    for (const batch of benchBatches(o.encoded.map((e) => e.length), EMBED_BATCH_SIZE, o.bucketed)) {
+    for (const batch of benchBatches(o.encoded.map((e) => e.length), o.batchSize ?? EMBED_BATCH_SIZE, o.bucketed)) {
       await native.embedIds(batch.map((i) => o.encoded[i]!));
     }
     return o.encoded.length / ((performance.now() - t0) / 1000);

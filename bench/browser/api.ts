@@ -12,6 +12,8 @@ export interface EmbedRequest {
   threads: number;
   texts: string[];
   batchSize: number;
+  /** Default 'wasm'; 'webgpu' needs an adapter (bench/browser.ts launches with SwiftShader's). */
+  device?: 'wasm' | 'webgpu';
 }
 
 export interface EmbedResult {

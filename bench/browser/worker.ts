@@ -41,9 +41,10 @@ function median(xs: number[]): number {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
-function loadModel(modelId: string, dtype: 'fp32' | 'q8', threads: number): Promise<Embedder> {
+function loadModel(modelId: string, dtype: 'fp32' | 'q8', threads: number, device: 'wasm' | 'webgpu' = 'wasm', batchSize?: number): Promise<Embedder> {
   return Embedder.load({
-    modelId, localModelPath: localModelPath(), allowRemote: false, device: 'wasm', dtype, numThreads: threads, wasmPaths: ortWasmPaths('wasm'),
+    modelId, localModelPath: localModelPath(), allowRemote: false, device, dtype, numThreads: threads, wasmPaths: ortWasmPaths(device),
+    ...(batchSize ? { batchSize } : {}),
   });
 }
 
@@ -89,7 +90,7 @@ async function fetchBytes(url: string, path: string): Promise<Uint8Array> {
 const api: BenchWorkerApi = {
   async embed(req: EmbedRequest) {
     const t0 = performance.now();
-    const e = await loadModel(req.modelId, req.dtype, req.threads);
+    const e = await loadModel(req.modelId, req.dtype, req.threads, req.device, req.batchSize);
     const loadMs = performance.now() - t0;
     try {
       await e.embed(req.texts.slice(0, WARMUP_TEXTS));

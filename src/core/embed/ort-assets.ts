@@ -15,8 +15,13 @@ import ortMjs from 'onnxruntime-web/ort-wasm-simd-threaded.mjs?url';
 import ortAsyncifyWasm from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url';
 import ortAsyncifyMjs from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.mjs?url';
 
-/** Not a literal inside `new URL(…, import.meta.url)`, or Vite would treat it as an asset. */
-const PARENT = '../../';
+/**
+ * From an emitted chunk (`<app>/assets/x.js`) to the app's folder: one level up. Not a
+ * literal inside `new URL(…, import.meta.url)`, or Vite would treat it as an asset.
+ * (It was '../../', which is the app folder only when the app sits at the origin's root:
+ * under a sub-path bundled models were asked for at `/models/…` and 404ed.)
+ */
+const PARENT = '../';
 
 export interface OrtWasmPaths {
   mjs: string;
