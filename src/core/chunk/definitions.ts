@@ -1,0 +1,169 @@
+/**
+ * What the chunker reads off a definition node: whether a node is a definition (wrappers,
+ * bindings, namespaces), its name, body, signature, doc comment and the context its later
+ * pieces carry. Pure reads of one parsed file: no state beyond the file's text and lines.
+ */
+import type { Node } from 'web-tree-sitter';
+import type { LanguageSpec } from './languages.ts';
+import type { LineTable } from './lines.ts';
+import type { Context, DefInfo, Item } from './pieces.ts';
+
+/** Carried context of a split body: at most this many signature rows / characters. */
+const MAX_PREFIX_ROWS = 6;
+const MAX_PREFIX_CHARS = 300;
+const MAX_SIGNATURE_CHARS = 400;
+const MAX_DOC_CHARS = 2000;
+const MAX_NAME_CHARS = 200;
+
+const IDENTIFIER = /identifier$|^(name|constant|word|operator_name|destructor_name)$/;
+
+export function clip(s: string, max: number): string {
+  return s.length > max ? s.slice(0, max) : s;
+}
+
+export class Definitions {
+  constructor(
+    private readonly text: string,
+    private readonly lines: LineTable,
+    private readonly spec: LanguageSpec,
+  ) {}
+
+  /** Is `n` a definition (possibly wrapped or bound to a variable) or a namespace? */
+  classify(n: Node): { def: DefInfo } | { ns: Node } | null {
+    const spec = this.spec;
+    let node = n;
+    let sigStart = n.startIndex;
+    for (let i = 0; i < 4 && spec.wrappers[node.type]; i++) {
+      const mode = spec.wrappers[node.type];
+      const inner =
+        node.childForFieldName('declaration') ??
+        node.childForFieldName('definition') ??
+        node.namedChildren.find((c) => c !== null && (c.type in spec.defs || spec.bindings.has(c.type) || spec.namespaces.has(c.type))) ??
+        null;
+      if (!inner) return null;
+      if (mode === 'skip') sigStart = inner.startIndex;
+      node = inner;
+    }
+    if (spec.namespaces.has(node.type)) return { ns: node };
+    const base = spec.defs[node.type];
+    if (base) {
+      // `struct x;` / `enum e` used as a type are not definitions.
+      if (/_specifier$/.test(node.type) && !node.childForFieldName('body')) return null;
+      const kind = spec.refine?.(node) ?? base;
+      return { def: { outer: n, node, holder: node, kind, name: this.nameOf(node), sigStart } };
+    }
+    if (spec.bindings.has(node.type)) {
+      const declarators = node.type.endsWith('field_definition')
+        ? [node]
+        : node.namedChildren.filter((c) => c !== null && c.type === 'variable_declarator');
+      if (declarators.length !== 1 || !declarators[0]) return null;
+      const decl = declarators[0];
+      const value = decl.childForFieldName('value');
+      const kind = value ? spec.bindingValues[value.type] : undefined;
+      if (!value || !kind) return null;
+      const nameNode = decl.childForFieldName('name') ?? decl.childForFieldName('property');
+      const name = nameNode ? clip(nameNode.text, MAX_NAME_CHARS) : null;
+      return { def: { outer: n, node, holder: value, kind, name, sigStart } };
+    }
+    return null;
+  }
+
+  /** Name of a definition: its `name` field, else down the `declarator` chain (C), impl types (Rust), type specs (Go). */
+  nameOf(node: Node): string | null {
+    let n: Node | null = node;
+    for (let i = 0; i < 12 && n; i++) {
+      if (IDENTIFIER.test(n.type)) return clip(n.text, MAX_NAME_CHARS);
+      const name = n.childForFieldName('name');
+      if (name) return clip(name.text.replace(/^(['"`])(.*)\1$/s, '$2'), MAX_NAME_CHARS);
+      n =
+        n.childForFieldName('declarator') ??
+        (n.type === 'impl_item' || n.type === 'generic_type' ? n.childForFieldName('type') : null) ??
+        (n.type === 'type_declaration' ? n.namedChild(0) : null);
+    }
+    return null;
+  }
+
+  bodyOf(d: DefInfo): Node | null {
+    return (
+      d.holder.childForFieldName('body') ??
+      (d.node.type === 'type_definition' ? (d.node.childForFieldName('type')?.childForFieldName('body') ?? null) : null)
+    );
+  }
+
+  /** Declaration text without the body, whitespace collapsed, e.g. `def f(a) -> int:` or `function f(a)`. */
+  signatureOf(d: DefInfo, body: Node | null): string | null {
+    const startRow = this.lines.rowOf(d.sigStart);
+    const end = body && body.startIndex > d.sigStart ? body.startIndex : this.lines.end(startRow);
+    const sig = this.text
+      .slice(d.sigStart, Math.min(end, d.sigStart + MAX_SIGNATURE_CHARS * 4))
+      .replace(/\s+/g, ' ')
+      .trim()
+      .replace(/\s*\{$/, '');
+    return sig === '' ? null : clip(sig, MAX_SIGNATURE_CHARS);
+  }
+
+  /** Signature rows, carried (as context, not content) by later pieces of a split body. */
+  contextPrefix(d: DefInfo, body: Node | null): Context {
+    const sigRow = this.lines.rowOf(d.sigStart);
+    let endRow = sigRow;
+    if (body) {
+      const bodyRow = body.startPosition.row;
+      endRow = bodyRow > sigRow && this.lines.startsRow(body.startIndex, bodyRow) ? bodyRow - 1 : bodyRow;
+    }
+    endRow = Math.min(endRow, sigRow + MAX_PREFIX_ROWS - 1);
+    const sig = clip(this.lines.slice(sigRow, endRow), MAX_PREFIX_CHARS);
+    const indent = /^[ \t]*/.exec(this.lines.line(sigRow))?.[0] ?? '';
+    // Budgeted as the signature plus a `… ` marker line, as when the context was prepended.
+    return { text: sig, row: sigRow, budget: `${sig}\n${indent}    ${this.spec.lineComment} …\n`.length };
+  }
+
+  docOf(item: Item, body: Node | null): string | null {
+    if (this.spec.docStyle === 'docstring' && body) {
+      const first = body.firstNamedChild;
+      const str = first?.type === 'expression_statement' ? first.firstNamedChild : null;
+      if (str && str.type === 'string') return cleanDocstring(str.text);
+    }
+    if (item.docNodes.length === 0) return null;
+    const doc = item.docNodes.map((n) => cleanComment(n.text)).join('\n').trim();
+    return doc === '' ? null : clip(doc, MAX_DOC_CHARS);
+  }
+
+  goReceiver(node: Node): string | null {
+    const receiver = node.childForFieldName('receiver');
+    if (!receiver) return null;
+    const cursor = receiver.walk();
+    try {
+      for (let steps = 0; steps < 64; steps++) {
+        if (cursor.nodeType === 'type_identifier') return cursor.nodeText;
+        if (!cursor.gotoFirstChild()) {
+          while (!cursor.gotoNextSibling()) if (!cursor.gotoParent()) return null;
+        }
+      }
+    } finally {
+      cursor.delete();
+    }
+    return null;
+  }
+}
+
+/** Comment text without markers: `/** … *\/`, `//`, `///`, `//!`, `#`, leading `*`. */
+function cleanComment(raw: string): string {
+  let s = raw.trim();
+  if (s.startsWith('/*')) s = s.replace(/^\/\*+!?/, '').replace(/\*+\/$/, '');
+  return s
+    .split('\n')
+    .map((l) => l.trim().replace(/^(\/\/[/!]?|#+|\*+(?!\/))\s?/, '').trimEnd())
+    .join('\n')
+    .trim();
+}
+
+/** Python docstring without quotes and prefixes, lines trimmed. */
+function cleanDocstring(raw: string): string | null {
+  const s = raw.replace(/^[rRbBuUfF]*("""|'''|"|')/, '').replace(/("""|'''|"|')$/, '');
+  const doc = s
+    .split('\n')
+    .map((l) => l.trim())
+    .join('\n')
+    .trim();
+  return doc === '' ? null : clip(doc, MAX_DOC_CHARS);
+}

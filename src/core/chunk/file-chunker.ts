@@ -1,0 +1,414 @@
+/**
+ * Structural chunking of one parsed file, in stages:
+ *   items  — the named children of a container as definitions (with attached comments),
+ *            code and comments; namespaces and `#if` blocks are looked through;
+ *   pieces — each item as row ranges within the size limit: small items whole, big classes
+ *            as header + members + field runs, long bodies cut at statement boundaries
+ *            (later pieces carry the signature as context), nested definitions their own;
+ *   merge  — adjacent small pieces joined (pieces.ts), then chunks.
+ * What a definition node says (name, signature, doc, context) is read by definitions.ts.
+ *
+ * Invariants: see chunker.ts (file order, disjoint ranges, content = the file's rows,
+ * context in its own fields, no recursion over the tree beyond MAX_NEST_DEPTH).
+ */
+import type { Node } from 'web-tree-sitter';
+import type { Chunk, ChunkType } from '../types.ts';
+import { CLASS_LIKE } from './languages.ts';
+import type { LanguageSpec } from './languages.ts';
+import { LineTable, packRows } from './lines.ts';
+import type { RowPiece } from './lines.ts';
+import { Definitions } from './definitions.ts';
+import { budgetOf, mergePieces, pieceSize, pieceToChunk, type ChunkSizes, type Context, type DefInfo, type Item, type MergeKind, type Piece, type PieceBase } from './pieces.ts';
+import { endRowOf, walkCursor } from './tree-walk.ts';
+
+/** Nesting of namespaces/classes we descend into; deeper definitions are split as code. */
+const MAX_NEST_DEPTH = 24;
+/** Break scoring: nodes this deep below the split node still propose cut rows. */
+const MAX_BREAK_DEPTH = 8;
+const BREAK_SCORE_TOP = 40;
+const BREAK_SCORE_STEP = 4;
+const BREAK_SCORE_AFTER_BLANK = 3;
+/** A class's closing rows (`}`, `end`) this small join the last member chunk. */
+const MAX_TAIL_CHARS = 24;
+/**
+ * C/C++ conditional-compilation blocks are transparent: the definitions inside `#ifdef X …
+ * #endif` are chunked like their neighbours (kernel code keeps whole subsystems in them).
+ */
+const TRANSPARENT_CONTAINERS: ReadonlySet<string> = new Set(['preproc_if', 'preproc_ifdef', 'preproc_else', 'preproc_elif', 'preproc_elifdef']);
+/** A block's closing directive row (`#endif // X`) this small joins the block's last item. */
+const MAX_DIRECTIVE_TAIL_CHARS = 80;
+/**
+ * An oversized code item or definition body is searched this many levels deep for nested
+ * definitions (`function isDirective` inside an ESLint rule's `create()`), which become
+ * chunks of their own instead of anonymous pieces of the outer code.
+ */
+const MAX_NESTED_DEF_DEPTH = 6;
+
+export class FileChunker {
+  private readonly lines: LineTable;
+  private readonly defs: Definitions;
+
+  constructor(
+    private readonly path: string,
+    text: string,
+    private readonly language: string,
+    private readonly spec: LanguageSpec,
+    private readonly opts: ChunkSizes,
+  ) {
+    this.lines = new LineTable(text);
+    this.defs = new Definitions(text, this.lines, spec);
+  }
+
+  run(root: Node): Chunk[] {
+    const items = this.collectItems(root, null, 0, false);
+    const pieces: Piece[] = [];
+    for (const item of items) this.emitItem(item, 0, pieces);
+    return mergePieces(pieces, this.lines, this.opts)
+      .map((p) => pieceToChunk(p, this.lines, this.path, this.language))
+      .filter((c): c is Chunk => c !== null);
+  }
+
+  // ---- items -------------------------------------------------------------------------
+
+  /** The named children of `container` as items: definitions (with attached comments), code, comments. */
+  private collectItems(container: Node, parent: string | null, depth: number, inClass: boolean): Item[] {
+    const items: Item[] = [];
+    let pending: Node[] = [];
+    /** Items so far that are all leading file comments. */
+    let commentItems = 0;
+    const flush = () => {
+      for (const n of pending) {
+        const leading = depth === 0 && this.spec.comments.has(n.type) && items.length === commentItems;
+        this.pushCode(items, n, leading ? 'comment' : 'code', parent, inClass);
+        if (leading) commentItems++;
+      }
+      pending = [];
+    };
+    const cursor = container.walk();
+    try {
+      if (!cursor.gotoFirstChild()) return items;
+      do {
+        if (!cursor.nodeIsNamed) continue;
+        const n = cursor.currentNode;
+        const sr = n.startPosition.row;
+        const last = items[items.length - 1];
+        if (pending.length === 0 && last && sr <= last.endRow) {
+          // Shares a row with the previous item (trailing comment, `a; b;`): part of it.
+          last.endRow = Math.max(last.endRow, endRowOf(n));
+          if (last.kind !== 'def') last.nodes.push(n);
+          continue;
+        }
+        if (TRANSPARENT_CONTAINERS.has(n.type) && depth < MAX_NEST_DEPTH) {
+          flush();
+          this.expandTransparent(items, n, parent, depth, inClass);
+          continue;
+        }
+        const isComment = this.spec.comments.has(n.type);
+        if (isComment || this.spec.attributes.has(n.type)) {
+          if (pending.length > 0 && endRowOf(pending[pending.length - 1]) + 1 < sr) flush();
+          pending.push(n);
+          continue;
+        }
+        const found = this.defs.classify(n);
+        const attached = pending.length > 0 && endRowOf(pending[pending.length - 1]) + 1 >= sr ? pending : [];
+        if (!found || attached.length === 0) flush();
+        if (!found) {
+          this.pushCode(items, n, 'code', parent, inClass);
+          continue;
+        }
+        const startRow = attached.length > 0 ? attached[0].startPosition.row : sr;
+        pending = [];
+        if ('def' in found) {
+          items.push({
+            kind: 'def', startRow, endRow: endRowOf(n), nodes: [], def: found.def,
+            docNodes: attached.filter((a) => this.spec.comments.has(a.type)), parent, inClass,
+          });
+        } else {
+          this.expandNamespace(items, found.ns, n, startRow, parent, depth);
+        }
+      } while (cursor.gotoNextSibling());
+      flush();
+    } finally {
+      cursor.delete();
+    }
+    return items;
+  }
+
+  private pushCode(items: Item[], n: Node, kind: 'code' | 'comment', parent: string | null, inClass: boolean): void {
+    items.push({ kind, startRow: n.startPosition.row, endRow: endRowOf(n), nodes: [n], docNodes: [], parent, inClass });
+  }
+
+  /** A namespace's members are chunked like top-level items; its header and footer rows are code. */
+  private expandNamespace(items: Item[], ns: Node, outer: Node, startRow: number, parent: string | null, depth: number): void {
+    const body = ns.childForFieldName('body');
+    const endRow = endRowOf(outer);
+    const inner = body && depth < MAX_NEST_DEPTH ? this.collectItems(body, this.defs.nameOf(ns) ?? parent, depth + 1, false) : [];
+    if (inner.length === 0 || inner[0].startRow <= startRow || inner[inner.length - 1].endRow >= endRow) {
+      items.push({ kind: 'code', startRow, endRow, nodes: [outer], docNodes: [], parent, inClass: false });
+      return;
+    }
+    items.push({ kind: 'code', startRow, endRow: inner[0].startRow - 1, nodes: [], docNodes: [], parent, inClass: false });
+    items.push(...inner);
+    items.push({ kind: 'code', startRow: inner[inner.length - 1].endRow + 1, endRow, nodes: [], docNodes: [], parent, inClass: false });
+  }
+
+  /** `#if…#endif`: its children are items of the enclosing container; the directive rows are code. */
+  private expandTransparent(items: Item[], n: Node, parent: string | null, depth: number, inClass: boolean): void {
+    const startRow = n.startPosition.row;
+    const endRow = endRowOf(n);
+    const inner = this.collectItems(n, parent, depth + 1, inClass);
+    if (inner.length === 0 || inner[0].startRow < startRow || inner[inner.length - 1].endRow > endRow) {
+      items.push({ kind: 'code', startRow, endRow, nodes: [n], docNodes: [], parent, inClass });
+      return;
+    }
+    if (inner[0].startRow > startRow) {
+      items.push({ kind: 'code', startRow, endRow: inner[0].startRow - 1, nodes: [], docNodes: [], parent, inClass });
+    }
+    items.push(...inner);
+    const last = inner[inner.length - 1];
+    if (last.endRow < endRow) {
+      if (this.lines.size(last.endRow + 1, endRow) <= MAX_DIRECTIVE_TAIL_CHARS) last.endRow = endRow;
+      else items.push({ kind: 'code', startRow: last.endRow + 1, endRow, nodes: [], docNodes: [], parent, inClass });
+    }
+  }
+
+  /**
+   * Definitions nested in `roots` (not in each other), outermost first, as items, or [] when
+   * none: each starts its own row, ends before the next starts, and lies within from..to.
+   */
+  private nestedDefs(roots: Node[], from: number, to: number, parent: string | null): Item[] {
+    const out: Item[] = [];
+    const spec = this.spec;
+    for (const root of roots) {
+      walkCursor(root, (cursor, depth) => {
+        if (depth > 0 && cursor.nodeIsNamed) {
+          const t = cursor.nodeType;
+          if (t in spec.defs || spec.bindings.has(t) || t in spec.wrappers) {
+            const n = cursor.currentNode;
+            const found = this.defs.classify(n);
+            if (found && 'def' in found && found.def.name) {
+              const row = n.startPosition.row;
+              const last = out[out.length - 1];
+              if (row > from && endRowOf(n) <= to && (!last || row > last.endRow) && this.lines.startsRow(n.startIndex, row)) {
+                const docNodes: Node[] = [];
+                let startRow = row;
+                for (let p = n.previousNamedSibling; p && spec.comments.has(p.type) && endRowOf(p) + 1 >= startRow; p = p.previousNamedSibling) {
+                  if (p.startPosition.row <= (last?.endRow ?? from) || !this.lines.startsRow(p.startIndex, p.startPosition.row)) break;
+                  docNodes.unshift(p);
+                  startRow = p.startPosition.row;
+                }
+                out.push({ kind: 'def', startRow, endRow: endRowOf(n), nodes: [], def: found.def, docNodes, parent, inClass: false });
+              }
+              return false; // never look inside a named definition
+            }
+          }
+        }
+        return depth < MAX_NESTED_DEF_DEPTH;
+      });
+    }
+    return out;
+  }
+
+  /**
+   * Rows from..to holding `nested` definitions: the definitions become their own pieces, the
+   * code between them is cut at statement boundaries with `base`; pieces after the first
+   * carry `prefix`.
+   */
+  private emitAroundNested(
+    from: number, to: number, nodes: Node[], nested: Item[],
+    base: PieceBase,
+    prefix: Context | null, merge: MergeKind, depth: number, out: Piece[],
+  ): void {
+    const first = out.length;
+    const gap = (a: number, b: number) => {
+      while (b >= a && this.lines.isBlank(b)) b--;
+      if (b < a) return;
+      // A small gap (`},`, a one-line call) joins the definition before it.
+      const prev = out.length > first ? out[out.length - 1] : undefined;
+      if (prev && !prev.cols && this.lines.size(a, b) < this.opts.minChunkChars && pieceSize(prev, this.lines) + this.lines.size(prev.endRow + 1, b) <= this.opts.maxChunkChars) {
+        prev.endRow = b;
+        return;
+      }
+      const scores = this.scoreBreaks(nodes, a, b, 0);
+      for (const p of this.pack(a, b, scores, budgetOf(prefix), budgetOf(prefix))) {
+        out.push({ ...base, ...p, doc: out.length === first ? base.doc : null, context: out.length === first ? null : prefix, names: null, merge });
+      }
+    };
+    let cur = from;
+    for (const item of nested) {
+      gap(cur, item.startRow - 1);
+      this.emitItem(item, depth + 1, out);
+      cur = item.endRow + 1;
+    }
+    gap(cur, to);
+  }
+
+
+
+  // ---- pieces ------------------------------------------------------------------------
+
+  private emitItem(item: Item, depth: number, out: Piece[]): void {
+    if (item.kind === 'def' && item.def) {
+      this.emitDef(item, item.def, depth, out);
+      return;
+    }
+    const size = this.lines.size(item.startRow, item.endRow);
+    const chunkType: ChunkType = item.kind === 'comment' ? 'comment' : 'module';
+    const base = { chunkType, symbol: null, parent: null, signature: null, doc: null, defRow: null, context: null, names: null };
+    if (size <= this.opts.maxChunkChars) {
+      const merge: MergeKind = chunkType === 'module' || size < this.opts.minChunkChars ? 'module' : 'none';
+      out.push({ ...base, startRow: item.startRow, endRow: item.endRow, merge });
+      return;
+    }
+    const nested = depth < MAX_NEST_DEPTH ? this.nestedDefs(item.nodes, item.startRow - 1, item.endRow, item.parent) : [];
+    if (nested.length) {
+      this.emitAroundNested(item.startRow, item.endRow, item.nodes, nested, base, null, 'module', depth, out);
+      return;
+    }
+    const scores = this.scoreBreaks(item.nodes, item.startRow, item.endRow, 0);
+    for (const p of this.pack(item.startRow, item.endRow, scores, 0)) out.push({ ...base, ...p, merge: 'module' });
+  }
+
+  private emitDef(item: Item, d: DefInfo, depth: number, out: Piece[]): void {
+    let kind = d.kind;
+    let symbol = d.name;
+    let parent = item.parent;
+    if (item.inClass && kind === 'function') kind = 'method';
+    if (d.node.type === 'method_declaration' && this.language === 'go') parent = this.defs.goReceiver(d.node) ?? parent;
+    if ((kind === 'function' || kind === 'method') && symbol && symbol.includes('::')) {
+      const i = symbol.lastIndexOf('::');
+      parent = symbol.slice(0, i);
+      symbol = symbol.slice(i + 2);
+      kind = 'method';
+    }
+    const body = this.defs.bodyOf(d);
+    const base: PieceBase = {
+      chunkType: kind, symbol, parent, signature: this.defs.signatureOf(d, body), doc: this.defs.docOf(item, body), defRow: this.lines.rowOf(d.sigStart),
+    };
+    const size = this.lines.size(item.startRow, item.endRow);
+    if (size <= this.opts.maxChunkChars) {
+      const merge: MergeKind = size < this.opts.minChunkChars ? 'def' : 'none';
+      out.push({ ...base, startRow: item.startRow, endRow: item.endRow, context: null, names: null, merge });
+      return;
+    }
+    const prefix = this.defs.contextPrefix(d, body);
+    if (CLASS_LIKE.has(kind) && body && depth < MAX_NEST_DEPTH) {
+      const members = this.collectItems(body, symbol, depth + 1, true);
+      if (members.some((m) => m.kind === 'def')) {
+        this.emitClass(item, members, base, prefix, depth, out);
+        return;
+      }
+    }
+    // A long body with nested definitions: those are chunks of their own (parent = this).
+    const roots = body ? [body] : [d.outer];
+    const nested = depth < MAX_NEST_DEPTH ? this.nestedDefs(roots, this.lines.rowOf(d.sigStart), item.endRow, symbol) : [];
+    if (nested.length) {
+      this.emitAroundNested(item.startRow, item.endRow, roots, nested, base, prefix, 'none', depth, out);
+      return;
+    }
+    // A long body: cut at statement boundaries; later pieces carry the signature.
+    const scores = this.scoreBreaks(body ? [body] : [d.outer], item.startRow, item.endRow, 0);
+    this.pack(item.startRow, item.endRow, scores, prefix.budget).forEach((p, i) => {
+      out.push({ ...base, ...p, context: i > 0 ? prefix : null, names: null, merge: 'none' });
+    });
+  }
+
+  /** A big class: header (signature, fields before the first member), then members, then field runs with context. */
+  private emitClass(
+    item: Item,
+    members: Item[],
+    base: PieceBase,
+    prefix: Context,
+    depth: number,
+    out: Piece[],
+  ): void {
+    const firstDef = members.findIndex((m) => m.kind === 'def');
+    const headerEnd = members[firstDef].startRow - 1;
+    const headerNodes = members.slice(0, firstDef).flatMap((m) => m.nodes);
+    this.emitRun(item.startRow, headerEnd, headerNodes, base, prefix, false, out);
+    let i = firstDef;
+    while (i < members.length) {
+      const m = members[i];
+      if (m.kind === 'def') {
+        this.emitItem(m, depth + 1, out);
+        i++;
+        continue;
+      }
+      let j = i;
+      while (j + 1 < members.length && members[j + 1].kind !== 'def') j++;
+      const run = members.slice(i, j + 1);
+      this.emitRun(m.startRow, run[run.length - 1].endRow, run.flatMap((r) => r.nodes), { ...base, doc: null }, prefix, true, out);
+      i = j + 1;
+    }
+    // Closing rows (`}`, `end`): join the last piece when tiny, else their own piece.
+    const tailStart = members[members.length - 1].endRow + 1;
+    if (tailStart <= item.endRow) {
+      const last = out[out.length - 1];
+      const tail = this.lines.size(tailStart, item.endRow);
+      if (last && !last.cols && tail <= MAX_TAIL_CHARS && pieceSize(last, this.lines) + tail + 1 <= this.opts.maxChunkChars) {
+        last.endRow = item.endRow;
+      } else {
+        this.emitRun(tailStart, item.endRow, [], { ...base, doc: null }, prefix, true, out);
+      }
+    }
+  }
+
+  /** Rows a..b of a class (header or fields) as pieces of the class; `prefixAll`: every piece carries context. */
+  private emitRun(
+    a: number,
+    b: number,
+    nodes: Node[],
+    base: PieceBase,
+    prefix: Context,
+    prefixAll: boolean,
+    out: Piece[],
+  ): void {
+    while (b > a && this.lines.isBlank(b)) b--;
+    if (b < a || (a === b && this.lines.isBlank(a))) return;
+    const scores = this.scoreBreaks(nodes, a, b, 1);
+    const budgetFirst = prefixAll ? prefix.budget : 0;
+    this.pack(a, b, scores, prefix.budget, budgetFirst).forEach((p, i) => {
+      out.push({ ...base, ...p, context: prefixAll || i > 0 ? prefix : null, names: null, merge: 'none' });
+    });
+  }
+
+  private pack(from: number, to: number, scores: Int32Array, laterPrefix: number, firstPrefix = 0): RowPiece[] {
+    return packRows(this.lines, {
+      from,
+      to,
+      firstBudget: this.opts.maxChunkChars - firstPrefix,
+      laterBudget: this.opts.maxChunkChars - laterPrefix,
+      score: (row) => scores[row - from] ?? 0,
+      overlapChars: 0,
+    });
+  }
+
+  /** Cut preference per row of from..to: rows where shallow nodes start score highest; a blank row before adds a bonus. */
+  private scoreBreaks(nodes: Node[], from: number, to: number, baseDepth: number): Int32Array {
+    const scores = new Int32Array(to - from + 2);
+    for (const root of nodes) {
+      walkCursor(root, (cursor, depth) => {
+        const row = cursor.startPosition.row;
+        if (cursor.nodeIsNamed && row > from && row <= to && this.lines.startsRow(cursor.startIndex, row)) {
+          const s = Math.max(1, BREAK_SCORE_TOP - BREAK_SCORE_STEP * (depth + baseDepth));
+          if (s > scores[row - from]) scores[row - from] = s;
+        }
+        return depth < MAX_BREAK_DEPTH && cursor.endPosition.row > row;
+      });
+    }
+    for (let r = from + 1; r <= to; r++) if (this.lines.isBlank(r - 1)) scores[r - from] += BREAK_SCORE_AFTER_BLANK;
+    return scores;
+  }
+
+  // ---- signature, doc, context -------------------------------------------------------
+
+
+
+
+
+
+  // ---- merge and output --------------------------------------------------------------
+
+
+
+}
