@@ -10,13 +10,14 @@
  */
 import { bridge } from '../bridges/workers.ts';
 import type { AppSearchResponse, AppSearchResult, CodebaseLegs } from '../../../workers/store/api.ts';
-import type { ChunkType, SearchMode, StoredChunk } from '../../core/types.ts';
+import type { ChunkType, StoredChunk } from '../../core/types.ts';
 import { reFuse } from '../../core/search/search.ts';
 import { idsOf, mergeRanked, rowsOfResults, toResults } from '../../core/search/results.ts';
 import { processQuery } from '../../core/search/query.ts';
 import { APP_RESULT_LIMIT, BM25_WEIGHT } from '../../core/config.ts';
 import { handleError } from './notices.svelte.ts';
-import { parseHash, serializeHash, type UrlSearchState } from './url-state.ts';
+import { isGrepMode, parseHash, serializeHash, type AppMode, type UrlSearchState } from './url-state.ts';
+import { grepSearch } from './grep.svelte.ts';
 
 export const TYPING_DEBOUNCE_MS = 150;
 /** Results shown (and fetched from each codebase). */
@@ -28,7 +29,9 @@ const key = (r: { codebaseId: string; id: number }) => `${r.codebaseId}:${r.id}`
 
 class Search {
   #query = $state('');
-  #mode = $state<SearchMode>('hybrid');
+  #mode = $state<AppMode>('hybrid');
+  /** Exact/regex only: fold case (the Aa toggle, `i=1` in the URL). */
+  #ignoreCase = $state(false);
   #languages = $state.raw<string[]>([]);
   #pathGlob = $state('');
   #chunkTypes = $state.raw<ChunkType[]>([]);
@@ -52,6 +55,9 @@ class Search {
 
   get query() { return this.#query; }
   get mode() { return this.#mode; }
+  get ignoreCase() { return this.#ignoreCase; }
+  /** Exact or regex: every matching line (grep.svelte.ts), not ranked results. */
+  get isGrep() { return isGrepMode(this.#mode); }
   get languages() { return this.#languages; }
   get pathGlob() { return this.#pathGlob; }
   get chunkTypes() { return this.#chunkTypes; }
@@ -98,7 +104,7 @@ class Search {
   // ---- URL ----
 
   #urlState(): UrlSearchState {
-    return { query: this.#query, mode: this.#mode, languages: this.#languages, pathGlob: this.#pathGlob, chunkTypes: this.#chunkTypes, codebases: this.#codebases };
+    return { query: this.#query, mode: this.#mode, ignoreCase: this.#ignoreCase, languages: this.#languages, pathGlob: this.#pathGlob, chunkTypes: this.#chunkTypes, codebases: this.#codebases };
   }
 
   /** Applies the URL fragment (page load, back/forward, a shared link) and searches. */
@@ -108,6 +114,7 @@ class Search {
     if (serializeHash(s) === cur) return;
     this.#query = s.query;
     this.#mode = s.mode;
+    this.#ignoreCase = s.ignoreCase;
     this.#languages = s.languages;
     this.#pathGlob = s.pathGlob;
     this.#chunkTypes = s.chunkTypes;
@@ -131,8 +138,13 @@ class Search {
     this.#timer = setTimeout(() => void this.run(), TYPING_DEBOUNCE_MS);
   }
 
-  setMode(m: SearchMode): void {
+  setMode(m: AppMode): void {
     this.#mode = m;
+    this.#changed();
+  }
+
+  setIgnoreCase(on: boolean): void {
+    this.#ignoreCase = on;
     this.#changed();
   }
 
@@ -182,8 +194,28 @@ class Search {
       this.#results = [];
       this.#loading = false;
       this.#selected = -1;
+      grepSearch.clear();
       return;
     }
+    const mode = this.#mode;
+    if (isGrepMode(mode)) {
+      // Lines, not ranked results (issue 11); grep.svelte.ts runs it and cancels the older one.
+      this.#ctl = null;
+      this.#response = null;
+      this.#results = [];
+      this.#selected = -1;
+      this.#loading = false;
+      await grepSearch.run({
+        pattern: this.#query,
+        mode,
+        ignoreCase: this.#ignoreCase,
+        codebaseIds: this.#codebases,
+        pathGlob: this.#pathGlob || undefined,
+        languages: this.#languages.length ? this.#languages : undefined,
+      });
+      return;
+    }
+    grepSearch.clear();
     const ctl = new AbortController();
     this.#ctl = ctl;
     this.#loading = true;
@@ -194,7 +226,7 @@ class Search {
           codebaseIds: this.#codebases,
           options: {
             limit: RESULT_LIMIT,
-            mode: this.#mode,
+            mode,
             languages: this.#languages.length ? this.#languages : undefined,
             pathGlob: this.#pathGlob || undefined,
             chunkTypes: this.#chunkTypes.length ? this.#chunkTypes : undefined,
@@ -259,7 +291,9 @@ class Search {
     const pq = processQuery(res.query);
     this.#results = top.flatMap((g, i) => {
       const rowOf = (id: number) => this.#rows.get(key({ codebaseId: g.codebaseId, id }));
-      return toResults([g], rowOf, pq).map((r) => ({ ...r, rank: i + 1, codebaseId: g.codebaseId, explain: g.explain, bm25Signals: null }));
+      // The keyword leg's own signals do not depend on the weights: keep the ones the search returned.
+      const bm25Signals = res.results.find((r) => r.codebaseId === g.codebaseId && r.id === g.id)?.bm25Signals ?? null;
+      return toResults([g], rowOf, pq).map((r) => ({ ...r, rank: i + 1, codebaseId: g.codebaseId, explain: g.explain, bm25Signals }));
     });
     const keep = sel ? this.#results.findIndex((r) => key(r) === key(sel)) : -1;
     this.#selected = keep >= 0 ? keep : this.#results.length ? 0 : -1;
