@@ -9,6 +9,8 @@ describe('url-state', () => {
     ['#mode=semantic&lang=go,python', { ...DEFAULT_URL_STATE, mode: 'vector', languages: ['go', 'python'] }],
     ['#glob=src%2F**%2F*.ts&type=function,method', { ...DEFAULT_URL_STATE, pathGlob: 'src/**/*.ts', chunkTypes: ['function', 'method'] }],
     ['#cb=cb-1,cb-2', { ...DEFAULT_URL_STATE, codebases: ['cb-1', 'cb-2'] }],
+    ['#q=raise+ValueError%28&mode=exact&i=1', { ...DEFAULT_URL_STATE, query: 'raise ValueError(', mode: 'exact', ignoreCase: true }],
+    ['#q=%5Eclass+%5Cw%2B&mode=regex', { ...DEFAULT_URL_STATE, query: '^class \\w+', mode: 'regex' }],
   ];
   it.each(cases)('parses %s', (hash, want) => {
     expect(parseHash(hash)).toEqual(want);

@@ -1,13 +1,21 @@
 /**
- * The search as a URL fragment (`#q=…&mode=…&lang=…&glob=…&type=…&cb=…`), so a search can
+ * The search as a URL fragment (`#q=…&mode=…&i=1&lang=…&glob=…&type=…&cb=…`), so a search can
  * be bookmarked and shared. Pure: parse ∘ serialize is the identity on normalised state,
  * unknown keys and invalid values are dropped, defaults are omitted from the fragment.
  */
 import type { ChunkType, SearchMode } from '../../core/types.ts';
+import type { GrepMode } from '../../core/search/grep.ts';
+
+/** Ranked modes (hybrid/keyword/semantic) and the line modes of issue 11 (exact/regex). */
+export type AppMode = SearchMode | GrepMode;
+
+export const isGrepMode = (m: AppMode): m is GrepMode => m === 'exact' || m === 'regex';
 
 export interface UrlSearchState {
   query: string;
-  mode: SearchMode;
+  mode: AppMode;
+  /** Case-insensitive exact/regex search (`i=1`); ranked modes ignore it. */
+  ignoreCase: boolean;
   languages: string[];
   pathGlob: string;
   chunkTypes: ChunkType[];
@@ -15,10 +23,10 @@ export interface UrlSearchState {
   codebases: string[];
 }
 
-export const DEFAULT_URL_STATE: UrlSearchState = { query: '', mode: 'hybrid', languages: [], pathGlob: '', chunkTypes: [], codebases: [] };
+export const DEFAULT_URL_STATE: UrlSearchState = { query: '', mode: 'hybrid', ignoreCase: false, languages: [], pathGlob: '', chunkTypes: [], codebases: [] };
 
-const MODES: Record<string, SearchMode> = { hybrid: 'hybrid', keyword: 'bm25', bm25: 'bm25', semantic: 'vector', vector: 'vector' };
-const MODE_NAMES: Record<SearchMode, string> = { hybrid: 'hybrid', bm25: 'keyword', vector: 'semantic' };
+const MODES: Record<string, AppMode> = { hybrid: 'hybrid', keyword: 'bm25', bm25: 'bm25', semantic: 'vector', vector: 'vector', exact: 'exact', regex: 'regex' };
+const MODE_NAMES: Record<AppMode, string> = { hybrid: 'hybrid', bm25: 'keyword', vector: 'semantic', exact: 'exact', regex: 'regex' };
 const CHUNK_TYPES = new Set<string>(['function', 'method', 'class', 'struct', 'interface', 'enum', 'type', 'module', 'comment', 'text']);
 
 function list(v: string | null): string[] {
@@ -30,6 +38,7 @@ export function parseHash(hash: string): UrlSearchState {
   return {
     query: p.get('q') ?? '',
     mode: MODES[p.get('mode') ?? ''] ?? 'hybrid',
+    ignoreCase: p.get('i') === '1',
     languages: list(p.get('lang')),
     pathGlob: p.get('glob') ?? '',
     chunkTypes: list(p.get('type')).filter((t): t is ChunkType => CHUNK_TYPES.has(t)),
@@ -41,6 +50,7 @@ export function serializeHash(s: UrlSearchState): string {
   const p = new URLSearchParams();
   if (s.query) p.set('q', s.query);
   if (s.mode !== 'hybrid') p.set('mode', MODE_NAMES[s.mode]);
+  if (s.ignoreCase) p.set('i', '1');
   if (s.languages.length) p.set('lang', s.languages.join(','));
   if (s.pathGlob) p.set('glob', s.pathGlob);
   if (s.chunkTypes.length) p.set('type', s.chunkTypes.join(','));

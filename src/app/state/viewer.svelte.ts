@@ -57,7 +57,8 @@ class Viewer {
     return { live, changed: !!rec && rec.hash !== live.hash } as const;
   }
 
-  async open(r: AppSearchResult): Promise<void> {
+  /** Opens a result, or any line range of a file (exact/regex lines pass start = end). */
+  async open(r: Pick<AppSearchResult, 'codebaseId' | 'path' | 'language' | 'startLine' | 'endLine' | 'content'>): Promise<void> {
     this.#ctl?.abort();
     const ctl = new AbortController();
     this.#ctl = ctl;
