@@ -476,6 +476,11 @@ class Codebases {
   }
 }
 
+/** A codebases state over other dependencies (tests give it fakes of the browser-only ones). */
+export function createCodebases(deps: CodebasesDeps) {
+  return new Codebases(deps);
+}
+
 export const codebases = new Codebases({
   bridge: workerBridge,
   records: new CodebaseRecords({ get, set }),

@@ -1,0 +1,158 @@
+/**
+ * The codebases coordinator in Node, over fakes of what only a browser has (the worker
+ * bridge, IndexedDB, the tab channel); the real pieces (records, jobs, sync, folder watch)
+ * run as they do in the app. The e2e suite covers the same flows over real workers.
+ */
+import { describe, expect, it } from 'vitest';
+import { createCodebases, type CodebaseBridge } from './codebases.svelte.ts';
+import { CodebaseRecords, type CodebaseRecord } from './codebase-records.ts';
+import type { TabChannel } from './codebase-sync.ts';
+import type { TabMessage } from './tabs.svelte.ts';
+import { notices } from './notices.svelte.ts';
+import type { CodebaseInfo } from '../../../workers/store/api.ts';
+import type { IndexSummary } from '../../core/index/indexer.ts';
+import type { SourceRef } from '../../../workers/indexer/api.ts';
+
+function info(id: string, files = 0): CodebaseInfo {
+  return {
+    codebaseId: id, files, chunks: files * 2, embedded: 0, dbBytes: 0, languages: [], chunkTypes: [], runState: 'complete',
+    merkleRoot: null, updatedAt: null, createdAt: null, schemaVersion: '5', vectorModel: null, vectorIndexKind: null,
+  };
+}
+
+interface IndexCall {
+  id: string;
+  source: SourceRef;
+  signal: AbortSignal;
+  finish(files: number): void;
+}
+
+function setup(opts: { writer?: boolean } = {}) {
+  const kv = new Map<string, unknown>();
+  const records = new CodebaseRecords({ get: async <T>(k: string) => kv.get(k) as T | undefined, set: async (k, v) => void kv.set(k, v) });
+  const posted: TabMessage[] = [];
+  const listeners: Array<(m: TabMessage) => void> = [];
+  const tabs: TabChannel = {
+    isWriter: opts.writer ?? true,
+    post: (m) => void posted.push(m),
+    subscribe: (f) => {
+      listeners.push(f);
+      return () => undefined;
+    },
+    onBecomeWriter: () => undefined,
+  };
+  const indexCalls: IndexCall[] = [];
+  const calls: string[] = [];
+  const files = new Map<string, number>();
+  const bridge: CodebaseBridge = {
+    openCodebase: async (id) => (calls.push(`open ${id}`), info(id, files.get(id) ?? 0)),
+    codebaseInfo: async (id) => (calls.push(`info ${id}`), info(id, files.get(id) ?? 0)),
+    removeCodebase: async (id) => void calls.push(`remove ${id}`),
+    reloadVectors: async (id) => void calls.push(`reloadVectors ${id}`),
+    setMeta: async (id, key, value) => void calls.push(`setMeta ${id} ${key}=${value}`),
+    indexCodebase: (id, source, o) =>
+      new Promise<IndexSummary>((resolve, reject) => {
+        const signal = o.signal!;
+        signal.addEventListener('abort', () => reject(new DOMException('Cancelled', 'AbortError')));
+        indexCalls.push({
+          id, source, signal,
+          finish: (n) => {
+            files.set(id, n);
+            resolve({ unchanged: false } as IndexSummary);
+          },
+        });
+      }),
+    embedPending: async () => ({}) as never,
+    exportIndex: async () => new Uint8Array(),
+    importIndex: async () => ({ ok: false, reason: 'not-sqlite', message: 'no' }),
+  };
+  const cb = createCodebases({ bridge, records, tabs });
+  return { cb, kv, posted, listeners, indexCalls, calls, tabs };
+}
+
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
+function picked(...paths: string[]): File[] {
+  return paths.map((p) => Object.defineProperty(new File(['x'], p.split('/').pop()!), 'webkitRelativePath', { value: p }));
+}
+
+describe('Codebases', () => {
+  it('adds a snapshot: saved, announced, named in its index, indexed once at a time', async () => {
+    const { cb, kv, posted, indexCalls, calls } = setup();
+    let embedded = '';
+    cb.embedAfterIndex = (id) => (embedded = id);
+    await cb.init();
+    await cb.addSnapshot(picked('proj/a.ts', 'proj/src/b.ts'));
+    await tick();
+    const [view] = cb.list;
+    const id = view!.record.id;
+    expect(view!.record).toMatchObject({ name: 'proj', kind: 'snapshot', handle: null });
+    expect((kv.get('sift:codebases') as CodebaseRecord[]).map((r) => r.id)).toEqual([id]);
+    expect(posted).toContainEqual({ type: 'codebases-changed' });
+    expect(calls).toContain(`setMeta ${id} codebase_name=proj`);
+    expect(indexCalls).toHaveLength(1);
+    expect(indexCalls[0]!.source).toMatchObject({ kind: 'files', name: 'proj', paths: ['proj/a.ts', 'proj/src/b.ts'] });
+    expect(cb.byId(id)!.job?.kind).toBe('index');
+    expect(await cb.rescan(id)).toBeNull(); // one job per codebase
+    expect(indexCalls).toHaveLength(1);
+    indexCalls[0]!.finish(2);
+    await tick();
+    await tick();
+    expect(cb.byId(id)!.job).toBeNull();
+    expect(cb.byId(id)!.info?.files).toBe(2);
+    expect(posted).toContainEqual({ type: 'index-updated', codebaseId: id });
+    expect(calls).toContain(`reloadVectors ${id}`);
+    expect(embedded).toBe(id);
+  });
+
+  it('pause keeps the run interrupted and paused; resume starts a new run and clears the pause', async () => {
+    const { cb, indexCalls } = setup();
+    await cb.init();
+    await cb.addSnapshot(picked('p/a.ts'));
+    await tick();
+    const id = cb.list[0]!.record.id;
+    cb.pause(id);
+    expect(indexCalls[0]!.signal.aborted).toBe(true);
+    await tick();
+    await tick();
+    expect(cb.byId(id)).toMatchObject({ job: null, interrupted: true });
+    expect(cb.isPaused(id)).toBe(true);
+    cb.resume(id);
+    await tick();
+    expect(indexCalls).toHaveLength(2);
+    expect(cb.isPaused(id)).toBe(false);
+  });
+
+  it('a read-only tab changes nothing and says why', async () => {
+    const { cb, kv, indexCalls } = setup({ writer: false });
+    await cb.init();
+    const before = notices.items.length;
+    await cb.addSnapshot(picked('p/a.ts'));
+    expect(cb.list).toEqual([]);
+    expect(kv.size).toBe(0);
+    expect(indexCalls).toHaveLength(0);
+    expect(notices.items.slice(before).map((n) => n.text).join()).toMatch(/Another Sift tab is the writer/);
+  });
+
+  it("another tab's messages: a saved list reloads, an index update reloads vectors and info", async () => {
+    const writer = setup();
+    await writer.cb.init();
+    await writer.cb.addSnapshot(picked('p/a.ts'));
+    const reader = setup({ writer: false });
+    for (const [k, v] of writer.kv) reader.kv.set(k, v);
+    await reader.cb.init();
+    expect(reader.cb.list).toHaveLength(1);
+    const id = reader.cb.list[0]!.record.id;
+    reader.listeners.forEach((l) => l({ type: 'progress', codebaseId: id, text: 'Indexing in another tab: 1/2 files' }));
+    expect(reader.cb.byId(id)!.remoteProgress).toBe('Indexing in another tab: 1/2 files');
+    const version = reader.cb.dataVersion;
+    reader.listeners.forEach((l) => l({ type: 'index-updated', codebaseId: id }));
+    await tick();
+    await tick();
+    expect(reader.calls).toEqual(expect.arrayContaining([`reloadVectors ${id}`, `info ${id}`]));
+    expect(reader.cb.byId(id)!.remoteProgress).toBeNull();
+    expect(reader.cb.dataVersion).toBeGreaterThan(version);
+    // A snapshot's files live only in the tab that added it: the reader cannot rescan it.
+    expect(reader.cb.sourceFor(id)).toBeNull();
+  });
+});
