@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, statfsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { openNodeStore } from '../core/store/open-node.ts';
+import { openNodeStore, takeHotJournalRecovery } from '../core/store/open-node.ts';
 import { classify, EXIT_CODE, formatBytes, SiftError, type Classified } from '../core/store/errors.ts';
 import type { Store } from '../core/store/store.ts';
 
@@ -121,6 +121,11 @@ export async function openExistingIndex(dir: string, paths: IndexPaths): Promise
     const store = await openNodeStore(paths.db, { existing: true });
     // A quick read proves the file is a database with our schema.
     await store.chunkCount();
+    if (await takeHotJournalRecovery(paths.db)) {
+      // This reader rolled back a crashed writer's journal: check the structure before answering.
+      const problems = (await store.db.all<{ quick_check: string }>('PRAGMA quick_check')).map((r) => r.quick_check).filter((m) => m !== 'ok');
+      if (problems.length) throw new SiftError('corrupt', `quick check after crash recovery: ${problems.slice(0, 3).join('; ')}`);
+    }
     return { dir, paths, store };
   } catch (e) {
     throw describeFailure(e, paths);
