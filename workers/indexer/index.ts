@@ -89,8 +89,9 @@ const api: IndexerWorkerApi = {
 
   async readLiveFile(ref: SourceRef, path: string): Promise<LiveFile> {
     try {
-      const bytes = await toSource(ref).readFile(path);
-      const [hash, info] = await Promise.all([sha256Hex(bytes), toSource(ref).stat(path)]);
+      const source = toSource(ref);
+      const bytes = await source.readFile(path);
+      const [hash, info] = await Promise.all([sha256Hex(bytes), source.stat(path)]);
       return { ok: true, text: decodeText(bytes), hash, size: info.size, mtime: info.mtime };
     } catch (e) {
       const name = (e as { name?: string }).name;
