@@ -11,7 +11,7 @@
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, closeSync, writeSync } from 'node:fs';
+import { copyFileSync, symlinkSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, closeSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -291,8 +291,17 @@ describe('misreports', () => {
     const dir = join(work, 'ctl');
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'x\u001b]0;owned\u0007.go'), 'package x\n\n// Owned escapes the title.\nfunc OwnedTitle() int { return 1 }\n');
+    // Odd entries are reported for what they are.
+    symlinkSync('loop-b', join(dir, 'loop-a'));
+    symlinkSync('loop-a', join(dir, 'loop-b'));
+    spawnSync('mkfifo', [join(dir, 'pipe')]);
+    symlinkSync('pipe', join(dir, 'pipe-link.go'));
     const db = join(work, 'ctl.db');
-    expect((await sift(['index', dir, '--db', db, '--no-embed', '-q'])).code).toBe(0);
+    const index = await sift(['index', dir, '--db', db, '--no-embed', '--json']);
+    expect(index.code, index.stderr).toBe(0);
+    const warnings = (JSON.parse(index.stdout) as { warning_details: string[] }).warning_details;
+    expect(warnings).toContain('loop-a: unreadable: symlink loop (the link resolves back to itself)');
+    if (existsSync(join(dir, 'pipe'))) expect(warnings).toContain('pipe-link.go: unreadable: link to a FIFO, not a regular file');
     const r = await sift(['search', dir, 'OwnedTitle', '--db', db]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('x\\x1b]0;owned\\x07.go');

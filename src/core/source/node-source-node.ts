@@ -52,19 +52,18 @@ export class NodeFileSource implements FileSource {
     let real: string;
     try {
       real = await realpath(nodePath.join(this.#root, path));
-    } catch {
-      return null; // dangling, loop (ELOOP) or unreadable
+    } catch (e) {
+      // A loop is reported as one (the walker skips it as unreadable); dangling → null ("missing").
+      if ((e as NodeJS.ErrnoException).code === 'ELOOP') throw new Error('symlink loop (the link resolves back to itself)');
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      return null;
     }
     const rel = this.#relativeToRoot(real, await this.#getRealRoot());
     if (rel === null) return null;
-    try {
-      const s = await stat(real);
-      if (s.isDirectory()) return { path: rel, kind: 'directory' };
-      if (s.isFile()) return { path: rel, kind: 'file' };
-      return null;
-    } catch {
-      return null;
-    }
+    const s = await stat(real);
+    if (s.isDirectory()) return { path: rel, kind: 'directory' };
+    if (s.isFile()) return { path: rel, kind: 'file' };
+    throw new Error(`link to a ${s.isFIFO() ? 'FIFO' : s.isSocket() ? 'socket' : 'device'}, not a regular file`);
   }
 
   #getRealRoot(): Promise<string> {

@@ -135,7 +135,9 @@ function extensionOf(name: string): string {
 function describe(err: unknown): string {
   if (err instanceof Error) {
     const code = (err as { code?: unknown }).code;
-    return typeof code === 'string' ? `${code}: ${err.message}` : `${err.name}: ${err.message}`;
+    // Node's messages already start with the code ("EACCES: permission denied, …"): never say it twice.
+    if (typeof code === 'string') return err.message.startsWith(`${code}:`) ? err.message : `${code}: ${err.message}`;
+    return err.name === 'Error' ? err.message : `${err.name}: ${err.message}`;
   }
   return String(err);
 }
