@@ -17,6 +17,11 @@ import { browserWasmLoader } from './wasm-loader.ts';
 
 /** Progress reaches the page at most this often. */
 const PROGRESS_MS = 150;
+/**
+ * Merge the keyword index after a run that wrote this many rows (the CLI's threshold): one
+ * segment instead of dozens after a big cold index, which keyword queries then read.
+ */
+const OPTIMIZE_AFTER_ROWS = 20_000;
 
 const cancels = new CancelRegistry();
 let chunkerPromise: Promise<Chunker> | null = null;
@@ -62,6 +67,7 @@ const api: IndexerWorkerApi = {
             signal,
             walk: req.maxFileSize ? { maxFileSize: req.maxFileSize } : undefined,
             verify: req.verify,
+            optimizeAfterRows: OPTIMIZE_AFTER_ROWS,
             onWarning: (w) => (lastWarning = w),
             onBatch: () => {
               searchable = true;

@@ -145,6 +145,7 @@ const api: StoreWorkerApi = {
       deleteFiles: (paths) => s.deleteFiles(paths),
       renameFile: (from, to) => s.renameFile(from, to),
       chunkCount: () => s.chunkCount(),
+      optimizeFts: () => s.optimizeFts(),
       pendingEmbeddings: (m, limit, afterId) => s.pendingEmbeddings(m, limit, afterId),
       getChunks: (ids) => s.getChunks(ids),
       putEmbeddings: (m, items) => s.putEmbeddings(m, items),

@@ -192,4 +192,16 @@ describe('indexCodebase', () => {
     expect(plan.candidates.map((f) => f.path)).toEqual(['src/mod0.py']);
     expect(reads).toBe(0);
   });
+
+  it('merges the keyword index at the end of a run that wrote optimizeAfterRows rows', async () => {
+    const segments = async (st: Store) => (await st.db.get<{ n: number }>('SELECT count(DISTINCT segid) AS n FROM chunks_fts_idx'))?.n ?? 0;
+    const plain = await openMemoryStore();
+    await indexCodebase({ source: new MemoryFileSource(repo(60)), store: plain, chunker });
+    const merged = await openMemoryStore();
+    const res = await indexCodebase({ source: new MemoryFileSource(repo(60)), store: merged, chunker }, { optimizeAfterRows: 1 });
+    expect(await segments(plain)).toBeGreaterThan(1); // the first batch is flushed early: at least two commits
+    expect(await segments(merged)).toBe(1);
+    expect(res.timings.optimize).toBeGreaterThan(0);
+    expect(await snapshot(merged)).toEqual(await snapshot(plain));
+  });
 });
