@@ -9,7 +9,7 @@
  *   rebuilt from the database when the model changes or another tab wrote.
  * - Removing a codebase closes its connection before deleting its files.
  */
-import { expose, transfer, wrap, type Remote } from 'comlink';
+import { expose, transfer, transferHandlers, wrap, type Remote } from 'comlink';
 import type { AppGrepLine, AppGrepRequest, AppGrepResponse, AppSearchRequest, AppSearchResponse, AppSearchResult, CodebaseInfo, CodebaseLegs, ImportResult, StoreWorkerApi, VectorModel, WriterPortApi } from './api.ts';
 import type { FileRecord } from '../../src/core/types.ts';
 import { openOpfsStore } from '../../src/core/store/open-opfs.ts';
@@ -24,6 +24,7 @@ import type { VectorIndex } from '../../src/core/vector/types.ts';
 import { TieredIndex } from '../../src/core/vector/tiered.ts';
 import { CancelRegistry, abortError, type CancelToken } from '../../src/core/cancel.ts';
 import { META } from '../../src/core/store/meta.ts';
+import { errorFields } from '../../src/core/store/errors.ts';
 import { grep, GrepPatternError, DEFAULT_GREP_LIMIT, MAX_GREP_LIMIT, type GrepStore } from '../../src/core/search/grep.ts';
 
 interface Open {
@@ -31,6 +32,22 @@ interface Open {
   searcher: Searcher;
   vectors: VectorIndex | null;
   vectorsKey: string | null;
+}
+
+// Errors sent to the page keep `code` and `kind` besides name/message (Comlink's default
+// drops them), so the page's classify() sees a corrupt index or a full quota as this worker did.
+const thrown = transferHandlers.get('throw');
+if (thrown) {
+  transferHandlers.set('throw', {
+    canHandle: thrown.canHandle,
+    deserialize: thrown.deserialize,
+    serialize: (v) => {
+      const [out, transfers] = thrown.serialize(v);
+      const o = out as { isError?: boolean; value?: Record<string, unknown> };
+      if (o.isError && o.value) Object.assign(o.value, errorFields((v as { value?: unknown }).value));
+      return [out, transfers];
+    },
+  });
 }
 
 const cancels = new CancelRegistry();

@@ -4,6 +4,7 @@
  * become plain sentences, anything else is shown with its message.
  */
 import { isAbortError } from '../../core/cancel.ts';
+import { classify } from '../../core/store/errors.ts';
 
 export type NoticeKind = 'error' | 'warning' | 'info';
 
@@ -42,21 +43,26 @@ class Notices {
 
 export const notices = new Notices();
 
-/** A sentence for a failure, by error name (names survive the worker boundary). */
+/**
+ * A sentence for a failure, by its kind (core/store/errors.ts classify — the same
+ * classification the CLI uses; names, codes and kinds survive the worker boundary). Only a
+ * damaged index is told to rebuild; everything else says the index is kept.
+ */
 export function describeError(e: unknown): string {
-  const name = (e as { name?: string } | null)?.name ?? '';
-  const message = e instanceof Error ? e.message : String(e);
-  switch (name) {
-    case 'StorageFullError':
-    case 'QuotaExceededError':
+  const { kind, message } = classify(e);
+  switch (kind) {
+    case 'storage-full':
       return 'Browser storage is full. Remove a codebase or free up disk space; what was indexed so far is kept.';
-    case 'NotAllowedError':
-    case 'SecurityError':
+    case 'permission-lost':
       return 'Permission to read the folder was lost. Use “Restore access” to grant it again; the index stays searchable.';
-    case 'NotFoundError':
+    case 'not-found':
       return 'The folder or file is gone (moved or deleted). The index stays searchable.';
-    case 'NoModificationAllowedError':
+    case 'busy':
       return 'The database is busy in another tab. Close other Sift tabs or wait for them to finish.';
+    case 'corrupt':
+      return `The index is damaged (${message}). Remove the codebase and open the folder again to rebuild it.`;
+    case 'newer-schema':
+      return 'This index was written by a newer version of Sift. Reload to update the app; the index was not changed.';
     default:
       return message || 'Something went wrong.';
   }

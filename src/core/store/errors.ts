@@ -20,6 +20,8 @@ export const ERROR_KIND = {
   cancelled: 'cancelled',
   busy: 'busy',
   invalidQuery: 'invalid-query',
+  /** The folder or a file is gone (moved, deleted). */
+  notFound: 'not-found',
   io: 'io',
   unknown: 'unknown',
 } as const;
@@ -36,6 +38,7 @@ export const EXIT_CODE: Readonly<Record<ErrorKind, number>> = {
   'permission-lost': 1,
   'model-missing': 1,
   'invalid-query': 2,
+  'not-found': 1,
   io: 1,
   unknown: 1,
   cancelled: 130,
@@ -119,10 +122,11 @@ export function classify(e: unknown): Classified {
   // Full storage first: SQLite may report a failed write as IOERR, and a torn write must never read as corruption.
   if (names.includes('StorageFullError') || names.includes('QuotaExceededError') || codes.includes(SQLITE_FULL) || errnos.some((c) => c === 'ENOSPC' || c === 'EDQUOT')) return found('storage-full');
   if (codes.includes(SQLITE_CORRUPT) || codes.includes(SQLITE_NOTADB) || messages.some((m) => CORRUPT_MESSAGE.test(m))) return found('corrupt');
-  if (codes.includes(SQLITE_BUSY) || codes.includes(SQLITE_LOCKED) || messages.some((m) => /database is locked|database table is locked/i.test(m))) return found('busy');
+  if (names.includes('NoModificationAllowedError') || codes.includes(SQLITE_BUSY) || codes.includes(SQLITE_LOCKED) || messages.some((m) => /database is locked|database table is locked/i.test(m))) return found('busy');
   if (names.some((n) => n === 'NotAllowedError' || n === 'SecurityError') || errnos.some((c) => c === 'EACCES' || c === 'EPERM' || c === 'EROFS') || codes.includes(SQLITE_PERM) || codes.includes(SQLITE_READONLY)) return found('permission-lost');
   if (messages.some((m) => FULL_MESSAGE.test(m))) return found('storage-full');
-  if (names.includes('NotFoundError') || errnos.includes('ENOENT')) return found('io');
+  if (names.includes('NotFoundError') || errnos.includes('ENOENT')) return found('not-found');
+  if (messages.some((m) => /schema version \d+ is newer than this Sift/i.test(m))) return found('newer-schema');
   if (codes.includes(SQLITE_IOERR) || codes.includes(SQLITE_CANTOPEN) || errnos.some((c) => /^E[A-Z]+$/.test(c))) return found('io');
   return found('unknown');
 }
@@ -133,4 +137,18 @@ export function formatBytes(n: number): string {
   if (n < 1024 ** 2) return `${(n / 1024).toFixed(1)} KB`;
   if (n < 1024 ** 3) return `${(n / 1024 ** 2).toFixed(1)} MB`;
   return `${(n / 1024 ** 3).toFixed(2)} GB`;
+}
+
+/**
+ * The fields classify() reads besides name/message, as plain data: a worker adds them to
+ * the error it sends (Comlink sends only name, message and stack) so the page classifies
+ * the same error the same way.
+ */
+export function errorFields(e: unknown): { code?: number | string; kind?: string } {
+  if (typeof e !== 'object' || e === null) return {};
+  const { code, kind } = e as ErrorLike;
+  return {
+    ...(typeof code === 'number' || typeof code === 'string' ? { code } : {}),
+    ...(typeof kind === 'string' ? { kind } : {}),
+  };
 }

@@ -14,7 +14,8 @@
  *   `<db>.lk-reserved`, `<db>.lk-pending`). Readers always see the last committed state; a
  *   writer's commit waits for running readers (PENDING keeps new ones out). A SIGKILLed holder's
  *   entries are stale at once (its pid is gone) and are cleared by whoever meets them, so hot-
- *   journal rollback stays correct. Waits poll for at most `busyTimeoutMs`, then SQLITE_BUSY.
+ *   journal rollback stays correct. A lock that is taken returns SQLITE_BUSY at once; SQLite's
+ *   busy handler (sqlite3_busy_timeout = `busyTimeoutMs`) sleeps in xSleep and retries.
  *   Other SQLite programs (sqlite3, fcntl locks) do not see these locks.
  * - I/O errors become SQLite codes; ENOSPC/EDQUOT become SQLITE_FULL.
  */
@@ -37,10 +38,6 @@ const LOCK_EXCLUSIVE = 4;
 /** Default longest wait for a lock (a writer's commit, readers draining) before SQLITE_BUSY. */
 export const BUSY_TIMEOUT_MS = 30_000;
 
-/** Poll delays while waiting for a lock: 1, 2, 4 … ms, capped at 25 ms. */
-function pollDelay(attempt: number): number {
-  return Math.min(25, 2 ** attempt);
-}
 
 interface OpenFile {
   path: string;
@@ -273,25 +270,20 @@ export class NodeFsVFS extends FacadeVFS {
   /**
    * SHARED: announce this reader with its own entry, then back off while a writer holds
    * PENDING/EXCLUSIVE. Entry first, check second: a writer creates PENDING first and lists
-   * readers second, so one of the two always sees the other.
+   * readers second, so one of the two always sees the other. Never waits here: SQLite's busy
+   * handler (busy_timeout, sleeping in xSleep) retries, so the total wait is the timeout.
    */
   #lockShared(file: OpenFile): number {
     const names = lockNames(file.path);
-    const deadline = Date.now() + this.busyTimeoutMs;
-    for (let attempt = 0; ; attempt++) {
-      const entry = path.join(names.dir, `${names.sharedPrefix}${process.pid}-${file.token}`);
-      tryCreate(entry, file.token);
-      const owner = liveOwner(names.pending);
-      if (!owner) {
-        file.sharedEntry = entry;
-        file.lock = LOCK_SHARED;
-        return VFS.SQLITE_OK;
-      }
+    const entry = path.join(names.dir, `${names.sharedPrefix}${process.pid}-${file.token}`);
+    tryCreate(entry, file.token);
+    if (liveOwner(names.pending)) {
       removeEntry(entry);
-      // A writer of this very process cannot finish while we block its only thread.
-      if (owner.pid === process.pid || Date.now() >= deadline) return VFS.SQLITE_BUSY;
-      sleepSync(pollDelay(attempt));
+      return VFS.SQLITE_BUSY;
     }
+    file.sharedEntry = entry;
+    file.lock = LOCK_SHARED;
+    return VFS.SQLITE_OK;
   }
 
   /** RESERVED: one writer. Never waits here (it holds SHARED; see SQLite's busy handler). */
@@ -311,6 +303,7 @@ export class NodeFsVFS extends FacadeVFS {
   /**
    * EXCLUSIVE: take PENDING (no new readers), then wait for the other readers to finish. A
    * second PENDING claimant gets BUSY at once — it holds SHARED, which the first one waits for.
+   * (SQLite itself releases SHARED before it waits for a lock it could deadlock on.)
    */
   #lockExclusive(file: OpenFile): number {
     const names = lockNames(file.path);
@@ -323,13 +316,9 @@ export class NodeFsVFS extends FacadeVFS {
       if (!got) return VFS.SQLITE_BUSY;
       file.lock = LOCK_PENDING;
     }
-    const deadline = Date.now() + this.busyTimeoutMs;
-    for (let attempt = 0; ; attempt++) {
-      const readers = liveSharedOwners(file.path, file.token);
-      if (readers.length === 0) break;
-      if (readers.some((r) => r.pid === process.pid) || Date.now() >= deadline) return VFS.SQLITE_BUSY;
-      sleepSync(pollDelay(attempt));
-    }
+    // Running readers finish on their own; PENDING keeps new ones out meanwhile. BUSY keeps
+    // PENDING, and SQLite's busy handler retries.
+    if (liveSharedOwners(file.path, file.token).length > 0) return VFS.SQLITE_BUSY;
     // SQLite goes SHARED → EXCLUSIVE without RESERVED only to roll back a hot journal.
     if (!file.reserved) this.#recovered.add(file.path);
     file.lock = LOCK_EXCLUSIVE;
