@@ -79,6 +79,9 @@ describe('grep', () => {
     expect(err.message).toMatch(/invalid regex/);
     expect(err.offset).toBe(2);
     await expect(grep(store, { pattern: 'a\\nb', mode: 'regex' })).rejects.toThrow(/line break/);
+    // ripgrep's class set operations would silently mean something else in RE2.
+    await expect(grep(store, { pattern: '[a-z&&[^aeiou]]', mode: 'regex' })).rejects.toThrow(/set operations \(&&\)/);
+    expect((await grep(store, { pattern: '[a-]-x|&&', mode: 'regex' })).totalMatches).toBe(0);
   });
 
   it('caps returned lines at limit and counts the rest', async () => {

@@ -229,8 +229,18 @@ function refuseNewline(pattern: string, mode: GrepMode): void {
   }
 }
 
+/**
+ * ripgrep's class set operations (`[a-z&&[^aeiou]]`, `--`, `~~`) parse in RE2 as plain
+ * characters and would silently match something else: refuse them.
+ */
+function refuseSetOperations(pattern: string): void {
+  const m = /\[(?:[^\]\\]|\\.)*?(&&|~~|--)/.exec(pattern);
+  if (m) throw new GrepPatternError(`character class set operations (${m[1]}) are not supported (RE2 syntax)`, m.index + m[0].length - 2);
+}
+
 function compileRegex(pattern: string, ignoreCase: boolean): LineMatcher {
   refuseNewline(pattern, 'regex');
+  refuseSetOperations(pattern);
   const flags = ignoreCase ? RE2JS.CASE_INSENSITIVE : 0;
   try {
     compileRe2(pattern, flags); // errors name the user's own text
