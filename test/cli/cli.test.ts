@@ -51,7 +51,7 @@ describe('sift index / search / stats / types', () => {
     expect(res.strategy).toBe('bm25_only');
     expect(res.results[0]).toMatchObject({ path: 'src/auth/session.ts', symbol: 'getUserName', chunk_type: 'function', rank: 1 });
     const keys = Object.keys(res.results[0]).sort();
-    expect(keys).toEqual(['bm25_score', 'chunk_type', 'combined_score', 'content', 'end_line', 'language', 'path', 'rank', 'start_line', 'symbol', 'vector_score'].sort());
+    expect(keys).toEqual(['bm25_score', 'chunk_type', 'combined_score', 'content', 'context', 'context_line', 'def_line', 'end_line', 'language', 'more', 'path', 'rank', 'start_line', 'symbol', 'vector_score'].sort());
   });
 
   it('explains each result: the fused contributions and the keyword leg\'s own signals', () => {
@@ -62,7 +62,7 @@ describe('sift index / search / stats / types', () => {
     expect(top.explain.bm25_rank).toBe(1);
     const sum = top.explain.signals.reduce((a, s) => a + s.contribution, 0);
     expect(sum).toBeCloseTo(top.combined_score as number, 10);
-    expect(top.explain.bm25_signals).toMatchObject({ name: expect.any(Number), exact: 1, exact_symbol_boost: expect.any(Number) });
+    expect(top.explain.bm25_signals).toMatchObject({ name: expect.any(Number), exact: 1, definition_tier: 1 });
   });
 
   it('matches natural-language words against split identifiers', () => {
