@@ -212,6 +212,7 @@ export const HOOKS: HookSpec[] = [
   },
   { key: 'embedding', title: 'Embedding throughput', run: async (quick) => (await import('./embed.ts')).benchEmbed({ quick }) },
   { key: 'browser', title: 'Chromium app on OPFS', run: async (quick) => (await import('./browser.ts')).benchBrowser({ quick }) },
+  { key: 'grep', title: 'Exact and regex search vs ripgrep (issue 11)', run: async (quick) => (await import('./grep.ts')).benchGrep({ quick }) },
 ];
 
 /** Render a hook's result: its own `markdown`, or a table of an array of flat rows. */
