@@ -57,6 +57,22 @@ function watchFailures(context: BrowserContext): string[] {
   return failed;
 }
 
+/** Records every text the given test ids ever show (progress lines can be brief). */
+async function recordTexts(page: Page, ids: string[]): Promise<void> {
+  await page.addInitScript((ids) => {
+    const seen: Record<string, string[]> = {};
+    (window as unknown as { __texts: typeof seen }).__texts = seen;
+    new MutationObserver(() => {
+      for (const id of ids) {
+        const t = document.querySelector(`[data-testid="${id}"]`)?.textContent?.replace(/\s+/g, ' ').trim();
+        if (t && !(seen[id] ??= []).includes(t)) seen[id]!.push(t);
+      }
+    }).observe(document, { subtree: true, childList: true, characterData: true });
+  }, ids);
+}
+
+const textsSeen = (page: Page) => page.evaluate(() => (window as unknown as { __texts: Record<string, string[]> }).__texts);
+
 async function swControls(page: Page): Promise<void> {
   await page.evaluate(async () => navigator.serviceWorker.ready);
   await page.waitForFunction(() => navigator.serviceWorker.controller?.state === 'activated');
@@ -83,6 +99,7 @@ test('new user: one-click download, nothing from the Hub before it, semantic sea
   const hub = await simulateHub(context);
   const failed = watchFailures(context);
   await installPicker(page, { 'sift-codebase': readFixture('test/fixtures/repo-small') });
+  await recordTexts(page, ['model-download', 'embed-eta']);
 
   await page.goto(server.url);
   const offer = page.getByTestId('model-offer');
@@ -105,6 +122,10 @@ test('new user: one-click download, nothing from the Hub before it, semantic sea
   expect(hub.requests.length).toBeGreaterThan(0);
   expect(hub.requests.every((u) => u.startsWith(HUB_PREFIX))).toBe(true);
   expect(hub.requests.some((u) => u.endsWith('onnx/model_quantized.onnx'))).toBe(true);
+  // What the user saw meanwhile: MB downloaded, then embedding progress with an ETA.
+  const seen = await textsSeen(page);
+  expect(seen['model-download']?.some((t) => /^Downloading all-MiniLM-L6-v2: \d+\.\d \/ \d+\.\d MB$/.test(t)), JSON.stringify(seen)).toBe(true);
+  expect(seen['embed-eta']?.some((t) => /embedding \d+ \/ 48 chunks of repo-small · about .+ left/.test(t)), JSON.stringify(seen)).toBe(true);
 
   await page.getByRole('radio', { name: 'Semantic' }).check({ force: true });
   await searchFor(page, 'checksum of attachment bytes');

@@ -18,6 +18,14 @@ import { ortWasmPaths, localModelPath } from '../../src/core/embed/ort-assets.ts
 import { CancelRegistry, abortError, type CancelToken } from '../../src/core/cancel.ts';
 import { importModelFolder, listImportedModels, modelCache, OPFS_MODEL_PATH, removeImportedModel } from './opfs-models.ts';
 
+/**
+ * Chunks per session run in the browser. Measured 2026-11-22 (bench/browser.ts --quick,
+ * MiniLM-shaped q8, 1 thread, same chunks, two runs on a loaded 2-core machine): batch 8
+ * 9.2 and 2.8 chunks/s vs batch 32 1.8 and 1.9 — never slower, and a query waits behind at
+ * most one batch, so a quarter of the batch is a quarter of the wait.
+ */
+const BROWSER_EMBED_BATCH = 8;
+
 const cancels = new CancelRegistry();
 let embedder: Embedder | null = null;
 let loading: Promise<unknown> = Promise.resolve();
@@ -69,6 +77,7 @@ async function load(cfg: ModelConfig, signal: AbortSignal, onProgress?: (p: Load
       dtype: cfg.dtype ?? 'q8',
       numThreads: threads,
       wasmPaths: ortWasmPaths(device),
+      batchSize: BROWSER_EMBED_BATCH,
       onProgress,
     });
   try {
