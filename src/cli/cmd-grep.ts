@@ -7,7 +7,7 @@
  * stderr; --json prints one object (--stdin: one line per pattern). A bad pattern is exit 2
  * with what and where; under --stdin it is an `error` object on that pattern's line instead.
  */
-import { grep, GrepPatternError, type GrepMode, type GrepResponse } from '../core/search/grep.ts';
+import { DEFAULT_TEXT_CACHE_CHARS, grep, GrepPatternError, TextCache, type GrepMode, type GrepResponse } from '../core/search/grep.ts';
 import { CliError, type IndexContext } from './context.ts';
 
 export interface GrepCliOptions {
@@ -63,10 +63,11 @@ function errorJson(pattern: string, mode: GrepMode, e: GrepPatternError): Record
   return { query: pattern, mode, strategy: mode, error: e.message, error_offset: e.offset, results: [] };
 }
 
+/** File texts kept across the queries of one process (`--stdin`): later scans skip SQLite. */
+const cache = new TextCache(DEFAULT_TEXT_CACHE_CHARS);
+
 async function runOne(ctx: IndexContext, pattern: string, o: GrepCliOptions): Promise<GrepResponse> {
-  const language = o.languages?.length === 1 ? o.languages[0] : undefined;
-  if (o.languages && o.languages.length > 1) throw new CliError('--lang takes one language with --mode exact|regex', 2);
-  return grep(ctx.store, { pattern, mode: o.mode, ignoreCase: o.ignoreCase, limit: o.limit, path: o.path, language });
+  return grep(ctx.store, { pattern, mode: o.mode, ignoreCase: o.ignoreCase, limit: o.limit, path: o.path, languages: o.languages }, { cache });
 }
 
 /** One pattern; exit code 0 (matches or not), 2 for an invalid pattern. */

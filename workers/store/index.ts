@@ -25,13 +25,15 @@ import { TieredIndex } from '../../src/core/vector/tiered.ts';
 import { CancelRegistry, abortError, type CancelToken } from '../../src/core/cancel.ts';
 import { META } from '../../src/core/store/meta.ts';
 import { errorFields } from '../../src/core/store/errors.ts';
-import { grep, GrepPatternError, DEFAULT_GREP_LIMIT, MAX_GREP_LIMIT, type GrepStore } from '../../src/core/search/grep.ts';
+import { grep, GrepPatternError, DEFAULT_GREP_LIMIT, DEFAULT_TEXT_CACHE_CHARS, MAX_GREP_LIMIT, TextCache } from '../../src/core/search/grep.ts';
 
 interface Open {
   store: Store;
   searcher: Searcher;
   vectors: VectorIndex | null;
   vectorsKey: string | null;
+  /** File texts kept between exact/regex searches (keyed by content hash: never stale). */
+  texts: TextCache;
 }
 
 // Errors sent to the page keep `code` and `kind` besides name/message (Comlink's default
@@ -85,7 +87,7 @@ function get(id: string): Promise<Open> {
   if (!p) {
     p = (async () => {
       const store = await openOpfsStore(id);
-      const o: Open = { store, searcher: new Searcher(store), vectors: null, vectorsKey: null };
+      const o: Open = { store, searcher: new Searcher(store), vectors: null, vectorsKey: null, texts: new TextCache(DEFAULT_TEXT_CACHE_CHARS) };
       await syncVectors(o);
       return o;
     })();
@@ -129,11 +131,6 @@ async function closeOne(id: string): Promise<void> {
   const o = await p.catch(() => null);
   o?.vectors?.dispose();
   await o?.store.close();
-}
-
-/** The store's grep methods as a plain object (a spread of a class instance loses them). */
-function bindGrepStore(s: Store): GrepStore {
-  return { grepFiles: (m) => s.grepFiles(m), fileTextsById: (ids) => s.fileTextsById(ids), fileTextCount: () => s.fileTextCount() };
 }
 
 function tagResults(codebaseId: string, r: Awaited<ReturnType<Searcher['search']>>): AppSearchResult[] {
@@ -235,15 +232,11 @@ const api: StoreWorkerApi = {
       let totalMatches = 0;
       let filesMatched = 0;
       let filesSearched = 0;
-      const languages = req.languages?.length ? new Set(req.languages) : null;
       try {
         // Codebases one after another, so the first `limit` lines come in a stable order.
         for (const id of ids) {
           const o = await get(id);
-          const store: GrepStore = languages
-            ? { ...bindGrepStore(o.store), grepFiles: async (m) => (await o.store.grepFiles(m)).filter((f) => languages.has(f.language)) }
-            : bindGrepStore(o.store);
-          const r = await grep(store, { pattern: req.pattern, mode: req.mode, ignoreCase: req.ignoreCase, limit: Math.max(1, limit - lines.length), path: req.pathGlob }, { signal });
+          const r = await grep(o.store, { pattern: req.pattern, mode: req.mode, ignoreCase: req.ignoreCase, limit: Math.max(1, limit - lines.length), path: req.pathGlob, languages: req.languages }, { signal, cache: o.texts });
           for (const l of r.results) if (lines.length < limit) lines.push({ ...l, codebaseId: id });
           totalMatches += r.totalMatches;
           filesMatched += r.filesMatched;

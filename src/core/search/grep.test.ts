@@ -7,7 +7,7 @@ import { Chunker } from '../chunk/chunker.ts';
 import { nodeWasmLoader } from '../chunk/grammars-node.ts';
 import { openMemoryStore } from '../store/open-node.ts';
 import type { Store } from '../store/store.ts';
-import { compileGrep, grep, GrepPatternError, toRe2Syntax } from './grep.ts';
+import { compileGrep, grep, GrepPatternError, TextCache, toRe2Syntax } from './grep.ts';
 import { literalTrigrams, regexTrigrams, satisfies, toFtsMatch } from './trigram.ts';
 
 let chunker: Chunker;
@@ -94,7 +94,28 @@ describe('grep', () => {
 
   it('honours a path glob and a language', async () => {
     expect((await grep(store, { pattern: 'line', mode: 'exact', path: 'src/win.txt' })).results.map((r) => r.line)).toEqual([1]);
-    expect((await grep(store, { pattern: 'a', mode: 'exact', language: 'python', limit: 1 })).results[0]!.path).toBe('src/app.py');
+    expect((await grep(store, { pattern: 'a', mode: 'exact', languages: ['python'], limit: 1 })).results[0]!.path).toBe('src/app.py');
+  });
+});
+
+describe('TextCache', () => {
+  it('serves texts across searches, never a re-indexed file\'s old text, and stays under its budget', async () => {
+    const source = new MemoryFileSource({ 'a.txt': 'alpha one\n', 'b.txt': 'beta one\n' });
+    const s = await openMemoryStore();
+    await indexCodebase({ source, store: s, chunker });
+    const cache = new TextCache(1000);
+    const hits = async (p: string) => (await grep(s, { pattern: p, mode: 'exact' }, { cache })).results.map((r) => `${r.path}:${r.content}`);
+    expect(await hits('one')).toEqual(['a.txt:alpha one', 'b.txt:beta one']);
+    expect(cache.chars).toBe('alpha one\n'.length + 'beta one\n'.length);
+    source.set('a.txt', 'alpha two\n');
+    await indexCodebase({ source, store: s, chunker });
+    // 'on' has no trigram: every file is scanned, so a stale cached a.txt would show up here.
+    expect(await hits('on')).toEqual(['b.txt:beta one']);
+    expect(await hits('two')).toEqual(['a.txt:alpha two']);
+    const small = new TextCache(12);
+    await grep(s, { pattern: 'one', mode: 'exact' }, { cache: small });
+    expect(small.chars).toBeLessThanOrEqual(12);
+    await s.close();
   });
 });
 

@@ -36,8 +36,8 @@ export interface GrepRequest {
   limit?: number;
   /** Path glob (same rules as the ranked modes' --path). */
   path?: string;
-  /** Only files of this language. */
-  language?: string;
+  /** Only files of these languages (none = all). */
+  languages?: string[];
 }
 
 export interface GrepRange {
@@ -399,13 +399,58 @@ function throwIfAborted(signal: AbortSignal | undefined): void {
 const now = (): number => (typeof performance !== 'undefined' ? performance.now() : Date.now());
 
 /**
+ * File texts kept between searches (a CLI `--stdin` session, the store worker), keyed by
+ * file_text id AND the file's content hash, so a re-indexed file is never served stale;
+ * least recently used texts go first past `maxChars`. Files without a hash are not kept.
+ */
+export class TextCache {
+  #map = new Map<number, { hash: string; text: string }>();
+  #chars = 0;
+  constructor(readonly maxChars: number) {}
+
+  get(id: number, hash: string): string | undefined {
+    const e = this.#map.get(id);
+    if (!e || !hash || e.hash !== hash) return undefined;
+    this.#map.delete(id);
+    this.#map.set(id, e); // most recently used last
+    return e.text;
+  }
+
+  put(id: number, hash: string, text: string): void {
+    const old = this.#map.get(id);
+    if (old) {
+      this.#map.delete(id);
+      this.#chars -= old.text.length;
+    }
+    if (!hash || text.length > this.maxChars) return;
+    this.#map.set(id, { hash, text });
+    this.#chars += text.length;
+    for (const [k, v] of this.#map) {
+      if (this.#chars <= this.maxChars) break;
+      this.#map.delete(k);
+      this.#chars -= v.text.length;
+    }
+  }
+
+  get chars(): number {
+    return this.#chars;
+  }
+}
+
+/**
+ * Characters of file text the CLI keeps between `--stdin` queries and the store worker per
+ * codebase: the kernel subset's 168 MB fits, so repeated scans skip SQLite entirely.
+ */
+export const DEFAULT_TEXT_CACHE_CHARS = 256 * 1024 * 1024;
+
+/**
  * Search the store's file texts. `onLines` receives returned lines as they are found (in
  * order), so a caller can stream them; the response holds them all too.
  */
 export async function grep(
   store: GrepStore,
   req: GrepRequest,
-  opts: { signal?: AbortSignal; onLines?: (lines: GrepLine[]) => void } = {},
+  opts: { signal?: AbortSignal; onLines?: (lines: GrepLine[]) => void; cache?: TextCache } = {},
 ): Promise<GrepResponse> {
   const t0 = now();
   const ignoreCase = !!req.ignoreCase;
@@ -417,7 +462,10 @@ export async function grep(
   let files = await store.grepFiles(matcher.prefilter);
   const prefilterMs = now() - tp;
   if (glob) files = files.filter((f) => glob.test(f.path));
-  if (req.language) files = files.filter((f) => f.language === req.language);
+  if (req.languages?.length) {
+    const langs = new Set(req.languages);
+    files = files.filter((f) => langs.has(f.language));
+  }
 
   const results: GrepLine[] = [];
   let total = 0;
@@ -426,10 +474,13 @@ export async function grep(
   for (let b = 0; b < files.length; b += TEXT_BATCH_FILES) {
     throwIfAborted(opts.signal);
     const batch = files.slice(b, b + TEXT_BATCH_FILES);
-    const texts = await store.fileTextsById(batch.map((f) => f.id));
+    const cache = opts.cache;
+    const texts = await store.fileTextsById(cache ? batch.filter((f) => cache.get(f.id, f.hash) === undefined).map((f) => f.id) : batch.map((f) => f.id));
     const fresh: GrepLine[] = [];
     for (const f of batch) {
-      const text = texts.get(f.id);
+      let text = texts.get(f.id);
+      if (text !== undefined) cache?.put(f.id, f.hash, text);
+      else text = cache?.get(f.id, f.hash);
       if (text === undefined) continue;
       const n = grepText(text, matcher, (line, s, e) => {
         if (results.length + fresh.length < limit) fresh.push({ path: f.path, language: f.language, line, ...lineResult(text, s, e, matcher) });

@@ -231,6 +231,8 @@ export interface GrepFile {
   id: number;
   path: string;
   language: string;
+  /** files.hash of the text's content ('' when unknown): a cache key that changes with the text. */
+  hash: string;
 }
 
 async function putFileText(tx: Queryable, path: string, text: string): Promise<void> {
@@ -400,7 +402,7 @@ export class Store {
    * the files that match: callers re-check every one).
    */
   async grepFiles(trigramMatch: string | null): Promise<GrepFile[]> {
-    const sql = `SELECT t.id, t.path, coalesce(f.language, '') AS language FROM file_text t LEFT JOIN files f ON f.path = t.path
+    const sql = `SELECT t.id, t.path, coalesce(f.language, '') AS language, coalesce(f.hash, '') AS hash FROM file_text t LEFT JOIN files f ON f.path = t.path
       ${trigramMatch === null ? '' : 'WHERE t.id IN (SELECT rowid FROM file_trigrams WHERE file_trigrams MATCH ?)'} ORDER BY t.path`;
     return this.db.all<GrepFile>(sql, trigramMatch === null ? [] : [trigramMatch]);
   }
