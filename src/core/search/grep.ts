@@ -19,7 +19,7 @@
 import { RE2JS, RE2JSException } from 're2js';
 import { compilePathGlob } from '../text/path-glob.ts';
 import type { GrepFile } from '../store/store.ts';
-import { literalTrigrams, regexTrigrams, toFtsMatch } from './trigram.ts';
+import { anyOfTrigrams, literalTrigrams, regexTrigrams, toFtsMatch } from './trigram.ts';
 
 export type GrepMode = 'exact' | 'regex';
 
@@ -259,19 +259,32 @@ function compileRegex(pattern: string, ignoreCase: boolean): LineMatcher {
   const wholeTextOk = !/(^|[^\\])(\\\\)*\\[Az]/.test(pattern);
   const multi = wholeTextOk ? compileRe2(translated, flags | RE2JS.MULTILINE) : null;
   const testLine = (l: string): boolean => line.test(l);
-  // Bisect: a segment (whole lines) that the multi-line DFA rejects has no matching line; its
-  // matches may over-report (\s or [^x] can cross a line break) but never under-report.
-  const segment = (text: string, from: number, to: number, visit: (s: number, e: number) => void): void => {
+  const trigrams = regexTrigrams(pattern, ignoreCase || /\(\?[a-zA-Z]*i/.test(pattern));
+  // Candidate lines by a literal scan: every matching line holds one of these trigrams (any
+  // case). A pure escaped-literal alternation cannot backtrack catastrophically.
+  const anyOf = anyOfTrigrams(trigrams);
+  const finder = anyOf ? new RegExp(anyOf.map(escapeRegExp).join('|'), 'gi') : null;
+  // Without literals: bisect. A segment (whole lines) the multi-line DFA rejects has no
+  // matching line (its matches may over-report — \s or [^x] can cross a line break — but
+  // never under-report); when both halves of a matching segment match, the region is dense
+  // and is decided line by line.
+  const bisect = (text: string, from: number, to: number, visit: (s: number, e: number) => void): void => {
     if (to - from <= LINE_SEGMENT_CHARS || !multi) return visitEachLine(text, from, to, testLine, visit);
-    if (!multi.test(text.slice(from, to))) return;
     let mid = text.indexOf('\n', from + ((to - from) >> 1));
     if (mid < 0 || mid >= to) mid = text.lastIndexOf('\n', from + ((to - from) >> 1));
     if (mid < from) return visitEachLine(text, from, to, testLine, visit);
-    segment(text, from, mid, visit);
-    segment(text, mid + 1, to, visit);
+    const left = multi.test(text.slice(from, mid));
+    const right = multi.test(text.slice(mid + 1, to));
+    if (left && right) {
+      visitEachLine(text, from, mid, testLine, visit);
+      visitEachLine(text, mid + 1, to, testLine, visit);
+      return;
+    }
+    if (left) bisect(text, from, mid, visit);
+    if (right) bisect(text, mid + 1, to, visit);
   };
   return {
-    prefilter: toFtsMatch(regexTrigrams(pattern, ignoreCase || /\(\?[a-zA-Z]*i/.test(pattern))),
+    prefilter: toFtsMatch(trigrams),
     testLine,
     ranges(text) {
       const m = line.matcher(text);
@@ -286,10 +299,19 @@ function compileRegex(pattern: string, ignoreCase: boolean): LineMatcher {
       return out;
     },
     visitLines(text, visit) {
+      if (text.length === 0) return;
+      if (finder) {
+        visitHits(text, (from) => {
+          finder.lastIndex = from;
+          const m = finder.exec(text);
+          return m ? m.index : -1;
+        }, visit, testLine);
+        return;
+      }
       // A text ending in '\n' has no line after it.
       const to = text.endsWith('\n') ? text.length - 1 : text.length;
-      if (text.length === 0) return;
-      segment(text, 0, to, visit);
+      if (multi && !multi.test(text)) return;
+      bisect(text, 0, to, visit);
     },
   };
 }
@@ -299,8 +321,11 @@ function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
 
-/** Visit each line holding a hit of `next(from)` (the next hit's offset at or after `from`, or -1). */
-function visitHits(text: string, next: (from: number) => number, visit: (s: number, e: number) => void): void {
+/**
+ * Visit each line holding a hit of `next(from)` (the next hit's offset at or after `from`, or
+ * -1) and, when given, accepted by `test` (the hit is then only a candidate).
+ */
+function visitHits(text: string, next: (from: number) => number, visit: (s: number, e: number) => void, test?: (line: string) => boolean): void {
   let pos = 0;
   while (pos < text.length) {
     const at = next(pos);
@@ -308,7 +333,7 @@ function visitHits(text: string, next: (from: number) => number, visit: (s: numb
     const s = text.lastIndexOf('\n', at - 1) + 1;
     let e = text.indexOf('\n', at);
     if (e < 0) e = text.length;
-    visit(s, e);
+    if (!test || test(text.slice(s, e))) visit(s, e);
     pos = e + 1;
   }
 }

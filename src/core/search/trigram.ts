@@ -393,6 +393,38 @@ export function toFtsMatch(q: TrigramQuery): string | null {
   return render(q);
 }
 
+/**
+ * A set of trigrams one of which every text satisfying `q` contains (one pick per AND, the
+ * union over an OR), or null when `q` is TRUE or the set would exceed `max`. grep.ts scans
+ * for these with one case-insensitive literal alternation to find candidate lines.
+ */
+export function anyOfTrigrams(q: TrigramQuery, max = 64): string[] | null {
+  const pick = (x: TrigramQuery): string[] | null => {
+    switch (x.op) {
+      case 'true': return null;
+      case 'tri': return [x.t];
+      case 'all': {
+        let best: string[] | null = null;
+        for (const p of x.parts) {
+          const s = pick(p);
+          if (s && (!best || s.length < best.length)) best = s;
+        }
+        return best;
+      }
+      case 'any': {
+        const out = new Set<string>();
+        for (const p of x.parts) {
+          const s = pick(p);
+          if (!s) return null;
+          for (const t of s) out.add(t);
+        }
+        return out.size <= max ? [...out] : null;
+      }
+    }
+  };
+  return pick(q);
+}
+
 /** Does `text` satisfy `q`, comparing trigrams case-folded (ASCII)? For tests of soundness. */
 export function satisfies(q: TrigramQuery, text: string): boolean {
   const t = text.toLowerCase();
