@@ -8,7 +8,7 @@ import { nodeWasmLoader } from '../chunk/grammars-node.ts';
 import { openMemoryStore } from '../store/open-node.ts';
 import type { Store } from '../store/store.ts';
 import { compileGrep, grep, GrepPatternError, TextCache, toRe2Syntax } from './grep.ts';
-import { literalTrigrams, regexTrigrams, satisfies, toFtsMatch } from './trigram.ts';
+import { anyOfTrigrams, literalTrigrams, regexTrigrams, satisfies, toFtsMatch } from './trigram.ts';
 
 let chunker: Chunker;
 let store: Store;
@@ -147,7 +147,13 @@ describe('trigram extraction', () => {
     for (const ic of [false, true]) {
       const m = compileGrep(p, 'regex', ic);
       const q = regexTrigrams(p, ic || /\(\?[a-zA-Z]*i/.test(p));
-      for (const t of TEXTS) if (m.testLine(t)) expect(satisfies(q, t), `${p} on ${t} (ignoreCase ${ic})`).toBe(true);
+      const anyOf = anyOfTrigrams(q);
+      for (const t of TEXTS) {
+        if (!m.testLine(t)) continue;
+        expect(satisfies(q, t), `${p} on ${t} (ignoreCase ${ic})`).toBe(true);
+        // The candidate-line scan's trigrams: a matching line holds one of them (any case).
+        if (anyOf) expect(anyOf.some((x) => t.toLowerCase().includes(x.toLowerCase())), `${p} finder on ${t}`).toBe(true);
+      }
     }
   });
 
