@@ -36,11 +36,34 @@ export function opfsFilename(name: string): string {
   return `${OPFS_DIR}/${name}.sqlite`;
 }
 
+interface WritableVfs {
+  lastError: unknown;
+  jWrite(fileId: number, pData: Uint8Array, iOffset: number): number;
+}
+
+/**
+ * Chromium's sync access handle writes fewer bytes than asked when the origin's quota runs
+ * out; OPFSCoopSyncVFS then records Error('short write') and SQLite says "disk I/O error".
+ * Record it as the QuotaExceededError it is, so the store reports StorageFullError (seen in
+ * test/e2e/app-faults.spec.ts with a real quota set through DevTools).
+ */
+function reportShortWrites<T extends object>(vfs: T): T {
+  const v = vfs as unknown as WritableVfs;
+  const write = v.jWrite.bind(v);
+  v.jWrite = (fileId, pData, iOffset) => {
+    const rc = write(fileId, pData, iOffset);
+    const e = v.lastError as { message?: unknown } | null;
+    if (rc !== 0 && e?.message === 'short write') v.lastError = new DOMException('OPFS write cut short: the storage quota is used up', 'QuotaExceededError');
+    return rc;
+  };
+  return vfs;
+}
+
 /** Open (creating if needed) the OPFS store `name`. Call from a dedicated worker. */
 export async function openOpfsStore(name: string): Promise<Store> {
   const filename = opfsFilename(name);
   const rt = await browserRuntime();
-  const vfs = await ensureVfs(rt, OPFS_VFS_NAME, () => OPFSCoopSyncVFS.create(OPFS_VFS_NAME, rt.module));
+  const vfs = await ensureVfs(rt, OPFS_VFS_NAME, async () => reportShortWrites(await OPFSCoopSyncVFS.create(OPFS_VFS_NAME, rt.module)));
   const db = await Db.open(rt.sqlite3, filename, OPFS_VFS_NAME, { lastVfsError: () => vfs.lastError });
   return Store.open(db);
 }
