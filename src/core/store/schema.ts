@@ -29,7 +29,8 @@
  * (3)+ characters, so a 2-character prefix index is never used by a query, yet it cost ~20%
  * of insert CPU and ~11% of the database (measured on the kernel mm/ subset, 7.6k chunks).
  * The 3-character index serves the short `"abc"*` queries, which expand to the most terms.
-
+ * Schema 5 dropped it too: on the kernel subset it was 64 of the FTS index's 157 MB and
+ * half its build time, for keyword latencies within noise (see FTS_OPTIONS_V5).
  *
  * embeddings.vector: float32 LE (4 × dim bytes) as migration 1 says, OR int8 with a
  * per-vector scale (store.ts vectorToInt8Blob: length never a multiple of 4), which Store has
