@@ -5,8 +5,8 @@
  *
  * Only plain data crosses: handles, File objects, strings, numbers, MessagePorts.
  */
-import type { CodebaseStatus } from '../../src/core/types.ts';
-import type { IndexSummary, IndexWarning } from '../../src/core/index/indexer.ts';
+import type { IndexSummary } from '../../src/core/index/indexer.ts';
+import type { IndexProgress } from '../../src/core/index/progress.ts';
 import type { CancelToken } from '../../src/core/cancel.ts';
 import type { FileSnapshot } from '../../src/core/source/drop.ts';
 
@@ -24,17 +24,8 @@ export interface IndexRequest {
   maxFileSize?: number;
 }
 
-export interface IndexProgress {
-  status: CodebaseStatus;
-  /** Files per second over this run. */
-  rate: number;
-  /** Seconds left at the current rate, null when unknown. */
-  etaSeconds: number | null;
-  /** Latest warning, if any (the full list stays in the worker's summary). */
-  lastWarning: IndexWarning | null;
-  /** True once at least one batch is committed: the codebase is searchable. */
-  searchable: boolean;
-}
+/** Throttled progress of a run (computed in the core: src/core/index/progress.ts). */
+export type { IndexProgress };
 
 /** A file read live from its source, for the viewer. */
 export type LiveFile =

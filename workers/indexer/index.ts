@@ -6,7 +6,8 @@
 import { expose, releaseProxy, wrap } from 'comlink';
 import type { IndexerWorkerApi, IndexProgress, IndexRequest, LiveFile, SourceRef } from './api.ts';
 import type { WriterPortApi } from '../store/api.ts';
-import { indexCodebase, decodeText, type IndexStore, type IndexWarning } from '../../src/core/index/indexer.ts';
+import { indexCodebase, decodeText, type IndexStore } from '../../src/core/index/indexer.ts';
+import { ProgressMeter } from '../../src/core/index/progress.ts';
 import { Chunker } from '../../src/core/chunk/chunker.ts';
 import { FsaFileSource } from '../../src/core/source/fsa-source.ts';
 import { FileListSource } from '../../src/core/source/memory-source.ts';
@@ -15,8 +16,6 @@ import { sha256Hex } from '../../src/core/hash/hash.ts';
 import { CancelRegistry, type CancelToken } from '../../src/core/cancel.ts';
 import { browserWasmLoader } from './wasm-loader.ts';
 
-/** Progress reaches the page at most this often. */
-const PROGRESS_MS = 150;
 /**
  * Merge the keyword index after a run that wrote this many rows (the CLI's threshold): one
  * segment instead of dozens after a big cold index, which keyword queries then read.
@@ -47,20 +46,7 @@ const api: IndexerWorkerApi = {
       const store = wrap<WriterPortApi>(req.storePort);
       try {
         const chunker = await getChunker();
-        const started = performance.now();
-        let startFiles = -1;
-        let lastWarning: IndexWarning | null = null;
-        let searchable = false;
-        let last = 0;
-        let pending: IndexProgress | null = null;
-        const send = (force: boolean) => {
-          if (!pending) return;
-          const t = performance.now();
-          if (!force && t - last < PROGRESS_MS) return;
-          last = t;
-          onProgress(pending);
-          pending = null;
-        };
+        const meter = new ProgressMeter(onProgress);
         const summary = await indexCodebase(
           { source: toSource(req.source), store: store as unknown as IndexStore, chunker },
           {
@@ -68,23 +54,12 @@ const api: IndexerWorkerApi = {
             walk: req.maxFileSize ? { maxFileSize: req.maxFileSize } : undefined,
             verify: req.verify,
             optimizeAfterRows: OPTIMIZE_AFTER_ROWS,
-            onWarning: (w) => (lastWarning = w),
-            onBatch: () => {
-              searchable = true;
-            },
-            onProgress: (status) => {
-              if (startFiles < 0 && status.currentStage !== 'preparing') startFiles = status.indexedFiles;
-              const secs = (performance.now() - started) / 1000;
-              const done = Math.max(0, status.indexedFiles - Math.max(0, startFiles));
-              const rate = secs > 0.2 ? done / secs : 0;
-              const left = status.totalFiles - status.indexedFiles;
-              const etaSeconds = rate > 0 && status.currentStage !== 'preparing' ? left / rate : null;
-              pending = { status, rate, etaSeconds, lastWarning, searchable };
-              send(status.currentStage === 'complete');
-            },
+            onWarning: (w) => meter.warning(w),
+            onBatch: () => meter.batch(),
+            onProgress: (status) => meter.status(status),
           },
         );
-        send(true);
+        meter.flush();
         return summary;
       } finally {
         store[releaseProxy]();

@@ -1,0 +1,80 @@
+/**
+ * An indexing run's progress as a person reads it: files per second over this run, seconds
+ * left, the latest warning, whether anything is searchable yet; reported at most once per
+ * PROGRESS_MS (a big folder emits thousands of statuses), the final one at once.
+ *
+ * Invariants: the rate counts only files done in this run (an incremental run starts from
+ * the files already indexed when it leaves 'preparing'); the ETA is null while preparing or
+ * before a rate is known; a 'complete' status and `flush()` report what is pending at once;
+ * nothing is reported twice.
+ */
+import type { CodebaseStatus } from '../types.ts';
+import type { IndexWarning } from './indexer.ts';
+
+/** Progress reaches the page at most this often. */
+export const PROGRESS_MS = 150;
+/** No rate is claimed before this much of the run has passed (a rate over 50 ms is noise). */
+const MIN_RATE_SECONDS = 0.2;
+
+export interface IndexProgress {
+  status: CodebaseStatus;
+  /** Files per second over this run. */
+  rate: number;
+  /** Seconds left at the current rate, null when unknown. */
+  etaSeconds: number | null;
+  /** Latest warning, if any (the full list stays in the run's summary). */
+  lastWarning: IndexWarning | null;
+  /** True once at least one batch is committed: the codebase is searchable. */
+  searchable: boolean;
+}
+
+export class ProgressMeter {
+  readonly #report: (p: IndexProgress) => void;
+  readonly #now: () => number;
+  readonly #started: number;
+  #startFiles = -1;
+  #lastWarning: IndexWarning | null = null;
+  #searchable = false;
+  #lastSent = 0;
+  #pending: IndexProgress | null = null;
+
+  constructor(report: (p: IndexProgress) => void, now: () => number = () => performance.now()) {
+    this.#report = report;
+    this.#now = now;
+    this.#started = now();
+  }
+
+  warning(w: IndexWarning): void {
+    this.#lastWarning = w;
+  }
+
+  /** A batch was committed: search can see it. */
+  batch(): void {
+    this.#searchable = true;
+  }
+
+  status(status: CodebaseStatus): void {
+    if (this.#startFiles < 0 && status.currentStage !== 'preparing') this.#startFiles = status.indexedFiles;
+    const secs = (this.#now() - this.#started) / 1000;
+    const done = Math.max(0, status.indexedFiles - Math.max(0, this.#startFiles));
+    const rate = secs > MIN_RATE_SECONDS ? done / secs : 0;
+    const left = status.totalFiles - status.indexedFiles;
+    const etaSeconds = rate > 0 && status.currentStage !== 'preparing' ? left / rate : null;
+    this.#pending = { status, rate, etaSeconds, lastWarning: this.#lastWarning, searchable: this.#searchable };
+    this.#send(status.currentStage === 'complete');
+  }
+
+  /** Reports the pending progress now (end of run). */
+  flush(): void {
+    this.#send(true);
+  }
+
+  #send(force: boolean): void {
+    if (!this.#pending) return;
+    const t = this.#now();
+    if (!force && t - this.#lastSent < PROGRESS_MS) return;
+    this.#lastSent = t;
+    this.#report(this.#pending);
+    this.#pending = null;
+  }
+}
