@@ -42,8 +42,8 @@ export function fileSnapshot(files: File[], name?: string, paths?: string[]): Fi
  */
 export async function readDrop(items: DataTransferItem[]): Promise<DropResult> {
   // Both reads start synchronously: the items are gone after the drop event.
-  const handles = items.map((i) => (i as HandleItem).getAsFileSystemHandle?.call(i) ?? Promise.resolve(null));
-  const entries = items.map((i) => i.webkitGetAsEntry?.() ?? null);
+  const handles = items.map((i) => attempt(() => (i as HandleItem).getAsFileSystemHandle?.call(i) ?? Promise.resolve(null), Promise.resolve(null)));
+  const entries = items.map((i) => attempt(() => i.webkitGetAsEntry?.() ?? null, null));
   for (const h of handles) {
     const handle = await h.catch(() => null);
     if (handle?.kind === 'directory') return { kind: 'folder', handle: handle as FileSystemDirectoryHandle };
@@ -51,6 +51,15 @@ export async function readDrop(items: DataTransferItem[]): Promise<DropResult> {
   const dir = entries.find((e) => e?.isDirectory) as FileSystemDirectoryEntry | undefined;
   if (!dir) return { kind: 'no-folder' };
   return { kind: 'snapshot', snapshot: await readEntryTree(dir) };
+}
+
+/** `f()`, or `fallback` when it throws (an item of a finished drop throws InvalidStateError). */
+function attempt<T>(f: () => T, fallback: T): T {
+  try {
+    return f();
+  } catch {
+    return fallback;
+  }
 }
 
 /** Reads a dropped folder (FileSystemEntry API) into File objects with relative paths. */
