@@ -53,6 +53,27 @@ export const MAX_EXACT_SYMBOL_ROWS = 50;
  */
 export const VECTOR_MIN_SCORE = 0.2;
 export const VECTOR_RELATIVE_FLOOR = 0.6;
+// Query processing (search/query.ts) and the rerank's term matching (search/rerank.ts).
+/** Input beyond this many characters is ignored (keeps hostile input cheap). */
+export const MAX_INPUT_CHARS = 1000;
+/** Most terms (before expansion) taken from one query. */
+export const MAX_TERMS = 32;
+/** Most terms after abbreviation expansion; this bounds the FTS5 OR list. */
+export const MAX_EXPANDED_TERMS = 32;
+/** Longer terms are cut (FTS5 tokens that long are noise, not words). */
+export const MAX_TERM_CHARS = 64;
+/** Terms at least this long get an FTS5 prefix marker (`"user"*`). */
+export const PREFIX_MIN_CHARS = 3;
+/** Queries of this many words or more are prose: no abbreviation expansion. */
+export const NL_QUERY_WORDS = 3;
+/** FTS5 terms are light-stemmed before the prefix marker: "allocates" → `"allocat"*`. */
+export const STEM_FTS_TERMS = true;
+/** Query words shorter than this are ignored by the name and coverage signals. */
+export const MIN_SIGNAL_TERM_CHARS = 2;
+/** A symbol part this long or longer may abbreviate a query word (`dec` ← "decrement"). */
+export const MIN_ABBREV_CHARS = 3;
+/** A query word this long or longer is looked for inside unsplittable names (`ismaclabel`). */
+export const MIN_INFIX_CHARS = 3;
 /** When filters are on, the vector leg over-fetches this many times and filters by metadata. */
 export const VECTOR_FILTER_OVERFETCH = 8;
 /** Other matching pieces of a definition kept with its result ("N more matches in this definition"). */

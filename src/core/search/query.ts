@@ -14,20 +14,11 @@
 
 import { COMPOUND_RE, splitIdentifier } from '../text/identifiers.ts';
 
-/** Input beyond this many characters is ignored (keeps hostile input cheap). */
-export const MAX_INPUT_CHARS = 1000;
-/** Most terms (before expansion) taken from one query. */
-export const MAX_TERMS = 32;
-/** Most terms after abbreviation expansion; this bounds the FTS5 OR list. */
-export const MAX_EXPANDED_TERMS = 32;
-/** Longer terms are cut (FTS5 tokens that long are noise, not words). */
-export const MAX_TERM_CHARS = 64;
-/** Terms at least this long get an FTS5 prefix marker (`"user"*`). */
-export const PREFIX_MIN_CHARS = 3;
-/** Queries of this many words or more are prose: no abbreviation expansion. */
-export const NL_QUERY_WORDS = 3;
-/** FTS5 terms are light-stemmed before the prefix marker: "allocates" → `"allocat"*`. */
-export const STEM_FTS_TERMS = true;
+import {
+  MAX_EXPANDED_TERMS, MAX_INPUT_CHARS, MAX_TERM_CHARS, MAX_TERMS, NL_QUERY_WORDS, PREFIX_MIN_CHARS, STEM_FTS_TERMS,
+} from '../config.ts';
+
+export { MAX_EXPANDED_TERMS, MAX_INPUT_CHARS, MAX_TERM_CHARS, MAX_TERMS, NL_QUERY_WORDS, PREFIX_MIN_CHARS, STEM_FTS_TERMS };
 
 export interface ProcessedQuery {
   /** The input as given. */

@@ -21,7 +21,7 @@
  */
 import { lightStem } from './query.ts';
 import { splitIdentifier } from '../text/identifiers.ts';
-import { RERANK_WEIGHTS as CONFIG_RERANK_WEIGHTS, SECONDARY_FILE_FACTOR } from '../config.ts';
+import { MIN_ABBREV_CHARS, MIN_INFIX_CHARS, MIN_SIGNAL_TERM_CHARS, RERANK_WEIGHTS as CONFIG_RERANK_WEIGHTS, SECONDARY_FILE_FACTOR } from '../config.ts';
 
 export interface RerankWeights {
   bm25: number;
@@ -35,12 +35,7 @@ export interface RerankWeights {
  * Tuned with bench/eval/tune.ts on half of each eval set (the other half held out).
  */
 export const RERANK_WEIGHTS: Readonly<RerankWeights> = CONFIG_RERANK_WEIGHTS;
-/** Query words shorter than this are ignored by the name and coverage signals. */
-export const MIN_SIGNAL_TERM_CHARS = 2;
-/** A symbol part this long or longer may abbreviate a query word (`dec` ← "decrement"). */
-export const MIN_ABBREV_CHARS = 3;
-/** A query word this long or longer is looked for inside unsplittable names (`ismaclabel`). */
-export const MIN_INFIX_CHARS = 3;
+export { MIN_ABBREV_CHARS, MIN_INFIX_CHARS, MIN_SIGNAL_TERM_CHARS };
 /**
  * Score factor for chunks of test, vendored or generated files (zoekt's file_category): they
  * repeat the names and words of the code they test or copy, and are rarely what is wanted.
