@@ -103,7 +103,7 @@ function searchOptions(v: Values): SearchOptions {
 let current: IndexPaths | null = null;
 
 /** How long `sift index` waits for another writer of the same index (SIFT_LOCK_TIMEOUT, seconds). */
-const DEFAULT_LOCK_TIMEOUT_S = 300;
+const DEFAULT_LOCK_TIMEOUT_S = 900;
 
 function lockTimeoutMs(): number {
   const n = Number(process.env.SIFT_LOCK_TIMEOUT);
