@@ -49,7 +49,10 @@ export const MAX_EXACT_SYMBOL_ROWS = 50;
 /**
  * Vector leg relevance floor: a hit is kept when its cosine is at least VECTOR_MIN_SCORE and
  * at least VECTOR_RELATIVE_FLOOR × the best hit's, so a query with no related code does
- * not list every chunk as "semantic". With all-MiniLM-L6-v2, unrelated code scores ~0.0–0.2.
+ * not list every chunk as "semantic". NOT tuned on a real model: only the generated tiny
+ * model exists on this machine. 0.2 is the usual "unrelated" cosine for MiniLM-style
+ * sentence embeddings and 0.6 × best keeps the neighbourhood of a good hit; re-check both
+ * with `run-eval.ts --modes hybrid --model <MiniLM>` (TODO issue 10).
  */
 export const VECTOR_MIN_SCORE = 0.2;
 export const VECTOR_RELATIVE_FLOOR = 0.6;
