@@ -74,20 +74,26 @@ export async function benchSemantic(target: number, log: (l: string) => void = (
   try {
     const context = await browser.newContext();
     let hubBytes = 0;
+    const hubLog: string[] = [];
     await context.route(/^https:\/\/huggingface\.co\//, async (route) => {
       const u = route.request().url();
       const file = u.startsWith(HUB_PREFIX) ? u.slice(HUB_PREFIX.length).split('?')[0]! : '';
       const path = join(MODEL_DIR, file);
       if (!file || file.includes('..') || !existsSync(path)) return route.fulfill({ status: 404, headers: { 'access-control-allow-origin': '*' }, body: '' });
       const body = readFileSync(path);
-      hubBytes += body.byteLength;
+      hubLog.push(`${route.request().method()} ${file} ${route.request().headers()['range'] ?? ''}`.trim());
+      if (route.request().method() === 'GET') hubBytes += body.byteLength;
       return route.fulfill({ status: 200, headers: { 'access-control-allow-origin': '*', 'content-type': 'application/octet-stream' }, body });
     });
     const page = await context.newPage();
+    page.on('pageerror', (e) => log(`page error: ${e.message}`));
+    // tsx (esbuild keepNames) wraps functions in __name(); the picker's init script runs in the page.
+    await page.addInitScript('globalThis.__name = (f) => f;');
     await installPicker(page, { 'sift-codebase': { name: 'go-std', files: pick.files } });
     await page.goto(url);
     const info = await page.evaluate(() => ({ cores: navigator.hardwareConcurrency, isolated: crossOriginIsolated }));
     const row = page.getByRole('listitem', { name: 'Codebase go-std' });
+    log(`app open at ${url} (cores ${info.cores}, isolated ${info.isolated})`);
     const t0 = performance.now();
     await page.getByRole('button', { name: 'Open folder…' }).click();
     await expect(row.getByTestId('codebase-stats')).toHaveAttribute('data-files', String(Object.keys(pick.files).length), { timeout: 600_000 });
@@ -100,7 +106,7 @@ export async function benchSemantic(target: number, log: (l: string) => void = (
     await page.getByTestId('model-offer').getByRole('button', { name: 'Download' }).click();
     await expect(page.getByTestId('embed-eta')).toBeVisible({ timeout: 600_000 });
     const modelMs = performance.now() - t1;
-    log(`model downloaded (${(hubBytes / 1e6).toFixed(1)} MB routed) and loaded after ${(modelMs / 1000).toFixed(1)} s`);
+    log(`model downloaded (${(hubBytes / 1e6).toFixed(1)} MB routed: ${hubLog.join(', ')}) and loaded after ${(modelMs / 1000).toFixed(1)} s`);
 
     await page.getByRole('radio', { name: 'Semantic' }).check({ force: true });
     const box = page.getByTestId('search-input');
@@ -124,6 +130,10 @@ export async function benchSemantic(target: number, log: (l: string) => void = (
     };
     log(`all ${chunks} chunks embedded ${(allMs / 1000).toFixed(1)} s after Download (${result.chunksPerSec.toFixed(2)} chunks/s); folder → searchable by meaning ${(result.folderToMeaningS / 60).toFixed(1)} min`);
     return result;
+  } catch (e) {
+    const page = browser.contexts()[0]?.pages()[0];
+    await page?.screenshot({ path: join(TMP_DIR, 'semantic-failure.png'), fullPage: true }).catch(() => undefined);
+    throw e;
   } finally {
     await browser.close().catch(() => undefined);
     await server.close().catch(() => undefined);

@@ -69,21 +69,39 @@ describe('SessionGate', () => {
     const gate = new SessionGate();
     const log: string[] = [];
     let running = 0;
+    let started!: () => void;
+    const b1Started = new Promise<void>((r) => (started = r));
     const job = (name: string) => async () => {
       running++;
       expect(running).toBe(1);
       log.push(name);
-      await new Promise((r) => setTimeout(r, 1));
+      if (name === 'b1') started();
+      await new Promise((r) => setTimeout(r, 5));
       running--;
     };
-    await Promise.all([
-      gate.run('batch', job('b1')),
+    const first = gate.run('batch', job('b1'));
+    await b1Started;
+    const rest = [
       gate.run('batch', job('b2')),
       gate.run('batch', job('b3')),
       gate.run('query', job('q1')),
       gate.run('query', job('q2')),
-    ]);
+    ];
+    await Promise.all([first, ...rest]);
     expect(log).toEqual(['b1', 'q1', 'q2', 'b2', 'b3']);
+  });
+
+  it('lets a query in between batches whose runs never yield to the event loop', async () => {
+    const gate = new SessionGate();
+    const log: string[] = [];
+    // Batches chained on microtasks only (as a synchronous session run resolves).
+    const pass = (async () => {
+      for (let i = 0; i < 5; i++) await gate.run('batch', async () => void log.push(`b${i}`));
+    })();
+    // The query arrives as a macrotask (a message), after the pass has started.
+    const query = new Promise<void>((done) => setTimeout(() => void gate.run('query', async () => void log.push('q')).then(done), 0));
+    await Promise.all([pass, query]);
+    expect(log.indexOf('q')).toBeLessThan(4);
   });
 
   it('keeps going after a failed run', async () => {

@@ -137,6 +137,10 @@ export class SessionGate {
   readonly #batches: Array<() => void> = [];
 
   async run<T>(priority: 'query' | 'batch', fn: () => Promise<T>): Promise<T> {
+    // A session run can resolve without yielding to the event loop, so batch after batch
+    // would chain on microtasks and a query's message (a macrotask) would wait for the whole
+    // pass. Yielding one macrotask before each batch lets a waiting query in.
+    if (priority === 'batch') await new Promise<void>((go) => setTimeout(go, 0));
     if (this.#busy) await new Promise<void>((go) => (priority === 'query' ? this.#queries : this.#batches).push(go));
     this.#busy = true;
     try {
