@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ftsBaseline, latencyStats, readBenchQueries, rgBaseline } from './baselines.ts';
 import { runOk } from './util.ts';
+import { openNodeStore } from '../src/core/store/open-node.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'sift-baselines-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -28,16 +29,25 @@ describe('baselines', () => {
     expect(r.p95).toBeGreaterThanOrEqual(r.p50);
   });
 
-  it('sqlite3 FTS5 over the chunks of an index file', () => {
-    const siftDb = join(dir, 'fake-sift.db');
-    runOk('sqlite3', [siftDb], {
-      input: "CREATE TABLE chunks(id INTEGER PRIMARY KEY, path TEXT, content TEXT);\n" +
-        "INSERT INTO chunks(path, content) VALUES('a.c', 'spin lock'), ('b.c', 'unrelated'), ('c.c', 'lock free');\n",
-    });
+  it('sqlite3 FTS5 over the chunks of an index file (their text read from file_text)', async () => {
+    const siftDb = join(dir, 'sift.db');
+    const store = await openNodeStore(siftDb);
+    const texts: Record<string, string> = { 'a.c': 'x\nspin lock\n', 'b.c': 'unrelated\n', 'c.c': 'lock free\n' };
+    await store.writeFiles(Object.entries(texts).map(([path, text]) => {
+      const startLine = path === 'a.c' ? 2 : 1;
+      const content = text.split('\n')[startLine - 1]!;
+      return {
+        file: { path, hash: path, size: text.length, mtime: 1, language: 'c' }, text,
+        chunks: [{ path, startLine, endLine: startLine, language: 'c', chunkType: 'text' as const, symbol: null, parent: null, signature: null, doc: null, content, contentHash: path }],
+      };
+    }));
+    await store.close();
     const r = ftsBaseline(tree, ['spin lock', 'zzz'], { siftDb, runs: 2, work: join(dir, 'w1') });
     expect(r).toMatchObject({ source: 'sift-chunks', rows: 3 });
     expect(r.perQuery).toHaveLength(2);
     expect(r.dbBytes).toBeGreaterThan(0);
+    const copied = runOk('sqlite3', [join(dir, 'w1', 'fts.db'), 'SELECT path, content FROM c ORDER BY path;']).stdout.trim().split('\n');
+    expect(copied).toEqual(['a.c|spin lock', 'b.c|unrelated', 'c.c|lock free']);
   });
 
   it('sqlite3 FTS5 falls back to 40-line windows of the folder', () => {
