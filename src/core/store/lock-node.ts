@@ -75,6 +75,8 @@ export function ownerAlive(o: LockOwner | null): boolean {
 }
 
 export function readOwner(entry: string): { target: string; owner: LockOwner | null } | null {
+  // The common case (no writer) without an exception: a thrown ENOENT cost ~0.2 ms per read lock.
+  if (!fs.lstatSync(entry, { throwIfNoEntry: false })) return null;
   try {
     const target = fs.readlinkSync(entry);
     return { target, owner: parseOwner(target) };
