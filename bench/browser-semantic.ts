@@ -80,10 +80,18 @@ export async function benchSemantic(target: number, log: (l: string) => void = (
       const file = u.startsWith(HUB_PREFIX) ? u.slice(HUB_PREFIX.length).split('?')[0]! : '';
       const path = join(MODEL_DIR, file);
       if (!file || file.includes('..') || !existsSync(path)) return route.fulfill({ status: 404, headers: { 'access-control-allow-origin': '*' }, body: '' });
-      const body = readFileSync(path);
+      const full = readFileSync(path);
+      // As the Hub does: a Range request gets 206 and the slice (Transformers.js probes sizes so).
+      const range = /^bytes=(\d+)-(\d*)$/.exec(route.request().headers()['range'] ?? '');
+      const body = range ? full.subarray(Number(range[1]), range[2] ? Number(range[2]) + 1 : full.length) : full;
       hubLog.push(`${route.request().method()} ${file} ${route.request().headers()['range'] ?? ''}`.trim());
       if (route.request().method() === 'GET') hubBytes += body.byteLength;
-      return route.fulfill({ status: 200, headers: { 'access-control-allow-origin': '*', 'content-type': 'application/octet-stream' }, body });
+      const headers: Record<string, string> = {
+        'access-control-allow-origin': '*', 'access-control-expose-headers': 'content-length, content-range',
+        'content-type': 'application/octet-stream', 'content-length': String(body.byteLength),
+      };
+      if (range) headers['content-range'] = `bytes ${range[1]}-${Number(range[1]) + body.byteLength - 1}/${full.length}`;
+      return route.fulfill({ status: range ? 206 : 200, headers, body });
     });
     const page = await context.newPage();
     page.on('pageerror', (e) => log(`page error: ${e.message}`));
@@ -113,10 +121,11 @@ export async function benchSemantic(target: number, log: (l: string) => void = (
     await box.fill(QUERY);
     const tq = performance.now();
     await expect(page.getByTestId('result-summary')).toHaveAttribute('data-query', QUERY, { timeout: 600_000 });
+    const queryDuringPassMs = performance.now() - tq;
+    // Results appear once the first page of vectors is written (the app re-runs live queries).
     await expect(page.getByTestId('result').first()).toBeVisible({ timeout: 600_000 });
     const firstSemanticMs = performance.now() - t1;
-    const queryDuringPassMs = performance.now() - tq;
-    log(`first semantic answer ${(firstSemanticMs / 1000).toFixed(1)} s after Download (that query took ${queryDuringPassMs.toFixed(0)} ms while the pass ran)`);
+    log(`a semantic query answered in ${queryDuringPassMs.toFixed(0)} ms while the pass ran; first semantic results ${(firstSemanticMs / 1000).toFixed(1)} s after Download`);
 
     await expect(row.getByTestId('codebase-stats')).toContainText('100% embedded', { timeout: EMBED_TIMEOUT_MS });
     const allMs = performance.now() - t1;
