@@ -8,7 +8,7 @@ import { nodeWasmLoader } from '../chunk/grammars-node.ts';
 import { openMemoryStore } from '../store/open-node.ts';
 import type { Store } from '../store/store.ts';
 import { compileGrep, grep, GrepPatternError, TextCache, toRe2Syntax } from './grep.ts';
-import { anyOfTrigrams, literalTrigrams, regexTrigrams, satisfies, toFtsMatch } from './trigram.ts';
+import { anyOfTrigrams, literalTrigrams, regexLiterals, regexTrigrams, satisfies, toFtsMatch } from './trigram.ts';
 
 let chunker: Chunker;
 let store: Store;
@@ -148,13 +148,27 @@ describe('trigram extraction', () => {
       const m = compileGrep(p, 'regex', ic);
       const q = regexTrigrams(p, ic || /\(\?[a-zA-Z]*i/.test(p));
       const anyOf = anyOfTrigrams(q);
+      const lits = regexLiterals(p, ic, 1);
       for (const t of TEXTS) {
         if (!m.testLine(t)) continue;
         expect(satisfies(q, t), `${p} on ${t} (ignoreCase ${ic})`).toBe(true);
         // The candidate-line scan's trigrams: a matching line holds one of them (any case).
         if (anyOf) expect(anyOf.some((x) => t.toLowerCase().includes(x.toLowerCase())), `${p} finder on ${t}`).toBe(true);
+        if (lits) {
+          const has = (x: string) => (lits.fold ? t.toLowerCase().includes(x.toLowerCase()) : t.includes(x));
+          expect(lits.strings.some(has), `${p} literals ${lits.strings.join(',')} on ${t}`).toBe(true);
+        }
       }
     }
+  });
+
+  it('picks the most selective required literals for the candidate-line scan', () => {
+    expect(regexLiterals('^static int \\w+\\(', false)).toEqual({ strings: ['static int '], fold: false });
+    expect(regexLiterals('TODO|FIXME|XXX', false)).toEqual({ strings: ['TODO', 'FIXME', 'XXX'], fold: false });
+    expect(regexLiterals('\\w+_lock\\(&\\w+->\\w+\\)', false)?.strings).toEqual(['_lock(&']);
+    expect(regexLiterals('(?i)Hello', false)).toEqual({ strings: ['hello'], fold: true });
+    expect(regexLiterals('\\d{4,}', false)).toBeNull();
+    expect(regexLiterals('(a+)+$', false)).toBeNull(); // 'a' is shorter than 2
   });
 
   it('rewrites \\w \\d \\s to Unicode classes outside and inside brackets, nothing else', () => {

@@ -19,7 +19,7 @@
 import { RE2JS, RE2JSException } from 're2js';
 import { compilePathGlob } from '../text/path-glob.ts';
 import type { GrepFile } from '../store/store.ts';
-import { anyOfTrigrams, literalTrigrams, regexTrigrams, toFtsMatch } from './trigram.ts';
+import { anyOfTrigrams, literalTrigrams, regexLiterals, regexTrigrams, toFtsMatch } from './trigram.ts';
 
 export type GrepMode = 'exact' | 'regex';
 
@@ -261,10 +261,14 @@ function compileRegex(pattern: string, ignoreCase: boolean): LineMatcher {
   const multi = wholeTextOk ? compileRe2(translated, flags | RE2JS.MULTILINE) : null;
   const testLine = (l: string): boolean => line.test(l);
   const trigrams = regexTrigrams(pattern, ignoreCase || /\(\?[a-zA-Z]*i/.test(pattern));
-  // Candidate lines by a literal scan: every matching line holds one of these trigrams (any
-  // case). A pure escaped-literal alternation cannot backtrack catastrophically.
-  const anyOf = anyOfTrigrams(trigrams);
-  const finder = anyOf ? new RegExp(anyOf.map(escapeRegExp).join('|'), 'gi') : null;
+  // Candidate lines by a literal scan: every matching line holds one of these strings (the
+  // regex's most selective required literals, else one required trigram per AND). A pure
+  // escaped-literal alternation cannot backtrack catastrophically.
+  const lits = regexLiterals(pattern, ignoreCase);
+  const anyOf = lits ? null : anyOfTrigrams(trigrams);
+  const finder = lits
+    ? new RegExp(lits.strings.map(escapeRegExp).join('|'), lits.fold ? 'gi' : 'g')
+    : anyOf ? new RegExp(anyOf.map(escapeRegExp).join('|'), 'gi') : null;
   // Without literals: bisect. A segment (whole lines) the multi-line DFA rejects has no
   // matching line (its matches may over-report — \s or [^x] can cross a line break — but
   // never under-report); when both halves of a matching segment match, the region is dense

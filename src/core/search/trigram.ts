@@ -38,6 +38,26 @@ interface Info {
   exact: string[] | null;
   /** Trigrams required of any text containing a match (used when exact is null). */
   match: TrigramQuery;
+  /** Non-empty strings one of which every match contains (used when exact is null), or null. */
+  lits?: string[] | null;
+}
+
+/** Most strings kept in a `lits` set (a longer alternation is not worth scanning for). */
+export const MAX_LITERALS = 64;
+
+/** `i`'s strings one of which every match contains, or null. */
+function litsOf(i: Info): string[] | null {
+  if (i.exact) return i.exact.every((x) => x.length > 0) ? i.exact : null;
+  return i.lits ?? null;
+}
+
+/** The more selective of two literal sets: longer shortest string, then fewer strings. */
+function betterLits(a: string[] | null, b: string[] | null): string[] | null {
+  if (!a) return b;
+  if (!b) return a;
+  const min = (x: string[]) => Math.min(...x.map((y) => y.length));
+  if (min(a) !== min(b)) return min(a) > min(b) ? a : b;
+  return a.length <= b.length ? a : b;
 }
 
 const cps = (s: string): string[] => Array.from(s);
@@ -94,14 +114,17 @@ function concat(a: Info, b: Info): Info {
     for (const x of a.exact) for (const y of b.exact) out.add(x + y);
     return { exact: [...out], match: TRUE };
   }
-  return { exact: null, match: and([toMatch(a), toMatch(b)]) };
+  return { exact: null, match: and([toMatch(a), toMatch(b)]), lits: betterLits(litsOf(a), litsOf(b)) };
 }
 
 function alternate(a: Info, b: Info): Info {
   if (a.exact && b.exact && new Set([...a.exact, ...b.exact]).size <= MAX_EXACT_SET) {
     return { exact: [...new Set([...a.exact, ...b.exact])], match: TRUE };
   }
-  return { exact: null, match: or([toMatch(a), toMatch(b)]) };
+  const la = litsOf(a);
+  const lb = litsOf(b);
+  const lits = la && lb ? [...new Set([...la, ...lb])] : null;
+  return { exact: null, match: or([toMatch(a), toMatch(b)]), lits: lits && lits.length <= MAX_LITERALS ? lits : null };
 }
 
 /** Characters a class or literal may stand for, under case folding when `fold`; null = too many/unknown. */
@@ -155,8 +178,10 @@ class Parser {
     const parts: TrigramQuery[] = [];
     let run: string[] = [''];
     let exactSoFar = true;
+    let lits: string[] | null = null;
     const flush = (): void => {
       parts.push(setQuery(run));
+      lits = betterLits(lits, run.every((x) => x.length > 0) ? run : null);
       run = [''];
       exactSoFar = false;
     };
@@ -176,11 +201,12 @@ class Parser {
       } else {
         flush();
         parts.push(q.match);
+        lits = betterLits(lits, q.lits ?? null);
       }
     }
     if (exactSoFar) return { exact: run, match: TRUE };
-    parts.push(setQuery(run));
-    return { exact: null, match: and(parts) };
+    flush();
+    return { exact: null, match: and(parts), lits };
   }
 
   /** A group's body: flags set inside it (?i) last until its end, across `|` (as in RE2). */
@@ -203,13 +229,13 @@ class Parser {
         info = ANY;
       } else if (ch === '+') {
         this.i++;
-        info = { exact: null, match: toMatch(info) };
+        info = { exact: null, match: toMatch(info), lits: litsOf(info) };
       } else if (ch === '{') {
         const m = /^\{(\d+)(,(\d*))?\}/.exec(this.c.slice(this.i, this.i + 24).join(''));
         if (!m) return info; // a literal '{' (RE2 treats a malformed repeat as literal) is read as the next atom
         this.i += cps(m[0]).length;
         const min = Number(m[1]);
-        info = min === 0 ? ANY : { exact: null, match: toMatch(info) };
+        info = min === 0 ? ANY : { exact: null, match: toMatch(info), lits: litsOf(info) };
       } else return info;
       if (this.peek() === '?') this.i++; // non-greedy
     }
@@ -365,6 +391,18 @@ class Parser {
 /** The trigram query a regex's matches require (TRUE = no prefilter possible). */
 export function regexTrigrams(pattern: string, ignoreCase: boolean): TrigramQuery {
   return toMatch(new Parser(pattern, ignoreCase).parse());
+}
+
+/**
+ * Strings one of which every match of the regex contains, for a literal scan that finds
+ * candidate lines (grep.ts), or null when none is at least `minLength` long. `fold`: some
+ * strings were case-folded (lowercase ASCII), so the scan must ignore case.
+ */
+export function regexLiterals(pattern: string, ignoreCase: boolean, minLength = 2): { strings: string[]; fold: boolean } | null {
+  const fold = ignoreCase || /\(\?[a-zA-Z]*i/.test(pattern);
+  const strings = litsOf(new Parser(pattern, ignoreCase).parse());
+  if (!strings || strings.length > MAX_LITERALS || strings.some((x) => cps(x).length < minLength)) return null;
+  return { strings, fold };
 }
 
 /** The trigram query a literal's matches require (TRUE when shorter than 3 characters). */

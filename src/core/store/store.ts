@@ -402,7 +402,10 @@ export class Store {
    * the files that match: callers re-check every one).
    */
   async grepFiles(trigramMatch: string | null): Promise<GrepFile[]> {
-    const sql = `SELECT t.id, t.path, coalesce(f.language, '') AS language, coalesce(f.hash, '') AS hash FROM file_text t LEFT JOIN files f ON f.path = t.path
+    // INDEXED BY the path index (which also holds the id): reading t.path from the table would
+    // read each file's first text page — 16 KB a file, ~90 MB for 5.6k kernel files.
+    const sql = `SELECT t.id, t.path, coalesce(f.language, '') AS language, coalesce(f.hash, '') AS hash
+      FROM file_text t INDEXED BY sqlite_autoindex_file_text_1 LEFT JOIN files f ON f.path = t.path
       ${trigramMatch === null ? '' : 'WHERE t.id IN (SELECT rowid FROM file_trigrams WHERE file_trigrams MATCH ?)'} ORDER BY t.path`;
     return this.db.all<GrepFile>(sql, trigramMatch === null ? [] : [trigramMatch]);
   }
