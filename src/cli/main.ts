@@ -35,6 +35,7 @@ Usage:
                               [--bm25-weight W] [--vector-weight W] [--explain] [--json] [--db FILE] [--model DIR]
   sift search <dir> --stdin --json [options]      one query per line in, one JSON line per query out
   sift search <dir> "<pattern>" --mode exact|regex [-i|--ignore-case] [--limit 200] [--path GLOB] [--lang L] [--json]
+  sift search <dir> --mode exact|regex -- "<pattern>"   a pattern that starts with '-'
                               every matching line, like ripgrep (RE2 syntax; see README)
   sift stats <dir> [--json] [--db FILE]
   sift types <dir> [--json] [--db FILE]
