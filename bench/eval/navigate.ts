@@ -182,6 +182,7 @@ export interface NavReport {
   slots: number;
   misses: string[];
   contractExamples: string[];
+  duplicateExamples: string[];
 }
 
 /** The innermost definition holding line `line` of `path`. */
@@ -221,6 +222,7 @@ export function runNav(name: NavSetName, per: number, seed: number): NavReport {
   let checked = 0;
   let failed = 0;
   const examples: string[] = [];
+  const dupExamples: string[] = [];
   let dup = 0;
   let slots = 0;
   res.forEach((r, qi) => {
@@ -249,7 +251,10 @@ export function runNav(name: NavSetName, per: number, seed: number): NavReport {
       while (line < x.end_line && /^\s*(#.*|\/\/.*|@.*)?$/.test(lines[line - 1] ?? '')) line++;
       const d = defAt(defsByPath, x.path, line);
       const key = d ? `${d.path}:${d.line}` : `${x.path}:L${x.start_line}`;
-      if (seen.has(key)) dup++;
+      if (seen.has(key)) {
+        dup++;
+        if (dupExamples.length < 8) dupExamples.push(`"${queries[qi]}": ${x.path}:${x.start_line}-${x.end_line} ${x.symbol ?? ''} again in ${key}`);
+      }
       seen.add(key);
     }
   });
@@ -257,7 +262,7 @@ export function runNav(name: NavSetName, per: number, seed: number): NavReport {
     set: name, files: idx.value.files.total, chunks: idx.value.chunks.total,
     parseFallbacks: (idx.value as { parse_fallbacks?: number }).parse_fallbacks ?? null, queries: sample.length,
     strictAt1: strict / sample.length, anyAt1: any / sample.length, contractChecked: checked, contractFailed: failed,
-    duplicateSlots: dup, slots, misses, contractExamples: examples,
+    duplicateSlots: dup, slots, misses, contractExamples: examples, duplicateExamples: dupExamples,
   };
 }
 
@@ -275,6 +280,7 @@ if (isMain(import.meta.url)) {
       ` · content≠lines ${r.contractFailed}/${r.contractChecked} · repeated definitions ${r.duplicateSlots}/${r.slots}`);
     for (const m of r.misses.slice(0, 30)) console.log(`   miss ${m}`);
     for (const e of r.contractExamples) console.log(`   contract ${e}`);
+    for (const e of r.duplicateExamples) console.log(`   repeated ${e}`);
   }
   mkdirSync(RESULTS_DIR, { recursive: true });
   const stamp = `${machineInfo().date.slice(0, 10)}-${names.join('-')}${process.env.NAV_TAG ? `-${process.env.NAV_TAG}` : ''}`;

@@ -42,6 +42,43 @@ export function definitionKey(c: { id: number; path: string; defLine?: number | 
   return c.defLine != null ? `${c.path}\n${c.defLine}` : `#${c.id}`;
 }
 
+/** Kinds whose body can hold nested definitions that belong to it (a class's members do not). */
+const FUNCTION_KINDS: ReadonlySet<string> = new Set(['function', 'method']);
+
+/**
+ * Definition keys for candidate rows. A definition nested in a function's body (a local
+ * `def`, Go's `type span struct` inside FieldsFunc) is part of that function: when the
+ * enclosing function is among the candidates too, the nested one takes its key, so the two
+ * never fill two slots. Members of a class keep their own keys.
+ */
+export function definitionKeys(rows: readonly StoredChunk[]): Record<number, string> {
+  const keys: Record<number, string> = {};
+  const functions = new Map<string, StoredChunk[]>();
+  for (const r of rows) {
+    keys[r.id] = definitionKey(r);
+    if (r.symbol && r.defLine != null && FUNCTION_KINDS.has(r.chunkType)) {
+      const k = `${r.path}\n${r.symbol}`;
+      functions.set(k, [...(functions.get(k) ?? []), r]);
+    }
+  }
+  // The nearest enclosing function of that name that starts before this definition.
+  const outerOf = (r: StoredChunk): StoredChunk | null => {
+    if (!r.parent || r.defLine == null) return null;
+    let outer: StoredChunk | null = null;
+    for (const o of functions.get(`${r.path}\n${r.parent}`) ?? []) {
+      if (o.defLine! < r.defLine && (!outer || o.defLine! > outer.defLine!)) outer = o;
+    }
+    return outer;
+  };
+  for (const r of rows) {
+    // Follow the chain outwards (a def in a def in a def); defLine strictly decreases, so it ends.
+    let top: StoredChunk | null = null;
+    for (let o = outerOf(r); o; o = outerOf(o)) top = o;
+    if (top) keys[r.id] = definitionKey(top);
+  }
+  return keys;
+}
+
 /** Fuses the legs and merges the pieces of each definition; keeps the best `limit` groups. */
 export function rankGroups(legs: LegHits, weights: { bm25Weight: number; vectorWeight: number }, limit: number): GroupedItem[] {
   const tiers = new Map<number, number>(Object.entries(legs.definitionTiers).map(([id, t]) => [Number(id), t]));

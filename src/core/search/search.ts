@@ -23,7 +23,7 @@ import { compilePathGlob } from '../text/path-glob.ts';
 import type { Queryable } from '../store/sqlite.ts';
 import { strategyFor, type FusedItem } from './fuse.ts';
 import type { VectorIndex } from '../vector/types.ts';
-import { definitionKey, idsOf, rankGroups, toResults, type GroupedItem, type LegHits } from './results.ts';
+import { definitionKeys, idsOf, rankGroups, toResults, type GroupedItem, type LegHits } from './results.ts';
 import { matchDefinition, symbolTargets } from './symbols.ts';
 
 export type { LegHits } from './results.ts';
@@ -97,7 +97,7 @@ export class Searcher {
       bm25,
       vector: vector.hits,
       definitionTiers: pq.isIdentifierLike ? definitionTiers(symbolTargets(pq), rows) : {},
-      groupKeys: Object.fromEntries(rows.map((r) => [r.id, definitionKey(r)])),
+      groupKeys: definitionKeys(rows),
       vectorFloor: vector.floor,
       vectorDropped: vector.dropped,
     };
