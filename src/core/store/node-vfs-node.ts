@@ -90,9 +90,19 @@ export class NodeFsVFS extends FacadeVFS {
       let mode = readWrite ? fs.constants.O_RDWR : fs.constants.O_RDONLY;
       if (flags & VFS.SQLITE_OPEN_CREATE) mode |= fs.constants.O_CREAT;
       if (flags & VFS.SQLITE_OPEN_EXCLUSIVE) mode |= fs.constants.O_EXCL;
-      const fd = fs.openSync(file, mode, 0o644);
-      this.#files.set(fileId, { path: file, fd, flags, lock: LOCK_NONE, token: newToken(), sharedEntry: null, reserved: false });
-      pOutFlags.setInt32(0, flags, true);
+      let fd: number;
+      let outFlags = flags;
+      try {
+        fd = fs.openSync(file, mode, 0o644);
+      } catch (e) {
+        // Like SQLite's unix VFS: a file this process may only read opens read-only.
+        const code = (e as NodeJS.ErrnoException).code;
+        if (!readWrite || !(code === 'EACCES' || code === 'EROFS' || code === 'EPERM') || !fs.existsSync(file)) throw e;
+        fd = fs.openSync(file, fs.constants.O_RDONLY);
+        outFlags = (flags & ~(VFS.SQLITE_OPEN_READWRITE | VFS.SQLITE_OPEN_CREATE)) | VFS.SQLITE_OPEN_READONLY;
+      }
+      this.#files.set(fileId, { path: file, fd, flags: outFlags, lock: LOCK_NONE, token: newToken(), sharedEntry: null, reserved: false });
+      pOutFlags.setInt32(0, outFlags, true);
       return VFS.SQLITE_OK;
     } catch (e) {
       this.lastError = e;
@@ -275,10 +285,17 @@ export class NodeFsVFS extends FacadeVFS {
    */
   #lockShared(file: OpenFile): number {
     const names = lockNames(file.path);
-    const entry = path.join(names.dir, `${names.sharedPrefix}${process.pid}-${file.token}`);
-    tryCreate(entry, file.token);
+    let entry: string | null = path.join(names.dir, `${names.sharedPrefix}${process.pid}-${file.token}`);
+    try {
+      tryCreate(entry, file.token);
+    } catch (e) {
+      // A folder this process may not write (a read-only or another user's index): read
+      // without announcing — nothing here can write it either, and failing every read is worse.
+      if (!['EACCES', 'EPERM', 'EROFS'].includes((e as NodeJS.ErrnoException).code ?? '')) throw e;
+      entry = null;
+    }
     if (liveOwner(names.pending)) {
-      removeEntry(entry);
+      if (entry) removeEntry(entry);
       return VFS.SQLITE_BUSY;
     }
     file.sharedEntry = entry;
