@@ -29,7 +29,8 @@ import {
 } from './embed.ts';
 import type { BenchVectorsRow } from './vectors.ts';
 import { defaultNumThreads } from '../src/core/embed/embedder.ts';
-import type { BenchPageApi, ColdIndexResult, CopyResult, EmbedResult, SearchResult } from './browser/api.ts';
+import type { BenchPageApi, ColdIndexResult, CopyResult, EmbedResult, GrepBenchResult, SearchResult } from './browser/api.ts';
+import { LITERALS, REGEXES } from './grep.ts';
 import { BENCH_PAGE, CORPORA_URL } from './browser/vite.config.ts';
 
 const BENCH_CONFIG = join(REPO_DIR, 'bench/browser/vite.config.ts');
@@ -43,7 +44,7 @@ const CHROMIUM = process.env.SIFT_CHROMIUM ?? '/usr/bin/chromium';
 const EXTRA_ARGS = ['--enable-blink-features=ForceEagerMeasureMemory', '--enable-unsafe-webgpu', '--use-webgpu-adapter=swiftshader'];
 const EMBED_THREADS = [1, 2];
 /** Extra batch sizes tried for q8 on one thread (the default is EMBED_BATCH_SIZE). */
-const EMBED_BATCH_VARIANTS = [8, 16];
+const EMBED_BATCH_VARIANTS = [8];
 /**
  * Each embedding row runs browser then native this many times, interleaved, and keeps each
  * side's best: on a shared machine a single run measured the neighbours' load, not Sift.
@@ -86,6 +87,8 @@ export interface BrowserBench {
   corpus: { name: string; copy: CopyResult } | null;
   index: ColdIndexResult | null;
   search: SearchResult | null;
+  /** Exact/regex search (issue 11) over the same indexed corpus, in the bench worker. */
+  grep: GrepBenchResult | null;
   vectors: BenchVectorsRow[];
   memory: Awaited<ReturnType<BenchPageApi['memory']>> | null;
   bundle: BundleSizes | null;
@@ -194,7 +197,7 @@ export async function benchBrowser(opts: BenchBrowserOptions = {}): Promise<Brow
       }
       if (env.webgpu === 'adapter available') {
         // Few texts: SwiftShader runs the GPU path on the CPU, minutes for the full set.
-        const few = texts.slice(0, Math.min(texts.length, quick ? 4 : 16));
+        const few = texts.slice(0, Math.min(texts.length, 16));
         const fewEncoded = encoded.slice(0, few.length);
         try {
           const r: EmbedResult = await call('embed', { modelId: `generated/${BENCH_MODEL}`, dtype: 'q8', threads: 1, texts: few, batchSize: 32, device: 'webgpu' });
@@ -218,6 +221,7 @@ export async function benchBrowser(opts: BenchBrowserOptions = {}): Promise<Brow
     let index: ColdIndexResult | null = null;
     let memory: BrowserBench['memory'] = null;
     let search: SearchResult | null = null;
+    let grepResult: GrepBenchResult | null = null;
     if (want.has('index')) {
       const name = quick ? 'medium' : 'kernel-subset';
       const dir = quick ? 'medium' : 'kernel';
@@ -231,6 +235,8 @@ export async function benchBrowser(opts: BenchBrowserOptions = {}): Promise<Brow
       memory = await call('memory');
       search = await call('search', { storeName: `bench-${name}`, queries: readBenchQueries(), runs: SEARCH_RUNS, queryModelId: QUERY_MODEL, dim: VECTOR_DIM });
       log(`search: ${search.modes.map((m) => `${m.mode} ${fmt(m.p50, 1)}/${fmt(m.p95, 1)} ms`).join(', ')}`);
+      grepResult = await call('grep', { storeName: `bench-${name}`, literals: LITERALS, regexes: REGEXES, runs: SEARCH_RUNS });
+      log(`grep: ${grepResult.modes.map((m) => `${m.mode} ${fmt(m.p50, 1)}/${fmt(m.p95, 1)} ms`).join(', ')}`);
     }
 
     // ---- d. vector indexes ----
@@ -255,7 +261,7 @@ export async function benchBrowser(opts: BenchBrowserOptions = {}): Promise<Brow
       rmSync(APP_OUT_DIR, { recursive: true, force: true });
     }
 
-    const result: Omit<BrowserBench, 'markdown'> = { env, embedding, corpus, index, search, vectors, memory, bundle, notes };
+    const result: Omit<BrowserBench, 'markdown'> = { env, embedding, corpus, index, search, grep: grepResult, vectors, memory, bundle, notes };
     return { markdown: browserMarkdown(result), ...result };
   } finally {
     await context.close().catch(() => undefined);
@@ -320,6 +326,11 @@ export function browserMarkdown(r: Omit<BrowserBench, 'markdown'>): string {
   }
   if (r.index && r.corpus) indexMarkdown(L, r.index, r.corpus);
   if (r.search) searchMarkdown(L, r.search);
+  if (r.grep) {
+    L.push('', `### Exact and regex search in Chromium (${r.grep.files} files; grep in a worker over OPFS, texts cached across queries; ms per query, median of ${SEARCH_RUNS} runs)`, '',
+      '| mode | p50 | p95 | mean |', '|---|---|---|---|', ...r.grep.modes.map((m) => `| ${m.mode} | ${fmt(m.p50, 1)} | ${fmt(m.p95, 1)} | ${fmt(m.mean, 1)} |`),
+      '', '| mode | pattern | lines | ms |', '|---|---|---|---|', ...r.grep.perQuery.map((q) => `| ${q.mode} | \`${q.pattern.replace(/\|/g, '\\|')}\` | ${q.lines} | ${fmt(q.ms, 1)} |`));
+  }
   if (r.vectors.length) {
     L.push('', '### Vector indexes in Chromium (benchVectors in a worker, synthetic clustered 384-d, k = 10)', '',
       '| kind | size | build s | p50 ms | p95 ms | recall@10 | memory MB | serialized MB | load s |', '|---|---|---|---|---|---|---|---|---|',

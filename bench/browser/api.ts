@@ -65,10 +65,25 @@ export interface SearchResult {
   dbBytes: number;
 }
 
+/** Exact/regex search (issue 11) over a store's file text, in the worker (bench/grep.ts's query set). */
+export interface GrepBenchRequest {
+  storeName: string;
+  literals: string[];
+  regexes: string[];
+  runs: number;
+}
+
+export interface GrepBenchResult {
+  files: number;
+  modes: Array<{ mode: 'exact' | 'regex'; p50: number; p95: number; mean: number }>;
+  perQuery: Array<{ mode: 'exact' | 'regex'; pattern: string; lines: number; ms: number }>;
+}
+
 export interface BenchWorkerApi {
   embed(req: EmbedRequest): Promise<EmbedResult>;
   copyCorpus(req: CopyRequest): Promise<CopyResult>;
   search(req: SearchRequest): Promise<SearchResult>;
+  grep(req: GrepBenchRequest): Promise<GrepBenchResult>;
   vectors(opts: { sizes: number[]; kinds: Array<'exact' | 'int8' | 'hnsw' | 'voy'>; queries: number }): Promise<BenchVectorsRow[]>;
   /** Whether this worker context is cross-origin isolated, and WebGPU's answer. */
   env(): Promise<{ crossOriginIsolated: boolean; webgpu: string; hardwareConcurrency: number }>;
@@ -91,6 +106,7 @@ export interface BenchPageApi {
   /** Cold index + no-change rescan through the app's real store and indexer workers. */
   indexCorpus(name: string, storeName: string): Promise<ColdIndexResult>;
   search(req: SearchRequest): Promise<SearchResult>;
+  grep(req: GrepBenchRequest): Promise<GrepBenchResult>;
   vectors(opts: { sizes: number[]; kinds: Array<'exact' | 'int8' | 'hnsw' | 'voy'>; queries: number }): Promise<BenchVectorsRow[]>;
   env(): Promise<{ crossOriginIsolated: boolean; webgpu: string; hardwareConcurrency: number }>;
   /** measureUserAgentSpecificMemory (isolated pages) or performance.memory; bytes. */

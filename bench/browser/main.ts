@@ -55,6 +55,7 @@ const api: BenchPageApi = {
   embed: (req) => inWorker((w) => w.embed(req)),
   copyCorpus: (req) => inWorker((w) => w.copyCorpus(req)),
   search: (req) => inWorker((w) => w.search(req)),
+  grep: (req) => inWorker((w) => w.grep(req)),
   vectors: (opts) => inWorker((w) => w.vectors(opts)),
   env: () => inWorker((w) => w.env()),
 

@@ -9,7 +9,8 @@
  * timed that the driver does not report.
  */
 import { expose } from 'comlink';
-import type { BenchWorkerApi, CopyRequest, EmbedRequest, ModeLatency, SearchRequest } from './api.ts';
+import type { BenchWorkerApi, CopyRequest, EmbedRequest, GrepBenchRequest, GrepBenchResult, ModeLatency, SearchRequest } from './api.ts';
+import { DEFAULT_TEXT_CACHE_CHARS, grep, TextCache } from '../../src/core/search/grep.ts';
 import { Embedder } from '../../src/core/embed/embedder.ts';
 import { localModelPath, ortWasmPaths } from '../../src/core/embed/ort-assets.ts';
 import { openOpfsStore } from '../../src/core/store/open-opfs.ts';
@@ -177,6 +178,34 @@ const api: BenchWorkerApi = {
       vectors.dispose();
       await model.dispose();
       return { chunks: ids.length, vectorKind: SEARCH_VECTOR_KIND, vectorBuildMs, modes, dbBytes: stats.dbBytes };
+    } finally {
+      await store.close();
+    }
+  },
+
+  async grep(req: GrepBenchRequest): Promise<GrepBenchResult> {
+    const store = await openOpfsStore(req.storeName);
+    try {
+      // As in the app's store worker: texts read by one query are kept for the next.
+      const cache = new TextCache(DEFAULT_TEXT_CACHE_CHARS);
+      const modes: GrepBenchResult['modes'] = [];
+      const perQuery: GrepBenchResult['perQuery'] = [];
+      for (const [mode, patterns] of [['exact', req.literals], ['regex', req.regexes]] as const) {
+        const times = patterns.map((): number[] => []);
+        const lines = patterns.map(() => 0);
+        for (let r = 0; r < req.runs; r++) {
+          for (const [i, pattern] of patterns.entries()) {
+            const t = performance.now();
+            const res = await grep(store, { pattern, mode, limit: 100_000 }, { cache });
+            times[i]!.push(performance.now() - t);
+            lines[i] = res.totalMatches;
+          }
+        }
+        const sorted = times.map(median).sort((a, b) => a - b);
+        modes.push({ mode, p50: percentile(sorted, 0.5), p95: percentile(sorted, 0.95), mean: sorted.reduce((a, b) => a + b, 0) / sorted.length });
+        patterns.forEach((pattern, i) => perQuery.push({ mode, pattern, lines: lines[i]!, ms: median(times[i]!) }));
+      }
+      return { files: await store.fileTextCount(), modes, perQuery };
     } finally {
       await store.close();
     }
