@@ -44,7 +44,7 @@ const CHROMIUM = process.env.SIFT_CHROMIUM ?? '/usr/bin/chromium';
 const EXTRA_ARGS = ['--enable-blink-features=ForceEagerMeasureMemory', '--enable-unsafe-webgpu', '--use-webgpu-adapter=swiftshader'];
 const EMBED_THREADS = [1, 2];
 /** Extra batch sizes tried for q8 on one thread (the default is EMBED_BATCH_SIZE). */
-const EMBED_BATCH_VARIANTS = [8];
+const EMBED_BATCH_VARIANTS = [8, 16];
 /**
  * Each embedding row runs browser then native this many times, interleaved, and keeps each
  * side's best: on a shared machine a single run measured the neighbours' load, not Sift.
@@ -197,7 +197,7 @@ export async function benchBrowser(opts: BenchBrowserOptions = {}): Promise<Brow
       }
       if (env.webgpu === 'adapter available') {
         // Few texts: SwiftShader runs the GPU path on the CPU, minutes for the full set.
-        const few = texts.slice(0, Math.min(texts.length, 16));
+        const few = texts.slice(0, Math.min(texts.length, quick ? 4 : 16));
         const fewEncoded = encoded.slice(0, few.length);
         try {
           const r: EmbedResult = await call('embed', { modelId: `generated/${BENCH_MODEL}`, dtype: 'q8', threads: 1, texts: few, batchSize: 32, device: 'webgpu' });
