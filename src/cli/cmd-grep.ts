@@ -79,6 +79,9 @@ export async function runGrep(ctx: IndexContext, pattern: string, o: GrepCliOpti
       const { out, summary } = formatGrepHuman(res);
       process.stdout.write(out);
       if (!quiet) process.stderr.write(`sift: ${summary}\n`);
+      // An index made before file text was stored: those files are not searched until re-read.
+      const missing = quiet ? 0 : await ctx.store.filesWithoutText();
+      if (missing > 0) process.stderr.write(`sift: ${missing} indexed files have no stored text yet and were not searched; run \`sift index\` to store it\n`);
     }
     return 0;
   } catch (e) {
