@@ -8,7 +8,7 @@
  * with what and where; under --stdin it is an `error` object on that pattern's line instead.
  */
 import { DEFAULT_TEXT_CACHE_CHARS, grep, GrepPatternError, TextCache, type GrepMode, type GrepResponse } from '../core/search/grep.ts';
-import { CliError, type IndexContext } from './context.ts';
+import { CliError, safeText, type IndexContext } from './context.ts';
 
 export interface GrepCliOptions {
   mode: GrepMode;
@@ -77,7 +77,7 @@ export async function runGrep(ctx: IndexContext, pattern: string, o: GrepCliOpti
     if (json) process.stdout.write(JSON.stringify(formatGrepJson(res), null, 2) + '\n');
     else {
       const { out, summary } = formatGrepHuman(res);
-      process.stdout.write(out);
+      process.stdout.write(safeText(out)); // control characters in paths/lines shown as \xNN
       if (!quiet) process.stderr.write(`sift: ${summary}\n`);
       // An index made before file text was stored: those files are not searched until re-read.
       const missing = quiet ? 0 : await ctx.store.filesWithoutText();
