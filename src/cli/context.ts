@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, statfsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { openNodeStore, takeHotJournalRecovery } from '../core/store/open-node.ts';
+import { lastBusyPid, openNodeStore, takeHotJournalRecovery } from '../core/store/open-node.ts';
 import { classify, EXIT_CODE, formatBytes, SiftError, type Classified } from '../core/store/errors.ts';
 import type { Store } from '../core/store/store.ts';
 
@@ -91,8 +91,10 @@ export function describeFailure(e: unknown, paths: IndexPaths | null): CliError 
         code,
       );
     }
-    case 'busy':
-      return new CliError(`the index at ${db} is busy: another sift process kept it locked (${c.message}); try again when it finishes`, code);
+    case 'busy': {
+      const pid = lastBusyPid();
+      return new CliError(`the index at ${db} is busy: another sift process${pid ? ` (pid ${pid})` : ''} kept it locked (${c.message}); try again when it finishes`, code);
+    }
     case 'permission-lost':
       return new CliError(`permission denied (${c.message}); the index at ${db} was not changed`, code);
     case 'cancelled':

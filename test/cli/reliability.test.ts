@@ -16,7 +16,7 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from './run-sift.ts';
-import { acquireSessionLock } from '../../src/core/store/lock-node.ts';
+import { acquireSessionLock, lockNames, removeEntry, tryCreate } from '../../src/core/store/lock-node.ts';
 
 const SIFT = join(ROOT, 'bin/sift');
 const TINY = join(ROOT, 'models/generated/tiny');
@@ -149,6 +149,24 @@ describe('two processes on one index', () => {
     }
     await buildIndex(db);
     await expectHealthy(db);
+  }, 120_000);
+
+  it('a reader behind a writer\'s commit that does not end waits SIFT_BUSY_TIMEOUT_MS, then exits 5 naming the writer', async () => {
+    const db = join(work, 'busy-reader', 'index.db');
+    await buildIndex(db);
+    // This test process plays a writer stuck in its commit: it holds the index's PENDING lock.
+    const pending = lockNames(db).pending;
+    expect(tryCreate(pending, 'test')).toBe(true);
+    try {
+      const r = await sift(['search', tree, 'unique_marker_1', '--db', db, '--mode', 'bm25'], { SIFT_BUSY_TIMEOUT_MS: '500' });
+      expect(r.code).toBe(5);
+      expect(r.stderr).toContain(`is busy: another sift process (pid ${process.pid}) kept it locked`);
+      expect(r.stderr).not.toMatch(/corrupt|rebuild/);
+    } finally {
+      removeEntry(pending);
+    }
+    const again = await sift(['search', tree, 'unique_marker_1', '--db', db, '--mode', 'bm25', '--json']);
+    expect(again.code, again.stderr).toBe(0);
   }, 120_000);
 
   it('a writer with looping readers: every search answers from a committed index, --stdin follows a rebuild', async () => {

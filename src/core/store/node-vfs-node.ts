@@ -62,6 +62,8 @@ export class NodeFsVFS extends FacadeVFS {
   /** Databases whose hot journal a connection of this VFS rolled back (until taken). */
   readonly #recovered = new Set<string>();
   lastError: unknown = null;
+  /** The process that held the lock this VFS last answered SQLITE_BUSY for. */
+  lastBusyPid: number | null = null;
   busyTimeoutMs = BUSY_TIMEOUT_MS;
 
   static async create(name: string, module: object): Promise<NodeFsVFS> {
@@ -294,9 +296,10 @@ export class NodeFsVFS extends FacadeVFS {
       if (!['EACCES', 'EPERM', 'EROFS'].includes((e as NodeJS.ErrnoException).code ?? '')) throw e;
       entry = null;
     }
-    if (liveOwner(names.pending)) {
+    const writer = liveOwner(names.pending);
+    if (writer) {
       if (entry) removeEntry(entry);
-      return VFS.SQLITE_BUSY;
+      return this.#busy(writer.pid);
     }
     file.sharedEntry = entry;
     file.lock = LOCK_SHARED;
@@ -312,7 +315,8 @@ export class NodeFsVFS extends FacadeVFS {
         file.reserved = true;
         return VFS.SQLITE_OK;
       }
-      if (liveOwner(names.reserved)) return VFS.SQLITE_BUSY;
+      const writer = liveOwner(names.reserved);
+      if (writer) return this.#busy(writer.pid);
     }
     return VFS.SQLITE_BUSY;
   }
@@ -328,18 +332,26 @@ export class NodeFsVFS extends FacadeVFS {
       let got = false;
       for (let i = 0; i < 3 && !got; i++) {
         got = tryCreate(names.pending, file.token);
-        if (!got && liveOwner(names.pending)) return VFS.SQLITE_BUSY;
+        const other = got ? null : liveOwner(names.pending);
+        if (other) return this.#busy(other.pid);
       }
       if (!got) return VFS.SQLITE_BUSY;
       file.lock = LOCK_PENDING;
     }
     // Running readers finish on their own; PENDING keeps new ones out meanwhile. BUSY keeps
     // PENDING, and SQLite's busy handler retries.
-    if (liveSharedOwners(file.path, file.token).length > 0) return VFS.SQLITE_BUSY;
+    const readers = liveSharedOwners(file.path, file.token);
+    if (readers.length > 0) return this.#busy(readers[0].pid);
     // SQLite goes SHARED → EXCLUSIVE without RESERVED only to roll back a hot journal.
     if (!file.reserved) this.#recovered.add(file.path);
     file.lock = LOCK_EXCLUSIVE;
     return VFS.SQLITE_OK;
+  }
+
+  /** SQLITE_BUSY, remembering who held the lock (failure messages name the process). */
+  #busy(pid: number): number {
+    this.lastBusyPid = pid;
+    return VFS.SQLITE_BUSY;
   }
 
   #release(file: OpenFile, to: number): void {

@@ -39,8 +39,15 @@ function envBusyTimeout(): number | undefined {
   return Number.isFinite(n) && n >= 0 && process.env.SIFT_BUSY_TIMEOUT_MS !== '' ? n : undefined;
 }
 
+let created: NodeFsVFS | null = null;
+
 async function nodeVfs(rt: SqliteRuntime): Promise<NodeFsVFS> {
-  return ensureVfs(rt, NODE_VFS_NAME, () => NodeFsVFS.create(NODE_VFS_NAME, rt.module));
+  return ensureVfs(rt, NODE_VFS_NAME, async () => (created = await NodeFsVFS.create(NODE_VFS_NAME, rt.module)));
+}
+
+/** The process whose lock made this process's last SQLITE_BUSY (for "busy" messages), or null. */
+export function lastBusyPid(): number | null {
+  return created?.lastBusyPid ?? null;
 }
 
 /**
