@@ -14,6 +14,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { CHROMIUM_ARGS } from '../../playwright.config.ts';
 import { serveStatic, type StaticServer } from './fixtures/static-server.ts';
+import { installPicker, readFixture } from './helpers/opfs-fixture.ts';
+import { searchFor, waitIndexed } from './helpers/app.ts';
 
 const DIST = process.env.SIFT_WEBGPU_DIST ?? '/tmp/sift-webgpu-dist';
 const WEBGPU_ARGS = [...CHROMIUM_ARGS.filter((a) => a !== '--disable-gpu'), '--enable-unsafe-webgpu', '--use-webgpu-adapter=swiftshader'];
@@ -32,7 +34,7 @@ let server: StaticServer;
 test.beforeAll(async () => {
   test.setTimeout(300_000);
   test.skip(!existsSync('models/generated/tiny/onnx/model.onnx'), 'run `npm run models` first');
-  if (!existsSync(`${DIST}/assets`) || !readdirSync(`${DIST}/assets`).some((f) => /^pwa-wasm-.*\.js$/.test(f))) {
+  if (process.env.SIFT_WEBGPU_REUSE !== '1' || !existsSync(`${DIST}/assets`)) {
     execFileSync('npx', ['vite', 'build', '-c', 'test/e2e/fixtures/pwa.vite.config.ts', '--outDir', DIST, '--emptyOutDir', '--logLevel', 'error'], { stdio: 'inherit' });
   }
   server = await serveStatic(DIST, '/app/', { 'models/generated/': 'models/generated' });
@@ -104,3 +106,24 @@ for (const dtype of ['fp32', 'q8'] as const) {
     await page.close();
   });
 }
+
+test('the app picks WebGPU by itself when an adapter exists, and searches by meaning with it', async () => {
+  test.setTimeout(240_000);
+  const context = await browser.newContext({ baseURL: server.url });
+  const page = await context.newPage();
+  await installPicker(page, { 'sift-codebase': readFixture('test/fixtures/repo-small'), 'sift-model': readFixture('models/generated/tiny', 'tiny') });
+  await page.goto(server.url);
+  await page.getByRole('button', { name: 'Open folder…' }).click();
+  await waitIndexed(page, 'repo-small', 22);
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await page.getByRole('button', { name: 'Import model folder…' }).click();
+  await expect(page.getByTestId('model-status')).toContainText('Ready: tiny (q8, webgpu', { timeout: 120_000 });
+  await expect(page.getByTestId('capabilities')).toContainText('WebGPU: Embedding runs on the GPU.');
+  await page.getByRole('button', { name: 'Search' }).click();
+  const row = page.getByRole('listitem', { name: 'Codebase repo-small' });
+  await expect(row.getByTestId('codebase-stats')).toContainText('100% embedded', { timeout: 180_000 });
+  await page.getByRole('radio', { name: 'Semantic' }).check({ force: true });
+  await searchFor(page, 'checksum of attachment bytes');
+  await expect(page.getByTestId('result-summary')).toContainText('semantic only');
+  await context.close();
+});
