@@ -4,7 +4,7 @@ import svelte from 'eslint-plugin-svelte';
 import globals from 'globals';
 
 export default ts.config(
-  { ignores: ['dist/', 'test/fixtures/', 'node_modules/', 'models/', 'test-results/', 'playwright-report/', 'bench/results/', 'bench/tmp/', 'bench/corpora/'] },
+  { ignores: ['dist/', 'dist-*/', 'test/fixtures/', 'node_modules/', 'models/', 'test-results/', 'playwright-report/', 'bench/results/', 'bench/tmp/', 'bench/corpora/'] },
   js.configs.recommended,
   ...ts.configs.recommended,
   ...svelte.configs.recommended,
