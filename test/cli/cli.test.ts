@@ -156,6 +156,13 @@ describe('semantic search with the generated tiny model', () => {
     const edb = join(work, 'embed.db');
     const out = json<{ embedding: { embedded: number; total: number } }>(['index', repo, '--db', edb, '--model', TINY, '--json']);
     expect(out.embedding.embedded).toBe(out.embedding.total);
+    // stats reads the model key the embed pass recorded (it once read a key nothing wrote: 0/N, model null).
+    const stats = json<{ chunks: number; embeddedChunks: number; model: string | null }>(['stats', repo, '--db', edb, '--json']);
+    expect(stats.chunks).toBeGreaterThan(0);
+    expect(stats.embeddedChunks).toBe(stats.chunks);
+    expect(stats.model).toMatch(/tiny/);
+    const human = sift(['stats', repo, '--db', edb]);
+    expect(human.stdout).toContain(`embedded:     ${stats.chunks}/${stats.chunks} (${stats.model})`);
     const hybrid = json<SearchJson>(['search', repo, 'retry failed upload', '--db', edb, '--json']);
     expect(hybrid.strategy).toBe('hybrid');
     expect(hybrid.embedded_ratio).toBe(1);

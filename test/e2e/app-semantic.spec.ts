@@ -39,4 +39,6 @@ test('import the tiny model, embed, and search semantically', async ({ page }) =
   await page.reload();
   await page.getByRole('button', { name: 'Stats' }).click();
   await expect(page.getByTestId('stats-page')).toContainText('tiny');
+  // The index itself names its model and counts every chunk embedded (it once said 0%).
+  await expect(page.getByTestId('stats-page')).toContainText(/Embedded\s*\S+ \(100%\) · \S*tiny/);
 });
