@@ -9,7 +9,7 @@
  */
 import { bridge } from '../bridges/workers.ts';
 import type { AppGrepLine, AppGrepRequest, AppGrepResponse } from '../../../workers/store/api.ts';
-import { handleError } from './notices.svelte.ts';
+import { LatestCall, keepSelection } from './latest-call.svelte.ts';
 import { viewer } from './viewer.svelte.ts';
 
 export type GrepAnswer = Extract<AppGrepResponse, { ok: true }>;
@@ -22,16 +22,17 @@ export interface GrepFileGroup {
   items: Array<{ line: AppGrepLine; index: number }>;
 }
 
+const lineKey = (l: AppGrepLine): string => `${l.codebaseId}\n${l.path}\n${l.line}`;
+
 class GrepSearch {
   #answer = $state.raw<GrepAnswer | null>(null);
   #error = $state.raw<{ pattern: string; message: string; offset: number | null } | null>(null);
-  #loading = $state(false);
   #selected = $state(-1);
-  #ctl: AbortController | null = null;
+  #call = new LatestCall();
 
   get answer() { return this.#answer; }
   get error() { return this.#error; }
-  get loading() { return this.#loading; }
+  get loading() { return this.#call.loading; }
   get selected() { return this.#selected; }
   get lines(): readonly AppGrepLine[] { return this.#answer?.lines ?? []; }
   get selectedLine(): AppGrepLine | null { return this.lines[this.#selected] ?? null; }
@@ -52,13 +53,7 @@ class GrepSearch {
   }
 
   async run(req: AppGrepRequest): Promise<void> {
-    this.#ctl?.abort();
-    const ctl = new AbortController();
-    this.#ctl = ctl;
-    this.#loading = true;
-    try {
-      const res = await bridge.grep(req, ctl.signal);
-      if (ctl.signal.aborted) return;
+    await this.#call.run((signal) => bridge.grep(req, signal), (res) => {
       if (!res.ok) {
         this.#error = { pattern: res.pattern, message: res.message, offset: res.offset };
         this.#answer = null;
@@ -68,24 +63,14 @@ class GrepSearch {
       const prev = this.selectedLine;
       this.#error = null;
       this.#answer = res;
-      const keep = prev ? res.lines.findIndex((l) => l.codebaseId === prev.codebaseId && l.path === prev.path && l.line === prev.line) : -1;
-      this.#selected = keep >= 0 ? keep : res.lines.length ? 0 : -1;
-    } catch (e) {
-      handleError(e, 'Search');
-    } finally {
-      if (this.#ctl === ctl) {
-        this.#loading = false;
-        this.#ctl = null;
-      }
-    }
+      this.#selected = keepSelection(res.lines, prev ? lineKey(prev) : null, lineKey);
+    });
   }
 
   clear(): void {
-    this.#ctl?.abort();
-    this.#ctl = null;
+    this.#call.cancel();
     this.#answer = null;
     this.#error = null;
-    this.#loading = false;
     this.#selected = -1;
   }
 

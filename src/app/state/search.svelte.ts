@@ -18,6 +18,7 @@ import { APP_RESULT_LIMIT, BM25_WEIGHT } from '../../core/config.ts';
 import { handleError } from './notices.svelte.ts';
 import { isGrepMode, parseHash, serializeHash, type AppMode, type UrlSearchState } from './url-state.ts';
 import { grepSearch } from './grep.svelte.ts';
+import { LatestCall, keepSelection } from './latest-call.svelte.ts';
 
 export const TYPING_DEBOUNCE_MS = 150;
 /** Results shown (and fetched from each codebase). */
@@ -40,14 +41,13 @@ class Search {
 
   #response = $state.raw<AppSearchResponse | null>(null);
   #results = $state.raw<AppSearchResult[]>([]);
-  #loading = $state(false);
   #selected = $state(-1);
   #expanded = $state.raw<readonly string[]>([]);
   #explainKey = $state<string | null>(null);
   /** Show results under a header per file (zoekt/Sourcegraph style), best file first. */
   #groupByFile = $state(false);
 
-  #ctl: AbortController | null = null;
+  #call = new LatestCall();
   #timer: ReturnType<typeof setTimeout> | null = null;
   #lastLiveRefresh = 0;
   /** Chunk rows seen in the last response (results and their more-pieces), by codebase:id. */
@@ -66,7 +66,7 @@ class Search {
   get vectorWeight() { return Math.round((1 - this.#bm25Weight) * 100) / 100; }
   get response() { return this.#response; }
   get results() { return this.#results; }
-  get loading() { return this.#loading; }
+  get loading() { return this.#call.loading; }
   get selected() { return this.#selected; }
   get explainKey() { return this.#explainKey; }
   get groupByFile() { return this.#groupByFile; }
@@ -186,13 +186,11 @@ class Search {
   async run(): Promise<void> {
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = null;
-    this.#ctl?.abort();
+    this.#call.cancel();
     const q = this.#query.trim();
     if (!q) {
-      this.#ctl = null;
       this.#response = null;
       this.#results = [];
-      this.#loading = false;
       this.#selected = -1;
       grepSearch.clear();
       return;
@@ -200,11 +198,9 @@ class Search {
     const mode = this.#mode;
     if (isGrepMode(mode)) {
       // Lines, not ranked results (issue 11); grep.svelte.ts runs it and cancels the older one.
-      this.#ctl = null;
       this.#response = null;
       this.#results = [];
       this.#selected = -1;
-      this.#loading = false;
       await grepSearch.run({
         pattern: this.#query,
         mode,
@@ -216,42 +212,27 @@ class Search {
       return;
     }
     grepSearch.clear();
-    const ctl = new AbortController();
-    this.#ctl = ctl;
-    this.#loading = true;
-    try {
-      const res = await bridge.search(
-        {
-          query: q,
-          codebaseIds: this.#codebases,
-          options: {
-            limit: RESULT_LIMIT,
-            mode,
-            languages: this.#languages.length ? this.#languages : undefined,
-            pathGlob: this.#pathGlob || undefined,
-            chunkTypes: this.#chunkTypes.length ? this.#chunkTypes : undefined,
-            bm25Weight: this.#bm25Weight,
-            vectorWeight: this.vectorWeight,
-          },
-        },
-        ctl.signal,
-      );
-      if (ctl.signal.aborted) return;
+    const request = {
+      query: q,
+      codebaseIds: this.#codebases,
+      options: {
+        limit: RESULT_LIMIT,
+        mode,
+        languages: this.#languages.length ? this.#languages : undefined,
+        pathGlob: this.#pathGlob || undefined,
+        chunkTypes: this.#chunkTypes.length ? this.#chunkTypes : undefined,
+        bm25Weight: this.#bm25Weight,
+        vectorWeight: this.vectorWeight,
+      },
+    };
+    await this.#call.run((signal) => bridge.search(request, signal), (res) => {
       this.#rows.clear();
       for (const r of res.results) for (const c of rowsOfResults([r])) this.#rows.set(key({ codebaseId: r.codebaseId, id: c.id }), c);
       const prevKey = this.#results[this.#selected] ? key(this.#results[this.#selected]) : null;
       this.#response = res;
       this.#results = res.results;
-      const keep = prevKey ? res.results.findIndex((r) => key(r) === prevKey) : -1;
-      this.#selected = keep >= 0 ? keep : res.results.length ? 0 : -1;
-    } catch (e) {
-      handleError(e, 'Search');
-    } finally {
-      if (this.#ctl === ctl) {
-        this.#loading = false;
-        this.#ctl = null;
-      }
-    }
+      this.#selected = keepSelection(res.results, prevKey, key);
+    });
   }
 
   /** Called when indexed data changed; re-runs the current search, throttled. */
