@@ -1,3 +1,5 @@
+import { packText, unpackText } from '../core/store/text-codec.ts';
+import { nodeTextCodec } from '../core/store/text-codec-node.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChunkPool } from './chunk-pool.ts';
 import { Chunker } from '../core/chunk/chunker.ts';
@@ -31,7 +33,9 @@ describe('ChunkPool', () => {
     const fromPool = await Promise.all(entries.map(([p, t]) => pool.chunkFile(p, t)));
     for (const [i, [p, t]] of entries.entries()) {
       const res = await local.chunkFile(p, t);
-      expect(fromPool[i]).toEqual({ ...res, chunks: prepareChunks(res.chunks) });
+      // The worker also packs the text for file_text (store/text-codec.ts), off the main thread.
+      expect(fromPool[i]).toEqual({ ...res, chunks: prepareChunks(res.chunks), packed: await packText(t, nodeTextCodec) });
+      expect(await unpackText(fromPool[i]!.packed!)).toBe(t);
     }
     expect(fromPool[3]!.parsed).toBe(false);
   });

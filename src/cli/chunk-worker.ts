@@ -9,6 +9,8 @@ import { parentPort } from 'node:worker_threads';
 import { Chunker } from '../core/chunk/chunker.ts';
 import { nodeWasmLoader } from '../core/chunk/grammars-node.ts';
 import { prepareChunks } from '../core/index/indexer.ts';
+import { packText } from '../core/store/text-codec.ts';
+import { nodeTextCodec } from '../core/store/text-codec-node.ts';
 import type { ChunkRequest, ChunkReply } from './chunk-pool.ts';
 
 const port = parentPort;
@@ -22,11 +24,13 @@ port.on('message', (req: ChunkRequest) => {
     try {
       const chunker = await chunkerReady;
       const res = await chunker.chunkFile(req.path, req.text);
-      reply = { id: req.id, result: { ...res, chunks: prepareChunks(res.chunks) } };
+      // The file's text is packed for file_text here too, off the main (SQLite) thread.
+      const packed = await packText(req.text, nodeTextCodec);
+      reply = { id: req.id, result: { ...res, chunks: prepareChunks(res.chunks), packed } };
     } catch (e) {
       reply = { id: req.id, error: e instanceof Error ? e.message : String(e) };
     }
-    port.postMessage(reply);
+    port.postMessage(reply, 'result' in reply && reply.result.packed ? [reply.result.packed.buffer as ArrayBuffer] : []);
   })();
 });
 port.postMessage({ ready: true });

@@ -36,6 +36,7 @@ import { identifierTokens } from '../text/identifiers.ts';
 import { CHUNK_OVERLAP_CHARS, MAX_CHUNK_CHARS, MIN_CHUNK_CHARS, WRITE_BATCH_ROWS } from '../config.ts';
 import { chunkText as chunkPlainText } from '../chunk/text.ts';
 import { META, type MetaKey } from '../store/meta.ts';
+import { packText } from '../store/text-codec.ts';
 
 /** The chunker's own text fallback, for a file the chunker itself faulted on. */
 const TEXT_FALLBACK = { maxChunkChars: MAX_CHUNK_CHARS, minChunkChars: MIN_CHUNK_CHARS, overlapChars: CHUNK_OVERLAP_CHARS };
@@ -68,8 +69,11 @@ export interface IndexStore {
   getMeta(key: MetaKey): Promise<string | null>;
   setMeta(key: MetaKey, value: string): Promise<void>;
   getFiles(): Promise<Map<string, FileRecord>>;
-  /** `text`: the file's decoded text, stored once for exact/regex search (issue 11). */
-  writeFiles(items: Array<{ file: FileRecord; chunks: StoredChunkInput[]; text?: string }>): Promise<void>;
+  /**
+   * `text`: the file's decoded text, stored once for exact/regex search (issue 11); `packed`:
+   * the same text packed for storage (store/text-codec.ts), made here, off the store's thread.
+   */
+  writeFiles(items: Array<{ file: FileRecord; chunks: StoredChunkInput[]; text?: string; packed?: Uint8Array }>): Promise<void>;
   deleteFiles(paths: string[]): Promise<void>;
   renameFile(from: string, to: FileRecord): Promise<void>;
   chunkCount(): Promise<number>;
@@ -80,7 +84,7 @@ export interface IndexStore {
 /** What the indexer needs from a chunker (the tree-sitter Chunker satisfies it). */
 export interface FileChunker {
   /** Chunks may come back already prepared (`prepareChunks`, e.g. by a worker pool). */
-  chunkFile(path: string, text: string): Promise<{ language: string; chunks: Array<Chunk | StoredChunkInput>; parsed: boolean; warnings: string[] }>;
+  chunkFile(path: string, text: string): Promise<{ language: string; chunks: Array<Chunk | StoredChunkInput>; parsed: boolean; warnings: string[]; packed?: Uint8Array }>;
 }
 
 export interface IndexOptions {
@@ -325,6 +329,8 @@ interface ChunkOutcome {
   fallback: string | null;
   /** issue 11: the decoded text the chunks were cut from, byte-exact, stored once as file_text. */
   text: string;
+  /** `text` packed for file_text (by a chunk worker, or here: never on the store's thread). */
+  packed: Uint8Array;
 }
 
 type Prepared =
@@ -336,7 +342,7 @@ type Prepared =
  * other store call must `settle()` first so the store sees a sequential run's order.
  */
 class BatchWriter {
-  #batch: Array<{ file: FileRecord; chunks: StoredChunkInput[]; text?: string }> = [];
+  #batch: Array<{ file: FileRecord; chunks: StoredChunkInput[]; text?: string; packed?: Uint8Array }> = [];
   #rows = 0;
   #lastFlush = now();
   #inFlight: Promise<void> | null = null;
@@ -357,8 +363,8 @@ class BatchWriter {
    * Queue a file; true when the batch is due: the first results, or size / time once the
    * previous write has finished (or the batch reached MAX_BATCH_FACTOR × WRITE_BATCH_ROWS).
    */
-  add(file: FileRecord, chunks: StoredChunkInput[], text?: string): boolean {
-    this.#batch.push({ file, chunks, text }); // issue 11: text → file_text
+  add(file: FileRecord, chunks: StoredChunkInput[], text?: string, packed?: Uint8Array): boolean {
+    this.#batch.push({ file, chunks, text, packed }); // issue 11: text → file_text
     this.#rows += chunks.length;
     if (this.log.firstSearchableMs === null && this.#inFlight === null && this.#batch.length >= FIRST_BATCH_FILES) return true;
     if (this.#rows >= WRITE_BATCH_ROWS * MAX_BATCH_FACTOR) return true;
@@ -426,10 +432,10 @@ async function applyPlan(
     const tc = now();
     try {
       const res = await chunker.chunkFile(path, text);
-      return { language: res.language, chunks: prepareChunks(res.chunks), fallback: !res.parsed && res.warnings.length > 0 ? res.warnings.join('; ') : null, text };
+      return { language: res.language, chunks: prepareChunks(res.chunks), fallback: !res.parsed && res.warnings.length > 0 ? res.warnings.join('; ') : null, text, packed: res.packed ?? (await packText(text)) };
     } catch (e) {
       // The chunker must never lose a file; if it faults anyway, keep the file as plain text chunks.
-      return { language, chunks: prepareChunks(chunkPlainText(path, text, language, TEXT_FALLBACK)), fallback: e instanceof Error ? e.message : String(e), text };
+      return { language, chunks: prepareChunks(chunkPlainText(path, text, language, TEXT_FALLBACK)), fallback: e instanceof Error ? e.message : String(e), text, packed: await packText(text) };
     } finally {
       timings.chunk += now() - tc;
     }
@@ -529,7 +535,7 @@ async function applyPlan(
       else summary.added++;
       finalHashes.set(f.path, hash);
       status.totalChunks += outcome.chunks.length;
-      if (writer.add(record, outcome.chunks, outcome.text)) {
+      if (writer.add(record, outcome.chunks, outcome.text, outcome.packed)) {
         status.currentStage = 'indexing';
         await writer.flush();
         status.currentStage = 'chunking';

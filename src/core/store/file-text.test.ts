@@ -64,7 +64,8 @@ describe('file_text', () => {
     expect(all.find((f) => f.path === 'b.py')?.language).toBe('python');
     const texts = await store.fileTextsById([all[3]!.id, all[0]!.id, 99999]);
     expect([...texts.values()].sort()).toEqual(['text of B.md\n', 'text of c/d.go\n']);
-    expect(await store.fileTextSize()).toEqual({ files: 4, textBytes: Object.values(files).join('').length });
+    // Short texts are stored as tagged UTF-8 (text-codec.ts): one tag byte each.
+    expect(await store.fileTextSize()).toEqual({ files: 4, packedBytes: Object.values(files).join('').length + 4 });
     await store.close();
   });
 });

@@ -13,6 +13,11 @@ import { Db } from './sqlite.ts';
 import { Store } from './store.ts';
 import { SCHEMA_VERSION } from './schema.ts';
 import { SiftError } from './errors.ts';
+import { setTextCodec } from './text-codec.ts';
+import { nodeTextCodec } from './text-codec-node.ts';
+
+// Stored file text is inflated with zlib here (store/text-codec.ts).
+setTextCodec(nodeTextCodec);
 
 export const NODE_VFS_NAME = 'sift-node-fs';
 

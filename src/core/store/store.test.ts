@@ -284,7 +284,7 @@ describe('Store (Node file VFS)', () => {
     expect(native.trim().split('\n')).toEqual(['3', 'ok']);
   });
 
-  it('migrates a version-1 index (external-content FTS, triggers) to schema 5 and keeps every row searchable', async () => {
+  it('migrates a version-1 index (external-content FTS, triggers) to the current schema: emptied for a cold re-index, embeddings kept', async () => {
     const f = path.join(dir, 'v1.sqlite');
     const row = (p: string, i: number) => `('${p}', ${i * 10 + 1}, ${i * 10 + 9}, 'typescript', 'function', 'fn${i}', NULL, 'function fn${i}()', NULL,
       'function fn${i}() { return "${p} chunk ${i}" }', '${p}#${i}', 'fn${i}', '${p.replace('.', ' ')}', '')`;
@@ -292,18 +292,23 @@ describe('Store (Node file VFS)', () => {
       INSERT INTO chunks (path, start_line, end_line, language, chunk_type, symbol, parent, signature, doc, content, content_hash, names, path_words, tokens)
         VALUES ${[row('a.ts', 0), row('a.ts', 1), row('b.ts', 0)].join(', ')};
       INSERT INTO files (path, hash, size, mtime, language, indexed_at) VALUES ('a.ts', 'h', 1, 1, 'typescript', 'x'), ('b.ts', 'h', 1, 1, 'typescript', 'x');
+      INSERT INTO embeddings (content_hash, model, vector) VALUES ('a.ts#0', 'm', x'0000803f');
       PRAGMA user_version = 1;`]);
     const s = await openNodeStore(f);
     const sql = await s.db.get<{ sql: string }>(`SELECT sql FROM sqlite_master WHERE name = 'chunks_fts'`);
     expect(sql?.sql).toContain(`content=''`);
     expect(sql?.sql).not.toContain('prefix');
+    // Schema 6 stores file text packed; chunks referred into the old text, so the index is
+    // emptied and the next run is a cold index. Cached embeddings survive (keyed by content hash).
+    expect(await s.chunkCount()).toBe(0);
+    expect((await s.getFiles()).size).toBe(0);
+    expect((await s.getEmbeddings('m', ['a.ts#0'])).size).toBe(1);
     await ftsConsistent(s);
-    expect((await s.db.all(`SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH '"chunk"'`)).length).toBe(3);
-    expect((await s.getFileChunks('a.ts')).map((c) => c.content)).toEqual(['function fn0() { return "a.ts chunk 0" }', 'function fn1() { return "a.ts chunk 1" }']);
-    await s.writeFiles([file('c.ts', 1)]);
+    await s.writeFiles([file('c.ts', 2), file('a.ts', 1)]);
     await s.deleteFiles(['a.ts']);
     await ftsConsistent(s);
     expect((await s.db.all(`SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH '"chunk"'`)).length).toBe(2);
+    expect(await s.integrityCheck()).toBe('ok');
     await s.close();
   });
 

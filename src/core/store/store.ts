@@ -18,6 +18,7 @@ import { identifierTokens, nameWords, pathWords } from '../text/identifiers.ts';
 import { DATA_LANGUAGES, migrate, SCHEMA_VERSION } from './schema.ts';
 import type { Db, Queryable, SqlValue } from './sqlite.ts';
 import { META, type MetaKey } from './meta.ts';
+import { packText, unpackText } from './text-codec.ts';
 
 /**
  * Page size for NEW databases (no effect on an existing one). Measured on the eval kernel set
@@ -189,10 +190,7 @@ function ftsRow(id: number, pathText: string, c: { symbol: string | null; parent
 export async function resolveChunkContent<T extends { path: string; content: string; text_start: number | null; text_len: number | null }>(db: Queryable, rows: T[]): Promise<T[]> {
   const paths = [...new Set(rows.filter((r) => r.text_start !== null).map((r) => r.path))];
   if (!paths.length) return rows;
-  const texts = new Map<string, string>();
-  for (const part of chunked(paths)) {
-    for (const t of await db.all<{ path: string; text: string }>(`SELECT path, text FROM file_text WHERE path IN (${marks(part.length)})`, part)) texts.set(t.path, t.text);
-  }
+  const texts = await readTexts(db, paths);
   for (const r of rows) {
     if (r.text_start === null) continue;
     const text = texts.get(r.path);
@@ -226,6 +224,19 @@ function toStoredChunk(r: ChunkRow): StoredChunk {
   };
 }
 
+/** One file for Store.writeFiles: its record, all its chunks, and its text. */
+export interface WriteItem {
+  file: FileRecord;
+  /** `ftsTokens`, when a chunk carries it, is the FTS tokens column (else computed here). */
+  chunks: Array<Chunk & { contentHash: string; ftsTokens?: string }>;
+  /** The decoded text the chunks were cut from (chunk rows refer into it). */
+  text?: string;
+  /** `text` packed for file_text.data (store/text-codec.ts packText), made off this thread; packed here when absent. */
+  packed?: Uint8Array;
+  /** `text`'s distinct trigram keys (text/trigram-keys.ts), made off this thread; computed here when absent. */
+  grams?: Uint32Array;
+}
+
 /** A file grep searches (see Store.grepFiles); `id` is its file_text id. */
 export interface GrepFile {
   id: number;
@@ -235,8 +246,21 @@ export interface GrepFile {
   hash: string;
 }
 
-async function putFileText(tx: Queryable, path: string, text: string): Promise<void> {
-  await tx.run('INSERT INTO file_text (path, text) VALUES (?, ?) ON CONFLICT(path) DO UPDATE SET text = excluded.text WHERE text IS NOT excluded.text', [path, text]);
+/** Stored texts by path (file_text.data unpacked); paths without text are absent. */
+async function readTexts(db: Queryable, paths: readonly string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const part of chunked([...new Set(paths)])) {
+    const rows = await db.all<{ path: string; data: Uint8Array }>(`SELECT path, data FROM file_text WHERE path IN (${marks(part.length)})`, part);
+    for (const r of rows) out.set(r.path, await unpackText(r.data));
+  }
+  return out;
+}
+
+/** Store a file's text (packed: file_text.data as text-codec.ts makes it). Returns its file_text id. */
+async function putFileText(tx: Queryable, path: string, packed: Uint8Array): Promise<number> {
+  const row = await tx.get<{ id: number }>('INSERT INTO file_text (path, data) VALUES (?, ?) ON CONFLICT(path) DO UPDATE SET data = excluded.data RETURNING id', [path, packed]);
+  if (!row) throw new Error(`file_text: no id for ${path}`);
+  return row.id;
 }
 
 async function moveFileText(tx: Queryable, from: string, to: string): Promise<void> {
@@ -289,13 +313,16 @@ export class Store {
    * rows per call). If anything fails, nothing of the batch is stored. `ftsTokens`, when a
    * chunk carries it, is used as the FTS tokens column instead of computing it here.
    */
-  async writeFiles(items: Array<{ file: FileRecord; chunks: Array<Chunk & { contentHash: string; ftsTokens?: string }>; text?: string }>): Promise<void> {
+  async writeFiles(items: WriteItem[]): Promise<void> {
     if (!items.length) return;
     const now = new Date().toISOString();
+    // Pack before the transaction (an await on a codec must not hold the write lock); callers
+    // normally send `packed` already, made where the file was chunked.
+    const packed = await Promise.all(items.map((it) => (it.packed ?? (typeof it.text === 'string' ? packText(it.text) : null))));
     await this.db.transaction(async (tx) => {
       // Ids are assigned here (AUTOINCREMENT's counter, never reused) so the FTS row can name its chunk.
       let nextId = ((await tx.get<{ seq: number }>("SELECT seq FROM sqlite_sequence WHERE name = 'chunks'"))?.seq ?? 0) + 1;
-      for (const { file, chunks, text } of items) {
+      for (const [i, { file, chunks, text }] of items.entries()) {
         await tx.run(DELETE_FTS_OF_PATH, [file.path]);
         await tx.run('DELETE FROM chunks WHERE path = ?', [file.path]);
         const pathText = pathWords(file.path);
@@ -312,7 +339,8 @@ export class Store {
           ]);
           await tx.run(INSERT_FTS, ftsRow(id, pathText, c));
         }
-        if (typeof text === 'string') await putFileText(tx, file.path, text);
+        const data = packed[i];
+        if (data) await putFileText(tx, file.path, data);
         await upsertFile(tx, file, now);
       }
     });
@@ -382,17 +410,12 @@ export class Store {
 
   /** The stored text of one file (exactly what the chunker saw), or null. */
   async getFileText(path: string): Promise<string | null> {
-    return (await this.db.get<{ text: string }>('SELECT text FROM file_text WHERE path = ?', [path]))?.text ?? null;
+    return (await readTexts(this.db, [path])).get(path) ?? null;
   }
 
   /** Stored texts of several files; paths without text are absent from the map. */
   async getFileTexts(paths: string[]): Promise<Map<string, string>> {
-    const out = new Map<string, string>();
-    for (const part of chunked([...new Set(paths)])) {
-      const rows = await this.db.all<{ path: string; text: string }>(`SELECT path, text FROM file_text WHERE path IN (${marks(part.length)})`, part);
-      for (const r of rows) out.set(r.path, r.text);
-    }
-    return out;
+    return readTexts(this.db, paths);
   }
 
   /**
@@ -414,8 +437,8 @@ export class Store {
   async fileTextsById(ids: readonly number[]): Promise<Map<number, string>> {
     const out = new Map<number, string>();
     for (const part of chunked([...new Set(ids)])) {
-      const rows = await this.db.all<{ id: number; text: string }>(`SELECT id, text FROM file_text WHERE id IN (${marks(part.length)})`, part);
-      for (const r of rows) out.set(r.id, r.text);
+      const rows = await this.db.all<{ id: number; data: Uint8Array }>(`SELECT id, data FROM file_text WHERE id IN (${marks(part.length)})`, part);
+      for (const r of rows) out.set(r.id, await unpackText(r.data));
     }
     return out;
   }
@@ -425,10 +448,10 @@ export class Store {
     return (await this.db.get<{ n: number }>('SELECT count(*) AS n FROM file_text'))?.n ?? 0;
   }
 
-  /** Files and UTF-8 bytes of stored text. */
-  async fileTextSize(): Promise<{ files: number; textBytes: number }> {
-    const r = await this.db.get<{ n: number; b: number | null }>('SELECT count(*) AS n, sum(length(CAST(text AS BLOB))) AS b FROM file_text');
-    return { files: r?.n ?? 0, textBytes: r?.b ?? 0 };
+  /** Files with stored text and the bytes they take packed (file_text.data, text-codec.ts). */
+  async fileTextSize(): Promise<{ files: number; packedBytes: number }> {
+    const r = await this.db.get<{ n: number; b: number | null }>('SELECT count(*) AS n, sum(length(data)) AS b FROM file_text');
+    return { files: r?.n ?? 0, packedBytes: r?.b ?? 0 };
   }
 
   /** Indexed files that have no stored text yet (indexed before schema 3; the next index run fills them). */
