@@ -8,7 +8,7 @@ import { nodeWasmLoader } from '../chunk/grammars-node.ts';
 import { openMemoryStore } from '../store/open-node.ts';
 import type { Store } from '../store/store.ts';
 import { compileGrep, grep, GrepPatternError, TextCache, toRe2Syntax } from './grep.ts';
-import { anyOfTrigrams, literalTrigrams, regexLiterals, regexTrigrams, satisfies, toFtsMatch } from './trigram.ts';
+import { anyOfTrigrams, literalTrigrams, regexLiterals, regexTrigrams, satisfies, formatTrigramQuery } from './trigram.ts';
 
 let chunker: Chunker;
 let store: Store;
@@ -121,15 +121,15 @@ describe('TextCache', () => {
 
 describe('trigram extraction', () => {
   it('requires the trigrams of literals, alternatives and literal runs after classes', () => {
-    expect(toFtsMatch(literalTrigrams('raise', false))).toBe('("rai" AND "ais" AND "ise")');
-    expect(toFtsMatch(literalTrigrams('ab', false))).toBeNull();
-    expect(toFtsMatch(regexTrigrams('TODO|FIXME', false))).toBe('(("TOD" AND "ODO") OR ("FIX" AND "IXM" AND "XME"))');
-    expect(toFtsMatch(regexTrigrams('^class \\w+\\(Exc', false))).toContain('"(Ex"');
-    expect(toFtsMatch(regexTrigrams('a.*b', false))).toBeNull();
-    expect(toFtsMatch(regexTrigrams('(abc)?def', false))).toBe('"def"');
+    expect(formatTrigramQuery(literalTrigrams('raise', false))).toBe('("rai" AND "ais" AND "ise")');
+    expect(formatTrigramQuery(literalTrigrams('ab', false))).toBeNull();
+    expect(formatTrigramQuery(regexTrigrams('TODO|FIXME', false))).toBe('(("TOD" AND "ODO") OR ("FIX" AND "IXM" AND "XME"))');
+    expect(formatTrigramQuery(regexTrigrams('^class \\w+\\(Exc', false))).toContain('"(Ex"');
+    expect(formatTrigramQuery(regexTrigrams('a.*b', false))).toBeNull();
+    expect(formatTrigramQuery(regexTrigrams('(abc)?def', false))).toBe('"def"');
     // Case-insensitive: k and s (whose case orbits leave ASCII) break trigrams.
-    expect(toFtsMatch(regexTrigrams('(?i)kelvin', false))).toBe('("elv" AND "lvi" AND "vin")');
-    expect(toFtsMatch(literalTrigrams('Kelvins', true))).toBe('("elv" AND "lvi" AND "vin")');
+    expect(formatTrigramQuery(regexTrigrams('(?i)kelvin', false))).toBe('("elv" AND "lvi" AND "vin")');
+    expect(formatTrigramQuery(literalTrigrams('Kelvins', true))).toBe('("elv" AND "lvi" AND "vin")');
   });
 
   // Soundness: every line a pattern matches satisfies the pattern's trigram query.

@@ -19,7 +19,7 @@
 import { RE2JS, RE2JSException } from 're2js';
 import { compilePathGlob } from '../text/path-glob.ts';
 import type { GrepFile } from '../store/store.ts';
-import { anyOfTrigrams, literalTrigrams, regexLiterals, regexTrigrams, toFtsMatch } from './trigram.ts';
+import { anyOfTrigrams, formatTrigramQuery, literalTrigrams, regexLiterals, regexTrigrams, type TrigramQuery } from './trigram.ts';
 
 export type GrepMode = 'exact' | 'regex';
 
@@ -68,7 +68,7 @@ export interface GrepResponse {
   filesMatched: number;
   /** Files with stored text in the index. */
   filesIndexed: number;
-  /** The FTS5 trigram query used, or null when the pattern allowed none (streaming scan). */
+  /** The trigram query used (formatTrigramQuery), or null when the pattern allowed none (every file scanned). */
   prefilter: string | null;
   timings: { prefilter: number; scan: number; total: number };
 }
@@ -88,7 +88,8 @@ export class GrepPatternError extends Error {
 
 /** What grep needs from the store (Store satisfies it; a worker proxy would too). */
 export interface GrepStore {
-  grepFiles(trigramMatch: string | null): Promise<GrepFile[]>;
+  /** Files that may satisfy `query` (all files for null), in path order: a superset, re-checked by the matcher. */
+  grepFiles(query: TrigramQuery | null): Promise<GrepFile[]>;
   fileTextsById(ids: readonly number[]): Promise<Map<number, string>>;
   fileTextCount(): Promise<number>;
 }
@@ -103,7 +104,9 @@ export interface LineMatcher {
   /** Non-empty match ranges in a matching line. */
   ranges(line: string): GrepRange[];
   visitLines(text: string, visit: (start: number, end: number) => void): void;
-  /** The FTS5 trigram query, or null. */
+  /** Trigrams every matching file contains (the prefilter), or null when none are required. */
+  trigrams: TrigramQuery | null;
+  /** `trigrams` as text, or null. */
   prefilter: string | null;
 }
 
@@ -289,7 +292,7 @@ function compileRegex(pattern: string, ignoreCase: boolean): LineMatcher {
     if (right) bisect(text, mid + 1, to, visit);
   };
   return {
-    prefilter: toFtsMatch(trigrams),
+    ...prefilterOf(trigrams),
     testLine,
     ranges(text) {
       const m = line.matcher(text);
@@ -321,6 +324,11 @@ function compileRegex(pattern: string, ignoreCase: boolean): LineMatcher {
   };
 }
 
+/** A matcher's prefilter fields: TRUE (no trigram required) is null. */
+function prefilterOf(q: TrigramQuery): Pick<LineMatcher, 'trigrams' | 'prefilter'> {
+  return q.op === 'true' ? { trigrams: null, prefilter: null } : { trigrams: q, prefilter: formatTrigramQuery(q) };
+}
+
 function escapeRegExp(s: string): string {
   // Only syntax characters: with the 'u' flag any other escape (\-) is an error.
   return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
@@ -345,9 +353,10 @@ function visitHits(text: string, next: (from: number) => number, visit: (s: numb
 
 function compileLiteral(literal: string, ignoreCase: boolean): LineMatcher {
   refuseNewline(literal, 'exact');
-  const prefilter = toFtsMatch(literalTrigrams(literal, ignoreCase));
+  const prefilter = prefilterOf(literalTrigrams(literal, ignoreCase));
   if (literal === '') {
     return {
+      trigrams: null,
       prefilter: null,
       testLine: () => true,
       ranges: () => [],
@@ -358,7 +367,7 @@ function compileLiteral(literal: string, ignoreCase: boolean): LineMatcher {
   }
   if (!ignoreCase) {
     return {
-      prefilter,
+      ...prefilter,
       testLine: (l) => l.includes(literal),
       ranges(text) {
         const out: GrepRange[] = [];
@@ -373,7 +382,7 @@ function compileLiteral(literal: string, ignoreCase: boolean): LineMatcher {
   const g = new RegExp(source, 'giu');
   const one = new RegExp(source, 'iu');
   return {
-    prefilter,
+    ...prefilter,
     testLine: (l) => one.test(l),
     ranges(text) {
       g.lastIndex = 0;
@@ -489,7 +498,7 @@ export async function grep(
   const glob = req.path ? compilePathGlob(req.path) : null;
 
   const tp = now();
-  let files = await store.grepFiles(matcher.prefilter);
+  let files = await store.grepFiles(matcher.trigrams);
   const prefilterMs = now() - tp;
   if (glob) files = files.filter((f) => glob.test(f.path));
   if (req.languages?.length) {

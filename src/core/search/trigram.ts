@@ -1,29 +1,29 @@
 /**
  * Required-trigram extraction for exact and regex search (after Russ Cox, "Regular
  * Expression Matching with a Trigram Index"): turn a literal or an RE2 pattern into a boolean
- * query over trigrams that every matching FILE must contain, for the FTS5 `file_trigrams`
- * index (store/schema.ts migration 3: trigram tokenizer, case-folded, detail=none).
+ * query over trigrams that every matching FILE must contain, for Sift's trigram index
+ * (store/trigram-index.ts; keys from text/trigram-keys.ts).
  *
  * Invariant (soundness): if any line of a text matches the pattern, the text satisfies the
  * query. The query may be weaker than the pattern (false candidates are re-checked by the
  * matcher in grep.ts); it must never be stronger. So every construct this parser does not
  * fully understand becomes ANY (matches anything, maybe empty), which only weakens the query.
+ * A trigram is three code points; none holds `\n` (a line break is ANY), so none spans lines.
  *
- * Case: the index folds case, so trigrams are passed through unfolded and FTS5 folds the
- * query the same way as the text. With case-insensitive matching, a character whose case
- * orbit leaves ASCII (k → U+212A KELVIN SIGN, s → U+017F LONG S) or any non-ASCII character
- * is treated as ANY, because FTS5's folding need not agree with the regex engine's.
+ * Case: the index folds ASCII A–Z to a–z and nothing else, so trigrams are passed through
+ * unfolded and the key function folds the query the same way as the text; a case-sensitive
+ * query is then a superset test. With case-insensitive matching, the regex engine's Unicode
+ * folding reaches beyond that: a character whose case orbit leaves ASCII (k → U+212A KELVIN
+ * SIGN, s → U+017F LONG S) or any non-ASCII character (its other cases are not folded in the
+ * index) is treated as ANY. Every other ASCII letter's orbit is exactly its two ASCII cases,
+ * which the index folds together.
  *
  * The caller validates the pattern with the regex engine first; this parser assumes RE2
  * syntax is valid and only needs to find its structure.
  */
+import type { TrigramQuery } from '../text/trigram-keys.ts';
 
-/** A query over trigrams. `all`: AND of parts; `any`: OR of parts; `tri`: one trigram; `true`: no constraint. */
-export type TrigramQuery =
-  | { op: 'true' }
-  | { op: 'tri'; t: string }
-  | { op: 'all'; parts: TrigramQuery[] }
-  | { op: 'any'; parts: TrigramQuery[] };
+export type { TrigramQuery };
 
 /** Largest finite set of strings kept exact before it is turned into a trigram query. */
 export const MAX_EXACT_SET = 16;
@@ -135,7 +135,7 @@ function charInfo(chars: string[] | null, fold: boolean): Info {
     if (c === '\n' || c === '\0') return ANY;
     if (fold) {
       if (c.length !== 1 || c.charCodeAt(0) > 0x7f || /[ks]/i.test(c)) return ANY;
-      out.add(c.toLowerCase()); // FTS5 folds ASCII the same way; one representative suffices
+      out.add(c.toLowerCase()); // the index folds ASCII the same way; one representative suffices
     } else out.add(c);
   }
   if (out.size === 0 || out.size > MAX_EXACT_SET) return ANY;
@@ -408,7 +408,7 @@ export function regexLiterals(pattern: string, ignoreCase: boolean, minLength = 
 /** The trigram query a literal's matches require (TRUE when shorter than 3 characters). */
 export function literalTrigrams(literal: string, ignoreCase: boolean): TrigramQuery {
   if (!ignoreCase) return stringQuery(literal);
-  // Case-insensitive: split at characters whose folding FTS5 may not share; keep ASCII runs.
+  // Case-insensitive: split at characters whose folding the index does not share; keep ASCII runs.
   const runs: string[] = [''];
   for (const ch of literal) {
     if (ch.charCodeAt(0) > 0x7f || ch === '\0' || /[ks]/i.test(ch)) runs.push('');
@@ -417,8 +417,8 @@ export function literalTrigrams(literal: string, ignoreCase: boolean): TrigramQu
   return and(runs.map(stringQuery));
 }
 
-/** FTS5 MATCH text for a query, or null for TRUE. Each trigram quoted; AND/OR with parentheses. */
-export function toFtsMatch(q: TrigramQuery): string | null {
+/** A query as text (explain, JSON `prefilter`), or null for TRUE: each trigram quoted; AND/OR with parentheses. */
+export function formatTrigramQuery(q: TrigramQuery): string | null {
   if (q.op === 'true') return null;
   const render = (x: TrigramQuery): string => {
     switch (x.op) {

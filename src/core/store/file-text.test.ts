@@ -7,17 +7,17 @@ import { Chunker } from '../chunk/chunker.ts';
 import { nodeWasmLoader } from '../chunk/grammars-node.ts';
 import { openMemoryStore } from './open-node.ts';
 import type { Store } from './store.ts';
+import { literalTrigrams } from '../search/trigram.ts';
 
 let chunker: Chunker;
 beforeAll(async () => {
   chunker = await Chunker.create({ loadWasm: nodeWasmLoader });
 });
 
-/** FTS5 query: every trigram of `s` (detail=none allows no phrases). */
-const all3 = (s: string) => Array.from({ length: s.length - 2 }, (_, i) => `"${s.slice(i, i + 3)}"`).join(' AND ');
-
+/** Candidate files of a literal's trigrams, after indexing every pending file's trigrams. */
 async function pathsMatching(store: Store, literal: string): Promise<string[]> {
-  return (await store.grepFiles(all3(literal))).map((f) => f.path);
+  await store.flushTrigrams();
+  return (await store.grepFiles(literalTrigrams(literal, false))).map((f) => f.path);
 }
 
 describe('file_text', () => {
@@ -43,14 +43,17 @@ describe('file_text', () => {
     source.delete('notes.md');
     await indexCodebase({ source, store, chunker });
     expect(await store.getFileText('src/b.py')).toContain('KeyError');
-    expect(await pathsMatching(store, 'ValueError')).toEqual([]);
+    // b.py's old keys may stay in an older segment (a false candidate) until segments merge.
     expect(await pathsMatching(store, 'KeyError')).toEqual(['src/b.py']);
     expect(await store.getFileText('src/a.py')).toBeNull();
     expect(await store.getFileText('lib/a_moved.py')).toBe(crlf);
     expect(await store.getFileText('notes.md')).toBeNull();
     expect(await store.filesWithoutText()).toBe(0);
-    expect(await store.db.get('SELECT count(*) AS n FROM file_trigrams')).toEqual({ n: 2 });
-    await store.db.run(`INSERT INTO file_trigrams(file_trigrams) VALUES ('integrity-check')`);
+    expect(await store.db.get('SELECT count(*) AS n FROM trigram_pending')).toEqual({ n: 0 });
+    await store.optimizeTrigrams();
+    expect(await store.integrityCheck()).toBe('ok');
+    expect(await pathsMatching(store, 'KeyError')).toEqual(['src/b.py']);
+    expect(await pathsMatching(store, 'ValueError')).toEqual([]);
     await store.close();
   });
 

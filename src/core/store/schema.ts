@@ -221,14 +221,15 @@ export const MIGRATIONS: readonly string[] = [
   -- Trigram posting lists (store/trigram-index.ts): per segment, per trigram key, the sorted
   -- file_text ids (delta varints) of the files that contain it. trigram_pending: file_text ids
   -- whose trigrams are not in a segment yet — grep treats them as candidates, so a run cut
-  -- short never hides a file.
+  -- short never hides a file. token: the connection that wrote the text last (it alone may
+  -- index the keys it holds in memory; any other flush reads the text back).
   CREATE TABLE trigram_postings (
     seg INTEGER NOT NULL,
     gram INTEGER NOT NULL,
     ids BLOB NOT NULL,
     PRIMARY KEY (seg, gram)
   ) WITHOUT ROWID;
-  CREATE TABLE trigram_pending (id INTEGER PRIMARY KEY);
+  CREATE TABLE trigram_pending (id INTEGER PRIMARY KEY, token INTEGER NOT NULL DEFAULT 0);
   -- Chunks referred into the old file_text: the index is emptied and the next run re-reads
   -- every file (a cold index). Cached embeddings are keyed by content hash and are kept.
   INSERT INTO chunks_fts(chunks_fts) VALUES ('delete-all');

@@ -19,6 +19,8 @@ import { DATA_LANGUAGES, migrate, SCHEMA_VERSION } from './schema.ts';
 import type { Db, Queryable, SqlValue } from './sqlite.ts';
 import { META, type MetaKey } from './meta.ts';
 import { packText, unpackText } from './text-codec.ts';
+import { TrigramIndex } from './trigram-index.ts';
+import type { TrigramQuery } from '../text/trigram-keys.ts';
 
 /**
  * Page size for NEW databases (no effect on an existing one). Measured on the eval kernel set
@@ -273,6 +275,9 @@ async function upsertFile(tx: Queryable, file: FileRecord, now: string): Promise
 }
 
 export class Store {
+  /** This connection's side of the trigram index (keys waiting for a flush; trigram-index.ts). */
+  private readonly trigrams = new TrigramIndex();
+
   private constructor(readonly db: Db) {}
 
   /** Wrap an open Db: apply pragmas and migrations. */
@@ -319,31 +324,38 @@ export class Store {
     // Pack before the transaction (an await on a codec must not hold the write lock); callers
     // normally send `packed` already, made where the file was chunked.
     const packed = await Promise.all(items.map((it) => (it.packed ?? (typeof it.text === 'string' ? packText(it.text) : null))));
-    await this.db.transaction(async (tx) => {
-      // Ids are assigned here (AUTOINCREMENT's counter, never reused) so the FTS row can name its chunk.
-      let nextId = ((await tx.get<{ seq: number }>("SELECT seq FROM sqlite_sequence WHERE name = 'chunks'"))?.seq ?? 0) + 1;
-      for (const [i, { file, chunks, text }] of items.entries()) {
-        await tx.run(DELETE_FTS_OF_PATH, [file.path]);
-        await tx.run('DELETE FROM chunks WHERE path = ?', [file.path]);
-        const pathText = pathWords(file.path);
-        const lineStarts = typeof text === 'string' ? lineStartsOf(text) : null;
-        for (const c of chunks) {
-          if (c.path !== file.path) throw new Error(`chunk path ${c.path} does not belong to file ${file.path}`);
-          const id = nextId++;
-          // Text stored once: the row refers into file_text when its content is found there.
-          const at = lineStarts ? contentOffset(text!, lineStarts, c) : -1;
-          await tx.run(INSERT_CHUNK, [
-            id, c.path, c.startLine, c.endLine, c.language, c.chunkType, c.symbol, c.parent, c.signature, c.doc,
-            at >= 0 ? '' : c.content, c.contentHash, c.context ?? null, c.defLine ?? null, c.names?.length ? c.names.join(' ') : null,
-            at >= 0 ? at : null, at >= 0 ? c.content.length : null,
-          ]);
-          await tx.run(INSERT_FTS, ftsRow(id, pathText, c));
+    try {
+      await this.db.transaction(async (tx) => {
+        // Ids are assigned here (AUTOINCREMENT's counter, never reused) so the FTS row can name its chunk.
+        let nextId = ((await tx.get<{ seq: number }>("SELECT seq FROM sqlite_sequence WHERE name = 'chunks'"))?.seq ?? 0) + 1;
+        for (const [i, { file, chunks, text }] of items.entries()) {
+          await tx.run(DELETE_FTS_OF_PATH, [file.path]);
+          await tx.run('DELETE FROM chunks WHERE path = ?', [file.path]);
+          const pathText = pathWords(file.path);
+          const lineStarts = typeof text === 'string' ? lineStartsOf(text) : null;
+          for (const c of chunks) {
+            if (c.path !== file.path) throw new Error(`chunk path ${c.path} does not belong to file ${file.path}`);
+            const id = nextId++;
+            // Text stored once: the row refers into file_text when its content is found there.
+            const at = lineStarts ? contentOffset(text!, lineStarts, c) : -1;
+            await tx.run(INSERT_CHUNK, [
+              id, c.path, c.startLine, c.endLine, c.language, c.chunkType, c.symbol, c.parent, c.signature, c.doc,
+              at >= 0 ? '' : c.content, c.contentHash, c.context ?? null, c.defLine ?? null, c.names?.length ? c.names.join(' ') : null,
+              at >= 0 ? at : null, at >= 0 ? c.content.length : null,
+            ]);
+            await tx.run(INSERT_FTS, ftsRow(id, pathText, c));
+          }
+          const data = packed[i];
+          if (data) await this.trigrams.stage(tx, await putFileText(tx, file.path, data), items[i]!.grams ?? text ?? null);
+          await upsertFile(tx, file, now);
         }
-        const data = packed[i];
-        if (data) await putFileText(tx, file.path, data);
-        await upsertFile(tx, file, now);
-      }
-    });
+      });
+    } catch (e) {
+      this.trigrams.rolledBack();
+      throw e;
+    }
+    this.trigrams.committed();
+    if (this.trigrams.flushDue) await this.flushTrigrams();
   }
 
   async deleteFiles(paths: string[]): Promise<void> {
@@ -353,6 +365,7 @@ export class Store {
         await tx.run(DELETE_FTS_OF_PATH, [p]);
         await tx.run('DELETE FROM chunks WHERE path = ?', [p]);
         await tx.run('DELETE FROM files WHERE path = ?', [p]);
+        await tx.run('DELETE FROM trigram_pending WHERE id IN (SELECT id FROM file_text WHERE path = ?)', [p]);
         await tx.run('DELETE FROM file_text WHERE path = ?', [p]);
       }
     });
@@ -405,7 +418,7 @@ export class Store {
   }
 
   // ---- file text (exact/regex search, issue 11) ---------------------------------------
-  // Each indexed file's text, once (file_text), and its trigram index (file_trigrams). Written
+  // Each indexed file's text, once (file_text), and its trigram index (trigram-index.ts). Written
   // by writeFiles with the chunks, moved by renameFile, deleted by deleteFiles.
 
   /** The stored text of one file (exactly what the chunker saw), or null. */
@@ -420,17 +433,38 @@ export class Store {
 
   /**
    * The files grep searches, in path order (SQLite BINARY collation): every file with stored
-   * text, or with `trigramMatch` only those whose text contains its trigrams (an FTS5 MATCH
-   * expression over the case-folded trigram index, built by search/trigram.ts — a superset of
-   * the files that match: callers re-check every one).
+   * text, or with `query` (search/trigram.ts) only those the trigram index may find it in — the
+   * postings' answer plus every pending file (trigram-index.ts): a superset of the files that
+   * match, callers re-check every one.
    */
-  async grepFiles(trigramMatch: string | null): Promise<GrepFile[]> {
+  async grepFiles(query: TrigramQuery | null): Promise<GrepFile[]> {
+    const ids = query === null ? null : await this.trigrams.candidates(this.db, query);
+    if (ids !== null && ids.length === 0) return [];
     // INDEXED BY the path index (which also holds the id): reading t.path from the table would
     // read each file's first text page — 16 KB a file, ~90 MB for 5.6k kernel files.
     const sql = `SELECT t.id, t.path, coalesce(f.language, '') AS language, coalesce(f.hash, '') AS hash
       FROM file_text t INDEXED BY sqlite_autoindex_file_text_1 LEFT JOIN files f ON f.path = t.path
-      ${trigramMatch === null ? '' : 'WHERE t.id IN (SELECT rowid FROM file_trigrams WHERE file_trigrams MATCH ?)'} ORDER BY t.path`;
-    return this.db.all<GrepFile>(sql, trigramMatch === null ? [] : [trigramMatch]);
+      ${ids === null ? '' : 'WHERE t.id IN (SELECT value FROM json_each(?))'} ORDER BY t.path`;
+    return this.db.all<GrepFile>(sql, ids === null ? [] : [JSON.stringify(Array.from(ids))]);
+  }
+
+  /**
+   * Index the trigrams of every file written since the last flush (this connection's keys in
+   * memory, any other pending file read back from file_text) into one new segment; merge the
+   * segments when there are more than MAX_SEGMENTS. The indexer calls it at the end of a run;
+   * writeFiles calls it when FLUSH_KEYS keys wait in memory. Returns the files indexed.
+   */
+  async flushTrigrams(): Promise<number> {
+    const n = await this.db.transaction((tx) => this.trigrams.flush(tx));
+    this.trigrams.flushed();
+    await this.db.transaction((tx) => this.trigrams.merge(tx));
+    return n;
+  }
+
+  /** Flush, then merge every trigram segment into one, dropping deleted files' ids (idle time). */
+  async optimizeTrigrams(): Promise<void> {
+    await this.flushTrigrams();
+    await this.db.transaction((tx) => this.trigrams.merge(tx, true));
   }
 
   /** Stored texts by file_text id; unknown ids are absent. */
@@ -595,10 +629,12 @@ export class Store {
   /**
    * Merge the FTS5 index into one segment. Worth it after a cold index or big changes, when
    * idle: on the kernel subset (197k chunks) BM25 p50/p95 went 65/157 → 55/130 ms; it costs a
-   * rewrite of the FTS index (native sqlite3: 6 s for 140 MB). Results do not change.
+   * rewrite of the FTS index (native sqlite3: 6 s for 140 MB). Results do not change. The
+   * trigram index's segments are merged too (optimizeTrigrams).
    */
   async optimizeFts(): Promise<void> {
     await this.db.run(`INSERT INTO chunks_fts(chunks_fts) VALUES ('optimize')`);
+    await this.optimizeTrigrams();
     await this.releaseFreePages();
   }
 
@@ -625,7 +661,8 @@ export class Store {
    * 'ok', or the problems found: PRAGMA integrity_check; the FTS5 integrity-check (for the
    * contentless chunks_fts: its own structure); one FTS row per chunk and none without one
    * (the FTS row set is chunks_fts_docsize's ids); every chunk that refers into file_text
-   * finds its file's text.
+   * finds its file's text; every trigram posting list decodes to ascending ids (pending ids
+   * need no check: one that names no file_text row is harmless, the next flush drops it).
    */
   async integrityCheck(): Promise<string> {
     const problems = (await this.db.all<{ integrity_check: string }>('PRAGMA integrity_check'))
@@ -642,6 +679,11 @@ export class Store {
       if (textless) problems.push(`chunks: ${textless} chunks refer to a file text that is missing`);
     } catch (e) {
       problems.push(`chunks_fts: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    try {
+      problems.push(...(await this.trigrams.check(this.db)));
+    } catch (e) {
+      problems.push(`trigram index: ${e instanceof Error ? e.message : String(e)}`);
     }
     return problems.length ? problems.join('\n') : 'ok';
   }

@@ -1,0 +1,196 @@
+// Sift's trigram index (issue 12): soundness against a brute-force scan on random texts and
+// patterns, through pending rows, flushes, a crash (pending rows left, memory lost), a second
+// connection and merges; and exactness of the postings after a full merge.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { compileGrep, grepText, type LineMatcher } from '../search/grep.ts';
+import { fileTrigramKeys, trigramKey, type TrigramQuery } from '../text/trigram-keys.ts';
+import { openNodeStore } from './open-node.ts';
+import type { Store } from './store.ts';
+import { buildPostings, decodeIds, DIRECTORY, encodeIds, intersect, MAX_SEGMENTS, segments, union } from './trigram-index.ts';
+
+const work = mkdtempSync(join(tmpdir(), 'sift-trigram-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+function rng(seed: number): () => number {
+  let x = seed >>> 0;
+  return () => {
+    x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
+    return x / 2 ** 32;
+  };
+}
+
+const WORDS = ['foo', 'Foo', 'FOO', 'bar', 'kelvin', 'KELVIN', '\u212aelvin', 'strasse', 'STRAßE', 'ſtrasse', 'café', 'CAFÉ', 'naïve', '😀x', 'err', 'Err', 'x(y)', 'a.b', '\t', ' ', '\r', 'qq', 'zz9', '\0z'];
+
+function randomText(rand: () => number): string {
+  const lines: string[] = [];
+  const n = Math.floor(rand() * 6);
+  for (let l = 0; l < n; l++) {
+    let line = '';
+    const w = Math.floor(rand() * 5);
+    for (let i = 0; i < w; i++) line += WORDS[Math.floor(rand() * WORDS.length)]! + (rand() < 0.5 ? ' ' : '');
+    lines.push(line);
+  }
+  return lines.join(rand() < 0.3 ? '\r\n' : '\n') + (rand() < 0.5 ? '\n' : '');
+}
+
+const REGEX_PARTS = ['foo', 'bar', 'k', 's', 'elvin', 'tra', 'ss', 'é', 'É', 'caf', '.', '\\w', '\\s', '[a-c]', '[kK]', '(foo|bar)', '(err|Err)', 'x\\(y\\)', 'a\\.b', '\\x{212A}', '😀', '\\r', '^', '$', '(?i)', 'z+', 'q?', 'ß'];
+
+function randomPattern(rand: () => number, texts: string[]): { pattern: string; mode: 'exact' | 'regex'; ignoreCase: boolean } {
+  const ignoreCase = rand() < 0.4;
+  if (rand() < 0.5) {
+    // A literal: a slice of some text's line (so it often matches), maybe re-cased.
+    const t = texts[Math.floor(rand() * texts.length)] ?? 'foo';
+    const line = t.split('\n')[0] ?? '';
+    const cps = Array.from(line);
+    const s = Math.floor(rand() * cps.length);
+    let lit = cps.slice(s, s + 2 + Math.floor(rand() * 8)).join('');
+    if (rand() < 0.3) lit = lit.toUpperCase();
+    return { pattern: lit || 'foo', mode: 'exact', ignoreCase };
+  }
+  let p = '';
+  const n = 1 + Math.floor(rand() * 4);
+  for (let i = 0; i < n; i++) p += REGEX_PARTS[Math.floor(rand() * REGEX_PARTS.length)];
+  return { pattern: p, mode: 'regex', ignoreCase };
+}
+
+function matchesSomeLine(text: string, m: LineMatcher): boolean {
+  return grepText(text, m, () => {}) > 0;
+}
+
+/** The query evaluated on a file's keys (the index's exact answer for a fully merged index). */
+function satisfied(q: TrigramQuery, keys: Set<number>): boolean {
+  switch (q.op) {
+    case 'true': return true;
+    case 'tri': {
+      const k = trigramKey(q.t);
+      return k < 0 || keys.has(k);
+    }
+    case 'all': return q.parts.every((p) => satisfied(p, keys));
+    case 'any': return q.parts.some((p) => satisfied(p, keys));
+  }
+}
+
+async function write(store: Store, files: Map<string, string>, paths: string[], withGrams: boolean): Promise<void> {
+  await store.writeFiles(paths.map((path) => {
+    const text = files.get(path)!;
+    return { file: { path, hash: String(text.length), size: text.length, mtime: 1, language: 'text' }, chunks: [], text, ...(withGrams ? { grams: fileTrigramKeys(text) } : {}) };
+  }));
+}
+
+/** Every file a brute-force scan matches is a candidate; after a full merge, candidates = the query's exact answer. */
+async function checkSound(store: Store, files: Map<string, string>, rand: () => number, exact: boolean, patterns = 60): Promise<number> {
+  const texts = [...files.values()];
+  let filtered = 0;
+  for (let i = 0; i < patterns; i++) {
+    const { pattern, mode, ignoreCase } = randomPattern(rand, texts);
+    let m: LineMatcher;
+    try {
+      m = compileGrep(pattern, mode, ignoreCase);
+    } catch {
+      continue;
+    }
+    const candidates = new Set((await store.grepFiles(m.trigrams)).map((f) => f.path));
+    for (const [path, text] of files) {
+      if (matchesSomeLine(text, m)) expect(candidates.has(path), `${mode} ${JSON.stringify(pattern)} -i=${ignoreCase} must find ${path}: ${JSON.stringify(text)}`).toBe(true);
+      if (exact && m.trigrams) {
+        expect(candidates.has(path), `${JSON.stringify(pattern)} on ${JSON.stringify(text)}`).toBe(satisfied(m.trigrams, new Set(fileTrigramKeys(text))));
+      }
+    }
+    if (candidates.size < files.size) filtered++;
+  }
+  return filtered;
+}
+
+describe('posting lists', () => {
+  it('round-trip ids through delta varints and reject damage', () => {
+    const ids = Uint32Array.from([1, 2, 127, 128, 300, 16384, 2 ** 21 + 5, 2 ** 31 + 7]);
+    expect([...decodeIds(encodeIds(ids))]).toEqual([...ids]);
+    expect(() => decodeIds(Uint8Array.from([0x80]))).toThrow(/truncated/);
+    expect(() => decodeIds(Uint8Array.from([5, 0]))).toThrow(/ascend/);
+    expect([...intersect(Uint32Array.from([1, 3, 5, 7]), Uint32Array.from([3, 4, 7]))]).toEqual([3, 7]);
+    expect([...union(Uint32Array.from([1, 5]), Uint32Array.from([2, 5, 9]))]).toEqual([1, 2, 5, 9]);
+  });
+
+  it('builds rows in key order with ascending ids', () => {
+    const rows = buildPostings([[9, Uint32Array.from([5, 70000, 2 ** 32 - 1])], [2, Uint32Array.from([5, 6])], [4, Uint32Array.from([6, 70000])]]);
+    expect(rows.map(([g, b]) => [g, [...decodeIds(b)]])).toEqual([[5, [2, 9]], [6, [2, 4]], [70000, [4, 9]], [2 ** 32 - 1, [9]]]);
+  });
+});
+
+describe('trigram index', () => {
+  it('never hides a matching file: pending, flushed, edited, deleted, crashed, merged', async () => {
+    const rand = rng(12);
+    const db = join(work, 'a.db');
+    let a = await openNodeStore(db);
+    const files = new Map<string, string>();
+    for (let i = 0; i < 60; i++) files.set(`f${String(i).padStart(3, '0')}.txt`, randomText(rand));
+    await write(a, files, [...files.keys()].slice(0, 30), true);
+    await write(a, files, [...files.keys()].slice(30), false); // keys computed in the store
+    // 1. everything pending
+    await checkSound(a, files, rand, false);
+    // 2. flushed into one segment, nothing pending: the answer is exact
+    await a.flushTrigrams();
+    expect(await a.db.get('SELECT count(*) AS n FROM trigram_pending')).toEqual({ n: 0 });
+    expect(await checkSound(a, files, rand, true)).toBeGreaterThan(0);
+    // 3. edits and deletes, some flushed, some pending
+    const keys = [...files.keys()];
+    for (let i = 0; i < 20; i++) files.set(keys[Math.floor(rand() * keys.length)]!, randomText(rand));
+    const gone = keys.filter(() => rand() < 0.1);
+    await a.deleteFiles(gone);
+    for (const p of gone) files.delete(p);
+    await write(a, files, [...files.keys()].slice(0, 20), true);
+    await a.flushTrigrams();
+    await write(a, files, [...files.keys()].slice(20), true);
+    await checkSound(a, files, rand, false);
+    // 4. crash: close without a flush (the keys in memory are lost, the pending rows stay)
+    await a.close();
+    a = await openNodeStore(db);
+    expect((await a.db.get<{ n: number }>('SELECT count(*) AS n FROM trigram_pending'))!.n).toBeGreaterThan(0);
+    await checkSound(a, files, rand, false);
+    await a.flushTrigrams(); // reads the pending texts back from file_text
+    expect(await a.db.get('SELECT count(*) AS n FROM trigram_pending')).toEqual({ n: 0 });
+    await checkSound(a, files, rand, false);
+    // 5. a second connection writes; the first one's flush must not use its own stale keys
+    const b = await openNodeStore(db);
+    const p0 = [...files.keys()][0]!;
+    files.set(p0, 'brand new zebra text\n');
+    await write(a, files, [p0], true);
+    files.set(p0, 'other quokka words\n');
+    await write(b, files, [p0], true);
+    await a.flushTrigrams(); // a's memory holds "zebra" for p0, but b wrote p0 last
+    expect((await a.grepFiles(compileGrep('quokka', 'exact').trigrams)).map((f) => f.path)).toEqual([p0]);
+    await checkSound(a, files, rand, false);
+    await b.close();
+    // 6. many small flushes: more than MAX_SEGMENTS segments get merged automatically
+    for (let i = 0; i < MAX_SEGMENTS + 3; i++) {
+      const p = [...files.keys()][Math.floor(rand() * files.size)]!;
+      files.set(p, randomText(rand));
+      await write(a, files, [p], true);
+      await a.flushTrigrams();
+      expect((await segments(a.db)).length).toBeLessThanOrEqual(MAX_SEGMENTS);
+    }
+    await checkSound(a, files, rand, false);
+    // 7. a full merge: no stale ids, no deleted ids; the answer is exact again
+    await a.optimizeTrigrams();
+    expect(await segments(a.db)).toHaveLength(1);
+    const dir = await a.db.get<{ ids: Uint8Array }>('SELECT ids FROM trigram_postings WHERE gram = ?', [DIRECTORY]);
+    const live = (await a.db.all<{ id: number }>('SELECT id FROM file_text ORDER BY id')).map((r) => r.id);
+    expect([...decodeIds(dir!.ids)]).toEqual(live);
+    expect(await checkSound(a, files, rand, true, 150)).toBeGreaterThan(0);
+    expect(await a.integrityCheck()).toBe('ok');
+    await a.close();
+  });
+
+  it('reports a posting list that does not decode', async () => {
+    const s = await openNodeStore(join(work, 'b.db'));
+    await write(s, new Map([['a.txt', 'hello world\n']]), ['a.txt'], true);
+    await s.flushTrigrams();
+    expect(await s.integrityCheck()).toBe('ok');
+    await s.db.run('UPDATE trigram_postings SET ids = ? WHERE gram = ?', [Uint8Array.from([0x80]), trigramKey('hel')]);
+    expect(await s.integrityCheck()).toMatch(/trigram_postings: 1 posting lists do not decode/);
+    await s.close();
+  });
+});

@@ -1,0 +1,431 @@
+/**
+ * Sift's own trigram index over file texts (schema 6; replaces FTS5's trigram tokenizer,
+ * which was half the store thread's time of a cold index). File level: for each trigram key
+ * (text/trigram-keys.ts) the sorted file_text ids of the files that contain it.
+ *
+ * Tables (store/schema.ts migration 6):
+ *   trigram_postings(seg, gram, ids)  one row per (segment, key): ids = delta varints, ascending;
+ *                                     gram = DIRECTORY (-1): every id the segment indexed
+ *   trigram_pending(id, token)        file_text ids whose keys are in no segment yet
+ *
+ * Writing: `stage` (in the writer's transaction) upserts the file's id into trigram_pending and
+ * keeps its keys in memory; `flush` turns pending ids into ONE new segment and deletes them
+ * from trigram_pending in ONE transaction. A pending id whose keys are not in this object's
+ * memory (a crash, another connection's write — told apart by `token`, one per connection) is
+ * read back from file_text. More than MAX_SEGMENTS segments are merged into one, keeping each
+ * id's postings only from the newest segment whose directory lists it (an edited file's old
+ * keys go) and only ids still in file_text (a deleted file goes).
+ *
+ * Invariant (soundness): for every file_text row, either its id is pending or every key of its
+ * CURRENT text lists it in some segment. So `candidates` = (query over the postings) ∪ pending
+ * is a superset of the files whose text satisfies the query. Stale postings (a file changed or
+ * deleted, an id reused) only add candidates, which grep re-checks. The pending ids and the
+ * postings are read by ONE statement (one snapshot), so a concurrent flush or merge of another
+ * connection cannot hide a file between two reads.
+ */
+import { fileTrigramKeys, trigramKey, type TrigramQuery } from '../text/trigram-keys.ts';
+import type { Queryable } from './sqlite.ts';
+import { unpackText } from './text-codec.ts';
+
+/**
+ * Keys held in memory before a flush writes a segment. 4M keys = 16 MB of Uint32Array, about
+ * 32 MB of kernel source (0.12 distinct keys per character measured on the kernel subset).
+ */
+export const FLUSH_KEYS = 4_000_000;
+/** More segments than this are merged into one (each query reads every segment). */
+export const MAX_SEGMENTS = 8;
+/** Rows per multi-row INSERT (3 parameters each; SQLite's limit is 32766). */
+const ROWS_PER_INSERT = 256;
+/** Ids read back from file_text per statement. */
+const READBACK_BATCH = 64;
+/** The `gram` of a segment's directory row: the ids it indexed (no query key is negative). */
+export const DIRECTORY = -1;
+/** Rows read per segment cursor step while merging. */
+const MERGE_PAGE = 4096;
+/** Parameters per IN list when reading posting lists. */
+const KEYS_PER_READ = 400;
+
+const EMPTY = new Uint32Array(0);
+
+// ---- posting list codec ----------------------------------------------------------------
+
+/** Ascending ids → delta varints (LEB128 of id[i] − id[i−1], the first from 0). */
+export function encodeIds(ids: ArrayLike<number>, n = ids.length): Uint8Array {
+  const out = new Uint8Array(n * 5);
+  let o = 0;
+  let prev = 0;
+  for (let i = 0; i < n; i++) {
+    let d = ids[i]! - prev;
+    prev = ids[i]!;
+    while (d >= 0x80) {
+      out[o++] = (d & 0x7f) | 0x80;
+      d = Math.floor(d / 128);
+    }
+    out[o++] = d;
+  }
+  return out.slice(0, o);
+}
+
+/** Inverse of encodeIds; throws on a truncated varint or ids that do not strictly ascend. */
+export function decodeIds(b: Uint8Array): Uint32Array {
+  const out = new Uint32Array(b.length);
+  let n = 0;
+  let prev = 0;
+  let i = 0;
+  while (i < b.length) {
+    let d = 0;
+    let mul = 1;
+    let byte: number;
+    do {
+      if (i >= b.length || mul > 2 ** 28) throw new Error('trigram posting list: truncated or overlong varint');
+      byte = b[i++]!;
+      d += (byte & 0x7f) * mul;
+      mul *= 128;
+    } while (byte & 0x80);
+    if (n > 0 && d === 0) throw new Error('trigram posting list: ids do not ascend');
+    prev += d;
+    if (prev > 0xffffffff) throw new Error('trigram posting list: id out of range');
+    out[n++] = prev;
+  }
+  return out.subarray(0, n);
+}
+
+// ---- sorted id set operations -------------------------------------------------------
+
+export function intersect(a: Uint32Array, b: Uint32Array): Uint32Array {
+  if (a.length > b.length) [a, b] = [b, a];
+  const out = new Uint32Array(a.length);
+  let n = 0;
+  let j = 0;
+  for (let i = 0; i < a.length && j < b.length; i++) {
+    const x = a[i]!;
+    while (j < b.length && b[j]! < x) j++;
+    if (j < b.length && b[j] === x) out[n++] = x;
+  }
+  return out.subarray(0, n);
+}
+
+export function union(a: Uint32Array, b: Uint32Array): Uint32Array {
+  if (!a.length) return b;
+  if (!b.length) return a;
+  const out = new Uint32Array(a.length + b.length);
+  let n = 0;
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const x = a[i]!;
+    const y = b[j]!;
+    if (x < y) { out[n++] = x; i++; } else if (y < x) { out[n++] = y; j++; } else { out[n++] = x; i++; j++; }
+  }
+  while (i < a.length) out[n++] = a[i++]!;
+  while (j < b.length) out[n++] = b[j++]!;
+  return out.subarray(0, n);
+}
+
+/** Keys (≥ 0) a query needs, deduplicated. */
+export function queryKeys(q: TrigramQuery): number[] {
+  const keys = new Set<number>();
+  const walk = (x: TrigramQuery): void => {
+    if (x.op === 'tri') {
+      const k = trigramKey(x.t);
+      if (k >= 0) keys.add(k);
+    } else if (x.op === 'all' || x.op === 'any') x.parts.forEach(walk);
+  };
+  walk(q);
+  return [...keys];
+}
+
+/** Evaluate `q` over posting lists (absent key = no file): the matching ids, or null for "every file". */
+export function evaluate(q: TrigramQuery, lists: ReadonlyMap<number, Uint32Array>): Uint32Array | null {
+  switch (q.op) {
+    case 'true': return null;
+    case 'tri': {
+      const k = trigramKey(q.t);
+      return k < 0 ? null : lists.get(k) ?? EMPTY;
+    }
+    case 'all': {
+      const parts = q.parts.map((p) => evaluate(p, lists)).filter((p): p is Uint32Array => p !== null);
+      if (!parts.length) return null;
+      parts.sort((x, y) => x.length - y.length);
+      let acc = parts[0]!;
+      for (let i = 1; i < parts.length && acc.length; i++) acc = intersect(acc, parts[i]!);
+      return acc;
+    }
+    case 'any': {
+      let acc: Uint32Array = EMPTY;
+      for (const p of q.parts) {
+        const r = evaluate(p, lists);
+        if (r === null) return null;
+        acc = union(acc, r);
+      }
+      return acc;
+    }
+  }
+}
+
+// ---- building segments -----------------------------------------------------------------
+
+/**
+ * Rows of one segment from (id, keys) pairs: keys ascending, each with its ids ascending.
+ * A stable LSD radix sort (16 + 16 bits) of the pairs, fed in ascending id order.
+ */
+export function buildPostings(entries: ReadonlyArray<readonly [number, Uint32Array]>): Array<[number, Uint8Array]> {
+  const sorted = [...entries].sort((x, y) => x[0] - y[0]);
+  let total = 0;
+  for (const [, k] of sorted) total += k.length;
+  let keys = new Uint32Array(total);
+  let ids = new Uint32Array(total);
+  let o = 0;
+  for (const [id, k] of sorted) {
+    keys.set(k, o);
+    ids.fill(id, o, o + k.length);
+    o += k.length;
+  }
+  let keys2 = new Uint32Array(total);
+  let ids2 = new Uint32Array(total);
+  const count = new Uint32Array(65536);
+  for (const shift of [0, 16]) {
+    count.fill(0);
+    for (let i = 0; i < total; i++) count[(keys[i]! >>> shift) & 0xffff]!++;
+    let sum = 0;
+    for (let d = 0; d < 65536; d++) {
+      const c = count[d]!;
+      count[d] = sum;
+      sum += c;
+    }
+    for (let i = 0; i < total; i++) {
+      const p = count[(keys[i]! >>> shift) & 0xffff]!++;
+      keys2[p] = keys[i]!;
+      ids2[p] = ids[i]!;
+    }
+    [keys, keys2] = [keys2, keys];
+    [ids, ids2] = [ids2, ids];
+  }
+  const rows: Array<[number, Uint8Array]> = [];
+  for (let s = 0; s < total;) {
+    let e = s + 1;
+    while (e < total && keys[e] === keys[s]) e++;
+    rows.push([keys[s]!, encodeIds(ids.subarray(s, e))]);
+    s = e;
+  }
+  return rows;
+}
+
+async function insertRows(tx: Queryable, seg: number, rows: ReadonlyArray<readonly [number, Uint8Array]>): Promise<void> {
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+    const part = rows.slice(i, i + ROWS_PER_INSERT);
+    const params: Array<number | Uint8Array> = [];
+    for (const [gram, ids] of part) params.push(seg, gram, ids);
+    await tx.run(`INSERT INTO trigram_postings (seg, gram, ids) VALUES ${part.map(() => '(?, ?, ?)').join(', ')}`, params);
+  }
+}
+
+/** Segment numbers, ascending (a skip scan over the primary key: one lookup per segment). */
+export async function segments(db: Queryable): Promise<number[]> {
+  const rows = await db.all<{ seg: number }>(`WITH RECURSIVE s(seg) AS (
+      SELECT min(seg) FROM trigram_postings
+      UNION ALL SELECT (SELECT min(seg) FROM trigram_postings WHERE seg > s.seg) FROM s WHERE s.seg IS NOT NULL)
+    SELECT seg FROM s WHERE seg IS NOT NULL`);
+  return rows.map((r) => r.seg);
+}
+
+// ---- the index of one connection -----------------------------------------------------
+
+export class TrigramIndex {
+  /** This connection's writes: pending rows carrying it have their keys in #memory. */
+  readonly token = 1 + Math.floor(Math.random() * 0x7ffffffe);
+  /** file_text id → distinct keys of the text this connection last wrote (null: compute at flush). */
+  #memory = new Map<number, Uint32Array | null>();
+  #keys = 0;
+  /** Ids staged by the transaction in progress (dropped from memory if it fails). */
+  #tx: number[] = [];
+
+  /** Enough keys in memory that the writer should call `flush`. */
+  get flushDue(): boolean {
+    return this.#keys >= FLUSH_KEYS;
+  }
+
+  /**
+   * In the transaction that wrote file_text row `id`: mark it pending and keep its keys (given,
+   * computed from the text, or null: read back at flush).
+   */
+  async stage(tx: Queryable, id: number, keysOrText: Uint32Array | string | null): Promise<void> {
+    await tx.run('INSERT INTO trigram_pending (id, token) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET token = excluded.token', [id, this.token]);
+    const keys = typeof keysOrText === 'string' ? fileTrigramKeys(keysOrText) : keysOrText;
+    this.#keys += (keys?.length ?? 0) - (this.#memory.get(id)?.length ?? 0);
+    this.#memory.set(id, keys);
+    this.#tx.push(id);
+  }
+
+  /** The staging transaction committed. */
+  committed(): void {
+    this.#tx = [];
+  }
+
+  /** The staging transaction failed: forget what it staged (those ids, if pending, are read back). */
+  rolledBack(): void {
+    for (const id of this.#tx) {
+      this.#keys -= this.#memory.get(id)?.length ?? 0;
+      this.#memory.delete(id);
+    }
+    this.#tx = [];
+  }
+
+  /**
+   * Index every pending id into new segment(s) and clear trigram_pending (one transaction, in
+   * `tx`). Returns the number of files indexed. Memory is cleared afterwards by `flushed`.
+   */
+  async flush(tx: Queryable): Promise<number> {
+    const pending = await tx.all<{ id: number; token: number }>('SELECT id, token FROM trigram_pending ORDER BY id');
+    if (!pending.length) return 0;
+    let seg = ((await tx.get<{ s: number | null }>('SELECT max(seg) AS s FROM trigram_postings'))?.s ?? 0) + 1;
+    let batch: Array<[number, Uint32Array]> = [];
+    let batchKeys = 0;
+    const write = async (): Promise<void> => {
+      if (!batch.length) return;
+      const dir = Uint32Array.from(batch, ([id]) => id).sort();
+      await insertRows(tx, seg++, [[DIRECTORY, encodeIds(dir)], ...buildPostings(batch)]);
+      batch = [];
+      batchKeys = 0;
+    };
+    const add = async (id: number, keys: Uint32Array): Promise<void> => {
+      batch.push([id, keys]);
+      batchKeys += keys.length;
+      if (batchKeys >= FLUSH_KEYS) await write();
+    };
+    const readBack: number[] = [];
+    for (const { id, token } of pending) {
+      const keys = token === this.token ? this.#memory.get(id) : undefined;
+      if (keys) await add(id, keys);
+      else readBack.push(id);
+    }
+    for (let i = 0; i < readBack.length; i += READBACK_BATCH) {
+      const part = readBack.slice(i, i + READBACK_BATCH);
+      const rows = await tx.all<{ id: number; data: Uint8Array }>(`SELECT id, data FROM file_text WHERE id IN (${part.map(() => '?').join(', ')})`, part);
+      for (const r of rows) await add(r.id, fileTrigramKeys(await unpackText(r.data)));
+    }
+    await write();
+    await tx.run('DELETE FROM trigram_pending');
+    return pending.length;
+  }
+
+  /** After `flush` committed: nothing in memory is needed any more. */
+  flushed(): void {
+    this.#memory.clear();
+    this.#keys = 0;
+  }
+
+  /**
+   * Merge all segments into one (in `tx`). An id's postings are kept only from the newest
+   * segment whose directory lists it (older ones hold an earlier text of that file) and only
+   * while the id is in file_text. A k-way merge of per-segment cursors in key order; memory
+   * stays at a few pages per segment plus the directories.
+   */
+  async merge(tx: Queryable, force = false): Promise<boolean> {
+    const segs = await segments(tx);
+    if (segs.length === 0 || (!force && segs.length <= MAX_SEGMENTS)) return false;
+    const inText = new Set((await tx.all<{ id: number }>('SELECT id FROM file_text INDEXED BY sqlite_autoindex_file_text_1')).map((r) => r.id));
+    // live[i]: the ids segment i is the truth for.
+    const live: Array<Set<number>> = [];
+    const seen = new Set<number>();
+    for (let i = segs.length - 1; i >= 0; i--) {
+      const row = await tx.get<{ ids: Uint8Array }>('SELECT ids FROM trigram_postings WHERE seg = ? AND gram = ?', [segs[i]!, DIRECTORY]);
+      const own = new Set<number>();
+      for (const id of row ? decodeIds(row.ids) : EMPTY) {
+        if (!seen.has(id) && inText.has(id)) own.add(id);
+        seen.add(id);
+      }
+      live[i] = own;
+    }
+    const dir = Uint32Array.from(live.flatMap((l) => [...l])).sort();
+    const target = segs[segs.length - 1]! + 1;
+    const cursors = segs.map((seg, i) => ({ seg, live: live[i]!, rows: [] as Array<{ gram: number; ids: Uint8Array }>, at: 0, after: DIRECTORY, done: false }));
+    const fill = async (c: (typeof cursors)[number]): Promise<void> => {
+      c.rows = await tx.all<{ gram: number; ids: Uint8Array }>('SELECT gram, ids FROM trigram_postings WHERE seg = ? AND gram > ? ORDER BY gram LIMIT ?', [c.seg, c.after, MERGE_PAGE]);
+      c.at = 0;
+      if (c.rows.length < MERGE_PAGE) c.done = true;
+      if (c.rows.length) c.after = c.rows[c.rows.length - 1]!.gram;
+    };
+    for (const c of cursors) await fill(c);
+    let out: Array<[number, Uint8Array]> = [[DIRECTORY, encodeIds(dir)]];
+    for (;;) {
+      let gram = Infinity;
+      for (const c of cursors) {
+        if (c.at >= c.rows.length && !c.done) await fill(c);
+        if (c.at < c.rows.length) gram = Math.min(gram, c.rows[c.at]!.gram);
+      }
+      if (gram === Infinity) break;
+      let ids: Uint32Array = EMPTY;
+      for (const c of cursors) {
+        if (c.at < c.rows.length && c.rows[c.at]!.gram === gram) ids = union(ids, decodeIds(c.rows[c.at++]!.ids).filter((id) => c.live.has(id)));
+      }
+      if (ids.length) out.push([gram, encodeIds(ids)]);
+      if (out.length >= ROWS_PER_INSERT * 16) {
+        await insertRows(tx, target, out);
+        out = [];
+      }
+    }
+    await insertRows(tx, target, out);
+    await tx.run(`DELETE FROM trigram_postings WHERE seg < ?`, [target]);
+    return true;
+  }
+
+  /**
+   * The file_text ids that may satisfy `q` (ascending): the postings' answer plus every pending
+   * id; null when `q` constrains nothing (every file).
+   */
+  async candidates(db: Queryable, q: TrigramQuery): Promise<Uint32Array | null> {
+    const keys = queryKeys(q);
+    if (!keys.length) return null;
+    // One statement: pending ids (seg = -1) and the postings of every segment, one snapshot.
+    const lists = new Map<number, Uint32Array>();
+    let pending: number[] = [];
+    for (let i = 0; i < keys.length; i += KEYS_PER_READ) {
+      const part = keys.slice(i, i + KEYS_PER_READ);
+      const rows = await db.all<{ seg: number; gram: number; ids: Uint8Array | number }>(`WITH RECURSIVE s(seg) AS (
+          SELECT min(seg) FROM trigram_postings
+          UNION ALL SELECT (SELECT min(seg) FROM trigram_postings WHERE seg > s.seg) FROM s WHERE s.seg IS NOT NULL)
+        SELECT -1 AS seg, 0 AS gram, id AS ids FROM trigram_pending
+        UNION ALL
+        SELECT p.seg, p.gram, p.ids FROM trigram_postings p WHERE p.seg IN (SELECT seg FROM s WHERE seg IS NOT NULL) AND p.gram IN (${part.map(() => '?').join(', ')})`, part);
+      const ids: number[] = [];
+      for (const r of rows) {
+        if (r.seg === -1) ids.push(r.ids as number);
+        else {
+          const got = decodeIds(r.ids as Uint8Array);
+          const had = lists.get(r.gram);
+          lists.set(r.gram, had ? union(had, got) : got);
+        }
+      }
+      // Several statements: a later one may miss what an earlier one saw pending (flushed in
+      // between); the union of every statement's pending ids covers it.
+      pending = pending.concat(ids);
+    }
+    const hit = evaluate(q, lists);
+    if (hit === null) return null;
+    return union(hit, Uint32Array.from(new Set(pending)).sort());
+  }
+
+  /** Problems with the trigram tables ('' when none): every posting list decodes and ascends. */
+  async check(db: Queryable): Promise<string[]> {
+    const problems: string[] = [];
+    let bad = 0;
+    for (const seg of await segments(db)) {
+      let after = -1;
+      for (;;) {
+        const rows = await db.all<{ gram: number; ids: Uint8Array }>('SELECT gram, ids FROM trigram_postings WHERE seg = ? AND gram > ? ORDER BY gram LIMIT ?', [seg, after, MERGE_PAGE]);
+        for (const r of rows) {
+          try {
+            if (!decodeIds(r.ids).length) bad++;
+          } catch {
+            bad++;
+          }
+        }
+        if (rows.length < MERGE_PAGE) break;
+        after = rows[rows.length - 1]!.gram;
+      }
+    }
+    if (bad) problems.push(`trigram_postings: ${bad} posting lists do not decode`);
+    return problems;
+  }
+}
