@@ -57,7 +57,7 @@ export interface Chunk {
 /** A chunk as stored: has a database id and the hash of its content. */
 export interface StoredChunk extends Chunk {
   id: number;
-  /** SHA-256 hex of the embedding input text (content hash key for the vector cache). */
+  /** First 16 hex chars of SHA-256 of the embedding input text (chunk/embedding-text.ts contentHashOf): the vector cache key. */
   contentHash: string;
 }
 

@@ -10,7 +10,7 @@
  *   vector does not depend on which other texts share its batch (padding is masked).
  * - `info.key` names everything that changes a vector (model, dtype, maxTokens): the
  *   index records it and re-embeds when it changes. The per-chunk cache key is
- *   sha256(embeddingText(chunk)).
+ *   contentHashOf(chunk) (a prefix of sha256(embeddingText(chunk))).
  * - All Transformers.js global settings are written in `configureEnv`, nowhere else.
  * - One session run at a time, and a waiting query runs before the next indexing batch
  *   (`SessionGate`): a query waits at most for the batch already running.

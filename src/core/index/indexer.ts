@@ -29,9 +29,9 @@
 import type { Chunk, CodebaseStatus, FileRecord, IndexStage } from '../types.ts';
 import type { FileSource } from '../source/types.ts';
 import { walk, isProbablyBinary, type WalkOptions, type WalkSkip } from '../walk/walker.ts';
-import { merkleRoot, sha256Hex, sha256HexSync } from '../hash/hash.ts';
+import { merkleRoot, sha256Hex } from '../hash/hash.ts';
 import { detectLanguage } from '../chunk/languages.ts';
-import { embeddingText } from '../chunk/embedding-text.ts';
+import { contentHashOf } from '../chunk/embedding-text.ts';
 import { identifierTokens } from '../text/identifiers.ts';
 import { CHUNK_OVERLAP_CHARS, MAX_CHUNK_CHARS, MIN_CHUNK_CHARS, WRITE_BATCH_ROWS } from '../config.ts';
 import { chunkText as chunkPlainText } from '../chunk/text.ts';
@@ -199,7 +199,7 @@ function isPrepared(c: Chunk | StoredChunkInput): c is StoredChunkInput {
  * WebCrypto call per chunk cost more than the hashing itself (measured: see report).
  */
 export function prepareChunks(chunks: ReadonlyArray<Chunk | StoredChunkInput>): StoredChunkInput[] {
-  return chunks.map((c) => (isPrepared(c) ? c : { ...c, contentHash: sha256HexSync(embeddingText(c)), ftsTokens: identifierTokens(c.content) }));
+  return chunks.map((c) => (isPrepared(c) ? c : { ...c, contentHash: contentHashOf(c), ftsTokens: identifierTokens(c.content) }));
 }
 
 function statKey(f: { size: number; mtime: number }): string {

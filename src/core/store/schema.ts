@@ -236,6 +236,10 @@ export const MIGRATIONS: readonly string[] = [
   DELETE FROM chunks;
   DELETE FROM files;
   DELETE FROM meta WHERE key IN ('merkle_root', 'skipped_files');
+  -- Content hashes are 16 hex characters from now on (chunk/embedding-text.ts
+  -- CONTENT_HASH_CHARS): cached vectors keep their key's prefix, so nothing is re-embedded.
+  UPDATE OR IGNORE embeddings SET content_hash = substr(content_hash, 1, 16) WHERE length(content_hash) > 16;
+  DELETE FROM embeddings WHERE length(content_hash) > 16;
   `,
 ];
 

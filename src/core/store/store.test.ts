@@ -292,7 +292,7 @@ describe('Store (Node file VFS)', () => {
       INSERT INTO chunks (path, start_line, end_line, language, chunk_type, symbol, parent, signature, doc, content, content_hash, names, path_words, tokens)
         VALUES ${[row('a.ts', 0), row('a.ts', 1), row('b.ts', 0)].join(', ')};
       INSERT INTO files (path, hash, size, mtime, language, indexed_at) VALUES ('a.ts', 'h', 1, 1, 'typescript', 'x'), ('b.ts', 'h', 1, 1, 'typescript', 'x');
-      INSERT INTO embeddings (content_hash, model, vector) VALUES ('a.ts#0', 'm', x'0000803f');
+      INSERT INTO embeddings (content_hash, model, vector) VALUES ('a.ts#0', 'm', x'0000803f'), ('${'ab'.repeat(32)}', 'm', x'00000040');
       PRAGMA user_version = 1;`]);
     const s = await openNodeStore(f);
     const sql = await s.db.get<{ sql: string }>(`SELECT sql FROM sqlite_master WHERE name = 'chunks_fts'`);
@@ -303,6 +303,8 @@ describe('Store (Node file VFS)', () => {
     expect(await s.chunkCount()).toBe(0);
     expect((await s.getFiles()).size).toBe(0);
     expect((await s.getEmbeddings('m', ['a.ts#0'])).size).toBe(1);
+    // A 64-character hash of older versions is found under its 16-character prefix (CONTENT_HASH_CHARS).
+    expect([...(await s.getEmbeddings('m', ['ab'.repeat(8)])).get('ab'.repeat(8))!]).toEqual([2]);
     await ftsConsistent(s);
     await s.writeFiles([file('c.ts', 2), file('a.ts', 1)]);
     await s.deleteFiles(['a.ts']);
