@@ -22,6 +22,13 @@ export interface IndexRequest {
   /** Re-read and re-hash every file. */
   verify?: boolean;
   maxFileSize?: number;
+  /**
+   * Chunker workers to parse in (default: defaultPoolSize(hardwareConcurrency)); 0 chunks in
+   * the indexer worker itself. The bench compares the two.
+   */
+  chunkWorkers?: number;
+  /** Files read, hashed and chunked ahead of the one being stored (default: see index.ts). */
+  filesAhead?: number;
 }
 
 /** Throttled progress of a run (computed in the core: src/core/index/progress.ts). */

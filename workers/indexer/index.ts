@@ -15,6 +15,8 @@ import type { FileSource } from '../../src/core/source/types.ts';
 import { sha256Hex } from '../../src/core/hash/hash.ts';
 import { CancelRegistry, type CancelToken } from '../../src/core/cancel.ts';
 import { browserWasmLoader } from './wasm-loader.ts';
+import { ChunkWorkerPool, defaultPoolSize } from '../chunker/pool.ts';
+import type { FileChunker } from '../../src/core/index/indexer.ts';
 
 /**
  * Merge the keyword index after a run that wrote this many rows (the CLI's threshold): one
@@ -22,8 +24,23 @@ import { browserWasmLoader } from './wasm-loader.ts';
  */
 const OPTIMIZE_AFTER_ROWS = 20_000;
 
+/**
+ * Files prepared ahead per chunker worker (and with no pool, in all): enough that every
+ * worker always has the next file queued while the indexer waits on a reply or a batch.
+ */
+const FILES_AHEAD_PER_WORKER = 16;
+const FILES_AHEAD_IN_THREAD = 4;
+/**
+ * Files of a run chunked in this worker before the pool is used (and started): starting the
+ * chunker workers (module load + tree-sitter WASM) costs more than a handful of files, and
+ * one edited file should be searchable at once.
+ */
+const IN_THREAD_FIRST_FILES = 16;
+
 const cancels = new CancelRegistry();
 let chunkerPromise: Promise<Chunker> | null = null;
+/** Kept across runs (the workers keep their loaded grammars); replaced when the size changes. */
+let pool: ChunkWorkerPool | null = null;
 
 function getChunker(): Promise<Chunker> {
   if (!chunkerPromise) {
@@ -32,6 +49,28 @@ function getChunker(): Promise<Chunker> {
     chunkerPromise = p;
   }
   return chunkerPromise;
+}
+
+/**
+ * The chunker of one run: the first IN_THREAD_FIRST_FILES files in this worker, the rest in
+ * the pool of `workers` chunker workers (none: all in this worker).
+ */
+function runChunker(workers: number): FileChunker {
+  if (workers <= 0) return { chunkFile: async (path, text) => (await getChunker()).chunkFile(path, text) };
+  if (pool?.size !== workers) {
+    pool?.dispose();
+    pool = new ChunkWorkerPool({
+      size: workers,
+      // Nested dedicated workers; a literal URL so Vite bundles the chunker worker.
+      spawn: () => new Worker(new URL('../chunker/index.ts', import.meta.url), { type: 'module', name: 'sift-chunker' }),
+      fallback: getChunker,
+      // Not a file's warning: the run goes on in-thread with the same results, only slower.
+      onWorkerLost: (why) => console.warn(`sift: a chunker worker stopped (${why}); its files are chunked in the indexer worker`),
+    });
+  }
+  const p = pool;
+  let seen = 0;
+  return { chunkFile: async (path, text) => (++seen <= IN_THREAD_FIRST_FILES ? (await getChunker()).chunkFile(path, text) : p.chunkFile(path, text)) };
 }
 
 function toSource(ref: SourceRef): FileSource {
@@ -45,14 +84,17 @@ const api: IndexerWorkerApi = {
     return cancels.run(token, async (signal) => {
       const store = wrap<WriterPortApi>(req.storePort);
       try {
-        const chunker = await getChunker();
+        await getChunker();
         const meter = new ProgressMeter(onProgress);
+        const workers = Math.max(0, Math.floor(req.chunkWorkers ?? defaultPoolSize(navigator.hardwareConcurrency)));
+        const chunker = runChunker(workers);
         const summary = await indexCodebase(
           { source: toSource(req.source), store: store as unknown as IndexStore, chunker },
           {
             signal,
             walk: req.maxFileSize ? { maxFileSize: req.maxFileSize } : undefined,
             verify: req.verify,
+            concurrency: req.filesAhead ?? (workers > 0 ? workers * FILES_AHEAD_PER_WORKER : FILES_AHEAD_IN_THREAD),
             optimizeAfterRows: OPTIMIZE_AFTER_ROWS,
             onWarning: (w) => meter.warning(w),
             onBatch: () => meter.batch(),

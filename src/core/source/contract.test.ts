@@ -108,8 +108,14 @@ window.runContract = async () => {
   const walked = [];
   const skips = [];
   for await (const f of walk(src, { onSkip: (s) => skips.push(s.path + ':' + s.reason) })) walked.push(f.path);
+  // The handles the walk listed are kept: a file rewritten since reads its new text, one
+  // deleted since fails as a fresh lookup would.
+  await writeTree(wroot, { 'src/a.ts': 'export const a = 2;\\n' });
+  await (await wroot.getDirectoryHandle('src')).getDirectoryHandle('deep').then((d) => d.removeEntry('b.py'));
+  const afterEdit = new TextDecoder().decode(await src.readFile('src/a.ts'));
+  const afterDelete = await src.readFile('src/deep/b.py').then(() => 'read', (e) => e.name);
   await opfs.removeEntry(walkName, { recursive: true });
-  return { fsa, fileList, fsaName: src.name === walkName, fresh, walked, skips };
+  return { fsa, fileList, fsaName: src.name === walkName, fresh, walked, skips, afterEdit, afterDelete };
 };
 `;
 
@@ -120,6 +126,8 @@ interface BrowserRun {
   fresh: string;
   walked: string[];
   skips: string[];
+  afterEdit: string;
+  afterDelete: string;
 }
 
 describe.skipIf(!existsSync(CHROMIUM))('in Chromium', () => {
@@ -164,5 +172,9 @@ describe.skipIf(!existsSync(CHROMIUM))('in Chromium', () => {
       walked: ['src/a.ts', 'src/deep/b.py'],
       skips: ['.gitignore:extension', 'debug.log:ignored', 'node_modules:ignored'],
     });
+  });
+
+  it('FsaFileSource: after a walk, a rewritten file reads its new text and a deleted one is NotFoundError', () => {
+    expect({ afterEdit: run.afterEdit, afterDelete: run.afterDelete }).toEqual({ afterEdit: 'export const a = 2;\n', afterDelete: 'NotFoundError' });
   });
 });

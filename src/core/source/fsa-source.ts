@@ -5,8 +5,10 @@
  * Invariants: a handle can only reach its own descendants, so nothing outside the root
  * is reachable; paths are validated anyway. Directory handles are cached by path (the
  * root is ''), and `readDir` fills the cache for the child directories it lists, so a
- * walk never re-resolves a path segment by segment. FSA has no symlinks: `resolveLink`
- * is absent.
+ * walk never re-resolves a path segment by segment. It keeps the file handles it lists
+ * too: a walk's stat and the later read then skip `getFileHandle` (one browser round trip
+ * per file each). A cached handle names the same entry a fresh lookup would, so a file
+ * deleted since still fails with NotFoundError. FSA has no symlinks: `resolveLink` is absent.
  */
 import type { DirEntry, FileInfo, FileSource } from './types.ts';
 import { assertRelativePath, baseName, parentPath, joinPath } from './paths.ts';
@@ -19,6 +21,7 @@ interface IterableDirectoryHandle {
 export class FsaFileSource implements FileSource {
   readonly name: string;
   readonly #dirs = new Map<string, FileSystemDirectoryHandle>();
+  readonly #files = new Map<string, FileSystemFileHandle>();
 
   constructor(root: FileSystemDirectoryHandle) {
     this.name = root.name;
@@ -33,6 +36,7 @@ export class FsaFileSource implements FileSource {
         this.#dirs.set(joinPath(dir, name), child as FileSystemDirectoryHandle);
         out.push({ name, kind: 'directory' });
       } else {
+        this.#files.set(joinPath(dir, name), child as FileSystemFileHandle);
         out.push({ name, kind: 'file' });
       }
     }
@@ -53,12 +57,15 @@ export class FsaFileSource implements FileSource {
   clearCache(): void {
     const root = this.#dirs.get('')!;
     this.#dirs.clear();
+    this.#files.clear();
     this.#dirs.set('', root);
   }
 
   async #file(path: string): Promise<FileSystemFileHandle> {
     assertRelativePath(path);
     if (path === '') throw new TypeError('The root is not a file');
+    const cached = this.#files.get(path);
+    if (cached) return cached;
     const dir = await this.#dir(parentPath(path));
     return dir.getFileHandle(baseName(path));
   }

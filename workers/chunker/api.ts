@@ -1,0 +1,27 @@
+/**
+ * Protocol of a chunker worker (types only): the indexer worker's ChunkWorkerPool (pool.ts)
+ * posts one request per file and gets one reply per request, matched by `id`. Plain
+ * postMessage, not Comlink: requests are many and small, and a reply carries only plain data.
+ *
+ * The worker first posts `{ ready: true }` once its tree-sitter runtime has loaded, or
+ * `{ failed }` when it cannot start.
+ */
+import type { StoredChunkInput } from '../../src/core/index/indexer.ts';
+
+export interface ChunkRequest {
+  id: number;
+  path: string;
+  text: string;
+}
+
+/** What `Chunker.chunkFile` returns, with chunks already through `prepareChunks`. */
+export interface ChunkResult {
+  language: string;
+  chunks: StoredChunkInput[];
+  parsed: boolean;
+  warnings: string[];
+}
+
+export type ChunkReply = { id: number; result: ChunkResult } | { id: number; error: string };
+
+export type ChunkerStartup = { ready: true } | { failed: string };
