@@ -1,5 +1,6 @@
 import { packText, unpackText } from '../core/store/text-codec.ts';
 import { nodeTextCodec } from '../core/store/text-codec-node.ts';
+import { fileTrigramKeys } from '../core/text/trigram-keys.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChunkPool } from './chunk-pool.ts';
 import { Chunker } from '../core/chunk/chunker.ts';
@@ -34,7 +35,7 @@ describe('ChunkPool', () => {
     for (const [i, [p, t]] of entries.entries()) {
       const res = await local.chunkFile(p, t);
       // The worker also packs the text for file_text (store/text-codec.ts), off the main thread.
-      expect(fromPool[i]).toEqual({ ...res, chunks: prepareChunks(res.chunks), packed: await packText(t, nodeTextCodec) });
+      expect(fromPool[i]).toEqual({ ...res, chunks: prepareChunks(res.chunks), packed: await packText(t, nodeTextCodec), grams: fileTrigramKeys(t) });
       expect(await unpackText(fromPool[i]!.packed!)).toBe(t);
     }
     expect(fromPool[3]!.parsed).toBe(false);

@@ -30,7 +30,7 @@ export interface ChunkRequest {
   text: string;
 }
 export type ChunkReply =
-  | { id: number; result: { language: string; chunks: StoredChunkInput[]; parsed: boolean; warnings: string[]; packed?: Uint8Array } }
+  | { id: number; result: { language: string; chunks: StoredChunkInput[]; parsed: boolean; warnings: string[]; packed?: Uint8Array; grams?: Uint32Array } }
   | { id: number; error: string };
 
 type Result = Extract<ChunkReply, { result: unknown }>['result'];

@@ -11,6 +11,7 @@ import { nodeWasmLoader } from '../core/chunk/grammars-node.ts';
 import { prepareChunks } from '../core/index/indexer.ts';
 import { packText } from '../core/store/text-codec.ts';
 import { nodeTextCodec } from '../core/store/text-codec-node.ts';
+import { fileTrigramKeys } from '../core/text/trigram-keys.ts';
 import type { ChunkRequest, ChunkReply } from './chunk-pool.ts';
 
 const port = parentPort;
@@ -25,12 +26,14 @@ port.on('message', (req: ChunkRequest) => {
       const chunker = await chunkerReady;
       const res = await chunker.chunkFile(req.path, req.text);
       // The file's text is packed for file_text here too, off the main (SQLite) thread.
+      // So are its trigram keys (grep's prefilter).
       const packed = await packText(req.text, nodeTextCodec);
-      reply = { id: req.id, result: { ...res, chunks: prepareChunks(res.chunks), packed } };
+      const grams = fileTrigramKeys(req.text);
+      reply = { id: req.id, result: { ...res, chunks: prepareChunks(res.chunks), packed, grams } };
     } catch (e) {
       reply = { id: req.id, error: e instanceof Error ? e.message : String(e) };
     }
-    port.postMessage(reply, 'result' in reply && reply.result.packed ? [reply.result.packed.buffer as ArrayBuffer] : []);
+    port.postMessage(reply, 'result' in reply ? [reply.result.packed, reply.result.grams].flatMap((b) => (b ? [b.buffer as ArrayBuffer] : [])) : []);
   })();
 });
 port.postMessage({ ready: true });

@@ -160,6 +160,7 @@ const api: StoreWorkerApi = {
       renameFile: (from, to) => s.renameFile(from, to),
       chunkCount: () => s.chunkCount(),
       optimizeFts: () => s.optimizeFts(),
+      flushTrigrams: () => s.flushTrigrams(),
       pendingEmbeddings: (m, limit, afterId) => s.pendingEmbeddings(m, limit, afterId),
       getChunks: (ids) => s.getChunks(ids),
       putEmbeddings: (m, items) => s.putEmbeddings(m, items),

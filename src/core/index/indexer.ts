@@ -37,6 +37,7 @@ import { CHUNK_OVERLAP_CHARS, MAX_CHUNK_CHARS, MIN_CHUNK_CHARS, WRITE_BATCH_ROWS
 import { chunkText as chunkPlainText } from '../chunk/text.ts';
 import { META, type MetaKey } from '../store/meta.ts';
 import { packText } from '../store/text-codec.ts';
+import { fileTrigramKeys } from '../text/trigram-keys.ts';
 
 /** The chunker's own text fallback, for a file the chunker itself faulted on. */
 const TEXT_FALLBACK = { maxChunkChars: MAX_CHUNK_CHARS, minChunkChars: MIN_CHUNK_CHARS, overlapChars: CHUNK_OVERLAP_CHARS };
@@ -73,18 +74,20 @@ export interface IndexStore {
    * `text`: the file's decoded text, stored once for exact/regex search (issue 11); `packed`:
    * the same text packed for storage (store/text-codec.ts), made here, off the store's thread.
    */
-  writeFiles(items: Array<{ file: FileRecord; chunks: StoredChunkInput[]; text?: string; packed?: Uint8Array }>): Promise<void>;
+  writeFiles(items: Array<{ file: FileRecord; chunks: StoredChunkInput[]; text?: string; packed?: Uint8Array; grams?: Uint32Array }>): Promise<void>;
   deleteFiles(paths: string[]): Promise<void>;
   renameFile(from: string, to: FileRecord): Promise<void>;
   chunkCount(): Promise<number>;
   /** Merge the keyword index's segments (see IndexOptions.optimizeAfterRows). */
   optimizeFts?(): Promise<void>;
+  /** Write the trigram keys of the files written so far to the trigram index (end of a run). */
+  flushTrigrams?(): Promise<number>;
 }
 
 /** What the indexer needs from a chunker (the tree-sitter Chunker satisfies it). */
 export interface FileChunker {
   /** Chunks may come back already prepared (`prepareChunks`, e.g. by a worker pool). */
-  chunkFile(path: string, text: string): Promise<{ language: string; chunks: Array<Chunk | StoredChunkInput>; parsed: boolean; warnings: string[]; packed?: Uint8Array }>;
+  chunkFile(path: string, text: string): Promise<{ language: string; chunks: Array<Chunk | StoredChunkInput>; parsed: boolean; warnings: string[]; packed?: Uint8Array; grams?: Uint32Array }>;
 }
 
 export interface IndexOptions {
@@ -331,6 +334,8 @@ interface ChunkOutcome {
   text: string;
   /** `text` packed for file_text (by a chunk worker, or here: never on the store's thread). */
   packed: Uint8Array;
+  /** `text`'s distinct trigram keys for grep's prefilter (made where `packed` is). */
+  grams: Uint32Array;
 }
 
 type Prepared =
@@ -342,7 +347,7 @@ type Prepared =
  * other store call must `settle()` first so the store sees a sequential run's order.
  */
 class BatchWriter {
-  #batch: Array<{ file: FileRecord; chunks: StoredChunkInput[]; text?: string; packed?: Uint8Array }> = [];
+  #batch: Array<{ file: FileRecord; chunks: StoredChunkInput[]; text?: string; packed?: Uint8Array; grams?: Uint32Array }> = [];
   #rows = 0;
   #lastFlush = now();
   #inFlight: Promise<void> | null = null;
@@ -363,8 +368,8 @@ class BatchWriter {
    * Queue a file; true when the batch is due: the first results, or size / time once the
    * previous write has finished (or the batch reached MAX_BATCH_FACTOR × WRITE_BATCH_ROWS).
    */
-  add(file: FileRecord, chunks: StoredChunkInput[], text?: string, packed?: Uint8Array): boolean {
-    this.#batch.push({ file, chunks, text, packed }); // issue 11: text → file_text
+  add(file: FileRecord, chunks: StoredChunkInput[], outcome?: { text: string; packed: Uint8Array; grams: Uint32Array }): boolean {
+    this.#batch.push({ file, chunks, text: outcome?.text, packed: outcome?.packed, grams: outcome?.grams }); // issue 11: text → file_text
     this.#rows += chunks.length;
     if (this.log.firstSearchableMs === null && this.#inFlight === null && this.#batch.length >= FIRST_BATCH_FILES) return true;
     if (this.#rows >= WRITE_BATCH_ROWS * MAX_BATCH_FACTOR) return true;
@@ -432,10 +437,16 @@ async function applyPlan(
     const tc = now();
     try {
       const res = await chunker.chunkFile(path, text);
-      return { language: res.language, chunks: prepareChunks(res.chunks), fallback: !res.parsed && res.warnings.length > 0 ? res.warnings.join('; ') : null, text, packed: res.packed ?? (await packText(text)) };
+      return {
+        language: res.language, chunks: prepareChunks(res.chunks), fallback: !res.parsed && res.warnings.length > 0 ? res.warnings.join('; ') : null,
+        text, packed: res.packed ?? (await packText(text)), grams: res.grams ?? fileTrigramKeys(text),
+      };
     } catch (e) {
       // The chunker must never lose a file; if it faults anyway, keep the file as plain text chunks.
-      return { language, chunks: prepareChunks(chunkPlainText(path, text, language, TEXT_FALLBACK)), fallback: e instanceof Error ? e.message : String(e), text, packed: await packText(text) };
+      return {
+        language, chunks: prepareChunks(chunkPlainText(path, text, language, TEXT_FALLBACK)), fallback: e instanceof Error ? e.message : String(e),
+        text, packed: await packText(text), grams: fileTrigramKeys(text),
+      };
     } finally {
       timings.chunk += now() - tc;
     }
@@ -535,7 +546,7 @@ async function applyPlan(
       else summary.added++;
       finalHashes.set(f.path, hash);
       status.totalChunks += outcome.chunks.length;
-      if (writer.add(record, outcome.chunks, outcome.text, outcome.packed)) {
+      if (writer.add(record, outcome.chunks, outcome)) {
         status.currentStage = 'indexing';
         await writer.flush();
         status.currentStage = 'chunking';
@@ -559,6 +570,13 @@ async function applyPlan(
     timings.store += now() - ts;
   }
   summary.deleted = toDelete.filter((p) => stored.has(p)).length;
+
+  // The run's files go into the trigram index now (until then grep treats them as candidates).
+  if (store.flushTrigrams && log.chunksWritten + toDelete.length > 0) {
+    const ts = now();
+    await store.flushTrigrams();
+    timings.store += now() - ts;
+  }
 
   if (opts.optimizeAfterRows !== undefined && log.chunksWritten >= opts.optimizeAfterRows && store.optimizeFts) {
     const to = now();
