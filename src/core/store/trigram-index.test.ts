@@ -106,8 +106,16 @@ async function checkSound(store: Store, files: Map<string, string>, rand: () => 
 
 describe('posting lists', () => {
   it('round-trip ids through delta varints and reject damage', () => {
-    const ids = Uint32Array.from([1, 2, 127, 128, 300, 16384, 2 ** 21 + 5, 2 ** 31 + 7]);
+    const ids = Uint32Array.from([0, 1, 2, 127, 128, 300, 16384, 2 ** 21 + 5, 2 ** 32 - 1]);
     expect([...decodeIds(encodeIds(ids))]).toEqual([...ids]);
+    // Dense lists are bitmaps (first byte 0), smaller than one byte per id.
+    const dense = Uint32Array.from({ length: 900 }, (_, i) => 1000 + i + (i % 3 === 0 ? 0 : 100)).sort().filter((x, i, a) => i === 0 || a[i - 1] !== x);
+    const enc = encodeIds(dense);
+    expect(enc[0]).toBe(0);
+    expect(enc.length).toBeLessThan(dense.length / 4);
+    expect([...decodeIds(enc)]).toEqual([...dense]);
+    expect([...decodeIds(encodeIds(Uint32Array.from([7])))]).toEqual([7]);
+    expect(decodeIds(encodeIds(new Uint32Array(0)))).toHaveLength(0);
     expect(() => decodeIds(Uint8Array.from([0x80]))).toThrow(/truncated/);
     expect(() => decodeIds(Uint8Array.from([5, 0]))).toThrow(/ascend/);
     expect([...intersect(Uint32Array.from([1, 3, 5, 7]), Uint32Array.from([3, 4, 7]))]).toEqual([3, 7]);

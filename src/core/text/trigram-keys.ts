@@ -32,9 +32,11 @@ export const ASCII_KEY_SPACE = 1 << 21;
 const HASH_SPACE = 2 ** 32 - ASCII_KEY_SPACE;
 const NL = 10;
 
-/** Per-call stamps over the ASCII key space: stamp[k] === current call ⇔ k already seen. */
-let stamp: Uint32Array | null = null;
-let epoch = 0;
+/**
+ * Which ASCII keys the current call has seen: one bit per key (256 KB, stays in cache), cleared
+ * after each call by walking the keys it collected.
+ */
+let seen: Int32Array | null = null;
 /** Scratch buffers reused across calls (grown as needed). */
 let asciiBuf = new Uint32Array(4096);
 let otherBuf = new Uint32Array(256);
@@ -64,14 +66,8 @@ export function fileTrigramKeys(text: string): Uint32Array {
     // Two UTF-16 units hold at most two code points: no trigram.
     return new Uint32Array(0);
   }
-  stamp ??= new Uint32Array(ASCII_KEY_SPACE);
-  epoch = (epoch + 1) >>> 0;
-  if (epoch === 0) {
-    stamp.fill(0);
-    epoch = 1;
-  }
-  const st = stamp;
-  const ep = epoch;
+  seen ??= new Int32Array(ASCII_KEY_SPACE >>> 5);
+  const bits = seen;
   let ascii = asciiBuf;
   let other = otherBuf;
   let na = 0;
@@ -98,8 +94,10 @@ export function fileTrigramKeys(text: string): Uint32Array {
       have++;
     } else if ((a | b | c) < 128) {
       const k = (a << 14) | (b << 7) | c;
-      if (st[k] !== ep) {
-        st[k] = ep;
+      const w = k >>> 5;
+      const m = 1 << (k & 31);
+      if ((bits[w]! & m) === 0) {
+        bits[w] = bits[w]! | m;
         if (na === ascii.length) {
           const g = new Uint32Array(ascii.length * 2);
           g.set(ascii);
@@ -118,6 +116,7 @@ export function fileTrigramKeys(text: string): Uint32Array {
     a = b;
     b = c;
   }
+  for (let i = 0; i < na; i++) bits[ascii[i]! >>> 5] = 0;
   if (no === 0) return ascii.slice(0, na).sort();
   // Hashed keys may repeat: sort and drop duplicates; they are all ≥ every ASCII key.
   const hs = other.subarray(0, no).sort();
