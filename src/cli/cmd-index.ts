@@ -107,6 +107,8 @@ export async function runIndex(dir: string, store: Store, paths: IndexPaths, o: 
         signal: ac.signal,
         verify: o.verify,
         concurrency,
+        // Merged inside the run (counted in its time); a bulk load always ends merged.
+        optimizeAfterRows: OPTIMIZE_AFTER_ROWS,
         walk: { maxFileSize: o.maxFileSize, extraIgnore: o.ignore },
         onProgress: (s) => show(progressLine(s)),
         onWarning: (w) => warnings.push(`${w.path}: ${w.kind}: ${w.message}`),
@@ -116,14 +118,7 @@ export async function runIndex(dir: string, store: Store, paths: IndexPaths, o: 
     await dispose();
   }
   if (tty) process.stderr.write('\r\x1b[K');
-  let optimizeMs: number | null = null;
-  if (lexical.chunks.written >= OPTIMIZE_AFTER_ROWS) {
-    show('optimizing the keyword index…');
-    const t = performance.now();
-    await store.optimizeFts();
-    optimizeMs = performance.now() - t;
-    if (tty) process.stderr.write('\r\x1b[K');
-  }
+  const optimizeMs: number | null = lexical.timings.optimize > 0 ? lexical.timings.optimize : null;
 
   let embedding: (EmbedSummary & { model: string; device: string; dtype: string }) | { skipped: string } = { skipped: 'disabled (--no-embed)' };
   let vectors: { kind: string; count: number; ms: number } | null = null;

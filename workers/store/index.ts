@@ -161,6 +161,7 @@ const api: StoreWorkerApi = {
       chunkCount: () => s.chunkCount(),
       optimizeFts: () => s.optimizeFts(),
       flushTrigrams: () => s.flushTrigrams(),
+      setBulkLoad: (on) => s.setBulkLoad(on),
       pendingEmbeddings: (m, limit, afterId) => s.pendingEmbeddings(m, limit, afterId),
       getChunks: (ids) => s.getChunks(ids),
       putEmbeddings: (m, items) => s.putEmbeddings(m, items),

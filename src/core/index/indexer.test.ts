@@ -1,5 +1,6 @@
 import { describe, it, expect, beforeAll } from 'vitest';
-import { diffWalk, indexCodebase, planIndex, prepareChunks, type IndexStore } from './indexer.ts';
+import { BULK_LOAD_FILES, diffWalk, indexCodebase, planIndex, prepareChunks, type IndexStore } from './indexer.ts';
+import { FTS_AUTOMERGE, FTS_BULK_CRISISMERGE, FTS_CRISISMERGE } from '../store/store.ts';
 import { identifierTokens } from '../text/identifiers.ts';
 import { sha256Hex } from '../hash/hash.ts';
 import { embeddingText } from '../chunk/embedding-text.ts';
@@ -204,4 +205,35 @@ describe('indexCodebase', () => {
     expect(res.timings.optimize).toBeGreaterThan(0);
     expect(await snapshot(merged)).toEqual(await snapshot(plain));
   });
+
+  it('loads a big run in bulk mode (no merging as it goes), ends it merged with FTS5 defaults back, same rows', async () => {
+    const config = async (st: Store) => Object.fromEntries((await st.db.all<{ k: string; v: number }>('SELECT k, v FROM chunks_fts_config')).map((r) => [r.k, r.v]));
+    const segments = async (st: Store) => (await st.db.get<{ n: number }>('SELECT count(DISTINCT segid) AS n FROM chunks_fts_idx'))?.n ?? 0;
+    const files = repo(BULK_LOAD_FILES);
+    const calls: boolean[] = [];
+    const bulkStore = await openMemoryStore();
+    const spy = new Proxy(bulkStore, {
+      get: (t, k) => (k === 'setBulkLoad' ? async (on: boolean) => {
+        calls.push(on);
+        await t.setBulkLoad(on);
+        if (on) expect(await config(t)).toMatchObject({ automerge: 0, crisismerge: FTS_BULK_CRISISMERGE });
+      } : Reflect.get(t, k, t)),
+    }) as unknown as IndexStore;
+    const source = new MemoryFileSource(files);
+    await indexCodebase({ source, store: spy, chunker });
+    expect(calls).toEqual([true, false]);
+    expect(await config(bulkStore)).toMatchObject({ automerge: FTS_AUTOMERGE, crisismerge: FTS_CRISISMERGE });
+    expect(await segments(bulkStore)).toBe(1); // merged at the end without optimizeAfterRows
+    // A small run on the same index keeps FTS5's own merging.
+    calls.length = 0;
+    files['extra.py'] = 'def extra():\n    return 1\n';
+    source.set('extra.py', files['extra.py']);
+    await indexCodebase({ source, store: spy, chunker });
+    expect(calls).toEqual([false]);
+    const plain = await openMemoryStore();
+    await plain.setBulkLoad(false);
+    await indexCodebase({ source: new MemoryFileSource(files), store: plain, chunker }, { concurrency: 1 });
+    expect(await snapshot(bulkStore)).toEqual(await snapshot(plain));
+    expect(await bulkStore.integrityCheck()).toBe('ok');
+  }, 120_000);
 });

@@ -53,6 +53,11 @@ const FLUSH_INTERVAL_MS = 1000;
 const MAX_BATCH_FACTOR = 8;
 const PROGRESS_INTERVAL_MS = 100;
 /**
+ * A run with at least this many files to read loads the keyword index in bulk mode
+ * (Store.setBulkLoad) and ends with one merge of it; smaller runs keep FTS5's own merging.
+ */
+export const BULK_LOAD_FILES = 1000;
+/**
  * Files read + hashed + chunked ahead of the one being committed. With an in-thread chunker
  * this overlaps file reads and the store's writes (a worker in the browser); with a chunker
  * pool (CLI) it keeps every pool worker busy.
@@ -80,6 +85,8 @@ export interface IndexStore {
   chunkCount(): Promise<number>;
   /** Merge the keyword index's segments (see IndexOptions.optimizeAfterRows). */
   optimizeFts?(): Promise<void>;
+  /** Keyword index bulk-load mode (Store.setBulkLoad): on for a big run, off at its end. */
+  setBulkLoad?(on: boolean): Promise<void>;
   /** Write the trigram keys of the files written so far to the trigram index (end of a run). */
   flushTrigrams?(): Promise<number>;
 }
@@ -422,6 +429,9 @@ async function applyPlan(
   const { timings, files: summary, status } = log;
 
   await store.setMeta(META.runState, 'indexing');
+  // Every run states the mode it wants: one cut short in bulk mode leaves it set.
+  const bulk = plan.candidates.length >= BULK_LOAD_FILES;
+  await store.setBulkLoad?.(bulk);
   if (!(await store.getMeta(META.createdAt))) await store.setMeta(META.createdAt, new Date().toISOString());
 
   log.stage('chunking');
@@ -578,7 +588,9 @@ async function applyPlan(
     timings.store += now() - ts;
   }
 
-  if (opts.optimizeAfterRows !== undefined && log.chunksWritten >= opts.optimizeAfterRows && store.optimizeFts) {
+  if (bulk) await store.setBulkLoad?.(false);
+  // A bulk load left its segments unmerged: merge them now, whatever optimizeAfterRows says.
+  if (((opts.optimizeAfterRows !== undefined && log.chunksWritten >= opts.optimizeAfterRows) || (bulk && store.setBulkLoad)) && store.optimizeFts) {
     const to = now();
     await store.optimizeFts();
     timings.optimize = now() - to;
