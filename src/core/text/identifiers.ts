@@ -13,6 +13,9 @@ const IDENT_RE = /[\p{L}\p{N}\p{M}_$]+/gu;
  */
 const PART_RE = /\p{Lu}+(?=\p{Lu}\p{Ll})|\p{Lu}?\p{Ll}[\p{Ll}\p{M}]*\p{N}*|\p{Lu}+\p{N}*|\p{N}+|[\p{L}\p{M}\p{N}]+/gu;
 /** A case boundary or separator inside a word: the word splits into more than one part. */
+/** An upper-case letter: the camelCase tests below need one. */
+const HAS_UPPER_RE = /\p{Lu}/u;
+
 export const COMPOUND_RE = /[\p{Ll}\p{N}]\p{Lu}|\p{Lu}\p{Lu}\p{Ll}|[_$]|::|->|[.\-#/]/u;
 
 /** Parts of an identifier, lower-cased: `getUserName` → get,user,name; `HTTPServer` → http,server. */
@@ -36,9 +39,15 @@ export function identifierParts(s: string): Array<{ start: number; end: number; 
  */
 export function identifierTokens(text: string): string {
   const seen = new Set<string>();
+  // Each distinct word once, and only words with an upper-case letter can hold a camelCase
+  // part: most words of C or Python code are skipped before any splitting (this function was
+  // 7.5% of a chunk worker's CPU on kernel C; the output is unchanged).
+  const words = new Set<string>();
   for (const m of text.matchAll(IDENT_RE)) {
     const word = m[0];
-    if (word.length > 256 || !COMPOUND_RE.test(word)) continue;
+    if (words.has(word)) continue;
+    words.add(word);
+    if (word.length > 256 || !HAS_UPPER_RE.test(word) || !COMPOUND_RE.test(word)) continue;
     // Segments the tokenizer produces itself (split on `_`/`$`): only these may be camelCase.
     for (const segment of word.split(/[_$]+/)) {
       if (!/[\p{Ll}\p{N}]\p{Lu}|\p{Lu}\p{Lu}\p{Ll}/u.test(segment)) continue;
