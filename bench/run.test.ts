@@ -39,9 +39,10 @@ describe('indexStructures', () => {
         file: { path: 'a.ts', hash: 'h', size: text.length, mtime: 1, language: 'typescript' }, text,
         chunks: [{ path: 'a.ts', startLine: 1, endLine: 3, language: 'typescript', chunkType: 'function', symbol: 'alpha', parent: null, signature: 'function alpha()', doc: null, content: text.trimEnd(), contentHash: 'x' }],
       }]);
+      await store.flushTrigrams();
       await store.close();
       const s = indexStructures(db);
-      for (const k of ['keyword index (chunks_fts)', 'chunk rows (chunks)', 'file text (file_text)', 'trigram index (file_trigrams)', 'file records']) expect(s[k]).toBeGreaterThan(0);
+      for (const k of ['keyword index (chunks_fts)', 'chunk rows (chunks)', 'file text (file_text)', 'trigram index (trigram_postings)', 'file records']) expect(s[k]).toBeGreaterThan(0);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

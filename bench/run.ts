@@ -90,7 +90,8 @@ export interface BenchReport {
 /** dbstat object name → the structure it belongs to (FTS shadow tables and indexes grouped with their table). */
 export function structureOf(name: string): string {
   if (name.startsWith('chunks_fts')) return 'keyword index (chunks_fts)';
-  if (name.startsWith('file_trigrams')) return 'trigram index (file_trigrams)';
+  if (name.startsWith('trigram_')) return 'trigram index (trigram_postings)';
+  if (name.startsWith('file_trigrams')) return 'trigram index (file_trigrams, schema 3-5)';
   if (name === 'file_text' || name.startsWith('sqlite_autoindex_file_text')) return 'file text (file_text)';
   if (name === 'chunks') return 'chunk rows (chunks)';
   if (name.startsWith('chunks_')) return 'chunk indexes';
