@@ -13,7 +13,7 @@
  * Invariants: nothing is written outside bench/tmp/ (dist/ is never touched); the browser,
  * server and profile are always torn down; every number comes from this run.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -29,7 +29,7 @@ import {
 } from './embed.ts';
 import type { BenchVectorsRow } from './vectors.ts';
 import { defaultNumThreads } from '../src/core/embed/embedder.ts';
-import type { BenchPageApi, ColdIndexResult, CopyResult, EmbedResult, GrepBenchResult, SearchResult } from './browser/api.ts';
+import type { BenchPageApi, StoreVariantRun, CloneCost, FsaCosts, ColdIndexResult, CopyResult, EmbedResult, GrepBenchResult, IndexVariant, SearchResult } from './browser/api.ts';
 import { LITERALS, REGEXES } from './grep.ts';
 import { BENCH_PAGE, CORPORA_URL } from './browser/vite.config.ts';
 
@@ -62,6 +62,10 @@ async function bestOf(browser: () => Promise<EmbedResult>, native: () => Promise
   return { r: r!, native: n };
 }
 const EMBED_DTYPES = ['q8', 'fp32'] as const;
+/** Rows per batch in the store-only comparison: the indexer's batch size while the store is busy (8 × WRITE_BATCH_ROWS). */
+const STORE_BATCH_ROWS = 8000;
+/** Files chunked for the clone-cost probe (--probes). */
+const PROBE_CLONE_FILES = 400;
 const QUERY_MODEL = 'generated/tiny';
 const SEARCH_RUNS = 3;
 const VECTOR_DIM = 384;
@@ -78,6 +82,55 @@ export interface BenchBrowserOptions {
   /** Sections to run (default all); skipped ones are reported empty. */
   sections?: BrowserSection[];
   log?: (line: string) => void;
+  /**
+   * Index only these kernel folders (e.g. ['mm', 'fs']) instead of the whole subset, for
+   * quick iterations (full mode only; each must be one of KERNEL_DIRS).
+   */
+  subset?: string[];
+  /**
+   * Chromium profile folder to keep and reuse: the corpus copied into its OPFS stays and is
+   * reused by the next run with the same file list (the copy is most of a run's setup time).
+   * Unset: a fresh temporary profile, removed afterwards.
+   */
+  profileDir?: string;
+  /**
+   * Index variants compared before the regular index section, each a cold index of the same
+   * corpus into a fresh store, interleaved round by round (order reversed every other round).
+   */
+  variants?: IndexVariant[];
+  /** Rounds of `variants` (default 1). */
+  rounds?: number;
+  /** Skip the regular cold index + rescan + search + grep after the variants. */
+  variantsOnly?: boolean;
+  /** Before indexing: OPFS call costs over the copied corpus, and the batches' clone cost. */
+  probes?: boolean;
+  /** Store page-cache sizes (KiB) to compare on the same batches, e.g. [16000, 65536]. */
+  storeCacheKiB?: number[];
+}
+
+/** One cold index of a variant round. */
+export interface VariantRun {
+  label: string;
+  round: number;
+  loadavg: number[];
+  result: ColdIndexResult;
+}
+
+export function variantLabel(v: IndexVariant): string {
+  const w = v.chunkWorkers === undefined ? 'default pool' : v.chunkWorkers === 0 ? 'in-thread' : `${v.chunkWorkers} chunker workers`;
+  return v.filesAhead === undefined ? w : `${w}, ${v.filesAhead} ahead`;
+}
+
+/** `--variants=0,2,2:64` → chunker workers[:files ahead]; `d` = the app's default. */
+export function parseVariants(spec: string): IndexVariant[] {
+  return spec.split(',').filter(Boolean).map((v) => {
+    const [w, a] = v.split(':');
+    const out: IndexVariant = {};
+    if (w !== 'd') out.chunkWorkers = Number(w);
+    if (a !== undefined) out.filesAhead = Number(a);
+    if ((out.chunkWorkers !== undefined && !(out.chunkWorkers >= 0)) || (out.filesAhead !== undefined && !(out.filesAhead >= 1))) throw new Error(`bad variant ${v}: workers[:ahead], e.g. 0 or 2:32`);
+    return out;
+  });
 }
 
 export interface BrowserBench {
@@ -89,6 +142,12 @@ export interface BrowserBench {
   search: SearchResult | null;
   /** Exact/regex search (issue 11) over the same indexed corpus, in the bench worker. */
   grep: GrepBenchResult | null;
+  /** Cold indexes of the compared variants (BenchBrowserOptions.variants). */
+  variantRuns: VariantRun[];
+  /** Store-only runs per page-cache size (BenchBrowserOptions.storeCacheKiB). */
+  storeRuns: StoreVariantRun[];
+  /** OPFS call and batch clone costs (BenchBrowserOptions.probes). */
+  probes: { fsa: FsaCosts; clone: CloneCost } | null;
   vectors: BenchVectorsRow[];
   memory: Awaited<ReturnType<BenchPageApi['memory']>> | null;
   bundle: BundleSizes | null;
@@ -152,7 +211,9 @@ export async function benchBrowser(opts: BenchBrowserOptions = {}): Promise<Brow
   const server = await preview({ configFile: BENCH_CONFIG, logLevel: 'error' });
   const base = server.resolvedUrls?.local[0];
   if (!base) throw new Error('vite preview did not report a URL');
-  const profile = mkdtempSync(join(tmpdir(), 'sift-bench-chromium-'));
+  const keepProfile = !!opts.profileDir;
+  if (opts.profileDir) mkdirSync(opts.profileDir, { recursive: true });
+  const profile = opts.profileDir ?? mkdtempSync(join(tmpdir(), 'sift-bench-chromium-'));
   const args = [...CHROMIUM_ARGS.filter((a) => a !== '--disable-gpu'), ...EXTRA_ARGS];
   const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args, headless: true });
   try {
@@ -222,16 +283,56 @@ export async function benchBrowser(opts: BenchBrowserOptions = {}): Promise<Brow
     let memory: BrowserBench['memory'] = null;
     let search: SearchResult | null = null;
     let grepResult: GrepBenchResult | null = null;
+    const variantRuns: VariantRun[] = [];
+    let probes: BrowserBench['probes'] = null;
+    const storeRuns: StoreVariantRun[] = [];
     if (want.has('index')) {
-      const name = quick ? 'medium' : 'kernel-subset';
+      const subset = !quick && opts.subset?.length ? opts.subset : null;
+      const bad = subset?.filter((d) => !KERNEL_SUBSET.includes(d)) ?? [];
+      if (bad.length) throw new Error(`--subset: ${bad.join(', ')} not among ${KERNEL_SUBSET.join(', ')}`);
+      const name = quick ? 'medium' : subset ? `kernel-${subset.join('-')}` : 'kernel-subset';
       const dir = quick ? 'medium' : 'kernel';
-      const paths = listFiles(join(CORPORA_DIR, dir), (p) => quick || KERNEL_SUBSET.some((d) => p.startsWith(`${d}/`)));
-      log(`copy ${paths.length} files of ${name} into OPFS`);
-      const copy = await call('copyCorpus', { name, urlPrefix: `${CORPORA_URL}${dir}/`, paths });
+      const dirs = subset ?? KERNEL_SUBSET;
+      const paths = listFiles(join(CORPORA_DIR, dir), (p) => quick || dirs.some((d) => p.startsWith(`${d}/`)));
+      log(`copy ${paths.length} files of ${name} into OPFS${keepProfile ? ` (profile ${profile}, reused if there)` : ''}`);
+      const copy = await call('copyCorpus', { name, urlPrefix: `${CORPORA_URL}${dir}/`, paths, reuse: keepProfile });
       corpus = { name, copy };
-      log(`copied ${fmt(mb(copy.bytes))} MiB in ${fmt(copy.ms / 1000, 1)} s; indexing`);
+      log(copy.reused ? `reused the copy in the profile (${fmt(mb(copy.bytes))} MiB)` : `copied ${fmt(mb(copy.bytes))} MiB in ${fmt(copy.ms / 1000, 1)} s`);
+      if (opts.probes) {
+        const f = await call('fsaCosts', name);
+        probes = { fsa: f, clone: await call('cloneCost', name, PROBE_CLONE_FILES) };
+        const c = probes.clone;
+        log(`OPFS: ${f.files} files in ${f.dirs} dirs: list ${fmt(f.listMs)} ms, getFileHandle ${fmt(f.getFileHandleMs)} ms, getFile ${fmt(f.getFileMs)} ms, ` +
+          `arrayBuffer ${fmt(f.arrayBufferMs)} ms (${fmt(mb(f.bytes))} MiB), getFile again ${fmt(f.getFileAgainMs)} ms`);
+        log(`clone: ${c.files} files, ${c.chunks} chunks, ${fmt(mb(c.bytes))} MiB: chunk ${fmt(c.chunkMs)} ms, structuredClone ${fmt(c.cloneMs)} ms, postMessage ${fmt(c.postMs)} ms`);
+      }
+      if (opts.storeCacheKiB?.length) {
+        const runs = await call('storeVariants', {
+          name, variants: opts.storeCacheKiB.map((k) => ({ label: `cache ${k} KiB`, cacheSizeKiB: k })), rounds: opts.rounds ?? 1, batchRows: STORE_BATCH_ROWS,
+        });
+        storeRuns.push(...runs);
+        for (const r of runs) log(`store ${r.label} round ${r.round}: write ${fmt(r.writeMs / 1000, 1)} s, optimize ${fmt(r.optimizeMs / 1000, 1)} s (${r.batches} batches)`);
+      }
+      const variants = opts.variants ?? [];
+      for (let round = 0; round < (variants.length ? (opts.rounds ?? 1) : 0); round++) {
+        const order = variants.map((v, i) => ({ v, i }));
+        if (round % 2 === 1) order.reverse();
+        for (const { v, i } of order) {
+          const load = loadavg();
+          const result = await call('indexCorpus', name, `bench-${name}-v${i}-r${round}`, { ...v, rescan: false, drop: true });
+          const run: VariantRun = { label: variantLabel(v), round, loadavg: load, result };
+          variantRuns.push(run);
+          const t = result.summary.timings;
+          log(`variant ${run.label} round ${round}: ${fmt(t.total / 1000, 1)} s, ${fmt(mb(result.summary.bytes) / (t.total / 1000), 2)} MiB/s, ` +
+            `first searchable ${fmt((result.summary.firstSearchableMs ?? NaN) / 1000, 1)} s, walk ${fmt(t.walk / 1000, 1)} chunk ${fmt(t.chunk / 1000, 1)} store ${fmt(t.store / 1000, 1)} (load ${load[0]!.toFixed(2)})`);
+        }
+      }
+    }
+    if (want.has('index') && corpus && !opts.variantsOnly) {
+      const name = corpus.name;
+      log('indexing');
       index = await call('indexCorpus', name, `bench-${name}`);
-      log(`indexed ${index.summary.files.total} files, ${index.summary.chunks.total} chunks in ${fmt(index.summary.timings.total / 1000, 1)} s; rescan ${fmt(index.rescan.timings.total / 1000, 2)} s`);
+      log(`indexed ${index.summary.files.total} files, ${index.summary.chunks.total} chunks in ${fmt(index.summary.timings.total / 1000, 1)} s; rescan ${fmt((index.rescan?.timings.total ?? NaN) / 1000, 2)} s`);
       memory = await call('memory');
       search = await call('search', { storeName: `bench-${name}`, queries: readBenchQueries(), runs: SEARCH_RUNS, queryModelId: QUERY_MODEL, dim: VECTOR_DIM });
       log(`search: ${search.modes.map((m) => `${m.mode} ${fmt(m.p50, 1)}/${fmt(m.p95, 1)} ms`).join(', ')}`);
@@ -261,12 +362,12 @@ export async function benchBrowser(opts: BenchBrowserOptions = {}): Promise<Brow
       rmSync(APP_OUT_DIR, { recursive: true, force: true });
     }
 
-    const result: Omit<BrowserBench, 'markdown'> = { env, embedding, corpus, index, search, grep: grepResult, vectors, memory, bundle, notes };
+    const result: Omit<BrowserBench, 'markdown'> = { env, embedding, corpus, index, search, grep: grepResult, variantRuns, probes, storeRuns, vectors, memory, bundle, notes };
     return { markdown: browserMarkdown(result), ...result };
   } finally {
     await context.close().catch(() => undefined);
     await server.close().catch(() => undefined);
-    rmSync(profile, { recursive: true, force: true });
+    if (!keepProfile) rmSync(profile, { recursive: true, force: true });
   }
 }
 
@@ -278,12 +379,25 @@ function indexMarkdown(L: string[], index: ColdIndexResult, corpus: NonNullable<
   const t = x.timings;
   const secs = t.total / 1000;
   L.push('', `### Cold index in Chromium (OPFS, the app's store + indexer workers): ${corpus.name}`, '',
-    `Corpus copied into OPFS first (not timed): ${corpus.copy.files} files, ${fmt(mb(corpus.copy.bytes))} MiB in ${s(corpus.copy.ms, 1)} s. ` +
+    `Corpus copied into OPFS first (not timed): ${corpus.copy.files} files, ${fmt(mb(corpus.copy.bytes))} MiB${corpus.copy.reused ? ' (copy reused from the kept profile)' : ` in ${s(corpus.copy.ms, 1)} s`}. ` +
       'Stage columns are summed per-file durations (they overlap when pipelined), as in the Node table.', '',
     '| files | chunks | MiB | total s | wall s | first searchable s | walk | read | hash | chunk | store | files/s | MiB/s | chunks/s | rescan (no change) s | OPFS DB MiB |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     `| ${x.files.total} | ${x.chunks.total} | ${fmt(mb(x.bytes))} | ${s(t.total)} | ${s(index.wallMs)} | ${s(x.firstSearchableMs)} | ${s(t.walk)} | ${s(t.read)} | ${s(t.hash)} | ${s(t.chunk)} | ${s(t.store)} | ` +
-      `${fmt(x.files.total / secs)} | ${fmt(mb(x.bytes) / secs, 2)} | ${fmt(x.chunks.total / secs)} | ${s(index.rescan.timings.total)} (unchanged ${index.rescan.files.unchanged}) | ${fmt(mb(index.dbBytes))} |`);
+      `${fmt(x.files.total / secs)} | ${fmt(mb(x.bytes) / secs, 2)} | ${fmt(x.chunks.total / secs)} | ${index.rescan ? `${s(index.rescan.timings.total)} (unchanged ${index.rescan.files.unchanged})` : ''} | ${fmt(mb(index.dbBytes))} |`);
+}
+
+function variantsMarkdown(L: string[], runs: VariantRun[], corpus: NonNullable<BrowserBench['corpus']>): void {
+  L.push('', `### Cold index variants in Chromium (OPFS, the app's workers): ${corpus.name}, interleaved`, '',
+    'Each row is one cold index into a fresh store; stage columns are summed per-file durations (seconds).', '',
+    '| variant | round | load (1 min) | files | chunks | MiB | total s | first searchable s | walk | read | hash | chunk | store | MiB/s |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    ...runs.map((r) => {
+      const x = r.result.summary;
+      const t = x.timings;
+      return `| ${r.label} | ${r.round} | ${r.loadavg[0]!.toFixed(2)} | ${x.files.total} | ${x.chunks.total} | ${fmt(mb(x.bytes))} | ${s(t.total, 1)} | ${s(x.firstSearchableMs, 1)} | ` +
+        `${s(t.walk, 1)} | ${s(t.read, 1)} | ${s(t.hash, 1)} | ${s(t.chunk, 1)} | ${s(t.store, 1)} | ${fmt(mb(x.bytes) / (t.total / 1000), 2)} |`;
+    }));
 }
 
 function searchMarkdown(L: string[], search: SearchResult): void {
@@ -324,6 +438,21 @@ export function browserMarkdown(r: Omit<BrowserBench, 'markdown'>): string {
       '| runtime | dtype | threads | batch | chunks/s | ratio to onnxruntime-node | note |', '|---|---|---|---|---|---|---|',
       ...r.embedding.map((e) => `| ${e.runtime} | ${e.dtype} | ${e.threads} | ${e.batchSize ?? 32} | ${fmt(e.chunksPerSec, 2)} | ${e.ratioToNative.toFixed(2)} | ${e.note ?? ''} |`));
   }
+  if (r.probes) {
+    const f = r.probes.fsa;
+    const c = r.probes.clone;
+    L.push('', '### OPFS and message costs (bench worker; sequential sums, ms)', '',
+      `- ${f.files} files in ${f.dirs} folders, ${fmt(mb(f.bytes))} MiB: list every folder ${fmt(f.listMs)}, getFileHandle ${fmt(f.getFileHandleMs)}, ` +
+        `getFile ${fmt(f.getFileMs)}, arrayBuffer ${fmt(f.arrayBufferMs)}, getFile again ${fmt(f.getFileAgainMs)}`,
+      `- ${c.files} files → ${c.chunks} chunks (${fmt(mb(c.bytes))} MiB): chunk + prepare ${fmt(c.chunkMs)}, structuredClone of the batches ${fmt(c.cloneMs)}, ` +
+        `postMessage until received ${fmt(c.postMs)} (clone/chunk ${(c.cloneMs / c.chunkMs).toFixed(3)})`);
+  }
+  if (r.storeRuns.length) {
+    L.push('', '### Store only (bench worker: the same batches written into a fresh OPFS store per variant, interleaved)', '',
+      '| variant | round | batches | writeFiles s | optimize s | DB MiB |', '|---|---|---|---|---|---|',
+      ...r.storeRuns.map((x) => `| ${x.label} | ${x.round} | ${x.batches} | ${s(x.writeMs, 1)} | ${s(x.optimizeMs, 1)} | ${fmt(mb(x.dbBytes))} |`));
+  }
+  if (r.variantRuns.length && r.corpus) variantsMarkdown(L, r.variantRuns, r.corpus);
   if (r.index && r.corpus) indexMarkdown(L, r.index, r.corpus);
   if (r.search) searchMarkdown(L, r.search);
   if (r.grep) {
@@ -342,7 +471,14 @@ export function browserMarkdown(r: Omit<BrowserBench, 'markdown'>): string {
 }
 
 if (process.argv[1] && /bench\/browser\.ts$/.test(process.argv[1])) {
-  const only = process.argv.find((a) => a.startsWith('--sections='))?.split('=')[1]?.split(',') as BrowserSection[] | undefined;
-  const r = await benchBrowser({ quick: process.argv.includes('--quick'), sections: only });
+  const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+  const only = arg('sections')?.split(',') as BrowserSection[] | undefined;
+  const variants = arg('variants');
+  const r = await benchBrowser({
+    quick: process.argv.includes('--quick'), sections: only, subset: arg('subset')?.split(',').filter(Boolean), profileDir: arg('profile'),
+    variants: variants ? parseVariants(variants) : undefined, rounds: arg('rounds') ? Number(arg('rounds')) : undefined,
+    variantsOnly: process.argv.includes('--variants-only'), probes: process.argv.includes('--probes'),
+    storeCacheKiB: arg('store-cache')?.split(',').map(Number),
+  });
   console.log(r.markdown);
 }

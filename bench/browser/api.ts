@@ -29,12 +29,19 @@ export interface CopyRequest {
   /** URL prefix the files are fetched from; `prefix + path`. */
   urlPrefix: string;
   paths: string[];
+  /**
+   * Keep a copy an earlier run left in this profile when its manifest (same paths, all
+   * written) matches, instead of copying again (bench/browser.ts --profile).
+   */
+  reuse?: boolean;
 }
 
 export interface CopyResult {
   files: number;
   bytes: number;
   ms: number;
+  /** The copy was already there (reuse): nothing was fetched, `ms` is the check only. */
+  reused?: boolean;
 }
 
 export interface SearchRequest {
@@ -79,7 +86,58 @@ export interface GrepBenchResult {
   perQuery: Array<{ mode: 'exact' | 'regex'; pattern: string; lines: number; ms: number }>;
 }
 
+/** Summed ms of each OPFS call over a copied corpus, one pass per call (bench worker). */
+export interface FsaCosts {
+  dirs: number;
+  files: number;
+  bytes: number;
+  /** Listing every directory (entries()), the walk's readDir. */
+  listMs: number;
+  /** dir.getFileHandle(name) per file: what a stat or read pays to find a file by path. */
+  getFileHandleMs: number;
+  /** handle.getFile() per file: a stat. */
+  getFileMs: number;
+  /** file.arrayBuffer() per file: the read itself. */
+  arrayBufferMs: number;
+  /** getFile() again: what a read pays after its stat. */
+  getFileAgainMs: number;
+}
+
+/** Structured-clone cost of indexer → store batches against the chunking that made them. */
+export interface CloneCost {
+  files: number;
+  bytes: number;
+  chunks: number;
+  /** In-thread Chunker + prepareChunks, summed. */
+  chunkMs: number;
+  /** structuredClone of every batch of 50 files. */
+  cloneMs: number;
+  /** postMessage of every batch through a MessageChannel until the last arrived. */
+  postMs: number;
+}
+
+/** Store settings compared on the same batches (bench worker, store on its own thread). */
+export interface StoreVariantsRequest {
+  name: string;
+  variants: Array<{ label: string; cacheSizeKiB?: number }>;
+  rounds: number;
+  /** Chunk rows per writeFiles call (the indexer's batches grow to 8 × 1,000 while the store is busy). */
+  batchRows: number;
+}
+
+export interface StoreVariantRun {
+  label: string;
+  round: number;
+  batches: number;
+  writeMs: number;
+  optimizeMs: number;
+  dbBytes: number;
+}
+
 export interface BenchWorkerApi {
+  storeVariants(req: StoreVariantsRequest): Promise<StoreVariantRun[]>;
+  cloneCost(name: string, maxFiles: number): Promise<CloneCost>;
+  fsaCosts(name: string): Promise<FsaCosts>;
   embed(req: EmbedRequest): Promise<EmbedResult>;
   copyCorpus(req: CopyRequest): Promise<CopyResult>;
   search(req: SearchRequest): Promise<SearchResult>;
@@ -89,22 +147,40 @@ export interface BenchWorkerApi {
   env(): Promise<{ crossOriginIsolated: boolean; webgpu: string; hardwareConcurrency: number }>;
 }
 
+/** How the indexer worker is asked to run (IndexRequest's tuning fields). */
+export interface IndexVariant {
+  /** Chunker workers; 0 = chunk in the indexer worker. Unset: the app's default. */
+  chunkWorkers?: number;
+  /** Files prepared ahead; unset: the indexer worker's default for that pool size. */
+  filesAhead?: number;
+}
+
+export interface IndexCorpusOptions extends IndexVariant {
+  /** Also run a no-change rescan after the cold index (default true). */
+  rescan?: boolean;
+  /** Delete the store afterwards (variant rounds; default false: search runs on it next). */
+  drop?: boolean;
+}
+
 export interface ColdIndexResult {
   summary: IndexSummary;
   wallMs: number;
   /** Wall ms from the call until the first progress event with searchable = true. */
   firstSearchableWallMs: number | null;
-  rescan: IndexSummary;
-  rescanWallMs: number;
+  rescan: IndexSummary | null;
+  rescanWallMs: number | null;
   dbBytes: number;
 }
 
 /** What the page exposes as `window.siftBench` for the driver. */
 export interface BenchPageApi {
+  storeVariants(req: StoreVariantsRequest): Promise<StoreVariantRun[]>;
+  cloneCost(name: string, maxFiles: number): Promise<CloneCost>;
+  fsaCosts(name: string): Promise<FsaCosts>;
   embed(req: EmbedRequest): Promise<EmbedResult>;
   copyCorpus(req: CopyRequest): Promise<CopyResult>;
   /** Cold index + no-change rescan through the app's real store and indexer workers. */
-  indexCorpus(name: string, storeName: string): Promise<ColdIndexResult>;
+  indexCorpus(name: string, storeName: string, opts?: IndexCorpusOptions): Promise<ColdIndexResult>;
   search(req: SearchRequest): Promise<SearchResult>;
   grep(req: GrepBenchRequest): Promise<GrepBenchResult>;
   vectors(opts: { sizes: number[]; kinds: Array<'exact' | 'int8' | 'hnsw' | 'voy'>; queries: number }): Promise<BenchVectorsRow[]>;

@@ -5,7 +5,7 @@
  * everything else runs in a fresh bench worker (worker.ts) per call.
  */
 import { proxy, transfer, wrap, type Remote } from 'comlink';
-import type { BenchPageApi, BenchWorkerApi, ColdIndexResult } from './api.ts';
+import type { BenchPageApi, BenchWorkerApi, ColdIndexResult, IndexCorpusOptions, IndexVariant } from './api.ts';
 import type { StoreWorkerApi } from '../../workers/store/api.ts';
 import type { IndexerWorkerApi, IndexProgress } from '../../workers/indexer/api.ts';
 import type { IndexSummary } from '../../src/core/index/indexer.ts';
@@ -34,7 +34,7 @@ function appWorkers(): { store: Remote<StoreWorkerApi>; indexer: Remote<IndexerW
   return { store: wrap<StoreWorkerApi>(storeWorker), indexer: wrap<IndexerWorkerApi>(indexerWorker) };
 }
 
-async function indexOnce(name: string, storeName: string, handle: FileSystemDirectoryHandle): Promise<{ summary: IndexSummary; wallMs: number; firstSearchableWallMs: number | null }> {
+async function indexOnce(name: string, storeName: string, handle: FileSystemDirectoryHandle, variant: IndexVariant): Promise<{ summary: IndexSummary; wallMs: number; firstSearchableWallMs: number | null }> {
   const { store, indexer } = appWorkers();
   const { port1, port2 } = new MessageChannel();
   const t0 = performance.now();
@@ -44,7 +44,7 @@ async function indexOnce(name: string, storeName: string, handle: FileSystemDire
     if (p.searchable && firstSearchableWallMs === null) firstSearchableWallMs = performance.now() - t0;
   };
   const summary = await indexer.indexCodebase(
-    transfer({ source: { kind: 'folder', name, handle }, storePort: port2 }, [port2]),
+    transfer({ source: { kind: 'folder', name, handle }, storePort: port2, ...variant }, [port2]),
     `bench-${Date.now()}`,
     proxy(onProgress),
   );
@@ -54,24 +54,33 @@ async function indexOnce(name: string, storeName: string, handle: FileSystemDire
 const api: BenchPageApi = {
   embed: (req) => inWorker((w) => w.embed(req)),
   copyCorpus: (req) => inWorker((w) => w.copyCorpus(req)),
+  fsaCosts: (name) => inWorker((w) => w.fsaCosts(name)),
+  storeVariants: (req) => inWorker((w) => w.storeVariants(req)),
+  cloneCost: (name, maxFiles) => inWorker((w) => w.cloneCost(name, maxFiles)),
   search: (req) => inWorker((w) => w.search(req)),
   grep: (req) => inWorker((w) => w.grep(req)),
   vectors: (opts) => inWorker((w) => w.vectors(opts)),
   env: () => inWorker((w) => w.env()),
 
-  async indexCorpus(name: string, storeName: string): Promise<ColdIndexResult> {
+  async indexCorpus(name: string, storeName: string, opts: IndexCorpusOptions = {}): Promise<ColdIndexResult> {
     const root = await navigator.storage.getDirectory();
     const handle = await (await root.getDirectoryHandle(CORPUS_DIR)).getDirectoryHandle(name);
-    // The store's OPFS folder; the VFS does not create it (the profile is fresh, so no old DB).
-    await root.getDirectoryHandle(OPFS_DIR.replace(/^\//, ''), { create: true });
+    // The store's OPFS folder; the VFS does not create it.
+    const dbDir = await root.getDirectoryHandle(OPFS_DIR.replace(/^\//, ''), { create: true });
+    // Cold means cold: a kept profile may hold this store from an earlier run. Deleted here,
+    // not through the store worker: its remove() opens the store first, and the VFS then
+    // failed to open the same name again ("could not be found").
+    for (const suffix of ['', '-journal']) await dbDir.removeEntry(`${storeName}.sqlite${suffix}`).catch(() => undefined);
     const { store } = appWorkers();
     await store.open(storeName);
-    const cold = await indexOnce(name, storeName, handle);
-    const again = await indexOnce(name, storeName, handle);
+    const variant: IndexVariant = { chunkWorkers: opts.chunkWorkers, filesAhead: opts.filesAhead };
+    const cold = await indexOnce(name, storeName, handle, variant);
+    const again = opts.rescan === false ? null : await indexOnce(name, storeName, handle, variant);
     const info = await store.info(storeName);
     // Hand the database to the bench worker's Searcher (one writer at a time on OPFS).
     await store.close(storeName);
-    return { ...cold, rescan: again.summary, rescanWallMs: again.wallMs, dbBytes: info.dbBytes };
+    if (opts.drop) for (const suffix of ['', '-journal']) await dbDir.removeEntry(`${storeName}.sqlite${suffix}`).catch(() => undefined);
+    return { ...cold, rescan: again?.summary ?? null, rescanWallMs: again?.wallMs ?? null, dbBytes: info.dbBytes };
   },
 
   async memory() {

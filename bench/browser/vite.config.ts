@@ -10,7 +10,8 @@ import { defineConfig, type Plugin } from 'vite';
 import { serveFolder } from '../../vite-plugins/sift-pwa.ts';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-export const BENCH_OUT_DIR = `${REPO_ROOT}bench/tmp/browser-dist`;
+/** SIFT_BENCH_DIST: another folder, so parallel bench runs (several engineers) do not share one build. */
+export const BENCH_OUT_DIR = process.env.SIFT_BENCH_DIST ?? `${REPO_ROOT}bench/tmp/browser-dist`;
 export const BENCH_PAGE = 'bench/browser/index.html';
 export const CORPORA_URL = '/__bench/corpora/';
 export const ISOLATION_HEADERS = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };

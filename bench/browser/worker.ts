@@ -9,15 +9,24 @@
  * timed that the driver does not report.
  */
 import { expose } from 'comlink';
-import type { BenchWorkerApi, CopyRequest, EmbedRequest, GrepBenchRequest, GrepBenchResult, ModeLatency, SearchRequest } from './api.ts';
+import type { BenchWorkerApi, StoreVariantRun, StoreVariantsRequest, CloneCost, FsaCosts, CopyRequest, EmbedRequest, GrepBenchRequest, GrepBenchResult, ModeLatency, SearchRequest } from './api.ts';
 import { DEFAULT_TEXT_CACHE_CHARS, grep, TextCache } from '../../src/core/search/grep.ts';
 import { Embedder } from '../../src/core/embed/embedder.ts';
 import { localModelPath, ortWasmPaths } from '../../src/core/embed/ort-assets.ts';
-import { openOpfsStore } from '../../src/core/store/open-opfs.ts';
+import { OPFS_DIR, openOpfsStore } from '../../src/core/store/open-opfs.ts';
+import type { WriteItem } from '../../src/core/store/store.ts';
+import { isProbablyBinary } from '../../src/core/walk/walker.ts';
+import { sha256Hex } from '../../src/core/hash/hash.ts';
 import { Searcher } from '../../src/core/search/search.ts';
 import { createVectorIndex } from '../../src/core/vector/create.ts';
 import { clusteredVectors } from '../../src/core/vector/synthetic.ts';
 import { benchVectors } from '../vectors.ts';
+import { FsaFileSource } from '../../src/core/source/fsa-source.ts';
+import { walk } from '../../src/core/walk/walker.ts';
+import { Chunker } from '../../src/core/chunk/chunker.ts';
+import { decodeText, prepareChunks, type StoredChunkInput } from '../../src/core/index/indexer.ts';
+import type { FileRecord } from '../../src/core/types.ts';
+import { browserWasmLoader } from '../../workers/indexer/wasm-loader.ts';
 
 /** Texts in the untimed warm-up (same as the Node bench). */
 const WARMUP_TEXTS = 4;
@@ -106,6 +115,15 @@ const api: BenchWorkerApi = {
   async copyCorpus(req: CopyRequest) {
     const t0 = performance.now();
     const root = await (await navigator.storage.getDirectory()).getDirectoryHandle(CORPUS_DIR, { create: true });
+    const manifestName = `${req.name}.manifest.json`;
+    const manifest = JSON.stringify(req.paths);
+    if (req.reuse) {
+      const old = await root.getFileHandle(manifestName).then((h) => h.getFile()).then((f) => f.text()).catch(() => null);
+      const done = old?.startsWith('{') ? (JSON.parse(old) as { paths: string; bytes: number }) : null;
+      if (done && done.paths === manifest) return { files: req.paths.length, bytes: done.bytes, ms: performance.now() - t0, reused: true };
+    }
+    // The manifest is written last: a copy cut short is never reused.
+    await root.removeEntry(manifestName).catch(() => undefined);
     await root.removeEntry(req.name, { recursive: true }).catch(() => undefined);
     const dir = await root.getDirectoryHandle(req.name, { create: true });
     let next = 0;
@@ -119,6 +137,7 @@ const api: BenchWorkerApi = {
       }
     };
     await Promise.all(Array.from({ length: COPY_CONCURRENCY }, lane));
+    await writeFile(root, manifestName, new TextEncoder().encode(JSON.stringify({ paths: manifest, bytes })));
     return { files: req.paths.length, bytes, ms: performance.now() - t0 };
   },
 
@@ -212,6 +231,125 @@ const api: BenchWorkerApi = {
   },
 
   vectors: (opts) => benchVectors(opts),
+
+  async storeVariants(req: StoreVariantsRequest): Promise<StoreVariantRun[]> {
+    // The store's own work, one thread, no chunking in the timed part: chunk the corpus once
+    // (in-thread), then write the same batches into a fresh OPFS store per variant, rounds
+    // interleaved. timings = Store.writeFiles + optimizeFts, as the store worker runs them.
+    const source = new FsaFileSource(await (await (await navigator.storage.getDirectory()).getDirectoryHandle(CORPUS_DIR)).getDirectoryHandle(req.name));
+    const chunker = await Chunker.create({ loadWasm: browserWasmLoader });
+    const batches: WriteItem[][] = [];
+    let batch: WriteItem[] = [];
+    let rows = 0;
+    for await (const f of walk(source)) {
+      const data = await source.readFile(f.path);
+      if (isProbablyBinary(data)) continue;
+      const text = decodeText(data);
+      const res = await chunker.chunkFile(f.path, text);
+      batch.push({ file: { path: f.path, hash: await sha256Hex(data), size: f.size, mtime: f.mtime, language: res.language }, chunks: prepareChunks(res.chunks), text });
+      rows += res.chunks.length;
+      if (rows >= req.batchRows) {
+        batches.push(batch);
+        batch = [];
+        rows = 0;
+      }
+    }
+    if (batch.length) batches.push(batch);
+    chunker.dispose();
+    const dbDir = await (await navigator.storage.getDirectory()).getDirectoryHandle(OPFS_DIR.replace(/^\//, ''), { create: true });
+    const out: StoreVariantRun[] = [];
+    for (let round = 0; round < req.rounds; round++) {
+      const order = req.variants.map((v, i) => ({ v, i }));
+      if (round % 2 === 1) order.reverse();
+      for (const { v, i } of order) {
+        const storeName = `bench-store-v${i}-r${round}`;
+        const store = await openOpfsStore(storeName, { cacheSizeKiB: v.cacheSizeKiB });
+        let t = performance.now();
+        for (const b of batches) await store.writeFiles(b);
+        const writeMs = performance.now() - t;
+        t = performance.now();
+        await store.optimizeFts();
+        const optimizeMs = performance.now() - t;
+        const dbBytes = (await store.stats()).dbBytes;
+        await store.close();
+        await dbDir.removeEntry(`${storeName}.sqlite`).catch(() => undefined);
+        out.push({ label: v.label, round, batches: batches.length, writeMs, optimizeMs, dbBytes });
+      }
+    }
+    return out;
+  },
+
+  async cloneCost(name: string, maxFiles: number): Promise<CloneCost> {
+    // The indexer posts batches of {file, chunks, text} to the store worker (Comlink →
+    // postMessage → structured clone). Chunk real files as the indexer does, then clone
+    // the same batches the way postMessage does, to set the copy against the work.
+    const source = new FsaFileSource(await (await (await navigator.storage.getDirectory()).getDirectoryHandle(CORPUS_DIR)).getDirectoryHandle(name));
+    const chunker = await Chunker.create({ loadWasm: browserWasmLoader });
+    const items: Array<{ file: FileRecord; chunks: StoredChunkInput[]; text: string }> = [];
+    let chunkMs = 0;
+    let bytes = 0;
+    for await (const f of walk(source)) {
+      if (items.length >= maxFiles) break;
+      const data = await source.readFile(f.path);
+      const text = decodeText(data);
+      const t = performance.now();
+      const res = await chunker.chunkFile(f.path, text);
+      const chunks = prepareChunks(res.chunks);
+      chunkMs += performance.now() - t;
+      bytes += data.byteLength;
+      items.push({ file: { path: f.path, hash: '0'.repeat(64), size: f.size, mtime: f.mtime, language: res.language }, chunks, text });
+    }
+    chunker.dispose();
+    const batches: Array<typeof items> = [];
+    for (let i = 0; i < items.length; i += 50) batches.push(items.slice(i, i + 50));
+    const channel = new MessageChannel();
+    const got = new Promise<number>((resolve) => {
+      let n = 0;
+      channel.port2.onmessage = () => ++n === batches.length && resolve(performance.now());
+    });
+    let t = performance.now();
+    for (const b of batches) structuredClone(b);
+    const cloneMs = performance.now() - t;
+    t = performance.now();
+    for (const b of batches) channel.port1.postMessage(b);
+    const postMs = (await got) - t;
+    channel.port1.close();
+    return { files: items.length, bytes, chunks: items.reduce((a, x) => a + x.chunks.length, 0), chunkMs, cloneMs, postMs };
+  },
+
+  async fsaCosts(name: string): Promise<FsaCosts> {
+    // What the walk and the reads pay per OPFS call, summed over the copied corpus, each
+    // operation in its own pass (sequential, so the sums are latencies, not overlapped).
+    const root = await (await (await navigator.storage.getDirectory()).getDirectoryHandle(CORPUS_DIR)).getDirectoryHandle(name);
+    const costs: FsaCosts = { dirs: 0, files: 0, bytes: 0, listMs: 0, getFileHandleMs: 0, getFileMs: 0, arrayBufferMs: 0, getFileAgainMs: 0 };
+    const files: Array<{ dir: FileSystemDirectoryHandle; name: string; handle: FileSystemFileHandle }> = [];
+    const stack = [root];
+    let t = performance.now();
+    while (stack.length) {
+      const dir = stack.pop()!;
+      costs.dirs++;
+      for await (const [n, h] of (dir as unknown as { entries(): AsyncIterable<[string, FileSystemHandle]> }).entries()) {
+        if (h.kind === 'directory') stack.push(h as FileSystemDirectoryHandle);
+        else files.push({ dir, name: n, handle: h as FileSystemFileHandle });
+      }
+    }
+    costs.listMs = performance.now() - t;
+    costs.files = files.length;
+    t = performance.now();
+    for (const f of files) await f.dir.getFileHandle(f.name);
+    costs.getFileHandleMs = performance.now() - t;
+    const blobs: File[] = [];
+    t = performance.now();
+    for (const f of files) blobs.push(await f.handle.getFile());
+    costs.getFileMs = performance.now() - t;
+    t = performance.now();
+    for (const b of blobs) costs.bytes += (await b.arrayBuffer()).byteLength;
+    costs.arrayBufferMs = performance.now() - t;
+    t = performance.now();
+    for (const f of files) await f.handle.getFile();
+    costs.getFileAgainMs = performance.now() - t;
+    return costs;
+  },
 
   async env() {
     return { crossOriginIsolated, webgpu: await webgpuState(), hardwareConcurrency: navigator.hardwareConcurrency };

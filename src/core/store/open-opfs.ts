@@ -59,13 +59,24 @@ function reportShortWrites<T extends object>(vfs: T): T {
   return vfs;
 }
 
+export interface OpfsStoreOptions {
+  /** Page cache of this connection in KiB (SQLite's cache_size); default: Store.open's. */
+  cacheSizeKiB?: number;
+}
+
 /** Open (creating if needed) the OPFS store `name`. Call from a dedicated worker. */
-export async function openOpfsStore(name: string): Promise<Store> {
+export async function openOpfsStore(name: string, opts: OpfsStoreOptions = {}): Promise<Store> {
   const filename = opfsFilename(name);
   const rt = await browserRuntime();
   const vfs = await ensureVfs(rt, OPFS_VFS_NAME, async () => reportShortWrites(await OPFSCoopSyncVFS.create(OPFS_VFS_NAME, rt.module)));
   const db = await Db.open(rt.sqlite3, filename, OPFS_VFS_NAME, { lastVfsError: () => vfs.lastError });
-  return Store.open(db);
+  const store = await Store.open(db);
+  const kib = opts.cacheSizeKiB;
+  if (kib !== undefined) {
+    if (!(Number.isInteger(kib) && kib > 0)) throw new RangeError(`cacheSizeKiB must be a positive integer, got ${kib}`);
+    await db.exec(`PRAGMA cache_size = -${kib}`);
+  }
+  return store;
 }
 
 /** In-memory store on the browser runtime (fallback when OPFS is unavailable). */
