@@ -223,6 +223,39 @@ describe('a crash mid-write', () => {
     expect(next.stderr).not.toMatch(/waiting/); // the dead writer's lock is stale, not busy
     await expectHealthy(db);
   }, 180_000);
+
+  it('SIGKILL during a bulk load (1,000+ files): the next run resumes; keyword and exact search find every file; FTS5 merges as before', async () => {
+    // A cold run of BULK_LOAD_FILES+ files loads the keyword index in bulk mode (no merging,
+    // big batches) and defers the trigram index to its end: a kill leaves both half done.
+    const big = join(work, 'bulk-tree');
+    const n = 1100;
+    for (let i = 0; i < n; i++) {
+      const sub = join(big, `d${i % 10}`);
+      mkdirSync(sub, { recursive: true });
+      writeFileSync(join(sub, `m${i}.py`), `def bulk_marker_${i}():\n    return ${i}\n`);
+    }
+    const db = join(work, 'bulk-killed', 'index.db');
+    const c = start(['index', big, '--db', db, '--no-embed', '-q']);
+    c.end();
+    let exited = false;
+    void c.done.then(() => (exited = true));
+    // Kill after some batches are committed (the file grows past its first pages), mid-run.
+    while (!exited && !(existsSync(db) && statSync(db).size > 400_000)) await sleep(5);
+    expect(exited, 'the index finished before it could be killed; grow the tree').toBe(false);
+    c.kill('SIGKILL');
+    expect((await c.done).signal).toBe('SIGKILL');
+    const next = await sift(['index', big, '--db', db, '--no-embed', '--json']);
+    expect(next.code, next.stderr).toBe(0);
+    const check = await sift(['check', big, '--db', db]);
+    expect(check.code, check.stdout + check.stderr).toBe(0);
+    const exact = await sift(['search', big, 'bulk_marker_', '--mode', 'exact', '--limit', '5000', '--db', db, '--json']);
+    expect(exact.code, exact.stderr).toBe(0);
+    expect((JSON.parse(exact.stdout) as { total_matches: number }).total_matches).toBe(n);
+    const one = await sift(['search', big, 'bulk_marker_777', '--mode', 'bm25', '--db', db, '--json']);
+    expect((JSON.parse(one.stdout) as { results: Array<{ path: string }> }).results[0]?.path).toBe('d7/m777.py');
+    const config = spawnSync('/usr/bin/sqlite3', ['-readonly', db, "SELECT k || '=' || v FROM chunks_fts_config WHERE k IN ('automerge', 'crisismerge') ORDER BY k"], { encoding: 'utf8' });
+    expect(config.stdout.trim().split('\n')).toEqual(['automerge=4', 'crisismerge=16']);
+  }, 240_000);
 });
 
 describe('a damaged page', () => {
