@@ -32,6 +32,15 @@ describe('text codec', () => {
     expect(await unpackText(await packText(SOURCE, nodeTextCodec), webTextCodec)).toBe(SOURCE);
   });
 
+  it('rejects a damaged deflate payload (never hangs, never returns garbage) with either codec', async () => {
+    const good = await packText(SOURCE, webTextCodec);
+    const cut = good.subarray(0, Math.floor(good.byteLength / 2));
+    for (const c of [webTextCodec, nodeTextCodec]) {
+      await expect(unpackText(new Uint8Array([TAG_DEFLATE, 0xff, 0xff, 0xff, 0xff]), c)).rejects.toThrow();
+      await expect(unpackText(cut, c)).rejects.toThrow();
+    }
+  });
+
   it('refuses an unknown tag instead of returning garbage', async () => {
     await expect(unpackText(new Uint8Array([7, 1, 2, 3]))).rejects.toThrow(/unknown encoding 7/);
   });
