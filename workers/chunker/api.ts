@@ -14,12 +14,18 @@ export interface ChunkRequest {
   text: string;
 }
 
-/** What `Chunker.chunkFile` returns, with chunks already through `prepareChunks`. */
+/**
+ * What `Chunker.chunkFile` returns, with chunks already through `prepareChunks`, and the
+ * file's text packed for file_text and its trigram keys (made here, off the indexer's and the
+ * store's threads; their buffers are transferred, not copied).
+ */
 export interface ChunkResult {
   language: string;
   chunks: StoredChunkInput[];
   parsed: boolean;
   warnings: string[];
+  packed: Uint8Array;
+  grams: Uint32Array;
 }
 
 export type ChunkReply = { id: number; result: ChunkResult } | { id: number; error: string };

@@ -6,6 +6,8 @@ import { nodeWasmLoader } from '../../src/core/chunk/grammars-node.ts';
 import { indexCodebase, prepareChunks } from '../../src/core/index/indexer.ts';
 import { MemoryFileSource } from '../../src/core/source/memory-source.ts';
 import { openMemoryStore } from '../../src/core/store/open-node.ts';
+import { packText, unpackText } from '../../src/core/store/text-codec.ts';
+import { fileTrigramKeys } from '../../src/core/text/trigram-keys.ts';
 
 const FILES: Record<string, string> = {
   'src/user.ts': 'export class UserStore {\n  /** Finds a user. */\n  getUserName(id: string): string {\n    return this.byId(id).displayName;\n  }\n}\n',
@@ -25,7 +27,7 @@ type Listener = (ev: { data?: ChunkReply | ChunkerStartup; message?: string }) =
 
 /**
  * A chunker worker in this thread: the same code as workers/chunker/index.ts (Chunker +
- * prepareChunks), answering asynchronously. `hold` keeps replies back until `die()`.
+ * prepareChunks + packText + fileTrigramKeys), answering asynchronously. `hold` keeps replies back until `die()`.
  */
 class FakeWorker implements ChunkWorkerLike {
   readonly listeners = new Map<string, Listener[]>();
@@ -43,8 +45,9 @@ class FakeWorker implements ChunkWorkerLike {
   postMessage(req: ChunkRequest): void {
     this.received++;
     if (this.behaviour.failStart || this.behaviour.hold) return;
-    void local.chunkFile(req.path, req.text).then((res) => {
-      if (!this.terminated) this.emit('message', { data: { id: req.id, result: { ...res, chunks: prepareChunks(res.chunks) } } });
+    void local.chunkFile(req.path, req.text).then(async (res) => {
+      const result = { ...res, chunks: prepareChunks(res.chunks), packed: await packText(req.text), grams: fileTrigramKeys(req.text) };
+      if (!this.terminated) this.emit('message', { data: { id: req.id, result } });
     });
   }
   die(): void {
@@ -53,6 +56,12 @@ class FakeWorker implements ChunkWorkerLike {
   terminate(): void {
     this.terminated = true;
   }
+}
+
+/** A pool answer as the indexer uses it: chunks prepared; packed text and keys set aside. */
+function norm(r: Awaited<ReturnType<ChunkWorkerPool['chunkFile']>>) {
+  const { packed: _p, grams: _g, ...rest } = r;
+  return { ...rest, chunks: prepareChunks(rest.chunks) };
 }
 
 async function inThread(path: string, text: string) {
@@ -67,7 +76,12 @@ describe('ChunkWorkerPool', () => {
     expect(workers).toHaveLength(0);
     const entries = Object.entries(FILES);
     const got = await Promise.all(entries.map(([p, t]) => pool.chunkFile(p, t)));
-    for (const [i, [p, t]] of entries.entries()) expect(got[i]).toEqual(await inThread(p, t));
+    for (const [i, [p, t]] of entries.entries()) {
+      const { packed, grams, ...rest } = got[i]!;
+      expect(rest).toEqual(await inThread(p, t));
+      expect(await unpackText(packed!)).toBe(t);
+      expect(grams).toEqual(fileTrigramKeys(t));
+    }
     expect(workers).toHaveLength(2);
     // Spread over both workers (least busy first), nothing chunked in-thread.
     expect(workers.map((w) => w.received)).toEqual([3, 2]);
@@ -87,7 +101,7 @@ describe('ChunkWorkerPool', () => {
     await Promise.resolve();
     workers[0]!.die();
     const got = await Promise.all(pending);
-    for (const [i, [p, t]] of entries.entries()) expect({ ...got[i]!, chunks: prepareChunks(got[i]!.chunks) }).toEqual(await inThread(p, t));
+    for (const [i, [p, t]] of entries.entries()) expect(norm(got[i]!)).toEqual(await inThread(p, t));
     expect(lost).toEqual(['boom']);
     expect(workers[0]!.terminated).toBe(true);
     expect(pool.liveWorkers).toBe(1);
@@ -103,7 +117,7 @@ describe('ChunkWorkerPool', () => {
     const entries = Object.entries(FILES);
     const first = pool.chunkFile(entries[0]![0], entries[0]![1]);
     // Both workers report `failed` before answering: the request moves in-thread.
-    expect({ ...(await first), chunks: prepareChunks((await first).chunks) }).toEqual(await inThread(entries[0]![0], entries[0]![1]));
+    expect(norm(await first)).toEqual(await inThread(entries[0]![0], entries[0]![1]));
     expect(pool.liveWorkers).toBe(0);
     await pool.chunkFile(entries[1]![0], entries[1]![1]);
     expect(pool.fallbackFiles).toBe(2);
@@ -119,6 +133,8 @@ describe('ChunkWorkerPool', () => {
     const rows = (s: typeof viaPool) => s.db.all('SELECT id, path, start_line, content, text_start, text_len, content_hash FROM chunks ORDER BY path, start_line');
     expect((await rows(viaPool)).length).toBeGreaterThan(5);
     expect(await rows(viaPool)).toEqual(await rows(viaLocal));
+    const texts = (s: typeof viaPool) => s.db.all('SELECT path, data FROM file_text ORDER BY path');
+    expect(await texts(viaPool)).toEqual(await texts(viaLocal));
     pool.dispose();
   });
 
