@@ -123,8 +123,9 @@ describe('posting lists', () => {
   });
 
   it('builds rows in key order with ascending ids', () => {
-    const rows = buildPostings([[9, Uint32Array.from([5, 70000, 2 ** 32 - 1])], [2, Uint32Array.from([5, 6])], [4, Uint32Array.from([6, 70000])]]);
-    expect(rows.map(([g, b]) => [g, [...decodeIds(b)]])).toEqual([[5, [2, 9]], [6, [2, 4]], [70000, [4, 9]], [2 ** 32 - 1, [9]]]);
+    // Keys below 2^21 are counting-sorted, the hashed ones radix-sorted: both keep ids ascending.
+    const rows = buildPostings([[9, Uint32Array.from([5, 70000, 2 ** 22, 2 ** 32 - 1])], [2, Uint32Array.from([5, 6, 2 ** 32 - 1])], [4, Uint32Array.from([6, 70000, 2 ** 22 + 1])]]);
+    expect(rows.map(([g, b]) => [g, [...decodeIds(b)]])).toEqual([[5, [2, 9]], [6, [2, 4]], [70000, [4, 9]], [2 ** 22, [9]], [2 ** 22 + 1, [4]], [2 ** 32 - 1, [2, 9]]]);
   });
 });
 

@@ -23,7 +23,7 @@
  * postings are read by ONE statement (one snapshot), so a concurrent flush or merge of another
  * connection cannot hide a file between two reads.
  */
-import { fileTrigramKeys, trigramKey, type TrigramQuery } from '../text/trigram-keys.ts';
+import { ASCII_KEY_SPACE, fileTrigramKeys, trigramKey, type TrigramQuery } from '../text/trigram-keys.ts';
 import type { Queryable } from './sqlite.ts';
 import { unpackText } from './text-codec.ts';
 
@@ -225,45 +225,69 @@ export function evaluate(q: TrigramQuery, lists: ReadonlyMap<number, Uint32Array
 
 /**
  * Rows of one segment from (id, keys) pairs: keys ascending, each with its ids ascending.
- * A stable LSD radix sort (16 + 16 bits) of the pairs, fed in ascending id order.
+ * Exact ASCII keys (< ASCII_KEY_SPACE, nearly all of them in source code) are counting-sorted
+ * straight into their lists, fed in ascending id order; the few hashed keys are sorted as
+ * (key, id) pairs. 3,000 kernel files (4.8M pairs), same process: 0.52–0.63 s CPU when every
+ * pair went through the radix sort, 0.28–0.34 s this way.
  */
 export function buildPostings(entries: ReadonlyArray<readonly [number, Uint32Array]>): Array<[number, Uint8Array]> {
   const sorted = [...entries].sort((x, y) => x[0] - y[0]);
-  let total = 0;
-  for (const [, k] of sorted) total += k.length;
-  let keys = new Uint32Array(total);
-  let ids = new Uint32Array(total);
-  let o = 0;
-  for (const [id, k] of sorted) {
-    keys.set(k, o);
-    ids.fill(id, o, o + k.length);
-    o += k.length;
+  const count = new Uint32Array(ASCII_KEY_SPACE + 1);
+  let hashed = 0;
+  for (const [, keys] of sorted) {
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!;
+      if (k < ASCII_KEY_SPACE) count[k + 1]!++;
+      else hashed++;
+    }
   }
-  let keys2 = new Uint32Array(total);
-  let ids2 = new Uint32Array(total);
-  const count = new Uint32Array(65536);
-  for (const shift of [0, 16]) {
-    count.fill(0);
-    for (let i = 0; i < total; i++) count[(keys[i]! >>> shift) & 0xffff]!++;
-    let sum = 0;
-    for (let d = 0; d < 65536; d++) {
-      const c = count[d]!;
-      count[d] = sum;
-      sum += c;
+  for (let k = 1; k <= ASCII_KEY_SPACE; k++) count[k]! += count[k - 1]!;
+  const start = count.slice(0, ASCII_KEY_SPACE);
+  const ids = new Uint32Array(count[ASCII_KEY_SPACE]!);
+  let hk = new Uint32Array(hashed);
+  let hi = new Uint32Array(hashed);
+  let h = 0;
+  for (const [id, keys] of sorted) {
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!;
+      if (k < ASCII_KEY_SPACE) ids[start[k]!++] = id;
+      else {
+        hk[h] = k;
+        hi[h++] = id;
+      }
     }
-    for (let i = 0; i < total; i++) {
-      const p = count[(keys[i]! >>> shift) & 0xffff]!++;
-      keys2[p] = keys[i]!;
-      ids2[p] = ids[i]!;
-    }
-    [keys, keys2] = [keys2, keys];
-    [ids, ids2] = [ids2, ids];
   }
   const rows: Array<[number, Uint8Array]> = [];
-  for (let s = 0; s < total;) {
+  for (let k = 0; k < ASCII_KEY_SPACE; k++) {
+    const s = count[k]!;
+    const e = count[k + 1]!;
+    if (e > s) rows.push([k, encodeIds(ids.subarray(s, e))]);
+  }
+  // Hashed keys: a stable LSD radix sort (16 + 16 bits) of the pairs keeps each key's ids ascending.
+  let hk2 = new Uint32Array(hashed);
+  let hi2 = new Uint32Array(hashed);
+  const buckets = new Uint32Array(65536);
+  for (const shift of [0, 16]) {
+    buckets.fill(0);
+    for (let i = 0; i < hashed; i++) buckets[(hk[i]! >>> shift) & 0xffff]!++;
+    let sum = 0;
+    for (let d = 0; d < 65536; d++) {
+      const c = buckets[d]!;
+      buckets[d] = sum;
+      sum += c;
+    }
+    for (let i = 0; i < hashed; i++) {
+      const p = buckets[(hk[i]! >>> shift) & 0xffff]!++;
+      hk2[p] = hk[i]!;
+      hi2[p] = hi[i]!;
+    }
+    [hk, hk2] = [hk2, hk];
+    [hi, hi2] = [hi2, hi];
+  }
+  for (let s = 0; s < hashed;) {
     let e = s + 1;
-    while (e < total && keys[e] === keys[s]) e++;
-    rows.push([keys[s]!, encodeIds(ids.subarray(s, e))]);
+    while (e < hashed && hk[e] === hk[s]) e++;
+    rows.push([hk[s]!, encodeIds(hi.subarray(s, e))]);
     s = e;
   }
   return rows;
