@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Chunk, ChunkType } from '../types.ts';
 import { openMemoryStore } from '../store/open-node.ts';
 import type { Store } from '../store/store.ts';
+import type { Queryable } from '../store/sqlite.ts';
 import { EXACT_SYMBOL_BOOST, highlightRanges, searchBm25 } from './bm25.ts';
 import { compilePathGlob } from '../text/path-glob.ts';
 import { processQuery } from './query.ts';
@@ -129,6 +130,43 @@ describe('searchBm25', () => {
       expect(hits).toHaveLength(5);
       const chunks = await s.getChunks(hits.map((h) => h.id));
       for (const c of chunks) expect(c.path).toMatch(/^deep\/x\d\/target\.ts$/);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe('searchBm25 definitions outside the best candidates', () => {
+  it('a definition outside the best RERANK_CANDIDATES FTS rows still gets its bm25 and ranks first, filtered or not', async () => {
+    const s = await openMemoryStore();
+    try {
+      const specs: Spec[] = [];
+      // 300 chunks that say zeta_func more often, in fewer words, than its definition does.
+      for (let i = 0; i < 300; i++) specs.push({ path: `m${i % 9}/f${i}.c`, symbol: `zeta_func_v${i}`, language: 'c', content: 'zeta_func zeta_func zeta_func' });
+      specs.push({ path: 'defs/zeta.c', symbol: 'zeta_func', language: 'c', content: `int zeta_func(void) { ${'x '.repeat(300)} }` });
+      specs.push({ path: 'defs/other.c', symbol: 'zeta_func', language: 'c', content: 'int zeta_func;' });
+      await s.writeFiles(toItems(specs));
+      const defs = (await s.db.all<{ id: number }>(`SELECT id FROM chunks WHERE symbol = 'zeta_func' ORDER BY id`)).map((r) => r.id);
+      const q = processQuery('zeta_func');
+      const top = await s.db.all<{ id: number }>(
+        `SELECT rowid AS id FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY bm25(chunks_fts, 10, 4, 3, 1, 1.5), rowid LIMIT 100`, [q.ftsQuery],
+      );
+      expect(top.map((r) => r.id)).not.toContain(defs[0]); // the case is real
+      // One FTS5 pass: a second MATCH with `rowid IN (…)` re-ran the whole query per listed rowid.
+      const matches: string[] = [];
+      const counting: Queryable = {
+        exec: (sql) => s.db.exec(sql), run: (sql, p) => s.db.run(sql, p), get: (sql, p) => s.db.get(sql, p),
+        all: (sql, p) => { if (/\bMATCH\b/.test(sql)) matches.push(sql); return s.db.all(sql, p); },
+      } as Queryable;
+      for (const filters of [{}, { languages: ['c'] }]) {
+        matches.length = 0;
+        const hits = await searchBm25(counting, q, filters, 5);
+        expect(matches).toHaveLength(1);
+        expect(hits.slice(0, 2).map((h) => h.id).sort((a, b) => a - b), JSON.stringify(filters)).toEqual(defs);
+        for (const h of hits.slice(0, 2)) expect(h.signals?.bm25).toBeGreaterThan(0);
+        // The other candidates are the best FTS rows, as without definitions.
+        expect(hits.slice(2).map((h) => h.id).every((id) => top.some((r) => r.id === id))).toBe(true);
+      }
     } finally {
       await s.close();
     }

@@ -78,6 +78,38 @@ function isFtsSyntaxError(e: unknown): boolean {
   return e instanceof Error && /fts5|syntax error|unterminated string|malformed MATCH/i.test(e.message);
 }
 
+interface FtsRow {
+  id: number;
+  /** bm25(): lower is better. */
+  r: number;
+  /** 1 for a definition row (always fetched), else 0. */
+  x: number;
+}
+
+/**
+ * One FTS5 pass: every listed definition row that matches, then the best rows by bm25 (enough
+ * that the best n of all rows are among them: topRows).
+ */
+async function ftsCandidates(db: Queryable, query: ProcessedQuery, where: string, params: SqlValue[], exact: number[], n: number): Promise<FtsRow[]> {
+  // Without filters the FTS table alone answers (external content = chunks, kept equal by
+  // triggers): joining chunks would seek one chunks row per MATCHING row before the sort.
+  const id = where ? 'c.id' : 'chunks_fts.rowid';
+  const from = where ? 'chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid' : 'chunks_fts';
+  // In the select list, not the WHERE: FTS5 never sees it as a rowid constraint.
+  const x = exact.length ? `${id} IN (${exact.map(() => '?').join(', ')})` : '0';
+  return db.all<FtsRow>(
+    `SELECT ${id} AS id, ${BM25_EXPR} AS r, ${x} AS x FROM ${from}
+      WHERE chunks_fts MATCH ?${where}
+      ORDER BY ${exact.length ? 'x DESC, ' : ''}r, ${id} LIMIT ?`,
+    [...exact, query.ftsQuery, ...params, n + exact.length],
+  );
+}
+
+/** The best n rows by (bm25, id): what `ORDER BY r, rowid LIMIT n` over all rows returns. */
+function topRows(rows: readonly FtsRow[], n: number): FtsRow[] {
+  return [...rows].sort((a, b) => a.r - b.r || a.id - b.id).slice(0, n);
+}
+
 /** Rank chunks for `query` with FTS5 BM25. Returns at most `limit` hits; [] for an empty query. */
 export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: SearchFilters, limit: number): Promise<Hit[]> {
   if (!query.ftsQuery || !(limit > 0)) return [];
@@ -87,22 +119,7 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
   const signals = new Map<number, Record<string, number>>();
 
   try {
-    // 1. FTS candidates, best first, filters applied in SQL. Without filters the FTS table
-    //    alone answers (external content = chunks, kept equal by triggers): joining chunks
-    //    would seek one chunks row per MATCHING row before the sort, not per returned row.
-    const rows = await db.all<{ id: number; r: number }>(
-      where
-        ? `SELECT c.id AS id, ${BM25_EXPR} AS r
-             FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid
-            WHERE chunks_fts MATCH ?${where}
-            ORDER BY r, c.id LIMIT ?`
-        : `SELECT rowid AS id, ${BM25_EXPR} AS r FROM chunks_fts
-            WHERE chunks_fts MATCH ? ORDER BY r, rowid LIMIT ?`,
-      [query.ftsQuery, ...params, Math.max(limit, RERANK_CANDIDATES)],
-    );
-    for (const row of rows) scores.set(row.id, -row.r);
-
-    // 2. Definitions of the query's identifiers: always candidates (ranked first for
+    // 1. Definitions of the query's identifiers: always candidates (ranked first for
     //    identifier queries). By symbol (indexed), and by the names of merged siblings.
     const targets = symbolTargets(query);
     const exact = new Set<number>();
@@ -124,16 +141,16 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
       );
       for (const row of merged) exact.add(row.id);
     }
-    const missing = [...exact].filter((id) => !scores.has(id));
-    if (missing.length) {
-      const rows = await db.all<{ id: number; r: number }>(
-        `SELECT rowid AS id, ${BM25_EXPR} AS r FROM chunks_fts
-          WHERE chunks_fts MATCH ? AND rowid IN (${missing.map(() => '?').join(', ')})`,
-        [query.ftsQuery, ...missing],
-      );
-      for (const id of missing) scores.set(id, 0);
-      for (const row of rows) scores.set(row.id, -row.r);
-    }
+
+    // 2. FTS candidates: the best n rows, filters applied in SQL, plus the definitions, whose
+    //    bm25 comes from the same pass: a `rowid IN (…)` constraint would be handed to FTS5,
+    //    which re-runs the whole MATCH once per listed rowid (parse_options on the kernel: 347
+    //    ms for 3 definitions outside the best 100).
+    const n = Math.max(limit, RERANK_CANDIDATES);
+    const rows = await ftsCandidates(db, query, where, params, [...exact], n);
+    for (const row of topRows(rows, n)) scores.set(row.id, -row.r);
+    for (const row of rows) if (row.x) scores.set(row.id, -row.r);
+    for (const id of exact) if (!scores.has(id)) scores.set(id, 0);
     // 3. Second stage: re-score every candidate (rerank.ts), then put exact symbol matches
     //    of an identifier query on top. Content is read only when a signal needs it.
     const ids = [...scores.keys()];
