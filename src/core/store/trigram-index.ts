@@ -22,6 +22,12 @@
  * deleted, an id reused) only add candidates, which grep re-checks. The pending ids and the
  * postings are read by ONE statement (one snapshot), so a concurrent flush or merge of another
  * connection cannot hide a file between two reads.
+ *
+ * Measured (replaying 3,000 kernel files, 75k chunks, 49 MB, into fresh stores, same run,
+ * load ~2.3): store thread 10.6 s without trigram work, 11.7 s with it (keys made off the
+ * thread; flushes 1.0 s); FTS5's trigram table took the old store from 10.3 to 20.8 s. Whole
+ * kernel subset (11,597 files): 14.7 MB (table 13.0 + key index 1.7) vs FTS5's 20.2 MB, same
+ * candidate files for every bench/grep.ts pattern.
  */
 import { ASCII_KEY_SPACE, fileTrigramKeys, trigramKey, type TrigramQuery } from '../text/trigram-keys.ts';
 import type { Queryable } from './sqlite.ts';
