@@ -304,7 +304,7 @@ export async function benchBrowser(opts: BenchBrowserOptions = {}): Promise<Brow
         const c = probes.clone;
         log(`OPFS: ${f.files} files in ${f.dirs} dirs: list ${fmt(f.listMs)} ms, getFileHandle ${fmt(f.getFileHandleMs)} ms, getFile ${fmt(f.getFileMs)} ms, ` +
           `arrayBuffer ${fmt(f.arrayBufferMs)} ms (${fmt(mb(f.bytes))} MiB), getFile again ${fmt(f.getFileAgainMs)} ms`);
-        log(`clone: ${c.files} files, ${c.chunks} chunks, ${fmt(mb(c.bytes))} MiB: chunk ${fmt(c.chunkMs)} ms, structuredClone ${fmt(c.cloneMs)} ms, postMessage ${fmt(c.postMs)} ms`);
+        log(`clone: ${c.files} files, ${c.chunks} chunks, ${fmt(mb(c.bytes))} MiB: chunk ${fmt(c.chunkMs)} ms, pack ${fmt(c.packMs)} ms, trigram keys ${fmt(c.gramsMs)} ms, structuredClone ${fmt(c.cloneMs)} ms, postMessage ${fmt(c.postMs)} ms`);
       }
       if (opts.storeCacheKiB?.length) {
         const runs = await call('storeVariants', {
@@ -444,7 +444,7 @@ export function browserMarkdown(r: Omit<BrowserBench, 'markdown'>): string {
     L.push('', '### OPFS and message costs (bench worker; sequential sums, ms)', '',
       `- ${f.files} files in ${f.dirs} folders, ${fmt(mb(f.bytes))} MiB: list every folder ${fmt(f.listMs)}, getFileHandle ${fmt(f.getFileHandleMs)}, ` +
         `getFile ${fmt(f.getFileMs)}, arrayBuffer ${fmt(f.arrayBufferMs)}, getFile again ${fmt(f.getFileAgainMs)}`,
-      `- ${c.files} files → ${c.chunks} chunks (${fmt(mb(c.bytes))} MiB): chunk + prepare ${fmt(c.chunkMs)}, structuredClone of the batches ${fmt(c.cloneMs)}, ` +
+      `- ${c.files} files → ${c.chunks} chunks (${fmt(mb(c.bytes))} MiB): chunk + prepare ${fmt(c.chunkMs)}, packText ${fmt(c.packMs)}, fileTrigramKeys ${fmt(c.gramsMs)}, structuredClone of the batches ${fmt(c.cloneMs)}, ` +
         `postMessage until received ${fmt(c.postMs)} (clone/chunk ${(c.cloneMs / c.chunkMs).toFixed(3)})`);
   }
   if (r.storeRuns.length) {

@@ -110,6 +110,10 @@ export interface CloneCost {
   chunks: number;
   /** In-thread Chunker + prepareChunks, summed. */
   chunkMs: number;
+  /** packText (CompressionStream deflate-raw) of every file, one at a time. */
+  packMs: number;
+  /** fileTrigramKeys of every file. */
+  gramsMs: number;
   /** structuredClone of every batch of 50 files. */
   cloneMs: number;
   /** postMessage of every batch through a MessageChannel until the last arrived. */
