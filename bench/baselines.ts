@@ -3,8 +3,8 @@
  *   ripgrep — `rg -F -i -c <query> <dir>` (the literal query over the folder), warm page
  *             cache (one untimed pass first), per query the median of RUNS runs; p50/p95
  *             over the query list. Wall time includes process start, as a user sees it.
- *   sqlite3 — native FTS5 over the same chunks as Sift (copied out of Sift's index file:
- *             each chunk's text from file_text, and its path), or over 40-line windows when no Sift index is
+ *   sqlite3 — native FTS5 over the same chunks as Sift (each chunk's text and path exported
+ *             from Sift's index file first, untimed: export-chunks.ts), or over 40-line windows when no Sift index is
  *             given; build time, DB size, and naive prefix-OR queries (`"term"* OR …`,
  *             ORDER BY bm25, LIMIT 10) timed inside one sqlite3 process with `.timer on`.
  * Usage: tsx bench/baselines.ts <dir> [--sift-db FILE] [--runs 3]
@@ -97,18 +97,21 @@ export function ftsBaseline(
   let table: string;
   let source: FtsBaseline['source'];
   if (o.siftDb) {
+    // Untimed: the chunks' texts (slices of packed file text since schema 6, readable only by
+    // Sift) exported to CSV. Timed, in one sqlite3 process: reading them in (as a build reads
+    // its files; schema 5's baseline read them from file_text) and the FTS5 build.
+    const csvFile = join(work, 'chunks.csv');
+    runOk(process.execPath, ['--import', 'tsx', join(BENCH_DIR, 'export-chunks.ts'), o.siftDb, csvFile]);
     const r = runOk(SQLITE3, [db], {
       input: [
         'PRAGMA journal_mode=OFF;', 'PRAGMA synchronous=OFF;',
-        `ATTACH '${o.siftDb.replace(/'/g, "''")}' AS s;`,
+        'CREATE TEMP TABLE x(content TEXT, path TEXT);', '.mode csv', `.import '${csvFile.replace(/'/g, "''")}' x`, '.mode list',
         'CREATE VIRTUAL TABLE c USING fts5(content, path);',
-        // Since schema 5 most chunk rows refer into file_text (UTF-16 offsets; substr counts
-        // code points, so a chunk after an astral character shifts a little — fine for a baseline).
-        `INSERT INTO c(content, path) SELECT CASE WHEN k.text_start IS NULL THEN k.content ELSE substr(t.text, k.text_start + 1, k.text_len) END, k.path
-           FROM s.chunks k LEFT JOIN s.file_text t ON t.path = k.path;`,
+        'INSERT INTO c(content, path) SELECT content, path FROM x;',
         'SELECT count(*) FROM c;',
       ].join('\n'),
     });
+    rmSync(csvFile, { force: true });
     buildMs = r.ms;
     rows = Number(r.stdout.trim().split('\n').pop());
     table = 'c';
