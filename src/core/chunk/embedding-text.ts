@@ -16,8 +16,8 @@ import { sha256HexSync } from '../hash/hash.ts';
 export const CONTENT_HASH_CHARS = 16;
 
 /** A chunk's content hash: the embedding cache key, a pure function of embeddingText. */
-export function contentHashOf(chunk: EmbeddingSource): string {
-  return sha256HexSync(embeddingText(chunk)).slice(0, CONTENT_HASH_CHARS);
+export function contentHashOf(chunk: EmbeddingSource, sha256Hex: (text: string) => string = sha256HexSync): string {
+  return sha256Hex(embeddingText(chunk)).slice(0, CONTENT_HASH_CHARS);
 }
 
 /** How far into the body to look for the signature before repeating it in the header. */

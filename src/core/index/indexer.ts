@@ -212,11 +212,12 @@ function isPrepared(c: Chunk | StoredChunkInput): c is StoredChunkInput {
 
 /**
  * Attach the embedding cache key (sha256 of the text the embedder sees) and the FTS tokens
- * column to each chunk. Synchronous pure-JS SHA-256: chunk texts are small, and one async
- * WebCrypto call per chunk cost more than the hashing itself (measured: see report).
+ * column to each chunk. Synchronous pure-JS SHA-256 by default: chunk texts are small, and
+ * one async WebCrypto call per chunk cost more than the hashing itself; a Node chunk worker
+ * passes its native one (`sha256Hex`: lower-case hex of the UTF-8 bytes, same result).
  */
-export function prepareChunks(chunks: ReadonlyArray<Chunk | StoredChunkInput>): StoredChunkInput[] {
-  return chunks.map((c) => (isPrepared(c) ? c : { ...c, contentHash: contentHashOf(c), ftsTokens: identifierTokens(c.content) }));
+export function prepareChunks(chunks: ReadonlyArray<Chunk | StoredChunkInput>, sha256Hex?: (text: string) => string): StoredChunkInput[] {
+  return chunks.map((c) => (isPrepared(c) ? c : { ...c, contentHash: contentHashOf(c, sha256Hex), ftsTokens: identifierTokens(c.content) }));
 }
 
 function statKey(f: { size: number; mtime: number }): string {
