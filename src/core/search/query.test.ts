@@ -65,7 +65,15 @@ describe('processQuery', () => {
 
   it('builds a quoted OR query with prefix markers outside the quotes', () => {
     expect(processQuery('db go').ftsQuery).toBe('"db" OR "go" OR "database"*');
-    expect(processQuery('getUserName').ftsQuery).toBe('"getusername"* OR "get"* OR "user"* OR "name"* OR "usr"*');
+    expect(processQuery('getUserName').ftsQuery).toBe('"getusername"* OR "get" OR "user"* OR "name"* OR "usr"');
+  });
+
+  it('a 3-letter term is a prefix only as the last word typed (search as you type), else exact', () => {
+    expect(processQuery('kma').ftsQuery).toBe('"kma"*');
+    expect(processQuery('atomic inc').ftsQuery).toBe('"atomic"* OR "inc"* OR "increment"*');
+    expect(processQuery('inc atomic').ftsQuery).toBe('"inc" OR "atomic"* OR "increment"*');
+    expect(processQuery('atomic_inc').ftsQuery).toBe('"atomic_inc"* OR "atomic"* OR "inc" OR "increment"*');
+    expect(processQuery('page table').ftsQuery).toBe('"page"* OR "table"* OR "tbl"');
   });
 
   it('drops doc-comment filler but keeps code words', () => {

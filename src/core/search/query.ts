@@ -15,10 +15,10 @@
 import { COMPOUND_RE, splitIdentifier } from '../text/identifiers.ts';
 
 import {
-  MAX_EXPANDED_TERMS, MAX_INPUT_CHARS, MAX_TERM_CHARS, MAX_TERMS, NL_QUERY_WORDS, PREFIX_MIN_CHARS, STEM_FTS_TERMS,
+  INNER_PREFIX_MIN_CHARS, MAX_EXPANDED_TERMS, MAX_INPUT_CHARS, MAX_TERM_CHARS, MAX_TERMS, NL_QUERY_WORDS, PREFIX_MIN_CHARS, STEM_FTS_TERMS,
 } from '../config.ts';
 
-export { MAX_EXPANDED_TERMS, MAX_INPUT_CHARS, MAX_TERM_CHARS, MAX_TERMS, NL_QUERY_WORDS, PREFIX_MIN_CHARS, STEM_FTS_TERMS };
+export { INNER_PREFIX_MIN_CHARS, MAX_EXPANDED_TERMS, MAX_INPUT_CHARS, MAX_TERM_CHARS, MAX_TERMS, NL_QUERY_WORDS, PREFIX_MIN_CHARS, STEM_FTS_TERMS };
 
 export interface ProcessedQuery {
   /** The input as given. */
@@ -123,11 +123,15 @@ export function lightStem(word: string): string {
   return word;
 }
 
-/** Quote a term as an FTS5 string; add the prefix marker outside the quotes when long enough. */
-function ftsTerm(term: string): string {
+/**
+ * Quote a term as an FTS5 string; add the prefix marker outside the quotes when long enough:
+ * PREFIX_MIN_CHARS for the query's last word as typed, INNER_PREFIX_MIN_CHARS for any other.
+ */
+function ftsTerm(term: string, lastWord: string | null): string {
+  const min = term === lastWord ? PREFIX_MIN_CHARS : INNER_PREFIX_MIN_CHARS;
   if (STEM_FTS_TERMS) term = lightStem(term);
   const quoted = `"${term.replace(/"/g, '""')}"`;
-  return term.length >= PREFIX_MIN_CHARS ? `${quoted}*` : quoted;
+  return term.length >= min ? `${quoted}*` : quoted;
 }
 
 function clean(input: unknown): string {
@@ -165,6 +169,7 @@ export function processQuery(input: string): ProcessedQuery {
   if (words.length < NL_QUERY_WORDS) for (const t of terms) for (const e of expandAbbreviation(t)) if (!expanded.includes(e)) expanded.push(e);
   const expandedTerms = expanded.slice(0, MAX_EXPANDED_TERMS);
 
+  const lastWord = words.length ? words[words.length - 1].toLowerCase().slice(0, MAX_TERM_CHARS) : null;
   const single = words.length === 1 ? words[0] : null;
   const isIdentifierLike =
     single !== null && (identifiers.length === 1 || /^[\p{L}_$][\p{L}\p{N}_$]*$/u.test(single)) && terms.length > 0;
@@ -175,7 +180,7 @@ export function processQuery(input: string): ProcessedQuery {
     words: dedup([...wholeTerms, ...partTerms]).filter((t) => HAS_WORD_CHAR_RE.test(t)),
     expandedTerms,
     identifiers,
-    ftsQuery: expandedTerms.map(ftsTerm).join(' OR '),
+    ftsQuery: expandedTerms.map((t) => ftsTerm(t, lastWord)).join(' OR '),
     isIdentifierLike,
   };
 }
