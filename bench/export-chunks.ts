@@ -22,7 +22,7 @@ export async function exportChunks(db: string, out: string): Promise<number> {
         'SELECT id, path, content, text_start, text_len FROM chunks WHERE id > ? ORDER BY id LIMIT ?', [after, PAGE]);
       if (!page.length) break;
       for (const r of await resolveChunkContent(store.db, page)) {
-        if (!w.write(`${csv(r.content)},${csv(r.path)}\n`)) await new Promise((res) => w.once('drain', res));
+        if (!w.write(`${csv(r.content)},${csv(r.path)}\n`)) await new Promise<void>((res) => w.once('drain', () => res()));
       }
       rows += page.length;
       after = page[page.length - 1]!.id;

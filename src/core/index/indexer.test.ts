@@ -5,6 +5,7 @@ import { identifierTokens } from '../text/identifiers.ts';
 import { sha256Hex } from '../hash/hash.ts';
 import { embeddingText } from '../chunk/embedding-text.ts';
 import { MemoryFileSource } from '../source/memory-source.ts';
+import type { FileSource } from '../source/types.ts';
 import { openMemoryStore } from '../store/open-node.ts';
 import { Chunker } from '../chunk/chunker.ts';
 import { nodeWasmLoader } from '../chunk/grammars-node.ts';
@@ -205,6 +206,42 @@ describe('indexCodebase', () => {
     expect(res.timings.optimize).toBeGreaterThan(0);
     expect(await snapshot(merged)).toEqual(await snapshot(plain));
   });
+
+  it('a first index writes its first batch while the walk is still running, and indexes everything', async () => {
+    // 60 folders of 20 files. The bulk-load decision waits for BULK_LOAD_FILES walked files,
+    // then writing starts; the last 10 folders take 300 ms each to list, so the walk is still
+    // running for ~3 s after that.
+    const files: Record<string, string> = {};
+    for (let d = 0; d < 60; d++) for (let f = 0; f < 20; f++) files[`d${String(d).padStart(2, '0')}/m${f}.py`] = `def fn_${d}_${f}():\n    return ${d * 20 + f}\n`;
+    const inner = new MemoryFileSource(files);
+    let walkDone = false;
+    let slowMode = true;
+    let pending = 61; // the root and 60 folders
+    const slow: FileSource = {
+      name: inner.name,
+      stat: (p: string) => inner.stat(p),
+      readFile: (p: string) => inner.readFile(p),
+      readDir: async (dir: string) => {
+        if (slowMode && /^d(5\d)$/.test(dir)) await new Promise((r) => setTimeout(r, 300));
+        const out = await inner.readDir(dir);
+        if (--pending === 0) walkDone = true;
+        return out;
+      },
+    };
+    const store = await openMemoryStore();
+    const batchesBeforeWalkEnd: number[] = [];
+    const res = await indexCodebase({ source: slow, store, chunker }, { onBatch: (b) => { if (!walkDone) batchesBeforeWalkEnd.push(b.files); } });
+    expect(walkDone).toBe(true);
+    expect(batchesBeforeWalkEnd.length).toBeGreaterThan(0);
+    expect(res.files.added).toBe(1200);
+    expect(res.chunks.total).toBeGreaterThanOrEqual(1200);
+    expect(res.firstSearchableMs!).toBeLessThan(res.timings.walk);
+    // The next run is not a first index: it plans from the whole walk, and nothing changed.
+    slowMode = false;
+    const again = await indexCodebase({ source: slow, store, chunker });
+    expect(again.unchanged).toBe(true);
+    expect(await store.integrityCheck()).toBe('ok');
+  }, 120_000);
 
   it('loads a big run in bulk mode (no merging as it goes), ends it merged with FTS5 defaults back, same rows', async () => {
     const config = async (st: Store) => Object.fromEntries((await st.db.all<{ k: string; v: number }>('SELECT k, v FROM chunks_fts_config')).map((r) => [r.k, r.v]));

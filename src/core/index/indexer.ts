@@ -188,6 +188,12 @@ export interface IndexPlan extends FileDiff {
   storedRoot: string | null;
   /** Chunks stored before this run. */
   storedChunks: number;
+  /**
+   * Set on a first index (planStreaming): the walk is still running and appends to `walked`
+   * and `candidates`; `more()` resolves once either grew or the walk ended (rejects with the
+   * walk's error), `done` says whether it ended.
+   */
+  feed?: { more(): Promise<void>; readonly done: boolean; stop(): void };
 }
 
 const now = (): number => (typeof performance !== 'undefined' ? performance.now() : Date.now());
@@ -442,6 +448,8 @@ async function applyPlan(
 
   await store.setMeta(META.runState, 'indexing');
   // Every run states the mode it wants: one cut short in bulk mode leaves it set.
+  // A first index decides once it has walked BULK_LOAD_FILES files or the whole folder.
+  while (plan.feed && !plan.feed.done && plan.candidates.length < BULK_LOAD_FILES) await plan.feed.more();
   const bulk = plan.candidates.length >= BULK_LOAD_FILES;
   await store.setBulkLoad?.(bulk);
   if (!(await store.getMeta(META.createdAt))) await store.setMeta(META.createdAt, new Date().toISOString());
@@ -509,7 +517,11 @@ async function applyPlan(
   };
 
   try {
-    for (const f of plan.candidates) {
+    for (let i = 0; ; i++) {
+      // A first index consumes the walk as it goes (plan.feed); otherwise the list is whole.
+      while (plan.feed && !plan.feed.done && i >= plan.candidates.length) await plan.feed.more();
+      if (i >= plan.candidates.length) break;
+      const f = plan.candidates[i]!;
       log.checkAbort();
       fill();
       const prep = await ahead.shift()!;
@@ -582,6 +594,7 @@ async function applyPlan(
     await writer.flush();
     await writer.settle();
   } finally {
+    plan.feed?.stop();
     // Never leave a write running behind the caller's back (an abort or a fault above).
     await writer.settle().catch(() => undefined);
     await Promise.allSettled(ahead);
@@ -620,6 +633,57 @@ async function applyPlan(
   return log.finish({ root, files: finalHashes.size, chunks: await store.chunkCount(), updatedAt, unchanged: false });
 }
 
+/**
+ * A first index (a store no run ever started in: no run state, no Merkle root, hence no file
+ * records and no skipped-file memo) needs no diff: every walked file is a candidate and
+ * nothing is gone. So the apply step starts on the walk's first files instead of after the
+ * whole walk (kernel subset in Chromium: walk 3.5-8 s of a 4.9-11 s first-searchable).
+ */
+function planStreaming(
+  source: FileSource,
+  walkOpts: Parameters<typeof walk>[1],
+  onWalked: (count: number) => void,
+  onWalkEnd: () => void,
+): IndexPlan {
+  const walked: WalkedFile[] = [];
+  const stop = new AbortController();
+  const outer = walkOpts?.signal;
+  const signal = outer ? AbortSignal.any([outer, stop.signal]) : stop.signal;
+  let wake: (() => void) | null = null;
+  let done = false;
+  let failure: unknown = null;
+  const ping = (): void => {
+    const w = wake;
+    wake = null;
+    w?.();
+  };
+  void (async () => {
+    try {
+      for await (const f of walk(source, { ...walkOpts, signal })) {
+        walked.push(f);
+        if (walked.length % 500 === 0) onWalked(walked.length);
+        ping();
+      }
+    } catch (e) {
+      failure = e;
+    } finally {
+      done = true;
+      onWalkEnd();
+      ping();
+    }
+  })();
+  const feed = {
+    get done() {
+      if (done && failure) throw failure;
+      return done;
+    },
+    more: () => (done ? (failure ? Promise.reject(failure) : Promise.resolve()) : new Promise<void>((r) => (wake = r))),
+    stop: () => stop.abort(),
+  };
+  // `candidates` IS `walked`: the same growing list.
+  return { candidates: walked, gone: [], goneByHash: new Map(), skippedNow: {}, unchanged: 0, walked, stored: new Map(), upToDate: false, storedRoot: null, storedChunks: 0, feed };
+}
+
 /** Plan, then apply (or return at once when the stored Merkle root still holds). */
 export async function indexCodebase(
   deps: { source: FileSource; store: IndexStore; chunker: FileChunker },
@@ -630,20 +694,25 @@ export async function indexCodebase(
 
   log.stage('preparing');
   const tw = now();
-  const plan = await planIndex(deps, {
-    walk: opts.walk,
-    signal: opts.signal,
-    verify: opts.verify,
-    onSkip: (s) => {
-      if (s.reason === 'ignored' || s.reason === 'extension') return;
-      summary.skipped++;
-      log.warn({ path: s.path, kind: s.reason === 'unreadable' ? 'unreadable' : 'skipped', message: s.detail ?? s.reason });
-    },
-    onWalked: (n) => {
-      status.totalFiles = n;
-      log.report();
-    },
-  });
+  const onSkip = (s: WalkSkip): void => {
+    if (s.reason === 'ignored' || s.reason === 'extension') return;
+    summary.skipped++;
+    log.warn({ path: s.path, kind: s.reason === 'unreadable' ? 'unreadable' : 'skipped', message: s.detail ?? s.reason });
+  };
+  const onWalked = (n: number): void => {
+    status.totalFiles = n;
+    log.report();
+  };
+  const firstRun = !opts.verify && (await deps.store.getMeta(META.runState)) === null && (await deps.store.getMeta(META.merkleRoot)) === null;
+  if (firstRun) {
+    const plan = planStreaming(deps.source, { ...opts.walk, signal: opts.signal, onSkip }, onWalked, () => {
+      timings.walk = now() - tw;
+      status.totalFiles = plan.walked.length;
+      summary.total = plan.walked.length;
+    });
+    return applyPlan(plan, deps, opts, log);
+  }
+  const plan = await planIndex(deps, { walk: opts.walk, signal: opts.signal, verify: opts.verify, onSkip, onWalked });
   timings.walk = now() - tw;
   status.totalFiles = plan.walked.length;
   status.totalChunks = plan.storedChunks;
