@@ -12,9 +12,10 @@
  * keeps its keys in memory; `flush` turns pending ids into ONE new segment and deletes them
  * from trigram_pending in ONE transaction. A pending id whose keys are not in this object's
  * memory (a crash, another connection's write — told apart by `token`, one per connection) is
- * read back from file_text. More than MAX_SEGMENTS segments are merged into one, keeping each
- * id's postings only from the newest segment whose directory lists it (an edited file's old
- * keys go) and only ids still in file_text (a deleted file goes).
+ * read back from file_text. More than MAX_SEGMENTS segments: all but the oldest are merged into
+ * one (optimize merges all), keeping each id's postings only from the newest segment whose
+ * directory lists it (an edited file's old keys go) and only ids still in file_text (a deleted
+ * file goes).
  *
  * Invariant (soundness): for every file_text row, either its id is pending or every key of its
  * CURRENT text lists it in some segment. So `candidates` = (query over the postings) ∪ pending
@@ -410,8 +411,13 @@ export class TrigramIndex {
    * stays at a few pages per segment plus the directories.
    */
   async merge(tx: Queryable, force = false): Promise<boolean> {
-    const segs = await segments(tx);
-    if (segs.length === 0 || (!force && segs.length <= MAX_SEGMENTS)) return false;
+    const all = await segments(tx);
+    if (all.length === 0 || (!force && all.length <= MAX_SEGMENTS)) return false;
+    // Unforced (too many segments after small runs), the oldest segment — normally the cold
+    // index's, by far the biggest — is left alone: rewriting it on every ninth small run held
+    // the store's thread for seconds on a big tree. Only the newer ones merge (their union is
+    // newer than it, so the newest-listing rule below stays right); optimize merges everything.
+    const segs = force ? all : all.slice(1);
     const inText = (await tx.all<{ id: number }>('SELECT id FROM file_text INDEXED BY sqlite_autoindex_file_text_1')).map((r) => r.id);
     const dirs: Uint32Array[] = [];
     let maxId = 0;
@@ -464,7 +470,7 @@ export class TrigramIndex {
       }
     }
     await insertRows(tx, target, out);
-    await tx.run(`DELETE FROM trigram_postings WHERE seg < ?`, [target]);
+    await tx.run(`DELETE FROM trigram_postings WHERE seg >= ? AND seg < ?`, [segs[0]!, target]);
     return true;
   }
 
