@@ -14,7 +14,7 @@ import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { FileChunker, StoredChunkInput } from '../core/index/indexer.ts';
+import type { FileChunker, PreparedFile } from '../core/index/indexer.ts';
 
 /**
  * Default workers: all cores but the one the main thread (SQLite writes) keeps busy, and at
@@ -29,9 +29,7 @@ export interface ChunkRequest {
   path: string;
   text: string;
 }
-export type ChunkReply =
-  | { id: number; result: { language: string; chunks: StoredChunkInput[]; parsed: boolean; warnings: string[]; packed?: Uint8Array; grams?: Uint32Array } }
-  | { id: number; error: string };
+export type ChunkReply = { id: number; result: PreparedFile } | { id: number; error: string };
 
 type Result = Extract<ChunkReply, { result: unknown }>['result'];
 interface Slot {

@@ -6,7 +6,7 @@
  * The worker first posts `{ ready: true }` once its tree-sitter runtime has loaded, or
  * `{ failed }` when it cannot start.
  */
-import type { StoredChunkInput } from '../../src/core/index/indexer.ts';
+import type { PreparedFile } from '../../src/core/index/indexer.ts';
 
 export interface ChunkRequest {
   id: number;
@@ -15,18 +15,11 @@ export interface ChunkRequest {
 }
 
 /**
- * What `Chunker.chunkFile` returns, with chunks already through `prepareChunks`, and the
- * file's text packed for file_text and its trigram keys (made here, off the indexer's and the
- * store's threads; their buffers are transferred, not copied).
+ * What `chunkForStore` returns: chunks prepared, the file's text packed for file_text and its
+ * trigram keys (made here, off the indexer's and the store's threads; their buffers are
+ * transferred, not copied).
  */
-export interface ChunkResult {
-  language: string;
-  chunks: StoredChunkInput[];
-  parsed: boolean;
-  warnings: string[];
-  packed: Uint8Array;
-  grams: Uint32Array;
-}
+export type ChunkResult = PreparedFile;
 
 export type ChunkReply = { id: number; result: ChunkResult } | { id: number; error: string };
 

@@ -36,7 +36,7 @@ import { identifierTokens } from '../text/identifiers.ts';
 import { CHUNK_OVERLAP_CHARS, MAX_CHUNK_CHARS, MIN_CHUNK_CHARS, WRITE_BATCH_ROWS } from '../config.ts';
 import { chunkText as chunkPlainText } from '../chunk/text.ts';
 import { META, type MetaKey } from '../store/meta.ts';
-import { packText } from '../store/text-codec.ts';
+import { packText, type TextCodec } from '../store/text-codec.ts';
 import { fileTrigramKeys } from '../text/trigram-keys.ts';
 
 /** The chunker's own text fallback, for a file the chunker itself faulted on. */
@@ -224,6 +224,38 @@ function isPrepared(c: Chunk | StoredChunkInput): c is StoredChunkInput {
  */
 export function prepareChunks(chunks: ReadonlyArray<Chunk | StoredChunkInput>, sha256Hex?: (text: string) => string): StoredChunkInput[] {
   return chunks.map((c) => (isPrepared(c) ? c : { ...c, contentHash: contentHashOf(c, sha256Hex), ftsTokens: identifierTokens(c.content) }));
+}
+
+/** A file as a chunk worker hands it back: chunks prepared, its text packed, its trigram keys. */
+export interface PreparedFile {
+  language: string;
+  chunks: StoredChunkInput[];
+  parsed: boolean;
+  warnings: string[];
+  /** `text` packed for file_text (store/text-codec.ts). */
+  packed: Uint8Array;
+  /** `text`'s distinct trigram keys (text/trigram-keys.ts). */
+  grams: Uint32Array;
+}
+
+/**
+ * Everything a chunk worker (the CLI's and the browser's) does for one file, so its result
+ * equals an in-thread run's: chunk, prepareChunks, pack the text, make its trigram keys.
+ * `codec` / `sha256Hex`: a faster native one where the thread has it (Node).
+ */
+export async function chunkForStore(
+  chunker: { chunkFile(path: string, text: string): Promise<{ language: string; chunks: Array<Chunk | StoredChunkInput>; parsed: boolean; warnings: string[] }> },
+  path: string,
+  text: string,
+  o: { codec?: TextCodec; sha256Hex?: (text: string) => string } = {},
+): Promise<PreparedFile> {
+  const res = await chunker.chunkFile(path, text);
+  return { ...res, chunks: prepareChunks(res.chunks, o.sha256Hex), packed: await packText(text, o.codec), grams: fileTrigramKeys(text) };
+}
+
+/** The buffers of a PreparedFile a worker transfers instead of copying (both fresh and whole). */
+export function preparedBuffers(r: PreparedFile): ArrayBuffer[] {
+  return [r.packed.buffer as ArrayBuffer, r.grams.buffer as ArrayBuffer];
 }
 
 function statKey(f: { size: number; mtime: number }): string {
