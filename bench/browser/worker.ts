@@ -14,6 +14,7 @@ import { DEFAULT_TEXT_CACHE_CHARS, grep, TextCache } from '../../src/core/search
 import { Embedder } from '../../src/core/embed/embedder.ts';
 import { localModelPath, ortWasmPaths } from '../../src/core/embed/ort-assets.ts';
 import { OPFS_DIR, openOpfsStore } from '../../src/core/store/open-opfs.ts';
+import { overwriteOpfsFile } from '../../src/core/store/opfs-files.ts';
 import type { WriteItem } from '../../src/core/store/store.ts';
 import { isProbablyBinary } from '../../src/core/walk/walker.ts';
 import { sha256Hex } from '../../src/core/hash/hash.ts';
@@ -74,15 +75,7 @@ async function writeFile(dir: FileSystemDirectoryHandle, path: string, bytes: Ui
   const parts = path.split('/');
   let d = dir;
   for (const p of parts.slice(0, -1)) d = await d.getDirectoryHandle(p, { create: true });
-  const fh = await d.getFileHandle(parts[parts.length - 1]!, { create: true });
-  const h = await fh.createSyncAccessHandle();
-  try {
-    h.truncate(0);
-    h.write(bytes, { at: 0 });
-    h.flush();
-  } finally {
-    h.close();
-  }
+  await overwriteOpfsFile(await d.getFileHandle(parts[parts.length - 1]!, { create: true }), bytes);
 }
 
 async function fetchBytes(url: string, path: string): Promise<Uint8Array> {

@@ -23,7 +23,11 @@ export async function readOpfsStoreFile(name: string): Promise<Uint8Array> {
 }
 
 export async function writeOpfsStoreFile(name: string, bytes: Uint8Array): Promise<void> {
-  const fh = await (await opfsDir()).getFileHandle(fileName(name), { create: true });
+  await overwriteOpfsFile(await (await opfsDir()).getFileHandle(fileName(name), { create: true }), bytes);
+}
+
+/** Replace an OPFS file's whole content with `bytes` (a sync access handle: workers only). */
+export async function overwriteOpfsFile(fh: FileSystemFileHandle, bytes: Uint8Array): Promise<void> {
   const access = await fh.createSyncAccessHandle();
   try {
     access.truncate(0);

@@ -198,7 +198,7 @@ function ftsRow(id: number, pathText: string, c: { symbol: string | null; parent
 export async function resolveChunkContent<T extends { path: string; content: string; text_start: number | null; text_len: number | null }>(db: Queryable, rows: T[]): Promise<T[]> {
   const paths = [...new Set(rows.filter((r) => r.text_start !== null).map((r) => r.path))];
   if (!paths.length) return rows;
-  const texts = await readTexts(db, paths);
+  const texts = await readTexts(db, 'path', paths);
   for (const r of rows) {
     if (r.text_start === null) continue;
     const text = texts.get(r.path);
@@ -254,12 +254,12 @@ export interface GrepFile {
   hash: string;
 }
 
-/** Stored texts by path (file_text.data unpacked); paths without text are absent. */
-async function readTexts(db: Queryable, paths: readonly string[]): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  for (const part of chunked([...new Set(paths)])) {
-    const rows = await db.all<{ path: string; data: Uint8Array }>(`SELECT path, data FROM file_text WHERE path IN (${marks(part.length)})`, part);
-    for (const r of rows) out.set(r.path, await unpackText(r.data));
+/** Stored texts by path or by file_text id (file_text.data unpacked); keys without text are absent. */
+async function readTexts<K extends string | number>(db: Queryable, by: 'path' | 'id', keys: readonly K[]): Promise<Map<K, string>> {
+  const out = new Map<K, string>();
+  for (const part of chunked([...new Set(keys)])) {
+    const rows = await db.all<{ k: K; data: Uint8Array }>(`SELECT ${by} AS k, data FROM file_text WHERE ${by} IN (${marks(part.length)})`, part);
+    for (const r of rows) out.set(r.k, await unpackText(r.data));
   }
   return out;
 }
@@ -429,12 +429,12 @@ export class Store {
 
   /** The stored text of one file (exactly what the chunker saw), or null. */
   async getFileText(path: string): Promise<string | null> {
-    return (await readTexts(this.db, [path])).get(path) ?? null;
+    return (await readTexts(this.db, 'path', [path])).get(path) ?? null;
   }
 
   /** Stored texts of several files; paths without text are absent from the map. */
   async getFileTexts(paths: string[]): Promise<Map<string, string>> {
-    return readTexts(this.db, paths);
+    return readTexts(this.db, 'path', paths);
   }
 
   /**
@@ -475,12 +475,7 @@ export class Store {
 
   /** Stored texts by file_text id; unknown ids are absent. */
   async fileTextsById(ids: readonly number[]): Promise<Map<number, string>> {
-    const out = new Map<number, string>();
-    for (const part of chunked([...new Set(ids)])) {
-      const rows = await this.db.all<{ id: number; data: Uint8Array }>(`SELECT id, data FROM file_text WHERE id IN (${marks(part.length)})`, part);
-      for (const r of rows) out.set(r.id, await unpackText(r.data));
-    }
-    return out;
+    return readTexts(this.db, 'id', ids);
   }
 
   /** Files with stored text. */
