@@ -31,6 +31,7 @@ import { chunkText } from './text.ts';
 import { FileChunker } from './file-chunker.ts';
 import type { ChunkSizes } from './pieces.ts';
 import { errorRatio } from './tree-walk.ts';
+import { bindTreeRuntime } from './tree-access.ts';
 
 /**
  * Parse time allowed per MB of source, and the floor. Parsing runs at 3.5–6.5 MB/s per core
@@ -71,7 +72,10 @@ let runtimeReady: Promise<void> | null = null;
 function initRuntime(loadWasm: WasmLoader): Promise<void> {
   runtimeReady ??= (async () => {
     const wasmBinary = await loadWasm(RUNTIME_WASM);
-    await Parser.init({ wasmBinary } as unknown as Parameters<typeof Parser.init>[0]);
+    // Emscripten fills this object in with the runtime's exports: tree-access.ts reads them.
+    const moduleArg = { wasmBinary };
+    await Parser.init(moduleArg as unknown as Parameters<typeof Parser.init>[0]);
+    bindTreeRuntime(moduleArg);
   })().catch((err: unknown) => {
     runtimeReady = null;
     throw err;

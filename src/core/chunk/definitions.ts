@@ -5,6 +5,7 @@
  */
 import type { Node } from 'web-tree-sitter';
 import type { LanguageSpec } from './languages.ts';
+import { typeOf } from './tree-access.ts';
 import type { LineTable } from './lines.ts';
 import type { Context, DefInfo, Item } from './pieces.ts';
 
@@ -28,38 +29,44 @@ export class Definitions {
     private readonly spec: LanguageSpec,
   ) {}
 
-  /** Is `n` a definition (possibly wrapped or bound to a variable) or a namespace? */
-  classify(n: Node): { def: DefInfo } | { ns: Node } | null {
+  /** Is `n` a definition (possibly wrapped or bound to a variable) or a namespace? `nType`: `n.type` when known. */
+  classify(n: Node, nType: string = typeOf(n)): { def: DefInfo } | { ns: Node } | null {
     const spec = this.spec;
     let node = n;
+    let type = nType;
     let sigStart = n.startIndex;
-    for (let i = 0; i < 4 && spec.wrappers[node.type]; i++) {
-      const mode = spec.wrappers[node.type];
+    for (let i = 0; i < 4 && spec.wrappers[type]; i++) {
+      const mode = spec.wrappers[type];
       const inner =
         node.childForFieldName('declaration') ??
         node.childForFieldName('definition') ??
-        node.namedChildren.find((c) => c !== null && (c.type in spec.defs || spec.bindings.has(c.type) || spec.namespaces.has(c.type))) ??
+        node.namedChildren.find((c) => {
+          if (c === null) return false;
+          const t = typeOf(c);
+          return t in spec.defs || spec.bindings.has(t) || spec.namespaces.has(t);
+        }) ??
         null;
       if (!inner) return null;
       if (mode === 'skip') sigStart = inner.startIndex;
       node = inner;
+      type = typeOf(node);
     }
-    if (spec.namespaces.has(node.type)) return { ns: node };
-    const base = spec.defs[node.type];
+    if (spec.namespaces.has(type)) return { ns: node };
+    const base = spec.defs[type];
     if (base) {
       // `struct x;` / `enum e` used as a type are not definitions.
-      if (/_specifier$/.test(node.type) && !node.childForFieldName('body')) return null;
+      if (/_specifier$/.test(type) && !node.childForFieldName('body')) return null;
       const kind = spec.refine?.(node) ?? base;
       return { def: { outer: n, node, holder: node, kind, name: this.nameOf(node), sigStart } };
     }
-    if (spec.bindings.has(node.type)) {
-      const declarators = node.type.endsWith('field_definition')
+    if (spec.bindings.has(type)) {
+      const declarators = type.endsWith('field_definition')
         ? [node]
-        : node.namedChildren.filter((c) => c !== null && c.type === 'variable_declarator');
+        : node.namedChildren.filter((c) => c !== null && typeOf(c) === 'variable_declarator');
       if (declarators.length !== 1 || !declarators[0]) return null;
       const decl = declarators[0];
       const value = decl.childForFieldName('value');
-      const kind = value ? spec.bindingValues[value.type] : undefined;
+      const kind = value ? spec.bindingValues[typeOf(value)] : undefined;
       if (!value || !kind) return null;
       const nameNode = decl.childForFieldName('name') ?? decl.childForFieldName('property');
       const name = nameNode ? clip(nameNode.text, MAX_NAME_CHARS) : null;
@@ -72,13 +79,14 @@ export class Definitions {
   nameOf(node: Node): string | null {
     let n: Node | null = node;
     for (let i = 0; i < 12 && n; i++) {
-      if (IDENTIFIER.test(n.type)) return clip(n.text, MAX_NAME_CHARS);
+      const type = typeOf(n);
+      if (IDENTIFIER.test(type)) return clip(n.text, MAX_NAME_CHARS);
       const name = n.childForFieldName('name');
       if (name) return clip(name.text.replace(/^(['"`])(.*)\1$/s, '$2'), MAX_NAME_CHARS);
       n =
         n.childForFieldName('declarator') ??
-        (n.type === 'impl_item' || n.type === 'generic_type' ? n.childForFieldName('type') : null) ??
-        (n.type === 'type_declaration' ? n.namedChild(0) : null);
+        (type === 'impl_item' || type === 'generic_type' ? n.childForFieldName('type') : null) ??
+        (type === 'type_declaration' ? n.namedChild(0) : null);
     }
     return null;
   }
@@ -86,7 +94,7 @@ export class Definitions {
   bodyOf(d: DefInfo): Node | null {
     return (
       d.holder.childForFieldName('body') ??
-      (d.node.type === 'type_definition' ? (d.node.childForFieldName('type')?.childForFieldName('body') ?? null) : null)
+      (typeOf(d.node) === 'type_definition' ? (d.node.childForFieldName('type')?.childForFieldName('body') ?? null) : null)
     );
   }
 

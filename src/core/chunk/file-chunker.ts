@@ -19,7 +19,8 @@ import { LineTable, packRows } from './lines.ts';
 import type { RowPiece } from './lines.ts';
 import { Definitions } from './definitions.ts';
 import { budgetOf, mergePieces, pieceSize, pieceToChunk, type ChunkSizes, type Context, type DefInfo, type Item, type MergeKind, type Piece, type PieceBase } from './pieces.ts';
-import { endRowOf, walkCursor } from './tree-walk.ts';
+import { walkCursor } from './tree-walk.ts';
+import { Cursor, endRowOf, typeOf } from './tree-access.ts';
 
 /** Nesting of namespaces/classes we descend into; deeper definitions are split as code. */
 const MAX_NEST_DEPTH = 24;
@@ -78,18 +79,19 @@ export class FileChunker {
     let commentItems = 0;
     const flush = () => {
       for (const n of pending) {
-        const leading = depth === 0 && this.spec.comments.has(n.type) && items.length === commentItems;
+        const leading = depth === 0 && items.length === commentItems && this.spec.comments.has(typeOf(n));
         this.pushCode(items, n, leading ? 'comment' : 'code', parent, inClass);
         if (leading) commentItems++;
       }
       pending = [];
     };
-    const cursor = container.walk();
+    const cursor = new Cursor(container);
     try {
       if (!cursor.gotoFirstChild()) return items;
       do {
         if (!cursor.nodeIsNamed) continue;
         const n = cursor.currentNode;
+        const type = cursor.nodeType;
         const sr = n.startPosition.row;
         const last = items[items.length - 1];
         if (pending.length === 0 && last && sr <= last.endRow) {
@@ -98,18 +100,18 @@ export class FileChunker {
           if (last.kind !== 'def') last.nodes.push(n);
           continue;
         }
-        if (TRANSPARENT_CONTAINERS.has(n.type) && depth < MAX_NEST_DEPTH) {
+        if (TRANSPARENT_CONTAINERS.has(type) && depth < MAX_NEST_DEPTH) {
           flush();
           this.expandTransparent(items, n, parent, depth, inClass);
           continue;
         }
-        const isComment = this.spec.comments.has(n.type);
-        if (isComment || this.spec.attributes.has(n.type)) {
+        const isComment = this.spec.comments.has(type);
+        if (isComment || this.spec.attributes.has(type)) {
           if (pending.length > 0 && endRowOf(pending[pending.length - 1]) + 1 < sr) flush();
           pending.push(n);
           continue;
         }
-        const found = this.defs.classify(n);
+        const found = this.defs.classify(n, type);
         const attached = pending.length > 0 && endRowOf(pending[pending.length - 1]) + 1 >= sr ? pending : [];
         if (!found || attached.length === 0) flush();
         if (!found) {
@@ -121,7 +123,7 @@ export class FileChunker {
         if ('def' in found) {
           items.push({
             kind: 'def', startRow, endRow: endRowOf(n), nodes: [], def: found.def,
-            docNodes: attached.filter((a) => this.spec.comments.has(a.type)), parent, inClass,
+            docNodes: attached.filter((a) => this.spec.comments.has(typeOf(a))), parent, inClass,
           });
         } else {
           this.expandNamespace(items, found.ns, n, startRow, parent, depth);
@@ -185,14 +187,14 @@ export class FileChunker {
           const t = cursor.nodeType;
           if (t in spec.defs || spec.bindings.has(t) || t in spec.wrappers) {
             const n = cursor.currentNode;
-            const found = this.defs.classify(n);
+            const found = this.defs.classify(n, t);
             if (found && 'def' in found && found.def.name) {
               const row = n.startPosition.row;
               const last = out[out.length - 1];
               if (row > from && endRowOf(n) <= to && (!last || row > last.endRow) && this.lines.startsRow(n.startIndex, row)) {
                 const docNodes: Node[] = [];
                 let startRow = row;
-                for (let p = n.previousNamedSibling; p && spec.comments.has(p.type) && endRowOf(p) + 1 >= startRow; p = p.previousNamedSibling) {
+                for (let p = n.previousNamedSibling; p && spec.comments.has(typeOf(p)) && endRowOf(p) + 1 >= startRow; p = p.previousNamedSibling) {
                   if (p.startPosition.row <= (last?.endRow ?? from) || !this.lines.startsRow(p.startIndex, p.startPosition.row)) break;
                   docNodes.unshift(p);
                   startRow = p.startPosition.row;
@@ -274,7 +276,7 @@ export class FileChunker {
     let symbol = d.name;
     let parent = item.parent;
     if (item.inClass && kind === 'function') kind = 'method';
-    if (d.node.type === 'method_declaration' && this.language === 'go') parent = this.defs.goReceiver(d.node) ?? parent;
+    if (this.language === 'go' && typeOf(d.node) === 'method_declaration') parent = this.defs.goReceiver(d.node) ?? parent;
     if ((kind === 'function' || kind === 'method') && symbol && symbol.includes('::')) {
       const i = symbol.lastIndexOf('::');
       parent = symbol.slice(0, i);
@@ -388,12 +390,12 @@ export class FileChunker {
     const scores = new Int32Array(to - from + 2);
     for (const root of nodes) {
       walkCursor(root, (cursor, depth) => {
-        const row = cursor.startPosition.row;
-        if (cursor.nodeIsNamed && row > from && row <= to && this.lines.startsRow(cursor.startIndex, row)) {
+        const row = cursor.startRow;
+        if (row > from && row <= to && cursor.nodeIsNamed && this.lines.startsRow(cursor.startIndex, row)) {
           const s = Math.max(1, BREAK_SCORE_TOP - BREAK_SCORE_STEP * (depth + baseDepth));
           if (s > scores[row - from]) scores[row - from] = s;
         }
-        return depth < MAX_BREAK_DEPTH && cursor.endPosition.row > row;
+        return depth < MAX_BREAK_DEPTH && cursor.endRow > row;
       });
     }
     for (let r = from + 1; r <= to; r++) if (this.lines.isBlank(r - 1)) scores[r - from] += BREAK_SCORE_AFTER_BLANK;

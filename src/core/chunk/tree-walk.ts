@@ -2,15 +2,18 @@
  * Cursor walks over a tree-sitter tree, shared by the chunker's stages. Never recursive:
  * 100k-deep nesting must not overflow the stack. Every cursor is deleted before returning.
  */
-import type { Node, TreeCursor } from 'web-tree-sitter';
+import type { Node } from 'web-tree-sitter';
+import { Cursor } from './tree-access.ts';
+
+export { endRowOf } from './tree-access.ts';
 
 /**
  * Pre-order walk of `root`'s subtree with one TreeCursor (deleted on return), no recursion.
  * `visit` sees the cursor on each node and its depth below `root` (0 = root) and returns
  * whether to descend into that node's children.
  */
-export function walkCursor(root: Node, visit: (cursor: TreeCursor, depth: number) => boolean): void {
-  const cursor = root.walk();
+export function walkCursor(root: Node, visit: (cursor: Cursor, depth: number) => boolean): void {
+  const cursor = new Cursor(root);
   try {
     let depth = 0;
     for (;;) {
@@ -39,10 +42,4 @@ export function errorRatio(root: Node, length: number): number {
     return false;
   });
   return covered / length;
-}
-
-export function endRowOf(node: Node): number {
-  const end = node.endPosition;
-  const start = node.startPosition.row;
-  return end.column === 0 && end.row > start ? end.row - 1 : end.row;
 }
