@@ -35,16 +35,21 @@ export function identifierParts(s: string): Array<{ start: number; end: number; 
 /** ASCII characters IDENT_RE matches: letters, digits, `_`, `$`. */
 const ASCII_IDENT = new Uint8Array(128);
 for (let c = 0; c < 128; c++) ASCII_IDENT[c] = /[A-Za-z0-9_$]/.test(String.fromCharCode(c)) ? 1 : 0;
+const NONE = 0;
+const LOWER = 1;
+const DIGIT = 2;
+const UPPER = 3;
 
 /**
  * The identifier parts in `text` that FTS5's unicode61 tokenizer would NOT produce by itself
  * (it already splits on `_`, `.`, `/`…, but keeps `getUserName` whole), deduplicated and
  * space-joined. Stored in `chunks.tokens` so natural-language words match camelCase names.
  *
- * Only words with an upper-case letter can hold a camelCase part, so most words of C or
- * Python code are skipped before any splitting. ASCII text is scanned by character code
- * (words without an A–Z are never even sliced out); from the first non-ASCII character on,
- * IDENT_RE finds the words (the scan hands over at a word start, so the words are the same).
+ * Only words with a camelCase boundary can hold a part the tokenizer lacks, so most words of
+ * C or Python code are skipped before any splitting. ASCII text is scanned by character code
+ * and only words with such a boundary are sliced out (`GFP_KERNEL` and `i` never are); from
+ * the first non-ASCII character on, IDENT_RE finds the words (the scan hands over at a word
+ * start, so the words are the same).
  */
 export function identifierTokens(text: string): string {
   const seen = new Set<string>();
@@ -62,7 +67,12 @@ export function identifierTokens(text: string): string {
   };
   const n = text.length;
   let start = -1;
-  let upper = false;
+  // Whether the current word has a camelCase boundary inside one `_`/`$` segment (a lower
+  // case letter or digit before an upper-case one, or `ABc`): an ASCII word without one adds
+  // no part. p1, p2: the previous two characters of the segment (UPPER, OTHER, or NONE).
+  let camel = false;
+  let p1 = NONE;
+  let p2 = NONE;
   let i = 0;
   for (; i < n; i++) {
     const c = text.charCodeAt(i);
@@ -70,11 +80,19 @@ export function identifierTokens(text: string): string {
     if (ASCII_IDENT[c] === 1) {
       if (start < 0) {
         start = i;
-        upper = false;
+        camel = false;
+        p1 = p2 = NONE;
       }
-      if (c >= 65 && c <= 90) upper = true;
+      if (c === 95 || c === 36) {
+        p1 = p2 = NONE;
+        continue;
+      }
+      const k = c >= 65 && c <= 90 ? UPPER : c >= 97 && c <= 122 ? LOWER : DIGIT;
+      if ((k === UPPER && (p1 === LOWER || p1 === DIGIT)) || (k === LOWER && p1 === UPPER && p2 === UPPER)) camel = true;
+      p2 = p1;
+      p1 = k;
     } else if (start >= 0) {
-      if (upper) add(text.slice(start, i));
+      if (camel) add(text.slice(start, i));
       start = -1;
     }
   }
@@ -82,7 +100,7 @@ export function identifierTokens(text: string): string {
     const re = new RegExp(IDENT_RE);
     re.lastIndex = start >= 0 ? start : i;
     for (let m = re.exec(text); m; m = re.exec(text)) add(m[0]);
-  } else if (start >= 0 && upper) {
+  } else if (start >= 0 && camel) {
     add(text.slice(start));
   }
   return [...seen].join(' ');
