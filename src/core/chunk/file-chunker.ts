@@ -183,9 +183,10 @@ export class FileChunker {
     const spec = this.spec;
     for (const root of roots) {
       walkCursor(root, (cursor, depth) => {
-        if (depth > 0 && cursor.nodeIsNamed) {
+        if (depth > 0) {
+          // The type first: one read rules out most nodes, named or not.
           const t = cursor.nodeType;
-          if (t in spec.defs || spec.bindings.has(t) || t in spec.wrappers) {
+          if ((t in spec.defs || spec.bindings.has(t) || t in spec.wrappers) && cursor.nodeIsNamed) {
             const n = cursor.currentNode;
             const found = this.defs.classify(n, t);
             if (found && 'def' in found && found.def.name) {

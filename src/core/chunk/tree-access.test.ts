@@ -12,6 +12,14 @@ const files = readdirSync(FIXTURES).flatMap((lang) =>
     .map((f) => ({ path: `${lang}/${f.slice(0, -'.txt'.length)}`, text: readFileSync(join(FIXTURES, lang, f), 'utf8') })),
 );
 
+// Syntax errors: errorRatio walks into the subtrees that hold ERROR nodes (one file is mostly
+// errors and falls back to text, one is not).
+const broken = 'int ok(void) {\n  return 1;\n}\n';
+const garbage = '#define X(a) a ) ) ( {\n@@ $$ )) int ;; ] [ } } struct {{{\n';
+files.push({ path: 'broken/some.c', text: `${broken.repeat(20)}${garbage}${broken.repeat(20)}` });
+files.push({ path: 'broken/most.c', text: `${broken}${garbage.repeat(30)}${broken}` });
+files.push({ path: 'broken/some.py', text: 'def f(:\n  return )\nclass A:\n  def g(self): pass\n' });
+
 let chunker: Chunker;
 let small: Chunker;
 beforeAll(async () => {

@@ -32,15 +32,18 @@ interface TsRuntime {
   _ts_tree_cursor_end_position_wasm(tree: number): void;
   _ts_tree_cursor_start_index_wasm(tree: number): number;
   _ts_tree_cursor_end_index_wasm(tree: number): number;
+  _ts_tree_cursor_current_node_wasm(tree: number): void;
   _ts_node_symbol_wasm(tree: number): number;
   _ts_node_end_point_wasm(tree: number): void;
+  _ts_node_has_error_wasm(tree: number): number;
 }
 
 const EXPORTS: ReadonlyArray<keyof TsRuntime> = [
   '_ts_init', '_ts_tree_cursor_goto_first_child_wasm', '_ts_tree_cursor_goto_next_sibling_wasm',
   '_ts_tree_cursor_goto_parent_wasm', '_ts_tree_cursor_current_node_type_id_wasm', '_ts_tree_cursor_current_node_is_named_wasm',
   '_ts_tree_cursor_start_position_wasm', '_ts_tree_cursor_end_position_wasm', '_ts_tree_cursor_start_index_wasm',
-  '_ts_tree_cursor_end_index_wasm', '_ts_node_symbol_wasm', '_ts_node_end_point_wasm',
+  '_ts_tree_cursor_end_index_wasm', '_ts_tree_cursor_current_node_wasm', '_ts_node_symbol_wasm', '_ts_node_end_point_wasm',
+  '_ts_node_has_error_wasm',
 ];
 
 /** The internal fields web-tree-sitter keeps on its objects (numeric handles + the tree). */
@@ -246,6 +249,18 @@ export class Cursor {
     this.put(r);
     r._ts_tree_cursor_end_position_wasm(this.tree);
     return r.HEAP32[tb]! >>> 0;
+  }
+
+  /**
+   * `currentNode.hasError`, without making the Node: the current-node export leaves the node
+   * in the transfer buffer, where the has-error export reads it.
+   */
+  get nodeHasError(): boolean {
+    const r = rt;
+    if (!r) return this.raw.currentNode.hasError;
+    this.put(r);
+    r._ts_tree_cursor_current_node_wasm(this.tree);
+    return r._ts_node_has_error_wasm(this.tree) === 1;
   }
 
   get currentNode(): Node {

@@ -37,7 +37,7 @@ export function errorRatio(root: Node, length: number): number {
   if (!root.hasError || length === 0) return 0;
   let covered = 0;
   walkCursor(root, (cursor) => {
-    if (cursor.nodeType !== 'ERROR') return cursor.currentNode.hasError;
+    if (cursor.nodeType !== 'ERROR') return cursor.nodeHasError;
     covered += cursor.endIndex - cursor.startIndex;
     return false;
   });
