@@ -2,7 +2,8 @@ import { packText, unpackText } from '../core/store/text-codec.ts';
 import { nodeTextCodec } from '../core/store/text-codec-node.ts';
 import { fileTrigramKeys } from '../core/text/trigram-keys.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChunkPool } from './chunk-pool.ts';
+import { createChunkPool, spawnChunkThread, workerBootstrap } from './chunk-pool.ts';
+import { ChunkPool } from '../core/index/chunk-pool.ts';
 import { Chunker } from '../core/chunk/chunker.ts';
 import { nodeWasmLoader } from '../core/chunk/grammars-node.ts';
 import { indexCodebase, prepareChunks } from '../core/index/indexer.ts';
@@ -19,15 +20,15 @@ const FILES: Record<string, string> = {
 let pool: ChunkPool;
 let local: Chunker;
 beforeAll(async () => {
-  pool = await ChunkPool.create(2);
   local = await Chunker.create({ loadWasm: nodeWasmLoader });
+  pool = createChunkPool(2, async () => local);
 });
 afterAll(async () => {
   await pool.dispose();
   local.dispose();
 });
 
-describe('ChunkPool', () => {
+describe('CLI chunk pool (core ChunkPool over worker threads)', () => {
   it('returns exactly what the in-thread chunker + prepareChunks return', async () => {
     expect(pool.size).toBe(2);
     const entries = Object.entries(FILES);
@@ -39,6 +40,8 @@ describe('ChunkPool', () => {
       expect(await unpackText(fromPool[i]!.packed!)).toBe(t);
     }
     expect(fromPool[3]!.parsed).toBe(false);
+    expect(pool.liveWorkers).toBe(2);
+    expect(pool.fallbackFiles).toBe(0);
   });
 
   it('indexes a folder to the same rows as the in-thread chunker', async () => {
@@ -57,8 +60,54 @@ describe('ChunkPool', () => {
   });
 
   it('rejects work after dispose', async () => {
-    const p = await ChunkPool.create(1);
+    const p = createChunkPool(1, async () => local);
+    await p.chunkFile('a.ts', 'const a = 1;\n');
     await p.dispose();
     await expect(p.chunkFile('a.ts', 'const a = 1;\n')).rejects.toThrow(/disposed/);
+  });
+
+  /** A real worker thread running `code` (plain JS) instead of chunk-worker.ts. */
+  const threadPool = (code: string, lost: string[]) =>
+    new ChunkPool({ size: 1, fallback: async () => local, onWorkerLost: (w) => lost.push(w), spawn: (events) => spawnChunkThread(events, code) });
+  const inThread = async (p: string, t: string) => {
+    const res = await local.chunkFile(p, t);
+    return { ...res, chunks: prepareChunks(res.chunks) };
+  };
+
+  it('chunks in-thread the files of a thread that exits, and every file after', async () => {
+    const lost: string[] = [];
+    const p = threadPool(`require('node:worker_threads').parentPort.on('message', () => process.exit(3));`, lost);
+    const entries = Object.entries(FILES);
+    const got = await Promise.all(entries.map(([path, t]) => p.chunkFile(path, t)));
+    for (const [i, [path, t]] of entries.entries()) expect({ ...got[i]!, chunks: prepareChunks(got[i]!.chunks) }).toEqual(await inThread(path, t));
+    expect(lost).toEqual(['exit code 3']);
+    expect(p.liveWorkers).toBe(0);
+    expect(p.fallbackFiles).toBe(entries.length);
+    await p.dispose();
+  });
+
+  it('chunks in-thread when the worker module cannot load', async () => {
+    const lost: string[] = [];
+    const p = threadPool(workerBootstrap(new URL('./no-such-chunk-worker.ts', import.meta.url).href), lost);
+    const [path, t] = Object.entries(FILES)[0]!;
+    expect(await p.chunkFile(path, t)).toEqual(await local.chunkFile(path, t));
+    expect(lost).toHaveLength(1);
+    expect(lost[0]).toMatch(/^failed to start: .*no-such-chunk-worker/s);
+    await p.dispose();
+  });
+
+  it('rejects only the file a worker reports an error for, and keeps using the worker', async () => {
+    const lost: string[] = [];
+    const p = threadPool(
+      `const { parentPort } = require('node:worker_threads');`
+      + `parentPort.on('message', (r) => parentPort.postMessage(r.path === 'bad.c' ? { id: r.id, error: 'cannot chunk ' + r.path } : { id: r.id, result: { language: 'c', chunks: [], parsed: true, warnings: [], packed: new Uint8Array(1), grams: new Uint32Array(0) } }));`,
+      lost,
+    );
+    await expect(p.chunkFile('bad.c', 'int a;\n')).rejects.toThrow('cannot chunk bad.c');
+    expect((await p.chunkFile('ok.c', 'int b;\n')).chunks).toEqual([]);
+    expect(lost).toEqual([]);
+    expect(p.liveWorkers).toBe(1);
+    expect(p.fallbackFiles).toBe(0);
+    await p.dispose();
   });
 });

@@ -1,18 +1,19 @@
 /**
- * Chunking worker thread for the CLI's ChunkPool: one tree-sitter Chunker per thread, and
- * the work the store's thread would otherwise do (content hashes, FTS tokens, packing the
- * text, trigram keys) via the indexer's own `chunkForStore`, so results equal an in-thread
- * run exactly. The Node twin of workers/chunker/index.ts.
+ * Chunking worker thread for the CLI's chunk pool (chunk-pool.ts, over core's ChunkPool): one
+ * tree-sitter Chunker per thread, and the work the store's thread would otherwise do (content
+ * hashes, FTS tokens, packing the text, trigram keys) via the indexer's own `chunkForStore`,
+ * so results equal an in-thread run exactly. The Node twin of workers/chunker/index.ts.
  *
- * Protocol (see chunk-pool.ts): in {id, path, text}; out {id, result} or {id, error}.
+ * Protocol: src/core/index/chunk-pool.ts. `{ ready }` once the chunker has loaded, or
+ * `{ failed }`; then one reply per request.
  */
 import { parentPort } from 'node:worker_threads';
 import { createHash } from 'node:crypto';
 import { Chunker } from '../core/chunk/chunker.ts';
 import { nodeWasmLoader } from '../core/chunk/grammars-node.ts';
+import type { ChunkReply, ChunkRequest, ChunkerStartup } from '../core/index/chunk-pool.ts';
 import { chunkForStore, preparedBuffers } from '../core/index/indexer.ts';
 import { nodeTextCodec } from '../core/store/text-codec-node.ts';
-import type { ChunkRequest, ChunkReply } from './chunk-pool.ts';
 
 const port = parentPort;
 if (!port) throw new Error('chunk-worker.ts must run in a worker thread');
@@ -33,4 +34,8 @@ port.on('message', (req: ChunkRequest) => {
     port.postMessage(reply, 'result' in reply ? preparedBuffers(reply.result) : []);
   })();
 });
-port.postMessage({ ready: true });
+
+chunkerReady.then(
+  () => port.postMessage({ ready: true } satisfies ChunkerStartup),
+  (e: unknown) => port.postMessage({ failed: e instanceof Error ? e.message : String(e) } satisfies ChunkerStartup),
+);

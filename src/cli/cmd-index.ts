@@ -7,7 +7,7 @@ import { NodeFileSource } from '../core/source/node-source-node.ts';
 import { Chunker } from '../core/chunk/chunker.ts';
 import { nodeWasmLoader } from '../core/chunk/grammars-node.ts';
 import { indexCodebase, type FileChunker, type IndexSummary } from '../core/index/indexer.ts';
-import { ChunkPool, DEFAULT_POOL_SIZE } from './chunk-pool.ts';
+import { createChunkPool, DEFAULT_POOL_SIZE } from './chunk-pool.ts';
 import { embedPending, type EmbedSummary } from '../core/embed/embed-pass.ts';
 import type { Store } from '../core/store/store.ts';
 import { safeText, type IndexPaths } from './context.ts';
@@ -43,37 +43,31 @@ const IN_THREAD_FIRST_FILES = 16;
 const OPTIMIZE_AFTER_ROWS = 20_000;
 
 /**
- * The chunker for this run: a worker pool when asked for and it starts, else in-thread. The
- * pool starts only once more than a few files need chunking, so a rescan with nothing (or
- * little) changed never pays for it.
+ * The chunker for this run: a worker pool when asked for (core's ChunkPool: threads start on
+ * the first file it gets; a thread that dies or cannot start hands its files to the in-thread
+ * chunker), else in-thread. The pool gets files only once more than a few need chunking, so a
+ * rescan with nothing (or little) changed never starts it.
  */
 async function createChunker(workers: number, quiet: boolean): Promise<{ chunker: FileChunker; concurrency: number; dispose: () => Promise<void> }> {
   let local: Promise<Chunker> | null = null;
   const inThread = (): Promise<Chunker> => (local ??= Chunker.create({ loadWasm: nodeWasmLoader }));
-  let pool: Promise<FileChunker> | null = null;
-  const start = async (): Promise<FileChunker> => {
-    if (workers > 0) {
-      try {
-        return await ChunkPool.create(workers);
-      } catch (e) {
-        // Worker threads unavailable: chunk in-thread (slower, same result).
-        if (!quiet) process.stderr.write(`sift: chunking on the main thread (${e instanceof Error ? e.message.split('\n')[0] : String(e)})\n`);
-      }
-    }
-    return inThread();
-  };
+  const pool = workers > 0
+    ? createChunkPool(workers, inThread, (why) => {
+      // Same results, only slower: say so once per thread lost.
+      if (!quiet) process.stderr.write(`sift: a chunk worker stopped (${why.split('\n')[0]}); its files are chunked on the main thread\n`);
+    })
+    : null;
   let seen = 0;
   const chunker: FileChunker = {
     // A handful of changed files is chunked in-thread: starting the pool costs more (~0.4 s)
     // than the work, and "one edit searchable within a second" is the common rescan.
-    chunkFile: async (path, text) => (++seen <= IN_THREAD_FIRST_FILES ? inThread() : (pool ??= start())).then((c) => c.chunkFile(path, text)),
+    chunkFile: async (path, text) => (pool && ++seen > IN_THREAD_FIRST_FILES ? pool.chunkFile(path, text) : (await inThread()).chunkFile(path, text)),
   };
   return {
     chunker,
     concurrency: Math.max(1, workers) * FILES_AHEAD_PER_WORKER,
     dispose: async () => {
-      const p = pool ? await pool.catch(() => null) : null;
-      if (p instanceof ChunkPool) await p.dispose();
+      await pool?.dispose();
       if (local) (await local).dispose();
     },
   };

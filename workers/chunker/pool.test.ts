@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChunkWorkerPool, defaultPoolSize, type ChunkWorkerLike } from './pool.ts';
+import { createChunkWorkerPool, defaultPoolSize, type ChunkWorkerLike } from './pool.ts';
+import type { ChunkPool } from '../../src/core/index/chunk-pool.ts';
 import type { ChunkReply, ChunkRequest, ChunkerStartup } from './api.ts';
 import { Chunker } from '../../src/core/chunk/chunker.ts';
 import { nodeWasmLoader } from '../../src/core/chunk/grammars-node.ts';
@@ -23,35 +24,37 @@ beforeAll(async () => {
 });
 afterAll(() => local.dispose());
 
-type Listener = (ev: { data?: ChunkReply | ChunkerStartup; message?: string }) => void;
-
 /**
  * A chunker worker in this thread: the same code as workers/chunker/index.ts (Chunker +
- * prepareChunks + packText + fileTrigramKeys), answering asynchronously. `hold` keeps replies back until `die()`.
+ * prepareChunks + packText + fileTrigramKeys), answering asynchronously through `onmessage`
+ * as a Worker does. `hold` keeps replies back (until `die()` fires `onerror`).
  */
 class FakeWorker implements ChunkWorkerLike {
-  readonly listeners = new Map<string, Listener[]>();
+  onmessage: ((ev: MessageEvent) => unknown) | null = null;
+  onerror: ((ev: ErrorEvent) => unknown) | null = null;
+  onmessageerror: ((ev: MessageEvent) => unknown) | null = null;
   received = 0;
+  /** Characters of text received. */
+  chars = 0;
   terminated = false;
   constructor(private readonly behaviour: { failStart?: boolean; hold?: boolean } = {}) {
-    queueMicrotask(() => this.emit('message', { data: behaviour.failStart ? { failed: 'no wasm' } : { ready: true } }));
+    queueMicrotask(() => this.reply(behaviour.failStart ? { failed: 'no wasm' } : { ready: true }));
   }
-  addEventListener(type: string, l: (ev: never) => void): void {
-    this.listeners.set(type, [...(this.listeners.get(type) ?? []), l as Listener]);
+  reply(data: ChunkReply | ChunkerStartup): void {
+    this.onmessage?.({ data } as MessageEvent);
   }
-  emit(type: string, ev: Parameters<Listener>[0]): void {
-    for (const l of this.listeners.get(type) ?? []) l(ev);
-  }
-  postMessage(req: ChunkRequest): void {
+  postMessage(message: unknown): void {
+    const req = message as ChunkRequest;
     this.received++;
+    this.chars += req.text.length;
     if (this.behaviour.failStart || this.behaviour.hold) return;
     void local.chunkFile(req.path, req.text).then(async (res) => {
       const result = { ...res, chunks: prepareChunks(res.chunks), packed: await packText(req.text), grams: fileTrigramKeys(req.text) };
-      if (!this.terminated) this.emit('message', { data: { id: req.id, result } });
+      if (!this.terminated) this.reply({ id: req.id, result });
     });
   }
   die(): void {
-    this.emit('error', { message: 'boom' });
+    this.onerror?.({ message: 'boom' } as ErrorEvent);
   }
   terminate(): void {
     this.terminated = true;
@@ -59,7 +62,7 @@ class FakeWorker implements ChunkWorkerLike {
 }
 
 /** A pool answer as the indexer uses it: chunks prepared; packed text and keys set aside. */
-function norm(r: Awaited<ReturnType<ChunkWorkerPool['chunkFile']>>) {
+function norm(r: Awaited<ReturnType<ChunkPool['chunkFile']>>) {
   const { packed: _p, grams: _g, ...rest } = r;
   return { ...rest, chunks: prepareChunks(rest.chunks) };
 }
@@ -69,10 +72,10 @@ async function inThread(path: string, text: string) {
   return { ...res, chunks: prepareChunks(res.chunks) };
 }
 
-describe('ChunkWorkerPool', () => {
+describe('chunker worker pool (core ChunkPool over Worker)', () => {
   it('starts no worker before the first file, then answers what the in-thread chunker answers', async () => {
     const workers: FakeWorker[] = [];
-    const pool = new ChunkWorkerPool({ size: 2, spawn: () => (workers.push(new FakeWorker()), workers.at(-1)!), fallback: async () => local });
+    const pool = createChunkWorkerPool(2, () => (workers.push(new FakeWorker()), workers.at(-1)!), async () => local);
     expect(workers).toHaveLength(0);
     const entries = Object.entries(FILES);
     const got = await Promise.all(entries.map(([p, t]) => pool.chunkFile(p, t)));
@@ -83,19 +86,42 @@ describe('ChunkWorkerPool', () => {
       expect(grams).toEqual(fileTrigramKeys(t));
     }
     expect(workers).toHaveLength(2);
-    // Spread over both workers (least busy first), nothing chunked in-thread.
-    expect(workers.map((w) => w.received)).toEqual([3, 2]);
+    // Spread over both workers, nothing chunked in-thread.
+    expect(workers.every((w) => w.received > 0)).toBe(true);
     expect(pool.fallbackFiles).toBe(0);
-    pool.dispose();
+    await pool.dispose();
     expect(workers.every((w) => w.terminated)).toBe(true);
     await expect(pool.chunkFile('a.ts', 'const a = 1;\n')).rejects.toThrow(/disposed/);
+  });
+
+  it('sends a file to the worker with the fewest characters in flight, not the fewest files', async () => {
+    const workers: FakeWorker[] = [];
+    const pool = createChunkWorkerPool(2, () => (workers.push(new FakeWorker({ hold: true })), workers.at(-1)!), async () => local);
+    void pool.chunkFile('big.c', 'int x;\n'.repeat(500)).catch(() => undefined);
+    void pool.chunkFile('a.c', 'int a;\n').catch(() => undefined);
+    void pool.chunkFile('b.c', 'int b;\n').catch(() => undefined);
+    void pool.chunkFile('c.c', 'int c;\n').catch(() => undefined);
+    // big.c alone on the first worker; the three small files on the second (3 × 7 < 3,500 chars).
+    expect(workers.map((w) => w.received)).toEqual([1, 3]);
+    expect(workers.map((w) => w.chars)).toEqual([3500, 21]);
+    await pool.dispose();
+  });
+
+  it('a worker\'s reply frees its characters: the next file goes where the work is done', async () => {
+    const workers: FakeWorker[] = [];
+    const pool = createChunkWorkerPool(2, () => (workers.push(new FakeWorker()), workers.at(-1)!), async () => local);
+    await pool.chunkFile('big.c', 'int x;\n'.repeat(500));
+    await pool.chunkFile('a.c', 'int a;\n');
+    // Nothing in flight on either: the first worker (ties go to the first) takes both.
+    expect(workers.map((w) => w.received)).toEqual([2, 0]);
+    await pool.dispose();
   });
 
   it('chunks a dead worker\'s files in-thread, and uses only the live workers after', async () => {
     const workers = [new FakeWorker({ hold: true }), new FakeWorker()];
     let n = 0;
     const lost: string[] = [];
-    const pool = new ChunkWorkerPool({ size: 2, spawn: () => workers[n++]!, fallback: async () => local, onWorkerLost: (w) => lost.push(w) });
+    const pool = createChunkWorkerPool(2, () => workers[n++]!, async () => local, (w) => lost.push(w));
     const entries = Object.entries(FILES);
     const pending = entries.map(([p, t]) => pool.chunkFile(p, t));
     await Promise.resolve();
@@ -104,16 +130,17 @@ describe('ChunkWorkerPool', () => {
     for (const [i, [p, t]] of entries.entries()) expect(norm(got[i]!)).toEqual(await inThread(p, t));
     expect(lost).toEqual(['boom']);
     expect(workers[0]!.terminated).toBe(true);
+    expect(workers[0]!.received).toBeGreaterThan(0);
     expect(pool.liveWorkers).toBe(1);
     expect(pool.fallbackFiles).toBe(workers[0]!.received);
     const before = workers[1]!.received;
     await pool.chunkFile('src/user.ts', FILES['src/user.ts']!);
     expect(workers[1]!.received).toBe(before + 1);
-    pool.dispose();
+    await pool.dispose();
   });
 
   it('falls back to in-thread chunking when no worker can start', async () => {
-    const pool = new ChunkWorkerPool({ size: 2, spawn: () => new FakeWorker({ failStart: true }), fallback: async () => local });
+    const pool = createChunkWorkerPool(2, () => new FakeWorker({ failStart: true }), async () => local);
     const entries = Object.entries(FILES);
     const first = pool.chunkFile(entries[0]![0], entries[0]![1]);
     // Both workers report `failed` before answering: the request moves in-thread.
@@ -121,11 +148,28 @@ describe('ChunkWorkerPool', () => {
     expect(pool.liveWorkers).toBe(0);
     await pool.chunkFile(entries[1]![0], entries[1]![1]);
     expect(pool.fallbackFiles).toBe(2);
-    pool.dispose();
+    await pool.dispose();
+  });
+
+  it('a worker that cannot be constructed is skipped; the others take the files', async () => {
+    let n = 0;
+    const lost: string[] = [];
+    const ok = new FakeWorker();
+    const pool = createChunkWorkerPool(2, () => {
+      if (n++ === 0) throw new Error('no Worker here');
+      return ok;
+    }, async () => local, (w) => lost.push(w));
+    const [p, t] = Object.entries(FILES)[0]!;
+    expect(norm(await pool.chunkFile(p, t))).toEqual(await inThread(p, t));
+    expect(lost).toEqual(['could not start: no Worker here']);
+    expect(pool.liveWorkers).toBe(1);
+    expect(ok.received).toBe(1);
+    expect(pool.fallbackFiles).toBe(0);
+    await pool.dispose();
   });
 
   it('indexes a folder to the same rows as the in-thread chunker', async () => {
-    const pool = new ChunkWorkerPool({ size: 2, spawn: () => new FakeWorker(), fallback: async () => local });
+    const pool = createChunkWorkerPool(2, () => new FakeWorker(), async () => local);
     const viaPool = await openMemoryStore();
     const viaLocal = await openMemoryStore();
     await indexCodebase({ source: new MemoryFileSource(FILES), store: viaPool, chunker: pool }, { concurrency: 8 });
@@ -135,12 +179,14 @@ describe('ChunkWorkerPool', () => {
     expect(await rows(viaPool)).toEqual(await rows(viaLocal));
     const texts = (s: typeof viaPool) => s.db.all('SELECT path, data FROM file_text ORDER BY path');
     expect(await texts(viaPool)).toEqual(await texts(viaLocal));
-    pool.dispose();
+    await pool.dispose();
   });
 
-  it('sizes the pool at all cores but one, at least 2', () => {
+  it('sizes the pool at all cores but one, at least 2, never more than the cores', () => {
+    expect(defaultPoolSize(1)).toBe(1);
     expect(defaultPoolSize(2)).toBe(2);
     expect(defaultPoolSize(8)).toBe(7);
     expect(defaultPoolSize(undefined)).toBe(2);
+    expect(defaultPoolSize(0)).toBe(2);
   });
 });

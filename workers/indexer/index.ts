@@ -15,7 +15,8 @@ import type { FileSource } from '../../src/core/source/types.ts';
 import { sha256Hex } from '../../src/core/hash/hash.ts';
 import { CancelRegistry, type CancelToken } from '../../src/core/cancel.ts';
 import { browserWasmLoader } from './wasm-loader.ts';
-import { ChunkWorkerPool, defaultPoolSize } from '../chunker/pool.ts';
+import { createChunkWorkerPool, defaultPoolSize } from '../chunker/pool.ts';
+import type { ChunkPool } from '../../src/core/index/chunk-pool.ts';
 import type { FileChunker } from '../../src/core/index/indexer.ts';
 
 /**
@@ -40,7 +41,7 @@ const IN_THREAD_FIRST_FILES = 16;
 const cancels = new CancelRegistry();
 let chunkerPromise: Promise<Chunker> | null = null;
 /** Kept across runs (the workers keep their loaded grammars); replaced when the size changes. */
-let pool: ChunkWorkerPool | null = null;
+let pool: ChunkPool | null = null;
 
 function getChunker(): Promise<Chunker> {
   if (!chunkerPromise) {
@@ -58,15 +59,15 @@ function getChunker(): Promise<Chunker> {
 function runChunker(workers: number): FileChunker {
   if (workers <= 0) return { chunkFile: async (path, text) => (await getChunker()).chunkFile(path, text) };
   if (pool?.size !== workers) {
-    pool?.dispose();
-    pool = new ChunkWorkerPool({
-      size: workers,
+    void pool?.dispose();
+    pool = createChunkWorkerPool(
+      workers,
       // Nested dedicated workers; a literal URL so Vite bundles the chunker worker.
-      spawn: () => new Worker(new URL('../chunker/index.ts', import.meta.url), { type: 'module', name: 'sift-chunker' }),
-      fallback: getChunker,
+      () => new Worker(new URL('../chunker/index.ts', import.meta.url), { type: 'module', name: 'sift-chunker' }),
+      getChunker,
       // Not a file's warning: the run goes on in-thread with the same results, only slower.
-      onWorkerLost: (why) => console.warn(`sift: a chunker worker stopped (${why}); its files are chunked in the indexer worker`),
-    });
+      (why) => console.warn(`sift: a chunker worker stopped (${why}); its files are chunked in the indexer worker`),
+    );
   }
   const p = pool;
   let seen = 0;
