@@ -19,7 +19,7 @@ import { LineTable, packRows } from './lines.ts';
 import type { RowPiece } from './lines.ts';
 import { Definitions } from './definitions.ts';
 import { budgetOf, mergePieces, pieceSize, pieceToChunk, type ChunkSizes, type Context, type DefInfo, type Item, type MergeKind, type Piece, type PieceBase } from './pieces.ts';
-import { walkCursor } from './tree-walk.ts';
+import { ALL, LEADING, SKIP, STOP, walkCursor } from './tree-walk.ts';
 import { Cursor, endRowOf, typeOf } from './tree-access.ts';
 
 /** Nesting of namespaces/classes we descend into; deeper definitions are split as code. */
@@ -181,8 +181,14 @@ export class FileChunker {
   private nestedDefs(roots: Node[], from: number, to: number, parent: string | null): Item[] {
     const out: Item[] = [];
     const spec = this.spec;
+    /** The row of the one-row node the walk is inside (see below). */
+    let leadRow = -1;
     for (const root of roots) {
-      walkCursor(root, (cursor, depth) => {
+      walkCursor(root, (cursor, depth, leading) => {
+        // Inside a one-row node, a definition that starts its row (the startsRow test below)
+        // can only be where nothing but blanks precede it: at the first node that fails that,
+        // neither it, its descendants nor its later siblings can hold one.
+        if (leading && !this.lines.startsRow(cursor.startIndex, leadRow)) return STOP;
         if (depth > 0) {
           // The type first: one read rules out most nodes, named or not.
           const t = cursor.nodeType;
@@ -206,7 +212,12 @@ export class FileChunker {
             }
           }
         }
-        return depth < MAX_NESTED_DEF_DEPTH;
+        if (depth >= MAX_NESTED_DEF_DEPTH) return SKIP;
+        if (leading) return ALL;
+        const row = cursor.startRow;
+        if (cursor.endRow !== row) return ALL;
+        leadRow = row;
+        return LEADING;
       });
     }
     return out;
