@@ -58,6 +58,20 @@ describe('fileTrigramKeys', () => {
     }
   });
 
+  it('equals the plain definition on random ASCII texts, big and small (every bit of the bitset, each call starting clean)', () => {
+    const rand = rng(11);
+    const ascii = Array.from({ length: 128 }, (_, c) => String.fromCharCode(c));
+    for (let i = 0; i < 60; i++) {
+      // Mostly one short line of any ASCII, sometimes thousands of characters of printable ASCII.
+      const big = i % 4 === 0;
+      const n = big ? 5000 : Math.floor(rand() * 80);
+      let t = '';
+      for (let j = 0; j < n; j++) t += big ? ascii[32 + Math.floor(rand() * 95)] : ascii[Math.floor(rand() * 128)];
+      if (i % 3 === 0) t += ' é😀x';
+      expect([...fileTrigramKeys(t)], JSON.stringify(t.slice(0, 80))).toEqual(reference(t));
+    }
+  });
+
   it('keeps results of one call when called again (scratch buffers are not shared)', () => {
     const a = fileTrigramKeys('hello world');
     const copy = [...a];

@@ -33,12 +33,14 @@ const HASH_SPACE = 2 ** 32 - ASCII_KEY_SPACE;
 const NL = 10;
 
 /**
- * Which ASCII keys the current call has seen: one bit per key (256 KB, stays in cache), cleared
- * after each call by walking the keys it collected.
+ * Which ASCII keys the current call has seen: one bit per key (256 KB, stays in cache), and
+ * which of its 32-bit words hold any (one bit per word, 8 KB). The keys come out of the bitset
+ * in ascending order by walking the summary, and both are cleared on the way: no sort of the
+ * ASCII keys (kernel fs+mm, 51 MB: 0.60 -> 0.43 CPU-s, identical keys).
  */
 let seen: Int32Array | null = null;
-/** Scratch buffers reused across calls (grown as needed). */
-let asciiBuf = new Uint32Array(4096);
+let seenWords: Int32Array | null = null;
+/** Scratch buffer for hashed keys, reused across calls (grown as needed). */
 let otherBuf = new Uint32Array(256);
 
 const fold = (c: number): number => (c >= 65 && c <= 90 ? c | 32 : c);
@@ -67,8 +69,9 @@ export function fileTrigramKeys(text: string): Uint32Array {
     return new Uint32Array(0);
   }
   seen ??= new Int32Array(ASCII_KEY_SPACE >>> 5);
+  seenWords ??= new Int32Array(ASCII_KEY_SPACE >>> 10);
   const bits = seen;
-  let ascii = asciiBuf;
+  const words = seenWords;
   let other = otherBuf;
   let na = 0;
   let no = 0;
@@ -96,14 +99,11 @@ export function fileTrigramKeys(text: string): Uint32Array {
       const k = (a << 14) | (b << 7) | c;
       const w = k >>> 5;
       const m = 1 << (k & 31);
-      if ((bits[w]! & m) === 0) {
-        bits[w] = bits[w]! | m;
-        if (na === ascii.length) {
-          const g = new Uint32Array(ascii.length * 2);
-          g.set(ascii);
-          ascii = asciiBuf = g;
-        }
-        ascii[na++] = k;
+      const x = bits[w]!;
+      if ((x & m) === 0) {
+        if (x === 0) words[w >>> 5] = words[w >>> 5]! | (1 << (w & 31));
+        bits[w] = x | m;
+        na++;
       }
     } else {
       if (no === other.length) {
@@ -116,16 +116,31 @@ export function fileTrigramKeys(text: string): Uint32Array {
     a = b;
     b = c;
   }
-  for (let i = 0; i < na; i++) bits[ascii[i]! >>> 5] = 0;
-  if (no === 0) return ascii.slice(0, na).sort();
   // Hashed keys may repeat: sort and drop duplicates; they are all ≥ every ASCII key.
-  const hs = other.subarray(0, no).sort();
   let u = 0;
-  for (let i = 0; i < no; i++) if (i === 0 || hs[i] !== hs[i - 1]) hs[u++] = hs[i]!;
+  const hs = no > 0 ? other.subarray(0, no).sort() : null;
+  if (hs) for (let i = 0; i < no; i++) if (i === 0 || hs[i] !== hs[i - 1]) hs[u++] = hs[i]!;
   const out = new Uint32Array(na + u);
-  out.set(ascii.subarray(0, na));
-  out.subarray(0, na).sort();
-  out.set(hs.subarray(0, u), na);
+  let o = 0;
+  for (let s = 0; s < words.length; s++) {
+    let y = words[s]!;
+    if (y === 0) continue;
+    words[s] = 0;
+    while (y !== 0) {
+      const t = y & -y;
+      const w = (s << 5) | (31 - Math.clz32(t));
+      y ^= t;
+      let x = bits[w]!;
+      bits[w] = 0;
+      const base = w << 5;
+      while (x !== 0) {
+        const b1 = x & -x;
+        out[o++] = base | (31 - Math.clz32(b1));
+        x ^= b1;
+      }
+    }
+  }
+  if (hs) out.set(hs.subarray(0, u), na);
   return out;
 }
 
