@@ -35,21 +35,21 @@ export function identifierParts(s: string): Array<{ start: number; end: number; 
 /** ASCII characters IDENT_RE matches: letters, digits, `_`, `$`. */
 const ASCII_IDENT = new Uint8Array(128);
 for (let c = 0; c < 128; c++) ASCII_IDENT[c] = /[A-Za-z0-9_$]/.test(String.fromCharCode(c)) ? 1 : 0;
-const NONE = 0;
-const LOWER = 1;
-const DIGIT = 2;
-const UPPER = 3;
+/** A camelCase boundary in ASCII: lower case or digit before upper case, or `ABc` (never across `_`/`$`). */
+const ASCII_CAMEL_RE = /[a-z0-9][A-Z]|[A-Z][A-Z][a-z]/g;
+const NON_ASCII_RE = /[\u0080-\uffff]/;
 
 /**
  * The identifier parts in `text` that FTS5's unicode61 tokenizer would NOT produce by itself
  * (it already splits on `_`, `.`, `/`…, but keeps `getUserName` whole), deduplicated and
  * space-joined. Stored in `chunks.tokens` so natural-language words match camelCase names.
  *
- * Only words with a camelCase boundary can hold a part the tokenizer lacks, so most words of
- * C or Python code are skipped before any splitting. ASCII text is scanned by character code
- * and only words with such a boundary are sliced out (`GFP_KERNEL` and `i` never are); from
- * the first non-ASCII character on, IDENT_RE finds the words (the scan hands over at a word
- * start, so the words are the same).
+ * Only a word with a camelCase boundary in one of its `_`/`$` segments can hold a part the
+ * tokenizer lacks, and most words of C or Python code have none. So the ASCII part of the
+ * text (up to the word where its first non-ASCII character is) is searched for boundaries
+ * with one regex, and only the words around them are cut out (`GFP_KERNEL` and `i` never
+ * are); from that word on, IDENT_RE finds every word. Kernel mm+net as 1,000-character
+ * pieces: 0.49 -> 0.14 CPU-s against a scan of every word, same output.
  */
 export function identifierTokens(text: string): string {
   const seen = new Set<string>();
@@ -66,42 +66,26 @@ export function identifierTokens(text: string): string {
     }
   };
   const n = text.length;
-  let start = -1;
-  // Whether the current word has a camelCase boundary inside one `_`/`$` segment (a lower
-  // case letter or digit before an upper-case one, or `ABc`): an ASCII word without one adds
-  // no part. p1, p2: the previous two characters of the segment (UPPER, OTHER, or NONE).
-  let camel = false;
-  let p1 = NONE;
-  let p2 = NONE;
-  let i = 0;
-  for (; i < n; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 128) break;
-    if (ASCII_IDENT[c] === 1) {
-      if (start < 0) {
-        start = i;
-        camel = false;
-        p1 = p2 = NONE;
-      }
-      if (c === 95 || c === 36) {
-        p1 = p2 = NONE;
-        continue;
-      }
-      const k = c >= 65 && c <= 90 ? UPPER : c >= 97 && c <= 122 ? LOWER : DIGIT;
-      if ((k === UPPER && (p1 === LOWER || p1 === DIGIT)) || (k === LOWER && p1 === UPPER && p2 === UPPER)) camel = true;
-      p2 = p1;
-      p1 = k;
-    } else if (start >= 0) {
-      if (camel) add(text.slice(start, i));
-      start = -1;
-    }
+  // Where IDENT_RE takes over: the start of the word holding the first non-ASCII character
+  // (or that character itself).
+  let handover = text.search(NON_ASCII_RE);
+  if (handover < 0) handover = n;
+  else while (handover > 0 && ASCII_IDENT[text.charCodeAt(handover - 1)] === 1) handover--;
+  const re = ASCII_CAMEL_RE;
+  re.lastIndex = 0;
+  // A boundary before `handover` is in a word that ends before it (handover starts a word).
+  for (let m = re.exec(text); m !== null && m.index < handover; m = re.exec(text)) {
+    let start = m.index;
+    while (start > 0 && ASCII_IDENT[text.charCodeAt(start - 1)] === 1) start--;
+    let end = m.index + m[0].length;
+    while (end < n && ASCII_IDENT[text.charCodeAt(end)] === 1) end++;
+    add(text.slice(start, end));
+    re.lastIndex = end;
   }
-  if (i < n) {
-    const re = new RegExp(IDENT_RE);
-    re.lastIndex = start >= 0 ? start : i;
-    for (let m = re.exec(text); m; m = re.exec(text)) add(m[0]);
-  } else if (start >= 0 && camel) {
-    add(text.slice(start));
+  if (handover < n) {
+    const all = new RegExp(IDENT_RE);
+    all.lastIndex = handover;
+    for (let m = all.exec(text); m; m = all.exec(text)) add(m[0]);
   }
   return [...seen].join(' ');
 }
