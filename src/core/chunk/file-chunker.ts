@@ -234,6 +234,9 @@ export class FileChunker {
     prefix: Context | null, merge: MergeKind, depth: number, out: Piece[],
   ): void {
     const first = out.length;
+    // Break scores of all of from..to, made once on first use: the walk covers every node of
+    // `nodes` whatever the range, and a row's score does not depend on the range around it.
+    let scores: Int32Array | null = null;
     const gap = (a: number, b: number) => {
       while (b >= a && this.lines.isBlank(b)) b--;
       if (b < a) return;
@@ -243,8 +246,8 @@ export class FileChunker {
         prev.endRow = b;
         return;
       }
-      const scores = this.scoreBreaks(nodes, a, b, 0);
-      for (const p of this.pack(a, b, scores, budgetOf(prefix), budgetOf(prefix))) {
+      scores ??= this.scoreBreaks(nodes, from, to, 0);
+      for (const p of this.pack(a, b, scores.subarray(a - from), budgetOf(prefix), budgetOf(prefix))) {
         out.push({ ...base, ...p, doc: out.length === first ? base.doc : null, context: out.length === first ? null : prefix, names: null, merge });
       }
     };
