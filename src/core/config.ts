@@ -25,6 +25,14 @@ export const BM25_COLUMN_WEIGHTS = { names: 10, pathWords: 4, sigDoc: 3, content
 /** FTS5 candidates re-scored by the keyword leg's second stage (rerank.ts); at least the requested limit. */
 export const RERANK_CANDIDATES = 100;
 /**
+ * The keyword planner (search/fts-plan.ts): a phrase matching FTS_PLAN_CAP chunks is common
+ * (rows are counted up to here): its prefix marker is dropped, and a query of only common
+ * groups is answered from the rows that have them all. A multi-token word (`mutex_lock`) with
+ * FTS_PLAN_WORD_ENOUGH rows as typed is not searched as a prefix.
+ */
+export const FTS_PLAN_CAP = 4000;
+export const FTS_PLAN_WORD_ENOUGH = 100;
+/**
  * Second-stage signal weights (rerank.ts): score = Σ signal·weight, × SECONDARY_FILE_FACTOR
  * for test/vendored files. Tuned with bench/eval/tune.ts on half of each eval set.
  */

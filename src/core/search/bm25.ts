@@ -26,8 +26,9 @@ import type { Queryable, SqlValue } from '../store/sqlite.ts';
 import { resolveChunkContent } from '../store/store.ts';
 import { compilePathGlob, PATH_MATCH_FUNCTION } from '../text/path-glob.ts';
 import { identifierParts } from '../text/identifiers.ts';
-import { BM25_COLUMN_WEIGHTS, KEYWORD_DEFINITION_BOOST, MAX_EXACT_SYMBOL_ROWS, RERANK_CANDIDATES, RERANK_WEIGHTS } from '../config.ts';
+import { BM25_COLUMN_WEIGHTS, FTS_PLAN_CAP, FTS_PLAN_WORD_ENOUGH, KEYWORD_DEFINITION_BOOST, MAX_EXACT_SYMBOL_ROWS, RERANK_CANDIDATES, RERANK_WEIGHTS } from '../config.ts';
 import { PREFIX_MIN_CHARS, processQuery, type ProcessedQuery } from './query.ts';
+import { planFts, type RowProbe } from './fts-plan.ts';
 import { rerank, type RerankCandidate } from './rerank.ts';
 import { matchDefinition, symbolTargets } from './symbols.ts';
 
@@ -90,7 +91,7 @@ interface FtsRow {
  * One FTS5 pass: every listed definition row that matches, then the best rows by bm25 (enough
  * that the best n of all rows are among them: topRows).
  */
-async function ftsCandidates(db: Queryable, query: ProcessedQuery, where: string, params: SqlValue[], exact: number[], n: number): Promise<FtsRow[]> {
+async function ftsCandidates(db: Queryable, match: string, where: string, params: SqlValue[], exact: number[], n: number): Promise<FtsRow[]> {
   // Without filters the FTS table alone answers (external content = chunks, kept equal by
   // triggers): joining chunks would seek one chunks row per MATCHING row before the sort.
   const id = where ? 'c.id' : 'chunks_fts.rowid';
@@ -101,8 +102,34 @@ async function ftsCandidates(db: Queryable, query: ProcessedQuery, where: string
     `SELECT ${id} AS id, ${BM25_EXPR} AS r, ${x} AS x FROM ${from}
       WHERE chunks_fts MATCH ?${where}
       ORDER BY ${exact.length ? 'x DESC, ' : ''}r, ${id} LIMIT ?`,
-    [...exact, query.ftsQuery, ...params, n + exact.length],
+    [...exact, match, ...params, n + exact.length],
   );
+}
+
+/** FTS5 rows matching `match`, counted up to `cap` (the planner's probe). */
+function probeRows(db: Queryable): RowProbe {
+  return async (match, cap) => {
+    const rows = await db.all<{ n: number }>('SELECT count(*) AS n FROM (SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)', [match, cap]);
+    return rows[0]?.n ?? 0;
+  };
+}
+
+/** Candidate rows of every planned statement (fallback when too few), one row per id. */
+async function plannedCandidates(db: Queryable, query: ProcessedQuery, where: string, params: SqlValue[], exact: number[], n: number): Promise<FtsRow[]> {
+  const plan = await planFts(query.ftsGroups, probeRows(db), { cap: FTS_PLAN_CAP, wordEnough: FTS_PLAN_WORD_ENOUGH, enough: n, identifier: query.isIdentifierLike });
+  const byId = new Map<number, FtsRow>();
+  const run = async (matches: string[]) => {
+    for (const m of matches) {
+      for (const row of await ftsCandidates(db, m, where, params, exact, n)) {
+        const seen = byId.get(row.id);
+        // A row in two statements: the better (lower) bm25 is the one scored by more phrases.
+        byId.set(row.id, seen ? { id: row.id, r: Math.min(seen.r, row.r), x: Math.max(seen.x, row.x) } : row);
+      }
+    }
+  };
+  await run(plan.matches);
+  if (plan.fallback.length && byId.size < n) await run(plan.fallback);
+  return [...byId.values()];
 }
 
 /** The best n rows by (bm25, id): what `ORDER BY r, rowid LIMIT n` over all rows returns. */
@@ -147,7 +174,7 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
     //    which re-runs the whole MATCH once per listed rowid (parse_options on the kernel: 347
     //    ms for 3 definitions outside the best 100).
     const n = Math.max(limit, RERANK_CANDIDATES);
-    const rows = await ftsCandidates(db, query, where, params, [...exact], n);
+    const rows = await plannedCandidates(db, query, where, params, [...exact], n);
     for (const row of topRows(rows, n)) scores.set(row.id, -row.r);
     for (const row of rows) if (row.x) scores.set(row.id, -row.r);
     for (const id of exact) if (!scores.has(id)) scores.set(id, 0);

@@ -20,6 +20,12 @@ import {
 
 export { INNER_PREFIX_MIN_CHARS, MAX_EXPANDED_TERMS, MAX_INPUT_CHARS, MAX_TERM_CHARS, MAX_TERMS, NL_QUERY_WORDS, PREFIX_MIN_CHARS, STEM_FTS_TERMS };
 
+/** One term of `ftsQuery`: the phrase as OR-ed there, and the word as typed (quoted, no stem, no prefix). */
+export interface FtsPhrase {
+  phrase: string;
+  word: string;
+}
+
 export interface ProcessedQuery {
   /** The input as given. */
   original: string;
@@ -33,6 +39,12 @@ export interface ProcessedQuery {
   identifiers: string[];
   /** Safe FTS5 MATCH expression; '' when nothing searchable is left. */
   ftsQuery: string;
+  /**
+   * The phrases of `ftsQuery` grouped by query term: a term's own phrase, then those of its
+   * abbreviation expansions (`"table"*`, `"tbl"`). `ftsQuery` is all of them joined by OR; the
+   * keyword leg's planner (bm25.ts) treats a group as one alternative when it restricts a query.
+   */
+  ftsGroups: FtsPhrase[][];
   /** The whole query is one identifier-shaped word (`getUserName`, `kalloc`, `Foo::bar`). */
   isIdentifierLike: boolean;
 }
@@ -130,8 +142,12 @@ export function lightStem(word: string): string {
 function ftsTerm(term: string, lastWord: string | null): string {
   const min = term === lastWord ? PREFIX_MIN_CHARS : INNER_PREFIX_MIN_CHARS;
   if (STEM_FTS_TERMS) term = lightStem(term);
-  const quoted = `"${term.replace(/"/g, '""')}"`;
+  const quoted = quoteFts(term);
   return term.length >= min ? `${quoted}*` : quoted;
+}
+
+function quoteFts(term: string): string {
+  return `"${term.replace(/"/g, '""')}"`;
 }
 
 function clean(input: unknown): string {
@@ -164,9 +180,19 @@ export function processQuery(input: string): ProcessedQuery {
   terms = terms.slice(0, MAX_TERMS);
 
   const expanded = [...terms];
+  /** The term each expansion came from (its group). */
+  const groupOf = new Map<string, string>(terms.map((t) => [t, t]));
   // A prose query (NL_QUERY_WORDS+ words) is not expanded: its words are already the long
   // forms, and OR-ing every expansion at full weight adds more noise than matches.
-  if (words.length < NL_QUERY_WORDS) for (const t of terms) for (const e of expandAbbreviation(t)) if (!expanded.includes(e)) expanded.push(e);
+  if (words.length < NL_QUERY_WORDS) {
+    for (const t of terms) {
+      for (const e of expandAbbreviation(t)) {
+        if (expanded.includes(e)) continue;
+        expanded.push(e);
+        groupOf.set(e, t);
+      }
+    }
+  }
   const expandedTerms = expanded.slice(0, MAX_EXPANDED_TERMS);
 
   const lastWord = words.length ? words[words.length - 1].toLowerCase().slice(0, MAX_TERM_CHARS) : null;
@@ -181,8 +207,21 @@ export function processQuery(input: string): ProcessedQuery {
     expandedTerms,
     identifiers,
     ftsQuery: expandedTerms.map((t) => ftsTerm(t, lastWord)).join(' OR '),
+    ftsGroups: groupPhrases(expandedTerms, groupOf, lastWord),
     isIdentifierLike,
   };
+}
+
+/** expandedTerms' FTS phrases grouped by the term they came from, in term order. */
+function groupPhrases(expandedTerms: string[], groupOf: Map<string, string>, lastWord: string | null): FtsPhrase[][] {
+  const groups = new Map<string, FtsPhrase[]>();
+  for (const t of expandedTerms) {
+    const key = groupOf.get(t) ?? t;
+    const list = groups.get(key) ?? [];
+    list.push({ phrase: ftsTerm(t, lastWord), word: quoteFts(t) });
+    groups.set(key, list);
+  }
+  return [...groups.values()];
 }
 
 function dedup(xs: string[]): string[] {

@@ -1,0 +1,150 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Chunk } from '../types.ts';
+import { openMemoryStore } from '../store/open-node.ts';
+import type { Store } from '../store/store.ts';
+import { BM25_COLUMN_WEIGHTS } from '../config.ts';
+import { planFts, type RowProbe } from './fts-plan.ts';
+import { processQuery } from './query.ts';
+
+/** Rows per MATCH expression as a table (the planner only sees counts). */
+function tableProbe(rows: Record<string, number>): RowProbe & { asked: string[] } {
+  const asked: string[] = [];
+  const probe = async (match: string, cap: number) => {
+    asked.push(match);
+    return Math.min(cap, rows[match] ?? 0);
+  };
+  return Object.assign(probe, { asked });
+}
+
+const OPTS = { cap: 100, wordEnough: 10, enough: 20, identifier: false };
+
+describe('planFts (counts)', () => {
+  it('ORs every group while no phrase is common', async () => {
+    const q = processQuery('parse config');
+    const probe = tableProbe({
+      '"parse"': 40, '"parse"*': 45, '"config"': 30, '"config"*': 35, '"configuration"': 5, '"configur"*': 8, '"cfg"': 2, '"conf"': 1, '"conf"*': 40,
+    });
+    const plan = await planFts(q.ftsGroups, probe, OPTS);
+    expect(plan.kind).toBe('or');
+    expect(plan.matches).toEqual([q.ftsQuery]);
+  });
+
+  it('searches a common word as typed instead of its prefix, and keeps a rare prefix', async () => {
+    const q = processQuery('lock kmal');
+    expect(q.ftsQuery).toBe('"lock"* OR "kmal"* OR "mutex"*');
+    const probe = tableProbe({ '"lock"': 500, '"kmal"': 0, '"kmal"*': 30, '"mutex"': 20, '"mutex"*': 25 });
+    const plan = await planFts(q.ftsGroups, probe, OPTS);
+    expect(plan.groups.map((g) => g.phrases)).toEqual([['"lock"', '"mutex"*'], ['"kmal"*']]);
+    expect(probe.asked).not.toContain('"lock"*');
+    expect(plan.kind).toBe('or');
+  });
+
+  it('searches a word as typed when its stem is common (the stem as a prefix would be more so)', async () => {
+    const q = processQuery('readers');
+    expect(q.ftsQuery).toBe('"read"*');
+    const probe = tableProbe({ '"readers"': 30, '"read"': 400 });
+    const plan = await planFts(q.ftsGroups, probe, OPTS);
+    expect(plan.groups[0]).toEqual({ phrases: ['"readers"'], rows: 30 });
+    expect(probe.asked).not.toContain('"read"*');
+  });
+
+  it('does not search a multi-token word as a prefix once it has enough rows as typed', async () => {
+    const q = processQuery('mutex_lock');
+    const probe = tableProbe({ '"mutex_lock"': 12, '"mutex"': 300, '"lock"': 500 });
+    const plan = await planFts(q.ftsGroups, probe, OPTS);
+    expect(plan.groups[0].phrases).toEqual(['"mutex_lock"']);
+    expect(probe.asked).not.toContain('"mutex_lock"*');
+  });
+
+  it('answers an identifier from the rows that name it when they are enough, scored by every phrase', async () => {
+    const q = processQuery('mutex_lock');
+    const rows = { '"mutex_lock"': 60, '"mutex"': 300, '"lock"': 500 };
+    const plan = await planFts(q.ftsGroups, tableProbe(rows), { ...OPTS, identifier: true });
+    expect(plan.kind).toBe('identifier');
+    expect(plan.matches).toEqual(['"mutex_lock" AND ("mutex" OR "lock")', '"mutex_lock"']);
+    // Too few rows name it: its parts fill the candidates (the full OR).
+    const few = await planFts(q.ftsGroups, tableProbe({ ...rows, '"mutex_lock"': 12 }), { ...OPTS, identifier: true });
+    expect(few.kind).toBe('or');
+  });
+
+  it('keeps a descriptive query with a rarer word an OR (restricting it lost quality)', async () => {
+    const q = processQuery('free pages pressure');
+    const probe = tableProbe({ '"free"': 900, '"pages"': 10, '"page"': 40, '"page"*': 400, '"pressure"': 7, '"pressure"*': 9 });
+    const plan = await planFts(q.ftsGroups, probe, OPTS);
+    expect(plan.kind).toBe('or');
+    expect(plan.matches).toEqual(['"free" OR "page"* OR "pressure"*']);
+  });
+
+  it('requires every group when all are common, with the full OR as fallback', async () => {
+    const q = processQuery('read lock');
+    const plan = await planFts(q.ftsGroups, tableProbe({ '"read"': 800, '"lock"': 900, '"mutex"': 50, '"mutex"*': 60 }), OPTS);
+    expect(plan.kind).toBe('all');
+    expect(plan.matches).toEqual(['"read" AND ("lock" OR "mutex"*)']);
+    expect(plan.fallback).toEqual(['"read" OR "lock" OR "mutex"*']);
+  });
+
+  it('plans nothing for a query with no phrases', async () => {
+    const plan = await planFts(processQuery('  ').ftsGroups, tableProbe({}), OPTS);
+    expect(plan.matches).toEqual([]);
+  });
+});
+
+// A real FTS5 index: the planned statements' rows and bm25 scores are those of the full OR.
+const W = BM25_COLUMN_WEIGHTS;
+const BM25 = `bm25(chunks_fts, ${W.names}, ${W.pathWords}, ${W.sigDoc}, ${W.content}, ${W.tokens})`;
+
+function chunk(i: number, content: string): Chunk & { contentHash: string } {
+  return {
+    path: `src/f${i}.c`, startLine: 1, endLine: 1, language: 'c', chunkType: 'function', symbol: `f${i}`,
+    parent: null, signature: null, doc: null, content, contentHash: `h${i}`,
+  };
+}
+
+describe('planned statements on a real FTS5 index', () => {
+  let store: Store;
+  const probe: RowProbe = async (match, cap) =>
+    (await store.db.all<{ n: number }>('SELECT count(*) AS n FROM (SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)', [match, cap]))[0].n;
+  const scored = async (match: string) =>
+    new Map((await store.db.all<{ id: number; r: number }>(`SELECT rowid AS id, ${BM25} AS r FROM chunks_fts WHERE chunks_fts MATCH ?`, [match])).map((x) => [x.id, x.r]));
+
+  beforeAll(async () => {
+    store = await openMemoryStore();
+    const items = [];
+    for (let i = 0; i < 240; i++) {
+      // f239 names the identifier and has no other word.
+      const words = i === 239 ? [] : ['buffer'];
+      if (i % 2 === 0) words.push('memory');
+      if (i % 3 === 0) words.push('buffer buffer');
+      if (i % 40 === 0 || i === 239) words.push('buffer_deflate');
+      if (i % 45 === 1) words.push('buffer_deflate deflate');
+      const c = chunk(i, `int f${i}(void) { ${words.join(' ')} }`);
+      items.push({ file: { path: c.path, hash: `f${i}`, size: 1, mtime: 0, language: 'c' }, chunks: [c] });
+    }
+    await store.writeFiles(items);
+  });
+  afterAll(async () => { await store.close(); });
+
+  it('an identifier plan gives the full OR rows that name it, each with its full bm25', async () => {
+    const q = processQuery('buffer_deflate');
+    const plan = await planFts(q.ftsGroups, probe, { cap: 100, wordEnough: 10, enough: 5, identifier: true });
+    expect(plan.kind).toBe('identifier');
+    const full = await scored(plan.groups.flatMap((g) => g.phrases).join(' OR '));
+    const planned = new Map<number, number>();
+    // As bm25.ts merges them: a row in both statements keeps its better (lower) score.
+    for (const m of plan.matches) for (const [id, r] of await scored(m)) planned.set(id, Math.min(r, planned.get(id) ?? r));
+    const withRare = await scored('"buffer_deflate"');
+    expect([...planned.keys()].sort((a, b) => a - b)).toEqual([...withRare.keys()].sort((a, b) => a - b));
+    expect(planned.size).toBe(13);
+    for (const [id, r] of planned) expect(r).toBeCloseTo(full.get(id)!, 9);
+  });
+
+  it('an all-common plan scores the rows with every word, as the full OR does', async () => {
+    const q = processQuery('buffer memory');
+    const plan = await planFts(q.ftsGroups, probe, { cap: 100, wordEnough: 10, enough: 5, identifier: false });
+    expect(plan.kind).toBe('all');
+    const full = await scored(plan.groups.flatMap((g) => g.phrases).join(' OR '));
+    const both = await scored(plan.matches[0]);
+    expect(both.size).toBe(120);
+    for (const [id, r] of both) expect(r).toBeCloseTo(full.get(id)!, 9);
+  });
+});
