@@ -116,7 +116,11 @@ function probeRows(db: Queryable): RowProbe {
 
 /** Candidate rows of every planned statement (fallback when too few), one row per id. */
 async function plannedCandidates(db: Queryable, query: ProcessedQuery, where: string, params: SqlValue[], exact: number[], n: number): Promise<FtsRow[]> {
-  const plan = await planFts(query.ftsGroups, probeRows(db), { cap: FTS_PLAN_CAP, wordEnough: FTS_PLAN_WORD_ENOUGH, enough: n, identifier: query.isIdentifierLike });
+  // chunks.id is the FTS rowid: the largest is at least the row count bm25 uses.
+  const tableRows = (await db.all<{ n: number | null }>('SELECT max(id) AS n FROM chunks'))[0]?.n ?? 0;
+  const plan = await planFts(query.ftsGroups, probeRows(db), {
+    cap: FTS_PLAN_CAP, wordEnough: FTS_PLAN_WORD_ENOUGH, enough: n, identifier: query.isIdentifierLike, tableRows,
+  });
   const byId = new Map<number, FtsRow>();
   const run = async (matches: string[]) => {
     for (const m of matches) {
@@ -128,7 +132,8 @@ async function plannedCandidates(db: Queryable, query: ProcessedQuery, where: st
     }
   };
   await run(plan.matches);
-  if (plan.fallback.length && byId.size < n) await run(plan.fallback);
+  const nth = byId.size >= n ? topRows([...byId.values()], n)[n - 1] : null;
+  if (plan.fallback.length && (!nth || (plan.bound !== undefined && -nth.r < plan.bound))) await run(plan.fallback);
   return [...byId.values()];
 }
 

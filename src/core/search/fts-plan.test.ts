@@ -16,7 +16,7 @@ function tableProbe(rows: Record<string, number>): RowProbe & { asked: string[] 
   return Object.assign(probe, { asked });
 }
 
-const OPTS = { cap: 100, wordEnough: 10, enough: 20, identifier: false };
+const OPTS = { cap: 100, wordEnough: 10, enough: 20, identifier: false, tableRows: 5000 };
 
 describe('planFts (counts)', () => {
   it('ORs every group while no phrase is common', async () => {
@@ -36,16 +36,9 @@ describe('planFts (counts)', () => {
     const plan = await planFts(q.ftsGroups, probe, OPTS);
     expect(plan.groups.map((g) => g.phrases)).toEqual([['"lock"', '"mutex"*'], ['"kmal"*']]);
     expect(probe.asked).not.toContain('"lock"*');
-    expect(plan.kind).toBe('or');
-  });
-
-  it('searches a word as typed when its stem is common (the stem as a prefix would be more so)', async () => {
-    const q = processQuery('readers');
-    expect(q.ftsQuery).toBe('"read"*');
-    const probe = tableProbe({ '"readers"': 30, '"read"': 400 });
-    const plan = await planFts(q.ftsGroups, probe, OPTS);
-    expect(plan.groups[0]).toEqual({ phrases: ['"readers"'], rows: 30 });
-    expect(probe.asked).not.toContain('"read"*');
+    expect(plan.kind).toBe('rare');
+    expect(plan.matches).toEqual(['("mutex"* OR "kmal"*) AND "lock"', '"mutex"* OR "kmal"*']);
+    expect(plan.bound).toBeCloseTo(2.2 * Math.log(4900.5 / 100.5), 9);
   });
 
   it('does not search a multi-token word as a prefix once it has enough rows as typed', async () => {
@@ -67,12 +60,18 @@ describe('planFts (counts)', () => {
     expect(few.kind).toBe('or');
   });
 
-  it('keeps a descriptive query with a rarer word an OR (restricting it lost quality)', async () => {
+  it('selects a descriptive query\'s rows by its rarer words, falling back to the full OR below the bound', async () => {
     const q = processQuery('free pages pressure');
-    const probe = tableProbe({ '"free"': 900, '"pages"': 10, '"page"': 40, '"page"*': 400, '"pressure"': 7, '"pressure"*': 9 });
+    const probe = tableProbe({ '"free"': 900, '"pages"': 10, '"page"*': 40, '"pressure"': 7, '"pressure"*': 9 });
     const plan = await planFts(q.ftsGroups, probe, OPTS);
-    expect(plan.kind).toBe('or');
-    expect(plan.matches).toEqual(['"free" OR "page"* OR "pressure"*']);
+    expect(plan.kind).toBe('rare');
+    expect(plan.matches).toEqual(['("page"* OR "pressure"*) AND "free"', '"page"* OR "pressure"*']);
+    expect(plan.fallback).toEqual(['"free" OR "page"* OR "pressure"*']);
+    // free is common (counted up to the cap): it adds less than 2.2 × ln((5000 − 100 + 0.5) / 100.5).
+    expect(plan.bound).toBeCloseTo(2.2 * Math.log(4900.5 / 100.5), 9);
+    // Two common phrases: the bound rarely holds, so the full OR runs at once.
+    const two = await planFts(q.ftsGroups, tableProbe({ '"free"': 900, '"pages"': 10, '"page"*': 400, '"pressure"': 7, '"pressure"*': 9 }), OPTS);
+    expect(two.kind).toBe('or');
   });
 
   it('requires every group when all are common, with the full OR as fallback', async () => {
@@ -126,7 +125,7 @@ describe('planned statements on a real FTS5 index', () => {
 
   it('an identifier plan gives the full OR rows that name it, each with its full bm25', async () => {
     const q = processQuery('buffer_deflate');
-    const plan = await planFts(q.ftsGroups, probe, { cap: 100, wordEnough: 10, enough: 5, identifier: true });
+    const plan = await planFts(q.ftsGroups, probe, { cap: 100, wordEnough: 10, enough: 5, identifier: true, tableRows: 240 });
     expect(plan.kind).toBe('identifier');
     const full = await scored(plan.groups.flatMap((g) => g.phrases).join(' OR '));
     const planned = new Map<number, number>();
@@ -140,11 +139,25 @@ describe('planned statements on a real FTS5 index', () => {
 
   it('an all-common plan scores the rows with every word, as the full OR does', async () => {
     const q = processQuery('buffer memory');
-    const plan = await planFts(q.ftsGroups, probe, { cap: 100, wordEnough: 10, enough: 5, identifier: false });
+    const plan = await planFts(q.ftsGroups, probe, { cap: 100, wordEnough: 10, enough: 5, identifier: false, tableRows: 240 });
     expect(plan.kind).toBe('all');
     const full = await scored(plan.groups.flatMap((g) => g.phrases).join(' OR '));
     const both = await scored(plan.matches[0]);
     expect(both.size).toBe(120);
     for (const [id, r] of both) expect(r).toBeCloseTo(full.get(id)!, 9);
+  });
+
+  it('a rare plan that passes its bound has exactly the full OR\'s best rows and scores', async () => {
+    const q = processQuery('buffer deflate');
+    const plan = await planFts(q.ftsGroups, probe, { cap: 100, wordEnough: 10, enough: 5, identifier: false, tableRows: 240 });
+    expect(plan.kind).toBe('rare');
+    const best = (m: Map<number, number>) => [...m].sort((a, b) => a[1] - b[1] || a[0] - b[0]).slice(0, 5);
+    const planned = new Map<number, number>();
+    for (const m of plan.matches) for (const [id, r] of await scored(m)) planned.set(id, Math.min(r, planned.get(id) ?? r));
+    const top = best(planned);
+    expect(-top[4][1]).toBeGreaterThanOrEqual(plan.bound!); // the case is real: no fallback needed
+    const full = best(await scored(plan.fallback[0]));
+    expect(top.map(([id]) => id)).toEqual(full.map(([id]) => id));
+    top.forEach(([, r], i) => expect(r).toBeCloseTo(full[i][1], 9));
   });
 });

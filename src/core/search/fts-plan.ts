@@ -8,18 +8,21 @@
  * (243k chunks) `"read"* OR "lock"* OR "mutex"*` matches 56k rows and took ~130 ms. Each
  * phrase's rows are probed, counted up to `cap` (a cheap, bounded statement), and then:
  *
- * - A prefix phrase (the word being typed, a stem) is searched as the word as typed when that
- *   word, or the stem as a word, already matches `cap` rows (`"lock"*` → `"lock"`, `"buff"*`
- *   → `"buffer"`, `"read"*` for `readers` → `"readers"`); so is a multi-token word
- *   (`mutex_lock`) with `wordEnough` rows, whose prefix would merge every `lock*` doclist. The
- *   prefix only added more of a word that is everywhere.
- * - Rows are restricted in two cases only, both where the full OR ranks those rows first
- *   anyway; elsewhere every phrase is OR-ed as before (measured: restricting descriptive
- *   queries to rows with their rarer words lost 0.01–0.08 MRR@10 on the eval sets):
+ * - A prefix phrase (the word being typed, a stem) whose word as typed already matches `cap`
+ *   rows is searched as that word (`"lock"*` → `"lock"`, `"buff"*` → `"buffer"`); so is a
+ *   multi-token word (`mutex_lock`) with `wordEnough` rows, whose prefix would merge every
+ *   `lock*` doclist. The prefix only added more of a word that is everywhere.
+ * - Rows, grouped by query term (a term and its abbreviation expansions), are restricted:
  *   - an identifier (`rcu_read_lock`) whose whole name matches `enough` rows: the rows that
  *     name it, still scored by every phrase (selectWith);
  *   - a query whose every group is common (`read lock`): the rows with all of them, when that
- *     finds `enough`; else the full OR.
+ *     finds `enough`; else the full OR;
+ *   - rarer phrases and one common one: the rows with a rarer phrase, kept only when their
+ *     n-th best scores at least what a row with only the common word can (scoreBound,
+ *     MaxScore's bound), so the result is exactly the full OR's; else the full OR. Keeping
+ *     such rows without that check (Lucene's common-terms query) was faster but lost
+ *     0.007–0.078 MRR@10 on the eval sets with the cap scaled to their size.
+ *   - anything else: the full OR.
  * Definitions of the query's identifiers are candidates regardless (bm25.ts).
  */
 
@@ -31,17 +34,24 @@ export type RowProbe = (match: string, cap: number) => Promise<number>;
 export interface PlannedGroup {
   /** The group's phrases as searched (a prefix marker may have been dropped). */
   phrases: string[];
+  /** Each phrase's rows, counted up to the cap. */
+  phraseRows: number[];
   /** Rows matching any phrase, summed per phrase, each counted up to the cap. */
   rows: number;
 }
 
 export interface FtsPlan {
-  /** `or`: every group OR-ed; `identifier`: rows naming the whole identifier; `all`: rows with every group. */
-  kind: 'or' | 'identifier' | 'all';
+  /**
+   * `or`: every group OR-ed; `identifier`: rows naming the whole identifier; `all`: rows with
+   * every group; `rare`: rows with a phrase that is not common, checked against `bound`.
+   */
+  kind: 'or' | 'identifier' | 'all' | 'rare';
   /** MATCH expressions whose rows together are the candidates. */
   matches: string[];
-  /** Run when `matches` found fewer rows than wanted (the `all` plan: the full OR). */
+  /** Run (the full OR) when `matches` found fewer rows than wanted, or their n-th best scores below `bound`. */
   fallback: string[];
+  /** `rare`: what a row without a rarer phrase scores less than (positive bm25). */
+  bound?: number;
   groups: PlannedGroup[];
 }
 
@@ -52,6 +62,8 @@ export interface FtsPlanOptions {
   enough: number;
   /** The query is one identifier-shaped word (ProcessedQuery.isIdentifierLike). */
   identifier: boolean;
+  /** At least the number of rows in the table (bm25's N, for `bound`). */
+  tableRows: number;
   /** A multi-token word (`mutex_lock`) with this many rows as typed is not searched as a prefix. */
   wordEnough: number;
 }
@@ -66,7 +78,7 @@ function anyOf(phrases: readonly string[]): string {
 }
 
 /**
- * The rows with a `rare` group: `(rare) AND (common)` scored by every phrase, then `rare` alone.
+ * The rows with a `rare` phrase: `(rare) AND (common)` scored by every phrase, then `rare` alone.
  * The second statement scores a row by its rare phrases only, which is its full score when it
  * has no common word; when it has one, the first statement has the row with its full (better)
  * score, or the row is outside the first's best n, where its rare-only score (never better
@@ -75,10 +87,9 @@ function anyOf(phrases: readonly string[]): string {
  * second statement paying for the common phrases' idf, which FTS5 computes by reading each
  * phrase's whole doclist.
  */
-function selectWith(rare: readonly PlannedGroup[], common: readonly PlannedGroup[]): string[] {
-  if (common.length === 0) return [rare.flatMap((g) => g.phrases).join(' OR ')];
-  const rarePhrases = rare.flatMap((g) => g.phrases);
-  return [`${anyOf(rarePhrases)} AND ${anyOf(common.flatMap((g) => g.phrases))}`, rarePhrases.join(' OR ')];
+function selectWith(rare: readonly string[], common: readonly string[]): string[] {
+  if (common.length === 0) return [rare.join(' OR ')];
+  return [`${anyOf(rare)} AND ${anyOf(common)}`, rare.join(' OR ')];
 }
 
 /**
@@ -89,22 +100,14 @@ export async function planFts(groups: readonly (readonly FtsPhrase[])[], probe: 
   const planned: PlannedGroup[] = [];
   for (const group of groups) {
     const phrases: string[] = [];
-    let rows = 0;
+    const phraseRows: number[] = [];
     for (const { phrase, word } of group) {
       const wordRows = await probe(word, o.cap);
-      const stem = phrase.endsWith('*') ? phrase.slice(0, -1) : phrase;
-      if (
-        word === phrase || wordRows >= o.cap || (wordRows >= o.wordEnough && isMultiToken(word)) ||
-        (stem !== word && stem !== phrase && (await probe(stem, o.cap)) >= o.cap)
-      ) {
-        phrases.push(word);
-        rows += wordRows;
-      } else {
-        phrases.push(phrase);
-        rows += await probe(phrase, o.cap);
-      }
+      const asTyped = word === phrase || wordRows >= o.cap || (wordRows >= o.wordEnough && isMultiToken(word));
+      phrases.push(asTyped ? word : phrase);
+      phraseRows.push(asTyped ? wordRows : await probe(phrase, o.cap));
     }
-    if (phrases.length) planned.push({ phrases, rows });
+    if (phrases.length) planned.push({ phrases, phraseRows, rows: phraseRows.reduce((a, b) => a + b, 0) });
   }
   const all = planned.flatMap((g) => g.phrases);
   const or: FtsPlan = { kind: 'or', matches: all.length ? [all.join(' OR ')] : [], fallback: [], groups: planned };
@@ -113,11 +116,46 @@ export async function planFts(groups: readonly (readonly FtsPhrase[])[], probe: 
   // An identifier (`rcu_read_lock`): its first group is the whole name, the others its parts.
   // Rows that name it are enough: a row with `read` and `lock` apart is not a use of it.
   if (o.identifier && planned[0].rows >= o.enough) {
-    return { kind: 'identifier', matches: selectWith([planned[0]], planned.slice(1)), fallback: [], groups: planned };
+    return { kind: 'identifier', matches: selectWith(planned[0].phrases, planned.slice(1).flatMap((g) => g.phrases)), fallback: [], groups: planned };
   }
   // Every group common (`read lock`): the rows with all of them, when there are enough.
   if (planned.every(common)) {
     return { kind: 'all', matches: [planned.map((g) => anyOf(g.phrases)).join(' AND ')], fallback: or.matches, groups: planned };
   }
-  return or;
+  // Rarer phrases and one common one (`compress data with deflate`): the rows with a rarer
+  // phrase; a row with only the common word scores below `bound`, so when the n-th best of
+  // these rows scores at least that, they are the full OR's best n. Otherwise the full OR
+  // runs. With two or more common phrases the bound held for 9 of 36 and 2 of 77 queries
+  // (kernel eval queries on the kernel subset): trying first would mostly cost more.
+  const rare: string[] = [];
+  const commonRows: number[] = [];
+  const commons: string[] = [];
+  for (const g of planned) {
+    g.phrases.forEach((p, i) => {
+      if (g.phraseRows[i] >= o.cap) {
+        commons.push(p);
+        commonRows.push(g.phraseRows[i]);
+      } else rare.push(p);
+    });
+  }
+  if (commons.length !== 1 || rare.length === 0) return or;
+  return { kind: 'rare', matches: selectWith(rare, commons), fallback: or.matches, bound: scoreBound(commonRows, o.tableRows), groups: planned };
+}
+
+/** FTS5's bm25 k1 (fts5_aux.c): a phrase adds less than (k1 + 1) × its idf to a row's score. */
+const BM25_K1 = 1.2;
+
+/**
+ * More than any row can score (FTS5 bm25, as a positive number) from phrases with these row
+ * counts: Σ (k1 + 1) × idf, with FTS5's idf = ln((N − n + 0.5) / (n + 0.5)) made an upper
+ * bound by N = `tableRows` (at least the table's rows) and n = the probed rows (at most the
+ * phrase's rows).
+ */
+export function scoreBound(phraseRows: readonly number[], tableRows: number): number {
+  let bound = 0;
+  for (const hits of phraseRows) {
+    if (hits === 0) continue; // counted exactly below the cap: no row has it
+    bound += (BM25_K1 + 1) * Math.max(Math.log((tableRows - hits + 0.5) / (hits + 0.5)), 1e-6);
+  }
+  return bound;
 }
