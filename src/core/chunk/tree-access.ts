@@ -16,6 +16,9 @@
  *   them) every read falls back to the public getter.
  * - A Cursor keeps the wrapped TreeCursor's own state words current, so its public methods
  *   (`currentNode`, `nodeText`) read the same node; `delete()` frees it.
+ * - The layout (4-word cursor, 5-word node, point = row, column) is web-tree-sitter's
+ *   marshalTreeCursor / marshalNode / unmarshalPoint: a web-tree-sitter upgrade must pass
+ *   tree-access.test.ts, which chunks every fixture both ways and compares.
  */
 import type { Node, TreeCursor } from 'web-tree-sitter';
 
