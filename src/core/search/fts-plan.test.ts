@@ -55,9 +55,10 @@ describe('planFts (counts)', () => {
     const plan = await planFts(q.ftsGroups, tableProbe(rows), { ...OPTS, identifier: true });
     expect(plan.kind).toBe('identifier');
     expect(plan.matches).toEqual(['"mutex_lock" AND ("mutex" OR "lock")', '"mutex_lock"']);
-    // Too few rows name it: its parts fill the candidates (the full OR).
+    // Too few rows name it: its parts may fill the candidates (the full OR unless the bound holds).
     const few = await planFts(q.ftsGroups, tableProbe({ ...rows, '"mutex_lock"': 12 }), { ...OPTS, identifier: true });
-    expect(few.kind).toBe('or');
+    expect(few.kind).toBe('rare');
+    expect(few.fallback).toEqual(['"mutex_lock" OR "mutex" OR "lock"']);
   });
 
   it('selects a descriptive query\'s rows by its rarer words, falling back to the full OR below the bound', async () => {
@@ -69,9 +70,15 @@ describe('planFts (counts)', () => {
     expect(plan.fallback).toEqual(['"free" OR "page"* OR "pressure"*']);
     // free is common (counted up to the cap): it adds less than 2.2 × ln((5000 − 100 + 0.5) / 100.5).
     expect(plan.bound).toBeCloseTo(2.2 * Math.log(4900.5 / 100.5), 9);
-    // Two common phrases: the bound rarely holds, so the full OR runs at once.
+    // Two common phrases: the bound uses their real counts.
     const two = await planFts(q.ftsGroups, tableProbe({ '"free"': 900, '"pages"': 10, '"page"*': 400, '"pressure"': 7, '"pressure"*': 9 }), OPTS);
-    expect(two.kind).toBe('or');
+    expect(two.kind).toBe('rare');
+    expect(two.matches).toEqual(['"pressure"* AND ("free" OR "page"*)', '"pressure"*']);
+    expect(two.bound).toBeCloseTo(2.2 * (Math.log(4100.5 / 900.5) + Math.log(4600.5 / 400.5)), 9);
+    // Three: the full OR at once.
+    const three = await planFts(processQuery('free pages under pressure').ftsGroups,
+      tableProbe({ '"free"': 900, '"pages"': 10, '"page"*': 400, '"under"': 300, '"pressure"': 7, '"pressure"*': 9 }), OPTS);
+    expect(three.kind).toBe('or');
   });
 
   it('requires every group when all are common, with the full OR as fallback', async () => {

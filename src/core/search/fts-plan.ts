@@ -17,8 +17,8 @@
  *     name it, still scored by every phrase (selectWith);
  *   - a query whose every group is common (`read lock`): the rows with all of them, when that
  *     finds `enough`; else the full OR;
- *   - rarer phrases and one common one: the rows with a rarer phrase, kept only when their
- *     n-th best scores at least what a row with only the common word can (scoreBound,
+ *   - rarer phrases and one or two common ones: the rows with a rarer phrase, kept only when
+ *     their n-th best scores at least what a row with only common words can (scoreBound,
  *     MaxScore's bound), so the result is exactly the full OR's; else the full OR. Keeping
  *     such rows without that check (Lucene's common-terms query) was faster but lost
  *     0.007–0.078 MRR@10 on the eval sets with the cap scaled to their size.
@@ -122,14 +122,16 @@ export async function planFts(groups: readonly (readonly FtsPhrase[])[], probe: 
   if (planned.every(common)) {
     return { kind: 'all', matches: [planned.map((g) => anyOf(g.phrases)).join(' AND ')], fallback: or.matches, groups: planned };
   }
-  // Rarer phrases and one common one (`compress data with deflate`): the rows with a rarer
-  // phrase; a row with only the common word scores below `bound`, so when the n-th best of
+  // Rarer phrases and one or two common ones (`compress data with deflate`): the rows with a
+  // rarer phrase; a row with only common words scores below `bound`, so when the n-th best of
   // these rows scores at least that, they are the full OR's best n. Otherwise the full OR
-  // runs. With two or more common phrases the bound held for 9 of 36 and 2 of 77 queries
-  // (kernel eval queries on the kernel subset): trying first would mostly cost more.
+  // runs. One common phrase: the bound from its capped count held for every kernel eval query
+  // on the kernel subset; two: it held for 11 of 47 with capped counts and 36 of 47 with the
+  // phrases' real counts (counted here, the cost of reading their doclists once); three: 8 of
+  // 45 even so, where trying first would mostly cost more than the OR.
   const rare: string[] = [];
-  const commonRows: number[] = [];
   const commons: string[] = [];
+  let commonRows: number[] = [];
   for (const g of planned) {
     g.phrases.forEach((p, i) => {
       if (g.phraseRows[i] >= o.cap) {
@@ -138,7 +140,11 @@ export async function planFts(groups: readonly (readonly FtsPhrase[])[], probe: 
       } else rare.push(p);
     });
   }
-  if (commons.length !== 1 || rare.length === 0) return or;
+  if (commons.length > 2 || commons.length === 0 || rare.length === 0) return or;
+  if (commons.length === 2) {
+    commonRows = [];
+    for (const p of commons) commonRows.push(await probe(p, o.tableRows));
+  }
   return { kind: 'rare', matches: selectWith(rare, commons), fallback: or.matches, bound: scoreBound(commonRows, o.tableRows), groups: planned };
 }
 
