@@ -8,13 +8,14 @@
  * (243k chunks) `"read"* OR "lock"* OR "mutex"*` matches 56k rows and took ~130 ms. Each
  * phrase's rows are probed, counted up to `cap` (a cheap, bounded statement), and then:
  *
+ * - A phrase that matches no row is left out: it matches and scores nothing.
  * - A prefix phrase (the word being typed, a stem) whose word as typed already matches `cap`
  *   rows is searched as that word (`"lock"*` → `"lock"`, `"buff"*` → `"buffer"`); so is a
  *   multi-token word (`mutex_lock`) with `wordEnough` rows, whose prefix would merge every
  *   `lock*` doclist. The prefix only added more of a word that is everywhere.
  * - Rows, grouped by query term (a term and its abbreviation expansions), are restricted:
  *   - an identifier (`rcu_read_lock`) whose whole name matches `enough` rows: the rows that
- *     name it, still scored by every phrase (selectWith);
+ *     name it, ranked by the name (definitions still come first, bm25.ts);
  *   - a query whose every group is common (`read lock`): the rows with all of them, when that
  *     finds `enough`; else the full OR;
  *   - rarer phrases and one or two common ones: the rows with a rarer phrase, kept only when
@@ -42,7 +43,7 @@ export interface PlannedGroup {
 
 export interface FtsPlan {
   /**
-   * `or`: every group OR-ed; `identifier`: rows naming the whole identifier; `all`: rows with
+   * `or`: every group OR-ed; `identifier`: rows naming the whole identifier, by it; `all`: rows with
    * every group; `rare`: rows with a phrase that is not common, checked against `bound`.
    */
   kind: 'or' | 'identifier' | 'all' | 'rare';
@@ -70,7 +71,12 @@ export interface FtsPlanOptions {
 
 /** A word FTS5 splits into several tokens (`mutex_lock`): as a prefix it merges every `lock*` doclist. */
 function isMultiToken(quoted: string): boolean {
-  return /[^\p{L}\p{N}\p{M}"]/u.test(quoted.replace(/^"|"\*?$/g, ''));
+  return /[^\p{L}\p{N}\p{M}"]/u.test(unquote(quoted));
+}
+
+/** `"a b"*` → `a b` (the phrase's text; inner quotes stay doubled). */
+function unquote(phrase: string): string {
+  return phrase.replace(/^"|"\*?$/g, '');
 }
 
 function anyOf(phrases: readonly string[]): string {
@@ -88,7 +94,6 @@ function anyOf(phrases: readonly string[]): string {
  * phrase's whole doclist.
  */
 function selectWith(rare: readonly string[], common: readonly string[]): string[] {
-  if (common.length === 0) return [rare.join(' OR ')];
   return [`${anyOf(rare)} AND ${anyOf(common)}`, rare.join(' OR ')];
 }
 
@@ -98,16 +103,22 @@ function selectWith(rare: readonly string[], common: readonly string[]): string[
  */
 export async function planFts(groups: readonly (readonly FtsPhrase[])[], probe: RowProbe, o: FtsPlanOptions): Promise<FtsPlan> {
   const planned: PlannedGroup[] = [];
-  for (const group of groups) {
+  /** Whether planned[0] is the query's first group (an identifier query's whole name). */
+  let firstKept = false;
+  for (const [gi, group] of groups.entries()) {
     const phrases: string[] = [];
     const phraseRows: number[] = [];
     for (const { phrase, word } of group) {
       const wordRows = await probe(word, o.cap);
       const asTyped = word === phrase || wordRows >= o.cap || (wordRows >= o.wordEnough && isMultiToken(word));
+      const rows = asTyped ? wordRows : await probe(phrase, o.cap);
+      if (rows === 0) continue; // counted exactly (below the cap): it matches and scores nothing
       phrases.push(asTyped ? word : phrase);
-      phraseRows.push(asTyped ? wordRows : await probe(phrase, o.cap));
+      phraseRows.push(rows);
     }
-    if (phrases.length) planned.push({ phrases, phraseRows, rows: phraseRows.reduce((a, b) => a + b, 0) });
+    if (phrases.length === 0) continue;
+    if (gi === 0) firstKept = true;
+    planned.push({ phrases, phraseRows, rows: phraseRows.reduce((a, b) => a + b, 0) });
   }
   const all = planned.flatMap((g) => g.phrases);
   const or: FtsPlan = { kind: 'or', matches: all.length ? [all.join(' OR ')] : [], fallback: [], groups: planned };
@@ -115,8 +126,10 @@ export async function planFts(groups: readonly (readonly FtsPhrase[])[], probe: 
   if (planned.length < 2 || !planned.some(common)) return or;
   // An identifier (`rcu_read_lock`): its first group is the whole name, the others its parts.
   // Rows that name it are enough: a row with `read` and `lock` apart is not a use of it.
-  if (o.identifier && planned[0].rows >= o.enough) {
-    return { kind: 'identifier', matches: selectWith(planned[0].phrases, planned.slice(1).flatMap((g) => g.phrases)), fallback: [], groups: planned };
+  // They are ranked by the name alone: scoring the parts too means reading every `read` and
+  // `lock` doclist for their idf (~40% of such a query on the kernel subset).
+  if (o.identifier && firstKept && planned[0].rows >= o.enough) {
+    return { kind: 'identifier', matches: [planned[0].phrases.join(' OR ')], fallback: [], groups: planned };
   }
   // Every group common (`read lock`): the rows with all of them, when there are enough.
   if (planned.every(common)) {
@@ -132,15 +145,20 @@ export async function planFts(groups: readonly (readonly FtsPhrase[])[], probe: 
   const rare: string[] = [];
   const commons: string[] = [];
   let commonRows: number[] = [];
+  let rareRows = 0;
   for (const g of planned) {
     g.phrases.forEach((p, i) => {
       if (g.phraseRows[i] >= o.cap) {
         commons.push(p);
         commonRows.push(g.phraseRows[i]);
-      } else rare.push(p);
+      } else {
+        rare.push(p);
+        rareRows += g.phraseRows[i];
+      }
     });
   }
-  if (commons.length > 2 || commons.length === 0 || rare.length === 0) return or;
+  // Too few rows with a rarer phrase to fill the candidates: the OR is needed anyway.
+  if (commons.length > 2 || commons.length === 0 || rareRows < o.enough) return or;
   if (commons.length === 2) {
     commonRows = [];
     for (const p of commons) commonRows.push(await probe(p, o.tableRows));
@@ -160,7 +178,6 @@ const BM25_K1 = 1.2;
 export function scoreBound(phraseRows: readonly number[], tableRows: number): number {
   let bound = 0;
   for (const hits of phraseRows) {
-    if (hits === 0) continue; // counted exactly below the cap: no row has it
     bound += (BM25_K1 + 1) * Math.max(Math.log((tableRows - hits + 0.5) / (hits + 0.5)), 1e-6);
   }
   return bound;
