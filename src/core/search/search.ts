@@ -31,7 +31,8 @@ export type { LegHits } from './results.ts';
 export interface SearchStore {
   /** The connection the keyword leg queries (search/bm25.ts). */
   readonly db: Queryable;
-  getChunks(ids: number[]): Promise<StoredChunk[]>;
+  /** `{ content: false }`: rows with `content` '' (no file text read). */
+  getChunks(ids: number[], o?: { content?: boolean }): Promise<StoredChunk[]>;
   chunkCount(): Promise<number>;
 }
 
@@ -91,8 +92,8 @@ export class Searcher {
     // Metadata for every candidate: definition matching, grouping by definition, results.
     const tf = performance.now();
     const ids = [...new Set([...bm25.map((h) => h.id), ...vector.hits.map((h) => h.id)])];
-    const rows = ids.length ? await this.#store.getChunks(ids) : [];
-    const byId = new Map(rows.map((r) => [r.id, r]));
+    // Grouping and definition tiers need metadata only; file text is read for the results.
+    const rows = ids.length ? await this.#store.getChunks(ids, { content: false }) : [];
     const legs: LegHits = {
       bm25,
       vector: vector.hits,
@@ -102,6 +103,8 @@ export class Searcher {
       vectorDropped: vector.dropped,
     };
     const groups = rankGroups(legs, { bm25Weight: options.bm25Weight ?? BM25_WEIGHT, vectorWeight: options.vectorWeight ?? VECTOR_WEIGHT }, limit);
+    const shown = idsOf(groups);
+    const byId = new Map((shown.length ? await this.#store.getChunks(shown) : []).map((r) => [r.id, r]));
     const results = toResults(groups, (id) => byId.get(id), pq);
     timings.fuse = performance.now() - tf;
     timings.total = performance.now() - t0;
@@ -127,7 +130,7 @@ export class Searcher {
     const raw = await this.#vectors!.search(qv, filtered ? k * VECTOR_FILTER_OVERFETCH : k);
     let kept = raw;
     if (filtered) {
-      const rows = await this.#store.getChunks(raw.map((h) => h.id));
+      const rows = await this.#store.getChunks(raw.map((h) => h.id), { content: false });
       const keep = makeFilter(filters);
       const ok = new Set(rows.filter(keep).map((r) => r.id));
       kept = raw.filter((h) => ok.has(h.id));

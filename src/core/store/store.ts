@@ -403,12 +403,16 @@ export class Store {
     });
   }
 
-  /** Chunks by id, in the order given; unknown ids are skipped. */
-  async getChunks(ids: number[]): Promise<StoredChunk[]> {
+  /**
+   * Chunks by id, in the order given; unknown ids are skipped. `{ content: false }` leaves every
+   * row's `content` '' and reads no file text (metadata for ranking and grouping).
+   */
+  async getChunks(ids: number[], o: { content?: boolean } = {}): Promise<StoredChunk[]> {
     const byId = new Map<number, StoredChunk>();
     for (const part of chunked([...new Set(ids)])) {
       const rows = await this.db.all<ChunkRow>(`SELECT ${CHUNK_COLUMNS} FROM chunks WHERE id IN (${marks(part.length)})`, part);
-      for (const r of await resolveChunkContent(this.db, rows)) byId.set(r.id, toStoredChunk(r));
+      if (o.content === false) for (const r of rows) r.content = '';
+      for (const r of o.content === false ? rows : await resolveChunkContent(this.db, rows)) byId.set(r.id, toStoredChunk(r));
     }
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
