@@ -55,6 +55,7 @@ describe('planFts (counts)', () => {
     const plan = await planFts(q.ftsGroups, tableProbe(rows), { ...OPTS, identifier: true });
     expect(plan.kind).toBe('identifier');
     expect(plan.matches).toEqual(['"mutex_lock"']);
+    expect(plan.fallback).toEqual(['"mutex_lock" OR "mutex" OR "lock"']);
     const camel = processQuery('getUserName');
     // A name no row has: its parts, all common, must all be there (usr, the expansion of user,
     // matches nothing here: left out).

@@ -49,7 +49,7 @@ export interface FtsPlan {
   kind: 'or' | 'identifier' | 'all' | 'rare';
   /** MATCH expressions whose rows together are the candidates. */
   matches: string[];
-  /** Run (the full OR) when `matches` found fewer rows than wanted, or their n-th best scores below `bound`. */
+  /** Run (the full OR) when `matches` found fewer rows than wanted (filters may drop rows), or their n-th best scores below `bound`. */
   fallback: string[];
   /** `rare`: what a row without a rarer phrase scores less than (positive bm25). */
   bound?: number;
@@ -129,7 +129,8 @@ export async function planFts(groups: readonly (readonly FtsPhrase[])[], probe: 
   // They are ranked by the name alone: scoring the parts too means reading every `read` and
   // `lock` doclist for their idf (~40% of such a query on the kernel subset).
   if (o.identifier && firstKept && planned[0].rows >= o.enough) {
-    return { kind: 'identifier', matches: [planned[0].phrases.join(' OR ')], fallback: [], groups: planned };
+    // With filters, fewer than `enough` of them may pass: then the full OR, as before.
+    return { kind: 'identifier', matches: [planned[0].phrases.join(' OR ')], fallback: or.matches, groups: planned };
   }
   // Every group common (`read lock`): the rows with all of them, when there are enough.
   if (planned.every(common)) {
