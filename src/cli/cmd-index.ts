@@ -80,7 +80,7 @@ function workerCount(o: IndexCliOptions): number {
 }
 
 function progressLine(s: CodebaseStatus): string {
-  return `${s.currentStage.padEnd(9)} ${String(s.progress).padStart(3)}%  files ${s.indexedFiles}/${s.totalFiles}  chunks ${s.totalChunks}${s.warnings ? `  warnings ${s.warnings}` : ''}`;
+  return `${s.currentStage.padEnd(10)} ${String(s.progress).padStart(3)}%  files ${s.indexedFiles}/${s.totalFiles}  chunks ${s.totalChunks}${s.warnings ? `  warnings ${s.warnings}` : ''}`;
 }
 
 export async function runIndex(dir: string, store: Store, paths: IndexPaths, o: IndexCliOptions): Promise<number> {

@@ -72,7 +72,8 @@ export interface FileRecord {
   language: string;
 }
 
-export type IndexStage = 'preparing' | 'chunking' | 'embedding' | 'indexing' | 'complete';
+/** `optimizing`: merging the keyword index's segments at the end of a big run (seconds on a large tree). */
+export type IndexStage = 'preparing' | 'chunking' | 'embedding' | 'indexing' | 'optimizing' | 'complete';
 export type IndexState = 'indexed' | 'indexing' | 'failed' | 'not_found';
 
 /** Progress of an indexing run, after the seeds' CodebaseStatus. */

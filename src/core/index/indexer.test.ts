@@ -257,8 +257,11 @@ describe('indexCodebase', () => {
       } : Reflect.get(t, k, t)),
     }) as unknown as IndexStore;
     const source = new MemoryFileSource(files);
-    await indexCodebase({ source, store: spy, chunker });
+    const stages: string[] = [];
+    await indexCodebase({ source, store: spy, chunker }, { onProgress: (st) => { if (stages.at(-1) !== st.currentStage) stages.push(st.currentStage); } });
     expect(calls).toEqual([true, false]);
+    // The merge at the end is its own stage (seconds on a big tree), reported before complete.
+    expect(stages.slice(-2)).toEqual(['optimizing', 'complete']);
     expect(await config(bulkStore)).toMatchObject({ automerge: FTS_AUTOMERGE, crisismerge: FTS_CRISISMERGE });
     expect(await segments(bulkStore)).toBe(1); // merged at the end without optimizeAfterRows
     // A small run on the same index keeps FTS5's own merging.

@@ -650,6 +650,7 @@ async function applyPlan(
   if (bulk) await store.setBulkLoad?.(false);
   // A bulk load left its segments unmerged: merge them now, whatever optimizeAfterRows says.
   if (((opts.optimizeAfterRows !== undefined && log.chunksWritten >= opts.optimizeAfterRows) || (bulk && store.setBulkLoad)) && store.optimizeFts) {
+    log.stage('optimizing');
     const to = now();
     await store.optimizeFts();
     timings.optimize = now() - to;
