@@ -2,7 +2,8 @@
  * Chunking worker thread for the CLI's chunk pool (chunk-pool.ts, over core's ChunkPool): one
  * tree-sitter Chunker per thread, and the work the store's thread would otherwise do (content
  * hashes, FTS tokens, packing the text, trigram keys) via the indexer's own `chunkForStore`,
- * so results equal an in-thread run exactly. The Node twin of workers/chunker/index.ts.
+ * so results equal an in-thread run exactly. The Node twin of workers/chunker/index.ts; both
+ * serve the protocol through core's serveChunkRequests.
  *
  * Protocol: src/core/index/chunk-pool.ts. `{ ready }` once the chunker has loaded, or
  * `{ failed }`; then one reply per request.
@@ -11,31 +12,17 @@ import { parentPort } from 'node:worker_threads';
 import { createHash } from 'node:crypto';
 import { Chunker } from '../core/chunk/chunker.ts';
 import { nodeWasmLoader } from '../core/chunk/grammars-node.ts';
-import type { ChunkReply, ChunkRequest, ChunkerStartup } from '../core/index/chunk-pool.ts';
-import { chunkForStore, preparedBuffers } from '../core/index/indexer.ts';
+import { serveChunkRequests } from '../core/index/chunk-pool.ts';
 import { nodeTextCodec } from '../core/store/text-codec-node.ts';
 
 const port = parentPort;
 if (!port) throw new Error('chunk-worker.ts must run in a worker thread');
 
-const chunkerReady = Chunker.create({ loadWasm: nodeWasmLoader });
-
 /** Node's native SHA-256 for content hashes (the pure-JS one was ~4% of this thread's CPU). */
 const nativeSha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 
-port.on('message', (req: ChunkRequest) => {
-  void (async () => {
-    let reply: ChunkReply;
-    try {
-      reply = { id: req.id, result: await chunkForStore(await chunkerReady, req.path, req.text, { codec: nodeTextCodec, sha256Hex: nativeSha256 }) };
-    } catch (e) {
-      reply = { id: req.id, error: e instanceof Error ? e.message : String(e) };
-    }
-    port.postMessage(reply, 'result' in reply ? preparedBuffers(reply.result) : []);
-  })();
-});
-
-chunkerReady.then(
-  () => port.postMessage({ ready: true } satisfies ChunkerStartup),
-  (e: unknown) => port.postMessage({ failed: e instanceof Error ? e.message : String(e) } satisfies ChunkerStartup),
-);
+port.on('message', serveChunkRequests(
+  Chunker.create({ loadWasm: nodeWasmLoader }),
+  (m, transfer) => port.postMessage(m, transfer),
+  { codec: nodeTextCodec, sha256Hex: nativeSha256 },
+));

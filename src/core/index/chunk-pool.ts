@@ -20,7 +20,7 @@
  *   throw (the indexer then indexes the file as plain text).
  * - `dispose()` terminates every worker and rejects what is in flight; later requests reject.
  */
-import type { FileChunker, PreparedFile } from './indexer.ts';
+import { chunkForStore, preparedBuffers, type FileChunker, type PreparedFile } from './indexer.ts';
 
 /** One file to chunk. Plain postMessage, not Comlink: requests are many and small. */
 export interface ChunkRequest {
@@ -46,6 +46,34 @@ export interface ChunkWorkerEvents {
 export interface ChunkWorkerHandle {
   post(req: ChunkRequest): void;
   terminate(): unknown;
+}
+
+/**
+ * A chunk worker's side of the protocol, shared by the CLI's thread (src/cli/chunk-worker.ts)
+ * and the browser's worker (workers/chunker/index.ts): posts `{ ready }` once `chunker` has
+ * loaded (or `{ failed }`), and returns the handler that answers each request with
+ * `chunkForStore`, transferring the result's buffers. `post` is the worker's postMessage.
+ */
+export function serveChunkRequests(
+  chunker: Promise<Parameters<typeof chunkForStore>[0]>,
+  post: (m: ChunkReply | ChunkerStartup, transfer: ArrayBuffer[]) => void,
+  o: Parameters<typeof chunkForStore>[3] = {},
+): (req: ChunkRequest) => void {
+  chunker.then(
+    () => post({ ready: true }, []),
+    (e: unknown) => post({ failed: e instanceof Error ? e.message : String(e) }, []),
+  );
+  return (req) => {
+    void (async () => {
+      let reply: ChunkReply;
+      try {
+        reply = { id: req.id, result: await chunkForStore(await chunker, req.path, req.text, o) };
+      } catch (e) {
+        reply = { id: req.id, error: e instanceof Error ? e.message : String(e) };
+      }
+      post(reply, 'result' in reply ? preparedBuffers(reply.result) : []);
+    })();
+  };
 }
 
 /**
