@@ -181,31 +181,27 @@ export class Cursor {
     c[3] = h[tb + 3]!;
   }
 
-  gotoFirstChild(): boolean {
-    const r = rt;
-    if (!r) return this.raw.gotoFirstChild();
+  /** One cursor move through the export `go` (put the cursor, move, read it back). */
+  private move(r: TsRuntime, go: (tree: number) => number): boolean {
     this.put(r);
-    const ok = r._ts_tree_cursor_goto_first_child_wasm(this.tree);
+    const ok = go(this.tree);
     this.take(r);
     return ok === 1;
+  }
+
+  gotoFirstChild(): boolean {
+    const r = rt;
+    return r ? this.move(r, r._ts_tree_cursor_goto_first_child_wasm) : this.raw.gotoFirstChild();
   }
 
   gotoNextSibling(): boolean {
     const r = rt;
-    if (!r) return this.raw.gotoNextSibling();
-    this.put(r);
-    const ok = r._ts_tree_cursor_goto_next_sibling_wasm(this.tree);
-    this.take(r);
-    return ok === 1;
+    return r ? this.move(r, r._ts_tree_cursor_goto_next_sibling_wasm) : this.raw.gotoNextSibling();
   }
 
   gotoParent(): boolean {
     const r = rt;
-    if (!r) return this.raw.gotoParent();
-    this.put(r);
-    const ok = r._ts_tree_cursor_goto_parent_wasm(this.tree);
-    this.take(r);
-    return ok === 1;
+    return r ? this.move(r, r._ts_tree_cursor_goto_parent_wasm) : this.raw.gotoParent();
   }
 
   get nodeType(): string {
