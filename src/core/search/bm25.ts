@@ -41,7 +41,8 @@ const RERANK_FETCH_BATCH = 500;
 export const MAX_HIGHLIGHTS = 500;
 
 const W = BM25_COLUMN_WEIGHTS;
-const BM25_EXPR = `bm25(chunks_fts, ${W.names}, ${W.pathWords}, ${W.sigDoc}, ${W.content}, ${W.tokens})`;
+/** The keyword leg's FTS5 score (lower is better). */
+export const BM25_EXPR = `bm25(chunks_fts, ${W.names}, ${W.pathWords}, ${W.sigDoc}, ${W.content}, ${W.tokens})`;
 
 function likeEscape(s: string): string {
   return s.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -107,7 +108,7 @@ async function ftsCandidates(db: Queryable, match: string, where: string, params
 }
 
 /** FTS5 rows matching `match`, counted up to `cap` (the planner's probe). */
-function probeRows(db: Queryable): RowProbe {
+export function probeRows(db: Queryable): RowProbe {
   return async (match, cap) => {
     const rows = await db.all<{ n: number }>('SELECT count(*) AS n FROM (SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)', [match, cap]);
     return rows[0]?.n ?? 0;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Chunk } from '../types.ts';
 import { openMemoryStore } from '../store/open-node.ts';
 import type { Store } from '../store/store.ts';
-import { BM25_COLUMN_WEIGHTS } from '../config.ts';
+import { BM25_EXPR, probeRows } from './bm25.ts';
 import { planFts, type RowProbe } from './fts-plan.ts';
 import { processQuery } from './query.ts';
 
@@ -106,8 +106,6 @@ describe('planFts (counts)', () => {
 });
 
 // A real FTS5 index: the planned statements' rows and bm25 scores are those of the full OR.
-const W = BM25_COLUMN_WEIGHTS;
-const BM25 = `bm25(chunks_fts, ${W.names}, ${W.pathWords}, ${W.sigDoc}, ${W.content}, ${W.tokens})`;
 
 function chunk(i: number, content: string): Chunk & { contentHash: string } {
   return {
@@ -118,10 +116,10 @@ function chunk(i: number, content: string): Chunk & { contentHash: string } {
 
 describe('planned statements on a real FTS5 index', () => {
   let store: Store;
-  const probe: RowProbe = async (match, cap) =>
-    (await store.db.all<{ n: number }>('SELECT count(*) AS n FROM (SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)', [match, cap]))[0].n;
+  // The probe the keyword leg uses.
+  const probe: RowProbe = (match, cap) => probeRows(store.db)(match, cap);
   const scored = async (match: string) =>
-    new Map((await store.db.all<{ id: number; r: number }>(`SELECT rowid AS id, ${BM25} AS r FROM chunks_fts WHERE chunks_fts MATCH ?`, [match])).map((x) => [x.id, x.r]));
+    new Map((await store.db.all<{ id: number; r: number }>(`SELECT rowid AS id, ${BM25_EXPR} AS r FROM chunks_fts WHERE chunks_fts MATCH ?`, [match])).map((x) => [x.id, x.r]));
 
   beforeAll(async () => {
     store = await openMemoryStore();

@@ -99,7 +99,8 @@ function selectWith(rare: readonly string[], common: readonly string[]): string[
 
 /**
  * Plans the FTS5 statements for `groups` (ProcessedQuery.ftsGroups: quoted phrases, `*` after
- * the closing quote for a prefix). Probes each phrase's rows with `probe`, at most twice.
+ * the closing quote for a prefix). Probes each phrase's rows with `probe`: the word as typed,
+ * then the phrase as written when they differ, and with two common phrases their real counts.
  */
 export async function planFts(groups: readonly (readonly FtsPhrase[])[], probe: RowProbe, o: FtsPlanOptions): Promise<FtsPlan> {
   const planned: PlannedGroup[] = [];
