@@ -63,7 +63,7 @@ export async function openNodeStore(file: string, o: NodeStoreOptions = {}): Pro
   const rt = await nodeRuntime();
   const vfs = await nodeVfs(rt);
   vfs.busyTimeoutMs = o.busyTimeoutMs ?? envBusyTimeout() ?? BUSY_TIMEOUT_MS;
-  const db = await Db.open(rt.sqlite3, path.resolve(file), NODE_VFS_NAME, { lastVfsError: () => vfs.lastError });
+  const db = await Db.open(rt.sqlite3, rt.module, path.resolve(file), NODE_VFS_NAME, { lastVfsError: () => vfs.lastError });
   try {
     // RESERVED contention goes through SQLite's busy handler (xSleep); the VFS itself waits for SHARED/EXCLUSIVE.
     (rt.module as { _sqlite3_busy_timeout?: (db: number, ms: number) => number })._sqlite3_busy_timeout?.(db.handle, vfs.busyTimeoutMs);

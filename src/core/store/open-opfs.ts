@@ -69,7 +69,7 @@ export async function openOpfsStore(name: string, opts: OpfsStoreOptions = {}): 
   const filename = opfsFilename(name);
   const rt = await browserRuntime();
   const vfs = await ensureVfs(rt, OPFS_VFS_NAME, async () => reportShortWrites(await OPFSCoopSyncVFS.create(OPFS_VFS_NAME, rt.module)));
-  const db = await Db.open(rt.sqlite3, filename, OPFS_VFS_NAME, { lastVfsError: () => vfs.lastError });
+  const db = await Db.open(rt.sqlite3, rt.module, filename, OPFS_VFS_NAME, { lastVfsError: () => vfs.lastError });
   const store = await Store.open(db);
   const kib = opts.cacheSizeKiB;
   if (kib !== undefined) {

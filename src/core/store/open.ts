@@ -10,14 +10,14 @@
 import * as SQLite from '@journeyapps/wa-sqlite';
 import SQLiteESMFactory from '@journeyapps/wa-sqlite/dist/wa-sqlite.mjs';
 import { MemoryVFS } from '@journeyapps/wa-sqlite/src/examples/MemoryVFS.js';
-import { Db } from './sqlite.ts';
+import { Db, type SqliteModule } from './sqlite.ts';
 import { Store } from './store.ts';
 
 export const MEMORY_VFS_NAME = 'sift-memory';
 
 export interface SqliteRuntime {
-  /** The Emscripten module (VFSes are created on it). */
-  module: object;
+  /** The Emscripten module (VFSes are created on it; Db binds through its exports). */
+  module: SqliteModule;
   sqlite3: SQLiteAPI;
   /** VFSes registered on this runtime, by name. */
   vfs: Map<string, SQLiteVFS>;
@@ -25,7 +25,7 @@ export interface SqliteRuntime {
 
 /** Instantiate the SYNC wa-sqlite build. `options` go to the Emscripten factory (locateFile, wasmBinary). */
 export async function createRuntime(options: Record<string, unknown> = {}): Promise<SqliteRuntime> {
-  const module = (await SQLiteESMFactory(options)) as object;
+  const module = (await SQLiteESMFactory(options)) as SqliteModule;
   return { module, sqlite3: SQLite.Factory(module), vfs: new Map() };
 }
 
@@ -54,7 +54,7 @@ export async function openMemoryStoreOn(runtime: SqliteRuntime): Promise<Store> 
     (MemoryVFS as unknown as MemoryVfsClass).create(MEMORY_VFS_NAME, runtime.module),
   );
   const filename = `/sift-mem-${++memoryCounter}.db`;
-  const db = await Db.open(runtime.sqlite3, filename, MEMORY_VFS_NAME, {
+  const db = await Db.open(runtime.sqlite3, runtime.module, filename, MEMORY_VFS_NAME, {
     onClose: () => {
       vfs.jDelete(filename, 0);
       vfs.jDelete(`${filename}-journal`, 0);

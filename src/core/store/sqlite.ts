@@ -10,6 +10,10 @@
  * - Errors are `StoreError`s carrying SQLite's result `code`; a full disk / exceeded quota
  *   becomes `StorageFullError` whose message says storage is full.
  * - Blobs returned from queries are copies, never views into WASM memory.
+ * - Positional parameters are bound straight through the module's exports (RawBinder): a
+ *   bulk index binds millions of values, and wa-sqlite's per-value path (a TextEncoder
+ *   allocation, a sqlite3_malloc and several wrapped calls per string) was ~12% of the
+ *   store thread's time on the kernel subset.
  */
 import * as SQLite from '@journeyapps/wa-sqlite';
 
@@ -34,6 +38,111 @@ export class StorageFullError extends StoreError {
   constructor(detail: string, code: number, options?: { cause?: unknown }) {
     super(`Storage is full: the disk or browser storage quota has no room left (${detail})`, code, options);
     this.name = 'StorageFullError';
+  }
+}
+
+/**
+ * The raw exports of wa-sqlite's SYNC Emscripten module that RawBinder calls (every build of
+ * it exports them: wa-sqlite's own API wraps the same functions with cwrap).
+ */
+export interface SqliteModule {
+  HEAPU8: Uint8Array;
+  _sqlite3_malloc(n: number): number;
+  _sqlite3_free(ptr: number): void;
+  _sqlite3_bind_parameter_count(stmt: number): number;
+  _sqlite3_bind_text(stmt: number, i: number, ptr: number, n: number, destructor: number): number;
+  _sqlite3_bind_blob(stmt: number, i: number, ptr: number, n: number, destructor: number): number;
+  _sqlite3_bind_int(stmt: number, i: number, v: number): number;
+  _sqlite3_bind_double(stmt: number, i: number, v: number): number;
+  _sqlite3_bind_null(stmt: number, i: number): number;
+  _sqlite3_clear_bindings(stmt: number): number;
+}
+
+const BIND_ERRORS: Record<number, string> = { 7: 'out of memory', 18: 'string or blob too big', 21: 'misuse', 25: 'parameter index out of range' };
+/** SQLITE_TRANSIENT as a destructor argument: SQLite copies the bytes before bind returns. */
+const SQLITE_TRANSIENT = -1;
+/** Strings up to this length are tried as ASCII by a plain loop (TextEncoder's call costs more). */
+const ASCII_LOOP_MAX = 64;
+
+/**
+ * Binds positional parameters with the module's exports: values are written into one
+ * reusable scratch area of WASM memory and bound SQLITE_TRANSIENT (SQLite copies them), so a
+ * string costs one copy and one call instead of an encode allocation, a malloc and checks.
+ * Same types as wa-sqlite's `bind`: an int32 number binds as INTEGER, any other number as
+ * REAL, a string as TEXT (UTF-8), a Uint8Array as BLOB, null as NULL; anything else (bigint,
+ * arrays) goes through wa-sqlite's own `bind`.
+ */
+class RawBinder {
+  readonly #encoder = new TextEncoder();
+  #scratch = 0;
+  #capacity = 0;
+
+  constructor(
+    private readonly m: SqliteModule,
+    private readonly sqlite3: SQLiteAPI,
+  ) {}
+
+  /** A scratch area of at least `n` bytes (grown, never shrunk, freed on close). */
+  #area(n: number): number {
+    if (n > this.#capacity) {
+      if (this.#scratch) this.m._sqlite3_free(this.#scratch);
+      const size = Math.max(n, 4096, this.#capacity * 2);
+      this.#scratch = this.m._sqlite3_malloc(size);
+      if (!this.#scratch) throw new StoreError(`out of memory binding ${n} bytes`, SQLite.SQLITE_NOMEM);
+      this.#capacity = size;
+    }
+    return this.#scratch;
+  }
+
+  #text(stmt: number, i: number, s: string): number {
+    const len = s.length;
+    if (len <= ASCII_LOOP_MAX) {
+      const p = this.#area(len + 1);
+      const heap = this.m.HEAPU8;
+      let j = 0;
+      for (; j < len; j++) {
+        const c = s.charCodeAt(j);
+        if (c > 0x7f) break;
+        heap[p + j] = c;
+      }
+      if (j === len) return this.m._sqlite3_bind_text(stmt, i, p, len, SQLITE_TRANSIENT);
+    }
+    // UTF-8 takes at most 3 bytes per UTF-16 code unit.
+    const p = this.#area(len * 3 + 1);
+    const { written } = this.#encoder.encodeInto(s, this.m.HEAPU8.subarray(p, p + len * 3));
+    return this.m._sqlite3_bind_text(stmt, i, p, written, SQLITE_TRANSIENT);
+  }
+
+  #blob(stmt: number, i: number, b: Uint8Array): number {
+    const p = this.#area(b.byteLength + 1);
+    this.m.HEAPU8.set(b, p);
+    return this.m._sqlite3_bind_blob(stmt, i, p, b.byteLength, SQLITE_TRANSIENT);
+  }
+
+  /** Bind `values[k]` to parameter k + 1 for every parameter the statement has (missing: NULL). */
+  bind(stmt: number, values: readonly SqlValue[]): void {
+    const n = this.m._sqlite3_bind_parameter_count(stmt);
+    for (let i = 1; i <= n; i++) {
+      const v = values[i - 1];
+      let rc: number;
+      if (typeof v === 'string') rc = this.#text(stmt, i, v);
+      else if (typeof v === 'number') rc = v === (v | 0) ? this.m._sqlite3_bind_int(stmt, i, v) : this.m._sqlite3_bind_double(stmt, i, v);
+      else if (v === null) rc = this.m._sqlite3_bind_null(stmt, i);
+      else if (v instanceof Uint8Array) rc = this.#blob(stmt, i, v);
+      else if (v === undefined) continue; // as wa-sqlite: the parameter keeps its binding (NULL after a clear)
+      else rc = this.sqlite3.bind(stmt, i, v as never);
+      if (rc !== SQLite.SQLITE_OK) throw new StoreError(`cannot bind parameter ${i}: ${BIND_ERRORS[rc] ?? `SQLite error ${rc}`}`, rc);
+    }
+  }
+
+  clear(stmt: number): void {
+    this.m._sqlite3_clear_bindings(stmt);
+  }
+
+  close(): void {
+    if (this.#scratch) this.m._sqlite3_free(this.#scratch);
+    this.#scratch = 0;
+    this.#capacity = 0;
   }
 }
 
@@ -62,13 +171,17 @@ function isQuotaError(e: unknown): boolean {
 /** The connection itself, unlocked. Db serialises access to it. */
 class Connection implements Queryable {
   readonly #cache = new Map<string, number>();
+  readonly #binder: RawBinder;
   #closed = false;
 
   constructor(
     readonly sqlite3: SQLiteAPI,
+    module: SqliteModule,
     readonly handle: number,
     private readonly options: DbOptions,
-  ) {}
+  ) {
+    this.#binder = new RawBinder(module, sqlite3);
+  }
 
   wrapError(e: unknown): StoreError {
     if (e instanceof StoreError) return e;
@@ -124,7 +237,8 @@ class Connection implements Queryable {
     let stmt = 0;
     try {
       stmt = await this.#prepare(sql);
-      if (params !== undefined) this.sqlite3.bind_collection(stmt, params as never);
+      if (Array.isArray(params)) this.#binder.bind(stmt, params as readonly SqlValue[]);
+      else if (params !== undefined) this.sqlite3.bind_collection(stmt, params as never);
       let columns: string[] | null = null;
       while ((await this.sqlite3.step(stmt)) === SQLite.SQLITE_ROW) {
         if (!collect) continue;
@@ -144,7 +258,7 @@ class Connection implements Queryable {
     } finally {
       if (stmt) {
         await this.sqlite3.reset(stmt).catch(() => undefined);
-        this.sqlite3.clear_bindings(stmt);
+        this.#binder.clear(stmt);
       }
     }
   }
@@ -171,6 +285,7 @@ class Connection implements Queryable {
     this.#closed = true;
     for (const stmt of this.#cache.values()) await this.sqlite3.finalize(stmt);
     this.#cache.clear();
+    this.#binder.close();
     try {
       await this.sqlite3.close(this.handle);
     } catch (e) {
@@ -189,13 +304,13 @@ export class Db implements Queryable {
   readonly #conn: Connection;
   #queue: Promise<unknown> = Promise.resolve();
 
-  /** Wrap an already-open connection (`sqlite3.open_v2` result). */
-  constructor(sqlite3: SQLiteAPI, handle: number, options: DbOptions = {}) {
-    this.#conn = new Connection(sqlite3, handle, options);
+  /** Wrap an already-open connection (`sqlite3.open_v2` result) of `module` (the API's module). */
+  constructor(sqlite3: SQLiteAPI, module: SqliteModule, handle: number, options: DbOptions = {}) {
+    this.#conn = new Connection(sqlite3, module, handle, options);
   }
 
-  /** Open `filename` on a registered VFS (by name) and wrap it. */
-  static async open(sqlite3: SQLiteAPI, filename: string, vfsName?: string, options: DbOptions = {}): Promise<Db> {
+  /** Open `filename` on a registered VFS (by name) and wrap it; `sqlite3` is the API made from `module`. */
+  static async open(sqlite3: SQLiteAPI, module: SqliteModule, filename: string, vfsName?: string, options: DbOptions = {}): Promise<Db> {
     let handle: number;
     try {
       handle = await sqlite3.open_v2(filename, SQLite.SQLITE_OPEN_CREATE | SQLite.SQLITE_OPEN_READWRITE, vfsName);
@@ -203,7 +318,7 @@ export class Db implements Queryable {
       const code = typeof (e as { code?: unknown })?.code === 'number' ? (e as { code: number }).code : SQLite.SQLITE_CANTOPEN;
       throw new StoreError(`cannot open database ${filename}: ${e instanceof Error ? e.message : String(e)}`, code, { cause: e });
     }
-    return new Db(sqlite3, handle, options);
+    return new Db(sqlite3, module, handle, options);
   }
 
   get sqlite3(): SQLiteAPI {
