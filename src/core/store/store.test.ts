@@ -82,6 +82,26 @@ describe('Store (memory)', () => {
     await ftsConsistent(store);
   });
 
+
+  it('writes batches of any size row for row (many rows per statement), and a path named twice keeps its later item', async () => {
+    // 24 chunk rows and 64 FTS rows go in one statement: sizes around and past both, plus a remainder.
+    const sizes = [1, 23, 24, 25, 63, 64, 65, 130];
+    await store.writeFiles(sizes.map((n, i) => file(`f${i}.ts`, n)));
+    await ftsConsistent(store);
+    for (const [i, n] of sizes.entries()) {
+      const chunks = await store.getFileChunks(`f${i}.ts`);
+      expect(chunks.map((c) => c.symbol)).toEqual(Array.from({ length: n }, (_, k) => `fn${k}`));
+      expect(chunks.map((c) => c.content)).toEqual(file(`f${i}.ts`, n).chunks.map((c) => c.content));
+      // Each FTS row carries its own chunk's text: the row id that matches the chunk's words is the chunk's.
+      const last = chunks.at(-1)!;
+      const hit = await store.db.all<{ id: number }>('SELECT rowid AS id FROM chunks_fts WHERE chunks_fts MATCH ?', [`"f${i}" AND "chunk ${n - 1}"`]);
+      expect(hit.map((h) => h.id)).toEqual([last.id]);
+    }
+    await store.writeFiles([file('dup.ts', 30), file('other.ts', 2), { ...file('dup.ts', 3), file: { ...file('dup.ts', 3).file, hash: 'later' } }]);
+    expect((await store.getFileChunks('dup.ts')).length).toBe(3);
+    expect((await store.getFile('dup.ts'))?.hash).toBe('later');
+    await ftsConsistent(store);
+  });
   it('uses a chunk\'s precomputed ftsTokens as the tokens column', async () => {
     const item = file('t.ts', 2);
     item.chunks[0] = { ...item.chunks[0]!, content: 'const x = lookupAccount();', ftsTokens: 'get user name' } as typeof item.chunks[0];

@@ -160,6 +160,25 @@ const INSERT_CHUNK = `INSERT INTO chunks (id, path, start_line, end_line, langua
   content, content_hash, context, def_line, symbols, text_start, text_len) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 /** chunks_fts is contentless (schema 5): Store writes each row's FTS columns itself. */
 const INSERT_FTS = 'INSERT INTO chunks_fts (rowid, names, path_words, sig_doc, content, tokens) VALUES (?, ?, ?, ?, ?, ?)';
+/** Rows per multi-row INSERT (under MAX_PARAMS_PER_STATEMENT parameters): 17 and 6 parameters a row. */
+const CHUNK_ROWS_PER_INSERT = 24;
+const FTS_ROWS_PER_INSERT = 64;
+
+/**
+ * Insert `rows` with `insert` (a one-row `INSERT … VALUES (?, …)`): `per` rows per statement,
+ * the rest one by one (so only two statement texts are ever prepared). A statement's overhead
+ * (bind, step, reset through wa-sqlite) is ~5 µs, and a cold kernel index writes ~490k rows.
+ */
+async function insertRows(tx: Queryable, insert: string, per: number, rows: readonly SqlValue[][]): Promise<void> {
+  let i = 0;
+  if (rows.length >= per) {
+    const values = insert.slice(insert.lastIndexOf('('));
+    const many = `${insert}${`, ${values}`.repeat(per - 1)}`;
+    for (; i + per <= rows.length; i += per) await tx.run(many, rows.slice(i, i + per).flat());
+  }
+  for (; i < rows.length; i++) await tx.run(insert, rows[i]!);
+}
+
 const DELETE_FTS_OF_PATH = 'DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE path = ?)';
 
 /**
@@ -334,7 +353,20 @@ export class Store {
       await this.db.transaction(async (tx) => {
         // Ids are assigned here (AUTOINCREMENT's counter, never reused) so the FTS row can name its chunk.
         let nextId = ((await tx.get<{ seq: number }>("SELECT seq FROM sqlite_sequence WHERE name = 'chunks'"))?.seq ?? 0) + 1;
+        // Rows are inserted after the batch's deletes, many per statement (insertRows); a path
+        // named twice first gets its earlier rows in, so the later item replaces them as before.
+        let chunkRows: SqlValue[][] = [];
+        let ftsRows: SqlValue[][] = [];
+        const insertPending = async () => {
+          await insertRows(tx, INSERT_CHUNK, CHUNK_ROWS_PER_INSERT, chunkRows);
+          await insertRows(tx, INSERT_FTS, FTS_ROWS_PER_INSERT, ftsRows);
+          chunkRows = [];
+          ftsRows = [];
+        };
+        const seen = new Set<string>();
         for (const [i, { file, chunks, text }] of items.entries()) {
+          if (seen.has(file.path)) await insertPending();
+          seen.add(file.path);
           await tx.run(DELETE_FTS_OF_PATH, [file.path]);
           await tx.run('DELETE FROM chunks WHERE path = ?', [file.path]);
           const pathText = pathWords(file.path);
@@ -344,17 +376,18 @@ export class Store {
             const id = nextId++;
             // Text stored once: the row refers into file_text when its content is found there.
             const at = lineStarts ? contentOffset(text!, lineStarts, c) : -1;
-            await tx.run(INSERT_CHUNK, [
+            chunkRows.push([
               id, c.path, c.startLine, c.endLine, c.language, c.chunkType, c.symbol, c.parent, c.signature, c.doc,
               at >= 0 ? '' : c.content, c.contentHash, c.context ?? null, c.defLine ?? null, c.names?.length ? c.names.join(' ') : null,
               at >= 0 ? at : null, at >= 0 ? c.content.length : null,
             ]);
-            await tx.run(INSERT_FTS, ftsRow(id, pathText, c));
+            ftsRows.push(ftsRow(id, pathText, c));
           }
           const data = packed[i];
           if (data) await this.trigrams.stage(tx, await putFileText(tx, file.path, data), items[i]!.grams ?? text ?? null);
           await upsertFile(tx, file, now);
         }
+        await insertPending();
       });
     } catch (e) {
       this.trigrams.rolledBack();
