@@ -7,6 +7,7 @@ import type { Chunk, FileRecord } from '../types.ts';
 import { openMemoryStore, openNodeStore } from './open-node.ts';
 import { migrate, MIGRATIONS, SCHEMA_VERSION } from './schema.ts';
 import { StorageFullError, StoreError } from './sqlite.ts';
+import { literalTrigrams } from '../search/trigram.ts';
 import { blobToVector, PAGE_SIZE, vectorToBlob, vectorToInt8Blob, type Store } from './store.ts';
 
 type Item = { file: FileRecord; chunks: Array<Chunk & { contentHash: string }> };
@@ -97,6 +98,22 @@ describe('Store (memory)', () => {
       const hit = await store.db.all<{ id: number }>('SELECT rowid AS id FROM chunks_fts WHERE chunks_fts MATCH ?', [`"f${i}" AND "chunk ${n - 1}"`]);
       expect(hit.map((h) => h.id)).toEqual([last.id]);
     }
+    // Texts, file records and trigram staging also go in many per statement: 150 files (two
+    // full statements of 64 and a remainder), each text found back under its own path.
+    const texted = Array.from({ length: 150 }, (_, i) => {
+      const text = `function only${i}() {\n  return ${i};\n}\n`;
+      const it = file(`t/${i}.ts`, 1, { hash: `h${i}` });
+      it.chunks[0] = { ...it.chunks[0]!, startLine: 1, endLine: 3, content: text.slice(0, -1) };
+      return { ...it, text };
+    });
+    await store.writeFiles(texted);
+    for (const i of [0, 63, 64, 127, 128, 149]) {
+      expect(await store.getFileText(`t/${i}.ts`)).toBe(texted[i]!.text);
+      expect((await store.getFileChunks(`t/${i}.ts`))[0]?.content).toBe(texted[i]!.chunks[0]!.content);
+      expect((await store.getFile(`t/${i}.ts`))?.hash).toBe(`h${i}`);
+    }
+    await store.flushTrigrams();
+    expect((await store.grepFiles(literalTrigrams('only128()', false))).map((f) => f.path)).toEqual(['t/128.ts']);
     await store.writeFiles([file('dup.ts', 30), file('other.ts', 2), { ...file('dup.ts', 3), file: { ...file('dup.ts', 3).file, hash: 'later' } }]);
     expect((await store.getFileChunks('dup.ts')).length).toBe(3);
     expect((await store.getFile('dup.ts'))?.hash).toBe('later');
