@@ -16,7 +16,7 @@ import type { Chunk, ChunkType, FileRecord, StoredChunk } from '../types.ts';
 import { registerPathMatch } from '../text/path-glob.ts';
 import { identifierTokens, nameWords, pathWords } from '../text/identifiers.ts';
 import { DATA_LANGUAGES, migrate, SCHEMA_VERSION } from './schema.ts';
-import type { Db, Queryable, SqlValue } from './sqlite.ts';
+import { insertRows, type Db, type Queryable, type SqlValue } from './sqlite.ts';
 import { META, type MetaKey } from './meta.ts';
 import { packText, unpackText } from './text-codec.ts';
 import { TrigramIndex } from './trigram-index.ts';
@@ -163,21 +163,6 @@ const INSERT_FTS = 'INSERT INTO chunks_fts (rowid, names, path_words, sig_doc, c
 /** Rows per multi-row INSERT (under MAX_PARAMS_PER_STATEMENT parameters): 17 and 6 parameters a row. */
 const CHUNK_ROWS_PER_INSERT = 24;
 const FTS_ROWS_PER_INSERT = 64;
-
-/**
- * Insert `rows` with `insert` (a one-row `INSERT … VALUES (?, …)`): `per` rows per statement,
- * the rest one by one (so only two statement texts are ever prepared). A statement's overhead
- * (bind, step, reset through wa-sqlite) is ~5 µs, and a cold kernel index writes ~490k rows.
- */
-async function insertRows(tx: Queryable, insert: string, per: number, rows: readonly SqlValue[][]): Promise<void> {
-  let i = 0;
-  if (rows.length >= per) {
-    const values = insert.slice(insert.lastIndexOf('('));
-    const many = `${insert}${`, ${values}`.repeat(per - 1)}`;
-    for (; i + per <= rows.length; i += per) await tx.run(many, rows.slice(i, i + per).flat());
-  }
-  for (; i < rows.length; i++) await tx.run(insert, rows[i]!);
-}
 
 const DELETE_FTS_OF_PATH = 'DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE path = ?)';
 

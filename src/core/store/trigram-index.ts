@@ -31,7 +31,7 @@
  * candidate files for every bench/grep.ts pattern.
  */
 import { ASCII_KEY_SPACE, fileTrigramKeys, trigramKey, type TrigramQuery } from '../text/trigram-keys.ts';
-import type { Queryable } from './sqlite.ts';
+import { insertRows, type Queryable } from './sqlite.ts';
 import { unpackText } from './text-codec.ts';
 
 /**
@@ -300,13 +300,9 @@ export function buildPostings(entries: ReadonlyArray<readonly [number, Uint32Arr
   return rows;
 }
 
-async function insertRows(tx: Queryable, seg: number, rows: ReadonlyArray<readonly [number, Uint8Array]>): Promise<void> {
-  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-    const part = rows.slice(i, i + ROWS_PER_INSERT);
-    const params: Array<number | Uint8Array> = [];
-    for (const [gram, ids] of part) params.push(seg, gram, ids);
-    await tx.run(`INSERT INTO trigram_postings (seg, gram, ids) VALUES ${part.map(() => '(?, ?, ?)').join(', ')}`, params);
-  }
+/** One segment's posting rows (gram, ids), ROWS_PER_INSERT per statement (sqlite.ts insertRows). */
+function insertPostings(tx: Queryable, seg: number, rows: ReadonlyArray<readonly [number, Uint8Array]>): Promise<void> {
+  return insertRows(tx, 'INSERT INTO trigram_postings (seg, gram, ids) VALUES (?, ?, ?)', ROWS_PER_INSERT, rows.map(([gram, ids]) => [seg, gram, ids]));
 }
 
 /** Segment numbers, ascending (a skip scan over trigram_postings_key: one lookup per segment). */
@@ -373,7 +369,7 @@ export class TrigramIndex {
     const write = async (): Promise<void> => {
       if (!batch.length) return;
       const dir = Uint32Array.from(batch, ([id]) => id).sort();
-      await insertRows(tx, seg++, [[DIRECTORY, encodeIds(dir)], ...buildPostings(batch)]);
+      await insertPostings(tx, seg++, [[DIRECTORY, encodeIds(dir)], ...buildPostings(batch)]);
       batch = [];
       batchKeys = 0;
     };
@@ -465,11 +461,11 @@ export class TrigramIndex {
       }
       if (ids.length) out.push([gram, encodeIds(ids)]);
       if (out.length >= ROWS_PER_INSERT * 16) {
-        await insertRows(tx, target, out);
+        await insertPostings(tx, target, out);
         out = [];
       }
     }
-    await insertRows(tx, target, out);
+    await insertPostings(tx, target, out);
     await tx.run(`DELETE FROM trigram_postings WHERE seg >= ? AND seg < ?`, [segs[0]!, target]);
     return true;
   }
