@@ -131,19 +131,32 @@ export class Chunker {
     this.parser.setLanguage(grammar);
     const timeoutMs = this.opts.parseTimeoutMs ?? Math.max(MIN_PARSE_TIMEOUT_MS, (text.length / 1e6) * PARSE_MS_PER_MB);
     const deadline = performance.now() + timeoutMs;
-    let tree: Tree | null = null;
+    const parse = (input: string): Tree | string => {
+      try {
+        const t = this.parser.parse(input, null, { progressCallback: () => performance.now() > deadline });
+        if (t) return t;
+        this.parser.reset();
+        return `parse timed out after ${Math.round(timeoutMs)} ms`;
+      } catch (err) {
+        this.parser.reset();
+        return `parse error (${String(err)})`;
+      }
+    };
+    const input = spec.parseInput ? spec.parseInput(text) : text;
+    let tree = parse(input);
+    if (typeof tree === 'string') return asText(`${tree}; chunked as text`);
     try {
-      tree = this.parser.parse(text, null, { progressCallback: () => performance.now() > deadline });
-    } catch (err) {
-      this.parser.reset();
-      return asText(`parse error (${String(err)}); chunked as text`);
-    }
-    if (!tree) {
-      this.parser.reset();
-      return asText(`parse timed out after ${Math.round(timeoutMs)} ms; chunked as text`);
-    }
-    try {
-      const ratio = errorRatio(tree.rootNode, text.length);
+      let ratio = errorRatio(tree.rootNode, text.length);
+      if (ratio > MAX_ERROR_RATIO && spec.parseRetry) {
+        // A second reading (same length, same indices) for a tree that is mostly errors.
+        const retry = parse(spec.parseRetry(input));
+        const retryRatio = typeof retry === 'string' ? 1 : errorRatio(retry.rootNode, text.length);
+        if (typeof retry !== 'string' && retryRatio < ratio) {
+          tree.delete();
+          tree = retry;
+          ratio = retryRatio;
+        } else if (typeof retry !== 'string') retry.delete();
+      }
       if (ratio > MAX_ERROR_RATIO) {
         return asText(`syntax errors cover ${Math.round(ratio * 100)}% of the file; chunked as text`);
       }

@@ -106,7 +106,9 @@ export class Definitions {
       .slice(d.sigStart, Math.min(end, d.sigStart + MAX_SIGNATURE_CHARS * 4))
       .replace(/\s+/g, ' ')
       .trim()
-      .replace(/\s*\{$/, '');
+      .replace(/\s*\{$/, '')
+      // A C macro's first row ends in its line continuation.
+      .replace(/\s*\\$/, '');
     return sig === '' ? null : clip(sig, MAX_SIGNATURE_CHARS);
   }
 

@@ -104,6 +104,17 @@ export interface LanguageSpec {
   lineComment: string;
   /** Refines a definition's chunk type from its node (Go `type X struct`, C typedefs). */
   refine?: (node: SpecNode) => ChunkType | null;
+  /**
+   * What the parser reads instead of the file's text: the same length, every character at
+   * the same index, so positions, lines and names hold for the file's text (C: annotation
+   * macros blanked, see maskCAnnotations).
+   */
+  parseInput?: (text: string) => string;
+  /**
+   * A second parse input (same contract) for when the first tree's ERROR nodes cover most of
+   * the file (C: conditional-compilation lines blanked, see blankCConditionals).
+   */
+  parseRetry?: (input: string) => string;
 }
 
 /** The small part of web-tree-sitter's Node the tables need (keeps this module import-free). */
@@ -174,12 +185,56 @@ function refineC(node: SpecNode): ChunkType | null {
   return 'type';
 }
 
+/**
+ * Annotation macros of C code (Linux's compiler_attributes.h, init.h, linkage.h and the GCC
+ * attribute shorthands other projects copy). tree-sitter does not expand macros, so
+ * `static int __init foo_init(void)` parses as the declaration `int __init` followed by
+ * junk, and `__alloc_size(1) void *kmalloc(…)` as a function named `__alloc_size`: the
+ * definition gets no name or a wrong one. Only names that are never a type or a function.
+ */
+const C_ANNOTATIONS = [
+  'asmlinkage', '__visible', 'notrace', 'noinline', 'nokprobe_inline', '__always_inline', '__noinline', '__inline',
+  '__init', '__exit', '__initdata', '__exitdata', '__initconst', '__init_or_module', '__meminit', '__meminitdata',
+  '__ref', '__refdata', '__net_init', '__net_exit', '__sched', '__kprobes', '__cpuidle', '__irq_entry', '__ro_after_init',
+  '__cold', '__hot', '__weak', '__must_check', '__maybe_unused', '__always_unused', '__used', '__pure', '__malloc',
+  '__noreturn', '__latent_entropy', '__flatten', '__attribute_const__', '__deprecated', '__read_mostly', '__packed',
+  '__iomem', '__user', '__rcu', '__percpu', '__force', '__must_hold', '__acquires', '__releases',
+  '__printf', '__scanf', '__alloc_size', '__assume_aligned', '__section', '__aligned', '__cacheline_aligned',
+];
+/** An annotation, with its `( … )` arguments (one nesting level) when it has them. */
+const C_ANNOTATION = new RegExp(`\\b(?:${C_ANNOTATIONS.join('|')})\\b(?:[ \\t]*\\((?:[^()\\n]|\\([^()\\n]*\\))*\\))?`, 'g');
+
+/**
+ * C/C++ parse input: annotation macros blanked (spaces) on lines that start in column 0
+ * with a word — definition and declaration headers, `} __packed;` — never inside comments
+ * or indented code, so comment and doc text read from the tree stay the file's own.
+ */
+export function maskCAnnotations(text: string): string {
+  if (!/\b(?:asmlinkage|notrace|noinline|nokprobe_inline|__[a-z_]+)\b/.test(text)) return text;
+  return text.replace(/^[A-Za-z_}].*$/gm, (line) => line.replace(C_ANNOTATION, (m) => ' '.repeat(m.length)));
+}
+
+/**
+ * C/C++ retry input: `#if`/`#ifdef`/`#ifndef`/`#elif`/`#else`/`#endif` lines blanked.
+ * tree-sitter reads a conditional only where a whole statement or declaration fits, so an
+ * `#ifdef` inside an expression (`if (\n#ifdef CONFIG_KEYS\n a &&\n#endif\n b)`) turns the
+ * rest of the file into one ERROR node; without the lines the parser sees both branches
+ * as plain code, which usually parses (measured on the kernel subset: about half of the
+ * files that fell back to text parse this way).
+ */
+export function blankCConditionals(text: string): string {
+  return text.replace(/^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif|else|endif)\b.*$/gm, (line) => ' '.repeat(line.length));
+}
+
 const C_DEFS: Record<string, ChunkType> = {
   function_definition: 'function',
   struct_specifier: 'struct',
   union_specifier: 'struct',
   enum_specifier: 'enum',
   type_definition: 'type',
+  // Function-like macros are what C code calls like functions (`list_for_each_entry`,
+  // `min_t`): definitions with their own name. Object-like `#define`s stay in module chunks.
+  preproc_function_def: 'function',
 };
 
 const NO_BINDINGS = { bindings: new Set<string>(), bindingValues: {} };
@@ -257,6 +312,8 @@ export const LANGUAGE_SPECS: Readonly<Record<string, LanguageSpec>> = {
     docStyle: 'preceding',
     lineComment: '//',
     refine: refineC,
+    parseInput: maskCAnnotations,
+    parseRetry: blankCConditionals,
   },
   cpp: {
     defs: { ...C_DEFS, class_specifier: 'class' },
@@ -268,6 +325,8 @@ export const LANGUAGE_SPECS: Readonly<Record<string, LanguageSpec>> = {
     docStyle: 'preceding',
     lineComment: '//',
     refine: refineC,
+    parseInput: maskCAnnotations,
+    parseRetry: blankCConditionals,
   },
   csharp: {
     defs: {

@@ -1,12 +1,14 @@
 /**
  * Chunk granularity that search ranking depends on: definitions inside `#ifdef` blocks and
  * named functions nested in oversized code (an ESLint rule's `create()`) are chunks of their
- * own with their symbol; one-row leftovers such as `EXPORT_SYMBOL(f);` join their function.
+ * own with their symbol; one-row leftovers such as `EXPORT_SYMBOL(f);` join their function;
+ * C function-like macros are definitions a user looks up by name.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Chunk } from '../types.ts';
 import { Chunker } from './chunker.ts';
 import { nodeWasmLoader } from './grammars-node.ts';
+import { blankCConditionals, maskCAnnotations } from './languages.ts';
 
 let chunker: Chunker;
 beforeAll(async () => {
@@ -112,5 +114,166 @@ describe('named functions nested in oversized code', () => {
     const { chunks } = await chunker.chunkFile('rule.js', small);
     expect(chunks).toHaveLength(1);
     expect(chunks[0]).toMatchObject({ startLine: 1, endLine: 6 });
+  });
+});
+
+describe('C function-like macros are definitions', () => {
+  const text = [
+    '#ifndef _LINUX_LIST_H',
+    '#define _LINUX_LIST_H',
+    '#define LIST_POISON1  ((void *) 0x100)',
+    '#define LIST_POISON2  ((void *) 0x122)',
+    '',
+    '/**',
+    ' * list_entry - get the struct for this entry',
+    ' * @ptr:	the &struct list_head pointer.',
+    ' */',
+    '#define list_entry(ptr, type, member) \\',
+    '\tcontainer_of(ptr, type, member)',
+    '',
+    '/**',
+    ' * list_for_each_entry - iterate over list of given type',
+    ' * @pos:	the type * to use as a loop cursor.',
+    ' * @head:	the head for your list.',
+    ' * @member:	the name of the list_head within the struct.',
+    ' */',
+    '#define list_for_each_entry(pos, head, member)\t\t\t\t\\',
+    '\tfor (pos = list_first_entry(head, typeof(*pos), member);\t\\',
+    '\t     !list_entry_is_head(pos, head, member);\t\t\t\\',
+    '\t     pos = list_next_entry(pos, member))',
+    '',
+    'static inline int list_empty(const struct list_head *head)',
+    '{',
+    body('empty', 6),
+    '\treturn READ_ONCE(head->next) == head;',
+    '}',
+    '#endif',
+    '',
+  ].join('\n');
+
+  it('gives a macro its own chunk, named, with its doc comment and signature', async () => {
+    const { chunks, parsed } = await chunker.chunkFile('include/linux/list.h', text);
+    expect(parsed).toBe(true);
+    checkDisjointAndCovering(text, chunks);
+    const lines = text.split('\n');
+    for (const c of chunks) expect(c.content).toBe(lines.slice(c.startLine - 1, c.endLine).join('\n'));
+    const each = find(chunks, 'list_for_each_entry');
+    expect(each).toMatchObject({ chunkType: 'function', startLine: 13, endLine: 22, parent: null });
+    // The signature is the macro's first row without its line continuation.
+    expect(each?.signature).toBe('#define list_for_each_entry(pos, head, member)');
+    expect(each?.doc).toContain('iterate over list of given type');
+    // A small macro is a definition too: its own chunk, or merged with a neighbour that names it.
+    expect(chunks.some((c) => c.symbol === 'list_entry' || c.names?.includes('list_entry'))).toBe(true);
+    expect(find(chunks, 'list_empty')).toMatchObject({ chunkType: 'function', startLine: 24 });
+    // Object-like #defines are not definitions.
+    expect(chunks.some((c) => c.symbol === 'LIST_POISON1' || c.names?.includes('LIST_POISON1'))).toBe(false);
+  });
+});
+
+describe('C annotation macros do not hide a definition', () => {
+  const text = [
+    '/**',
+    ' * foo_init - set up foo; called once from an __init path',
+    ' */',
+    'static int __init foo_init(void)',
+    '{',
+    body('init', 4),
+    '\treturn 0;',
+    '}',
+    '',
+    'asmlinkage __visible void __sched schedule(void)',
+    '{',
+    body('sched', 4),
+    '}',
+    '',
+    'static __always_inline __alloc_size(1) void *kmalloc(size_t size, gfp_t flags)',
+    '{',
+    body('kmalloc', 4),
+    '\treturn __kmalloc(size, flags);',
+    '}',
+    '',
+    '__printf(2, 3) int dev_printk_emit(int level, const char *fmt, ...)',
+    '{',
+    body('emit', 4),
+    '\treturn 0;',
+    '}',
+    '',
+  ].join('\n');
+
+  it('names each function as the file defines it, with the file\'s own lines, doc and signature', async () => {
+    const { chunks, parsed } = await chunker.chunkFile('kernel/foo.c', text);
+    expect(parsed).toBe(true);
+    checkDisjointAndCovering(text, chunks);
+    const lines = text.split('\n');
+    for (const c of chunks) expect(c.content).toBe(lines.slice(c.startLine - 1, c.endLine).join('\n'));
+    expect(find(chunks, 'foo_init')).toMatchObject({ chunkType: 'function', startLine: 1 });
+    expect(find(chunks, 'foo_init')?.doc).toContain('called once from an __init path');
+    expect(find(chunks, 'foo_init')?.signature).toBe('static int __init foo_init(void)');
+    expect(find(chunks, 'schedule')).toMatchObject({ chunkType: 'function', startLine: 13 });
+    expect(find(chunks, 'kmalloc')).toMatchObject({ chunkType: 'function', startLine: 21 });
+    expect(find(chunks, 'kmalloc')?.signature).toContain('__alloc_size(1) void *kmalloc(size_t size, gfp_t flags)');
+    expect(find(chunks, 'dev_printk_emit')).toMatchObject({ chunkType: 'function', startLine: 30 });
+    expect(chunks.map((c) => c.symbol)).not.toContain('__alloc_size');
+    expect(chunks.map((c) => c.symbol)).not.toContain('__printf');
+  });
+
+  it('blanks annotations only in column-0 code lines, keeping every index', () => {
+    const src = 'static int __init f(void)\n/* __init stays */\n\tint __init x;\n} __packed;\n';
+    const masked = maskCAnnotations(src);
+    expect(masked).toHaveLength(src.length);
+    expect(masked).toBe('static int        f(void)\n/* __init stays */\n\tint __init x;\n}         ;\n');
+    expect(maskCAnnotations('int __u32_sum(__u32 a);\n')).toBe('int __u32_sum(__u32 a);\n');
+  });
+});
+
+describe('C conditional compilation inside an expression', () => {
+  // tree-sitter cannot read an #ifdef in the middle of an expression: the rest of the file
+  // becomes one ERROR node. The chunker reads it again with the conditional lines blanked.
+  const fn = (name: string) => [
+    `static int ${name}(struct task_struct *p)`,
+    '{',
+    body(name, 5),
+    '\treturn 0;',
+    '}',
+    '',
+  ];
+  const text = [
+    ...fn('before_it'),
+    'int copy_creds(struct task_struct *p, unsigned long clone_flags)',
+    '{',
+    '\tif (',
+    '#ifdef CONFIG_KEYS',
+    '\t\t!p->cred->thread_keyring &&',
+    '#endif',
+    '\t\tclone_flags & CLONE_THREAD',
+    '\t    ) {',
+    '\t\treturn 0;',
+    '\t}',
+    '\treturn 1;',
+    '}',
+    '',
+    ...fn('after_one'),
+    ...fn('after_two'),
+    ...fn('after_three'),
+  ].join('\n');
+
+  it('still chunks the file by definition, with the file\'s own lines', async () => {
+    const { chunks, parsed, warnings } = await chunker.chunkFile('kernel/cred.c', text);
+    expect(warnings).toEqual([]);
+    expect(parsed).toBe(true);
+    checkDisjointAndCovering(text, chunks);
+    const lines = text.split('\n');
+    for (const c of chunks) expect(c.content).toBe(lines.slice(c.startLine - 1, c.endLine).join('\n'));
+    for (const name of ['before_it', 'copy_creds', 'after_one', 'after_two', 'after_three']) {
+      expect(find(chunks, name), name).toMatchObject({ chunkType: 'function' });
+    }
+    expect(find(chunks, 'copy_creds')?.content).toContain('#ifdef CONFIG_KEYS');
+  });
+
+  it('blanks only conditional lines, keeping every index', () => {
+    const src = '#ifdef A\nint a;\n  # else\n#define B 1\n#endif /* A */\n#include <x.h>\n';
+    const out = blankCConditionals(src);
+    expect(out).toHaveLength(src.length);
+    expect(out.split('\n')).toEqual(['        ', 'int a;', '        ', '#define B 1', '              ', '#include <x.h>', '']);
   });
 });
