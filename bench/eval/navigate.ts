@@ -2,7 +2,9 @@
  * Identifier navigation and the result contract, on real trees nobody here wrote:
  *   python — the Python 3.11 standard library (.py files; test/, idlelib, lib2to3,
  *            turtledemo, site-packages left out),
- *   go     — Go 1.19's standard library (the GO_EVAL_DIRS packages, non-test files).
+ *   go     — Go 1.19's standard library (the GO_EVAL_DIRS packages, non-test files),
+ *   c      — Linux 6.1's include/linux, lib, mm and kernel/ (.c/.h; the kernel corpus,
+ *            prepared by corpora.ts prepareScale): functions and function-like macros.
  *
  * Navigation: the query is a function name exactly as defined (`Compile`, `maxsize`), one
  * query per name, sampled (seeded) from every `def`/`func` the tree has; a query counts at 1
@@ -17,13 +19,13 @@
  *   (Python) or the closing brace at column 0 (Go), holds the result's first line;
  *   results that start on the definition's own header line count for that definition).
  *
- * Usage: tsx bench/eval/navigate.ts [python|go ...] [--per-set 250] [--seed 7] [--build]
+ * Usage: tsx bench/eval/navigate.ts [python|go|c ...] [--per-set 250] [--seed 7] [--build]
  * Writes bench/results/nav-<date>.{json,md}. SIFT_NAV_DIR overrides the tree folder
  * (default bench/corpora/nav), so a baseline worktree can score the same trees.
  */
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { GO_SRC } from '../corpora.ts';
+import { GO_SRC, prepareScale } from '../corpora.ts';
 import { siftIndex, siftSearchBatch } from '../sift.ts';
 import { CORPORA_DIR, RESULTS_DIR, isMain, listFiles, machineInfo, parseArgs } from '../util.ts';
 import { shuffled } from './build-set.ts';
@@ -32,6 +34,8 @@ import { mulberry32 } from '../../src/core/vector/synthetic.ts';
 export const NAV_DIR = process.env.SIFT_NAV_DIR ?? join(CORPORA_DIR, 'nav');
 const PY_SRC = '/root/.pyenv/versions/3.11.7/lib/python3.11';
 const PY_SKIP = new Set(['test', 'tests', 'idlelib', 'lib2to3', 'turtledemo', 'site-packages', '__pycache__', 'idle_test', 'ensurepip']);
+/** Folders of the kernel corpus in the `c` set. */
+const C_DIRS = ['include/linux', 'lib', 'mm', 'kernel'];
 const GO_DIRS = [
   'net', 'crypto', 'encoding', 'go', 'text', 'html', 'strings', 'bytes', 'strconv', 'sort', 'bufio', 'io', 'os',
   'fmt', 'time', 'sync', 'context', 'path', 'regexp', 'compress', 'archive', 'image', 'math', 'unicode', 'mime',
@@ -52,10 +56,17 @@ export const PROSE: Record<NavSetName, string[]> = {
     'sort a slice', 'parse time duration', 'base64 encoding', 'compile a regular expression',
     'read a tar archive', 'context with timeout', 'escape html', 'cookie header',
   ],
+  c: [
+    'iterate over a linked list', 'allocate zeroed memory', 'copy data from user space', 'take a spinlock with interrupts off',
+    'red black tree insert', 'schedule delayed work', 'reference count drops to zero', 'find first set bit',
+    'print a warning once', 'wait for a completion', 'hash a string', 'parse an integer from a string',
+    'free pages back to the buddy allocator', 'read the current time', 'bitmap allocation', 'kernel thread create',
+    'sort an array', 'rcu read side critical section',
+  ],
 };
 
-export type NavSetName = 'python' | 'go';
-export const NAV_SETS: NavSetName[] = ['python', 'go'];
+export type NavSetName = 'python' | 'go' | 'c';
+export const NAV_SETS: NavSetName[] = ['python', 'go', 'c'];
 
 export interface Def {
   name: string;
@@ -64,7 +75,8 @@ export interface Def {
   line: number;
   /** 1-based last line (indentation / closing brace). */
   end: number;
-  kind: 'function' | 'class';
+  /** A C function-like macro (`#define NAME(…)`) counts as a function a user navigates to. */
+  kind: 'function' | 'class' | 'macro';
 }
 
 const PY_DEF = /^([ \t]*)(?:async[ \t]+)?(def|class)[ \t]+([A-Za-z_]\w*)/;
@@ -115,15 +127,72 @@ export function goDefs(path: string, text: string): Def[] {
   return out;
 }
 
+const C_MACRO = /^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)\(/;
+/** A function header's name: the identifier before the first `(` of a column-0 line. */
+const C_HEADER = /^[A-Za-z_][^(;=]*?\b([A-Za-z_]\w*)[ \t]*\(/;
+const C_NOT_NAMES = new Set(['if', 'for', 'while', 'switch', 'return', 'sizeof', 'typeof', '__attribute__', 'defined']);
+
+/**
+ * Function definitions and function-like macros of a C file (kernel style): a function is a
+ * column-0 header line (`int foo(…)`, its return type possibly on the line above) whose body
+ * opens with `{` — at the end of the header's last line or alone in column 0 — and ends at
+ * the `}` in column 0 (or on the same line); a macro ends at its last `\`-continued line.
+ * Names in ALL CAPS at a function header are macro-made definitions (`SYSCALL_DEFINE3(…)`)
+ * and are skipped.
+ */
+export function cDefs(path: string, text: string): Def[] {
+  const lines = text.split('\n');
+  const out: Def[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i];
+    const m = C_MACRO.exec(l);
+    if (m) {
+      let end = i;
+      while (end + 1 < lines.length && /\\[ \t]*$/.test(lines[end])) end++;
+      out.push({ name: m[1], path, line: i + 1, end: end + 1, kind: 'macro' });
+      i = end;
+      continue;
+    }
+    const h = C_HEADER.exec(l);
+    if (!h || C_NOT_NAMES.has(h[1]) || !/[a-z]/.test(h[1]) || /^(typedef|struct|union|enum|extern)\b/.test(l)) continue;
+    // The header runs to the line whose end (or the next line, alone) opens the body.
+    let open = -1;
+    for (let j = i; j < Math.min(lines.length, i + 12); j++) {
+      if (j > i && /^[ \t]*$/.test(lines[j])) break;
+      if (/;[ \t]*$/.test(lines[j].replace(/\/\*.*?\*\/|\/\/.*$/g, ''))) break;
+      if (/\)[^;]*\{/.test(lines[j]) || /\{[ \t]*$/.test(lines[j]) && j > i) { open = j; break; }
+      if (lines[j + 1]?.startsWith('{')) { open = j + 1; break; }
+    }
+    if (open < 0) continue;
+    let end = open;
+    if (!/\}[ \t]*$/.test(lines[open]) || lines[open].trim() === '{') {
+      end = -1;
+      for (let j = open + 1; j < lines.length; j++) {
+        if (lines[j].startsWith('}')) { end = j; break; }
+      }
+      if (end < 0) continue;
+    }
+    out.push({ name: h[1], path, line: i + 1, end: end + 1, kind: 'function' });
+    i = end;
+  }
+  return out;
+}
+
+const DEFS_OF: Record<NavSetName, (path: string, text: string) => Def[]> = { python: pythonDefs, go: goDefs, c: cDefs };
+
 export function buildNavTree(name: NavSetName): void {
   const tree = join(NAV_DIR, name, 'tree');
   rmSync(join(NAV_DIR, name), { recursive: true, force: true });
   mkdirSync(tree, { recursive: true });
-  const roots: Array<[string, string]> = name === 'python' ? [[PY_SRC, '']] : GO_DIRS.map((d) => [join(GO_SRC, d), d]);
+  const roots: Array<[string, string]> = name === 'python' ? [[PY_SRC, '']]
+    : name === 'go' ? GO_DIRS.map((d) => [join(GO_SRC, d), d])
+    : C_DIRS.map((d) => [join(prepareScale().dir, d), d]);
   for (const [src, dest] of roots) {
     const keep = name === 'python'
       ? (rel: string) => rel.endsWith('.py') && !rel.split('/').some((p) => PY_SKIP.has(p) || p.startsWith('config-'))
-      : (rel: string) => rel.endsWith('.go') && !rel.endsWith('_test.go') && !rel.split('/').includes('testdata');
+      : name === 'go'
+        ? (rel: string) => rel.endsWith('.go') && !rel.endsWith('_test.go') && !rel.split('/').includes('testdata')
+        : (rel: string) => /\.[ch]$/.test(rel);
     for (const rel of listFiles(src, keep)) {
       const out = join(tree, dest, rel);
       mkdirSync(join(out, '..'), { recursive: true });
@@ -137,7 +206,7 @@ function allDefs(name: NavSetName): Def[] {
   const defs: Def[] = [];
   for (const rel of listFiles(tree, () => true)) {
     const text = readFileSync(join(tree, rel), 'utf8');
-    defs.push(...(name === 'python' ? pythonDefs(rel, text) : goDefs(rel, text)));
+    defs.push(...DEFS_OF[name](rel, text));
   }
   return defs;
 }
@@ -146,7 +215,7 @@ function allDefs(name: NavSetName): Def[] {
 export function sampleNames(defs: readonly Def[], per: number, seed: number): Def[] {
   const byName = new Map<string, Def[]>();
   for (const d of defs) {
-    if (d.kind !== 'function' || d.name.length < 3 || d.name.startsWith('_')) continue;
+    if (d.kind === 'class' || d.name.length < 3 || d.name.startsWith('_')) continue;
     byName.set(d.name, [...(byName.get(d.name) ?? []), d]);
   }
   const names = shuffled([...byName.keys()].sort(), seed).slice(0, per);
@@ -174,6 +243,9 @@ export interface NavReport {
   queries: number;
   strictAt1: number;
   anyAt1: number;
+  /** Sampled names that are function-like macros (the `c` set), and R@1 strict over them. */
+  macroQueries: number;
+  macroStrictAt1: number | null;
   /** Results checked for the content contract, and how many failed it. */
   contractChecked: number;
   contractFailed: number;
@@ -218,6 +290,8 @@ export function runNav(name: NavSetName, per: number, seed: number): NavReport {
   };
   let strict = 0;
   let any = 0;
+  let macros = 0;
+  let macroStrict = 0;
   const misses: string[] = [];
   let checked = 0;
   let failed = 0;
@@ -232,7 +306,9 @@ export function runNav(name: NavSetName, per: number, seed: number): NavReport {
       const top = results[0];
       const holds = (d: Def) => !!top && top.path === d.path && top.start_line <= d.line && d.line <= top.end_line;
       if (holds(target)) strict++;
-      if (defs.some((d) => d.name === target.name && d.kind === 'function' && holds(d))) any++;
+      if (target.kind === 'macro') macros++;
+      if (holds(target) && target.kind === 'macro') macroStrict++;
+      if (defs.some((d) => d.name === target.name && d.kind !== 'class' && holds(d))) any++;
       else misses.push(`${target.name} (${target.path}:${target.line}) → ${top ? `${top.path}:${top.start_line} ${top.symbol ?? ''}` : 'no result'}`);
     }
     const seen = new Set<string>();
@@ -261,7 +337,7 @@ export function runNav(name: NavSetName, per: number, seed: number): NavReport {
   return {
     set: name, files: idx.value.files.total, chunks: idx.value.chunks.total,
     parseFallbacks: (idx.value as { parse_fallbacks?: number }).parse_fallbacks ?? null, queries: sample.length,
-    strictAt1: strict / sample.length, anyAt1: any / sample.length, contractChecked: checked, contractFailed: failed,
+    strictAt1: strict / sample.length, anyAt1: any / sample.length, macroQueries: macros, macroStrictAt1: macros ? macroStrict / macros : null, contractChecked: checked, contractFailed: failed,
     duplicateSlots: dup, slots, misses, contractExamples: examples, duplicateExamples: dupExamples,
   };
 }
@@ -277,6 +353,7 @@ if (isMain(import.meta.url)) {
     const r = runNav(n, per, seed);
     reports.push(r);
     console.log(`${n.padEnd(7)} ${r.files} files ${r.chunks} chunks (${r.parseFallbacks ?? '?'} chunked as text) · R@1 strict ${r.strictAt1.toFixed(3)} any ${r.anyAt1.toFixed(3)} (${r.queries} names)` +
+      (r.macroQueries ? ` · macros ${r.macroStrictAt1!.toFixed(3)} (${r.macroQueries})` : '') +
       ` · content≠lines ${r.contractFailed}/${r.contractChecked} · repeated definitions ${r.duplicateSlots}/${r.slots}`);
     for (const m of r.misses.slice(0, 30)) console.log(`   miss ${m}`);
     for (const e of r.contractExamples) console.log(`   contract ${e}`);
@@ -285,7 +362,7 @@ if (isMain(import.meta.url)) {
   mkdirSync(RESULTS_DIR, { recursive: true });
   const stamp = `${machineInfo().date.slice(0, 10)}-${names.join('-')}${process.env.NAV_TAG ? `-${process.env.NAV_TAG}` : ''}`;
   writeFileSync(join(RESULTS_DIR, `nav-${stamp}.json`), JSON.stringify(reports, null, 1) + '\n');
-  const md = ['# Identifier navigation and result contract', '', '| set | files | chunks | names | R@1 strict | R@1 any def | content ≠ lines | repeated definitions in top 10 |', '|---|---|---|---|---|---|---|---|',
-    ...reports.map((r) => `| ${r.set} | ${r.files} | ${r.chunks} | ${r.queries} | ${r.strictAt1.toFixed(3)} | ${r.anyAt1.toFixed(3)} | ${r.contractFailed}/${r.contractChecked} | ${r.duplicateSlots}/${r.slots} |`), ''];
+  const md = ['# Identifier navigation and result contract', '', '| set | files | chunks | names | R@1 strict | R@1 any def | macros: names, R@1 strict | content ≠ lines | repeated definitions in top 10 |', '|---|---|---|---|---|---|---|---|---|',
+    ...reports.map((r) => `| ${r.set} | ${r.files} | ${r.chunks} | ${r.queries} | ${r.strictAt1.toFixed(3)} | ${r.anyAt1.toFixed(3)} | ${r.macroQueries ? `${r.macroQueries}, ${r.macroStrictAt1!.toFixed(3)}` : '—'} | ${r.contractFailed}/${r.contractChecked} | ${r.duplicateSlots}/${r.slots} |`), ''];
   writeFileSync(join(RESULTS_DIR, `nav-${stamp}.md`), md.join('\n'));
 }
