@@ -30,7 +30,7 @@ import { GRAMMARS, LANGUAGE_SPECS, RUNTIME_WASM, detectLanguage } from './langua
 import { chunkText } from './text.ts';
 import { FileChunker } from './file-chunker.ts';
 import type { ChunkSizes } from './pieces.ts';
-import { errorRatio } from './tree-walk.ts';
+import { errorShares } from './tree-walk.ts';
 import { bindTreeRuntime } from './tree-access.ts';
 
 /**
@@ -42,7 +42,7 @@ import { bindTreeRuntime } from './tree-access.ts';
  */
 const PARSE_MS_PER_MB = 6000;
 const MIN_PARSE_TIMEOUT_MS = 4000;
-/** A tree whose ERROR nodes cover more than this share of the file is chunked as text. */
+/** A tree whose ERROR nodes, less the definitions they hold (errorShares), cover more than this share of the file is chunked as text. */
 const MAX_ERROR_RATIO = 0.5;
 /** A line this long that is also most of the file marks minified/generated code: chunked as text without parsing. */
 const MINIFIED_LINE_CHARS = 20_000;
@@ -143,22 +143,26 @@ export class Chunker {
       }
     };
     const input = spec.parseInput ? spec.parseInput(text) : text;
+    const recovered = (type: string) => type in spec.defs || type in spec.wrappers || spec.namespaces.has(type) || spec.comments.has(type);
     let tree = parse(input);
     if (typeof tree === 'string') return asText(`${tree}; chunked as text`);
     try {
-      let ratio = errorRatio(tree.rootNode, text.length);
-      if (ratio > MAX_ERROR_RATIO && spec.parseRetry) {
-        // A second reading (same length, same indices) for a tree that is mostly errors.
+      let errors = errorShares(tree.rootNode, text.length, recovered);
+      if (errors.all > MAX_ERROR_RATIO && spec.parseRetry) {
+        // A second reading (same length, same indices) for a tree that is mostly errors, even
+        // when the definitions inside them could be read: it may read the broken one too.
         const retry = parse(spec.parseRetry(input));
-        const retryRatio = typeof retry === 'string' ? 1 : errorRatio(retry.rootNode, text.length);
-        if (typeof retry !== 'string' && retryRatio < ratio) {
-          tree.delete();
-          tree = retry;
-          ratio = retryRatio;
-        } else if (typeof retry !== 'string') retry.delete();
+        if (typeof retry !== 'string') {
+          const retryErrors = errorShares(retry.rootNode, text.length, recovered);
+          if (retryErrors.unread < errors.unread) {
+            tree.delete();
+            tree = retry;
+            errors = retryErrors;
+          } else retry.delete();
+        }
       }
-      if (ratio > MAX_ERROR_RATIO) {
-        return asText(`syntax errors cover ${Math.round(ratio * 100)}% of the file; chunked as text`);
+      if (errors.unread > MAX_ERROR_RATIO) {
+        return asText(`syntax errors cover ${Math.round(errors.unread * 100)}% of the file; chunked as text`);
       }
       const chunks = new FileChunker(path, text, language, spec, this.opts).run(tree.rootNode);
       return { language, chunks, parsed: true, warnings: [] };

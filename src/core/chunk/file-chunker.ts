@@ -35,6 +35,9 @@ const MAX_TAIL_CHARS = 24;
  * C/C++ conditional-compilation blocks are transparent: the definitions inside `#ifdef X …
  * #endif` are chunked like their neighbours (kernel code keeps whole subsystems in them).
  */
+// An ERROR node is transparent too: after a construct tree-sitter cannot read, its recovery
+// may wrap the rest of the file in one ERROR node whose children are whole, well-formed
+// definitions (kernel net/core/dev.c: 353 functions); they are chunked as definitions.
 const TRANSPARENT_CONTAINERS: ReadonlySet<string> = new Set(['preproc_if', 'preproc_ifdef', 'preproc_else', 'preproc_elif', 'preproc_elifdef']);
 /** A block's closing directive row (`#endif // X`) this small joins the block's last item. */
 const MAX_DIRECTIVE_TAIL_CHARS = 80;
@@ -100,7 +103,7 @@ export class FileChunker {
           if (last.kind !== 'def') last.nodes.push(n);
           continue;
         }
-        if (TRANSPARENT_CONTAINERS.has(type) && depth < MAX_NEST_DEPTH) {
+        if ((TRANSPARENT_CONTAINERS.has(type) || type === 'ERROR') && depth < MAX_NEST_DEPTH) {
           flush();
           this.expandTransparent(items, n, parent, depth, inClass);
           continue;
@@ -166,7 +169,14 @@ export class FileChunker {
     if (inner[0].startRow > startRow) {
       items.push({ kind: 'code', startRow, endRow: inner[0].startRow - 1, nodes: [], docNodes: [], parent, inClass });
     }
-    items.push(...inner);
+    // Rows between two items hold only tokens no item took (an ERROR node's stray `{`): code.
+    for (const [i, item] of inner.entries()) {
+      const prev = inner[i - 1];
+      if (prev && item.startRow > prev.endRow + 1 && this.lines.slice(prev.endRow + 1, item.startRow - 1).trim() !== '') {
+        items.push({ kind: 'code', startRow: prev.endRow + 1, endRow: item.startRow - 1, nodes: [], docNodes: [], parent, inClass });
+      }
+      items.push(item);
+    }
     const last = inner[inner.length - 1];
     if (last.endRow < endRow) {
       if (this.lines.size(last.endRow + 1, endRow) <= MAX_DIRECTIVE_TAIL_CHARS) last.endRow = endRow;

@@ -277,3 +277,49 @@ describe('C conditional compilation inside an expression', () => {
     expect(out.split('\n')).toEqual(['        ', 'int a;', '        ', '#define B 1', '              ', '#include <x.h>', '']);
   });
 });
+
+describe('definitions inside an ERROR node', () => {
+  // A function-local #define whose uses tree-sitter cannot read (net/core/dev.c): its error
+  // recovery wraps the rest of the file, whole functions and all, in one ERROR node (with
+  // these 20 uses; with 6 it recovers at the next function).
+  const fn = (name: string) => [
+    `static int ${name}(struct net_device *dev)`,
+    '{',
+    body(name, 5),
+    '\treturn 0;',
+    '}',
+    '',
+  ];
+  const text = [
+    ...fn('before_it'),
+    'const char *netdev_cmd_to_name(enum netdev_cmd cmd)',
+    '{',
+    '#define N(val) \t\t\t\t\t\t\\',
+    '\tcase NETDEV_##val:\t\t\t\t\\',
+    '\t\treturn "NETDEV_" __stringify(val);',
+    '\tswitch (cmd) {',
+    '\tN(UP) N(DOWN) N(REBOOT) N(CHANGE) N(REGISTER) N(UNREGISTER)',
+    '\tN(CHANGEMTU) N(CHANGEADDR) N(GOING_DOWN) N(CHANGENAME) N(FEAT_CHANGE)',
+    '\tN(BONDING_FAILOVER) N(PRE_UP) N(PRE_TYPE_CHANGE) N(POST_TYPE_CHANGE)',
+    '\tN(POST_INIT) N(RELEASE) N(NOTIFY_PEERS) N(JOIN) N(CHANGEUPPER)',
+    '\t}',
+    '#undef N',
+    '\treturn "UNKNOWN_NETDEV_EVENT";',
+    '}',
+    'EXPORT_SYMBOL_GPL(netdev_cmd_to_name);',
+    '',
+    ...['one', 'two', 'three', 'four', 'five', 'six'].flatMap((n) => fn(`after_${n}`)),
+  ].join('\n');
+
+  it('chunks the definitions it holds as definitions, with the file\'s own lines', async () => {
+    const { chunks, parsed, warnings } = await chunker.chunkFile('net/core/dev.c', text);
+    expect(warnings).toEqual([]);
+    expect(parsed).toBe(true);
+    checkDisjointAndCovering(text, chunks);
+    const lines = text.split('\n');
+    for (const c of chunks) expect(c.content).toBe(lines.slice(c.startLine - 1, c.endLine).join('\n'));
+    for (const n of ['one', 'two', 'three', 'four', 'five', 'six']) {
+      expect(find(chunks, `after_${n}`), n).toMatchObject({ chunkType: 'function' });
+    }
+  });
+});

@@ -12,7 +12,7 @@ const files = readdirSync(FIXTURES).flatMap((lang) =>
     .map((f) => ({ path: `${lang}/${f.slice(0, -'.txt'.length)}`, text: readFileSync(join(FIXTURES, lang, f), 'utf8') })),
 );
 
-// Syntax errors: errorRatio walks into the subtrees that hold ERROR nodes (one file is mostly
+// Syntax errors: errorShares walks into the subtrees that hold ERROR nodes (one file is mostly
 // errors and falls back to text, one is not).
 const broken = 'int ok(void) {\n  return 1;\n}\n';
 const garbage = '#define X(a) a ) ) ( {\n@@ $$ )) int ;; ] [ } } struct {{{\n';

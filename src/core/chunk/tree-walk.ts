@@ -51,14 +51,26 @@ export function walkCursor(root: Node, visit: (cursor: Cursor, depth: number, le
   }
 }
 
-/** Share of the text covered by ERROR nodes (walks only into subtrees that contain errors). */
-export function errorRatio(root: Node, length: number): number {
-  if (!root.hasError || length === 0) return 0;
-  let covered = 0;
+/**
+ * Shares of the text covered by ERROR nodes (walks only into subtrees that contain errors):
+ * `all`, and `unread`, which leaves out the error-free direct children of an ERROR node
+ * whose type `recovered` accepts (definitions, comments). tree-sitter's recovery often
+ * wraps the rest of a file, whole functions and all, in one ERROR node after a construct
+ * it cannot read; those functions are still read.
+ */
+export function errorShares(root: Node, length: number, recovered: (type: string) => boolean): { all: number; unread: number } {
+  if (!root.hasError || length === 0) return { all: 0, unread: 0 };
+  let all = 0;
+  let read = 0;
   walkCursor(root, (cursor) => {
     if (cursor.nodeType !== 'ERROR') return cursor.nodeHasError;
-    covered += cursor.endIndex - cursor.startIndex;
+    all += cursor.endIndex - cursor.startIndex;
+    const n = cursor.currentNode;
+    for (let i = 0; i < n.namedChildCount; i++) {
+      const c = n.namedChild(i);
+      if (c && !c.hasError && recovered(c.type)) read += c.endIndex - c.startIndex;
+    }
     return false;
   });
-  return covered / length;
+  return { all: all / length, unread: (all - read) / length };
 }
