@@ -1,5 +1,5 @@
-// Vitest config for the bench helpers' own tests (the root config only collects src/,
-// workers/ and test/). Run: npx vitest run --config bench/vitest.config.ts
+// Vitest config for running only the bench helpers' own tests (the root config collects them
+// too, with src/, workers/ and test/). Run: npx vitest run --config bench/vitest.config.ts
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({

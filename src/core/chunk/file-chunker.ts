@@ -34,10 +34,10 @@ const MAX_TAIL_CHARS = 24;
 /**
  * C/C++ conditional-compilation blocks are transparent: the definitions inside `#ifdef X …
  * #endif` are chunked like their neighbours (kernel code keeps whole subsystems in them).
+ * An ERROR node is transparent too (collectItems): after a construct tree-sitter cannot
+ * read, its recovery may wrap the rest of the file in one ERROR node whose children are
+ * whole, well-formed definitions (kernel net/core/dev.c: 353 functions).
  */
-// An ERROR node is transparent too: after a construct tree-sitter cannot read, its recovery
-// may wrap the rest of the file in one ERROR node whose children are whole, well-formed
-// definitions (kernel net/core/dev.c: 353 functions); they are chunked as definitions.
 const TRANSPARENT_CONTAINERS: ReadonlySet<string> = new Set(['preproc_if', 'preproc_ifdef', 'preproc_else', 'preproc_elif', 'preproc_elifdef']);
 /** A block's closing directive row (`#endif // X`) this small joins the block's last item. */
 const MAX_DIRECTIVE_TAIL_CHARS = 80;

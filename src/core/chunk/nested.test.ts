@@ -37,6 +37,20 @@ function checkDisjointAndCovering(text: string, chunks: Chunk[]): void {
   });
 }
 
+/** A small C function `name(arg)` and a blank row after it. */
+const cFunction = (name: string, arg: string) => [`static int ${name}(${arg})`, '{', body(name, 5), '\treturn 0;', '}', ''];
+
+/** Chunks a file that must parse: no warning, every line covered, each content its lines. */
+async function chunkParsed(path: string, text: string): Promise<Chunk[]> {
+  const { chunks, parsed, warnings } = await chunker.chunkFile(path, text);
+  expect(warnings).toEqual([]);
+  expect(parsed).toBe(true);
+  checkDisjointAndCovering(text, chunks);
+  const lines = text.split('\n');
+  for (const c of chunks) expect(c.content).toBe(lines.slice(c.startLine - 1, c.endLine).join('\n'));
+  return chunks;
+}
+
 describe('C conditional compilation is transparent', () => {
   const text = [
     '#include <linux/cpu.h>',
@@ -152,11 +166,7 @@ describe('C function-like macros are definitions', () => {
   ].join('\n');
 
   it('gives a macro its own chunk, named, with its doc comment and signature', async () => {
-    const { chunks, parsed } = await chunker.chunkFile('include/linux/list.h', text);
-    expect(parsed).toBe(true);
-    checkDisjointAndCovering(text, chunks);
-    const lines = text.split('\n');
-    for (const c of chunks) expect(c.content).toBe(lines.slice(c.startLine - 1, c.endLine).join('\n'));
+    const chunks = await chunkParsed('include/linux/list.h', text);
     const each = find(chunks, 'list_for_each_entry');
     expect(each).toMatchObject({ chunkType: 'function', startLine: 13, endLine: 22, parent: null });
     // The signature is the macro's first row without its line continuation.
@@ -201,11 +211,7 @@ describe('C annotation macros do not hide a definition', () => {
   ].join('\n');
 
   it('names each function as the file defines it, with the file\'s own lines, doc and signature', async () => {
-    const { chunks, parsed } = await chunker.chunkFile('kernel/foo.c', text);
-    expect(parsed).toBe(true);
-    checkDisjointAndCovering(text, chunks);
-    const lines = text.split('\n');
-    for (const c of chunks) expect(c.content).toBe(lines.slice(c.startLine - 1, c.endLine).join('\n'));
+    const chunks = await chunkParsed('kernel/foo.c', text);
     expect(find(chunks, 'foo_init')).toMatchObject({ chunkType: 'function', startLine: 1 });
     expect(find(chunks, 'foo_init')?.doc).toContain('called once from an __init path');
     expect(find(chunks, 'foo_init')?.signature).toBe('static int __init foo_init(void)');
@@ -229,14 +235,7 @@ describe('C annotation macros do not hide a definition', () => {
 describe('C conditional compilation inside an expression', () => {
   // tree-sitter cannot read an #ifdef in the middle of an expression: the rest of the file
   // becomes one ERROR node. The chunker reads it again with the conditional lines blanked.
-  const fn = (name: string) => [
-    `static int ${name}(struct task_struct *p)`,
-    '{',
-    body(name, 5),
-    '\treturn 0;',
-    '}',
-    '',
-  ];
+  const fn = (name: string) => cFunction(name, 'struct task_struct *p');
   const text = [
     ...fn('before_it'),
     'int copy_creds(struct task_struct *p, unsigned long clone_flags)',
@@ -258,12 +257,7 @@ describe('C conditional compilation inside an expression', () => {
   ].join('\n');
 
   it('still chunks the file by definition, with the file\'s own lines', async () => {
-    const { chunks, parsed, warnings } = await chunker.chunkFile('kernel/cred.c', text);
-    expect(warnings).toEqual([]);
-    expect(parsed).toBe(true);
-    checkDisjointAndCovering(text, chunks);
-    const lines = text.split('\n');
-    for (const c of chunks) expect(c.content).toBe(lines.slice(c.startLine - 1, c.endLine).join('\n'));
+    const chunks = await chunkParsed('kernel/cred.c', text);
     for (const name of ['before_it', 'copy_creds', 'after_one', 'after_two', 'after_three']) {
       expect(find(chunks, name), name).toMatchObject({ chunkType: 'function' });
     }
@@ -282,14 +276,7 @@ describe('definitions inside an ERROR node', () => {
   // A function-local #define whose uses tree-sitter cannot read (net/core/dev.c): its error
   // recovery wraps the rest of the file, whole functions and all, in one ERROR node (with
   // these 20 uses; with 6 it recovers at the next function).
-  const fn = (name: string) => [
-    `static int ${name}(struct net_device *dev)`,
-    '{',
-    body(name, 5),
-    '\treturn 0;',
-    '}',
-    '',
-  ];
+  const fn = (name: string) => cFunction(name, 'struct net_device *dev');
   const text = [
     ...fn('before_it'),
     'const char *netdev_cmd_to_name(enum netdev_cmd cmd)',
@@ -312,12 +299,7 @@ describe('definitions inside an ERROR node', () => {
   ].join('\n');
 
   it('chunks the definitions it holds as definitions, with the file\'s own lines', async () => {
-    const { chunks, parsed, warnings } = await chunker.chunkFile('net/core/dev.c', text);
-    expect(warnings).toEqual([]);
-    expect(parsed).toBe(true);
-    checkDisjointAndCovering(text, chunks);
-    const lines = text.split('\n');
-    for (const c of chunks) expect(c.content).toBe(lines.slice(c.startLine - 1, c.endLine).join('\n'));
+    const chunks = await chunkParsed('net/core/dev.c', text);
     for (const n of ['one', 'two', 'three', 'four', 'five', 'six']) {
       expect(find(chunks, `after_${n}`), n).toMatchObject({ chunkType: 'function' });
     }
