@@ -178,21 +178,31 @@ export function cDefs(path: string, text: string): Def[] {
   return out;
 }
 
-const DEFS_OF: Record<NavSetName, (path: string, text: string) => Def[]> = { python: pythonDefs, go: goDefs, c: cDefs };
+/** Per set: the source folders (source → folder in the tree), the files kept, the definition finder. */
+const SET_SOURCES: Record<NavSetName, { roots: () => Array<[string, string]>; keep: (rel: string) => boolean; defs: (path: string, text: string) => Def[] }> = {
+  python: {
+    roots: () => [[PY_SRC, '']],
+    keep: (rel) => rel.endsWith('.py') && !rel.split('/').some((p) => PY_SKIP.has(p) || p.startsWith('config-')),
+    defs: pythonDefs,
+  },
+  go: {
+    roots: () => GO_DIRS.map((d) => [join(GO_SRC, d), d]),
+    keep: (rel) => rel.endsWith('.go') && !rel.endsWith('_test.go') && !rel.split('/').includes('testdata'),
+    defs: goDefs,
+  },
+  c: {
+    roots: () => C_DIRS.map((d) => [join(prepareScale().dir, d), d]),
+    keep: (rel) => /\.[ch]$/.test(rel),
+    defs: cDefs,
+  },
+};
 
 export function buildNavTree(name: NavSetName): void {
   const tree = join(NAV_DIR, name, 'tree');
   rmSync(join(NAV_DIR, name), { recursive: true, force: true });
   mkdirSync(tree, { recursive: true });
-  const roots: Array<[string, string]> = name === 'python' ? [[PY_SRC, '']]
-    : name === 'go' ? GO_DIRS.map((d) => [join(GO_SRC, d), d])
-    : C_DIRS.map((d) => [join(prepareScale().dir, d), d]);
-  for (const [src, dest] of roots) {
-    const keep = name === 'python'
-      ? (rel: string) => rel.endsWith('.py') && !rel.split('/').some((p) => PY_SKIP.has(p) || p.startsWith('config-'))
-      : name === 'go'
-        ? (rel: string) => rel.endsWith('.go') && !rel.endsWith('_test.go') && !rel.split('/').includes('testdata')
-        : (rel: string) => /\.[ch]$/.test(rel);
+  const { roots, keep } = SET_SOURCES[name];
+  for (const [src, dest] of roots()) {
     for (const rel of listFiles(src, keep)) {
       const out = join(tree, dest, rel);
       mkdirSync(join(out, '..'), { recursive: true });
@@ -206,7 +216,7 @@ function allDefs(name: NavSetName): Def[] {
   const defs: Def[] = [];
   for (const rel of listFiles(tree, () => true)) {
     const text = readFileSync(join(tree, rel), 'utf8');
-    defs.push(...DEFS_OF[name](rel, text));
+    defs.push(...SET_SOURCES[name].defs(rel, text));
   }
   return defs;
 }
@@ -305,9 +315,12 @@ export function runNav(name: NavSetName, per: number, seed: number): NavReport {
       const target = sample[qi];
       const top = results[0];
       const holds = (d: Def) => !!top && top.path === d.path && top.start_line <= d.line && d.line <= top.end_line;
-      if (holds(target)) strict++;
-      if (target.kind === 'macro') macros++;
-      if (holds(target) && target.kind === 'macro') macroStrict++;
+      const hit = holds(target);
+      if (hit) strict++;
+      if (target.kind === 'macro') {
+        macros++;
+        if (hit) macroStrict++;
+      }
       if (defs.some((d) => d.name === target.name && d.kind !== 'class' && holds(d))) any++;
       else misses.push(`${target.name} (${target.path}:${target.line}) → ${top ? `${top.path}:${top.start_line} ${top.symbol ?? ''}` : 'no result'}`);
     }

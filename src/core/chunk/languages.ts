@@ -201,8 +201,10 @@ const C_ANNOTATIONS = [
   '__iomem', '__user', '__rcu', '__percpu', '__force', '__must_hold', '__acquires', '__releases',
   '__printf', '__scanf', '__alloc_size', '__assume_aligned', '__section', '__aligned', '__cacheline_aligned',
 ];
+const C_ANNOTATION_WORD = `\\b(?:${C_ANNOTATIONS.join('|')})\\b`;
 /** An annotation, with its `( … )` arguments (one nesting level) when it has them. */
-const C_ANNOTATION = new RegExp(`\\b(?:${C_ANNOTATIONS.join('|')})\\b(?:[ \\t]*\\((?:[^()\\n]|\\([^()\\n]*\\))*\\))?`, 'g');
+const C_ANNOTATION = new RegExp(`${C_ANNOTATION_WORD}(?:[ \\t]*\\((?:[^()\\n]|\\([^()\\n]*\\))*\\))?`, 'g');
+const HAS_C_ANNOTATION = new RegExp(C_ANNOTATION_WORD);
 
 /**
  * C/C++ parse input: annotation macros blanked (spaces) on lines that start in column 0
@@ -210,7 +212,7 @@ const C_ANNOTATION = new RegExp(`\\b(?:${C_ANNOTATIONS.join('|')})\\b(?:[ \\t]*\
  * or indented code, so comment and doc text read from the tree stay the file's own.
  */
 export function maskCAnnotations(text: string): string {
-  if (!/\b(?:asmlinkage|notrace|noinline|nokprobe_inline|__[a-z_]+)\b/.test(text)) return text;
+  if (!HAS_C_ANNOTATION.test(text)) return text;
   return text.replace(/^[A-Za-z_}].*$/gm, (line) => line.replace(C_ANNOTATION, (m) => ' '.repeat(m.length)));
 }
 

@@ -169,11 +169,12 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
       // A full scan of the names index (no index finds a word inside a list): the plain
       // `%name%` test first rejects most rows without building the padded string (kernel,
       // 7.9k rows with names: ~3.2 instead of ~5.4 ms per target in wa-sqlite).
+      const name = likeEscape(t.symbol);
       const merged = await db.all<{ id: number }>(
         `SELECT c.id AS id FROM chunks c INDEXED BY chunks_symbols
           WHERE c.symbols IS NOT NULL AND c.symbols LIKE ? ESCAPE '\\' AND (' ' || c.symbols || ' ') LIKE ? ESCAPE '\\'${parent}${where}
           ORDER BY c.id LIMIT ?`,
-        [`%${likeEscape(t.symbol)}%`, `% ${likeEscape(t.symbol)} %`, ...(t.parent ? [t.parent] : []), ...params, MAX_EXACT_SYMBOL_ROWS],
+        [`%${name}%`, `% ${name} %`, ...(t.parent ? [t.parent] : []), ...params, MAX_EXACT_SYMBOL_ROWS],
       );
       for (const row of merged) exact.add(row.id);
     }
