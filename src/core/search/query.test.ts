@@ -76,6 +76,16 @@ describe('processQuery', () => {
     expect(processQuery('page table').ftsQuery).toBe('"page"* OR "table"* OR "tbl"');
   });
 
+  it('measures a prefix by the token it applies to: the last part of a multi-token word', () => {
+    // `"substring_t"*` would be substring followed by any t… token.
+    expect(processQuery('copy a substring_t').ftsQuery).toBe('"copy"* OR "substring_t" OR "substr"* OR "t"');
+    expect(processQuery('size_t len').ftsQuery).toBe('"size_t" OR "len"* OR "size"* OR "t" OR "length"*');
+    expect(processQuery('mutex_lo').ftsQuery).toMatch(/^"mutex_lo" OR /);
+    expect(processQuery('mutex_loc').ftsQuery).toMatch(/^"mutex_loc"\* OR /);
+    // A stem keeps its marker whatever its last token: "p.bit" alone would miss p.Bits.
+    expect(processQuery('the p.bits value').ftsQuery).toMatch(/^"p\.bit"\* OR /);
+  });
+
   it('drops doc-comment filler but keeps code words', () => {
     expect(processQuery('Returns whether the given CPU is idle').terms).toEqual(['cpu', 'idle']);
     expect(processQuery('find the return value of a function').terms).toEqual(['find', 'return', 'value', 'function']);
