@@ -26,9 +26,9 @@ import type { Queryable, SqlValue } from '../store/sqlite.ts';
 import { resolveChunkContent } from '../store/store.ts';
 import { compilePathGlob, PATH_MATCH_FUNCTION } from '../text/path-glob.ts';
 import { identifierParts } from '../text/identifiers.ts';
-import { BM25_COLUMN_WEIGHTS, FTS_PLAN_CAP, FTS_PLAN_WORD_ENOUGH, KEYWORD_DEFINITION_BOOST, MAX_EXACT_SYMBOL_ROWS, RERANK_CANDIDATES, RERANK_WEIGHTS } from '../config.ts';
+import { BM25_COLUMN_WEIGHTS, FTS_PLAN_BIG_CAP, FTS_PLAN_CAP, FTS_PLAN_THETA_GUESS, FTS_PLAN_WORD_ENOUGH, KEYWORD_DEFINITION_BOOST, MAX_EXACT_SYMBOL_ROWS, RERANK_CANDIDATES, RERANK_WEIGHTS } from '../config.ts';
 import { PREFIX_MIN_CHARS, processQuery, type ProcessedQuery } from './query.ts';
-import { planFts, type RowProbe } from './fts-plan.ts';
+import { planFts, replan, type RowProbe } from './fts-plan.ts';
 import { rerank, type RerankCandidate } from './rerank.ts';
 import { matchDefinition, symbolTargets } from './symbols.ts';
 
@@ -119,9 +119,10 @@ export function probeRows(db: Queryable): RowProbe {
 async function plannedCandidates(db: Queryable, query: ProcessedQuery, where: string, params: SqlValue[], exact: number[], n: number): Promise<FtsRow[]> {
   // chunks.id is the FTS rowid: the largest is at least the row count bm25 uses.
   const tableRows = (await db.all<{ n: number | null }>('SELECT max(id) AS n FROM chunks'))[0]?.n ?? 0;
-  const plan = await planFts(query.ftsGroups, probeRows(db), {
-    cap: FTS_PLAN_CAP, wordEnough: FTS_PLAN_WORD_ENOUGH, enough: n, identifier: query.isIdentifierLike, tableRows,
-  });
+  const options = {
+    cap: FTS_PLAN_CAP, bigCap: FTS_PLAN_BIG_CAP, thetaGuess: FTS_PLAN_THETA_GUESS, wordEnough: FTS_PLAN_WORD_ENOUGH, enough: n, identifier: query.isIdentifierLike, tableRows,
+  };
+  const plan = await planFts(query.ftsGroups, probeRows(db), options);
   const byId = new Map<number, FtsRow>();
   const run = async (matches: string[]) => {
     for (const m of matches) {
@@ -132,9 +133,16 @@ async function plannedCandidates(db: Queryable, query: ProcessedQuery, where: st
       }
     }
   };
+  const nth = () => (byId.size >= n ? topRows([...byId.values()], n)[n - 1] : null);
   await run(plan.matches);
-  const nth = byId.size >= n ? topRows([...byId.values()], n)[n - 1] : null;
-  if (plan.fallback.length && (!nth || (plan.bound !== undefined && -nth.r < plan.bound))) await run(plan.fallback);
+  let last = nth();
+  if (plan.fallback.length && (!last || (plan.bound !== undefined && -last.r < plan.bound))) {
+    // Below the bound: a second try, exact by construction (fts-plan.ts replan), else the OR.
+    const next = last ? await replan(plan, -last.r, probeRows(db), options) : null;
+    if (next) await run(next.matches);
+    last = nth();
+    if (!next || !last || -last.r < next.bound) await run(plan.fallback);
+  }
   return [...byId.values()];
 }
 

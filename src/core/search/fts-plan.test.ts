@@ -3,7 +3,7 @@ import type { Chunk } from '../types.ts';
 import { openMemoryStore } from '../store/open-node.ts';
 import type { Store } from '../store/store.ts';
 import { BM25_EXPR, probeRows } from './bm25.ts';
-import { planFts, type RowProbe } from './fts-plan.ts';
+import { planFts, replan, type RowProbe } from './fts-plan.ts';
 import { processQuery } from './query.ts';
 
 /** Rows per MATCH expression as a table (the planner only sees counts). */
@@ -16,7 +16,7 @@ function tableProbe(rows: Record<string, number>): RowProbe & { asked: string[] 
   return Object.assign(probe, { asked });
 }
 
-const OPTS = { cap: 100, wordEnough: 10, enough: 20, identifier: false, tableRows: 5000 };
+const OPTS = { cap: 100, bigCap: 1000, thetaGuess: 0.3, wordEnough: 10, enough: 20, identifier: false, tableRows: 5000 };
 
 describe('planFts (counts)', () => {
   it('ORs every group while no phrase is common', async () => {
@@ -37,7 +37,8 @@ describe('planFts (counts)', () => {
     expect(plan.groups.map((g) => g.phrases)).toEqual([['"lock"', '"mutex"*'], ['"kmal"*']]);
     expect(probe.asked).not.toContain('"lock"*');
     expect(plan.kind).toBe('rare');
-    expect(plan.matches).toEqual(['("mutex"* OR "kmal"*) AND "lock"', '"mutex"* OR "kmal"*']);
+    // Kept phrases lowest bound (most rows) first.
+    expect(plan.matches).toEqual(['("kmal"* OR "mutex"*) AND "lock"', '"kmal"* OR "mutex"*']);
     expect(plan.bound).toBeCloseTo(2.2 * Math.log(4900.5 / 100.5), 9);
   });
 
@@ -62,10 +63,15 @@ describe('planFts (counts)', () => {
     const none = await planFts(camel.ftsGroups, tableProbe({ '"get"': 900, '"user"': 500, '"name"': 700 }), { ...OPTS, identifier: true });
     expect(none.kind).toBe('all');
     expect(none.matches).toEqual(['"get" AND "user" AND "name"']);
-    // Too few rows name it: its parts fill the candidates (the full OR).
+    // Too few rows name it: the least common part joins it to fill the candidates, the most
+    // common is left out (checked against its bound).
     const few = await planFts(q.ftsGroups, tableProbe({ ...rows, '"mutex_lock"': 12 }), { ...OPTS, identifier: true });
-    expect(few.kind).toBe('or');
-    expect(few.matches).toEqual(['"mutex_lock" OR "mutex" OR "lock"']);
+    expect(few.kind).toBe('rare');
+    expect(few.matches).toEqual(['("mutex" OR "mutex_lock") AND "lock"', '"mutex" OR "mutex_lock"']);
+    expect(few.fallback).toEqual(['"mutex_lock" OR "mutex" OR "lock"']);
+    // Nothing common: the full OR.
+    const rare = await planFts(q.ftsGroups, tableProbe({ '"mutex_lock"': 12, '"mutex"': 30, '"lock"': 50 }), { ...OPTS, identifier: true });
+    expect(rare.kind).toBe('or');
   });
 
   it('selects a descriptive query\'s rows by its rarer words, falling back to the full OR below the bound', async () => {
@@ -82,13 +88,47 @@ describe('planFts (counts)', () => {
     expect(two.kind).toBe('rare');
     expect(two.matches).toEqual(['"pressure"* AND ("free" OR "page"*)', '"pressure"*']);
     expect(two.bound).toBeCloseTo(2.2 * (Math.log(4100.5 / 900.5) + Math.log(4600.5 / 400.5)), 9);
-    // Three: the full OR at once.
+    // Three or more: the most common ones whose bounds fit in thetaGuess × all bounds (at least one).
+    const bound = (n: number) => 2.2 * Math.log((5000 - n + 0.5) / (n + 0.5));
     const three = await planFts(processQuery('free pages under pressure').ftsGroups,
       tableProbe({ '"free"': 900, '"pages"': 10, '"page"*': 400, '"under"': 300, '"pressure"': 25, '"pressure"*': 30 }), OPTS);
-    expect(three.kind).toBe('or');
-    // Too few rows with a rarer phrase to fill the candidates: the OR at once.
+    expect(three.kind).toBe('rare');
+    expect(0.3 * (bound(900) + bound(400) + bound(300) + bound(30))).toBeLessThan(bound(900) + bound(400));
+    expect(three.matches).toEqual(['("page"* OR "under" OR "pressure"*) AND "free"', '"page"* OR "under" OR "pressure"*']);
+    expect(three.bound).toBeCloseTo(bound(900), 9);
+    // Too few rows with rarer phrases to fill the candidates, and no common phrase to spare: the OR at once.
     const few = await planFts(q.ftsGroups, tableProbe({ '"free"': 900, '"pages"': 10, '"page"*': 40, '"pressure"': 0, '"pressure"*': 5 }), { ...OPTS, enough: 50 });
     expect(few.kind).toBe('or');
+  });
+
+  it('replans from the n-th best score found: leaves out the most common phrases whose bounds fit in it', async () => {
+    const bound = (n: number) => 2.2 * Math.log((5000 - n + 0.5) / (n + 0.5));
+    const rows = { '"free"': 900, '"pages"': 10, '"page"*': 400, '"pressure"': 25, '"pressure"*': 30 };
+    const plan = await planFts(processQuery('free pages pressure').ftsGroups, tableProbe(rows), OPTS);
+    expect(plan.bound).toBeCloseTo(bound(900) + bound(400), 9);
+    const again = tableProbe(rows);
+    // The first try found an n-th best below its bound, with room for free only.
+    const next = await replan(plan, bound(900) + 0.01, again, OPTS);
+    expect(next?.leftOut).toEqual(['"free"']);
+    expect(next?.matches).toEqual(['("page"* OR "pressure"*) AND "free"', '"page"* OR "pressure"*']);
+    expect(next?.bound).toBeCloseTo(bound(900), 9);
+    expect(again.asked).toEqual([]); // counted below bigCap already
+    // No room for the most common one: the full OR.
+    expect(await replan(plan, bound(900) - 0.01, again, OPTS)).toBeNull();
+  });
+
+  it('replan counts left-out phrases in full when their bounds came from a cap', async () => {
+    const bound = (n: number) => 2.2 * Math.log((5000 - n + 0.5) / (n + 0.5));
+    const q = processQuery('free pages pressure');
+    // One common phrase: planned from the cap, not counted.
+    const rows = { '"free"': 2000, '"pages"': 10, '"page"*': 40, '"pressure"': 25, '"pressure"*': 30 };
+    const plan = await planFts(q.ftsGroups, tableProbe(rows), OPTS);
+    expect(plan.bound).toBeCloseTo(bound(100), 9);
+    const again = tableProbe(rows);
+    // theta below the capped bound, above the counted one: the first try's rows were enough.
+    const next = await replan(plan, bound(2000) + 0.01, again, OPTS);
+    expect(again.asked).toEqual(['"free"']);
+    expect(next).toEqual({ matches: [], bound: expect.closeTo(bound(2000), 9), leftOut: ['"free"'] });
   });
 
   it('requires every group when all are common, with the full OR as fallback', async () => {
@@ -140,7 +180,7 @@ describe('planned statements on a real FTS5 index', () => {
 
   it('an identifier plan has the rows that name it', async () => {
     const q = processQuery('buffer_deflate');
-    const plan = await planFts(q.ftsGroups, probe, { cap: 100, wordEnough: 10, enough: 5, identifier: true, tableRows: 240 });
+    const plan = await planFts(q.ftsGroups, probe, { cap: 100, bigCap: 1000, thetaGuess: 0.3, wordEnough: 10, enough: 5, identifier: true, tableRows: 240 });
     expect(plan.kind).toBe('identifier');
     const named = await scored(plan.matches[0]);
     expect(named.size).toBe(13);
@@ -150,7 +190,7 @@ describe('planned statements on a real FTS5 index', () => {
 
   it('an all-common plan scores the rows with every word, as the full OR does', async () => {
     const q = processQuery('buffer memory');
-    const plan = await planFts(q.ftsGroups, probe, { cap: 100, wordEnough: 10, enough: 5, identifier: false, tableRows: 240 });
+    const plan = await planFts(q.ftsGroups, probe, { cap: 100, bigCap: 1000, thetaGuess: 0.3, wordEnough: 10, enough: 5, identifier: false, tableRows: 240 });
     expect(plan.kind).toBe('all');
     const full = await scored(plan.groups.flatMap((g) => g.phrases).join(' OR '));
     const both = await scored(plan.matches[0]);
@@ -160,7 +200,7 @@ describe('planned statements on a real FTS5 index', () => {
 
   it('a rare plan that passes its bound has exactly the full OR\'s best rows and scores', async () => {
     const q = processQuery('buffer deflate');
-    const plan = await planFts(q.ftsGroups, probe, { cap: 100, wordEnough: 10, enough: 5, identifier: false, tableRows: 240 });
+    const plan = await planFts(q.ftsGroups, probe, { cap: 100, bigCap: 1000, thetaGuess: 0.3, wordEnough: 10, enough: 5, identifier: false, tableRows: 240 });
     expect(plan.kind).toBe('rare');
     const best = (m: Map<number, number>) => [...m].sort((a, b) => a[1] - b[1] || a[0] - b[0]).slice(0, 5);
     const planned = new Map<number, number>();
@@ -170,5 +210,50 @@ describe('planned statements on a real FTS5 index', () => {
     const full = best(await scored(plan.fallback[0]));
     expect(top.map(([id]) => id)).toEqual(full.map(([id]) => id));
     top.forEach(([, r], i) => expect(r).toBeCloseTo(full[i][1], 9));
+  });
+});
+
+describe('a replanned query on a real FTS5 index', () => {
+  let store: Store;
+  const probe: RowProbe = (match, cap) => probeRows(store.db)(match, cap);
+  const best = async (match: string, n: number) =>
+    store.db.all<{ id: number; r: number }>(`SELECT rowid AS id, ${BM25_EXPR} AS r FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY r, rowid LIMIT ?`, [match, n]);
+
+  beforeAll(async () => {
+    store = await openMemoryStore();
+    const items = [];
+    for (let i = 0; i < 1000; i++) {
+      const words = ['filler'];
+      if (i % 3 === 0) words.push(i % 4 ? 'beta' : 'beta beta');
+      if (i % 5 === 0) words.push('gamma');
+      // omega never with gamma: the rows with omega alone score below beta and gamma's bounds.
+      if (i % 50 === 1) words.push('omega');
+      const c = chunk(i, `int f${i}(void) { ${words.join(' ')} }`);
+      items.push({ file: { path: c.path, hash: `f${i}`, size: 1, mtime: 0, language: 'c' }, chunks: [c] });
+    }
+    await store.writeFiles(items);
+  });
+  afterAll(async () => { await store.close(); });
+
+  it('the second try has exactly the full OR\'s best rows and scores, without running it', async () => {
+    const n = 10;
+    const o = { cap: 100, bigCap: 1000, thetaGuess: 0.3, wordEnough: 10, enough: n, identifier: false, tableRows: 1000 };
+    const plan = await planFts(processQuery('beta gamma omega').ftsGroups, probe, o);
+    expect(plan.kind).toBe('rare');
+    const byId = new Map<number, number>();
+    const run = async (matches: string[]) => {
+      for (const m of matches) for (const { id, r } of await best(m, n)) byId.set(id, Math.min(r, byId.get(id) ?? r));
+    };
+    const top = () => [...byId].sort((a, b) => a[1] - b[1] || a[0] - b[0]).slice(0, n);
+    await run(plan.matches);
+    const theta = -top()[n - 1][1];
+    expect(theta).toBeLessThan(plan.bound!); // the case is real: the first try is not enough
+    const next = await replan(plan, theta, probe, o);
+    expect(next?.leftOut).toEqual(['"beta"']);
+    await run(next!.matches);
+    expect(-top()[n - 1][1]).toBeGreaterThanOrEqual(next!.bound);
+    const full = await best(plan.fallback[0], n);
+    expect(top().map(([id]) => id)).toEqual(full.map((x) => x.id));
+    top().forEach(([, r], i) => expect(r).toBeCloseTo(full[i].r, 9));
   });
 });

@@ -18,12 +18,16 @@
  *     name it, ranked by the name (definitions still come first, bm25.ts);
  *   - a query whose every group is common (`read lock`): the rows with all of them, when that
  *     finds `enough`; else the full OR;
- *   - rarer phrases and one or two common ones: the rows with a rarer phrase, kept only when
- *     their n-th best scores at least what a row with only common words can (scoreBound,
- *     MaxScore's bound), so the result is exactly the full OR's; else the full OR. Keeping
- *     such rows without that check (Lucene's common-terms query) was faster but lost
+ *   - any other query with a common phrase: MaxScore over statements. The rows with a rarer
+ *     phrase are kept when their n-th best scores at least what a row with only common words
+ *     can (scoreBound), so the result is exactly the full OR's. When it does not, that n-th
+ *     score (a lower bound of the full OR's) says which of the most common phrases cannot
+ *     lift a row into the best n on their own (`replan`): the rows with any other phrase are
+ *     then exactly enough, and that second try never needs the full OR. A query ending in
+ *     `struct` or `return` (~70% of the kernel's chunks) scored ~180k rows for the OR.
+ *     Keeping rows without the check (Lucene's common-terms query) was faster but lost
  *     0.007–0.078 MRR@10 on the eval sets with the cap scaled to their size.
- *   - anything else: the full OR.
+ *   - no common phrase: the full OR.
  * Definitions of the query's identifiers are candidates regardless (bm25.ts).
  */
 
@@ -41,6 +45,15 @@ export interface PlannedGroup {
   rows: number;
 }
 
+/** A phrase of a `rare` plan with what bounds its score. */
+export interface BoundedPhrase {
+  phrase: string;
+  /** Its rows: exact below the cap, else counted up to `bigCap` (at most the real count). */
+  rows: number;
+  /** scoreBound of those rows: more than the phrase can add to any row's score. */
+  bound: number;
+}
+
 export interface FtsPlan {
   /**
    * `or`: every group OR-ed; `identifier`: rows naming the whole identifier, by it; `all`: rows with
@@ -53,7 +66,21 @@ export interface FtsPlan {
   fallback: string[];
   /** `rare`: what a row without a rarer phrase scores less than (positive bm25). */
   bound?: number;
+  /** `rare`: every phrase with its bound, lowest bound first (for `replan`); the leading `common` are the left-out ones. */
+  phrases?: BoundedPhrase[];
+  /** `rare`: how many of `phrases` (from the start) the first try leaves out. */
+  common?: number;
+  /** `rare`: whether the left-out phrases' rows were counted (else their bounds come from the cap). */
+  counted?: boolean;
   groups: PlannedGroup[];
+}
+
+/** A second try of a `rare` plan (`replan`): its statements and what a left-out row scores less than. */
+export interface Replan {
+  matches: string[];
+  bound: number;
+  /** The phrases left out: those whose bounds together stay within the n-th best score. */
+  leftOut: string[];
 }
 
 export interface FtsPlanOptions {
@@ -67,6 +94,10 @@ export interface FtsPlanOptions {
   tableRows: number;
   /** A multi-token word (`mutex_lock`) with this many rows as typed is not searched as a prefix. */
   wordEnough: number;
+  /** Common phrases of a `rare` plan are counted up to here for their bounds (at least `cap`). */
+  bigCap: number;
+  /** The first try's guess of the n-th best score, as a fraction of the sum of all phrases' bounds. */
+  thetaGuess: number;
 }
 
 /** A word FTS5 splits into several tokens (`mutex_lock`): as a prefix it merges every `lock*` doclist. */
@@ -123,8 +154,8 @@ export async function planFts(groups: readonly (readonly FtsPhrase[])[], probe: 
   }
   const all = planned.flatMap((g) => g.phrases);
   const or: FtsPlan = { kind: 'or', matches: all.length ? [all.join(' OR ')] : [], fallback: [], groups: planned };
-  const common = (g: PlannedGroup) => g.rows >= o.cap;
-  if (planned.length < 2 || !planned.some(common)) return or;
+  const isCommon = (g: PlannedGroup) => g.rows >= o.cap;
+  if (planned.length < 2 || !planned.some(isCommon)) return or;
   // An identifier (`rcu_read_lock`): its first group is the whole name, the others its parts.
   // Rows that name it are enough: a row with `read` and `lock` apart is not a use of it.
   // They are ranked by the name alone: scoring the parts too means reading every `read` and
@@ -134,38 +165,72 @@ export async function planFts(groups: readonly (readonly FtsPhrase[])[], probe: 
     return { kind: 'identifier', matches: [planned[0].phrases.join(' OR ')], fallback: or.matches, groups: planned };
   }
   // Every group common (`read lock`): the rows with all of them, when there are enough.
-  if (planned.every(common)) {
+  if (planned.every(isCommon)) {
     return { kind: 'all', matches: [planned.map((g) => anyOf(g.phrases)).join(' AND ')], fallback: or.matches, groups: planned };
   }
-  // Rarer phrases and one or two common ones (`compress data with deflate`): the rows with a
-  // rarer phrase; a row with only common words scores below `bound`, so when the n-th best of
-  // these rows scores at least that, they are the full OR's best n. Otherwise the full OR
-  // runs. One common phrase: the bound from its capped count held for every kernel eval query
-  // on the kernel subset; two: it held for 11 of 47 with capped counts and 36 of 47 with the
-  // phrases' real counts (counted here, the cost of reading their doclists once); three: 8 of
-  // 45 even so, where trying first would mostly cost more than the OR.
-  const rare: string[] = [];
-  const commons: string[] = [];
-  let commonRows: number[] = [];
-  let rareRows = 0;
-  for (const g of planned) {
-    g.phrases.forEach((p, i) => {
-      if (g.phraseRows[i] >= o.cap) {
-        commons.push(p);
-        commonRows.push(g.phraseRows[i]);
-      } else {
-        rare.push(p);
-        rareRows += g.phraseRows[i];
-      }
-    });
+  // Rarer phrases and common ones (`compress data with deflate`): the rows with a rarer
+  // phrase; a row with only common words scores below `bound`, so when the n-th best of these
+  // rows scores at least that, they are the full OR's best n; else `replan`. One common phrase:
+  // the bound from its capped count held for every kernel eval query on the kernel subset;
+  // two: it held for 11 of 47 with capped counts and 36 of 47 with the phrases' counts
+  // (counted here up to bigCap, the cost of reading that much of their doclists).
+  const phrases: BoundedPhrase[] = [];
+  for (const g of planned) g.phrases.forEach((phrase, i) => phrases.push({ phrase, rows: g.phraseRows[i], bound: 0 }));
+  const commons = phrases.filter((p) => p.rows >= o.cap);
+  if (commons.length === 0) return or;
+  const rareRows = phrases.reduce((n, p) => n + (p.rows < o.cap ? p.rows : 0), 0);
+  // Too few rows with a rarer phrase to fill the candidates: the least common phrases join them.
+  const counted = commons.length > 1 || rareRows < o.enough;
+  // Counted up to bigCap: a count reads that much of a doclist; bounds from it are tighter than from the cap.
+  if (counted) for (const p of commons) p.rows = await probe(p.phrase, Math.max(o.bigCap, o.cap));
+  for (const p of phrases) p.bound = scoreBound([p.rows], o.tableRows);
+  // Lowest bound first: the commons (rows ≥ cap) lead, most rows first.
+  phrases.sort((a, b) => a.bound - b.bound);
+  // The first try leaves out one or two common phrases (their bound held for most kernel
+  // queries), of more the most common whose bounds fit in a guess of the n-th best score (at
+  // least the most common one); replan corrects a wrong guess exactly.
+  const guess = o.thetaGuess * phrases.reduce((b, p) => b + p.bound, 0);
+  let common = commons.length <= 2 ? commons.length : 1;
+  for (let b = phrases[0].bound; common < commons.length && b + phrases[common].bound <= guess; ) b += phrases[common++].bound;
+  let rows = phrases.slice(common).reduce((n, p) => n + p.rows, 0);
+  while (rows < o.enough && common > 0) rows += phrases[--common].rows;
+  if (common === 0) return or;
+  const left = phrases.slice(0, common);
+  const bound = left.reduce((b, p) => b + p.bound, 0);
+  const kept = phrases.slice(common).map((p) => p.phrase);
+  return { kind: 'rare', matches: selectWith(kept, left.map((p) => p.phrase)), fallback: or.matches, bound, phrases, common, counted, groups: planned };
+}
+
+
+/**
+ * The second try of a `rare` plan whose first found `theta` as its n-th best score (positive
+ * bm25), a lower bound of the full OR's n-th best: the most common phrases whose bounds add
+ * up to at most `theta` are left out (MaxScore's non-essential terms), the rows with any other
+ * phrase are the candidates. Every row's score there is at least its score in the first try,
+ * so the n-th best stays ≥ theta ≥ `bound`: exact without the full OR. `null` when no phrase
+ * can be left out (run the full OR).
+ */
+export async function replan(plan: FtsPlan, theta: number, probe: RowProbe, o: FtsPlanOptions): Promise<Replan | null> {
+  if (plan.kind !== 'rare' || !plan.phrases) return null;
+  // Left-out phrases not counted, or counted only up to bigCap, are counted in full: reading a
+  // doclist costs a fraction of scoring its rows (kernel: `struct`, 177k rows, ~20 ms against
+  // ~300 ms), and the most common phrases have the smallest bounds (over half the rows: 0).
+  const phrases = plan.phrases.map((p) => ({ ...p }));
+  const recount = phrases.slice(0, plan.common).filter((p) => !plan.counted || p.rows >= o.bigCap);
+  for (const p of recount) {
+    p.rows = await probe(p.phrase, o.tableRows + 1);
+    p.bound = scoreBound([p.rows], o.tableRows);
   }
-  // Too few rows with a rarer phrase to fill the candidates: the OR is needed anyway.
-  if (commons.length > 2 || commons.length === 0 || rareRows < o.enough) return or;
-  if (commons.length === 2) {
-    commonRows = [];
-    for (const p of commons) commonRows.push(await probe(p, o.tableRows));
-  }
-  return { kind: 'rare', matches: selectWith(rare, commons), fallback: or.matches, bound: scoreBound(commonRows, o.tableRows), groups: planned };
+  phrases.sort((a, b) => a.bound - b.bound);
+  let k = 0;
+  let bound = 0;
+  while (k < phrases.length - 1 && bound + phrases[k].bound <= theta) bound += phrases[k++].bound;
+  if (k === 0) return null;
+  // The first try's rows are enough once its left-out phrases' counted bounds fit in theta.
+  const common = plan.common ?? 0;
+  if (k >= common) return { matches: [], bound: phrases.slice(0, common).reduce((b, p) => b + p.bound, 0), leftOut: phrases.slice(0, common).map((p) => p.phrase) };
+  const leftOut = phrases.slice(0, k).map((p) => p.phrase);
+  return { matches: selectWith(phrases.slice(k).map((p) => p.phrase), leftOut), bound, leftOut };
 }
 
 /** FTS5's bm25 k1 (fts5_aux.c): a phrase adds less than (k1 + 1) × its idf to a row's score. */
