@@ -16,7 +16,7 @@ const MAX_SIGNATURE_CHARS = 400;
 const MAX_DOC_CHARS = 2000;
 const MAX_NAME_CHARS = 200;
 
-const IDENTIFIER = /identifier$|^(name|constant|word|operator_name|destructor_name)$/;
+const IDENTIFIER = /identifier$|^(name|constant|word|operator_name|destructor_name|primitive_type)$/;
 
 export function clip(s: string, max: number): string {
   return s.length > max ? s.slice(0, max) : s;

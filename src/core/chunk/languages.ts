@@ -198,7 +198,7 @@ const C_ANNOTATIONS = [
   '__ref', '__refdata', '__net_init', '__net_exit', '__sched', '__kprobes', '__cpuidle', '__irq_entry', '__ro_after_init',
   '__cold', '__hot', '__weak', '__must_check', '__maybe_unused', '__always_unused', '__used', '__pure', '__malloc',
   '__noreturn', '__latent_entropy', '__flatten', '__attribute_const__', '__deprecated', '__read_mostly', '__packed',
-  '__iomem', '__user', '__rcu', '__percpu', '__force', '__must_hold', '__acquires', '__releases',
+  '__iomem', '__user', '__rcu', '__percpu', '__force', '__bitwise', '__must_hold', '__acquires', '__releases',
   '__printf', '__scanf', '__alloc_size', '__assume_aligned', '__section', '__aligned', '__cacheline_aligned',
 ];
 const C_ANNOTATION_WORD = `\\b(?:${C_ANNOTATIONS.join('|')})\\b`;

@@ -305,3 +305,25 @@ describe('definitions inside an ERROR node', () => {
     }
   });
 });
+
+describe('typedefs of names tree-sitter-c reads as primitive types', () => {
+  // tree-sitter-c parses size_t, ssize_t, uint32_t … as primitive_type, even as the name a
+  // typedef defines (include/linux/types.h, stdint.h): those typedefs had no name.
+  const guarded = (name: string, type: string) => [`#ifndef _${name.toUpperCase()}`, `#define _${name.toUpperCase()}`, `typedef ${type}\t${name};`, '#endif', ''];
+  const text = [
+    '/* The following typedefs are also protected by individual ifdefs. */',
+    ...guarded('size_t', '__kernel_size_t'),
+    ...guarded('ptrdiff_t', '__kernel_ptrdiff_t'),
+    ...guarded('clock_t', '__kernel_clock_t'),
+    'typedef unsigned int uint32_t;',
+    '',
+    '/* sparse\'s __bitwise is an annotation: the typedef still names gfp_t */',
+    'typedef unsigned int __bitwise gfp_t;',
+  ].join('\n');
+
+  it('names each typedef by the name it defines', async () => {
+    const chunks = await chunkParsed('include/linux/types.h', text);
+    const named = new Set(chunks.flatMap((c) => [c.symbol, ...(c.names ?? [])]));
+    for (const name of ['size_t', 'ptrdiff_t', 'clock_t', 'uint32_t', 'gfp_t']) expect(named.has(name), name).toBe(true);
+  });
+});
