@@ -122,7 +122,8 @@ async function plannedCandidates(db: Queryable, query: ProcessedQuery, where: st
   const options = {
     cap: FTS_PLAN_CAP, bigCap: FTS_PLAN_BIG_CAP, thetaGuess: FTS_PLAN_THETA_GUESS, wordEnough: FTS_PLAN_WORD_ENOUGH, enough: n, identifier: query.isIdentifierLike, tableRows,
   };
-  const plan = await planFts(query.ftsGroups, probeRows(db), options);
+  const probe = probeRows(db);
+  const plan = await planFts(query.ftsGroups, probe, options);
   const byId = new Map<number, FtsRow>();
   const run = async (matches: string[]) => {
     for (const m of matches) {
@@ -138,7 +139,7 @@ async function plannedCandidates(db: Queryable, query: ProcessedQuery, where: st
   let last = nth();
   if (plan.fallback.length && (!last || (plan.bound !== undefined && -last.r < plan.bound))) {
     // Below the bound: a second try, exact by construction (fts-plan.ts replan), else the OR.
-    const next = last ? await replan(plan, -last.r, probeRows(db), options) : null;
+    const next = last ? await replan(plan, -last.r, probe, options) : null;
     if (next) await run(next.matches);
     last = nth();
     if (!next || !last || -last.r < next.bound) await run(plan.fallback);

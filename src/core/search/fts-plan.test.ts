@@ -17,6 +17,8 @@ function tableProbe(rows: Record<string, number>): RowProbe & { asked: string[] 
 }
 
 const OPTS = { cap: 100, bigCap: 1000, thetaGuess: 0.3, wordEnough: 10, enough: 20, identifier: false, tableRows: 5000 };
+/** FTS5's (k1 + 1) × idf for a phrase in n of OPTS.tableRows rows, computed here apart from scoreBound. */
+const bound = (n: number) => 2.2 * Math.log((5000 - n + 0.5) / (n + 0.5));
 
 describe('planFts (counts)', () => {
   it('ORs every group while no phrase is common', async () => {
@@ -89,7 +91,6 @@ describe('planFts (counts)', () => {
     expect(two.matches).toEqual(['"pressure"* AND ("free" OR "page"*)', '"pressure"*']);
     expect(two.bound).toBeCloseTo(2.2 * (Math.log(4100.5 / 900.5) + Math.log(4600.5 / 400.5)), 9);
     // Three or more: the most common ones whose bounds fit in thetaGuess × all bounds (at least one).
-    const bound = (n: number) => 2.2 * Math.log((5000 - n + 0.5) / (n + 0.5));
     const three = await planFts(processQuery('free pages under pressure').ftsGroups,
       tableProbe({ '"free"': 900, '"pages"': 10, '"page"*': 400, '"under"': 300, '"pressure"': 25, '"pressure"*': 30 }), OPTS);
     expect(three.kind).toBe('rare');
@@ -102,7 +103,6 @@ describe('planFts (counts)', () => {
   });
 
   it('replans from the n-th best score found: leaves out the most common phrases whose bounds fit in it', async () => {
-    const bound = (n: number) => 2.2 * Math.log((5000 - n + 0.5) / (n + 0.5));
     const rows = { '"free"': 900, '"pages"': 10, '"page"*': 400, '"pressure"': 25, '"pressure"*': 30 };
     const plan = await planFts(processQuery('free pages pressure').ftsGroups, tableProbe(rows), OPTS);
     expect(plan.bound).toBeCloseTo(bound(900) + bound(400), 9);
@@ -118,7 +118,6 @@ describe('planFts (counts)', () => {
   });
 
   it('replan counts left-out phrases in full when their bounds came from a cap', async () => {
-    const bound = (n: number) => 2.2 * Math.log((5000 - n + 0.5) / (n + 0.5));
     const q = processQuery('free pages pressure');
     // One common phrase: planned from the cap, not counted.
     const rows = { '"free"': 2000, '"pages"': 10, '"page"*': 40, '"pressure"': 25, '"pressure"*': 30 };
@@ -154,6 +153,18 @@ function chunk(i: number, content: string): Chunk & { contentHash: string } {
   };
 }
 
+/** A memory store of `rows` one-chunk C files, chunk i being `int f<i>(void) { <words(i)> }`. */
+async function wordStore(rows: number, words: (i: number) => string[]): Promise<Store> {
+  const store = await openMemoryStore();
+  const items = [];
+  for (let i = 0; i < rows; i++) {
+    const c = chunk(i, `int f${i}(void) { ${words(i).join(' ')} }`);
+    items.push({ file: { path: c.path, hash: `f${i}`, size: 1, mtime: 0, language: 'c' }, chunks: [c] });
+  }
+  await store.writeFiles(items);
+  return store;
+}
+
 describe('planned statements on a real FTS5 index', () => {
   let store: Store;
   // The probe the keyword leg uses.
@@ -162,25 +173,21 @@ describe('planned statements on a real FTS5 index', () => {
     new Map((await store.db.all<{ id: number; r: number }>(`SELECT rowid AS id, ${BM25_EXPR} AS r FROM chunks_fts WHERE chunks_fts MATCH ?`, [match])).map((x) => [x.id, x.r]));
 
   beforeAll(async () => {
-    store = await openMemoryStore();
-    const items = [];
-    for (let i = 0; i < 240; i++) {
+    store = await wordStore(240, (i) => {
       // f239 names the identifier and has no other word.
       const words = i === 239 ? [] : ['buffer'];
       if (i % 2 === 0) words.push('memory');
       if (i % 3 === 0) words.push('buffer buffer');
       if (i % 40 === 0 || i === 239) words.push('buffer_deflate');
       if (i % 45 === 1) words.push('buffer_deflate deflate');
-      const c = chunk(i, `int f${i}(void) { ${words.join(' ')} }`);
-      items.push({ file: { path: c.path, hash: `f${i}`, size: 1, mtime: 0, language: 'c' }, chunks: [c] });
-    }
-    await store.writeFiles(items);
+      return words;
+    });
   });
   afterAll(async () => { await store.close(); });
 
   it('an identifier plan has the rows that name it', async () => {
     const q = processQuery('buffer_deflate');
-    const plan = await planFts(q.ftsGroups, probe, { cap: 100, bigCap: 1000, thetaGuess: 0.3, wordEnough: 10, enough: 5, identifier: true, tableRows: 240 });
+    const plan = await planFts(q.ftsGroups, probe, { ...OPTS, enough: 5, identifier: true, tableRows: 240 });
     expect(plan.kind).toBe('identifier');
     const named = await scored(plan.matches[0]);
     expect(named.size).toBe(13);
@@ -190,7 +197,7 @@ describe('planned statements on a real FTS5 index', () => {
 
   it('an all-common plan scores the rows with every word, as the full OR does', async () => {
     const q = processQuery('buffer memory');
-    const plan = await planFts(q.ftsGroups, probe, { cap: 100, bigCap: 1000, thetaGuess: 0.3, wordEnough: 10, enough: 5, identifier: false, tableRows: 240 });
+    const plan = await planFts(q.ftsGroups, probe, { ...OPTS, enough: 5, tableRows: 240 });
     expect(plan.kind).toBe('all');
     const full = await scored(plan.groups.flatMap((g) => g.phrases).join(' OR '));
     const both = await scored(plan.matches[0]);
@@ -200,7 +207,7 @@ describe('planned statements on a real FTS5 index', () => {
 
   it('a rare plan that passes its bound has exactly the full OR\'s best rows and scores', async () => {
     const q = processQuery('buffer deflate');
-    const plan = await planFts(q.ftsGroups, probe, { cap: 100, bigCap: 1000, thetaGuess: 0.3, wordEnough: 10, enough: 5, identifier: false, tableRows: 240 });
+    const plan = await planFts(q.ftsGroups, probe, { ...OPTS, enough: 5, tableRows: 240 });
     expect(plan.kind).toBe('rare');
     const best = (m: Map<number, number>) => [...m].sort((a, b) => a[1] - b[1] || a[0] - b[0]).slice(0, 5);
     const planned = new Map<number, number>();
@@ -220,24 +227,20 @@ describe('a replanned query on a real FTS5 index', () => {
     store.db.all<{ id: number; r: number }>(`SELECT rowid AS id, ${BM25_EXPR} AS r FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY r, rowid LIMIT ?`, [match, n]);
 
   beforeAll(async () => {
-    store = await openMemoryStore();
-    const items = [];
-    for (let i = 0; i < 1000; i++) {
+    store = await wordStore(1000, (i) => {
       const words = ['filler'];
       if (i % 3 === 0) words.push(i % 4 ? 'beta' : 'beta beta');
       if (i % 5 === 0) words.push('gamma');
       // omega never with gamma: the rows with omega alone score below beta and gamma's bounds.
       if (i % 50 === 1) words.push('omega');
-      const c = chunk(i, `int f${i}(void) { ${words.join(' ')} }`);
-      items.push({ file: { path: c.path, hash: `f${i}`, size: 1, mtime: 0, language: 'c' }, chunks: [c] });
-    }
-    await store.writeFiles(items);
+      return words;
+    });
   });
   afterAll(async () => { await store.close(); });
 
   it('the second try has exactly the full OR\'s best rows and scores, without running it', async () => {
     const n = 10;
-    const o = { cap: 100, bigCap: 1000, thetaGuess: 0.3, wordEnough: 10, enough: n, identifier: false, tableRows: 1000 };
+    const o = { ...OPTS, enough: n, tableRows: 1000 };
     const plan = await planFts(processQuery('beta gamma omega').ftsGroups, probe, o);
     expect(plan.kind).toBe('rare');
     const byId = new Map<number, number>();

@@ -189,18 +189,26 @@ export async function planFts(groups: readonly (readonly FtsPhrase[])[], probe: 
   // The first try leaves out one or two common phrases (their bound held for most kernel
   // queries), of more the most common whose bounds fit in a guess of the n-th best score (at
   // least the most common one); replan corrects a wrong guess exactly.
-  const guess = o.thetaGuess * phrases.reduce((b, p) => b + p.bound, 0);
-  let common = commons.length <= 2 ? commons.length : 1;
-  for (let b = phrases[0].bound; common < commons.length && b + phrases[common].bound <= guess; ) b += phrases[common++].bound;
+  const guess = o.thetaGuess * sumBounds(phrases);
+  let common = commons.length <= 2 ? commons.length : Math.max(1, fitting(phrases, guess, commons.length));
   let rows = phrases.slice(common).reduce((n, p) => n + p.rows, 0);
   while (rows < o.enough && common > 0) rows += phrases[--common].rows;
   if (common === 0) return or;
   const left = phrases.slice(0, common);
-  const bound = left.reduce((b, p) => b + p.bound, 0);
   const kept = phrases.slice(common).map((p) => p.phrase);
-  return { kind: 'rare', matches: selectWith(kept, left.map((p) => p.phrase)), fallback: or.matches, bound, phrases, common, counted, groups: planned };
+  return { kind: 'rare', matches: selectWith(kept, left.map((p) => p.phrase)), fallback: or.matches, bound: sumBounds(left), phrases, common, counted, groups: planned };
 }
 
+function sumBounds(phrases: readonly BoundedPhrase[]): number {
+  return phrases.reduce((b, p) => b + p.bound, 0);
+}
+
+/** How many of `phrases` (lowest bound first), at most `max`, have bounds that add up to at most `limit`. */
+function fitting(phrases: readonly BoundedPhrase[], limit: number, max: number): number {
+  let k = 0;
+  for (let b = 0; k < max && b + phrases[k].bound <= limit; ) b += phrases[k++].bound;
+  return k;
+}
 
 /**
  * The second try of a `rare` plan whose first found `theta` as its n-th best score (positive
@@ -222,15 +230,15 @@ export async function replan(plan: FtsPlan, theta: number, probe: RowProbe, o: F
     p.bound = scoreBound([p.rows], o.tableRows);
   }
   phrases.sort((a, b) => a.bound - b.bound);
-  let k = 0;
-  let bound = 0;
-  while (k < phrases.length - 1 && bound + phrases[k].bound <= theta) bound += phrases[k++].bound;
+  // One phrase is always kept.
+  const k = fitting(phrases, theta, phrases.length - 1);
   if (k === 0) return null;
-  // The first try's rows are enough once its left-out phrases' counted bounds fit in theta.
+  // k ≥ common: the first try's rows are enough, its left-out phrases' counted bounds fit in theta.
   const common = plan.common ?? 0;
-  if (k >= common) return { matches: [], bound: phrases.slice(0, common).reduce((b, p) => b + p.bound, 0), leftOut: phrases.slice(0, common).map((p) => p.phrase) };
-  const leftOut = phrases.slice(0, k).map((p) => p.phrase);
-  return { matches: selectWith(phrases.slice(k).map((p) => p.phrase), leftOut), bound, leftOut };
+  const left = phrases.slice(0, Math.min(k, common));
+  const leftOut = left.map((p) => p.phrase);
+  const matches = k >= common ? [] : selectWith(phrases.slice(k).map((p) => p.phrase), leftOut);
+  return { matches, bound: sumBounds(left), leftOut };
 }
 
 /** FTS5's bm25 k1 (fts5_aux.c): a phrase adds less than (k1 + 1) × its idf to a row's score. */
