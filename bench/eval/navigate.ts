@@ -4,7 +4,11 @@
  *            turtledemo, site-packages left out),
  *   go     — Go 1.19's standard library (the GO_EVAL_DIRS packages, non-test files),
  *   c      — Linux 6.1's include/linux, lib, mm and kernel/ (.c/.h; the kernel corpus,
- *            prepared by corpora.ts prepareScale): functions and function-like macros.
+ *            prepared by corpora.ts prepareScale): functions and function-like macros;
+ *            and, counted apart, constants (object-like `#define NAME value`, include
+ *            guards left out): a query counts at 1 when the first result's lines hold a
+ *            `#define` of that name (any of its definitions: constants are often defined
+ *            once per configuration).
  *
  * Navigation: the query is a function name exactly as defined (`Compile`, `maxsize`), one
  * query per name, sampled (seeded) from every `def`/`func` the tree has; a query counts at 1
@@ -76,7 +80,7 @@ export interface Def {
   /** 1-based last line (indentation / closing brace). */
   end: number;
   /** A C function-like macro (`#define NAME(…)`) counts as a function a user navigates to. */
-  kind: 'function' | 'class' | 'macro';
+  kind: 'function' | 'class' | 'macro' | 'constant';
 }
 
 const PY_DEF = /^([ \t]*)(?:async[ \t]+)?(def|class)[ \t]+([A-Za-z_]\w*)/;
@@ -128,6 +132,22 @@ export function goDefs(path: string, text: string): Def[] {
 }
 
 const C_MACRO = /^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)\(/;
+/** An object-like macro with a value: `#define NAME value` (the name not followed by `(`). */
+const C_CONSTANT = /^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(?:[ \t]+(\S.*))?$/;
+
+/**
+ * Object-like macros of a C file that have a value on their line (`#define PAGE_SHIFT 12`,
+ * `#define GFP_KERNEL (… \`): what a user looks up as a constant. Valueless ones (include
+ * guards, feature flags) are left out.
+ */
+export function cConstants(path: string, text: string): Def[] {
+  const out: Def[] = [];
+  text.split('\n').forEach((l, i) => {
+    const m = C_CONSTANT.exec(l);
+    if (m && m[2] && m[2] !== '\\') out.push({ name: m[1], path, line: i + 1, end: i + 1, kind: 'constant' });
+  });
+  return out;
+}
 /** A function header's name: the identifier before the first `(` of a column-0 line. */
 const C_HEADER = /^[A-Za-z_][^(;=]*?\b([A-Za-z_]\w*)[ \t]*\(/;
 const C_NOT_NAMES = new Set(['if', 'for', 'while', 'switch', 'return', 'sizeof', 'typeof', '__attribute__', 'defined']);
@@ -211,15 +231,18 @@ export function buildNavTree(name: NavSetName): void {
   }
 }
 
-function allDefs(name: NavSetName): Def[] {
+function allDefs(name: NavSetName, find: (path: string, text: string) => Def[] = SET_SOURCES[name].defs): Def[] {
   const tree = join(NAV_DIR, name, 'tree');
   const defs: Def[] = [];
   for (const rel of listFiles(tree, () => true)) {
     const text = readFileSync(join(tree, rel), 'utf8');
-    defs.push(...SET_SOURCES[name].defs(rel, text));
+    defs.push(...find(rel, text));
   }
   return defs;
 }
+
+/** Constants sampled per set that has them (c). */
+const CONSTANTS_PER_SET = 150;
 
 /** One query per function name (public, 3+ chars, not dunder), seeded sample. */
 export function sampleNames(defs: readonly Def[], per: number, seed: number): Def[] {
@@ -256,6 +279,9 @@ export interface NavReport {
   /** Sampled names that are function-like macros (the `c` set), and R@1 strict over them. */
   macroQueries: number;
   macroStrictAt1: number | null;
+  /** Sampled constants (the `c` set: object-like #defines), and R@1 over them (first result holds one of the name's #defines). */
+  constantQueries: number;
+  constantAt1: number | null;
   /** Results checked for the content contract, and how many failed it. */
   contractChecked: number;
   contractFailed: number;
@@ -284,10 +310,13 @@ export function runNav(name: NavSetName, per: number, seed: number): NavReport {
   const defsByPath = new Map<string, Def[]>();
   for (const d of defs) defsByPath.set(d.path, [...(defsByPath.get(d.path) ?? []), d]);
   const sample = sampleNames(defs, per, seed);
+  const constants = name === 'c' ? allDefs(name, cConstants) : [];
+  const constantSample = sampleNames(constants, CONSTANTS_PER_SET, seed + 2);
   const db = join(dir, `sift-${process.pid}.db`);
   rmSync(db, { force: true });
   const idx = siftIndex(tree, db);
-  const queries = [...sample.map((d) => d.name), ...PROSE[name]];
+  const queries = [...sample.map((d) => d.name), ...PROSE[name], ...constantSample.map((d) => d.name)];
+  const firstConstant = sample.length + PROSE[name].length;
   const res = siftSearchBatch(tree, db, queries, { mode: 'bm25', limit: 10 }).value;
   rmSync(db, { force: true });
   rmSync(`${db}-journal`, { force: true });
@@ -302,6 +331,7 @@ export function runNav(name: NavSetName, per: number, seed: number): NavReport {
   let any = 0;
   let macros = 0;
   let macroStrict = 0;
+  let constantHits = 0;
   const misses: string[] = [];
   let checked = 0;
   let failed = 0;
@@ -323,6 +353,11 @@ export function runNav(name: NavSetName, per: number, seed: number): NavReport {
       }
       if (defs.some((d) => d.name === target.name && d.kind !== 'class' && holds(d))) any++;
       else misses.push(`${target.name} (${target.path}:${target.line}) → ${top ? `${top.path}:${top.start_line} ${top.symbol ?? ''}` : 'no result'}`);
+    } else if (qi >= firstConstant) {
+      const target = constantSample[qi - firstConstant];
+      const top = results[0];
+      if (constants.some((d) => d.name === target.name && !!top && top.path === d.path && top.start_line <= d.line && d.line <= top.end_line)) constantHits++;
+      else misses.push(`constant ${target.name} (${target.path}:${target.line}) → ${top ? `${top.path}:${top.start_line} ${top.symbol ?? ''}` : 'no result'}`);
     }
     const seen = new Set<string>();
     for (const x of results) {
@@ -350,7 +385,8 @@ export function runNav(name: NavSetName, per: number, seed: number): NavReport {
   return {
     set: name, files: idx.value.files.total, chunks: idx.value.chunks.total,
     parseFallbacks: (idx.value as { parse_fallbacks?: number }).parse_fallbacks ?? null, queries: sample.length,
-    strictAt1: strict / sample.length, anyAt1: any / sample.length, macroQueries: macros, macroStrictAt1: macros ? macroStrict / macros : null, contractChecked: checked, contractFailed: failed,
+    strictAt1: strict / sample.length, anyAt1: any / sample.length, macroQueries: macros, macroStrictAt1: macros ? macroStrict / macros : null,
+    constantQueries: constantSample.length, constantAt1: constantSample.length ? constantHits / constantSample.length : null, contractChecked: checked, contractFailed: failed,
     duplicateSlots: dup, slots, misses, contractExamples: examples, duplicateExamples: dupExamples,
   };
 }
@@ -367,6 +403,7 @@ if (isMain(import.meta.url)) {
     reports.push(r);
     console.log(`${n.padEnd(7)} ${r.files} files ${r.chunks} chunks (${r.parseFallbacks ?? '?'} chunked as text) · R@1 strict ${r.strictAt1.toFixed(3)} any ${r.anyAt1.toFixed(3)} (${r.queries} names)` +
       (r.macroQueries ? ` · macros ${r.macroStrictAt1!.toFixed(3)} (${r.macroQueries})` : '') +
+      (r.constantQueries ? ` · constants ${r.constantAt1!.toFixed(3)} (${r.constantQueries})` : '') +
       ` · content≠lines ${r.contractFailed}/${r.contractChecked} · repeated definitions ${r.duplicateSlots}/${r.slots}`);
     for (const m of r.misses.slice(0, 30)) console.log(`   miss ${m}`);
     for (const e of r.contractExamples) console.log(`   contract ${e}`);
@@ -375,7 +412,7 @@ if (isMain(import.meta.url)) {
   mkdirSync(RESULTS_DIR, { recursive: true });
   const stamp = `${machineInfo().date.slice(0, 10)}-${names.join('-')}${process.env.NAV_TAG ? `-${process.env.NAV_TAG}` : ''}`;
   writeFileSync(join(RESULTS_DIR, `nav-${stamp}.json`), JSON.stringify(reports, null, 1) + '\n');
-  const md = ['# Identifier navigation and result contract', '', '| set | files | chunks | names | R@1 strict | R@1 any def | macros: names, R@1 strict | content ≠ lines | repeated definitions in top 10 |', '|---|---|---|---|---|---|---|---|---|',
-    ...reports.map((r) => `| ${r.set} | ${r.files} | ${r.chunks} | ${r.queries} | ${r.strictAt1.toFixed(3)} | ${r.anyAt1.toFixed(3)} | ${r.macroQueries ? `${r.macroQueries}, ${r.macroStrictAt1!.toFixed(3)}` : '—'} | ${r.contractFailed}/${r.contractChecked} | ${r.duplicateSlots}/${r.slots} |`), ''];
+  const md = ['# Identifier navigation and result contract', '', '| set | files | chunks | names | R@1 strict | R@1 any def | macros: names, R@1 strict | constants: names, R@1 | content ≠ lines | repeated definitions in top 10 |', '|---|---|---|---|---|---|---|---|---|---|',
+    ...reports.map((r) => `| ${r.set} | ${r.files} | ${r.chunks} | ${r.queries} | ${r.strictAt1.toFixed(3)} | ${r.anyAt1.toFixed(3)} | ${r.macroQueries ? `${r.macroQueries}, ${r.macroStrictAt1!.toFixed(3)}` : '—'} | ${r.constantQueries ? `${r.constantQueries}, ${r.constantAt1!.toFixed(3)}` : '—'} | ${r.contractFailed}/${r.contractChecked} | ${r.duplicateSlots}/${r.slots} |`), ''];
   writeFileSync(join(RESULTS_DIR, `nav-${stamp}.md`), md.join('\n'));
 }

@@ -94,7 +94,10 @@ export function formatSearchJson(res: FullSearchResponse, explain: boolean): Rec
       context: r.context,
       context_line: r.contextLine,
       def_line: r.defLine,
-      ...(r.names ? { names: r.names, matched_name: r.matchedName } : {}),
+      ...(r.names ? { names: r.names } : {}),
+      // Constants defined on these lines (C/C++ object-like #defines).
+      ...(r.defines ? { defines: r.defines } : {}),
+      ...(r.names || r.defines ? { matched_name: r.matchedName } : {}),
       // Other matching pieces of the same definition (one result per definition).
       more: r.more.map((m) => ({ start_line: m.startLine, end_line: m.endLine, content: m.content, context: m.context, context_line: m.contextLine })),
       bm25_score: r.bm25Score,
@@ -118,7 +121,8 @@ export function formatSearchHuman(res: FullSearchResponse, explain: boolean): st
   const out: string[] = [];
   for (const r of res.results) {
     const name = r.matchedName ?? r.symbol;
-    const sym = name ? (r.parent ? `${r.parent}.${name}` : name) : `(${r.chunkType})`;
+    const constant = !!r.matchedName && !r.names?.includes(r.matchedName) && !!r.defines?.includes(r.matchedName);
+    const sym = name ? (r.parent && !constant ? `${r.parent}.${name}` : name) : `(${r.chunkType})`;
     const more = r.more.length ? `  (+${r.more.length} more in this definition)` : '';
     out.push(safeText(`${r.path}:${r.startLine}-${r.endLine}  ${sym}  ${r.combinedScore.toFixed(4)}${more}`));
     if (explain) {

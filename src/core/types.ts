@@ -52,6 +52,11 @@ export interface Chunk {
   defLine?: number | null;
   /** Every name a chunk of merged small siblings defines (the first is `symbol`); null otherwise. */
   names?: string[] | null;
+  /**
+   * Constants defined on the chunk's lines that are no definition of their own (C/C++
+   * object-like `#define`s), in file order, each once; null (or absent) when none.
+   */
+  defines?: string[] | null;
 }
 
 /** A chunk as stored: has a database id and the hash of its content. */
@@ -142,7 +147,9 @@ export interface SearchResult {
   defLine: number | null;
   /** Every name a chunk of merged small siblings defines; null for one definition. */
   names: string[] | null;
-  /** The one of `names` the query asked for (show it instead of `symbol`), else null. */
+  /** Constants defined on the result's lines (Chunk.defines), null when none. */
+  defines: string[] | null;
+  /** The one of `names` or `defines` the query asked for (show it instead of `symbol`), else null. */
   matchedName: string | null;
   /** Other matching pieces of the same definition, best first ("N more matches in this definition"). */
   more: ResultFragment[];

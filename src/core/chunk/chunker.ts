@@ -26,7 +26,7 @@ import { Language, Parser } from 'web-tree-sitter';
 import type { Tree } from 'web-tree-sitter';
 import type { Chunk } from '../types.ts';
 import { CHUNK_OVERLAP_CHARS, MAX_CHUNK_CHARS, MIN_CHUNK_CHARS } from '../config.ts';
-import { GRAMMARS, LANGUAGE_SPECS, RUNTIME_WASM, detectLanguage } from './languages.ts';
+import { GRAMMARS, LANGUAGE_SPECS, RUNTIME_WASM, detectLanguage, type ConstantDef } from './languages.ts';
 import { chunkText } from './text.ts';
 import { FileChunker } from './file-chunker.ts';
 import type { ChunkSizes } from './pieces.ts';
@@ -116,7 +116,7 @@ export class Chunker {
     const spec = LANGUAGE_SPECS[language];
     const asText = (warning?: string): ChunkFileResult => ({
       language,
-      chunks: chunkText(path, text, language, this.opts),
+      chunks: withConstants(chunkText(path, text, language, this.opts), text, spec?.constants),
       parsed: false,
       warnings: warning ? [`${path}: ${warning}`] : [],
     });
@@ -164,7 +164,7 @@ export class Chunker {
       if (errors.unread > MAX_ERROR_RATIO) {
         return asText(`syntax errors cover ${Math.round(errors.unread * 100)}% of the file; chunked as text`);
       }
-      const chunks = new FileChunker(path, text, language, spec, this.opts).run(tree.rootNode);
+      const chunks = withConstants(new FileChunker(path, text, language, spec, this.opts).run(tree.rootNode), text, spec.constants);
       return { language, chunks, parsed: true, warnings: [] };
     } finally {
       tree.delete();
@@ -189,6 +189,30 @@ export class Chunker {
     }
     return p;
   }
+}
+
+/**
+ * `chunks` (in line order) with `defines`: the constants (spec.constants) defined on each
+ * one's lines. Text chunks may overlap; a constant on a shared line is listed by both.
+ */
+function withConstants(chunks: Chunk[], text: string, constants: ((text: string) => ConstantDef[]) | undefined): Chunk[] {
+  const found = constants ? constants(text) : [];
+  if (!found.length || !chunks.length) return chunks;
+  let line = 1;
+  let at = 0;
+  let first = 0;
+  for (const { name, lineStart } of found) {
+    for (let i = text.indexOf('\n', at); i !== -1 && i < lineStart; i = text.indexOf('\n', i + 1)) line++;
+    at = lineStart;
+    while (first < chunks.length && chunks[first]!.endLine < line) first++;
+    for (let k = first; k < chunks.length && chunks[k]!.startLine <= line; k++) {
+      const c = chunks[k]!;
+      if (c.endLine < line) continue;
+      if (!c.defines) c.defines = [name];
+      else if (!c.defines.includes(name)) c.defines.push(name);
+    }
+  }
+  return chunks;
 }
 
 function looksMinified(text: string): boolean {

@@ -115,6 +115,18 @@ export interface LanguageSpec {
    * the file (C: conditional-compilation lines blanked, see blankCConditionals).
    */
   parseRetry?: (input: string) => string;
+  /**
+   * Constants the text defines that are no definition of their own (C/C++: object-like
+   * `#define`s, see cObjectMacros), each with the index of its line's start. A chunk lists
+   * the ones on its lines in `defines`, so a search for the name finds where it is defined.
+   */
+  constants?: (text: string) => ConstantDef[];
+}
+
+/** A constant's name and the index (into the file's text) of the line it is defined on. */
+export interface ConstantDef {
+  name: string;
+  lineStart: number;
 }
 
 /** The small part of web-tree-sitter's Node the tables need (keeps this module import-free). */
@@ -228,6 +240,42 @@ export function blankCConditionals(text: string): string {
   return text.replace(/^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif|else|endif)\b.*$/gm, (line) => ' '.repeat(line.length));
 }
 
+const C_DEFINE = /^[ \t]*#[ \t]*define[ \t]+([A-Za-z_][A-Za-z0-9_]*)(\(?)([^\n]*)/gm;
+const C_GUARD = /^[ \t]*#[ \t]*(?:ifndef[ \t]+([A-Za-z_][A-Za-z0-9_]*)|if[ \t]+!?[ \t]*defined[ \t]*\(?[ \t]*([A-Za-z_][A-Za-z0-9_]*))/;
+
+/**
+ * C/C++ constants: every object-like `#define NAME …` (no `(` right after the name) at the
+ * start of a line, except include guards (`#ifndef X` / `#if !defined(X)` on the line before
+ * an empty `#define X`). Function-like macros are definitions already (C_DEFS).
+ */
+export function cObjectMacros(text: string): ConstantDef[] {
+  const out: ConstantDef[] = [];
+  if (!text.includes('define')) return out;
+  for (const m of text.matchAll(C_DEFINE)) {
+    if (m[2]) continue;
+    const name = m[1]!;
+    const lineStart = m.index!;
+    if (m[3]!.trim() === '' && isGuard(text, lineStart, name)) continue;
+    out.push({ name, lineStart });
+  }
+  return out;
+}
+
+/** Is the last non-blank line before `lineStart` `#ifndef name` (or `#if !defined(name)`)? */
+function isGuard(text: string, lineStart: number, name: string): boolean {
+  let end = lineStart - 1;
+  while (end > 0) {
+    const start = text.lastIndexOf('\n', end - 1) + 1;
+    const line = text.slice(start, end);
+    if (line.trim() !== '') {
+      const g = C_GUARD.exec(line);
+      return !!g && (g[1] ?? g[2]) === name;
+    }
+    end = start - 1;
+  }
+  return false;
+}
+
 const C_DEFS: Record<string, ChunkType> = {
   function_definition: 'function',
   struct_specifier: 'struct',
@@ -316,6 +364,7 @@ export const LANGUAGE_SPECS: Readonly<Record<string, LanguageSpec>> = {
     refine: refineC,
     parseInput: maskCAnnotations,
     parseRetry: blankCConditionals,
+    constants: cObjectMacros,
   },
   cpp: {
     defs: { ...C_DEFS, class_specifier: 'class' },
@@ -329,6 +378,7 @@ export const LANGUAGE_SPECS: Readonly<Record<string, LanguageSpec>> = {
     refine: refineC,
     parseInput: maskCAnnotations,
     parseRetry: blankCConditionals,
+    constants: cObjectMacros,
   },
   csharp: {
     defs: {

@@ -2,7 +2,8 @@
  * Chunk granularity that search ranking depends on: definitions inside `#ifdef` blocks and
  * named functions nested in oversized code (an ESLint rule's `create()`) are chunks of their
  * own with their symbol; one-row leftovers such as `EXPORT_SYMBOL(f);` join their function;
- * C function-like macros are definitions a user looks up by name.
+ * C function-like macros are definitions a user looks up by name, and object-like ones are
+ * listed as the constants their chunk defines.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Chunk } from '../types.ts';
@@ -325,5 +326,57 @@ describe('typedefs of names tree-sitter-c reads as primitive types', () => {
     const chunks = await chunkParsed('include/linux/types.h', text);
     const named = new Set(chunks.flatMap((c) => [c.symbol, ...(c.names ?? [])]));
     for (const name of ['size_t', 'ptrdiff_t', 'clock_t', 'uint32_t', 'gfp_t']) expect(named.has(name), name).toBe(true);
+  });
+});
+
+describe('C object-like #defines are listed as the constants a chunk defines', () => {
+  const text = [
+    '#ifndef _ASM_GENERIC_PAGE_H',
+    '#define _ASM_GENERIC_PAGE_H',
+    '',
+    '/* PAGE_SHIFT determines the page size */',
+    '#define PAGE_SHIFT\t12',
+    '# define PAGE_SIZE\t(1UL << PAGE_SHIFT)',
+    '#define PAGE_MASK\t(~(PAGE_SIZE-1))',
+    '#define page_align(x) (((x) + PAGE_SIZE - 1) & PAGE_MASK)',
+    '',
+    '#ifndef HZ',
+    '#define HZ 100',
+    '#endif',
+    '#define CONFIG_FLAG',
+    '',
+    ...cFunction('first', 'int a'),
+    'static int with_local(int a)',
+    '{',
+    '#define LOCAL_LIMIT \\',
+    '\t(16)',
+    body('local', 3),
+    '\treturn a < LOCAL_LIMIT;',
+    '}',
+    '#endif /* _ASM_GENERIC_PAGE_H */',
+    '',
+  ].join('\n');
+
+  it('names every object-like macro on the chunk that holds its line, never an include guard or a function-like macro', async () => {
+    const chunks = await chunkParsed('include/asm-generic/page.h', text);
+    const lineOf = (name: string) => text.split('\n').findIndex((l) => new RegExp(`#\\s*define\\s+${name}\\b`).test(l)) + 1;
+    const defined = chunks.flatMap((c) => c.defines ?? []);
+    expect(defined.sort()).toEqual(['CONFIG_FLAG', 'HZ', 'LOCAL_LIMIT', 'PAGE_MASK', 'PAGE_SHIFT', 'PAGE_SIZE']);
+    for (const name of defined) {
+      const holder = chunks.filter((c) => c.defines?.includes(name));
+      expect(holder, name).toHaveLength(1);
+      expect(holder[0].startLine <= lineOf(name) && lineOf(name) <= holder[0].endLine, name).toBe(true);
+    }
+    // A constant defined inside a function is listed by the function's chunk.
+    expect(find(chunks, 'with_local')?.defines).toEqual(['LOCAL_LIMIT']);
+    // Chunks that define none have no list.
+    expect(find(chunks, 'first')?.defines ?? null).toBeNull();
+  });
+
+  it('lists them in text chunks too (a file that falls back to text)', async () => {
+    const broken = ['#define MAX_THINGS 8', ...Array.from({ length: 30 }, (_, i) => `)) ]] oops ${i} {{ ((`), '#define MIN_THINGS 1', ''].join('\n');
+    const { chunks, parsed } = await chunker.chunkFile('lib/broken.c', broken);
+    expect(parsed).toBe(false);
+    expect(chunks.flatMap((c) => c.defines ?? [])).toEqual(expect.arrayContaining(['MAX_THINGS', 'MIN_THINGS']));
   });
 });

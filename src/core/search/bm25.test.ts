@@ -15,6 +15,7 @@ interface Spec {
   language?: string;
   content: string;
   doc?: string;
+  defines?: string[];
 }
 
 const SPECS: Spec[] = [
@@ -29,6 +30,11 @@ const SPECS: Spec[] = [
   { path: 'docs/guide.md', symbol: null, type: 'text', language: 'markdown', content: 'How to configure the user name and the database path.' },
   { path: 'kernel/mm/kalloc.c', symbol: 'kalloc', language: 'c', content: 'void *kalloc(void) { struct run *r; acquire(&kmem.lock); return (char*)r; }' },
   { path: 'kernel/mm/kfree.c', symbol: 'kfree', language: 'c', content: 'void kfree(void *pa) { /* see kalloc() kalloc kalloc */ release(&kmem.lock); }' },
+  // PAGE_SIZE is a constant (an object-like #define) of a module chunk; the function page_size
+  // and a heavy user of the constant would otherwise rank above it.
+  { path: 'include/asm/page.h', symbol: null, type: 'module', language: 'c', content: '#define PAGE_SHIFT 12\n#define PAGE_SIZE (1UL << PAGE_SHIFT)', defines: ['PAGE_SHIFT', 'PAGE_SIZE'] },
+  { path: 'include/linux/mm.h', symbol: 'page_size', language: 'c', content: 'static inline unsigned long page_size(struct page *page) { return PAGE_SIZE << compound_order(page); }' },
+  { path: 'mm/copy.c', symbol: 'copy_pages', language: 'c', content: 'void copy_pages(void *d, void *s) { memcpy(d, s, PAGE_SIZE); /* PAGE_SIZE PAGE_SIZE PAGE_SIZE */ }' },
 ];
 
 function toItems(specs: Spec[]) {
@@ -38,7 +44,7 @@ function toItems(specs: Spec[]) {
     list.push({
       path: s.path, startLine: i * 10 + 1, endLine: i * 10 + 5, language: s.language ?? 'typescript',
       chunkType: s.type ?? (s.symbol ? 'function' : 'text'), symbol: s.symbol ?? null, parent: s.parent ?? null,
-      signature: null, doc: s.doc ?? null, content: s.content, contentHash: `h${i}`,
+      signature: null, doc: s.doc ?? null, content: s.content, contentHash: `h${i}`, defines: s.defines ?? null,
     });
     byPath.set(s.path, list);
   });
@@ -80,6 +86,20 @@ describe('searchBm25', () => {
 
     const k = await search('kalloc');
     expect(k[0].id).toBe(idOf('kernel/mm/kalloc.c', 'kalloc'));
+  });
+
+  it('a constant a chunk defines (C #define) is a definition: exact case first, then another case', async () => {
+    const upper = await search('PAGE_SIZE');
+    const header = store.db.get<{ id: number }>(`SELECT id FROM chunks WHERE path = 'include/asm/page.h'`);
+    expect(upper[0].id).toBe((await header)!.id);
+    expect(upper[1].id).toBe(idOf('include/linux/mm.h', 'page_size'));
+    expect(upper[2].score).toBeLessThan(EXACT_SYMBOL_BOOST);
+    const lower = await search('page_size');
+    expect(lower[0].id).toBe(idOf('include/linux/mm.h', 'page_size'));
+    expect(lower[1].id).toBe((await header)!.id);
+    // Found by any case (NOCASE, as symbols are), and only by a name it defines.
+    expect((await search('Page_Shift'))[0].id).toBe((await header)!.id);
+    expect((await search('PAGE')).some((h) => h.score > EXACT_SYMBOL_BOOST)).toBe(false);
   });
 
   it('qualified identifiers need the parent too', async () => {

@@ -10,9 +10,9 @@
  *   signal; test/vendored/generated files are scaled down.
  * - Definitions (symbols.ts, the one exact-symbol detector): for identifier-like queries (one
  *   word), a chunk that defines the identifier (any case; `Foo::bar` / `Foo.bar` also need
- *   parent = Foo; a merged chunk by any of its names) is added to the candidates and gets
- *   KEYWORD_DEFINITION_BOOST × its tier (exact case, head of the definition, first), so
- *   definitions rank first. An identifier inside a prose query only feeds the rerank's
+ *   parent = Foo; a merged chunk by any of its names, any chunk by a constant it defines) is
+ *   added to the candidates and gets KEYWORD_DEFINITION_BOOST × its tier (exact case, head of
+ *   the definition, first), so definitions rank first. An identifier inside a prose query only feeds the rerank's
  *   `exact` signal.
  * Hit.score = rerank score (+ boost): higher is better. Ranks are 1..n, ties broken by chunk id.
  *
@@ -23,7 +23,7 @@
  */
 import type { Hit, SearchFilters } from '../types.ts';
 import type { Queryable, SqlValue } from '../store/sqlite.ts';
-import { resolveChunkContent } from '../store/store.ts';
+import { nameKey, resolveChunkContent } from '../store/store.ts';
 import { compilePathGlob, PATH_MATCH_FUNCTION } from '../text/path-glob.ts';
 import { identifierParts } from '../text/identifiers.ts';
 import { BM25_COLUMN_WEIGHTS, FTS_PLAN_BIG_CAP, FTS_PLAN_CAP, FTS_PLAN_THETA_GUESS, FTS_PLAN_WORD_ENOUGH, KEYWORD_DEFINITION_BOOST, MAX_EXACT_SYMBOL_ROWS, RERANK_CANDIDATES, RERANK_WEIGHTS } from '../config.ts';
@@ -162,7 +162,8 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
 
   try {
     // 1. Definitions of the query's identifiers: always candidates (ranked first for
-    //    identifier queries). By symbol (indexed), and by the names of merged siblings.
+    //    identifier queries). By symbol (indexed), and by chunk_names: the names of merged
+    //    siblings and the constants a chunk defines.
     const targets = symbolTargets(query);
     const exact = new Set<number>();
     for (const t of targets) {
@@ -174,18 +175,14 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
         [t.symbol, ...(t.parent ? [t.parent] : []), ...params, MAX_EXACT_SYMBOL_ROWS],
       );
       for (const row of rows) exact.add(row.id);
-      if (/\s/.test(t.symbol)) continue; // names are stored space-separated
-      // A full scan of the names index (no index finds a word inside a list): the plain
-      // `%name%` test first rejects most rows without building the padded string (kernel,
-      // 7.9k rows with names: ~3.2 instead of ~5.4 ms per target in wa-sqlite).
-      const name = likeEscape(t.symbol);
-      const merged = await db.all<{ id: number }>(
-        `SELECT c.id AS id FROM chunks c INDEXED BY chunks_symbols
-          WHERE c.symbols IS NOT NULL AND c.symbols LIKE ? ESCAPE '\\' AND (' ' || c.symbols || ' ') LIKE ? ESCAPE '\\'${parent}${where}
+      // Merged siblings' names and defined constants: one seek in chunk_names (schema 7).
+      const named = await db.all<{ id: number }>(
+        `SELECT c.id AS id FROM chunk_names n JOIN chunks c ON c.id = n.chunk_id
+          WHERE n.key = ?${parent}${where}
           ORDER BY c.id LIMIT ?`,
-        [`%${name}%`, `% ${name} %`, ...(t.parent ? [t.parent] : []), ...params, MAX_EXACT_SYMBOL_ROWS],
+        [nameKey(t.symbol), ...(t.parent ? [t.parent] : []), ...params, MAX_EXACT_SYMBOL_ROWS],
       );
-      for (const row of merged) exact.add(row.id);
+      for (const row of named) exact.add(row.id);
     }
 
     // 2. FTS candidates: the best n rows, filters applied in SQL, plus the definitions, whose
@@ -206,10 +203,10 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
     const content = RERANK_WEIGHTS.coverage > 0 ? 'content, text_start, text_len' : "'' AS content, NULL AS text_start, NULL AS text_len";
     for (let i = 0; i < ids.length; i += RERANK_FETCH_BATCH) {
       const part = ids.slice(i, i + RERANK_FETCH_BATCH);
-      const rows = await resolveChunkContent(db, await db.all<{ id: number; symbol: string | null; parent: string | null; path: string; content: string; symbols: string | null; context: string | null; text_start: number | null; text_len: number | null }>(
-        `SELECT id, symbol, parent, path, ${content}, symbols, context FROM chunks WHERE id IN (${part.map(() => '?').join(', ')})`, part));
+      const rows = await resolveChunkContent(db, await db.all<{ id: number; symbol: string | null; parent: string | null; path: string; content: string; symbols: string | null; defines: string | null; context: string | null; text_start: number | null; text_len: number | null }>(
+        `SELECT id, symbol, parent, path, ${content}, symbols, defines, context FROM chunks WHERE id IN (${part.map(() => '?').join(', ')})`, part));
       for (const r of rows) {
-        const m = matchDefinition(targets, { symbol: r.symbol, parent: r.parent, names: r.symbols ? r.symbols.split(' ') : null, context: r.context });
+        const m = matchDefinition(targets, { symbol: r.symbol, parent: r.parent, names: r.symbols ? r.symbols.split(' ') : null, defines: r.defines ? r.defines.split(' ') : null, context: r.context });
         if (m) tiers.set(r.id, m.tier);
         cands.push({ id: r.id, symbol: r.symbol, parent: r.parent, path: r.path, content: r.content, score: scores.get(r.id) ?? 0, exact: !!m });
       }

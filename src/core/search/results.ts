@@ -106,9 +106,9 @@ export function idsOf(groups: readonly GroupedItem[]): number[] {
   return groups.flatMap((g) => [g.id, ...g.more.map((m) => m.id)]);
 }
 
-/** The name a result shows: the one of a merged chunk's names that the query asked for. */
+/** The name a result shows: the one of a merged chunk's names or of its constants that the query asked for. */
 function matchedName(c: StoredChunk, pq: ProcessedQuery): string | null {
-  if (!c.names?.length) return null;
+  if (!c.names?.length && !c.defines?.length) return null;
   return matchDefinition(symbolTargets(pq), c)?.name ?? null;
 }
 
@@ -142,6 +142,7 @@ export function toResults(groups: readonly GroupedItem[], rowOf: (id: number) =>
       contextLine: c.contextLine ?? null,
       defLine: c.defLine ?? null,
       names: c.names ?? null,
+      defines: c.defines ?? null,
       matchedName: matchedName(c, pq),
       more,
       bm25Score: g.bm25Score,

@@ -10,7 +10,8 @@
  *
  * Tiers (DEFINITION_TIERS, config.ts), best first: the exact-case name at the head of its
  * definition; the exact-case name in a later piece of it; another case at the head; another
- * case in a later piece. A chunk of merged small siblings matches by any name it lists.
+ * case in a later piece. A chunk of merged small siblings matches by any name it lists, and
+ * any chunk by a constant it defines (`defines`: C/C++ object-like `#define`s).
  *
  * Invariants: pure; a chunk that is not a definition of a target gets null; the tier of a
  * chunk never depends on other chunks.
@@ -41,6 +42,8 @@ export interface SymbolRow {
   symbol: string | null;
   parent: string | null;
   names?: readonly string[] | null;
+  /** Constants defined on the chunk's lines (Chunk.defines). */
+  defines?: readonly string[] | null;
   /** Non-null for a later piece of a split definition. */
   context?: string | null;
 }
@@ -63,8 +66,9 @@ export function symbolTargets(query: ProcessedQuery): SymbolTarget[] {
 
 /** The best definition match of `row` for `targets`, or null when it defines none of them. */
 export function matchDefinition(targets: readonly SymbolTarget[], row: SymbolRow): DefinitionMatch | null {
-  if (!row.symbol || targets.length === 0) return null;
-  const names = row.names?.length ? row.names : [row.symbol];
+  if (targets.length === 0) return null;
+  const own = row.symbol ? (row.names?.length ? row.names : [row.symbol]) : [];
+  const names = row.defines?.length ? [...own, ...row.defines] : own;
   const head = !row.context;
   let best: DefinitionMatch | null = null;
   for (const t of targets) {

@@ -243,6 +243,31 @@ export const MIGRATIONS: readonly string[] = [
   UPDATE OR IGNORE embeddings SET content_hash = substr(content_hash, 1, 16) WHERE length(content_hash) > 16;
   DELETE FROM embeddings WHERE length(content_hash) > 16;
   `,
+  /* 7 */ `
+  -- Names by which a chunk is a definition besides its symbol (issue 12, identifier lookups):
+  -- the names of merged small siblings (chunks.symbols) and the constants it defines that are
+  -- no definition of their own (chunks.defines: C/C++ object-like #defines, space-separated).
+  -- chunk_names holds each under its key, the name with ASCII A-Z folded (as COLLATE NOCASE
+  -- compares; store.ts nameKey), so a name is found with one seek of this one b-tree instead
+  -- of a LIKE scan over every list; the scan's index goes. Store deletes a chunk's rows by
+  -- the keys of its symbols and defines.
+  ALTER TABLE chunks ADD COLUMN defines TEXT;
+  CREATE TABLE chunk_names (
+    key TEXT NOT NULL,
+    chunk_id INTEGER NOT NULL,
+    PRIMARY KEY (key, chunk_id)
+  ) WITHOUT ROWID;
+  WITH RECURSIVE split(id, name, rest) AS (
+    SELECT id, '', symbols || ' ' FROM chunks WHERE symbols IS NOT NULL
+    UNION ALL
+    SELECT id, substr(rest, 1, instr(rest, ' ') - 1), substr(rest, instr(rest, ' ') + 1) FROM split WHERE rest <> ''
+  )
+  INSERT OR IGNORE INTO chunk_names (key, chunk_id) SELECT lower(name), id FROM split WHERE name <> '';
+  DROP INDEX IF EXISTS chunks_symbols;
+  -- C/C++ files are re-chunked on the next run so their #defines are recorded (cached
+  -- embeddings are keyed by content hash: nothing is re-embedded).
+  UPDATE files SET hash = '', mtime = -1 WHERE language IN ('c', 'cpp');
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

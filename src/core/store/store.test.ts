@@ -84,6 +84,36 @@ describe('Store (memory)', () => {
   });
 
 
+  it('keeps chunk_names equal to every chunk\'s merged names and defined constants through write, rewrite, rename and delete', async () => {
+    const named = (p: string, defines: string[][]): Item => {
+      const it = file(p, defines.length, { language: 'c' });
+      it.chunks.forEach((c, i) => { c.defines = defines[i]!.length ? defines[i] : null; });
+      it.chunks[0]!.names = ['fn0', 'helper0'];
+      return it;
+    };
+    const expected = async () => {
+      const rows: string[] = [];
+      for (const f of (await store.getFiles()).keys()) {
+        for (const c of await store.getFileChunks(f)) for (const n of new Set([...(c.names ?? []), ...(c.defines ?? [])].map((x) => x.toLowerCase()))) rows.push(`${c.id} ${n}`);
+      }
+      return rows.sort();
+    };
+    const actual = async () => (await store.db.all<{ chunk_id: number; key: string }>('SELECT chunk_id, key FROM chunk_names')).map((r) => `${r.chunk_id} ${r.key}`).sort();
+    await store.writeFiles([named('a.h', [['PAGE_SIZE', 'PAGE_SHIFT'], []]), named('b.h', [[], ['HZ']])]);
+    expect((await store.getFileChunks('a.h'))[0]).toMatchObject({ names: ['fn0', 'helper0'], defines: ['PAGE_SIZE', 'PAGE_SHIFT'] });
+    expect(await actual()).toHaveLength(7);
+    expect(await actual()).toEqual(await expected());
+    await store.writeFiles([named('a.h', [['PAGE_MASK']])]);
+    await store.renameFile('b.h', { ...named('c.h', [[]]).file, hash: 'hash-b.h' });
+    expect(await actual()).toEqual(await expected());
+    expect((await store.db.all('SELECT key FROM chunk_names WHERE key = ?', ['page_size']))).toEqual([]);
+    expect((await store.db.all('SELECT key FROM chunk_names WHERE key = ?', ['page_mask']))).toHaveLength(1);
+    await store.deleteFiles(['a.h']);
+    expect(await actual()).toEqual(await expected());
+    expect((await actual()).map((r) => r.split(' ')[1]).sort()).toEqual(['fn0', 'helper0', 'hz']);
+    await ftsConsistent(store);
+  });
+
   it('writes batches of any size row for row (many rows per statement), and a path named twice keeps its later item', async () => {
     // 24 chunk rows and 64 FTS rows go in one statement: sizes around and past both, plus a remainder.
     const sizes = [1, 23, 24, 25, 63, 64, 65, 130];
@@ -348,6 +378,28 @@ describe('Store (Node file VFS)', () => {
     await ftsConsistent(s);
     expect((await s.db.all(`SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH '"chunk"'`)).length).toBe(2);
     expect(await s.integrityCheck()).toBe('ok');
+    await s.close();
+  });
+
+  it('migrates a version-6 index: merged names move to chunk_names, C/C++ files are re-chunked, the rest kept', async () => {
+    const f = path.join(dir, 'v6.sqlite');
+    // A schema-6 file: today's schema rewound (Debian's sqlite3 predates contentless_delete).
+    const old = await openNodeStore(f);
+    const row = (p: string, lang: string, symbol: string, symbols: string | null) => `('${p}', 1, 9, '${lang}', 'function', '${symbol}', NULL, NULL, NULL, 'int ${symbol}(void);', 'h-${p}', ${symbols ? `'${symbols}'` : 'NULL'})`;
+    await old.db.exec(`DROP TABLE chunk_names; ALTER TABLE chunks DROP COLUMN defines;
+      CREATE INDEX chunks_symbols ON chunks(symbols) WHERE symbols IS NOT NULL;
+      INSERT INTO chunks (path, start_line, end_line, language, chunk_type, symbol, parent, signature, doc, content, content_hash, symbols)
+        VALUES ${[row('a.ts', 'typescript', 'qsize', 'qsize maxSize'), row('b.ts', 'typescript', 'one', null), row('c.h', 'c', 'list_add', 'list_add list_del')].join(', ')};
+      INSERT INTO files (path, hash, size, mtime, language, indexed_at) VALUES ('a.ts', 'h', 1, 1, 'typescript', 'x'), ('b.ts', 'h', 1, 1, 'typescript', 'x'), ('c.h', 'h', 1, 1, 'c', 'x');
+      PRAGMA user_version = 6;`);
+    await old.close();
+    const s = await openNodeStore(f);
+    const names = await s.db.all<{ name: string }>('SELECT c.path || \' \' || n.key AS name FROM chunk_names n JOIN chunks c ON c.id = n.chunk_id ORDER BY 1');
+    expect(names.map((r) => r.name)).toEqual(['a.ts maxsize', 'a.ts qsize', 'c.h list_add', 'c.h list_del']);
+    expect(await s.db.get(`SELECT name FROM sqlite_master WHERE name = 'chunks_symbols'`)).toBeUndefined();
+    const files = await s.getFiles();
+    expect(files.get('a.ts')?.hash).toBe('h');
+    expect(files.get('c.h')?.hash).toBe('');
     await s.close();
   });
 

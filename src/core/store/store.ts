@@ -92,6 +92,7 @@ interface ChunkRow {
   context: string | null;
   def_line: number | null;
   symbols: string | null;
+  defines: string | null;
   text_start: number | null;
   text_len: number | null;
 }
@@ -155,16 +156,46 @@ function chunked<T>(xs: readonly T[], size = MAX_PARAMS_PER_STATEMENT): T[][] {
 
 const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 
-const CHUNK_COLUMNS = 'id, path, start_line, end_line, language, chunk_type, symbol, parent, signature, doc, content, content_hash, context, def_line, symbols, text_start, text_len';
+const CHUNK_COLUMNS = 'id, path, start_line, end_line, language, chunk_type, symbol, parent, signature, doc, content, content_hash, context, def_line, symbols, defines, text_start, text_len';
 const INSERT_CHUNK = `INSERT INTO chunks (id, path, start_line, end_line, language, chunk_type, symbol, parent, signature, doc,
-  content, content_hash, context, def_line, symbols, text_start, text_len) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+  content, content_hash, context, def_line, symbols, defines, text_start, text_len) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 /** chunks_fts is contentless (schema 5): Store writes each row's FTS columns itself. */
 const INSERT_FTS = 'INSERT INTO chunks_fts (rowid, names, path_words, sig_doc, content, tokens) VALUES (?, ?, ?, ?, ?, ?)';
-/** Rows per multi-row INSERT (under MAX_PARAMS_PER_STATEMENT parameters): 17 and 6 parameters a row. */
+/** chunk_names (schema 7): a chunk's names besides its symbol (merged siblings, defined constants), by nameKey. */
+const INSERT_NAME = 'INSERT OR IGNORE INTO chunk_names (key, chunk_id) VALUES (?, ?)';
+/** Rows per multi-row INSERT (under MAX_PARAMS_PER_STATEMENT parameters): 18, 6 and 2 parameters a row. */
 const CHUNK_ROWS_PER_INSERT = 24;
 const FTS_ROWS_PER_INSERT = 64;
+const NAME_ROWS_PER_INSERT = 200;
 
 const DELETE_FTS_OF_PATH = 'DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE path = ?)';
+
+/**
+ * chunk_names' key of a name: ASCII A-Z folded to a-z, nothing else — what COLLATE NOCASE
+ * compares and SQLite's lower() (migration 7) makes.
+ */
+export function nameKey(name: string): string {
+  return name.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+}
+
+/** The chunk_names rows of one chunk: the keys of its merged names and defined constants. */
+function nameKeys(names: readonly string[] | null | undefined, defines: readonly string[] | null | undefined): Set<string> {
+  const keys = new Set<string>();
+  if (names) for (const n of names) keys.add(nameKey(n));
+  if (defines) for (const n of defines) keys.add(nameKey(n));
+  return keys;
+}
+
+/** Delete the chunk_names rows of `path`'s chunks (found by the names each chunk row lists). */
+async function deleteNamesOfPath(tx: Queryable, path: string): Promise<void> {
+  const rows = await tx.all<{ id: number; symbols: string | null; defines: string | null }>(
+    'SELECT id, symbols, defines FROM chunks WHERE path = ? AND (symbols IS NOT NULL OR defines IS NOT NULL)', [path]);
+  for (const r of rows) {
+    for (const key of nameKeys(r.symbols?.split(' '), r.defines?.split(' '))) {
+      await tx.run('DELETE FROM chunk_names WHERE key = ? AND chunk_id = ?', [key, r.id]);
+    }
+  }
+}
 
 /**
  * Where `content` starts in the file's text (UTF-16 code units), or -1. Chunk content is the
@@ -233,6 +264,7 @@ function toStoredChunk(r: ChunkRow): StoredChunk {
     contextLine: r.context !== null ? r.def_line : null,
     defLine: r.def_line,
     names: r.symbols ? r.symbols.split(' ') : null,
+    defines: r.defines ? r.defines.split(' ') : null,
   };
 }
 
@@ -342,17 +374,21 @@ export class Store {
         // named twice first gets its earlier rows in, so the later item replaces them as before.
         let chunkRows: SqlValue[][] = [];
         let ftsRows: SqlValue[][] = [];
+        let nameRows: SqlValue[][] = [];
         const insertPending = async () => {
           await insertRows(tx, INSERT_CHUNK, CHUNK_ROWS_PER_INSERT, chunkRows);
           await insertRows(tx, INSERT_FTS, FTS_ROWS_PER_INSERT, ftsRows);
+          await insertRows(tx, INSERT_NAME, NAME_ROWS_PER_INSERT, nameRows);
           chunkRows = [];
           ftsRows = [];
+          nameRows = [];
         };
         const seen = new Set<string>();
         for (const [i, { file, chunks, text }] of items.entries()) {
           if (seen.has(file.path)) await insertPending();
           seen.add(file.path);
           await tx.run(DELETE_FTS_OF_PATH, [file.path]);
+          await deleteNamesOfPath(tx, file.path);
           await tx.run('DELETE FROM chunks WHERE path = ?', [file.path]);
           const pathText = pathWords(file.path);
           const lineStarts = typeof text === 'string' ? lineStartsOf(text) : null;
@@ -364,9 +400,10 @@ export class Store {
             chunkRows.push([
               id, c.path, c.startLine, c.endLine, c.language, c.chunkType, c.symbol, c.parent, c.signature, c.doc,
               at >= 0 ? '' : c.content, c.contentHash, c.context ?? null, c.defLine ?? null, c.names?.length ? c.names.join(' ') : null,
-              at >= 0 ? at : null, at >= 0 ? c.content.length : null,
+              c.defines?.length ? c.defines.join(' ') : null, at >= 0 ? at : null, at >= 0 ? c.content.length : null,
             ]);
             ftsRows.push(ftsRow(id, pathText, c));
+            if (c.names || c.defines) for (const key of nameKeys(c.names, c.defines)) nameRows.push([key, id]);
           }
           const data = packed[i];
           if (data) await this.trigrams.stage(tx, await putFileText(tx, file.path, data), items[i]!.grams ?? text ?? null);
@@ -387,6 +424,7 @@ export class Store {
     await this.db.transaction(async (tx) => {
       for (const p of paths) {
         await tx.run(DELETE_FTS_OF_PATH, [p]);
+        await deleteNamesOfPath(tx, p);
         await tx.run('DELETE FROM chunks WHERE path = ?', [p]);
         await tx.run('DELETE FROM files WHERE path = ?', [p]);
         await tx.run('DELETE FROM trigram_pending WHERE id IN (SELECT id FROM file_text WHERE path = ?)', [p]);
@@ -407,6 +445,7 @@ export class Store {
     }
     await this.db.transaction(async (tx) => {
       await tx.run(DELETE_FTS_OF_PATH, [to.path]);
+      await deleteNamesOfPath(tx, to.path);
       await tx.run('DELETE FROM chunks WHERE path = ?', [to.path]);
       const moved = await resolveChunkContent(tx, await tx.all<ChunkRow>(`SELECT ${CHUNK_COLUMNS} FROM chunks WHERE path = ?`, [from]));
       await tx.run(DELETE_FTS_OF_PATH, [from]);
@@ -700,7 +739,7 @@ export class Store {
    * 'ok', or the problems found: PRAGMA integrity_check; the FTS5 integrity-check (for the
    * contentless chunks_fts: its own structure); one FTS row per chunk and none without one
    * (the FTS row set is chunks_fts_docsize's ids); every chunk that refers into file_text
-   * finds its file's text; every trigram posting list decodes to ascending ids (pending ids
+   * finds its file's text; every chunk_names row names a chunk; every trigram posting list decodes to ascending ids (pending ids
    * need no check: one that names no file_text row is harmless, the next flush drops it).
    */
   async integrityCheck(): Promise<string> {
@@ -716,6 +755,8 @@ export class Store {
       if (orphans) problems.push(`chunks_fts: ${orphans} FTS rows have no chunk`);
       const textless = await count('SELECT count(*) AS n FROM chunks c WHERE c.text_start IS NOT NULL AND NOT EXISTS (SELECT 1 FROM file_text t WHERE t.path = c.path)');
       if (textless) problems.push(`chunks: ${textless} chunks refer to a file text that is missing`);
+      const nameless = await count('SELECT count(*) AS n FROM chunk_names n WHERE NOT EXISTS (SELECT 1 FROM chunks c WHERE c.id = n.chunk_id)');
+      if (nameless) problems.push(`chunk_names: ${nameless} names belong to no chunk`);
     } catch (e) {
       problems.push(`chunks_fts: ${e instanceof Error ? e.message : String(e)}`);
     }
