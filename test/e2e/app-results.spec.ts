@@ -2,7 +2,8 @@
  * Results a developer trusts (issue 10), in the app on a real folder handle: a split
  * definition is one result whose body is numbered with the file's own lines and whose
  * signature shows as a breadcrumb at its real line; the other matching pieces open under
- * "N more matches in this definition"; multi-select filters live in the URL; group by file.
+ * "N more matches in this definition"; multi-select filters live in the URL; group by file;
+ * a C constant is found by name on the lines that define it.
  */
 import { test, expect } from '@playwright/test';
 import { installPicker, readFixture, type FixtureFolder } from './helpers/opfs-fixture.ts';
@@ -11,7 +12,13 @@ import { searchFor, waitIndexed, resetApp } from './helpers/app.ts';
 const small = readFixture('test/fixtures/repo-small');
 const steps = Array.from({ length: 90 }, (_, i) => `    total += values[${i}] * weight_${i % 7}  # running accumulate step ${i}`).join('\n');
 const LONG = `import math\n\n\ndef accumulate(values):\n    """Sum weighted values."""\n    total = 0\n${steps}\n    return total\n`;
-const fixture: FixtureFolder = { name: 'repo-results', files: { ...small.files, 'lib/acc.py': Buffer.from(LONG).toString('base64') } };
+const PAGE_H = '#ifndef _ASM_PAGE_H\n#define _ASM_PAGE_H\n\n#define PAGE_SHIFT 12\n#define PAGE_SIZE (1UL << PAGE_SHIFT)\n\n#endif\n';
+const PAGES_C = 'static unsigned long page_size(struct page *page)\n{\n\treturn PAGE_SIZE << compound_order(page);\n}\n\nvoid copy_pages(void *d, void *s)\n{\n\tmemcpy(d, s, PAGE_SIZE);\n}\n';
+const b64 = (t: string) => Buffer.from(t).toString('base64');
+const fixture: FixtureFolder = {
+  name: 'repo-results',
+  files: { ...small.files, 'lib/acc.py': b64(LONG), 'include/asm/page.h': b64(PAGE_H), 'mm/pages.c': b64(PAGES_C) },
+};
 const FILES = Object.keys(fixture.files).length;
 const fileLine = (n: number) => LONG.split('\n')[n - 1];
 
@@ -76,4 +83,17 @@ test('the head of a definition answers its name; explain names the tier; multi-s
   const paths = await page.getByTestId('file-group-path').allTextContents();
   expect(new Set(paths).size).toBe(paths.length);
   await page.screenshot({ path: 'test-results/screens/results-group-by-file.png', fullPage: true });
+});
+
+test('a C constant is found by name where it is defined; the function of the same name in lower case comes first for its own name', async ({ page }) => {
+  await searchFor(page, 'PAGE_SIZE');
+  const first = page.getByTestId('result').first();
+  await expect(first.getByTestId('result-path')).toHaveText('include/asm/page.h');
+  await expect(first.getByTestId('result-symbol')).toHaveText('PAGE_SIZE');
+  await expect(first.getByTestId('result-defines')).toHaveText('constant defined here');
+  await searchFor(page, 'page_size');
+  const top = page.getByTestId('result').first();
+  await expect(top.getByTestId('result-path')).toHaveText('mm/pages.c');
+  await expect(top.getByTestId('result-symbol')).toHaveText('page_size');
+  await expect(top.getByTestId('result-defines')).toHaveCount(0);
 });

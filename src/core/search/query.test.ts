@@ -82,8 +82,14 @@ describe('processQuery', () => {
     expect(processQuery('size_t len').ftsQuery).toBe('"size_t" OR "len"* OR "size"* OR "t" OR "length"*');
     expect(processQuery('mutex_lo').ftsQuery).toMatch(/^"mutex_lo" OR /);
     expect(processQuery('mutex_loc').ftsQuery).toMatch(/^"mutex_loc"\* OR /);
-    // A stem keeps its marker whatever its last token: "p.bit" alone would miss p.Bits.
-    expect(processQuery('the p.bits value').ftsQuery).toMatch(/^"p\.bit"\* OR /);
+    // Only the last token is stemmed, by lightStem's rule, so the marker never lands on a
+    // stub: `…_spi0_cs` is not `"…_spi0_c"*` (every c… token), `p.bits` keeps "bits".
+    expect(processQuery('the p.bits value').ftsQuery).toMatch(/^"p\.bits"\* OR /);
+    expect(processQuery('PINMUX_GPIO49__FUNC_SCP_SPI0_CS').ftsQuery).toMatch(/^"pinmux_gpio49__func_scp_spi0_cs" OR /);
+    expect(processQuery('crypto_stats_rng_seed').ftsQuery).toMatch(/^"crypto_stats_rng_seed"\* OR /);
+    // A long last token is stemmed and keeps its marker: "p.return" alone would miss p.Returns.
+    expect(processQuery('the p.returns value').ftsQuery).toMatch(/^"p\.return"\* OR /);
+    expect(processQuery('allocate_pages').ftsQuery).toMatch(/^"allocate_page"\* OR /);
   });
 
   it('drops doc-comment filler but keeps code words', () => {

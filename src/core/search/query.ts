@@ -141,15 +141,19 @@ const LAST_TOKEN_RE = /[\p{L}\p{N}\p{M}]*$/u;
 /**
  * Quote a term as an FTS5 string; add the prefix marker outside the quotes when its last
  * token is long enough (PREFIX_MIN_CHARS for the query's last word as typed,
- * INNER_PREFIX_MIN_CHARS for any other) or was stemmed (`p.bits` → `"p.bit"*`). The marker
- * applies to that token only, so `"substring_t"*` is `substring` then any token starting
- * with `t`: every t… doclist merged (kernel: ~0.5 s a statement), for what `"substring_t"` finds.
+ * INNER_PREFIX_MIN_CHARS for any other) or was stemmed (`p.returns` → `"p.return"*`). The
+ * marker applies to that token only, so `"substring_t"*` is `substring` then any token
+ * starting with `t`: every t… doclist merged (kernel: ~0.5 s a statement), for what
+ * `"substring_t"` finds. For the same reason only the last token is stemmed, by lightStem's
+ * own rule (it keeps 4+ characters): stemming the whole `…_spi0_cs` gave `"…_spi0_c"*` (every
+ * c… doclist: 0.6 s a statement on the kernel), `…_rng_seed` gave `"…_rng_se"*`.
  */
 function ftsTerm(term: string, lastWord: string | null): string {
   const min = term === lastWord ? PREFIX_MIN_CHARS : INNER_PREFIX_MIN_CHARS;
-  const stem = STEM_FTS_TERMS ? lightStem(term) : term;
+  const last = LAST_TOKEN_RE.exec(term)![0];
+  const stem = STEM_FTS_TERMS ? term.slice(0, term.length - last.length) + lightStem(last) : term;
   const quoted = quoteFts(stem);
-  return stem !== term || LAST_TOKEN_RE.exec(stem)![0].length >= min ? `${quoted}*` : quoted;
+  return stem !== term || last.length >= min ? `${quoted}*` : quoted;
 }
 
 function quoteFts(term: string): string {
