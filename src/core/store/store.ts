@@ -8,7 +8,7 @@
  *   A file whose record is missing or stale is simply re-chunked on the next run (resume).
  * - chunks_fts always equals chunks (written with them; see schema.ts), and chunk_names holds
  *   exactly the nameKey of every merged name (symbols) and constant (defines) of every chunk,
- *   written and deleted in the same transaction (integrityCheck checks both).
+ *   written and deleted in the same transaction (integrityCheck reports names of no chunk).
  * - Embeddings are keyed by (content_hash, model) and outlive chunks: unchanged text is never
  *   re-embedded. New vectors are stored int8-quantised with a per-vector scale (dim + 5 or 6
  *   bytes, see vectorToInt8Blob; cosine error ~1e-3); float32 BLOBs (4 × dim bytes) written by
