@@ -3,6 +3,7 @@
  * The JSON shape is the evaluation contract — keep its field names exactly as they are.
  */
 import { Searcher, type FullSearchResponse } from '../core/search/search.ts';
+import { showsConstant } from '../core/search/results.ts';
 import type { IndexContext } from './context.ts';
 import { loadSearchEmbedder } from './model.ts';
 import { openVectorIndex, type OpenedVectors } from './vectors.ts';
@@ -121,8 +122,7 @@ export function formatSearchHuman(res: FullSearchResponse, explain: boolean): st
   const out: string[] = [];
   for (const r of res.results) {
     const name = r.matchedName ?? r.symbol;
-    const constant = !!r.matchedName && !r.names?.includes(r.matchedName) && !!r.defines?.includes(r.matchedName);
-    const sym = name ? (r.parent && !constant ? `${r.parent}.${name}` : name) : `(${r.chunkType})`;
+    const sym = name ? (r.parent && !showsConstant(r) ? `${r.parent}.${name}` : name) : `(${r.chunkType})`;
     const more = r.more.length ? `  (+${r.more.length} more in this definition)` : '';
     out.push(safeText(`${r.path}:${r.startLine}-${r.endLine}  ${sym}  ${r.combinedScore.toFixed(4)}${more}`));
     if (explain) {

@@ -30,6 +30,7 @@ import { GRAMMARS, LANGUAGE_SPECS, RUNTIME_WASM, detectLanguage, type ConstantDe
 import { chunkText } from './text.ts';
 import { FileChunker } from './file-chunker.ts';
 import type { ChunkSizes } from './pieces.ts';
+import { LineTable } from './lines.ts';
 import { errorShares } from './tree-walk.ts';
 import { bindTreeRuntime } from './tree-access.ts';
 
@@ -198,12 +199,10 @@ export class Chunker {
 function withConstants(chunks: Chunk[], text: string, constants: ((text: string) => ConstantDef[]) | undefined): Chunk[] {
   const found = constants ? constants(text) : [];
   if (!found.length || !chunks.length) return chunks;
-  let line = 1;
-  let at = 0;
+  const lines = new LineTable(text);
   let first = 0;
   for (const { name, lineStart } of found) {
-    for (let i = text.indexOf('\n', at); i !== -1 && i < lineStart; i = text.indexOf('\n', i + 1)) line++;
-    at = lineStart;
+    const line = lines.rowOf(lineStart) + 1;
     while (first < chunks.length && chunks[first]!.endLine < line) first++;
     for (let k = first; k < chunks.length && chunks[k]!.startLine <= line; k++) {
       const c = chunks[k]!;

@@ -106,6 +106,14 @@ export function idsOf(groups: readonly GroupedItem[]): number[] {
   return groups.flatMap((g) => [g.id, ...g.more.map((m) => m.id)]);
 }
 
+/**
+ * Whether the name a result shows is a constant defined on its lines (`defines`) rather than
+ * its own or a merged sibling's name: shown without the parent, labelled as a constant.
+ */
+export function showsConstant(r: Pick<SearchResult, 'matchedName' | 'names' | 'defines'>): boolean {
+  return !!r.matchedName && !r.names?.includes(r.matchedName) && !!r.defines?.includes(r.matchedName);
+}
+
 /** The name a result shows: the one of a merged chunk's names or of its constants that the query asked for. */
 function matchedName(c: StoredChunk, pq: ProcessedQuery): string | null {
   if (!c.names?.length && !c.defines?.length) return null;

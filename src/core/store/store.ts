@@ -741,8 +741,9 @@ export class Store {
    * 'ok', or the problems found: PRAGMA integrity_check; the FTS5 integrity-check (for the
    * contentless chunks_fts: its own structure); one FTS row per chunk and none without one
    * (the FTS row set is chunks_fts_docsize's ids); every chunk that refers into file_text
-   * finds its file's text; every chunk_names row names a chunk; every trigram posting list decodes to ascending ids (pending ids
-   * need no check: one that names no file_text row is harmless, the next flush drops it).
+   * finds its file's text; every chunk_names row names a chunk; every trigram posting list
+   * decodes to ascending ids (pending ids need no check: one that names no file_text row is
+   * harmless, the next flush drops it).
    */
   async integrityCheck(): Promise<string> {
     const problems = (await this.db.all<{ integrity_check: string }>('PRAGMA integrity_check'))
