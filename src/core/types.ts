@@ -35,6 +35,14 @@ export interface Chunk {
   signature: string | null;
   /** Doc comment attached to the symbol, without comment markers where practical. */
   doc: string | null;
+  /**
+   * Where `signature` / `doc` were read from: [start, end) offsets (UTF-16) into the file's
+   * text. A hint for the store, which keeps the offsets instead of the text when
+   * text/decl-text.ts signatureText / docText of that slice gives the field back. Absent or
+   * null when the chunker has none.
+   */
+  signatureSpan?: [number, number] | null;
+  docSpan?: [number, number] | null;
   /** The chunk's source text: exactly the file's lines startLine..endLine, nothing added. */
   content: string;
   /**

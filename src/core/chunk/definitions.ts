@@ -7,20 +7,15 @@ import type { Node } from 'web-tree-sitter';
 import type { LanguageSpec } from './languages.ts';
 import { typeOf } from './tree-access.ts';
 import type { LineTable } from './lines.ts';
-import type { Context, DefInfo, Item } from './pieces.ts';
+import type { Context, DefInfo, Item, Span } from './pieces.ts';
+import { clip, commentDocText, docstringText, MAX_SIGNATURE_CHARS, signatureText } from '../text/decl-text.ts';
 
 /** Carried context of a split body: at most this many signature rows / characters. */
 const MAX_PREFIX_ROWS = 6;
 const MAX_PREFIX_CHARS = 300;
-const MAX_SIGNATURE_CHARS = 400;
-const MAX_DOC_CHARS = 2000;
 const MAX_NAME_CHARS = 200;
 
 const IDENTIFIER = /identifier$|^(name|constant|word|operator_name|destructor_name|primitive_type)$/;
-
-export function clip(s: string, max: number): string {
-  return s.length > max ? s.slice(0, max) : s;
-}
 
 export class Definitions {
   constructor(
@@ -98,18 +93,12 @@ export class Definitions {
     );
   }
 
-  /** Declaration text without the body, whitespace collapsed, e.g. `def f(a) -> int:` or `function f(a)`. */
-  signatureOf(d: DefInfo, body: Node | null): string | null {
+  /** Declaration text without the body (text/decl-text.ts signatureText) and the slice it is made of. */
+  signatureOf(d: DefInfo, body: Node | null): { signature: string | null; signatureSpan: Span } {
     const startRow = this.lines.rowOf(d.sigStart);
     const end = body && body.startIndex > d.sigStart ? body.startIndex : this.lines.end(startRow);
-    const sig = this.text
-      .slice(d.sigStart, Math.min(end, d.sigStart + MAX_SIGNATURE_CHARS * 4))
-      .replace(/\s+/g, ' ')
-      .trim()
-      .replace(/\s*\{$/, '')
-      // A C macro's first row ends in its line continuation.
-      .replace(/\s*\\$/, '');
-    return sig === '' ? null : clip(sig, MAX_SIGNATURE_CHARS);
+    const span: Span = [d.sigStart, Math.min(end, d.sigStart + MAX_SIGNATURE_CHARS * 4)];
+    return { signature: signatureText(this.text.slice(span[0], span[1])), signatureSpan: span };
   }
 
   /** Signature rows, carried (as context, not content) by later pieces of a split body. */
@@ -127,15 +116,19 @@ export class Definitions {
     return { text: sig, row: sigRow, budget: `${sig}\n${indent}    ${this.spec.lineComment} …\n`.length };
   }
 
-  docOf(item: Item, body: Node | null): string | null {
+  /**
+   * The doc comment (or docstring) and the slice of the text it was read from: from the first
+   * doc comment's start to the last one's end.
+   */
+  docOf(item: Item, body: Node | null): { doc: string | null; docSpan: Span | null } {
     if (this.spec.docStyle === 'docstring' && body) {
       const first = body.firstNamedChild;
       const str = first?.type === 'expression_statement' ? first.firstNamedChild : null;
-      if (str && str.type === 'string') return cleanDocstring(str.text);
+      if (str && str.type === 'string') return { doc: docstringText(str.text), docSpan: [str.startIndex, str.endIndex] };
     }
-    if (item.docNodes.length === 0) return null;
-    const doc = item.docNodes.map((n) => cleanComment(n.text)).join('\n').trim();
-    return doc === '' ? null : clip(doc, MAX_DOC_CHARS);
+    const nodes = item.docNodes;
+    if (nodes.length === 0) return { doc: null, docSpan: null };
+    return { doc: commentDocText(nodes.map((n) => n.text)), docSpan: [nodes[0]!.startIndex, nodes[nodes.length - 1]!.endIndex] };
   }
 
   goReceiver(node: Node): string | null {
@@ -154,26 +147,4 @@ export class Definitions {
     }
     return null;
   }
-}
-
-/** Comment text without markers: `/** … *\/`, `//`, `///`, `//!`, `#`, leading `*`. */
-function cleanComment(raw: string): string {
-  let s = raw.trim();
-  if (s.startsWith('/*')) s = s.replace(/^\/\*+!?/, '').replace(/\*+\/$/, '');
-  return s
-    .split('\n')
-    .map((l) => l.trim().replace(/^(\/\/[/!]?|#+|\*+(?!\/))\s?/, '').trimEnd())
-    .join('\n')
-    .trim();
-}
-
-/** Python docstring without quotes and prefixes, lines trimmed. */
-function cleanDocstring(raw: string): string | null {
-  const s = raw.replace(/^[rRbBuUfF]*("""|'''|"|')/, '').replace(/("""|'''|"|')$/, '');
-  const doc = s
-    .split('\n')
-    .map((l) => l.trim())
-    .join('\n')
-    .trim();
-  return doc === '' ? null : clip(doc, MAX_DOC_CHARS);
 }

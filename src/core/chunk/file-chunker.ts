@@ -258,7 +258,7 @@ export class FileChunker {
       }
       scores ??= this.scoreBreaks(nodes, from, to, 0);
       for (const p of this.pack(a, b, scores.subarray(a - from), budgetOf(prefix), budgetOf(prefix))) {
-        out.push({ ...base, ...p, doc: out.length === first ? base.doc : null, context: out.length === first ? null : prefix, names: null, merge });
+        out.push({ ...base, ...p, doc: out.length === first ? base.doc : null, docSpan: out.length === first ? base.docSpan : null, context: out.length === first ? null : prefix, names: null, merge });
       }
     };
     let cur = from;
@@ -281,7 +281,7 @@ export class FileChunker {
     }
     const size = this.lines.size(item.startRow, item.endRow);
     const chunkType: ChunkType = item.kind === 'comment' ? 'comment' : 'module';
-    const base = { chunkType, symbol: null, parent: null, signature: null, doc: null, defRow: null, context: null, names: null };
+    const base = { chunkType, symbol: null, parent: null, signature: null, signatureSpan: null, doc: null, docSpan: null, defRow: null, context: null, names: null };
     if (size <= this.opts.maxChunkChars) {
       const merge: MergeKind = chunkType === 'module' || size < this.opts.minChunkChars ? 'module' : 'none';
       out.push({ ...base, startRow: item.startRow, endRow: item.endRow, merge });
@@ -310,7 +310,7 @@ export class FileChunker {
     }
     const body = this.defs.bodyOf(d);
     const base: PieceBase = {
-      chunkType: kind, symbol, parent, signature: this.defs.signatureOf(d, body), doc: this.defs.docOf(item, body), defRow: this.lines.rowOf(d.sigStart),
+      chunkType: kind, symbol, parent, ...this.defs.signatureOf(d, body), ...this.defs.docOf(item, body), defRow: this.lines.rowOf(d.sigStart),
     };
     const size = this.lines.size(item.startRow, item.endRow);
     if (size <= this.opts.maxChunkChars) {
@@ -364,7 +364,7 @@ export class FileChunker {
       let j = i;
       while (j + 1 < members.length && members[j + 1].kind !== 'def') j++;
       const run = members.slice(i, j + 1);
-      this.emitRun(m.startRow, run[run.length - 1].endRow, run.flatMap((r) => r.nodes), { ...base, doc: null }, prefix, true, out);
+      this.emitRun(m.startRow, run[run.length - 1].endRow, run.flatMap((r) => r.nodes), { ...base, doc: null, docSpan: null }, prefix, true, out);
       i = j + 1;
     }
     // Closing rows (`}`, `end`): join the last piece when tiny, else their own piece.
@@ -375,7 +375,7 @@ export class FileChunker {
       if (last && !last.cols && tail <= MAX_TAIL_CHARS && pieceSize(last, this.lines) + tail + 1 <= this.opts.maxChunkChars) {
         last.endRow = item.endRow;
       } else {
-        this.emitRun(tailStart, item.endRow, [], { ...base, doc: null }, prefix, true, out);
+        this.emitRun(tailStart, item.endRow, [], { ...base, doc: null, docSpan: null }, prefix, true, out);
       }
     }
   }

@@ -60,15 +60,21 @@ export interface Context {
   budget: number;
 }
 
+/** [start, end) offsets into the file's text. */
+export type Span = [number, number];
+
 /** The fields every piece of one definition shares. */
-export type PieceBase = Pick<Piece, 'chunkType' | 'symbol' | 'parent' | 'signature' | 'doc' | 'defRow'>;
+export type PieceBase = Pick<Piece, 'chunkType' | 'symbol' | 'parent' | 'signature' | 'signatureSpan' | 'doc' | 'docSpan' | 'defRow'>;
 
 export interface Piece extends RowPiece {
   chunkType: ChunkType;
   symbol: string | null;
   parent: string | null;
   signature: string | null;
+  /** Where `signature` was read from (Chunk.signatureSpan). */
+  signatureSpan: Span | null;
   doc: string | null;
+  docSpan: Span | null;
   /** Carried context (later pieces of split bodies), or null. */
   context: Context | null;
   /** 0-based row of the signature of the definition this piece belongs to; null for module code. */
@@ -145,7 +151,9 @@ export function pieceToChunk(p: Piece, lines: LineTable, path: string, language:
     symbol: p.symbol,
     parent: p.parent,
     signature: p.signature,
+    signatureSpan: p.signatureSpan,
     doc: p.doc,
+    docSpan: p.docSpan,
     content: body,
     context: p.context?.text ?? null,
     contextLine: p.context ? p.context.row + 1 : null,

@@ -67,6 +67,46 @@ describe('indexCodebase', () => {
     expect(await snapshot(store)).toEqual(await snapshot(fresh));
   });
 
+  it('stores signatures and docs as offsets into the file text and reads them back as the chunker made them, also after a rename', async () => {
+    const longBody = Array.from({ length: 120 }, (_, i) => `\tcount += step_${i}(ctx, ${i});`).join('\n');
+    const files: Record<string, string> = {
+      'src/api.ts': '/**\n * Frobnicates the widget.\n * @param w the widget\n */\nexport function frob(w: Widget): number {\n  return w.size;\n}\n\nexport class Shelf {\n  // Stacks a book.\n  // Twice when asked.\n  stack(b: Book,\n        twice = false): void {\n    this.books.push(b);\n  }\n}\n',
+      'lib/calc.py': 'def area(r):\n    r"""Area of a circle\n    of radius r."""\n    return 3.14 * r * r\n',
+      'kernel/sched.c': `/*\n * Counts the steps of a context.\n */\nstatic int count_steps(struct ctx *ctx,\n                       int step)\n{\n\tint count = 0;\n${longBody}\n\treturn count;\n}\n\n#define MAX_STEPS(x) ((x) * 2)\n`,
+      'go/srv.go': 'package srv\n\n// Serve answers requests\n// until ctx is done.\nfunc Serve(ctx Context) error {\n\treturn nil\n}\n',
+    };
+    const source = new MemoryFileSource(files);
+    const store = await openMemoryStore();
+    await indexCodebase({ source, store, chunker });
+    const pick = (c: { startLine: number; signature: string | null; doc: string | null; content: string }) => [c.startLine, c.signature, c.doc, c.content];
+    let signatures = 0;
+    let docs = 0;
+    for (const [p, text] of Object.entries(files)) {
+      const made = (await chunker.chunkFile(p, text)).chunks;
+      expect((await store.getFileChunks(p)).map(pick), p).toEqual(made.map(pick));
+      signatures += made.filter((c) => c.signature !== null).length;
+      docs += made.filter((c) => c.doc !== null).length;
+    }
+    // Every signature and doc here (a JSDoc block, two line comments, a docstring, a C block
+    // comment carried by a split body's later pieces) is kept as a span, none as text.
+    const counts = await store.db.get<{ sigText: number; sigSpan: number; docText: number; docSpan: number }>(
+      'SELECT sum(signature IS NOT NULL) AS sigText, sum(sig_span IS NOT NULL) AS sigSpan, sum(doc IS NOT NULL) AS docText, sum(doc_span IS NOT NULL) AS docSpan FROM chunks');
+    expect(counts).toEqual({ sigText: 0, sigSpan: signatures, docText: 0, docSpan: docs });
+    expect(signatures).toBeGreaterThanOrEqual(8);
+    expect(docs).toBeGreaterThanOrEqual(5);
+    // A rename rewrites the FTS rows from the stored rows: the doc's words are still indexed.
+    const docHits = async (s: Store, word: string) => (await s.db.all<{ path: string }>(
+      'SELECT c.path FROM chunks_fts f JOIN chunks c ON c.id = f.rowid WHERE chunks_fts MATCH ? ORDER BY 1', [`sig_doc : ${word}`])).map((r) => r.path);
+    source.rename('src/api.ts', 'src/moved.ts');
+    source.rename('kernel/sched.c', 'kernel/moved.c');
+    expect((await indexCodebase({ source, store, chunker })).files.renamed).toBe(2);
+    const fresh = await openMemoryStore();
+    await indexCodebase({ source, store: fresh, chunker });
+    for (const word of ['frobnicates', 'twice', 'steps', 'radius', 'until']) expect(await docHits(store, word), word).toEqual(await docHits(fresh, word));
+    expect(await docHits(store, 'frobnicates')).toEqual(['src/moved.ts']);
+    expect((await store.getFileChunks('kernel/moved.c')).map(pick)).toEqual((await fresh.getFileChunks('kernel/moved.c')).map(pick));
+  });
+
   it('resumes an interrupted run without duplicating rows', async () => {
     const source = new MemoryFileSource(repo(60));
     const store = await openMemoryStore();

@@ -268,6 +268,16 @@ export const MIGRATIONS: readonly string[] = [
   -- embeddings are keyed by content hash: nothing is re-embedded).
   UPDATE files SET hash = '', mtime = -1 WHERE language IN ('c', 'cpp');
   `,
+  /* 8 */ `
+  -- Size (issue 12): a chunk's signature and doc are read from its file's text like its
+  -- content. sig_span / doc_span: where in file_text they were read from, as
+  -- (start - text_start) * 65536 + length (UTF-16 code units; store.ts encodeSpan); the
+  -- signature / doc column is then NULL and the store remakes the text with
+  -- text/decl-text.ts signatureText / docText. Rows written before keep their text (a
+  -- rebuild drops it: 33 of the kernel subset's 255 MB).
+  ALTER TABLE chunks ADD COLUMN sig_span INTEGER;
+  ALTER TABLE chunks ADD COLUMN doc_span INTEGER;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -387,6 +387,7 @@ describe('Store (Node file VFS)', () => {
     const old = await openNodeStore(f);
     const row = (p: string, lang: string, symbol: string, symbols: string | null) => `('${p}', 1, 9, '${lang}', 'function', '${symbol}', NULL, NULL, NULL, 'int ${symbol}(void);', 'h-${p}', ${symbols ? `'${symbols}'` : 'NULL'})`;
     await old.db.exec(`DROP TABLE chunk_names; ALTER TABLE chunks DROP COLUMN defines;
+      ALTER TABLE chunks DROP COLUMN sig_span; ALTER TABLE chunks DROP COLUMN doc_span;
       CREATE INDEX chunks_symbols ON chunks(symbols) WHERE symbols IS NOT NULL;
       INSERT INTO chunks (path, start_line, end_line, language, chunk_type, symbol, parent, signature, doc, content, content_hash, symbols)
         VALUES ${[row('a.ts', 'typescript', 'qsize', 'qsize maxSize'), row('b.ts', 'typescript', 'one', null), row('c.h', 'c', 'list_add', 'list_add list_del')].join(', ')};
@@ -400,6 +401,20 @@ describe('Store (Node file VFS)', () => {
     const files = await s.getFiles();
     expect(files.get('a.ts')?.hash).toBe('h');
     expect(files.get('c.h')?.hash).toBe('');
+    await s.close();
+  });
+
+  it('migrates a version-7 index: rows keep their signature and doc text', async () => {
+    const f = path.join(dir, 'v7.sqlite');
+    const old = await openNodeStore(f);
+    await old.db.exec(`ALTER TABLE chunks DROP COLUMN sig_span; ALTER TABLE chunks DROP COLUMN doc_span;
+      INSERT INTO chunks (path, start_line, end_line, language, chunk_type, symbol, parent, signature, doc, content, content_hash)
+        VALUES ('a.ts', 1, 2, 'typescript', 'function', 'f', NULL, 'function f()', 'Says hi.', 'function f() {}', 'h');
+      PRAGMA user_version = 7;`);
+    await old.close();
+    const s = await openNodeStore(f);
+    const [c] = await s.getFileChunks('a.ts');
+    expect([c?.signature, c?.doc, c?.content]).toEqual(['function f()', 'Says hi.', 'function f() {}']);
     await s.close();
   });
 

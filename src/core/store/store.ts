@@ -17,6 +17,7 @@
 import type { Chunk, ChunkType, FileRecord, StoredChunk } from '../types.ts';
 import { registerPathMatch } from '../text/path-glob.ts';
 import { identifierTokens, nameWords, pathWords } from '../text/identifiers.ts';
+import { docText, signatureText } from '../text/decl-text.ts';
 import { DATA_LANGUAGES, migrate, SCHEMA_VERSION } from './schema.ts';
 import { insertRows, type Db, type Queryable, type SqlValue } from './sqlite.ts';
 import { META, type MetaKey } from './meta.ts';
@@ -97,6 +98,8 @@ interface ChunkRow {
   defines: string | null;
   text_start: number | null;
   text_len: number | null;
+  sig_span: number | null;
+  doc_span: number | null;
 }
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
@@ -158,14 +161,14 @@ function chunked<T>(xs: readonly T[], size = MAX_PARAMS_PER_STATEMENT): T[][] {
 
 const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 
-const CHUNK_COLUMNS = 'id, path, start_line, end_line, language, chunk_type, symbol, parent, signature, doc, content, content_hash, context, def_line, symbols, defines, text_start, text_len';
+const CHUNK_COLUMNS = 'id, path, start_line, end_line, language, chunk_type, symbol, parent, signature, doc, content, content_hash, context, def_line, symbols, defines, text_start, text_len, sig_span, doc_span';
 const INSERT_CHUNK = `INSERT INTO chunks (id, path, start_line, end_line, language, chunk_type, symbol, parent, signature, doc,
-  content, content_hash, context, def_line, symbols, defines, text_start, text_len) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+  content, content_hash, context, def_line, symbols, defines, text_start, text_len, sig_span, doc_span) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 /** chunks_fts is contentless (schema 5): Store writes each row's FTS columns itself. */
 const INSERT_FTS = 'INSERT INTO chunks_fts (rowid, names, path_words, sig_doc, content, tokens) VALUES (?, ?, ?, ?, ?, ?)';
 /** chunk_names (schema 7): a chunk's names besides its symbol (merged siblings, defined constants), by nameKey. */
 const INSERT_NAME = 'INSERT OR IGNORE INTO chunk_names (key, chunk_id) VALUES (?, ?)';
-/** Rows per multi-row INSERT (under MAX_PARAMS_PER_STATEMENT parameters): 18, 6 and 2 parameters a row. */
+/** Rows per multi-row INSERT (under MAX_PARAMS_PER_STATEMENT parameters): 20, 6 and 2 parameters a row. */
 const CHUNK_ROWS_PER_INSERT = 24;
 const FTS_ROWS_PER_INSERT = 64;
 const NAME_ROWS_PER_INSERT = 200;
@@ -214,6 +217,28 @@ function lineStartsOf(text: string): number[] {
   return starts;
 }
 
+/** A signature's / doc's span longer than this is kept as text (the length has 16 bits). */
+const SPAN_LEN_LIMIT = 0x10000;
+
+/**
+ * chunks.sig_span / doc_span (schema 8) of a chunk whose content starts at `base` in `text`:
+ * `span` encoded as (start - base) * 65536 + length when `make` of that slice of the text
+ * gives `value` back exactly; else null, and the row keeps `value` as text.
+ */
+function encodeSpan(text: string, base: number, span: readonly [number, number] | null | undefined, value: string | null, make: (raw: string) => string | null): number | null {
+  if (!span || value === null) return null;
+  const [start, end] = span;
+  if (!Number.isInteger(start) || !Number.isInteger(end) || start < 0 || end < start || end > text.length || end - start >= SPAN_LEN_LIMIT) return null;
+  return make(text.slice(start, end)) === value ? (start - base) * SPAN_LEN_LIMIT + (end - start) : null;
+}
+
+/** The text a chunk row's span (encodeSpan) refers to, in its file's `text`; the row's content starts at `base`. */
+function spanText(text: string, base: number, encoded: number): string {
+  const len = ((encoded % SPAN_LEN_LIMIT) + SPAN_LEN_LIMIT) % SPAN_LEN_LIMIT;
+  const start = base + (encoded - len) / SPAN_LEN_LIMIT;
+  return text.slice(start, start + len);
+}
+
 /** The FTS columns of one chunk, as schema 1's generated/JS-computed chunk columns defined them. */
 function ftsRow(id: number, pathText: string, c: { symbol: string | null; parent: string | null; signature: string | null; doc: string | null; content: string; names?: string[] | null; ftsTokens?: string }): SqlValue[] {
   return [
@@ -229,10 +254,14 @@ function ftsRow(id: number, pathText: string, c: { symbol: string | null; parent
 
 /**
  * Fill in `content` of chunk rows that refer into file_text (text_start set), reading each
- * file's text once. Rows stored inline keep theirs. Works on any connection (the BM25 leg
+ * file's text once, and their `signature` / `doc` kept as spans (schema 8) when the rows
+ * carry those columns. Rows stored inline keep theirs. Works on any connection (the BM25 leg
  * reads candidates' content through it).
  */
-export async function resolveChunkContent<T extends { path: string; content: string; text_start: number | null; text_len: number | null }>(db: Queryable, rows: T[]): Promise<T[]> {
+export async function resolveChunkContent<T extends {
+  path: string; content: string; text_start: number | null; text_len: number | null;
+  signature?: string | null; doc?: string | null; sig_span?: number | null; doc_span?: number | null;
+}>(db: Queryable, rows: T[]): Promise<T[]> {
   const paths = [...new Set(rows.filter((r) => r.text_start !== null).map((r) => r.path))];
   if (!paths.length) return rows;
   const texts = await readTexts(db, 'path', paths);
@@ -240,6 +269,9 @@ export async function resolveChunkContent<T extends { path: string; content: str
     if (r.text_start === null) continue;
     const text = texts.get(r.path);
     r.content = text === undefined ? '' : text.slice(r.text_start, r.text_start + (r.text_len ?? 0));
+    if (text === undefined) continue;
+    if (typeof r.sig_span === 'number') r.signature = signatureText(spanText(text, r.text_start, r.sig_span));
+    if (typeof r.doc_span === 'number') r.doc = docText(spanText(text, r.text_start, r.doc_span));
   }
   return rows;
 }
@@ -399,10 +431,13 @@ export class Store {
             const id = nextId++;
             // Text stored once: the row refers into file_text when its content is found there.
             const at = lineStarts ? contentOffset(text!, lineStarts, c) : -1;
+            // Signature and doc too, when the chunker says where they were read from (schema 8).
+            const sigSpan = at >= 0 ? encodeSpan(text!, at, c.signatureSpan, c.signature, signatureText) : null;
+            const docSpan = at >= 0 ? encodeSpan(text!, at, c.docSpan, c.doc, docText) : null;
             chunkRows.push([
-              id, c.path, c.startLine, c.endLine, c.language, c.chunkType, c.symbol, c.parent, c.signature, c.doc,
+              id, c.path, c.startLine, c.endLine, c.language, c.chunkType, c.symbol, c.parent, sigSpan === null ? c.signature : null, docSpan === null ? c.doc : null,
               at >= 0 ? '' : c.content, c.contentHash, c.context ?? null, c.defLine ?? null, c.names?.length ? c.names.join(' ') : null,
-              c.defines?.length ? c.defines.join(' ') : null, at >= 0 ? at : null, at >= 0 ? c.content.length : null,
+              c.defines?.length ? c.defines.join(' ') : null, at >= 0 ? at : null, at >= 0 ? c.content.length : null, sigSpan, docSpan,
             ]);
             ftsRows.push(ftsRow(id, pathText, c));
             if (c.names || c.defines) for (const key of nameKeys(c.names, c.defines)) nameRows.push([key, id]);
@@ -464,7 +499,8 @@ export class Store {
 
   /**
    * Chunks by id, in the order given; unknown ids are skipped. `{ content: false }` leaves every
-   * row's `content` '' and reads no file text (metadata for ranking and grouping).
+   * row's `content` '' and reads no file text (metadata for ranking and grouping): `signature`
+   * and `doc` are then null where the row keeps them as spans (schema 8).
    */
   async getChunks(ids: number[], o: { content?: boolean } = {}): Promise<StoredChunk[]> {
     const byId = new Map<number, StoredChunk>();
