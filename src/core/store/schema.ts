@@ -13,7 +13,12 @@
  *   equal to `chunks` by the chunks_ai/_ad/_au triggers.
  * - Since schema 5, text is stored once: a chunk's content is its slice of file_text
  *   (text_start/text_len in UTF-16 code units) whenever the writer had the file's text;
- *   otherwise (text_start NULL) the content column holds it.
+ *   otherwise (text_start NULL) the content column holds it. Since schema 8 the same holds
+ *   for a definition's signature and doc (sig_span/doc_span) when they can be remade exactly.
+ * - Since schema 8, a file's chunks are one run of ids, files.chunk_lo..chunk_hi (NULL: no
+ *   chunks): Store finds, moves and deletes them by that range (chunks.path has no index);
+ *   Store.integrityCheck checks that every chunk lies in its file's range and every range
+ *   holds its file's chunks only.
  *
  * FTS columns (weights in search/bm25.ts): names (symbol, parent and their identifier parts),
  * path_words (path plus its parts), sig_doc (signature + doc), content, tokens (camelCase
@@ -277,6 +282,22 @@ export const MIGRATIONS: readonly string[] = [
   -- rebuild drops it: 33 of the kernel subset's 255 MB).
   ALTER TABLE chunks ADD COLUMN sig_span INTEGER;
   ALTER TABLE chunks ADD COLUMN doc_span INTEGER;
+  -- A file's chunks are written together and take consecutive ids: files.chunk_lo..chunk_hi
+  -- finds them, and the index on chunks.path (9.5 of the kernel subset's 222 MB) goes. A file
+  -- whose rows are not one run of ids (none is written so, but the range would take other
+  -- files' rows) loses them and is re-chunked on the next run, as are rows of no file.
+  ALTER TABLE files ADD COLUMN chunk_lo INTEGER;
+  ALTER TABLE files ADD COLUMN chunk_hi INTEGER;
+  UPDATE files SET chunk_lo = r.lo, chunk_hi = r.hi
+    FROM (SELECT path, min(id) AS lo, max(id) AS hi, count(*) AS n FROM chunks GROUP BY path) AS r
+    WHERE r.path = files.path AND r.n = r.hi - r.lo + 1;
+  CREATE TEMP TABLE migrate_astray AS SELECT c.id AS id FROM chunks c LEFT JOIN files f ON f.path = c.path WHERE f.chunk_lo IS NULL;
+  DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM migrate_astray);
+  DELETE FROM chunk_names WHERE chunk_id IN (SELECT id FROM migrate_astray);
+  UPDATE files SET hash = '', mtime = -1 WHERE path IN (SELECT c.path FROM chunks c WHERE c.id IN (SELECT id FROM migrate_astray));
+  DELETE FROM chunks WHERE id IN (SELECT id FROM migrate_astray);
+  DROP TABLE migrate_astray;
+  DROP INDEX IF EXISTS chunks_path;
   `,
 ];
 

@@ -185,6 +185,20 @@ describe('Store (memory)', () => {
     expect(await store.integrityCheck()).toMatch(/1 chunks have no FTS row/);
   });
 
+  it('finds a file by its chunk range and reports a range that lost its rows', async () => {
+    await store.writeFiles([file('a.ts', 3), file('b.ts', 2), file('c.ts', 4)]);
+    await store.writeFiles([file('b.ts', 5)]); // new ids, after c.ts's
+    await store.renameFile('a.ts', { ...file('a.ts', 3).file, path: 'z.ts' });
+    await ftsConsistent(store);
+    const symbols = async (p: string) => (await store.getFileChunks(p)).map((c) => c.symbol);
+    expect([await symbols('z.ts'), await symbols('b.ts'), await symbols('c.ts'), await symbols('a.ts')])
+      .toEqual([['fn0', 'fn1', 'fn2'], ['fn0', 'fn1', 'fn2', 'fn3', 'fn4'], ['fn0', 'fn1', 'fn2', 'fn3'], []]);
+    await store.db.run(`UPDATE files SET chunk_hi = chunk_hi + 1 WHERE path = 'c.ts'`);
+    expect(await store.integrityCheck()).toMatch(/1 files' chunk ranges hold other rows or gaps/);
+    await store.db.run(`UPDATE files SET chunk_lo = chunk_lo + 1, chunk_hi = chunk_hi - 1 WHERE path = 'c.ts'`);
+    expect(await store.integrityCheck()).toMatch(/1 chunks lie outside their file's chunk range/);
+  });
+
   it('optimizeFts merges the index without changing what matches', async () => {
     for (let i = 0; i < 6; i++) await store.writeFiles([file(`f${i}.ts`, 3)]); // one FTS segment per commit
     const segments = async () => (await store.db.get<{ n: number }>('SELECT count(*) AS n FROM chunks_fts_idx'))?.n ?? 0;
@@ -388,6 +402,7 @@ describe('Store (Node file VFS)', () => {
     const row = (p: string, lang: string, symbol: string, symbols: string | null) => `('${p}', 1, 9, '${lang}', 'function', '${symbol}', NULL, NULL, NULL, 'int ${symbol}(void);', 'h-${p}', ${symbols ? `'${symbols}'` : 'NULL'})`;
     await old.db.exec(`DROP TABLE chunk_names; ALTER TABLE chunks DROP COLUMN defines;
       ALTER TABLE chunks DROP COLUMN sig_span; ALTER TABLE chunks DROP COLUMN doc_span;
+      ALTER TABLE files DROP COLUMN chunk_lo; ALTER TABLE files DROP COLUMN chunk_hi; CREATE INDEX chunks_path ON chunks(path);
       CREATE INDEX chunks_symbols ON chunks(symbols) WHERE symbols IS NOT NULL;
       INSERT INTO chunks (path, start_line, end_line, language, chunk_type, symbol, parent, signature, doc, content, content_hash, symbols)
         VALUES ${[row('a.ts', 'typescript', 'qsize', 'qsize maxSize'), row('b.ts', 'typescript', 'one', null), row('c.h', 'c', 'list_add', 'list_add list_del')].join(', ')};
@@ -404,17 +419,35 @@ describe('Store (Node file VFS)', () => {
     await s.close();
   });
 
-  it('migrates a version-7 index: rows keep their signature and doc text', async () => {
+  it('migrates a version-7 index: rows keep their text, files get their chunk ranges, rows of no run of ids are dropped and their files re-read', async () => {
     const f = path.join(dir, 'v7.sqlite');
     const old = await openNodeStore(f);
+    const row = (id: number, p: string, sym: string) => `(${id}, '${p}', ${id}, ${id}, 'typescript', 'function', '${sym}', NULL, 'function ${sym}()', 'Says hi.', 'function ${sym}() {}', 'h${id}')`;
     await old.db.exec(`ALTER TABLE chunks DROP COLUMN sig_span; ALTER TABLE chunks DROP COLUMN doc_span;
-      INSERT INTO chunks (path, start_line, end_line, language, chunk_type, symbol, parent, signature, doc, content, content_hash)
-        VALUES ('a.ts', 1, 2, 'typescript', 'function', 'f', NULL, 'function f()', 'Says hi.', 'function f() {}', 'h');
+      ALTER TABLE files DROP COLUMN chunk_lo; ALTER TABLE files DROP COLUMN chunk_hi; CREATE INDEX chunks_path ON chunks(path);
+      INSERT INTO chunks (id, path, start_line, end_line, language, chunk_type, symbol, parent, signature, doc, content, content_hash)
+        VALUES ${[row(1, 'a.ts', 'f'), row(2, 'a.ts', 'g'), row(3, 'b.ts', 'h'), row(4, 'c.ts', 'i'), row(5, 'b.ts', 'j'), row(6, 'gone.ts', 'k')].join(', ')};
+      INSERT INTO chunks_fts (rowid, names, path_words, sig_doc, content, tokens) VALUES (1, 'f', '', '', '', ''), (2, 'g', '', '', '', ''), (3, 'h', '', '', '', ''), (4, 'i', '', '', '', ''), (5, 'j', '', '', '', ''), (6, 'k', '', '', '', '');
+      INSERT INTO chunk_names (key, chunk_id) VALUES ('j', 5);
+      INSERT INTO files (path, hash, size, mtime, language, indexed_at) VALUES ('a.ts', 'h', 1, 1, 'typescript', 'x'), ('b.ts', 'h', 1, 1, 'typescript', 'x'), ('c.ts', 'h', 1, 1, 'typescript', 'x'), ('empty.ts', 'h', 1, 1, 'typescript', 'x');
       PRAGMA user_version = 7;`);
     await old.close();
     const s = await openNodeStore(f);
     const [c] = await s.getFileChunks('a.ts');
     expect([c?.signature, c?.doc, c?.content]).toEqual(['function f()', 'Says hi.', 'function f() {}']);
+    expect((await s.getFileChunks('a.ts')).map((x) => x.symbol)).toEqual(['f', 'g']);
+    expect((await s.getFileChunks('c.ts')).map((x) => x.symbol)).toEqual(['i']);
+    // b.ts's rows (ids 3 and 5, c.ts's between them) and gone.ts's (no file) are dropped; b.ts is re-read.
+    expect(await s.getFileChunks('b.ts')).toEqual([]);
+    expect((await s.db.all<{ id: number }>('SELECT id FROM chunks ORDER BY id')).map((r) => r.id)).toEqual([1, 2, 4]);
+    const files = await s.getFiles();
+    expect([files.get('a.ts')?.hash, files.get('b.ts')?.hash, files.get('c.ts')?.hash, files.get('empty.ts')?.hash]).toEqual(['h', '', 'h', 'h']);
+    expect(await s.db.get(`SELECT name FROM sqlite_master WHERE name = 'chunks_path'`)).toBeUndefined();
+    expect(await s.integrityCheck()).toBe('ok');
+    // Deleting c.ts by its range leaves a.ts alone.
+    await s.deleteFiles(['c.ts']);
+    expect((await s.db.all<{ id: number }>('SELECT id FROM chunks ORDER BY id')).map((r) => r.id)).toEqual([1, 2]);
+    expect(await s.integrityCheck()).toBe('ok');
     await s.close();
   });
 

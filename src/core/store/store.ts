@@ -173,7 +173,6 @@ const CHUNK_ROWS_PER_INSERT = 24;
 const FTS_ROWS_PER_INSERT = 64;
 const NAME_ROWS_PER_INSERT = 200;
 
-const DELETE_FTS_OF_PATH = 'DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE path = ?)';
 
 /**
  * chunk_names' key of a name: ASCII A-Z folded to a-z, nothing else — what COLLATE NOCASE
@@ -191,15 +190,35 @@ function nameKeys(names: readonly string[] | null | undefined, defines: readonly
   return keys;
 }
 
-/** Delete the chunk_names rows of `path`'s chunks (found by the names each chunk row lists). */
-async function deleteNamesOfPath(tx: Queryable, path: string): Promise<void> {
+/** A file's chunk ids: its chunks are the rows lo..hi (schema 8; written together, so consecutive). */
+interface ChunkRange {
+  lo: number;
+  hi: number;
+}
+
+/** The chunk ids of `path` (files.chunk_lo/chunk_hi), or null when it has no chunks. */
+async function chunkRange(tx: Queryable, path: string): Promise<ChunkRange | null> {
+  const r = await tx.get<{ lo: number | null; hi: number | null }>('SELECT chunk_lo AS lo, chunk_hi AS hi FROM files WHERE path = ?', [path]);
+  return r && r.lo !== null && r.hi !== null ? { lo: r.lo, hi: r.hi } : null;
+}
+
+/**
+ * Delete `path`'s chunks with their FTS and chunk_names rows, found by the file's chunk range
+ * (no index on chunks.path). Rows in the range are also checked for the path.
+ */
+async function deleteChunksOf(tx: Queryable, path: string): Promise<void> {
+  const range = await chunkRange(tx, path);
+  if (!range) return;
+  const params = [range.lo, range.hi, path];
+  await tx.run('DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE id BETWEEN ? AND ? AND path = ?)', params);
   const rows = await tx.all<{ id: number; symbols: string | null; defines: string | null }>(
-    'SELECT id, symbols, defines FROM chunks WHERE path = ? AND (symbols IS NOT NULL OR defines IS NOT NULL)', [path]);
+    'SELECT id, symbols, defines FROM chunks WHERE id BETWEEN ? AND ? AND path = ? AND (symbols IS NOT NULL OR defines IS NOT NULL)', params);
   for (const r of rows) {
     for (const key of nameKeys(r.symbols?.split(' '), r.defines?.split(' '))) {
       await tx.run('DELETE FROM chunk_names WHERE key = ? AND chunk_id = ?', [key, r.id]);
     }
   }
+  await tx.run('DELETE FROM chunks WHERE id BETWEEN ? AND ? AND path = ?', params);
 }
 
 /**
@@ -275,7 +294,11 @@ export async function resolveChunkContent<T extends {
   }
   return rows;
 }
-const UPSERT_FILE = `INSERT INTO files (path, hash, size, mtime, language, indexed_at) VALUES (?, ?, ?, ?, ?, ?)
+const UPSERT_FILE = `INSERT INTO files (path, hash, size, mtime, language, indexed_at, chunk_lo, chunk_hi) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+  ON CONFLICT(path) DO UPDATE SET hash = excluded.hash, size = excluded.size, mtime = excluded.mtime,
+  language = excluded.language, indexed_at = excluded.indexed_at, chunk_lo = excluded.chunk_lo, chunk_hi = excluded.chunk_hi`;
+/** The record of a file whose chunks stay as they are (same-path rename): its chunk range is kept. */
+const UPSERT_FILE_KEEP_CHUNKS = `INSERT INTO files (path, hash, size, mtime, language, indexed_at) VALUES (?, ?, ?, ?, ?, ?)
   ON CONFLICT(path) DO UPDATE SET hash = excluded.hash, size = excluded.size, mtime = excluded.mtime,
   language = excluded.language, indexed_at = excluded.indexed_at`;
 
@@ -346,8 +369,9 @@ async function moveFileText(tx: Queryable, from: string, to: string): Promise<vo
   await tx.run('UPDATE file_text SET path = ? WHERE path = ?', [to, from]);
 }
 
-async function upsertFile(tx: Queryable, file: FileRecord, now: string): Promise<void> {
-  await tx.run(UPSERT_FILE, [file.path, file.hash, file.size, file.mtime, file.language, now]);
+/** Write `file`'s record with the ids of its chunks (null: it has none). */
+async function upsertFile(tx: Queryable, file: FileRecord, now: string, chunks: ChunkRange | null): Promise<void> {
+  await tx.run(UPSERT_FILE, [file.path, file.hash, file.size, file.mtime, file.language, now, chunks?.lo ?? null, chunks?.hi ?? null]);
 }
 
 export class Store {
@@ -421,10 +445,9 @@ export class Store {
         for (const [i, { file, chunks, text }] of items.entries()) {
           if (seen.has(file.path)) await insertPending();
           seen.add(file.path);
-          await tx.run(DELETE_FTS_OF_PATH, [file.path]);
-          await deleteNamesOfPath(tx, file.path);
-          await tx.run('DELETE FROM chunks WHERE path = ?', [file.path]);
+          await deleteChunksOf(tx, file.path);
           const pathText = pathWords(file.path);
+          const firstId = nextId;
           const lineStarts = typeof text === 'string' ? lineStartsOf(text) : null;
           for (const c of chunks) {
             if (c.path !== file.path) throw new Error(`chunk path ${c.path} does not belong to file ${file.path}`);
@@ -444,7 +467,8 @@ export class Store {
           }
           const data = packed[i];
           if (data) await this.trigrams.stage(tx, await putFileText(tx, file.path, data), items[i]!.grams ?? text ?? null);
-          await upsertFile(tx, file, now);
+          // A file's chunks take consecutive ids: the record keeps the range (no index on chunks.path).
+          await upsertFile(tx, file, now, nextId > firstId ? { lo: firstId, hi: nextId - 1 } : null);
         }
         await insertPending();
       });
@@ -460,9 +484,7 @@ export class Store {
     if (!paths.length) return;
     await this.db.transaction(async (tx) => {
       for (const p of paths) {
-        await tx.run(DELETE_FTS_OF_PATH, [p]);
-        await deleteNamesOfPath(tx, p);
-        await tx.run('DELETE FROM chunks WHERE path = ?', [p]);
+        await deleteChunksOf(tx, p);
         await tx.run('DELETE FROM files WHERE path = ?', [p]);
         await tx.run('DELETE FROM trigram_pending WHERE id IN (SELECT id FROM file_text WHERE path = ?)', [p]);
         await tx.run('DELETE FROM file_text WHERE path = ?', [p]);
@@ -477,23 +499,25 @@ export class Store {
    */
   async renameFile(from: string, to: FileRecord): Promise<void> {
     if (from === to.path) {
-      await this.db.transaction((tx) => upsertFile(tx, to, new Date().toISOString()));
+      await this.db.transaction((tx) => tx.run(UPSERT_FILE_KEEP_CHUNKS, [to.path, to.hash, to.size, to.mtime, to.language, new Date().toISOString()]));
       return;
     }
     await this.db.transaction(async (tx) => {
-      await tx.run(DELETE_FTS_OF_PATH, [to.path]);
-      await deleteNamesOfPath(tx, to.path);
-      await tx.run('DELETE FROM chunks WHERE path = ?', [to.path]);
-      const moved = await resolveChunkContent(tx, await tx.all<ChunkRow>(`SELECT ${CHUNK_COLUMNS} FROM chunks WHERE path = ?`, [from]));
-      await tx.run(DELETE_FTS_OF_PATH, [from]);
-      await tx.run('UPDATE chunks SET path = ? WHERE path = ?', [to.path, from]);
-      const pathText = pathWords(to.path);
-      for (const r of moved) {
-        await tx.run(INSERT_FTS, ftsRow(r.id, pathText, { ...r, names: r.symbols ? r.symbols.split(' ') : null }));
+      await deleteChunksOf(tx, to.path);
+      const range = await chunkRange(tx, from);
+      if (range) {
+        const params = [range.lo, range.hi, from];
+        const moved = await resolveChunkContent(tx, await tx.all<ChunkRow>(`SELECT ${CHUNK_COLUMNS} FROM chunks WHERE id BETWEEN ? AND ? AND path = ?`, params));
+        await tx.run('DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE id BETWEEN ? AND ? AND path = ?)', params);
+        await tx.run('UPDATE chunks SET path = ? WHERE id BETWEEN ? AND ? AND path = ?', [to.path, ...params]);
+        const pathText = pathWords(to.path);
+        for (const r of moved) {
+          await tx.run(INSERT_FTS, ftsRow(r.id, pathText, { ...r, names: r.symbols ? r.symbols.split(' ') : null }));
+        }
       }
       await tx.run('DELETE FROM files WHERE path = ?', [from]);
       await moveFileText(tx, from, to.path);
-      await upsertFile(tx, to, new Date().toISOString());
+      await upsertFile(tx, to, new Date().toISOString(), range);
     });
   }
 
@@ -514,7 +538,9 @@ export class Store {
 
   /** All chunks of one file, in line order. */
   async getFileChunks(path: string): Promise<StoredChunk[]> {
-    const rows = await this.db.all<ChunkRow>(`SELECT ${CHUNK_COLUMNS} FROM chunks WHERE path = ? ORDER BY start_line, id`, [path]);
+    const range = await chunkRange(this.db, path);
+    if (!range) return [];
+    const rows = await this.db.all<ChunkRow>(`SELECT ${CHUNK_COLUMNS} FROM chunks WHERE id BETWEEN ? AND ? AND path = ? ORDER BY start_line, id`, [range.lo, range.hi, path]);
     return (await resolveChunkContent(this.db, rows)).map(toStoredChunk);
   }
 
@@ -777,7 +803,9 @@ export class Store {
    * 'ok', or the problems found: PRAGMA integrity_check; the FTS5 integrity-check (for the
    * contentless chunks_fts: its own structure); one FTS row per chunk and none without one
    * (the FTS row set is chunks_fts_docsize's ids); every chunk that refers into file_text
-   * finds its file's text; every chunk_names row names a chunk; every trigram posting list
+   * finds its file's text; every chunk_names row names a chunk; every chunk lies in its file's
+ * chunk range (files.chunk_lo..chunk_hi) and every range holds only its file's chunks, with
+ * no gap; every trigram posting list
    * decodes to ascending ids (pending ids need no check: one that names no file_text row is
    * harmless, the next flush drops it).
    */
@@ -796,6 +824,10 @@ export class Store {
       if (textless) problems.push(`chunks: ${textless} chunks refer to a file text that is missing`);
       const nameless = await count('SELECT count(*) AS n FROM chunk_names n WHERE NOT EXISTS (SELECT 1 FROM chunks c WHERE c.id = n.chunk_id)');
       if (nameless) problems.push(`chunk_names: ${nameless} names belong to no chunk`);
+      const astray = await count('SELECT count(*) AS n FROM chunks c LEFT JOIN files f ON f.path = c.path WHERE f.chunk_lo IS NULL OR c.id NOT BETWEEN f.chunk_lo AND f.chunk_hi');
+      const ranges = await count('SELECT count(*) AS n FROM files WHERE chunk_lo IS NOT NULL AND chunk_hi - chunk_lo + 1 <> (SELECT count(*) FROM chunks c WHERE c.id BETWEEN files.chunk_lo AND files.chunk_hi AND c.path = files.path)');
+      if (astray) problems.push(`chunks: ${astray} chunks lie outside their file's chunk range`);
+      if (ranges) problems.push(`files: ${ranges} files' chunk ranges hold other rows or gaps`);
     } catch (e) {
       problems.push(`chunks_fts: ${e instanceof Error ? e.message : String(e)}`);
     }
