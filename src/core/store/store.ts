@@ -172,7 +172,8 @@ const INSERT_NAME = 'INSERT OR IGNORE INTO chunk_names (key, chunk_id) VALUES (?
 const CHUNK_ROWS_PER_INSERT = 24;
 const FTS_ROWS_PER_INSERT = 64;
 const NAME_ROWS_PER_INSERT = 200;
-
+/** The FTS rows of a file's chunks: its chunk range, rows re-checked for the path (see chunkRange). */
+const DELETE_FTS_OF_RANGE = 'DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE id BETWEEN ? AND ? AND path = ?)';
 
 /**
  * chunk_names' key of a name: ASCII A-Z folded to a-z, nothing else — what COLLATE NOCASE
@@ -210,7 +211,7 @@ async function deleteChunksOf(tx: Queryable, path: string): Promise<void> {
   const range = await chunkRange(tx, path);
   if (!range) return;
   const params = [range.lo, range.hi, path];
-  await tx.run('DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE id BETWEEN ? AND ? AND path = ?)', params);
+  await tx.run(DELETE_FTS_OF_RANGE, params);
   const rows = await tx.all<{ id: number; symbols: string | null; defines: string | null }>(
     'SELECT id, symbols, defines FROM chunks WHERE id BETWEEN ? AND ? AND path = ? AND (symbols IS NOT NULL OR defines IS NOT NULL)', params);
   for (const r of rows) {
@@ -508,7 +509,7 @@ export class Store {
       if (range) {
         const params = [range.lo, range.hi, from];
         const moved = await resolveChunkContent(tx, await tx.all<ChunkRow>(`SELECT ${CHUNK_COLUMNS} FROM chunks WHERE id BETWEEN ? AND ? AND path = ?`, params));
-        await tx.run('DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE id BETWEEN ? AND ? AND path = ?)', params);
+        await tx.run(DELETE_FTS_OF_RANGE, params);
         await tx.run('UPDATE chunks SET path = ? WHERE id BETWEEN ? AND ? AND path = ?', [to.path, ...params]);
         const pathText = pathWords(to.path);
         for (const r of moved) {
