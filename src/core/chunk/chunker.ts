@@ -22,11 +22,11 @@
  *   signature rows — is `context`, with its own `contextLine`, never part of `content`.
  *   Every piece of one definition has the same `defLine`.
  */
-import { Language, Parser } from 'web-tree-sitter';
-import type { Tree } from 'web-tree-sitter';
+import { Language, Parser, Query } from 'web-tree-sitter';
+import type { Node, Tree } from 'web-tree-sitter';
 import type { Chunk } from '../types.ts';
 import { CHUNK_OVERLAP_CHARS, MAX_CHUNK_CHARS, MIN_CHUNK_CHARS } from '../config.ts';
-import { GRAMMARS, LANGUAGE_SPECS, RUNTIME_WASM, detectLanguage, type ConstantDef } from './languages.ts';
+import { GRAMMARS, LANGUAGE_SPECS, RUNTIME_WASM, detectLanguage, type ConstantDef, type LanguageSpec } from './languages.ts';
 import { chunkText } from './text.ts';
 import { FileChunker } from './file-chunker.ts';
 import type { ChunkSizes } from './pieces.ts';
@@ -90,6 +90,8 @@ interface Resolved extends ChunkSizes {
 
 export class Chunker {
   private readonly grammars = new Map<string, Promise<Language | string>>();
+  /** Compiled constantQuery per language (null: the grammar has none or it did not compile). */
+  private readonly constantQueries = new Map<string, Query | null>();
   private disposed = false;
 
   private constructor(
@@ -165,7 +167,7 @@ export class Chunker {
       if (errors.unread > MAX_ERROR_RATIO) {
         return asText(`syntax errors cover ${Math.round(errors.unread * 100)}% of the file; chunked as text`);
       }
-      const chunks = withConstants(new FileChunker(path, text, language, spec, this.opts).run(tree.rootNode), text, spec.constants);
+      const chunks = withConstants(new FileChunker(path, text, language, spec, this.opts).run(tree.rootNode), text, spec.constants, this.treeConstants(language, grammar, spec, tree.rootNode, text));
       return { language, chunks, parsed: true, warnings: [] };
     } finally {
       tree.delete();
@@ -175,8 +177,45 @@ export class Chunker {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    for (const q of this.constantQueries.values()) q?.delete();
+    this.constantQueries.clear();
     this.parser.delete();
     this.grammars.clear();
+  }
+
+  /**
+   * The constants spec.constantQuery captures under the nodes that own one of its keyword
+   * tokens (a keyword in a comment or a string owns none), in text order; names read from `text`.
+   */
+  private treeConstants(language: string, grammar: Language, spec: LanguageSpec, root: Node, text: string): ConstantDef[] {
+    const cq = spec.constantQuery;
+    if (!cq) return [];
+    let query = this.constantQueries.get(language);
+    if (query === undefined) {
+      try {
+        query = new Query(grammar, cq.query);
+      } catch {
+        query = null; // a grammar without these node types: no constants from the tree
+      }
+      this.constantQueries.set(language, query);
+    }
+    if (!query) return [];
+    const out: ConstantDef[] = [];
+    const owners = new Set<number>();
+    const names = new Set<number>();
+    const keyword = new RegExp(cq.keyword.source, 'g');
+    for (let m = keyword.exec(text); m; m = keyword.exec(text)) {
+      const token = root.descendantForIndex(m.index, m.index + m[0].length);
+      const owner = token?.type === m[0] ? token.parent : null;
+      if (!owner || owners.has(owner.id)) continue;
+      owners.add(owner.id);
+      for (const { node } of query.captures(owner)) {
+        if (names.has(node.startIndex)) continue;
+        names.add(node.startIndex);
+        out.push({ name: text.slice(node.startIndex, node.endIndex), lineStart: node.startIndex });
+      }
+    }
+    return out.sort((a, b) => a.lineStart - b.lineStart);
   }
 
   /** The grammar for `language`, or the reason it could not be loaded (cached either way). */
@@ -193,11 +232,13 @@ export class Chunker {
 }
 
 /**
- * `chunks` (in line order) with `defines`: the constants (spec.constants) defined on each
- * one's lines. Text chunks may overlap; a constant on a shared line is listed by both.
+ * `chunks` (in line order) with `defines`: the constants (spec.constants, and `fromTree`,
+ * spec.constantQuery's) defined on each one's lines. Text chunks may overlap; a constant on a
+ * shared line is listed by both.
  */
-function withConstants(chunks: Chunk[], text: string, constants: ((text: string) => ConstantDef[]) | undefined): Chunk[] {
-  const found = constants ? constants(text) : [];
+function withConstants(chunks: Chunk[], text: string, constants: ((text: string) => ConstantDef[]) | undefined, fromTree: ConstantDef[] = []): Chunk[] {
+  const fromText = constants ? constants(text) : [];
+  const found = fromTree.length ? [...fromText, ...fromTree].sort((a, b) => a.lineStart - b.lineStart) : fromText;
   if (!found.length || !chunks.length) return chunks;
   const lines = new LineTable(text);
   let first = 0;

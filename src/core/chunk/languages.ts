@@ -121,13 +121,35 @@ export interface LanguageSpec {
    * the ones on its lines in `defines`, so a search for the name finds where it is defined.
    */
   constants?: (text: string) => ConstantDef[];
+  /**
+   * Constants the tree defines that are no definition of their own (enumerators; Go and Rust
+   * `const`s), listed in `defines` like `constants`: `query`'s captures are their names, and it
+   * runs only on the nodes that own a `keyword` token (the regex finds them in the text), so
+   * a file is not searched node by node (a whole-tree query cost a quarter of the parse).
+   */
+  constantQuery?: ConstantQuery;
 }
 
-/** A constant's name and the index (into the file's text) of the line it is defined on. */
+export interface ConstantQuery {
+  /** Global regex of the keyword tokens whose parent node may define constants. */
+  keyword: RegExp;
+  query: string;
+}
+
+/** A constant's name and an index (into the file's text) on the line it is defined on. */
 export interface ConstantDef {
   name: string;
   lineStart: number;
 }
+
+const ENUM_KEYWORD = /\benum\b/g;
+/** Enumerators of C and C++ enums (named, anonymous, `enum class`). */
+const C_ENUMERATORS: ConstantQuery = { keyword: ENUM_KEYWORD, query: '(enumerator name: (identifier) @name)' };
+/** TypeScript enum members (`A`, `B = 2`). */
+const TS_ENUM_MEMBERS: ConstantQuery = {
+  keyword: ENUM_KEYWORD,
+  query: '(enum_body [(property_identifier) @name (enum_assignment name: (property_identifier) @name)])',
+};
 
 /** The small part of web-tree-sitter's Node the tables need (keeps this module import-free). */
 export interface SpecNode {
@@ -173,6 +195,7 @@ const TS_COMMON: LanguageSpec = {
   },
   wrappers: { export_statement: 'keep', ambient_declaration: 'keep' },
   namespaces: new Set(['internal_module', 'module']),
+  constantQuery: TS_ENUM_MEMBERS,
 };
 
 /** Go `type X struct {…}` / `interface {…}` / other. */
@@ -313,6 +336,7 @@ export const LANGUAGE_SPECS: Readonly<Record<string, LanguageSpec>> = {
     docStyle: 'preceding',
     lineComment: '//',
     refine: refineGo,
+    constantQuery: { keyword: /\bconst\b/g, query: '(const_spec (identifier) @name)' },
   },
   rust: {
     defs: {
@@ -333,6 +357,10 @@ export const LANGUAGE_SPECS: Readonly<Record<string, LanguageSpec>> = {
     attributes: new Set(['attribute_item']),
     docStyle: 'preceding',
     lineComment: '//',
+    constantQuery: {
+      keyword: /\b(?:enum|const|static)\b/g,
+      query: '(enum_variant name: (identifier) @name) (const_item name: (identifier) @name) (static_item name: (identifier) @name)',
+    },
   },
   java: {
     defs: {
@@ -351,6 +379,7 @@ export const LANGUAGE_SPECS: Readonly<Record<string, LanguageSpec>> = {
     attributes: new Set(),
     docStyle: 'preceding',
     lineComment: '//',
+    constantQuery: { keyword: ENUM_KEYWORD, query: '(enum_constant name: (identifier) @name)' },
   },
   c: {
     defs: C_DEFS,
@@ -365,6 +394,7 @@ export const LANGUAGE_SPECS: Readonly<Record<string, LanguageSpec>> = {
     parseInput: maskCAnnotations,
     parseRetry: blankCConditionals,
     constants: cObjectMacros,
+    constantQuery: C_ENUMERATORS,
   },
   cpp: {
     defs: { ...C_DEFS, class_specifier: 'class' },
@@ -379,6 +409,7 @@ export const LANGUAGE_SPECS: Readonly<Record<string, LanguageSpec>> = {
     parseInput: maskCAnnotations,
     parseRetry: blankCConditionals,
     constants: cObjectMacros,
+    constantQuery: C_ENUMERATORS,
   },
   csharp: {
     defs: {
@@ -402,6 +433,7 @@ export const LANGUAGE_SPECS: Readonly<Record<string, LanguageSpec>> = {
     attributes: new Set(),
     docStyle: 'preceding',
     lineComment: '//',
+    constantQuery: { keyword: ENUM_KEYWORD, query: '(enum_member_declaration name: (identifier) @name)' },
   },
   ruby: {
     defs: { method: 'function', singleton_method: 'function', class: 'class' },

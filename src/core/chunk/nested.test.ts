@@ -3,7 +3,7 @@
  * named functions nested in oversized code (an ESLint rule's `create()`) are chunks of their
  * own with their symbol; one-row leftovers such as `EXPORT_SYMBOL(f);` join their function;
  * C function-like macros are definitions a user looks up by name, and object-like ones are
- * listed as the constants their chunk defines.
+ * listed as the constants their chunk defines, as are enumerators and Go / Rust consts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Chunk } from '../types.ts';
@@ -378,5 +378,54 @@ describe('C object-like #defines are listed as the constants a chunk defines', (
     const { chunks, parsed } = await chunker.chunkFile('lib/broken.c', broken);
     expect(parsed).toBe(false);
     expect(chunks.flatMap((c) => c.defines ?? [])).toEqual(expect.arrayContaining(['MAX_THINGS', 'MIN_THINGS']));
+  });
+});
+
+describe('enumerators and Go / Rust consts are listed as the constants a chunk defines', () => {
+  const defines = (chunks: Chunk[]) => chunks.map((c) => [c.symbol, c.defines ?? null]).filter(([, d]) => d);
+
+  it('C: named, anonymous and typedef enums, in text order and merged with #defines', async () => {
+    const text = [
+      '#define ZONE_FLAG 1',
+      'enum zone_stat_item {',
+      '	/* First 128 byte cacheline */',
+      '	NR_FREE_PAGES,',
+      '	NR_ZONE_LRU_BASE = 1, /* Used only for compaction and reclaim retry */',
+      '	NR_VM_ZONE_STAT_ITEMS };',
+      '',
+      ...cFunction('zone_user', 'int a'),
+      'enum {',
+      '	SB_UNFROZEN = 0,',
+      '	SB_FREEZE_WRITE = 1,',
+      '};',
+      '',
+      'typedef enum { BLK_STS_OK, BLK_STS_NOTSUPP } blk_status_t;',
+      '',
+    ].join('\n');
+    const chunks = await chunkParsed('include/linux/mmzone.h', text);
+    const all = chunks.flatMap((c) => c.defines ?? []);
+    expect(all).toEqual(['ZONE_FLAG', 'NR_FREE_PAGES', 'NR_ZONE_LRU_BASE', 'NR_VM_ZONE_STAT_ITEMS', 'SB_UNFROZEN', 'SB_FREEZE_WRITE', 'BLK_STS_OK', 'BLK_STS_NOTSUPP']);
+    const holder = chunks.find((c) => c.defines?.includes('NR_FREE_PAGES'))!;
+    expect(holder.content).toContain('enum zone_stat_item {');
+    expect(find(chunks, 'zone_user')?.defines ?? null).toBeNull();
+    expect(chunks.find((c) => c.defines?.includes('BLK_STS_OK'))?.content).toContain('} blk_status_t;');
+  });
+
+  it('Go consts, Rust variants and consts, Java / C# / TypeScript enum members', async () => {
+    const cases: Array<[string, string, string[]]> = [
+      ['p/consts.go', 'package p\n\nconst (\n\tModeRead = iota\n\tModeWrite\n)\n\nconst MaxDepth, MinDepth = 8, 1\n\nfunc Use() int { return MaxDepth }\n', ['ModeRead', 'ModeWrite', 'MaxDepth', 'MinDepth']],
+      ['src/kind.rs', 'pub enum Kind {\n    Plain,\n    Tuple(u8),\n}\n\npub const MAX_LEN: usize = 4;\nstatic GREETING: &str = "hi";\n\nfn use_it() -> usize { MAX_LEN }\n', ['Plain', 'Tuple', 'MAX_LEN', 'GREETING']],
+      ['src/Planet.java', 'enum Planet {\n    MERCURY(1),\n    VENUS(2);\n    final int n;\n    Planet(int n) { this.n = n; }\n}\n', ['MERCURY', 'VENUS']],
+      ['src/Day.cs', 'enum Day\n{\n    Mon,\n    Tue = 2\n}\n', ['Mon', 'Tue']],
+      ['src/dir.ts', 'export enum Direction {\n  Up,\n  Down = 2,\n}\n\nexport function flip(d: Direction): Direction {\n  return d === Direction.Up ? Direction.Down : Direction.Up;\n}\n', ['Up', 'Down']],
+    ];
+    for (const [path, text, names] of cases) {
+      const { chunks, parsed } = await chunker.chunkFile(path, text);
+      expect(parsed, path).toBe(true);
+      expect(chunks.flatMap((c) => c.defines ?? []), path).toEqual(names);
+    }
+    // The function that uses a constant does not list it.
+    const go = (await chunker.chunkFile(cases[0][0], cases[0][1])).chunks;
+    expect(defines(go).some(([symbol]) => symbol === 'Use')).toBe(false);
   });
 });

@@ -245,6 +245,10 @@ describe('Store (memory)', () => {
     const paged = [...page1, ...page2];
     expect(new Set(paged.map((p) => p.id)).size).toBe(paged.length); // keyset paging: no id twice
     expect(new Set(paged.map((p) => p.contentHash))).toEqual(new Set(pending.map((p) => p.contentHash)));
+    // One at a time, from code into data and through the data: every chunk once, code first.
+    const single: string[] = [];
+    for (let page = await store.pendingEmbeddings('m1', 1); page.length; page = await store.pendingEmbeddings('m1', 1, page[0]!.id)) single.push(page[0]!.path);
+    expect(single).toEqual(['a.ts', 'a.ts', 'b.ts', 'README.md', 'README.md']);
 
     const v = new Float32Array([0.5, -1.25, 3]);
     await store.putEmbeddings('m1', [{ hash: 'a.ts#0', vector: v }]);
@@ -403,10 +407,11 @@ describe('Store (Node file VFS)', () => {
     await old.db.exec(`DROP TABLE chunk_names; ALTER TABLE chunks DROP COLUMN defines;
       ALTER TABLE chunks DROP COLUMN sig_span; ALTER TABLE chunks DROP COLUMN doc_span;
       ALTER TABLE files DROP COLUMN chunk_lo; ALTER TABLE files DROP COLUMN chunk_hi; CREATE INDEX chunks_path ON chunks(path);
+      DROP INDEX chunks_data; CREATE INDEX chunks_embed_order ON chunks(is_data, id);
       CREATE INDEX chunks_symbols ON chunks(symbols) WHERE symbols IS NOT NULL;
       INSERT INTO chunks (path, start_line, end_line, language, chunk_type, symbol, parent, signature, doc, content, content_hash, symbols)
         VALUES ${[row('a.ts', 'typescript', 'qsize', 'qsize maxSize'), row('b.ts', 'typescript', 'one', null), row('c.h', 'c', 'list_add', 'list_add list_del')].join(', ')};
-      INSERT INTO files (path, hash, size, mtime, language, indexed_at) VALUES ('a.ts', 'h', 1, 1, 'typescript', 'x'), ('b.ts', 'h', 1, 1, 'typescript', 'x'), ('c.h', 'h', 1, 1, 'c', 'x');
+      INSERT INTO files (path, hash, size, mtime, language, indexed_at) VALUES ('a.ts', 'h', 1, 1, 'typescript', 'x'), ('b.ts', 'h', 1, 1, 'typescript', 'x'), ('c.h', 'h', 1, 1, 'c', 'x'), ('d.py', 'h', 1, 1, 'python', 'x');
       PRAGMA user_version = 6;`);
     await old.close();
     const s = await openNodeStore(f);
@@ -414,8 +419,9 @@ describe('Store (Node file VFS)', () => {
     expect(names.map((r) => r.name)).toEqual(['a.ts maxsize', 'a.ts qsize', 'c.h list_add', 'c.h list_del']);
     expect(await s.db.get(`SELECT name FROM sqlite_master WHERE name = 'chunks_symbols'`)).toBeUndefined();
     const files = await s.getFiles();
-    expect(files.get('a.ts')?.hash).toBe('h');
+    expect(files.get('d.py')?.hash).toBe('h');
     expect(files.get('c.h')?.hash).toBe('');
+    expect(files.get('a.ts')?.hash).toBe(''); // schema 8: enum members
     await s.close();
   });
 
@@ -425,6 +431,7 @@ describe('Store (Node file VFS)', () => {
     const row = (id: number, p: string, sym: string) => `(${id}, '${p}', ${id}, ${id}, 'typescript', 'function', '${sym}', NULL, 'function ${sym}()', 'Says hi.', 'function ${sym}() {}', 'h${id}')`;
     await old.db.exec(`ALTER TABLE chunks DROP COLUMN sig_span; ALTER TABLE chunks DROP COLUMN doc_span;
       ALTER TABLE files DROP COLUMN chunk_lo; ALTER TABLE files DROP COLUMN chunk_hi; CREATE INDEX chunks_path ON chunks(path);
+      DROP INDEX chunks_data; CREATE INDEX chunks_embed_order ON chunks(is_data, id);
       INSERT INTO chunks (id, path, start_line, end_line, language, chunk_type, symbol, parent, signature, doc, content, content_hash)
         VALUES ${[row(1, 'a.ts', 'f'), row(2, 'a.ts', 'g'), row(3, 'b.ts', 'h'), row(4, 'c.ts', 'i'), row(5, 'b.ts', 'j'), row(6, 'gone.ts', 'k')].join(', ')};
       INSERT INTO chunks_fts (rowid, names, path_words, sig_doc, content, tokens) VALUES (1, 'f', '', '', '', ''), (2, 'g', '', '', '', ''), (3, 'h', '', '', '', ''), (4, 'i', '', '', '', ''), (5, 'j', '', '', '', ''), (6, 'k', '', '', '', '');
@@ -441,7 +448,8 @@ describe('Store (Node file VFS)', () => {
     expect(await s.getFileChunks('b.ts')).toEqual([]);
     expect((await s.db.all<{ id: number }>('SELECT id FROM chunks ORDER BY id')).map((r) => r.id)).toEqual([1, 2, 4]);
     const files = await s.getFiles();
-    expect([files.get('a.ts')?.hash, files.get('b.ts')?.hash, files.get('c.ts')?.hash, files.get('empty.ts')?.hash]).toEqual(['h', '', 'h', 'h']);
+    // Every TypeScript file is re-read once (enum members became constants); b.ts would be anyway.
+    expect([files.get('a.ts')?.hash, files.get('b.ts')?.hash, files.get('c.ts')?.hash, files.get('empty.ts')?.hash]).toEqual(['', '', '', '']);
     expect(await s.db.get(`SELECT name FROM sqlite_master WHERE name = 'chunks_path'`)).toBeUndefined();
     expect(await s.integrityCheck()).toBe('ok');
     // Deleting c.ts by its range leaves a.ts alone.
