@@ -8,7 +8,8 @@
  *            and, counted apart, constants (object-like `#define NAME value`, include
  *            guards left out): a query counts at 1 when the first result's lines hold a
  *            `#define` of that name (any of its definitions: constants are often defined
- *            once per configuration).
+ *            once per configuration); and enumerators (read from `enum … { … }` bodies with
+ *            a brace scan). For both, an enumerator or `#define` of the name counts.
  *
  * Navigation: the query is a function name exactly as defined (`Compile`, `maxsize`), one
  * query per name, sampled (seeded) from every `def`/`func` the tree has; a query counts at 1
@@ -140,6 +141,41 @@ const C_CONSTANT = /^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(?:[ \t]+(\S.*))?$/;
  * `#define GFP_KERNEL (… \`): what a user looks up as a constant. Valueless ones (include
  * guards, feature flags) are left out.
  */
+/**
+ * Enumerators of a C file's `enum [name] { … }` bodies, read lexically (comments and
+ * preprocessor lines dropped, entries split at top-level commas), independent of the
+ * chunker: `NAME` or `NAME = value` entries.
+ */
+export function cEnumerators(path: string, text: string): Def[] {
+  const out: Def[] = [];
+  const lineAt = (i: number) => text.slice(0, i).split('\n').length;
+  const re = /\benum\b(?:\s+[A-Za-z_]\w*)?\s*\{/g;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    let depth = 1;
+    let i = m.index + m[0].length;
+    let entry = i;
+    const entries: Array<[number, number]> = [];
+    while (i < text.length && depth > 0) {
+      if (text.startsWith('/*', i)) { const e = text.indexOf('*/', i + 2); i = e < 0 ? text.length : e + 2; continue; }
+      if (text.startsWith('//', i)) { const e = text.indexOf('\n', i); i = e < 0 ? text.length : e; continue; }
+      const ch = text[i];
+      if (ch === '{' || ch === '(' || ch === '[') depth++;
+      else if (ch === '}' || ch === ')' || ch === ']') { depth--; if (depth === 0) { entries.push([entry, i]); break; } }
+      else if (ch === ',' && depth === 1) { entries.push([entry, i]); entry = i + 1; }
+      i++;
+    }
+    for (const [a, b] of entries) {
+      // Comments and preprocessor lines blanked to spaces (same length: offsets hold).
+      const blank = (x: string) => x.replace(/[^\n]/g, ' ');
+      const raw = text.slice(a, b).replace(/\/\*[\s\S]*?\*\//g, blank).replace(/\/\/[^\n]*/g, blank).replace(/^[ \t]*#.*$/gm, blank);
+      const e = /^\s*([A-Za-z_]\w*)\s*(?:=[\s\S]*)?$/.exec(raw);
+      if (e) out.push({ name: e[1]!, path, line: lineAt(a + raw.indexOf(e[1]!)), end: lineAt(a + raw.indexOf(e[1]!)), kind: 'constant' });
+    }
+    re.lastIndex = Math.max(re.lastIndex, i);
+  }
+  return out;
+}
+
 export function cConstants(path: string, text: string): Def[] {
   const out: Def[] = [];
   text.split('\n').forEach((l, i) => {
@@ -243,6 +279,8 @@ function allDefs(name: NavSetName, find: (path: string, text: string) => Def[] =
 
 /** Constants sampled per set that has them (c). */
 const CONSTANTS_PER_SET = 150;
+/** Enumerators sampled per set that has them (c). */
+const ENUMERATORS_PER_SET = 150;
 
 /** One query per function name (public, 3+ chars, not dunder), seeded sample. */
 export function sampleNames(defs: readonly Def[], per: number, seed: number): Def[] {
@@ -282,6 +320,9 @@ export interface NavReport {
   /** Sampled constants (the `c` set: object-like #defines), and R@1 over them (first result holds one of the name's #defines). */
   constantQueries: number;
   constantAt1: number | null;
+  /** Sampled enumerators (the `c` set), and R@1 over them (first result holds one of the name's enumerators). */
+  enumeratorQueries: number;
+  enumeratorAt1: number | null;
   /** Results checked for the content contract, and how many failed it. */
   contractChecked: number;
   contractFailed: number;
@@ -312,11 +353,16 @@ export function runNav(name: NavSetName, per: number, seed: number): NavReport {
   const sample = sampleNames(defs, per, seed);
   const constants = name === 'c' ? allDefs(name, cConstants) : [];
   const constantSample = sampleNames(constants, CONSTANTS_PER_SET, seed + 2);
+  const enumerators = name === 'c' ? allDefs(name, cEnumerators) : [];
+  const enumeratorSample = sampleNames(enumerators, ENUMERATORS_PER_SET, seed + 3);
+  // A constant's definitions: its #defines and enumerators (GPIO_PULL_DOWN is both, in two headers).
+  const namedConstants = [...constants, ...enumerators];
   const db = join(dir, `sift-${process.pid}.db`);
   rmSync(db, { force: true });
   const idx = siftIndex(tree, db);
-  const queries = [...sample.map((d) => d.name), ...PROSE[name], ...constantSample.map((d) => d.name)];
+  const queries = [...sample.map((d) => d.name), ...PROSE[name], ...constantSample.map((d) => d.name), ...enumeratorSample.map((d) => d.name)];
   const firstConstant = sample.length + PROSE[name].length;
+  const firstEnumerator = firstConstant + constantSample.length;
   const res = siftSearchBatch(tree, db, queries, { mode: 'bm25', limit: 10 }).value;
   rmSync(db, { force: true });
   rmSync(`${db}-journal`, { force: true });
@@ -332,6 +378,7 @@ export function runNav(name: NavSetName, per: number, seed: number): NavReport {
   let macros = 0;
   let macroStrict = 0;
   let constantHits = 0;
+  let enumeratorHits = 0;
   const misses: string[] = [];
   let checked = 0;
   let failed = 0;
@@ -353,10 +400,15 @@ export function runNav(name: NavSetName, per: number, seed: number): NavReport {
       }
       if (defs.some((d) => d.name === target.name && d.kind !== 'class' && holds(d))) any++;
       else misses.push(`${target.name} (${target.path}:${target.line}) → ${top ? `${top.path}:${top.start_line} ${top.symbol ?? ''}` : 'no result'}`);
+    } else if (qi >= firstEnumerator) {
+      const target = enumeratorSample[qi - firstEnumerator];
+      const top = results[0];
+      if (namedConstants.some((d) => d.name === target.name && !!top && top.path === d.path && top.start_line <= d.line && d.line <= top.end_line)) enumeratorHits++;
+      else misses.push(`enumerator ${target.name} (${target.path}:${target.line}) → ${top ? `${top.path}:${top.start_line} ${top.symbol ?? ''}` : 'no result'}`);
     } else if (qi >= firstConstant) {
       const target = constantSample[qi - firstConstant];
       const top = results[0];
-      if (constants.some((d) => d.name === target.name && !!top && top.path === d.path && top.start_line <= d.line && d.line <= top.end_line)) constantHits++;
+      if (namedConstants.some((d) => d.name === target.name && !!top && top.path === d.path && top.start_line <= d.line && d.line <= top.end_line)) constantHits++;
       else misses.push(`constant ${target.name} (${target.path}:${target.line}) → ${top ? `${top.path}:${top.start_line} ${top.symbol ?? ''}` : 'no result'}`);
     }
     const seen = new Set<string>();
@@ -386,7 +438,8 @@ export function runNav(name: NavSetName, per: number, seed: number): NavReport {
     set: name, files: idx.value.files.total, chunks: idx.value.chunks.total,
     parseFallbacks: (idx.value as { parse_fallbacks?: number }).parse_fallbacks ?? null, queries: sample.length,
     strictAt1: strict / sample.length, anyAt1: any / sample.length, macroQueries: macros, macroStrictAt1: macros ? macroStrict / macros : null,
-    constantQueries: constantSample.length, constantAt1: constantSample.length ? constantHits / constantSample.length : null, contractChecked: checked, contractFailed: failed,
+    constantQueries: constantSample.length, constantAt1: constantSample.length ? constantHits / constantSample.length : null,
+    enumeratorQueries: enumeratorSample.length, enumeratorAt1: enumeratorSample.length ? enumeratorHits / enumeratorSample.length : null, contractChecked: checked, contractFailed: failed,
     duplicateSlots: dup, slots, misses, contractExamples: examples, duplicateExamples: dupExamples,
   };
 }
@@ -404,6 +457,7 @@ if (isMain(import.meta.url)) {
     console.log(`${n.padEnd(7)} ${r.files} files ${r.chunks} chunks (${r.parseFallbacks ?? '?'} chunked as text) · R@1 strict ${r.strictAt1.toFixed(3)} any ${r.anyAt1.toFixed(3)} (${r.queries} names)` +
       (r.macroQueries ? ` · macros ${r.macroStrictAt1!.toFixed(3)} (${r.macroQueries})` : '') +
       (r.constantQueries ? ` · constants ${r.constantAt1!.toFixed(3)} (${r.constantQueries})` : '') +
+      (r.enumeratorQueries ? ` · enumerators ${r.enumeratorAt1!.toFixed(3)} (${r.enumeratorQueries})` : '') +
       ` · content≠lines ${r.contractFailed}/${r.contractChecked} · repeated definitions ${r.duplicateSlots}/${r.slots}`);
     for (const m of r.misses.slice(0, 30)) console.log(`   miss ${m}`);
     for (const e of r.contractExamples) console.log(`   contract ${e}`);
@@ -412,7 +466,7 @@ if (isMain(import.meta.url)) {
   mkdirSync(RESULTS_DIR, { recursive: true });
   const stamp = `${machineInfo().date.slice(0, 10)}-${names.join('-')}${process.env.NAV_TAG ? `-${process.env.NAV_TAG}` : ''}`;
   writeFileSync(join(RESULTS_DIR, `nav-${stamp}.json`), JSON.stringify(reports, null, 1) + '\n');
-  const md = ['# Identifier navigation and result contract', '', '| set | files | chunks | names | R@1 strict | R@1 any def | macros: names, R@1 strict | constants: names, R@1 | content ≠ lines | repeated definitions in top 10 |', '|---|---|---|---|---|---|---|---|---|---|',
-    ...reports.map((r) => `| ${r.set} | ${r.files} | ${r.chunks} | ${r.queries} | ${r.strictAt1.toFixed(3)} | ${r.anyAt1.toFixed(3)} | ${r.macroQueries ? `${r.macroQueries}, ${r.macroStrictAt1!.toFixed(3)}` : '—'} | ${r.constantQueries ? `${r.constantQueries}, ${r.constantAt1!.toFixed(3)}` : '—'} | ${r.contractFailed}/${r.contractChecked} | ${r.duplicateSlots}/${r.slots} |`), ''];
+  const md = ['# Identifier navigation and result contract', '', '| set | files | chunks | names | R@1 strict | R@1 any def | macros: names, R@1 strict | constants: names, R@1 | enumerators: names, R@1 | content ≠ lines | repeated definitions in top 10 |', '|---|---|---|---|---|---|---|---|---|---|---|',
+    ...reports.map((r) => `| ${r.set} | ${r.files} | ${r.chunks} | ${r.queries} | ${r.strictAt1.toFixed(3)} | ${r.anyAt1.toFixed(3)} | ${r.macroQueries ? `${r.macroQueries}, ${r.macroStrictAt1!.toFixed(3)}` : '—'} | ${r.constantQueries ? `${r.constantQueries}, ${r.constantAt1!.toFixed(3)}` : '—'} | ${r.enumeratorQueries ? `${r.enumeratorQueries}, ${r.enumeratorAt1!.toFixed(3)}` : '—'} | ${r.contractFailed}/${r.contractChecked} | ${r.duplicateSlots}/${r.slots} |`), ''];
   writeFileSync(join(RESULTS_DIR, `nav-${stamp}.md`), md.join('\n'));
 }
