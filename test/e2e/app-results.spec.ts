@@ -3,7 +3,7 @@
  * definition is one result whose body is numbered with the file's own lines and whose
  * signature shows as a breadcrumb at its real line; the other matching pieces open under
  * "N more matches in this definition"; multi-select filters live in the URL; group by file;
- * a C constant is found by name on the lines that define it.
+ * a C constant or enumerator is found by name on the lines that define it.
  */
 import { test, expect } from '@playwright/test';
 import { installPicker, readFixture, type FixtureFolder } from './helpers/opfs-fixture.ts';
@@ -14,10 +14,12 @@ const steps = Array.from({ length: 90 }, (_, i) => `    total += values[${i}] * 
 const LONG = `import math\n\n\ndef accumulate(values):\n    """Sum weighted values."""\n    total = 0\n${steps}\n    return total\n`;
 const PAGE_H = '#ifndef _ASM_PAGE_H\n#define _ASM_PAGE_H\n\n#define PAGE_SHIFT 12\n#define PAGE_SIZE (1UL << PAGE_SHIFT)\n\n#endif\n';
 const PAGES_C = 'static unsigned long page_size(struct page *page)\n{\n\treturn PAGE_SIZE << compound_order(page);\n}\n\nvoid copy_pages(void *d, void *s)\n{\n\tmemcpy(d, s, PAGE_SIZE);\n}\n';
+const MMZONE_H = 'enum zone_stat_item {\n\t/* First 128 byte cacheline */\n\tNR_FREE_PAGES,\n\tNR_ZONE_LRU_BASE,\n\tNR_VM_ZONE_STAT_ITEMS };\n';
+const VMSTAT_C = 'unsigned long free_pages(struct zone *zone)\n{\n\treturn zone_page_state(zone, NR_FREE_PAGES);\n}\n';
 const b64 = (t: string) => Buffer.from(t).toString('base64');
 const fixture: FixtureFolder = {
   name: 'repo-results',
-  files: { ...small.files, 'lib/acc.py': b64(LONG), 'include/asm/page.h': b64(PAGE_H), 'mm/pages.c': b64(PAGES_C) },
+  files: { ...small.files, 'lib/acc.py': b64(LONG), 'include/asm/page.h': b64(PAGE_H), 'mm/pages.c': b64(PAGES_C), 'include/linux/mmzone.h': b64(MMZONE_H), 'mm/vmstat.c': b64(VMSTAT_C) },
 };
 const FILES = Object.keys(fixture.files).length;
 const fileLine = (n: number) => LONG.split('\n')[n - 1];
@@ -96,4 +98,11 @@ test('a C constant is found by name where it is defined; the function of the sam
   await expect(top.getByTestId('result-path')).toHaveText('mm/pages.c');
   await expect(top.getByTestId('result-symbol')).toHaveText('page_size');
   await expect(top.getByTestId('result-defines')).toHaveCount(0);
+  // An enumerator is a constant its enum defines: found there, not at its use.
+  await searchFor(page, 'NR_FREE_PAGES');
+  const en = page.getByTestId('result').first();
+  await expect(en.getByTestId('result-path')).toHaveText('include/linux/mmzone.h');
+  await expect(en.getByTestId('result-symbol')).toHaveText('NR_FREE_PAGES');
+  await expect(en.getByTestId('result-defines')).toHaveText('constant defined here');
+  await page.screenshot({ path: 'test-results/screens/results-enumerator.png', fullPage: true });
 });
