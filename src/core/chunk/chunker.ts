@@ -5,7 +5,8 @@
  * pieces), definitions.ts (names, signatures, docs, context) and pieces.ts (merge, output).
  *
  * Owns: the web-tree-sitter runtime (initialised once per realm behind a cached promise),
- * grammars (loaded lazily per language, cached per Chunker), one Parser per Chunker.
+ * grammars (loaded lazily per language, cached per Chunker), one Parser per Chunker, and the
+ * compiled constant queries (per language, deleted with the Chunker).
  *
  * Invariants:
  * - Runs unchanged in Node and in a browser worker: WASM bytes come from `loadWasm`.

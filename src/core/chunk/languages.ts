@@ -131,7 +131,7 @@ export interface LanguageSpec {
 }
 
 export interface ConstantQuery {
-  /** Global regex of the keyword tokens whose parent node may define constants. */
+  /** The keyword tokens whose parent node may define constants (its source is matched globally). */
   keyword: RegExp;
   query: string;
 }
