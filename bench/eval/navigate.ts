@@ -305,6 +305,11 @@ interface NavResult {
   symbol: string | null;
 }
 
+/** Whether result `top` is on definition `d`: same file, its lines hold the definition's line. */
+function holds(top: NavResult | undefined, d: Def): boolean {
+  return !!top && top.path === d.path && top.start_line <= d.line && d.line <= top.end_line;
+}
+
 export interface NavReport {
   set: string;
   files: number;
@@ -386,30 +391,31 @@ export function runNav(name: NavSetName, per: number, seed: number): NavReport {
   const dupExamples: string[] = [];
   let dup = 0;
   let slots = 0;
+  const missed = (target: Def, top: NavResult | undefined, label = '') =>
+    misses.push(`${label}${target.name} (${target.path}:${target.line}) → ${top ? `${top.path}:${top.start_line} ${top.symbol ?? ''}` : 'no result'}`);
+  // A constant or enumerator query hits when the first result holds any #define or enumerator of the name.
+  const constantHit = (target: Def, top: NavResult | undefined, label: string): boolean => {
+    if (namedConstants.some((d) => d.name === target.name && holds(top, d))) return true;
+    missed(target, top, `${label} `);
+    return false;
+  };
   res.forEach((r, qi) => {
     const results = r.results as unknown as NavResult[];
     if (qi < sample.length) {
       const target = sample[qi];
       const top = results[0];
-      const holds = (d: Def) => !!top && top.path === d.path && top.start_line <= d.line && d.line <= top.end_line;
-      const hit = holds(target);
+      const hit = holds(top, target);
       if (hit) strict++;
       if (target.kind === 'macro') {
         macros++;
         if (hit) macroStrict++;
       }
-      if (defs.some((d) => d.name === target.name && d.kind !== 'class' && holds(d))) any++;
-      else misses.push(`${target.name} (${target.path}:${target.line}) → ${top ? `${top.path}:${top.start_line} ${top.symbol ?? ''}` : 'no result'}`);
+      if (defs.some((d) => d.name === target.name && d.kind !== 'class' && holds(top, d))) any++;
+      else missed(target, top);
     } else if (qi >= firstEnumerator) {
-      const target = enumeratorSample[qi - firstEnumerator];
-      const top = results[0];
-      if (namedConstants.some((d) => d.name === target.name && !!top && top.path === d.path && top.start_line <= d.line && d.line <= top.end_line)) enumeratorHits++;
-      else misses.push(`enumerator ${target.name} (${target.path}:${target.line}) → ${top ? `${top.path}:${top.start_line} ${top.symbol ?? ''}` : 'no result'}`);
+      if (constantHit(enumeratorSample[qi - firstEnumerator], results[0], 'enumerator')) enumeratorHits++;
     } else if (qi >= firstConstant) {
-      const target = constantSample[qi - firstConstant];
-      const top = results[0];
-      if (namedConstants.some((d) => d.name === target.name && !!top && top.path === d.path && top.start_line <= d.line && d.line <= top.end_line)) constantHits++;
-      else misses.push(`constant ${target.name} (${target.path}:${target.line}) → ${top ? `${top.path}:${top.start_line} ${top.symbol ?? ''}` : 'no result'}`);
+      if (constantHit(constantSample[qi - firstConstant], results[0], 'constant')) constantHits++;
     }
     const seen = new Set<string>();
     for (const x of results) {
