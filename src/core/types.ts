@@ -20,6 +20,9 @@ export type ChunkType =
   | 'comment'
   | 'text';
 
+/** [start, end) offsets (UTF-16 code units) into a file's text. */
+export type TextSpan = [number, number];
+
 /** A chunk as produced by the chunker (no database id yet). Lines are 1-based, inclusive. */
 export interface Chunk {
   path: string;
@@ -41,8 +44,8 @@ export interface Chunk {
    * text/decl-text.ts signatureText / docText of that slice gives the field back. Absent or
    * null when the chunker has none.
    */
-  signatureSpan?: [number, number] | null;
-  docSpan?: [number, number] | null;
+  signatureSpan?: TextSpan | null;
+  docSpan?: TextSpan | null;
   /** The chunk's source text: exactly the file's lines startLine..endLine, nothing added. */
   content: string;
   /**

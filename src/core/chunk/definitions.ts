@@ -7,7 +7,8 @@ import type { Node } from 'web-tree-sitter';
 import type { LanguageSpec } from './languages.ts';
 import { typeOf } from './tree-access.ts';
 import type { LineTable } from './lines.ts';
-import type { Context, DefInfo, Item, Span } from './pieces.ts';
+import type { TextSpan } from '../types.ts';
+import type { Context, DefInfo, Item } from './pieces.ts';
 import { clip, commentDocText, docstringText, MAX_SIGNATURE_CHARS, signatureText } from '../text/decl-text.ts';
 
 /** Carried context of a split body: at most this many signature rows / characters. */
@@ -94,10 +95,10 @@ export class Definitions {
   }
 
   /** Declaration text without the body (text/decl-text.ts signatureText) and the slice it is made of. */
-  signatureOf(d: DefInfo, body: Node | null): { signature: string | null; signatureSpan: Span } {
+  signatureOf(d: DefInfo, body: Node | null): { signature: string | null; signatureSpan: TextSpan } {
     const startRow = this.lines.rowOf(d.sigStart);
     const end = body && body.startIndex > d.sigStart ? body.startIndex : this.lines.end(startRow);
-    const span: Span = [d.sigStart, Math.min(end, d.sigStart + MAX_SIGNATURE_CHARS * 4)];
+    const span: TextSpan = [d.sigStart, Math.min(end, d.sigStart + MAX_SIGNATURE_CHARS * 4)];
     return { signature: signatureText(this.text.slice(span[0], span[1])), signatureSpan: span };
   }
 
@@ -120,7 +121,7 @@ export class Definitions {
    * The doc comment (or docstring) and the slice of the text it was read from: from the first
    * doc comment's start to the last one's end.
    */
-  docOf(item: Item, body: Node | null): { doc: string | null; docSpan: Span | null } {
+  docOf(item: Item, body: Node | null): { doc: string | null; docSpan: TextSpan | null } {
     if (this.spec.docStyle === 'docstring' && body) {
       const first = body.firstNamedChild;
       const str = first?.type === 'expression_statement' ? first.firstNamedChild : null;

@@ -22,6 +22,9 @@ import { budgetOf, mergePieces, pieceSize, pieceToChunk, type ChunkSizes, type C
 import { ALL, LEADING, SKIP, STOP, walkCursor } from './tree-walk.ts';
 import { Cursor, endRowOf, typeOf } from './tree-access.ts';
 
+/** A later piece of a definition carries no doc (only its first piece does). */
+const NO_DOC = { doc: null, docSpan: null } as const;
+
 /** Nesting of namespaces/classes we descend into; deeper definitions are split as code. */
 const MAX_NEST_DEPTH = 24;
 /** Break scoring: nodes this deep below the split node still propose cut rows. */
@@ -258,7 +261,8 @@ export class FileChunker {
       }
       scores ??= this.scoreBreaks(nodes, from, to, 0);
       for (const p of this.pack(a, b, scores.subarray(a - from), budgetOf(prefix), budgetOf(prefix))) {
-        out.push({ ...base, ...p, doc: out.length === first ? base.doc : null, docSpan: out.length === first ? base.docSpan : null, context: out.length === first ? null : prefix, names: null, merge });
+        const head = out.length === first;
+        out.push({ ...base, ...p, ...(head ? {} : NO_DOC), context: head ? null : prefix, names: null, merge });
       }
     };
     let cur = from;
@@ -364,7 +368,7 @@ export class FileChunker {
       let j = i;
       while (j + 1 < members.length && members[j + 1].kind !== 'def') j++;
       const run = members.slice(i, j + 1);
-      this.emitRun(m.startRow, run[run.length - 1].endRow, run.flatMap((r) => r.nodes), { ...base, doc: null, docSpan: null }, prefix, true, out);
+      this.emitRun(m.startRow, run[run.length - 1].endRow, run.flatMap((r) => r.nodes), { ...base, ...NO_DOC }, prefix, true, out);
       i = j + 1;
     }
     // Closing rows (`}`, `end`): join the last piece when tiny, else their own piece.
@@ -375,7 +379,7 @@ export class FileChunker {
       if (last && !last.cols && tail <= MAX_TAIL_CHARS && pieceSize(last, this.lines) + tail + 1 <= this.opts.maxChunkChars) {
         last.endRow = item.endRow;
       } else {
-        this.emitRun(tailStart, item.endRow, [], { ...base, doc: null, docSpan: null }, prefix, true, out);
+        this.emitRun(tailStart, item.endRow, [], { ...base, ...NO_DOC }, prefix, true, out);
       }
     }
   }

@@ -8,7 +8,7 @@
  * the column range of one row); the carried context travels in its own fields.
  */
 import type { Node } from 'web-tree-sitter';
-import type { Chunk, ChunkType } from '../types.ts';
+import type { Chunk, ChunkType, TextSpan } from '../types.ts';
 import type { LineTable, RowPiece } from './lines.ts';
 
 /** The size limits the chunker was created with. */
@@ -60,9 +60,6 @@ export interface Context {
   budget: number;
 }
 
-/** [start, end) offsets into the file's text. */
-export type Span = [number, number];
-
 /** The fields every piece of one definition shares. */
 export type PieceBase = Pick<Piece, 'chunkType' | 'symbol' | 'parent' | 'signature' | 'signatureSpan' | 'doc' | 'docSpan' | 'defRow'>;
 
@@ -72,9 +69,9 @@ export interface Piece extends RowPiece {
   parent: string | null;
   signature: string | null;
   /** Where `signature` was read from (Chunk.signatureSpan). */
-  signatureSpan: Span | null;
+  signatureSpan: TextSpan | null;
   doc: string | null;
-  docSpan: Span | null;
+  docSpan: TextSpan | null;
   /** Carried context (later pieces of split bodies), or null. */
   context: Context | null;
   /** 0-based row of the signature of the definition this piece belongs to; null for module code. */

@@ -14,7 +14,7 @@
  *   bytes, see vectorToInt8Blob; cosine error ~1e-3); float32 BLOBs (4 × dim bytes) written by
  *   older versions are still read. Readers always get Float32Array.
  */
-import type { Chunk, ChunkType, FileRecord, StoredChunk } from '../types.ts';
+import type { Chunk, ChunkType, FileRecord, StoredChunk, TextSpan } from '../types.ts';
 import { registerPathMatch } from '../text/path-glob.ts';
 import { identifierTokens, nameWords, pathWords } from '../text/identifiers.ts';
 import { docText, signatureText } from '../text/decl-text.ts';
@@ -245,7 +245,7 @@ const SPAN_LEN_LIMIT = 0x10000;
  * `span` encoded as (start - base) * 65536 + length when `make` of that slice of the text
  * gives `value` back exactly; else null, and the row keeps `value` as text.
  */
-function encodeSpan(text: string, base: number, span: readonly [number, number] | null | undefined, value: string | null, make: (raw: string) => string | null): number | null {
+function encodeSpan(text: string, base: number, span: TextSpan | null | undefined, value: string | null, make: (raw: string) => string | null): number | null {
   if (!span || value === null) return null;
   const [start, end] = span;
   if (!Number.isInteger(start) || !Number.isInteger(end) || start < 0 || end < start || end > text.length || end - start >= SPAN_LEN_LIMIT) return null;
@@ -298,10 +298,6 @@ export async function resolveChunkContent<T extends {
 const UPSERT_FILE = `INSERT INTO files (path, hash, size, mtime, language, indexed_at, chunk_lo, chunk_hi) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
   ON CONFLICT(path) DO UPDATE SET hash = excluded.hash, size = excluded.size, mtime = excluded.mtime,
   language = excluded.language, indexed_at = excluded.indexed_at, chunk_lo = excluded.chunk_lo, chunk_hi = excluded.chunk_hi`;
-/** The record of a file whose chunks stay as they are (same-path rename): its chunk range is kept. */
-const UPSERT_FILE_KEEP_CHUNKS = `INSERT INTO files (path, hash, size, mtime, language, indexed_at) VALUES (?, ?, ?, ?, ?, ?)
-  ON CONFLICT(path) DO UPDATE SET hash = excluded.hash, size = excluded.size, mtime = excluded.mtime,
-  language = excluded.language, indexed_at = excluded.indexed_at`;
 
 function toStoredChunk(r: ChunkRow): StoredChunk {
   return {
@@ -500,7 +496,8 @@ export class Store {
    */
   async renameFile(from: string, to: FileRecord): Promise<void> {
     if (from === to.path) {
-      await this.db.transaction((tx) => tx.run(UPSERT_FILE_KEEP_CHUNKS, [to.path, to.hash, to.size, to.mtime, to.language, new Date().toISOString()]));
+      // The chunks stay as they are, and so does the record's range of them.
+      await this.db.transaction(async (tx) => upsertFile(tx, to, new Date().toISOString(), await chunkRange(tx, to.path)));
       return;
     }
     await this.db.transaction(async (tx) => {
@@ -807,10 +804,9 @@ export class Store {
    * contentless chunks_fts: its own structure); one FTS row per chunk and none without one
    * (the FTS row set is chunks_fts_docsize's ids); every chunk that refers into file_text
    * finds its file's text; every chunk_names row names a chunk; every chunk lies in its file's
- * chunk range (files.chunk_lo..chunk_hi) and every range holds only its file's chunks, with
- * no gap; every trigram posting list
-   * decodes to ascending ids (pending ids need no check: one that names no file_text row is
-   * harmless, the next flush drops it).
+   * chunk range (files.chunk_lo..chunk_hi) and every range holds only its file's chunks, with
+   * no gap; every trigram posting list decodes to ascending ids (pending ids need no check:
+   * one that names no file_text row is harmless, the next flush drops it).
    */
   async integrityCheck(): Promise<string> {
     const problems = (await this.db.all<{ integrity_check: string }>('PRAGMA integrity_check'))
