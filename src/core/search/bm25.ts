@@ -28,7 +28,7 @@ import { compilePathGlob, PATH_MATCH_FUNCTION } from '../text/path-glob.ts';
 import { identifierParts } from '../text/identifiers.ts';
 import { BM25_COLUMN_WEIGHTS, FTS_PLAN_BIG_CAP, FTS_PLAN_CAP, FTS_PLAN_THETA_GUESS, FTS_PLAN_WORD_ENOUGH, KEYWORD_DEFINITION_BOOST, MAX_EXACT_SYMBOL_ROWS, RERANK_CANDIDATES, RERANK_WEIGHTS } from '../config.ts';
 import { PREFIX_MIN_CHARS, processQuery, type ProcessedQuery } from './query.ts';
-import { planFts, replan, type RowProbe } from './fts-plan.ts';
+import { essentialRows, planFts, replan, type BoundedPhrase, type RowProbe } from './fts-plan.ts';
 import { rerank, type RerankCandidate } from './rerank.ts';
 import { matchDefinition, symbolTargets } from './symbols.ts';
 
@@ -92,18 +92,22 @@ interface FtsRow {
  * One FTS5 pass: every listed definition row that matches, then the best rows by bm25 (enough
  * that the best n of all rows are among them: topRows).
  */
-async function ftsCandidates(db: Queryable, match: string, where: string, params: SqlValue[], exact: number[], n: number): Promise<FtsRow[]> {
+async function ftsCandidates(db: Queryable, match: string, where: string, params: SqlValue[], exact: number[], n: number, only?: string): Promise<FtsRow[]> {
   // Without filters the FTS table alone answers (external content = chunks, kept equal by
   // triggers): joining chunks would seek one chunks row per MATCHING row before the sort.
   const id = where ? 'c.id' : 'chunks_fts.rowid';
   const from = where ? 'chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid' : 'chunks_fts';
   // In the select list, not the WHERE: FTS5 never sees it as a rowid constraint.
   const x = exact.length ? `${id} IN (${exact.map(() => '?').join(', ')})` : '0';
+  // `only`: score just the rows that also match it (fts-plan.ts essentialRows), and the listed
+  // definitions. `+id` keeps the IN off FTS5's rowid constraints (else one MATCH per row);
+  // the subquery runs once, and bm25 is computed only for the rows that pass.
+  const restrict = only ? ` AND (+${id} IN (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?) OR ${x})` : '';
   return db.all<FtsRow>(
     `SELECT ${id} AS id, ${BM25_EXPR} AS r, ${x} AS x FROM ${from}
-      WHERE chunks_fts MATCH ?${where}
+      WHERE chunks_fts MATCH ?${where}${restrict}
       ORDER BY ${exact.length ? 'x DESC, ' : ''}r, ${id} LIMIT ?`,
-    [...exact, match, ...params, n + exact.length],
+    [...exact, match, ...params, ...(only ? [only, ...exact] : []), n + exact.length],
   );
 }
 
@@ -115,8 +119,8 @@ export function probeRows(db: Queryable): RowProbe {
   };
 }
 
-/** Candidate rows of every planned statement (fallback when too few), one row per id. */
-async function plannedCandidates(db: Queryable, query: ProcessedQuery, where: string, params: SqlValue[], exact: number[], n: number): Promise<FtsRow[]> {
+/** Candidate rows of every planned statement (fallback when too few), one row per id. Exported for tests. */
+export async function plannedCandidates(db: Queryable, query: ProcessedQuery, where: string, params: SqlValue[], exact: number[], n: number): Promise<FtsRow[]> {
   // chunks.id is the FTS rowid: the largest is at least the row count bm25 uses.
   const tableRows = (await db.all<{ n: number | null }>('SELECT max(id) AS n FROM chunks'))[0]?.n ?? 0;
   const options = {
@@ -125,9 +129,9 @@ async function plannedCandidates(db: Queryable, query: ProcessedQuery, where: st
   const probe = probeRows(db);
   const plan = await planFts(query.ftsGroups, probe, options);
   const byId = new Map<number, FtsRow>();
-  const run = async (matches: string[]) => {
+  const run = async (matches: string[], only?: string) => {
     for (const m of matches) {
-      for (const row of await ftsCandidates(db, m, where, params, exact, n)) {
+      for (const row of await ftsCandidates(db, m, where, params, exact, n, only)) {
         const seen = byId.get(row.id);
         // A row in two statements: the better (lower) bm25 is the one scored by more phrases.
         byId.set(row.id, seen ? { id: row.id, r: Math.min(seen.r, row.r), x: Math.max(seen.x, row.x) } : row);
@@ -135,12 +139,26 @@ async function plannedCandidates(db: Queryable, query: ProcessedQuery, where: st
     }
   };
   const nth = () => (byId.size >= n ? topRows([...byId.values()], n)[n - 1] : null);
-  await run(plan.matches);
+  /**
+   * A rare plan's statements (fts-plan.ts selectWith: the rows with a kept phrase and a
+   * left-out one, then the kept phrases alone): the second scores only the rows that can
+   * still reach the n-th best score so far (essentialRows). Every row so far is scored by the
+   * phrases it holds or fewer, so that n-th score is a lower bound of the full OR's.
+   */
+  const runRare = async (matches: string[], kept: readonly BoundedPhrase[]) => {
+    await run(matches.slice(0, 1));
+    const so = nth();
+    const rows = essentialRows(kept, so ? -so.r : 0);
+    if (rows !== 'none') await run(matches.slice(1), rows === 'all' ? undefined : rows.match);
+  };
+  if (plan.kind === 'rare' && plan.phrases && plan.matches.length === 2) await runRare(plan.matches, plan.phrases.slice(plan.common));
+  else await run(plan.matches);
   let last = nth();
   if (plan.fallback.length && (!last || (plan.bound !== undefined && -last.r < plan.bound))) {
     // Below the bound: a second try, exact by construction (fts-plan.ts replan), else the OR.
     const next = last ? await replan(plan, -last.r, probe, options) : null;
-    if (next) await run(next.matches);
+    if (next?.matches.length === 2) await runRare(next.matches, next.kept);
+    else if (next) await run(next.matches);
     last = nth();
     if (!next || !last || -last.r < next.bound) await run(plan.fallback);
   }

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Chunk } from '../types.ts';
 import { openMemoryStore } from '../store/open-node.ts';
 import type { Store } from '../store/store.ts';
-import { BM25_EXPR, probeRows } from './bm25.ts';
-import { planFts, replan, type RowProbe } from './fts-plan.ts';
+import { BM25_EXPR, plannedCandidates, probeRows } from './bm25.ts';
+import { essentialRows, planFts, replan, type BoundedPhrase, type RowProbe } from './fts-plan.ts';
 import { processQuery } from './query.ts';
 
 /** Rows per MATCH expression as a table (the planner only sees counts). */
@@ -127,7 +127,7 @@ describe('planFts (counts)', () => {
     // theta below the capped bound, above the counted one: the first try's rows were enough.
     const next = await replan(plan, bound(2000) + 0.01, again, OPTS);
     expect(again.asked).toEqual(['"free"']);
-    expect(next).toEqual({ matches: [], bound: expect.closeTo(bound(2000), 9), leftOut: ['"free"'] });
+    expect(next).toEqual({ matches: [], kept: [], bound: expect.closeTo(bound(2000), 9), leftOut: ['"free"'] });
   });
 
   it('requires every group when all are common, with the full OR as fallback', async () => {
@@ -258,5 +258,73 @@ describe('a replanned query on a real FTS5 index', () => {
     const full = await best(plan.fallback[0], n);
     expect(top().map(([id]) => id)).toEqual(full.map((x) => x.id));
     top().forEach(([, r], i) => expect(r).toBeCloseTo(full[i].r, 9));
+  });
+});
+
+describe('essentialRows', () => {
+  const kept = (...bounds: number[]): BoundedPhrase[] => bounds.map((bound, i) => ({ phrase: `"p${i}"`, rows: 1, bound }));
+
+  it('leaves every row when each kept phrase alone can reach theta', () => {
+    expect(essentialRows(kept(6, 7, 8), 5)).toBe('all');
+    expect(essentialRows([], 5)).toBe('all');
+  });
+
+  it('needs no row when not even all kept phrases together can', () => {
+    expect(essentialRows(kept(2, 3), 5)).toBe('none');
+    expect(essentialRows(kept(2, 3), 5 + 1e-9)).toBe('none');
+  });
+
+  it('asks for the minimal sets of phrases whose bounds pass theta', () => {
+    // p2 alone passes; p0 + p1 pass together; p0 + p2 holds p2, so it is not minimal.
+    expect(essentialRows(kept(4, 5, 10), 8)).toEqual({ match: '("p0" AND "p1") OR "p2"' });
+    // Equal to theta is not more: a row scores less than its bounds' sum.
+    expect(essentialRows(kept(4, 4, 4), 8)).toEqual({ match: '("p0" AND "p1" AND "p2")' });
+    // p1 + p2 pass; all three pass too but hold p1 + p2.
+    expect(essentialRows(kept(3, 4, 5), 8.5)).toEqual({ match: '("p1" AND "p2")' });
+  });
+
+  it('gives up (every row) past its limits', () => {
+    expect(essentialRows(kept(...Array.from({ length: 11 }, () => 1)), 1.5)).toBe('all');
+    // 6 phrases of bound 1 and theta 2.5: C(6, 3) = 20 minimal sets.
+    expect(essentialRows(kept(1, 1, 1, 1, 1, 1), 2.5)).toBe('all');
+    expect(essentialRows(kept(1, 1, 1, 1, 1, 1), 2.5, 20)).toEqual({ match: expect.stringContaining('("p3" AND "p4" AND "p5")') });
+  });
+});
+
+describe('the keyword leg on a real FTS5 index (plannedCandidates)', () => {
+  let store: Store;
+  beforeAll(async () => {
+    // `common` is in 4,500 of 5,000 rows (left out); `alpha`, `beta`, `gamma` in ~300-500 each.
+    // 150 rows hold alpha, beta, gamma and common: their scores make the 100th best pass any one
+    // kept phrase's bound, so a row without common needs two kept phrases. 30 rows hold alpha
+    // and gamma three times each without common: they belong to the full OR's best 100.
+    store = await wordStore(5000, (i) => {
+      const w: string[] = [];
+      if (i < 4500) w.push('common');
+      if (i < 150) w.push('alpha beta gamma');
+      else if (i >= 4600 && i < 4630) w.push('alpha alpha alpha gamma gamma gamma');
+      else if (i >= 4700) w.push(['alpha', 'beta', 'gamma'][i % 3]);
+      else if (i % 25 === 0) w.push(['alpha', 'beta', 'gamma'][i % 3]);
+      return w.length ? w : ['filler'];
+    });
+  });
+  afterAll(async () => { await store.close(); });
+
+  it('scores only the rows that can reach the n-th best, and finds the full OR\'s best rows', async () => {
+    const n = 100;
+    const q = processQuery('common alpha beta gamma');
+    const sql: string[] = [];
+    const db = store.db;
+    const spy = { ...db, all: (s: string, p?: unknown) => { sql.push(s); return db.all(s, p as never); } } as typeof db;
+    const rows = await plannedCandidates(spy, q, '', [], [], n);
+    expect(sql.some((s) => s.includes('IN (SELECT rowid FROM chunks_fts'))).toBe(true); // the case is real
+    const top = [...rows].sort((a, b) => a.r - b.r || a.id - b.id).slice(0, n);
+    const full = await db.all<{ id: number; r: number }>(
+      `SELECT rowid AS id, ${BM25_EXPR} AS r FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY r, rowid LIMIT ?`,
+      [q.ftsGroups.flat().map((p) => p.word).join(' OR '), n],
+    );
+    expect(top.map((x) => x.id)).toEqual(full.map((x) => x.id));
+    top.forEach((x, i) => expect(x.r).toBeCloseTo(full[i].r, 9));
+    expect(top.filter((x) => x.id >= 4600 && x.id < 4700)).not.toHaveLength(0);
   });
 });

@@ -25,6 +25,8 @@
  *     lift a row into the best n on their own (`replan`): the rows with any other phrase are
  *     then exactly enough, and that second try never needs the full OR. A query ending in
  *     `struct` or `return` (~70% of the kernel's chunks) scored ~180k rows for the OR.
+ *     Of the rows without a left-out phrase, only those holding kept phrases whose bounds
+ *     add up to more than the n-th best score so far are scored (essentialRows).
  *     Keeping rows without the check (Lucene's common-terms query) was faster but lost
  *     0.007–0.078 MRR@10 on the eval sets with the cap scaled to their size.
  *   - no common phrase: the full OR.
@@ -78,6 +80,8 @@ export interface FtsPlan {
 /** A second try of a `rare` plan (`replan`): its statements and what a left-out row scores less than. */
 export interface Replan {
   matches: string[];
+  /** The phrases kept (`matches` = selectWith(kept, leftOut)), with their bounds: for essentialRows. */
+  kept: BoundedPhrase[];
   bound: number;
   /** The phrases left out: those whose bounds together stay within the n-th best score. */
   leftOut: string[];
@@ -237,9 +241,50 @@ export async function replan(plan: FtsPlan, theta: number, probe: RowProbe, o: F
   const common = plan.common ?? 0;
   const left = phrases.slice(0, Math.min(k, common));
   const leftOut = left.map((p) => p.phrase);
-  const matches = k >= common ? [] : selectWith(phrases.slice(k).map((p) => p.phrase), leftOut);
-  return { matches, bound: sumBounds(left), leftOut };
+  const kept = k >= common ? [] : phrases.slice(k);
+  const matches = kept.length ? selectWith(kept.map((p) => p.phrase), leftOut) : [];
+  return { matches, kept, bound: sumBounds(left), leftOut };
 }
+
+/**
+ * Which rows without any left-out phrase can still reach `theta`, a lower bound of the full
+ * OR's n-th best score. Such a row scores by the `kept` phrases it holds, less than the sum of
+ * their bounds: only a row holding a set of them whose bounds add up to more than theta can
+ * reach it. `all`: every kept phrase alone can (no restriction); `none`: not even all of them
+ * together can (no row needed); else `match`, an FTS5 expression for the rows holding one of
+ * the minimal such sets (`("a"* AND "b") OR "c"`), only used to pick rows: FTS5 scores every
+ * occurrence of a phrase in an expression, so the rows are scored by the plain OR of `kept`.
+ * Kernel: `allocate a buffer for network packets` scored 16k rows, 898 of them hold two of
+ * `allocate*`, `packet*`, `network*`, and no row with one of them can reach the 100th score.
+ * More than `maxSets` minimal sets, or more than ESSENTIAL_MAX_PHRASES phrases: `all`.
+ */
+export function essentialRows(kept: readonly BoundedPhrase[], theta: number, maxSets = ESSENTIAL_MAX_SETS): { match: string } | 'all' | 'none' {
+  const k = kept.length;
+  if (k === 0 || k > ESSENTIAL_MAX_PHRASES || kept.every((p) => p.bound > theta)) return 'all';
+  const sum = new Float64Array(1 << k);
+  const sets: number[] = [];
+  for (let mask = 1; mask < 1 << k; mask++) {
+    const low = mask & -mask;
+    sum[mask] = sum[mask ^ low] + kept[31 - Math.clz32(low)].bound;
+    if (sum[mask] <= theta) continue;
+    // Minimal: no set with one phrase fewer reaches theta (the sums only grow with phrases).
+    let minimal = true;
+    for (let rest = mask; rest && minimal; rest &= rest - 1) minimal = sum[mask ^ (rest & -rest)] <= theta;
+    if (minimal) sets.push(mask);
+  }
+  if (sets.length === 0) return 'none';
+  if (sets.length > maxSets) return 'all';
+  const group = (mask: number) => {
+    const ps = kept.filter((_, i) => mask & (1 << i)).map((p) => p.phrase);
+    return ps.length === 1 ? ps[0] : `(${ps.join(' AND ')})`;
+  };
+  return { match: sets.map(group).join(' OR ') };
+}
+
+/** essentialRows: most phrases whose sets it enumerates (2^n sums). */
+const ESSENTIAL_MAX_PHRASES = 10;
+/** essentialRows: most minimal sets in one expression (each AND group merges its doclists again). */
+const ESSENTIAL_MAX_SETS = 12;
 
 /** FTS5's bm25 k1 (fts5_aux.c): a phrase adds less than (k1 + 1) × its idf to a row's score. */
 const BM25_K1 = 1.2;
