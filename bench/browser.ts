@@ -13,7 +13,7 @@
  * Invariants: nothing is written outside bench/tmp/ (dist/ is never touched); the browser,
  * server and profile are always torn down; every number comes from this run.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -42,6 +42,8 @@ const CHROMIUM = process.env.SIFT_CHROMIUM ?? '/usr/bin/chromium';
  * rasterizer: it proves the path, its speed says nothing about a real GPU).
  */
 const EXTRA_ARGS = ['--enable-blink-features=ForceEagerMeasureMemory', '--enable-unsafe-webgpu', '--use-webgpu-adapter=swiftshader'];
+/** SIFT_BENCH_CHROMIUM_ARGS: more Chromium switches for an experiment (space-separated), e.g. V8 flags. */
+const EXPERIMENT_ARGS = (process.env.SIFT_BENCH_CHROMIUM_ARGS ?? '').split(' ').filter(Boolean);
 const EMBED_THREADS = [1, 2];
 /** Extra batch sizes tried for q8 on one thread (the default is EMBED_BATCH_SIZE). */
 const EMBED_BATCH_VARIANTS = [8, 16];
@@ -106,6 +108,13 @@ export interface BenchBrowserOptions {
   probes?: boolean;
   /** Store page-cache sizes (KiB) to compare on the same batches, e.g. [16000, 65536]. */
   storeCacheKiB?: number[];
+  /**
+   * Write a Chromium trace of the regular cold index to this file (CDP Tracing: every
+   * thread's V8 CPU profile, workers included, and thread names). Open it in DevTools'
+   * Performance panel or summarise it with bench/trace-summary.ts. Adds profiling overhead:
+   * a traced run's times are not comparable with an untraced one's.
+   */
+  traceFile?: string;
 }
 
 /** One cold index of a variant round. */
@@ -201,6 +210,36 @@ function pageApi(page: Page) {
     ) as Promise<Awaited<ReturnType<BenchPageApi[K]>>>;
 }
 
+/** Trace categories: V8's sampling profiler on every thread, plus thread names. */
+const TRACE_CATEGORIES = ['disabled-by-default-v8.cpu_profiler', '__metadata'];
+
+/**
+ * Start a browser-wide CDP trace from `page`'s session; `stop` writes it to a file (as the
+ * JSON object DevTools saves) and returns its size in bytes.
+ */
+async function startTrace(page: Page): Promise<{ stop(file: string): Promise<number> }> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Tracing.start', { transferMode: 'ReturnAsStream', traceConfig: { includedCategories: TRACE_CATEGORIES, recordMode: 'recordAsMuchAsPossible' } });
+  return {
+    async stop(file: string) {
+      const done = new Promise<string>((resolve) => cdp.once('Tracing.tracingComplete', (e) => resolve(e.stream!)));
+      await cdp.send('Tracing.end');
+      const stream = await done;
+      const parts: Buffer[] = [];
+      for (;;) {
+        const r = await cdp.send('IO.read', { handle: stream, size: 1 << 22 });
+        parts.push(Buffer.from(r.data, r.base64Encoded ? 'base64' : 'utf8'));
+        if (r.eof) break;
+      }
+      await cdp.send('IO.close', { handle: stream });
+      await cdp.detach();
+      const data = Buffer.concat(parts);
+      writeFileSync(file, data);
+      return data.length;
+    },
+  };
+}
+
 export async function benchBrowser(opts: BenchBrowserOptions = {}): Promise<BrowserBench> {
   const quick = !!opts.quick;
   const log = opts.log ?? ((l: string) => console.error(`[browser] ${l}`));
@@ -214,7 +253,7 @@ export async function benchBrowser(opts: BenchBrowserOptions = {}): Promise<Brow
   const keepProfile = !!opts.profileDir;
   if (opts.profileDir) mkdirSync(opts.profileDir, { recursive: true });
   const profile = opts.profileDir ?? mkdtempSync(join(tmpdir(), 'sift-bench-chromium-'));
-  const args = [...CHROMIUM_ARGS.filter((a) => a !== '--disable-gpu'), ...EXTRA_ARGS];
+  const args = [...CHROMIUM_ARGS.filter((a) => a !== '--disable-gpu'), ...EXTRA_ARGS, ...EXPERIMENT_ARGS];
   const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args, headless: true });
   try {
     const page = context.pages()[0] ?? (await context.newPage());
@@ -331,11 +370,14 @@ export async function benchBrowser(opts: BenchBrowserOptions = {}): Promise<Brow
     if (want.has('index') && corpus && !opts.variantsOnly) {
       const name = corpus.name;
       log('indexing');
+      const tracing = opts.traceFile ? await startTrace(page) : null;
       index = await call('indexCorpus', name, `bench-${name}`);
+      if (tracing && opts.traceFile) log(`trace: ${fmt(mb(await tracing.stop(opts.traceFile)))} MiB written to ${opts.traceFile}`);
       log(`indexed ${index.summary.files.total} files, ${index.summary.chunks.total} chunks in ${fmt(index.summary.timings.total / 1000, 1)} s; rescan ${fmt((index.rescan?.timings.total ?? NaN) / 1000, 2)} s`);
       memory = await call('memory');
       search = await call('search', { storeName: `bench-${name}`, queries: readBenchQueries(), runs: SEARCH_RUNS, queryModelId: QUERY_MODEL, dim: VECTOR_DIM });
-      log(`search: ${search.modes.map((m) => `${m.mode} ${fmt(m.p50, 1)}/${fmt(m.p95, 1)} ms`).join(', ')}`);
+      log(`search: ${search.modes.map((m) => `${m.mode} ${fmt(m.p50, 1)}/${fmt(m.p95, 1)} ms (first run ${fmt(m.firstRun.p50, 1)}/${fmt(m.firstRun.p95, 1)})`).join(', ')}`);
+      for (const m of search.modes) log(`slowest ${m.mode}: ${m.slowest.map((q) => `"${q.query}" ${fmt(q.total, 1)} (leg ${fmt(q.leg, 1)}, fuse ${fmt(q.fuse, 1)})`).join('; ')}`);
       grepResult = await call('grep', { storeName: `bench-${name}`, literals: LITERALS, regexes: REGEXES, runs: SEARCH_RUNS });
       log(`grep: ${grepResult.modes.map((m) => `${m.mode} ${fmt(m.p50, 1)}/${fmt(m.p95, 1)} ms`).join(', ')}`);
     }
@@ -405,8 +447,10 @@ function searchMarkdown(L: string[], search: SearchResult): void {
     `Vector leg: ${search.vectorKind} index of synthetic clustered ${VECTOR_DIM}-d vectors for every chunk (built in ${s(search.vectorBuildMs)} s); ` +
       'the query is embedded by the tiny model (its time is included), then the index is queried with a synthetic query vector. ' +
       'In hybrid the query embedding overlaps the BM25 leg on the worker\'s one thread, so its time reads higher there.', '',
-    '| mode | p50 | p95 | mean | query embed p50 | strategy |', '|---|---|---|---|---|---|',
-    ...search.modes.map((m) => `| ${m.mode} | ${fmt(m.p50, 2)} | ${fmt(m.p95, 2)} | ${fmt(m.mean, 2)} | ${m.embedP50 === undefined ? '' : fmt(m.embedP50, 2)} | ${m.strategies.join(',')} |`));
+    '| mode | p50 | p95 | mean | first run p50 / p95 | query embed p50 | strategy |', '|---|---|---|---|---|---|---|',
+    ...search.modes.map((m) => `| ${m.mode} | ${fmt(m.p50, 2)} | ${fmt(m.p95, 2)} | ${fmt(m.mean, 2)} | ${fmt(m.firstRun.p50, 1)} / ${fmt(m.firstRun.p95, 1)} | ${m.embedP50 === undefined ? '' : fmt(m.embedP50, 2)} | ${m.strategies.join(',')} |`),
+    '', 'Slowest queries (median ms; the leg, then fusion and reading the shown results\' text):', '',
+    ...search.modes.map((m) => `- ${m.mode}: ${m.slowest.map((q) => `"${q.query}" ${fmt(q.total, 1)} (${fmt(q.leg, 1)} + ${fmt(q.fuse, 1)})`).join('; ')}`));
 }
 
 function footprintMarkdown(L: string[], r: Omit<BrowserBench, 'markdown'>): void {
@@ -478,7 +522,7 @@ if (process.argv[1] && /bench\/browser\.ts$/.test(process.argv[1])) {
     quick: process.argv.includes('--quick'), sections: only, subset: arg('subset')?.split(',').filter(Boolean), profileDir: arg('profile'),
     variants: variants ? parseVariants(variants) : undefined, rounds: arg('rounds') ? Number(arg('rounds')) : undefined,
     variantsOnly: process.argv.includes('--variants-only'), probes: process.argv.includes('--probes'),
-    storeCacheKiB: arg('store-cache')?.split(',').map(Number),
+    storeCacheKiB: arg('store-cache')?.split(',').map(Number), traceFile: arg('trace'),
   });
   console.log(r.markdown);
 }

@@ -62,6 +62,10 @@ export interface ModeLatency {
   /** Median per-query ms of the query-embedding step (vector/hybrid). */
   embedP50?: number;
   strategies: string[];
+  /** The slowest queries (median ms of their runs), slowest first, with their legs' and fusion's share. */
+  slowest: Array<{ query: string; total: number; leg: number; fuse: number }>;
+  /** Median ms of each query's first run (nothing of it cached yet), p50 / p95 over the queries. */
+  firstRun: { p50: number; p95: number };
 }
 
 export interface SearchResult {

@@ -12,6 +12,8 @@ import { serveFolder } from '../../vite-plugins/sift-pwa.ts';
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** SIFT_BENCH_DIST: another folder, so parallel bench runs (several engineers) do not share one build. */
 export const BENCH_OUT_DIR = process.env.SIFT_BENCH_DIST ?? `${REPO_ROOT}bench/tmp/browser-dist`;
+/** SIFT_BENCH_MINIFY=0: keep function names in the build, for a readable `--trace`. */
+const MINIFY = process.env.SIFT_BENCH_MINIFY !== '0';
 export const BENCH_PAGE = 'bench/browser/index.html';
 export const CORPORA_URL = '/__bench/corpora/';
 export const ISOLATION_HEADERS = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
@@ -42,6 +44,7 @@ export default defineConfig({
     outDir: BENCH_OUT_DIR,
     emptyOutDir: true,
     sourcemap: false,
+    minify: MINIFY,
     chunkSizeWarningLimit: 1 << 20,
     rolldownOptions: { input: { bench: `${REPO_ROOT}${BENCH_PAGE}` } },
   },

@@ -43,6 +43,8 @@ const SYNTHETIC_SEED = 7;
 const CHUNKS_PER_CLUSTER = 100;
 /** Vector index the search bench uses (hnsw's build is minutes at these sizes; see bench-vectors). */
 const SEARCH_VECTOR_KIND = 'exact';
+/** Slowest queries listed per search mode. */
+const SLOWEST_SHOWN = 4;
 
 function percentile(sorted: number[], p: number): number {
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]! : NaN;
@@ -168,6 +170,8 @@ const api: BenchWorkerApi = {
       // Modes interleave per query, so background load on this shared machine hits them alike.
       const MODES = ['bm25', 'vector', 'hybrid'] as const;
       const perQuery = MODES.map(() => req.queries.map((): number[] => []));
+      const legMs = MODES.map(() => req.queries.map((): number[] => []));
+      const fuseMs = MODES.map(() => req.queries.map((): number[] => []));
       const embedByMode = MODES.map((): number[] => []);
       const strategies = MODES.map(() => new Set<string>());
       for (let r = 0; r < req.runs; r++) {
@@ -177,6 +181,8 @@ const api: BenchWorkerApi = {
             t = performance.now();
             const res = await searcher.search(q, { mode, limit: 10 });
             perQuery[m]![i]!.push(res.timings.total ?? performance.now() - t);
+            legMs[m]![i]!.push(Math.max(res.timings.bm25 ?? 0, res.timings.vector ?? 0));
+            fuseMs[m]![i]!.push(res.timings.fuse ?? 0);
             embedByMode[m]!.push(...embedTimes);
             strategies[m]!.add(res.strategy);
           }
@@ -184,9 +190,15 @@ const api: BenchWorkerApi = {
       }
       const modes: ModeLatency[] = MODES.map((mode, m) => {
         const sorted = perQuery[m]!.map(median).sort((a, b) => a - b);
+        const first = perQuery[m]!.map((runs) => runs[0]!).sort((a, b) => a - b);
+        const slowest = req.queries
+          .map((query, i) => ({ query, total: median(perQuery[m]![i]!), leg: median(legMs[m]![i]!), fuse: median(fuseMs[m]![i]!) }))
+          .sort((a, b) => b.total - a.total)
+          .slice(0, SLOWEST_SHOWN);
         return {
           mode, p50: percentile(sorted, 0.5), p95: percentile(sorted, 0.95), mean: sorted.reduce((a, b) => a + b, 0) / sorted.length,
           embedP50: mode === 'bm25' ? undefined : median(embedByMode[m]!), strategies: [...strategies[m]!],
+          slowest, firstRun: { p50: percentile(first, 0.5), p95: percentile(first, 0.95) },
         };
       });
       vectors.dispose();
