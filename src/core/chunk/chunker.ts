@@ -27,7 +27,7 @@ import { Language, Parser, Query } from 'web-tree-sitter';
 import type { Node, Tree } from 'web-tree-sitter';
 import type { Chunk } from '../types.ts';
 import { CHUNK_OVERLAP_CHARS, MAX_CHUNK_CHARS, MIN_CHUNK_CHARS } from '../config.ts';
-import { GRAMMARS, LANGUAGE_SPECS, RUNTIME_WASM, detectLanguage, type ConstantDef, type LanguageSpec } from './languages.ts';
+import { GRAMMARS, LANGUAGE_SPECS, RUNTIME_WASM, detectLanguage, type ConstantDef, type ConstantQuery, type LanguageSpec } from './languages.ts';
 import { chunkText } from './text.ts';
 import { FileChunker } from './file-chunker.ts';
 import type { ChunkSizes } from './pieces.ts';
@@ -93,7 +93,7 @@ interface Resolved extends ChunkSizes {
 
 export class Chunker {
   private readonly grammars = new Map<string, Promise<Language | string>>();
-  /** Compiled constantQuery per language (null: the grammar has none or it did not compile). */
+  /** Compiled constantQueries by language and index (null: the query did not compile for the grammar). */
   private readonly constantQueries = new Map<string, Query | null>();
   private disposed = false;
 
@@ -191,38 +191,41 @@ export class Chunker {
   }
 
   /**
-   * The constants spec.constantQuery captures under the nodes that own one of its keyword
-   * tokens (a keyword in a comment or a string owns none), in text order; names read from `text`.
+   * The constants spec.constantQueries capture under their owners (the nodes that own one of
+   * a query's keyword tokens — a keyword in a comment or a string owns none — or the module's
+   * statements of its type), in text order; names read from `text`.
    */
   private treeConstants(language: string, grammar: Language, spec: LanguageSpec, root: Node, text: string): ConstantDef[] {
-    const cq = spec.constantQuery;
-    if (!cq) return [];
-    let query = this.constantQueries.get(language);
+    const out: ConstantDef[] = [];
+    const names = new Set<number>();
+    (spec.constantQueries ?? []).forEach((cq, i) => {
+      const query = this.constantQuery(`${language}#${i}`, grammar, cq.query);
+      if (!query) return;
+      for (const owner of constantOwners(cq, spec, root, text)) {
+        for (const { name, node } of query.captures(owner, cq.atOwner ? { maxStartDepth: 0 } : {})) {
+          if (name !== 'name' || names.has(node.startIndex)) continue;
+          const constant = text.slice(node.startIndex, node.endIndex);
+          if (cq.name && !cq.name.test(constant)) continue;
+          names.add(node.startIndex);
+          out.push({ name: constant, lineStart: node.startIndex });
+        }
+      }
+    });
+    return out.sort((a, b) => a.lineStart - b.lineStart);
+  }
+
+  /** A compiled constant query, cached under `key` (null: the grammar lacks its node types). */
+  private constantQuery(key: string, grammar: Language, source: string): Query | null {
+    let query = this.constantQueries.get(key);
     if (query === undefined) {
       try {
-        query = new Query(grammar, cq.query);
+        query = new Query(grammar, source);
       } catch {
         query = null; // a grammar without these node types: no constants from the tree
       }
-      this.constantQueries.set(language, query);
+      this.constantQueries.set(key, query);
     }
-    if (!query) return [];
-    const out: ConstantDef[] = [];
-    const owners = new Set<number>();
-    const names = new Set<number>();
-    const keyword = new RegExp(cq.keyword.source, 'g');
-    for (let m = keyword.exec(text); m; m = keyword.exec(text)) {
-      const token = root.descendantForIndex(m.index, m.index + m[0].length);
-      const owner = token?.type === m[0] ? token.parent : null;
-      if (!owner || owners.has(owner.id)) continue;
-      owners.add(owner.id);
-      for (const { node } of query.captures(owner)) {
-        if (names.has(node.startIndex)) continue;
-        names.add(node.startIndex);
-        out.push({ name: text.slice(node.startIndex, node.endIndex), lineStart: node.startIndex });
-      }
-    }
-    return out.sort((a, b) => a.lineStart - b.lineStart);
+    return query;
   }
 
   /** The grammar for `language`, or the reason it could not be loaded (cached either way). */
@@ -238,9 +241,37 @@ export class Chunker {
   }
 }
 
+/** The nodes a constant query runs on (ConstantQuery.owners, topLevel), each once. */
+function constantOwners(cq: ConstantQuery, spec: LanguageSpec, root: Node, text: string): Node[] {
+  if (!(cq.owners instanceof RegExp)) {
+    const { statement, lead } = cq.owners;
+    return root.namedChildren.filter((c): c is Node => {
+      if (c?.type !== statement) return false;
+      lead.lastIndex = c.startIndex;
+      return lead.test(text);
+    });
+  }
+  const owners = new Map<number, Node>();
+  const keyword = new RegExp(cq.owners.source, `${cq.owners.flags.replace('g', '')}g`);
+  for (let m = keyword.exec(text); m; m = keyword.exec(text)) {
+    const word = m[1] ?? m[0];
+    const at = m.index + m[0].length - word.length;
+    const token = root.descendantForIndex(at, at + word.length);
+    const owner = token?.type === word ? token.parent : null;
+    if (!owner || owners.has(owner.id)) continue;
+    if (cq.topLevel) {
+      const up = owner.parent;
+      const atTop = up?.id === root.id || (!!up && up.type in spec.wrappers && up.parent?.id === root.id);
+      if (!atTop) continue;
+    }
+    owners.set(owner.id, owner);
+  }
+  return [...owners.values()];
+}
+
 /**
  * `chunks` (in line order) with `defines`: the constants (spec.constants, and `fromTree`,
- * spec.constantQuery's) defined on each one's lines. Text chunks may overlap; a constant on a
+ * spec.constantQueries') defined on each one's lines. Text chunks may overlap; a constant on a
  * shared line is listed by both.
  */
 function withConstants(chunks: Chunk[], text: string, constants: ((text: string) => ConstantDef[]) | undefined, fromTree: ConstantDef[] = []): Chunk[] {

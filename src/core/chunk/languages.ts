@@ -123,17 +123,30 @@ export interface LanguageSpec {
   constants?: (text: string) => ConstantDef[];
   /**
    * Constants the tree defines that are no definition of their own (enumerators; Go and Rust
-   * `const`s), listed in `defines` like `constants`: `query`'s captures are their names, and it
-   * runs only on the nodes that own a `keyword` token (the regex finds them in the text), so
-   * a file is not searched node by node (a whole-tree query cost a quarter of the parse).
+   * `const`s; module-level JS/TS `const`s and Python UPPER_CASE names), listed in `defines`
+   * like `constants`. Each query runs only on the nodes that own one of its keyword tokens
+   * (the regex finds them in the text), or on the module's statements of one type, so a file
+   * is not searched node by node (a whole-tree query cost a quarter of the parse).
    */
-  constantQuery?: ConstantQuery;
+  constantQueries?: readonly ConstantQuery[];
 }
 
 export interface ConstantQuery {
-  /** The keyword tokens whose parent node may define constants (its source is matched globally). */
-  keyword: RegExp;
+  /**
+   * Where the query runs: the parents of these keyword tokens (matched globally, with the
+   * regex's other flags; the token is the match's first group, which must end the match, if
+   * it has one, else the match), or `{ statement, lead }`: the root's children of that node
+   * type whose text starts with `lead` (sticky; Python has no keyword for an assignment).
+   */
+  owners: RegExp | { statement: string; lead: RegExp };
+  /** Tree-sitter query; its `@name` captures are the constants (other captures are for predicates). */
   query: string;
+  /** Only owners at module level: children of the root, or of a `wrappers` node that is one (`export const`). */
+  topLevel?: boolean;
+  /** Match the query at the owner itself only (not at nodes inside it, e.g. a function's local `const`s). */
+  atOwner?: boolean;
+  /** Only names like this (Python: UPPER_CASE, the convention for a module constant). */
+  name?: RegExp;
 }
 
 /** A constant's name and an index (into the file's text) on the line it is defined on. */
@@ -144,12 +157,31 @@ export interface ConstantDef {
 
 const ENUM_KEYWORD = /\benum\b/g;
 /** Enumerators of C and C++ enums (named, anonymous, `enum class`). */
-const C_ENUMERATORS: ConstantQuery = { keyword: ENUM_KEYWORD, query: '(enumerator name: (identifier) @name)' };
+const C_ENUMERATORS: ConstantQuery = { owners: ENUM_KEYWORD, query: '(enumerator name: (identifier) @name)' };
 /** TypeScript enum members (`A`, `B = 2`). */
 const TS_ENUM_MEMBERS: ConstantQuery = {
-  keyword: ENUM_KEYWORD,
+  owners: ENUM_KEYWORD,
   query: '(enum_body [(property_identifier) @name (enum_assignment name: (property_identifier) @name)])',
 };
+/**
+ * Values that make a module-level `const` a constant: literals, objects, arrays, expressions
+ * and calls (`Object.freeze({…})`, `createContext()`), not `require(…)` (an import). Functions
+ * and classes bound to a const are definitions already (`bindingValues`).
+ */
+const JS_CONST_VALUES = '(number) (string) (template_string) (object) (array) (true) (false) (null) (regex) (new_expression) (binary_expression) (unary_expression) (member_expression) (subscript_expression)';
+const jsConsts = (extra: string): ConstantQuery => ({
+  // Only a `const` that starts its line (after `export`): a module-level one does, and the
+  // many local consts are not looked up in the tree.
+  owners: /^(?:export[ \t]+)?(const)\b/gm,
+  topLevel: true,
+  atOwner: true,
+  query: `(lexical_declaration (variable_declarator name: (identifier) @name value: [${JS_CONST_VALUES}${extra}]))
+    (lexical_declaration (variable_declarator name: (identifier) @name value: (call_expression function: (_) @callee) (#not-eq? @callee "require")))`,
+});
+/** Module-level `const X = …` (JavaScript). */
+const JS_CONSTS = jsConsts('');
+/** Module-level `const X = …` (TypeScript: also `… as const`, `… satisfies T`). */
+const TS_CONSTS = jsConsts(' (as_expression) (satisfies_expression)');
 
 /** The small part of web-tree-sitter's Node the tables need (keeps this module import-free). */
 export interface SpecNode {
@@ -180,6 +212,7 @@ const JS_COMMON = {
   attributes: new Set<string>(),
   docStyle: 'preceding',
   lineComment: '//',
+  constantQueries: [JS_CONSTS],
 } satisfies LanguageSpec;
 
 const TS_COMMON: LanguageSpec = {
@@ -195,7 +228,7 @@ const TS_COMMON: LanguageSpec = {
   },
   wrappers: { export_statement: 'keep', ambient_declaration: 'keep' },
   namespaces: new Set(['internal_module', 'module']),
-  constantQuery: TS_ENUM_MEMBERS,
+  constantQueries: [TS_ENUM_MEMBERS, TS_CONSTS],
 };
 
 /** Go `type X struct {…}` / `interface {…}` / other. */
@@ -325,6 +358,13 @@ export const LANGUAGE_SPECS: Readonly<Record<string, LanguageSpec>> = {
     attributes: new Set(),
     docStyle: 'docstring',
     lineComment: '#',
+    // Module-level `NAME = …` / `NAME: T = …` with an UPPER_CASE name (PEP 8's constants).
+    constantQueries: [{
+      owners: { statement: 'expression_statement', lead: /_*[A-Z][A-Z0-9_]*\s*[:=]/y },
+      atOwner: true,
+      query: '(expression_statement (assignment left: (identifier) @name))',
+      name: /^_*[A-Z][A-Z0-9_]*$/,
+    }],
   },
   go: {
     defs: { function_declaration: 'function', method_declaration: 'method', type_declaration: 'type' },
@@ -336,7 +376,7 @@ export const LANGUAGE_SPECS: Readonly<Record<string, LanguageSpec>> = {
     docStyle: 'preceding',
     lineComment: '//',
     refine: refineGo,
-    constantQuery: { keyword: /\bconst\b/g, query: '(const_spec (identifier) @name)' },
+    constantQueries: [{ owners: /\bconst\b/g, query: '(const_spec (identifier) @name)' }],
   },
   rust: {
     defs: {
@@ -357,10 +397,10 @@ export const LANGUAGE_SPECS: Readonly<Record<string, LanguageSpec>> = {
     attributes: new Set(['attribute_item']),
     docStyle: 'preceding',
     lineComment: '//',
-    constantQuery: {
-      keyword: /\b(?:enum|const|static)\b/g,
+    constantQueries: [{
+      owners: /\b(?:enum|const|static)\b/g,
       query: '(enum_variant name: (identifier) @name) (const_item name: (identifier) @name) (static_item name: (identifier) @name)',
-    },
+    }],
   },
   java: {
     defs: {
@@ -379,7 +419,7 @@ export const LANGUAGE_SPECS: Readonly<Record<string, LanguageSpec>> = {
     attributes: new Set(),
     docStyle: 'preceding',
     lineComment: '//',
-    constantQuery: { keyword: ENUM_KEYWORD, query: '(enum_constant name: (identifier) @name)' },
+    constantQueries: [{ owners: ENUM_KEYWORD, query: '(enum_constant name: (identifier) @name)' }],
   },
   c: {
     defs: C_DEFS,
@@ -394,7 +434,7 @@ export const LANGUAGE_SPECS: Readonly<Record<string, LanguageSpec>> = {
     parseInput: maskCAnnotations,
     parseRetry: blankCConditionals,
     constants: cObjectMacros,
-    constantQuery: C_ENUMERATORS,
+    constantQueries: [C_ENUMERATORS],
   },
   cpp: {
     defs: { ...C_DEFS, class_specifier: 'class' },
@@ -409,7 +449,7 @@ export const LANGUAGE_SPECS: Readonly<Record<string, LanguageSpec>> = {
     parseInput: maskCAnnotations,
     parseRetry: blankCConditionals,
     constants: cObjectMacros,
-    constantQuery: C_ENUMERATORS,
+    constantQueries: [C_ENUMERATORS],
   },
   csharp: {
     defs: {
@@ -433,7 +473,7 @@ export const LANGUAGE_SPECS: Readonly<Record<string, LanguageSpec>> = {
     attributes: new Set(),
     docStyle: 'preceding',
     lineComment: '//',
-    constantQuery: { keyword: ENUM_KEYWORD, query: '(enum_member_declaration name: (identifier) @name)' },
+    constantQueries: [{ owners: ENUM_KEYWORD, query: '(enum_member_declaration name: (identifier) @name)' }],
   },
   ruby: {
     defs: { method: 'function', singleton_method: 'function', class: 'class' },

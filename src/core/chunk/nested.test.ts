@@ -429,3 +429,54 @@ describe('enumerators and Go / Rust consts are listed as the constants a chunk d
     expect(defines(go).some(([symbol]) => symbol === 'Use')).toBe(false);
   });
 });
+
+describe('module-level JS / TS consts and Python UPPER_CASE names are constants a chunk defines', () => {
+  it('JavaScript and TypeScript: module-level and exported consts, not locals, requires or functions', async () => {
+    const ts = [
+      "import { x } from './x';",
+      "const fs = require('fs');",
+      'export const DEFAULT_TIMEOUT_MS = 5000;',
+      "const RETRY_LIMIT = 3, backoff = 2 ** 3, { destructured } = x;",
+      'export const routes = Object.freeze({ home: "/" }) as const;',
+      'let mutable = 1;',
+      'export const handler = () => mutable;',
+      '',
+      'export function fetchWithRetry(url: string) {',
+      '  const local = 10;',
+      '  for (let i = 0; i < RETRY_LIMIT + local; i++) console.log(url, DEFAULT_TIMEOUT_MS);',
+      '}',
+      '',
+    ].join('\n');
+    const r = await chunker.chunkFile('src/net.ts', ts);
+    expect(r.parsed).toBe(true);
+    expect(r.chunks.flatMap((c) => c.defines ?? [])).toEqual(['DEFAULT_TIMEOUT_MS', 'RETRY_LIMIT', 'backoff', 'routes']);
+    expect(find(r.chunks, 'fetchWithRetry')?.defines ?? null).toBeNull();
+    // JavaScript: the same, without TypeScript's `as const`.
+    const js = await chunker.chunkFile('lib/a.js', "const path = require('path');\nexport const LIMITS = [1, 2];\nfunction f() { const inner = 1; return inner; }\n");
+    expect(js.chunks.flatMap((c) => c.defines ?? [])).toEqual(['LIMITS']);
+  });
+
+  it('Python: module-level UPPER_CASE assignments, typed or not, not locals or lower-case names', async () => {
+    const py = [
+      'import os',
+      '',
+      'MAX_RETRIES = 5',
+      'DEFAULT_HOST: str = "localhost"',
+      '_PRIVATE_LIMIT = 2',
+      'logger = object()',
+      'A, B = 1, 2',
+      '',
+      'def connect(host=DEFAULT_HOST):',
+      '    TIMEOUT = 3',
+      '    for i in range(MAX_RETRIES):',
+      '        print(host, TIMEOUT)',
+      '',
+      'class Config:',
+      '    LEVEL = 1',
+      '',
+    ].join('\n');
+    const r = await chunker.chunkFile('pkg/net.py', py);
+    expect(r.parsed).toBe(true);
+    expect(r.chunks.flatMap((c) => c.defines ?? [])).toEqual(['MAX_RETRIES', 'DEFAULT_HOST', '_PRIVATE_LIMIT']);
+  });
+});

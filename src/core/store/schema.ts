@@ -299,13 +299,19 @@ export const MIGRATIONS: readonly string[] = [
   DROP TABLE migrate_astray;
   DROP INDEX IF EXISTS chunks_path;
   -- Enumerators and Go / Rust consts became constants a chunk defines (chunk/languages.ts
-  -- constantQuery): files in those languages are re-chunked on the next run (their rows then
+  -- constantQueries): files in those languages are re-chunked on the next run (their rows then
   -- keep signatures and docs as spans too; cached embeddings are keyed by content hash).
   UPDATE files SET hash = '', mtime = -1 WHERE language IN ('c', 'cpp', 'go', 'rust', 'java', 'csharp', 'typescript', 'tsx');
   -- The embedding order (code, then data, each by id) reads code rows from the table itself;
   -- only data rows need an index (the one over every row was 3.9 MB of the kernel index).
   DROP INDEX IF EXISTS chunks_embed_order;
   CREATE INDEX chunks_data ON chunks(id) WHERE is_data;
+  `,
+  // 9: module-level JavaScript / TypeScript consts and Python UPPER_CASE names became constants
+  // a chunk defines (chunk/languages.ts constantQueries): files in those languages are
+  // re-chunked on the next run (cached embeddings are keyed by content hash and stay).
+  `
+  UPDATE files SET hash = '', mtime = -1 WHERE language IN ('javascript', 'typescript', 'tsx', 'python');
   `,
 ];
 

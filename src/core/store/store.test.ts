@@ -411,7 +411,7 @@ describe('Store (Node file VFS)', () => {
       CREATE INDEX chunks_symbols ON chunks(symbols) WHERE symbols IS NOT NULL;
       INSERT INTO chunks (path, start_line, end_line, language, chunk_type, symbol, parent, signature, doc, content, content_hash, symbols)
         VALUES ${[row('a.ts', 'typescript', 'qsize', 'qsize maxSize'), row('b.ts', 'typescript', 'one', null), row('c.h', 'c', 'list_add', 'list_add list_del')].join(', ')};
-      INSERT INTO files (path, hash, size, mtime, language, indexed_at) VALUES ('a.ts', 'h', 1, 1, 'typescript', 'x'), ('b.ts', 'h', 1, 1, 'typescript', 'x'), ('c.h', 'h', 1, 1, 'c', 'x'), ('d.py', 'h', 1, 1, 'python', 'x');
+      INSERT INTO files (path, hash, size, mtime, language, indexed_at) VALUES ('a.ts', 'h', 1, 1, 'typescript', 'x'), ('b.ts', 'h', 1, 1, 'typescript', 'x'), ('c.h', 'h', 1, 1, 'c', 'x'), ('d.py', 'h', 1, 1, 'python', 'x'), ('e.md', 'h', 1, 1, 'markdown', 'x');
       PRAGMA user_version = 6;`);
     await old.close();
     const s = await openNodeStore(f);
@@ -419,9 +419,10 @@ describe('Store (Node file VFS)', () => {
     expect(names.map((r) => r.name)).toEqual(['a.ts maxsize', 'a.ts qsize', 'c.h list_add', 'c.h list_del']);
     expect(await s.db.get(`SELECT name FROM sqlite_master WHERE name = 'chunks_symbols'`)).toBeUndefined();
     const files = await s.getFiles();
-    expect(files.get('d.py')?.hash).toBe('h');
+    expect(files.get('e.md')?.hash).toBe('h');
     expect(files.get('c.h')?.hash).toBe('');
     expect(files.get('a.ts')?.hash).toBe(''); // schema 8: enum members
+    expect(files.get('d.py')?.hash).toBe(''); // schema 9: module constants
     await s.close();
   });
 
