@@ -123,7 +123,8 @@ export interface LanguageSpec {
   constants?: (text: string) => ConstantDef[];
   /**
    * Constants the tree defines that are no definition of their own (enumerators; Go and Rust
-   * `const`s; module-level JS/TS `const`s and Python UPPER_CASE names), listed in `defines`
+   * `const`s and package-level `var`s; module-level JS/TS `const`s and Python UPPER_CASE
+   * names), listed in `defines`
    * like `constants`. Each query runs only on the nodes that own one of its keyword tokens
    * (the regex finds them in the text), or on the module's statements of one type, so a file
    * is not searched node by node (a whole-tree query cost a quarter of the parse).
@@ -376,7 +377,11 @@ export const LANGUAGE_SPECS: Readonly<Record<string, LanguageSpec>> = {
     docStyle: 'preceding',
     lineComment: '//',
     refine: refineGo,
-    constantQueries: [{ owners: /\bconst\b/g, query: '(const_spec (identifier) @name)' }],
+    constantQueries: [
+      { owners: /\bconst\b/g, query: '(const_spec (identifier) @name)' },
+      // Package-level `var`s (`var ErrShutdown = errors.New(…)`, `var ( … )`), not a function's.
+      { owners: /^(var)\b/gm, topLevel: true, atOwner: true, query: '(var_declaration (var_spec (identifier) @name))' },
+    ],
   },
   rust: {
     defs: {

@@ -479,4 +479,27 @@ describe('module-level JS / TS consts and Python UPPER_CASE names are constants 
     expect(r.parsed).toBe(true);
     expect(r.chunks.flatMap((c) => c.defines ?? [])).toEqual(['MAX_RETRIES', 'DEFAULT_HOST', '_PRIVATE_LIMIT']);
   });
+
+  it('Go: package-level vars, one or a block of them, not a function\'s', async () => {
+    const go = [
+      'package rpc',
+      '',
+      'var ErrShutdown = errors.New("connection is shut down")',
+      '',
+      'var (',
+      '\tdebugLog = false',
+      '\tA, B int = 1, 2',
+      '\thandler = func() { var inner = 1; _ = inner }',
+      ')',
+      '',
+      'func Call() error {',
+      '\tvar local = ErrShutdown',
+      '\treturn local',
+      '}',
+      '',
+    ].join('\n');
+    const r = await chunker.chunkFile('net/rpc/client.go', go);
+    expect(r.parsed).toBe(true);
+    expect(r.chunks.flatMap((c) => c.defines ?? [])).toEqual(['ErrShutdown', 'debugLog', 'A', 'B', 'handler']);
+  });
 });
