@@ -241,7 +241,10 @@ export class Chunker {
   }
 }
 
-/** The nodes a constant query runs on (ConstantQuery.owners, topLevel), each once. */
+/** ConstantQuery.ownerType: how many levels above the keyword token its owner may be. */
+const OWNER_LEVELS = 3;
+
+/** The nodes a constant query runs on (ConstantQuery.owners, ownerType, topLevel), each once. */
 function constantOwners(cq: ConstantQuery, spec: LanguageSpec, root: Node, text: string): Node[] {
   if (!(cq.owners instanceof RegExp)) {
     const { statement, lead } = cq.owners;
@@ -257,7 +260,8 @@ function constantOwners(cq: ConstantQuery, spec: LanguageSpec, root: Node, text:
     const word = m[1] ?? m[0];
     const at = m.index + m[0].length - word.length;
     const token = root.descendantForIndex(at, at + word.length);
-    const owner = token?.type === word ? token.parent : null;
+    let owner = token?.type === word ? token.parent : null;
+    for (let up = 1; owner && cq.ownerType && owner.type !== cq.ownerType; up++) owner = up < OWNER_LEVELS ? owner.parent : null;
     if (!owner || owners.has(owner.id)) continue;
     if (cq.topLevel) {
       const up = owner.parent;

@@ -123,9 +123,9 @@ export interface LanguageSpec {
   constants?: (text: string) => ConstantDef[];
   /**
    * Constants the tree defines that are no definition of their own (enumerators; Go and Rust
-   * `const`s and package-level `var`s; module-level JS/TS `const`s and Python UPPER_CASE
-   * names), listed in `defines`
-   * like `constants`. Each query runs only on the nodes that own one of its keyword tokens
+   * `const`s and package-level `var`s; Java `static final` fields and interface constants, C#
+   * `const` fields; module-level JS/TS `const`s and Python UPPER_CASE names), listed in
+   * `defines` like `constants`. Each query runs only on the nodes that own one of its keyword tokens
    * (the regex finds them in the text), or on the module's statements of one type, so a file
    * is not searched node by node (a whole-tree query cost a quarter of the parse).
    */
@@ -142,6 +142,8 @@ export interface ConstantQuery {
   owners: RegExp | { statement: string; lead: RegExp };
   /** Tree-sitter query; its `@name` captures are the constants (other captures are for predicates). */
   query: string;
+  /** The owner is the keyword token's nearest ancestor of this type (at most 3 levels up), not its parent (Java / C# field modifiers). */
+  ownerType?: string;
   /** Only owners at module level: children of the root, or of a `wrappers` node that is one (`export const`). */
   topLevel?: boolean;
   /** Match the query at the owner itself only (not at nodes inside it, e.g. a function's local `const`s). */
@@ -424,7 +426,19 @@ export const LANGUAGE_SPECS: Readonly<Record<string, LanguageSpec>> = {
     attributes: new Set(),
     docStyle: 'preceding',
     lineComment: '//',
-    constantQueries: [{ owners: ENUM_KEYWORD, query: '(enum_constant name: (identifier) @name)' }],
+    constantQueries: [
+      { owners: ENUM_KEYWORD, query: '(enum_constant name: (identifier) @name)' },
+      // `static final` fields (`public static final int MAX_SIZE = 10;`), not locals; the
+      // keywords in that (conventional) order only: `final` alone is on most locals.
+      {
+        owners: /\bstatic\s+(final)\b/g,
+        ownerType: 'field_declaration',
+        atOwner: true,
+        query: '(field_declaration declarator: (variable_declarator name: (identifier) @name))',
+      },
+      // An interface's fields are constants, with or without `static final`.
+      { owners: /\b(interface)\b/g, query: '(interface_body (constant_declaration declarator: (variable_declarator name: (identifier) @name)))' },
+    ],
   },
   c: {
     defs: C_DEFS,
@@ -478,7 +492,16 @@ export const LANGUAGE_SPECS: Readonly<Record<string, LanguageSpec>> = {
     attributes: new Set(),
     docStyle: 'preceding',
     lineComment: '//',
-    constantQueries: [{ owners: ENUM_KEYWORD, query: '(enum_member_declaration name: (identifier) @name)' }],
+    constantQueries: [
+      { owners: ENUM_KEYWORD, query: '(enum_member_declaration name: (identifier) @name)' },
+      // `const` fields (`public const int Max = 5;`), not local consts.
+      {
+        owners: /\b(const)\b/g,
+        ownerType: 'field_declaration',
+        atOwner: true,
+        query: '(field_declaration (modifier) @m (variable_declaration (variable_declarator (identifier) @name)) (#eq? @m "const"))',
+      },
+    ],
   },
   ruby: {
     defs: { method: 'function', singleton_method: 'function', class: 'class' },

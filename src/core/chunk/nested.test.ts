@@ -480,6 +480,19 @@ describe('module-level JS / TS consts and Python UPPER_CASE names are constants 
     expect(r.chunks.flatMap((c) => c.defines ?? [])).toEqual(['MAX_RETRIES', 'DEFAULT_HOST', '_PRIVATE_LIMIT']);
   });
 
+  it('Java static final and C# const fields, not instance fields or locals', async () => {
+    const java = 'class Limits {\n  public static final int MAX_SIZE = 10, MIN_SIZE = 1;\n  private final int width = 1;\n  static final String NAME = "a";\n  void f() { final int local = 2; }\n}\n';
+    const j = await chunker.chunkFile('src/Limits.java', java);
+    expect(j.parsed).toBe(true);
+    expect(j.chunks.flatMap((c) => c.defines ?? [])).toEqual(['MAX_SIZE', 'MIN_SIZE', 'NAME']);
+    const iface = await chunker.chunkFile('src/ZipConstants.java', 'interface ZipConstants {\n    static final int LOCNAM = 26;\n    int LOCEXT = 28;\n    void f();\n}\n');
+    expect(iface.chunks.flatMap((c) => c.defines ?? [])).toEqual(['LOCNAM', 'LOCEXT']);
+    const cs = 'class Limits\n{\n    public const int Max = 5;\n    const string Name = "x", Other = "y";\n    static readonly int R = 1;\n    void F() { const int local = 2; }\n}\n';
+    const c = await chunker.chunkFile('src/Limits.cs', cs);
+    expect(c.parsed).toBe(true);
+    expect(c.chunks.flatMap((x) => x.defines ?? [])).toEqual(['Max', 'Name', 'Other']);
+  });
+
   it('Go: package-level vars, one or a block of them, not a function\'s', async () => {
     const go = [
       'package rpc',

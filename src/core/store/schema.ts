@@ -307,11 +307,12 @@ export const MIGRATIONS: readonly string[] = [
   DROP INDEX IF EXISTS chunks_embed_order;
   CREATE INDEX chunks_data ON chunks(id) WHERE is_data;
   `,
-  // 9: module-level JavaScript / TypeScript consts, Python UPPER_CASE names and Go package-level
-  // vars became constants a chunk defines (chunk/languages.ts constantQueries): files in those
-  // languages are re-chunked on the next run (cached embeddings are keyed by content hash and stay).
+  // 9: module-level JavaScript / TypeScript consts, Python UPPER_CASE names, Go package-level
+  // vars, Java static final and C# const fields became constants a chunk defines
+  // (chunk/languages.ts constantQueries): files in those languages are re-chunked on the next
+  // run (cached embeddings are keyed by content hash and stay).
   `
-  UPDATE files SET hash = '', mtime = -1 WHERE language IN ('javascript', 'typescript', 'tsx', 'python', 'go');
+  UPDATE files SET hash = '', mtime = -1 WHERE language IN ('javascript', 'typescript', 'tsx', 'python', 'go', 'java', 'csharp');
   `,
 ];
 
