@@ -378,6 +378,7 @@ export async function benchBrowser(opts: BenchBrowserOptions = {}): Promise<Brow
       search = await call('search', { storeName: `bench-${name}`, queries: readBenchQueries(), runs: SEARCH_RUNS, queryModelId: QUERY_MODEL, dim: VECTOR_DIM });
       log(`search: ${search.modes.map((m) => `${m.mode} ${fmt(m.p50, 1)}/${fmt(m.p95, 1)} ms (first run ${fmt(m.firstRun.p50, 1)}/${fmt(m.firstRun.p95, 1)})`).join(', ')}`);
       for (const m of search.modes) log(`slowest ${m.mode}: ${m.slowest.map((q) => `"${q.query}" ${fmt(q.total, 1)} (leg ${fmt(q.leg, 1)}, fuse ${fmt(q.fuse, 1)})`).join('; ')}`);
+      for (const m of search.modes) log(`slowest first runs ${m.mode}: ${m.firstRun.slowest.map((q) => `"${q.query}" ${fmt(q.ms, 1)}`).join('; ')}`);
       grepResult = await call('grep', { storeName: `bench-${name}`, literals: LITERALS, regexes: REGEXES, runs: SEARCH_RUNS });
       log(`grep: ${grepResult.modes.map((m) => `${m.mode} ${fmt(m.p50, 1)}/${fmt(m.p95, 1)} ms`).join(', ')}`);
     }

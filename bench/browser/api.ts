@@ -64,8 +64,8 @@ export interface ModeLatency {
   strategies: string[];
   /** The slowest queries (median ms of their runs), slowest first, with their legs' and fusion's share. */
   slowest: Array<{ query: string; total: number; leg: number; fuse: number }>;
-  /** Median ms of each query's first run (nothing of it cached yet), p50 / p95 over the queries. */
-  firstRun: { p50: number; p95: number };
+  /** Each query's first run (nothing of it cached yet): p50 / p95 over the queries, and the slowest. */
+  firstRun: { p50: number; p95: number; slowest: Array<{ query: string; ms: number }> };
 }
 
 export interface SearchResult {

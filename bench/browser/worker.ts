@@ -198,7 +198,11 @@ const api: BenchWorkerApi = {
         return {
           mode, p50: percentile(sorted, 0.5), p95: percentile(sorted, 0.95), mean: sorted.reduce((a, b) => a + b, 0) / sorted.length,
           embedP50: mode === 'bm25' ? undefined : median(embedByMode[m]!), strategies: [...strategies[m]!],
-          slowest, firstRun: { p50: percentile(first, 0.5), p95: percentile(first, 0.95) },
+          slowest,
+          firstRun: {
+            p50: percentile(first, 0.5), p95: percentile(first, 0.95),
+            slowest: req.queries.map((query, i) => ({ query, ms: perQuery[m]![i]![0]! })).sort((a, b) => b.ms - a.ms).slice(0, SLOWEST_SHOWN),
+          },
         };
       });
       vectors.dispose();
