@@ -15,9 +15,11 @@ import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { CliError, describeFailure, indexPaths, openIndex, openExistingIndex, safeText, type IndexContext, type IndexPaths } from './context.ts';
-import { runIndex, type IndexCliOptions } from './cmd-index.ts';
+// Indexing (tree-sitter, the chunk pool) and grep are imported by their commands only: a
+// start of `sift search` or `sift stats` loads neither.
+import type { IndexCliOptions } from './cmd-index.ts';
 import { runSearch, formatSearchJson, formatSearchHuman, type PreparedSearch } from './cmd-search.ts';
-import { runGrep, runGrepLines, type GrepCliOptions } from './cmd-grep.ts';
+import type { GrepCliOptions } from './cmd-grep.ts';
 import { runStats, runTypes } from './cmd-stats.ts';
 import { checkStore, corruptFromReport, quickCheckStore, runCheck } from './cmd-check.ts';
 import { takeHotJournalRecovery } from '../core/store/open-node.ts';
@@ -133,6 +135,7 @@ async function checkBeforeWrite(ctx: IndexContext, verify: boolean): Promise<voi
 async function indexInPlace(dir: string, paths: IndexPaths, o: IndexCliOptions): Promise<number> {
   const ctx = await openIndex(paths);
   await checkBeforeWrite(ctx, o.verify);
+  const { runIndex } = await import('./cmd-index.ts');
   return runIndex(dir, ctx.store, paths, o);
 }
 
@@ -149,6 +152,7 @@ async function rebuild(dir: string, paths: IndexPaths, o: IndexCliOptions): Prom
   let code: number;
   try {
     const ctx = await openIndex(tmp);
+    const { runIndex } = await import('./cmd-index.ts');
     // Output names the final index; vectors go beside the new database until the swap.
     code = await runIndex(dir, ctx.store, { ...paths, vectors: tmp.vectors }, o);
   } catch (e) {
@@ -177,6 +181,7 @@ async function grepCommand(dir: string, paths: IndexPaths, v: Values, rest: stri
   };
   const ctx = await openExistingIndex(dir, paths);
   try {
+    const { runGrep, runGrepLines } = await import('./cmd-grep.ts');
     if (!v.stdin) return await runGrep(ctx, rest.join(' '), o, !!v.json, !!v.quiet);
     const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
     try {

@@ -7,7 +7,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { Embedder } from '../core/embed/embedder.ts';
+import type { Embedder } from '../core/embed/embedder.ts';
 import { resolveModelSource } from '../core/embed/model-source-node.ts';
 import { sourceOptions, looksLikePath, type ModelSource } from '../core/embed/model-source.ts';
 import { DEFAULT_MODEL_ID } from '../core/config.ts';
@@ -33,6 +33,9 @@ function dtypeFor(source: ModelSource): 'q8' | 'fp32' {
 }
 
 async function load(source: ModelSource): Promise<Embedder> {
+  // Imported here, when a model is wanted: Transformers.js (and onnxruntime-node) took ~0.8 s
+  // to import, more than half of every CLI start — `sift search --mode bm25`, `stats`, `check`.
+  const { Embedder } = await import('../core/embed/embedder.ts');
   const loading = Embedder.load({ ...sourceOptions(source), device: 'cpu', dtype: dtypeFor(source) });
   if (!source.allowRemote) return loading;
   let timer: ReturnType<typeof setTimeout> | undefined;
