@@ -54,6 +54,12 @@ export const SECONDARY_FILE_FACTOR = 0.8;
  * Python stdlib / Go std navigation sets (bench/eval/navigate.ts).
  */
 export const DEFINITION_TIERS = { exactCaseHead: 1, exactCaseTail: 0.75, otherCaseHead: 0.5, otherCaseTail: 0.25 } as const;
+/**
+ * A declaration query (`struct page`, `def parse`, query.ts) ranks a definition of another
+ * kind than its keyword names (the function `page`, a constant `page`) with this share of its
+ * tier: below every definition of the named kind (the lowest tier is 0.25), above mentions.
+ */
+export const DECLARATION_OTHER_KIND = 0.2;
 /** Keyword leg: tier × this is added to a definition's score, above any BM25 score seen in practice. */
 export const KEYWORD_DEFINITION_BOOST = 1000;
 /** Fusion: tier × this (scaled so tiers never swap, see fuse.ts) is added on top of the largest RRF score. */

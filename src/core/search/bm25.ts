@@ -9,7 +9,7 @@
  *   normalised bm25, a symbol-name match with the query words and an exact-identifier
  *   signal; test/vendored/generated files are scaled down.
  * - Definitions (symbols.ts, the one exact-symbol detector): for identifier-like queries (one
- *   word), a chunk that defines the identifier (any case; `Foo::bar` / `Foo.bar` also need
+ *   word) and declaration queries (`struct page`, `def parse`), a chunk that defines the identifier (any case; `Foo::bar` / `Foo.bar` also need
  *   parent = Foo; a merged chunk by any of its names, any chunk by a constant it defines) is
  *   added to the candidates and gets KEYWORD_DEFINITION_BOOST × its tier (exact case, head of
  *   the definition, first), so definitions rank first. An identifier inside a prose query only feeds the rerank's
@@ -30,7 +30,7 @@ import { BM25_COLUMN_WEIGHTS, FTS_PLAN_BIG_CAP, FTS_PLAN_CAP, FTS_PLAN_THETA_GUE
 import { PREFIX_MIN_CHARS, processQuery, type ProcessedQuery } from './query.ts';
 import { essentialRows, planFts, replan, type BoundedPhrase, type RowProbe } from './fts-plan.ts';
 import { rerank, type RerankCandidate } from './rerank.ts';
-import { matchDefinition, symbolTargets } from './symbols.ts';
+import { matchDefinition, symbolTargets, wantsDefinitions } from './symbols.ts';
 
 export { BM25_COLUMN_WEIGHTS, MAX_EXACT_SYMBOL_ROWS, RERANK_CANDIDATES };
 /** The keyword leg's boost for a tier-1 definition (config.ts KEYWORD_DEFINITION_BOOST). */
@@ -221,10 +221,12 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
     const content = RERANK_WEIGHTS.coverage > 0 ? 'content, text_start, text_len' : "'' AS content, NULL AS text_start, NULL AS text_len";
     for (let i = 0; i < ids.length; i += RERANK_FETCH_BATCH) {
       const part = ids.slice(i, i + RERANK_FETCH_BATCH);
-      const rows = await resolveChunkContent(db, await db.all<{ id: number; symbol: string | null; parent: string | null; path: string; content: string; symbols: string | null; defines: string | null; context: string | null; text_start: number | null; text_len: number | null }>(
-        `SELECT id, symbol, parent, path, ${content}, symbols, defines, context FROM chunks WHERE id IN (${part.map(() => '?').join(', ')})`, part));
+      const rows = await resolveChunkContent(db, await db.all<{ id: number; symbol: string | null; parent: string | null; path: string; content: string; symbols: string | null; defines: string | null; context: string | null; chunk_type: string; text_start: number | null; text_len: number | null }>(
+        `SELECT id, symbol, parent, path, ${content}, symbols, defines, context, chunk_type FROM chunks WHERE id IN (${part.map(() => '?').join(', ')})`, part));
       for (const r of rows) {
-        const m = matchDefinition(targets, { symbol: r.symbol, parent: r.parent, names: r.symbols ? r.symbols.split(' ') : null, defines: r.defines ? r.defines.split(' ') : null, context: r.context });
+        const m = matchDefinition(targets, {
+          symbol: r.symbol, parent: r.parent, names: r.symbols ? r.symbols.split(' ') : null, defines: r.defines ? r.defines.split(' ') : null, context: r.context, chunkType: r.chunk_type,
+        });
         if (m) tiers.set(r.id, m.tier);
         cands.push({ id: r.id, symbol: r.symbol, parent: r.parent, path: r.path, content: r.content, score: scores.get(r.id) ?? 0, exact: !!m });
       }
@@ -235,7 +237,7 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
       scores.set(r.id, r.score);
       signals.set(r.id, { ...r.signals });
     }
-    if (query.isIdentifierLike) {
+    if (wantsDefinitions(query)) {
       for (const [id, tier] of tiers) {
         scores.set(id, (scores.get(id) ?? 0) + KEYWORD_DEFINITION_BOOST * tier);
         const s = signals.get(id);

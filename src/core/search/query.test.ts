@@ -55,6 +55,30 @@ describe('processQuery', () => {
     expect(q.isIdentifierLike).toBe(identifierLike);
   });
 
+  it.each([
+    // input, keyword, name, kinds include
+    ['struct page', 'struct', 'page', 'struct'],
+    ['struct page {', 'struct', 'page', 'struct'],
+    ['def parse_args', 'def', 'parse_args', 'function'],
+    ['pub fn main', 'fn', 'main', 'method'],
+    ['export default class Store', 'class', 'Store', 'class'],
+    ['async def fetch(', 'def', 'fetch', 'function'],
+    ['#define PAGE_SIZE', 'define', 'PAGE_SIZE', null],
+    ['type Reader', 'type', 'Reader', 'interface'],
+    ['class Foo::Bar', 'class', 'Foo::Bar', 'class'],
+  ])('reads %j as a declaration', (input, keyword, name, kind) => {
+    const d = processQuery(input).declared;
+    expect(d).toMatchObject({ keyword, name });
+    if (kind === null) expect(d!.kinds).toBeNull();
+    else expect(d!.kinds).toContain(kind);
+  });
+
+  it.each(['struct', 'page', 'page struct', 'struct page table', 'the struct page', 'fn 2fast', 'struct user-name', 'static int foo'])(
+    'reads %j as no declaration', (input) => {
+      expect(processQuery(input).declared).toBeNull();
+    },
+  );
+
   it('expands abbreviations both ways', () => {
     expect(expandAbbreviation('db')).toContain('database');
     expect(expandAbbreviation('database')).toContain('db');

@@ -12,6 +12,7 @@
  *   here, so `user name` finds `getUserName`.
  */
 
+import type { ChunkType } from '../types.ts';
 import { COMPOUND_RE, splitIdentifier } from '../text/identifiers.ts';
 
 import {
@@ -47,6 +48,54 @@ export interface ProcessedQuery {
   ftsGroups: FtsPhrase[][];
   /** The whole query is one identifier-shaped word (`getUserName`, `kalloc`, `Foo::bar`). */
   isIdentifierLike: boolean;
+  /**
+   * The whole query is a declaration written as code: optional modifiers, a declaration
+   * keyword and one identifier (`struct page`, `def parse_args`, `pub fn main`, `class
+   * Foo`), else null. Its name is looked up as a definition, like an identifier query's.
+   */
+  declared: Declared | null;
+}
+
+/** A query that reads `<keyword> <name>` (ProcessedQuery.declared). */
+export interface Declared {
+  /** The keyword, lower-case, as typed (`struct`, `def`, `define`). */
+  keyword: string;
+  /** The declared name as typed (case kept). */
+  name: string;
+  /** The chunk types a definition of that keyword has; null when any (constants, macros, modules). */
+  kinds: readonly ChunkType[] | null;
+}
+
+const FUNCTION_KINDS: readonly ChunkType[] = ['function', 'method'];
+/**
+ * Declaration keywords of the languages Sift chunks, and the chunk types (types.ts) their
+ * definitions get from the chunker. null: the keyword declares constants, variables, macros or
+ * modules, which can be any chunk's `defines` or names; only the name is matched.
+ */
+const DECLARATION_KEYWORDS: ReadonlyMap<string, readonly ChunkType[] | null> = new Map<string, readonly ChunkType[] | null>([
+  ['struct', ['struct', 'type', 'class']], ['union', ['struct', 'type']], ['enum', ['enum', 'type']],
+  ['class', ['class', 'struct']], ['record', ['class', 'struct']], ['object', ['class']],
+  ['interface', ['interface', 'type']], ['protocol', ['interface']], ['trait', ['interface', 'class']],
+  ['type', ['type', 'struct', 'enum', 'interface', 'class']], ['typedef', ['type', 'struct', 'enum']],
+  ['def', FUNCTION_KINDS], ['fn', FUNCTION_KINDS], ['fun', FUNCTION_KINDS], ['func', FUNCTION_KINDS], ['function', FUNCTION_KINDS],
+  ['define', null], ['macro', null], ['macro_rules', null], ['const', null], ['static', null], ['let', null],
+  ['var', null], ['val', null], ['module', null], ['mod', null], ['namespace', null],
+]);
+/** Words that may come before a declaration keyword (`pub fn`, `export default class`, `async def`). */
+const DECLARATION_MODIFIERS = new Set([
+  'export', 'default', 'pub', 'public', 'private', 'protected', 'internal', 'static', 'async', 'abstract',
+  'final', 'sealed', 'open', 'data', 'inline', 'extern', 'unsafe', 'virtual', 'override', 'partial', 'readonly', 'declare',
+]);
+const DECLARED_NAME_RE = /^[\p{L}_$][\p{L}\p{N}_$]*(?:(?:::|->|[.#])[\p{L}_$][\p{L}\p{N}_$]*)*$/u;
+
+/** `words` (as typed) read as a declaration: modifiers, one keyword, one name; else null. */
+function declaredIn(words: readonly string[]): Declared | null {
+  if (words.length < 2) return null;
+  const name = words[words.length - 1];
+  const keyword = words[words.length - 2].toLowerCase();
+  if (!DECLARATION_KEYWORDS.has(keyword) || !DECLARED_NAME_RE.test(name)) return null;
+  if (!words.slice(0, -2).every((w) => DECLARATION_MODIFIERS.has(w.toLowerCase()))) return null;
+  return { keyword, name, kinds: DECLARATION_KEYWORDS.get(keyword) ?? null };
 }
 
 /** A word of a query: identifier characters, optionally joined by `::`, `->`, `.`, `-`, `#`, `/`. */
@@ -219,6 +268,7 @@ export function processQuery(input: string): ProcessedQuery {
     ftsQuery: expandedTerms.map((t) => ftsTerm(t, lastWord)).join(' OR '),
     ftsGroups: groupPhrases(expandedTerms, groupOf, lastWord),
     isIdentifierLike,
+    declared: declaredIn(words),
   };
 }
 

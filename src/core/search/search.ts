@@ -24,7 +24,7 @@ import type { Queryable } from '../store/sqlite.ts';
 import { strategyFor, type FusedItem } from './fuse.ts';
 import type { VectorIndex } from '../vector/types.ts';
 import { definitionKeys, idsOf, rankGroups, toResults, type GroupedItem, type LegHits } from './results.ts';
-import { matchDefinition, symbolTargets } from './symbols.ts';
+import { matchDefinition, symbolTargets, wantsDefinitions } from './symbols.ts';
 
 export type { LegHits } from './results.ts';
 
@@ -97,7 +97,7 @@ export class Searcher {
     const legs: LegHits = {
       bm25,
       vector: vector.hits,
-      definitionTiers: pq.isIdentifierLike ? definitionTiers(symbolTargets(pq), rows) : {},
+      definitionTiers: wantsDefinitions(pq) ? definitionTiers(symbolTargets(pq), rows) : {},
       groupKeys: definitionKeys(rows),
       vectorFloor: vector.floor,
       vectorDropped: vector.dropped,

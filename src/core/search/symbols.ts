@@ -4,20 +4,23 @@
  * `exact` signal) and fusion (fuse.ts: the `definition` signal) both ask here, so they can
  * never split identifiers differently.
  *
- * Targets: every identifier of the query as typed, and the whole query when it is one
- * identifier-shaped word (`maxsize`, `Compile`); `Foo::bar` / `Foo.bar` / `a->b` also
+ * Targets: every identifier of the query as typed, the whole query when it is one
+ * identifier-shaped word (`maxsize`, `Compile`), and the name of a declaration query
+ * (`struct page`, `def parse_args`: query.ts `declared`); `Foo::bar` / `Foo.bar` / `a->b` also
  * target symbol `bar` with parent `Foo`.
  *
  * Tiers (DEFINITION_TIERS, config.ts), best first: the exact-case name at the head of its
  * definition; the exact-case name in a later piece of it; another case at the head; another
  * case in a later piece. A chunk of merged small siblings matches by any name it lists, and
- * any chunk by a constant it defines (`defines`: C/C++ object-like `#define`s).
+ * any chunk by a constant it defines (`defines`: C/C++ object-like `#define`s). For a
+ * declaration query, a definition of another kind than its keyword names (the function
+ * `page` for `struct page`, or a constant) keeps DECLARATION_OTHER_KIND of its tier.
  *
  * Invariants: pure; a chunk that is not a definition of a target gets null; the tier of a
  * chunk never depends on other chunks.
  */
 import type { ProcessedQuery } from './query.ts';
-import { DEFINITION_TIERS, MAX_SYMBOL_TARGETS } from '../config.ts';
+import { DECLARATION_OTHER_KIND, DEFINITION_TIERS, MAX_SYMBOL_TARGETS } from '../config.ts';
 
 const QUALIFIER_RE = /::|->|[.#]/;
 
@@ -26,6 +29,11 @@ export interface SymbolTarget {
   symbol: string;
   /** Required parent as typed, or null. */
   parent: string | null;
+  /**
+   * The chunk types the query's declaration keyword names (`struct page`: struct-like), or
+   * null. A definition of another type, or a constant, keeps DECLARATION_OTHER_KIND of its tier.
+   */
+  kinds?: readonly string[] | null;
 }
 
 export interface DefinitionMatch {
@@ -46,22 +54,31 @@ export interface SymbolRow {
   defines?: readonly string[] | null;
   /** Non-null for a later piece of a split definition. */
   context?: string | null;
+  /** The chunk's type (types.ts ChunkType), for targets with `kinds`. */
+  chunkType?: string | null;
 }
 
 /** Symbol (and required parent) pairs that count as a definition match for this query. */
 export function symbolTargets(query: ProcessedQuery): SymbolTarget[] {
-  const words = new Set(query.identifiers);
+  /** Word → the kinds a declaration query asks for (null: any). */
+  const words = new Map<string, readonly string[] | null>(query.identifiers.map((w) => [w, null]));
   if (query.isIdentifierLike) {
     const word = query.original.trim();
-    if (word) words.add(word);
+    if (word) words.set(word, null);
   }
+  if (query.declared) words.set(query.declared.name, query.declared.kinds);
   const targets: SymbolTarget[] = [];
-  for (const w of [...words].slice(0, MAX_SYMBOL_TARGETS)) {
-    targets.push({ symbol: w, parent: null });
+  for (const [w, kinds] of [...words].slice(0, MAX_SYMBOL_TARGETS)) {
+    targets.push({ symbol: w, parent: null, kinds });
     const segments = w.split(QUALIFIER_RE).filter(Boolean);
-    if (segments.length >= 2) targets.push({ symbol: segments[segments.length - 1], parent: segments[segments.length - 2] });
+    if (segments.length >= 2) targets.push({ symbol: segments[segments.length - 1], parent: segments[segments.length - 2], kinds });
   }
   return targets;
+}
+
+/** The query asks for definitions first: one identifier, or a declaration (`struct page`). */
+export function wantsDefinitions(query: ProcessedQuery): boolean {
+  return query.isIdentifierLike || query.declared !== null;
 }
 
 /** The best definition match of `row` for `targets`, or null when it defines none of them. */
@@ -73,13 +90,16 @@ export function matchDefinition(targets: readonly SymbolTarget[], row: SymbolRow
   let best: DefinitionMatch | null = null;
   for (const t of targets) {
     const lowT = t.symbol.toLowerCase();
-    for (const name of names) {
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i];
       if (name.toLowerCase() !== lowT) continue;
       if (t.parent !== null && (!row.parent || row.parent.toLowerCase() !== t.parent.toLowerCase())) continue;
       const exactCase = name === t.symbol && (t.parent === null || row.parent === t.parent);
-      const tier = exactCase
+      // A constant (names[i] from defines) is no struct, function, … of the keyword's kind.
+      const otherKind = !!t.kinds && (i >= own.length || !t.kinds.includes(row.chunkType ?? ''));
+      const tier = (exactCase
         ? head ? DEFINITION_TIERS.exactCaseHead : DEFINITION_TIERS.exactCaseTail
-        : head ? DEFINITION_TIERS.otherCaseHead : DEFINITION_TIERS.otherCaseTail;
+        : head ? DEFINITION_TIERS.otherCaseHead : DEFINITION_TIERS.otherCaseTail) * (otherKind ? DECLARATION_OTHER_KIND : 1);
       if (!best || tier > best.tier) best = { tier, name, exactCase, head };
     }
   }
