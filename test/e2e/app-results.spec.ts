@@ -4,7 +4,7 @@
  * signature shows as a breadcrumb at its real line; the other matching pieces open under
  * "N more matches in this definition"; multi-select filters live in the URL; group by file;
  * a C constant or enumerator, or a Python / TypeScript module constant, is found by name on
- * the lines that define it.
+ * the lines that define it; a declaration query (`struct page`) finds the struct first.
  */
 import { test, expect } from '@playwright/test';
 import { installPicker, readFixture, type FixtureFolder } from './helpers/opfs-fixture.ts';
@@ -17,13 +17,14 @@ const PAGE_H = '#ifndef _ASM_PAGE_H\n#define _ASM_PAGE_H\n\n#define PAGE_SHIFT 1
 const PAGES_C = 'static unsigned long page_size(struct page *page)\n{\n\treturn PAGE_SIZE << compound_order(page);\n}\n\nvoid copy_pages(void *d, void *s)\n{\n\tmemcpy(d, s, PAGE_SIZE);\n}\n';
 const MMZONE_H = 'enum zone_stat_item {\n\t/* First 128 byte cacheline */\n\tNR_FREE_PAGES,\n\tNR_ZONE_LRU_BASE,\n\tNR_VM_ZONE_STAT_ITEMS };\n';
 const VMSTAT_C = 'unsigned long free_pages(struct zone *zone)\n{\n\treturn zone_page_state(zone, NR_FREE_PAGES);\n}\n';
+const MM_TYPES_H = '/* Each physical page in the system has a struct page. */\nstruct page {\n\tunsigned long flags;\n\tstruct page *next;\n};\n';
 const SETTINGS_PY = 'import os\n\nMAX_RETRIES = 5\n\n\ndef connect(host):\n    for attempt in range(MAX_RETRIES):\n        print(host, attempt)\n';
 const CLIENT_TS = "export const API_TIMEOUT_MS = 3000;\n\nexport function fetchWithTimeout(url: string) {\n  return fetch(url, { signal: AbortSignal.timeout(API_TIMEOUT_MS) });\n}\n";
 const b64 = (t: string) => Buffer.from(t).toString('base64');
 const fixture: FixtureFolder = {
   name: 'repo-results',
   files: { ...small.files, 'lib/acc.py': b64(LONG), 'include/asm/page.h': b64(PAGE_H), 'mm/pages.c': b64(PAGES_C), 'include/linux/mmzone.h': b64(MMZONE_H), 'mm/vmstat.c': b64(VMSTAT_C),
-    'lib/settings.py': b64(SETTINGS_PY), 'web/client.ts': b64(CLIENT_TS) },
+    'lib/settings.py': b64(SETTINGS_PY), 'web/client.ts': b64(CLIENT_TS), 'include/linux/mm_types.h': b64(MM_TYPES_H) },
 };
 const FILES = Object.keys(fixture.files).length;
 const fileLine = (n: number) => LONG.split('\n')[n - 1];
@@ -118,4 +119,10 @@ test('a C constant is found by name where it is defined; the function of the sam
     await expect(hit.getByTestId('result-defines')).toHaveText('constant defined here');
   }
   await page.screenshot({ path: 'test-results/screens/results-module-constant.png', fullPage: true });
+  // Written as a declaration: the struct itself, not the functions that take a struct page.
+  await searchFor(page, 'struct page');
+  const decl = page.getByTestId('result').first();
+  await expect(decl.getByTestId('result-path')).toHaveText('include/linux/mm_types.h');
+  await expect(decl.getByTestId('result-symbol')).toHaveText('page');
+  await page.screenshot({ path: 'test-results/screens/results-declaration.png', fullPage: true });
 });
