@@ -247,17 +247,24 @@ const OWNER_LEVELS = 3;
 /** The nodes a constant query runs on (ConstantQuery.owners, ownerType, topLevel), each once. */
 function constantOwners(cq: ConstantQuery, spec: LanguageSpec, root: Node, text: string): Node[] {
   if (!(cq.owners instanceof RegExp)) {
-    const { statement, lead } = cq.owners;
-    return root.namedChildren.filter((c): c is Node => {
+    const { statement, lead, inClasses } = cq.owners;
+    const scopes: Node[] = [root];
+    for (const top of inClasses ? root.namedChildren : []) {
+      // A decorated class (`@dataclass class …`) is the wrapper's definition.
+      const def = top && top.type in spec.wrappers ? top.childForFieldName('definition') : top;
+      const body = def && def.type === inClasses ? def.childForFieldName('body') : null;
+      if (body) scopes.push(body);
+    }
+    return scopes.flatMap((scope) => scope.namedChildren.filter((c): c is Node => {
       if (c?.type !== statement) return false;
       lead.lastIndex = c.startIndex;
       return lead.test(text);
-    });
+    }));
   }
   const owners = new Map<number, Node>();
   const keyword = new RegExp(cq.owners.source, `${cq.owners.flags.replace('g', '')}g`);
   for (let m = keyword.exec(text); m; m = keyword.exec(text)) {
-    const word = m[1] ?? m[0];
+    const word = m.length > 1 ? m.find((g, i) => i > 0 && g !== undefined) ?? m[0] : m[0];
     const at = m.index + m[0].length - word.length;
     const token = root.descendantForIndex(at, at + word.length);
     let owner = token?.type === word ? token.parent : null;

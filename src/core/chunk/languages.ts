@@ -124,7 +124,8 @@ export interface LanguageSpec {
   /**
    * Constants the tree defines that are no definition of their own (enumerators; Go and Rust
    * `const`s and package-level `var`s; Java `static final` fields and interface constants, C#
-   * `const` fields; module-level JS/TS `const`s and Python UPPER_CASE names), listed in
+   * `const` and `static readonly` fields; module-level JS/TS `const`s and Python UPPER_CASE
+   * names, module-level or in a module-level class), listed in
    * `defines` like `constants`. Each query runs only on the nodes that own one of its keyword tokens
    * (the regex finds them in the text), or on the module's statements of one type, so a file
    * is not searched node by node (a whole-tree query cost a quarter of the parse).
@@ -135,11 +136,16 @@ export interface LanguageSpec {
 export interface ConstantQuery {
   /**
    * Where the query runs: the parents of these keyword tokens (matched globally, with the
-   * regex's other flags; the token is the match's first group, which must end the match, if
-   * it has one, else the match), or `{ statement, lead }`: the root's children of that node
+   * regex's other flags; the token is the match's first group that matched, which must end
+   * the match, if it has groups, else the match), or `{ statement, lead }`: the root's children of that node
    * type whose text starts with `lead` (sticky; Python has no keyword for an assignment).
    */
-  owners: RegExp | { statement: string; lead: RegExp };
+  owners: RegExp | {
+    statement: string;
+    lead: RegExp;
+    /** Also the statements of the bodies of module-level definitions of this node type (Python classes). */
+    inClasses?: string;
+  };
   /** Tree-sitter query; its `@name` captures are the constants (other captures are for predicates). */
   query: string;
   /** The owner is the keyword token's nearest ancestor of this type (at most 3 levels up), not its parent (Java / C# field modifiers). */
@@ -361,9 +367,10 @@ export const LANGUAGE_SPECS: Readonly<Record<string, LanguageSpec>> = {
     attributes: new Set(),
     docStyle: 'docstring',
     lineComment: '#',
-    // Module-level `NAME = …` / `NAME: T = …` with an UPPER_CASE name (PEP 8's constants).
+    // Module-level `NAME = …` / `NAME: T = …` with an UPPER_CASE name (PEP 8's constants), and
+    // the same in a module-level class's body (`class HTTPStatus(IntEnum): NOT_FOUND = 404, …`).
     constantQueries: [{
-      owners: { statement: 'expression_statement', lead: /_*[A-Z][A-Z0-9_]*\s*[:=]/y },
+      owners: { statement: 'expression_statement', lead: /_*[A-Z][A-Z0-9_]*\s*[:=]/y, inClasses: 'class_definition' },
       atOwner: true,
       query: '(expression_statement (assignment left: (identifier) @name))',
       name: /^_*[A-Z][A-Z0-9_]*$/,
@@ -428,10 +435,10 @@ export const LANGUAGE_SPECS: Readonly<Record<string, LanguageSpec>> = {
     lineComment: '//',
     constantQueries: [
       { owners: ENUM_KEYWORD, query: '(enum_constant name: (identifier) @name)' },
-      // `static final` fields (`public static final int MAX_SIZE = 10;`), not locals; the
-      // keywords in that (conventional) order only: `final` alone is on most locals.
+      // `static final` fields (`public static final int MAX_SIZE = 10;`, or `final static`),
+      // not locals: `final` alone is on most locals.
       {
-        owners: /\bstatic\s+(final)\b/g,
+        owners: /\b(?:static\s+(final)|final\s+(static))\b/g,
         ownerType: 'field_declaration',
         atOwner: true,
         query: '(field_declaration declarator: (variable_declarator name: (identifier) @name))',
@@ -500,6 +507,14 @@ export const LANGUAGE_SPECS: Readonly<Record<string, LanguageSpec>> = {
         ownerType: 'field_declaration',
         atOwner: true,
         query: '(field_declaration (modifier) @m (variable_declaration (variable_declarator (identifier) @name)) (#eq? @m "const"))',
+      },
+      // `static readonly` fields (`public static readonly TimeSpan DefaultTimeout = …;`), C#'s
+      // constants of types `const` cannot hold.
+      {
+        owners: /\b(readonly)\b/g,
+        ownerType: 'field_declaration',
+        atOwner: true,
+        query: '(field_declaration (modifier) @s (modifier) @r (variable_declaration (variable_declarator (identifier) @name)) (#eq? @s "static") (#eq? @r "readonly"))',
       },
     ],
   },

@@ -473,24 +473,46 @@ describe('module-level JS / TS consts and Python UPPER_CASE names are constants 
       '',
       'class Config:',
       '    LEVEL = 1',
+      '    name = "x"',
+      '',
+      '    def f(self):',
+      '        INNER = 2',
+      '',
+      '@unique',
+      'class Color(Enum):',
+      '    RED = 1',
+      '    GREEN: int = 2',
+      '',
+      'def g():',
+      '    class Local:',
+      '        HIDDEN = 3',
       '',
     ].join('\n');
     const r = await chunker.chunkFile('pkg/net.py', py);
     expect(r.parsed).toBe(true);
-    expect(r.chunks.flatMap((c) => c.defines ?? [])).toEqual(['MAX_RETRIES', 'DEFAULT_HOST', '_PRIVATE_LIMIT']);
+    // Module-level names, and those of module-level classes (decorated too); not a method's
+    // locals, lower-case attributes or a class inside a function.
+    expect(r.chunks.flatMap((c) => c.defines ?? [])).toEqual(['MAX_RETRIES', 'DEFAULT_HOST', '_PRIVATE_LIMIT', 'LEVEL', 'RED', 'GREEN']);
+    const lines = py.split('\n');
+    for (const c of r.chunks) {
+      for (const name of c.defines ?? []) {
+        const at = lines.findIndex((l) => l.trimStart().startsWith(`${name} `) || l.trimStart().startsWith(`${name}:`)) + 1;
+        expect(at >= c.startLine && at <= c.endLine, `${name} on line ${at} in ${c.startLine}-${c.endLine}`).toBe(true);
+      }
+    }
   });
 
-  it('Java static final and C# const fields, not instance fields or locals', async () => {
-    const java = 'class Limits {\n  public static final int MAX_SIZE = 10, MIN_SIZE = 1;\n  private final int width = 1;\n  static final String NAME = "a";\n  void f() { final int local = 2; }\n}\n';
+  it('Java static final (either order) and C# const and static readonly fields, not instance fields or locals', async () => {
+    const java = 'class Limits {\n  public static final int MAX_SIZE = 10, MIN_SIZE = 1;\n  private final int width = 1;\n  static final String NAME = "a";\n  private final static long SERIAL = 1L;\n  static int counter = 0;\n  void f() { final int local = 2; }\n}\n';
     const j = await chunker.chunkFile('src/Limits.java', java);
     expect(j.parsed).toBe(true);
-    expect(j.chunks.flatMap((c) => c.defines ?? [])).toEqual(['MAX_SIZE', 'MIN_SIZE', 'NAME']);
+    expect(j.chunks.flatMap((c) => c.defines ?? [])).toEqual(['MAX_SIZE', 'MIN_SIZE', 'NAME', 'SERIAL']);
     const iface = await chunker.chunkFile('src/ZipConstants.java', 'interface ZipConstants {\n    static final int LOCNAM = 26;\n    int LOCEXT = 28;\n    void f();\n}\n');
     expect(iface.chunks.flatMap((c) => c.defines ?? [])).toEqual(['LOCNAM', 'LOCEXT']);
-    const cs = 'class Limits\n{\n    public const int Max = 5;\n    const string Name = "x", Other = "y";\n    static readonly int R = 1;\n    void F() { const int local = 2; }\n}\n';
+    const cs = 'class Limits\n{\n    public const int Max = 5;\n    const string Name = "x", Other = "y";\n    public static readonly TimeSpan DefaultTimeout = TimeSpan.FromSeconds(30);\n    private readonly int width = 1;\n    static int counter;\n    void F() { const int local = 2; }\n}\n';
     const c = await chunker.chunkFile('src/Limits.cs', cs);
     expect(c.parsed).toBe(true);
-    expect(c.chunks.flatMap((x) => x.defines ?? [])).toEqual(['Max', 'Name', 'Other']);
+    expect(c.chunks.flatMap((x) => x.defines ?? [])).toEqual(['Max', 'Name', 'Other', 'DefaultTimeout']);
   });
 
   it('Go: package-level vars, one or a block of them, not a function\'s', async () => {

@@ -314,6 +314,12 @@ export const MIGRATIONS: readonly string[] = [
   `
   UPDATE files SET hash = '', mtime = -1 WHERE language IN ('javascript', 'typescript', 'tsx', 'python', 'go', 'java', 'csharp');
   `,
+  // 10: UPPER_CASE names in the body of a module-level Python class (enum members, class
+  // constants), Java `final static` fields and C# `static readonly` fields became constants a
+  // chunk defines: files in those languages are re-chunked on the next run.
+  `
+  UPDATE files SET hash = '', mtime = -1 WHERE language IN ('python', 'java', 'csharp');
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -426,6 +426,20 @@ describe('Store (Node file VFS)', () => {
     await s.close();
   });
 
+  it('migrates a version-9 index: Python, Java and C# files are re-read (class constants), the rest kept', async () => {
+    const f = path.join(dir, 'v9.sqlite');
+    const old = await openNodeStore(f);
+    await old.db.exec(`INSERT INTO files (path, hash, size, mtime, language, indexed_at) VALUES
+      ('a.py', 'h', 1, 1, 'python', 'x'), ('B.java', 'h', 1, 1, 'java', 'x'), ('C.cs', 'h', 1, 1, 'csharp', 'x'),
+      ('d.go', 'h', 1, 1, 'go', 'x'), ('e.ts', 'h', 1, 1, 'typescript', 'x'), ('f.c', 'h', 1, 1, 'c', 'x');
+      PRAGMA user_version = 9;`);
+    await old.close();
+    const s = await openNodeStore(f);
+    const files = await s.getFiles();
+    expect(Object.fromEntries([...files].map(([p, r]) => [p, r.hash]))).toEqual({ 'a.py': '', 'B.java': '', 'C.cs': '', 'd.go': 'h', 'e.ts': 'h', 'f.c': 'h' });
+    await s.close();
+  });
+
   it('migrates a version-7 index: rows keep their text, files get their chunk ranges, rows of no run of ids are dropped and their files re-read', async () => {
     const f = path.join(dir, 'v7.sqlite');
     const old = await openNodeStore(f);
