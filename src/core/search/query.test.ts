@@ -66,6 +66,10 @@ describe('processQuery', () => {
     ['#define PAGE_SIZE', 'define', 'PAGE_SIZE', null],
     ['type Reader', 'type', 'Reader', 'interface'],
     ['class Foo::Bar', 'class', 'Foo::Bar', 'class'],
+    ['func (b *Buffer) Write', 'func', 'Buffer.Write', 'method'],
+    ['func (l *List[T]) Len(', 'func', 'List.Len', 'method'],
+    ['func (Reader) Read', 'func', 'Reader.Read', 'method'],
+    ['func main() {', 'func', 'main', 'function'],
   ])('reads %j as a declaration', (input, keyword, name, kind) => {
     const d = processQuery(input).declared;
     expect(d).toMatchObject({ keyword, name });
@@ -73,7 +77,7 @@ describe('processQuery', () => {
     else expect(d!.kinds).toContain(kind);
   });
 
-  it.each(['struct', 'page', 'page struct', 'struct page table', 'the struct page', 'fn 2fast', 'struct user-name', 'static int foo'])(
+  it.each(['struct', 'page', 'page struct', 'struct page table', 'the struct page', 'fn 2fast', 'struct user-name', 'static int foo', 'func (b *Buffer)'])(
     'reads %j as no declaration', (input) => {
       expect(processQuery(input).declared).toBeNull();
     },

@@ -51,7 +51,8 @@ export interface ProcessedQuery {
   /**
    * The whole query is a declaration written as code: optional modifiers, a declaration
    * keyword and one identifier (`struct page`, `def parse_args`, `pub fn main`, `class
-   * Foo`), else null. Its name is looked up as a definition, like an identifier query's.
+   * Foo`), or a Go method (`func (b *Buffer) Write` names `Buffer.Write`), else null. Its
+   * name is looked up as a definition, like an identifier query's.
    */
   declared: Declared | null;
 }
@@ -88,8 +89,16 @@ const DECLARATION_MODIFIERS = new Set([
 ]);
 const DECLARED_NAME_RE = /^[\p{L}_$][\p{L}\p{N}_$]*(?:(?:::|->|[.#])[\p{L}_$][\p{L}\p{N}_$]*)*$/u;
 
-/** `words` (as typed) read as a declaration: modifiers, one keyword, one name; else null. */
-function declaredIn(words: readonly string[]): Declared | null {
+/** A Go method as declared: `func (b *Buffer) Write`, `func (l *List[T]) Len(`; groups: receiver type, method. */
+const GO_METHOD_RE = /^\s*func\s*\(\s*(?:[\p{L}_][\p{L}\p{N}_]*\s+)?\*?\s*([\p{L}_][\p{L}\p{N}_]*)\s*(?:\[[^\]]*\])?\s*\)\s*([\p{L}_][\p{L}\p{N}_]*)\s*(?:\(.*)?$/u;
+
+/**
+ * The query (`text` and its `words` as typed) read as a declaration: modifiers, one keyword,
+ * one name; or a Go method's `func (recv) Name`, whose name is `Recv.Name`; else null.
+ */
+function declaredIn(words: readonly string[], text: string): Declared | null {
+  const method = GO_METHOD_RE.exec(text);
+  if (method) return { keyword: 'func', name: `${method[1]}.${method[2]}`, kinds: FUNCTION_KINDS };
   if (words.length < 2) return null;
   const name = words[words.length - 1];
   const keyword = words[words.length - 2].toLowerCase();
@@ -268,7 +277,7 @@ export function processQuery(input: string): ProcessedQuery {
     ftsQuery: expandedTerms.map((t) => ftsTerm(t, lastWord)).join(' OR '),
     ftsGroups: groupPhrases(expandedTerms, groupOf, lastWord),
     isIdentifierLike,
-    declared: declaredIn(words),
+    declared: declaredIn(words, text),
   };
 }
 
