@@ -160,6 +160,23 @@ describe('vector leg relevance floor', () => {
     return new Searcher(store, { vectors: index, embedder: { embedQuery: async () => unit(query) } });
   }
 
+  it('counts the chunks for the embedded share only when some are embedded', async () => {
+    let counted = 0;
+    const counting = {
+      db: store.db,
+      getChunks: (ids: number[], o?: { content?: boolean }) => store.getChunks(ids, o),
+      chunkCount: async () => { counted++; return store.chunkCount(); },
+    };
+    const plain = await new Searcher(counting).search('accumulate');
+    expect(counted).toBe(0);
+    expect(plain.embeddedRatio).toBe(0);
+    const index = new ExactIndex(DIM);
+    await index.add([1, 2], Float32Array.from([...unit([1, 0, 0, 0]), ...unit([0, 1, 0, 0])]));
+    const some = await new Searcher(counting, { vectors: index, embedder: { embedQuery: async () => unit([1, 0, 0, 0]) } }).search('accumulate');
+    expect(counted).toBe(1);
+    expect(some.embeddedRatio).toBeCloseTo(2 / await store.chunkCount());
+  });
+
   it('keeps only hits above the floor and says where the floor was', async () => {
     // queues.py points where the query does; everything else is orthogonal-ish.
     const s = await searcherWith((p) => (p === 'queues.py' ? [1, 0.1, 0, 0] : [0, 0, 1, 0.05]), [1, 0, 0, 0]);

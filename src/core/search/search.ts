@@ -79,7 +79,8 @@ export class Searcher {
     const mode: SearchMode = options.mode ?? (this.hasVectors ? 'hybrid' : 'bm25');
     const wantBm25 = mode !== 'vector';
     const wantVector = mode !== 'bm25' && this.hasVectors;
-    const total = await this.#store.chunkCount();
+    // Only when some chunks have vectors (0 embedded is a ratio of 0 however many there are).
+    const total = this.#embeddedCount > 0 ? await this.#store.chunkCount() : 0;
     const embeddedRatio = total > 0 ? Math.min(1, this.#embeddedCount / total) : 0;
 
     const candidates = Math.max(LEG_CANDIDATES, limit);

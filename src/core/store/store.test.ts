@@ -354,6 +354,31 @@ describe('Store (Node file VFS)', () => {
   beforeEach(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sift-store-')); });
   afterEach(() => { fs.rmSync(dir, { recursive: true, force: true }); });
 
+  it('counts chunks once per change, seeing changes made here and by another connection', async () => {
+    const f = path.join(dir, 'count.sqlite');
+    const a = await openNodeStore(f);
+    const counts: string[] = [];
+    const get = a.db.get.bind(a.db);
+    a.db.get = (async (sql: string, params?: unknown[]) => {
+      if (/count\(\*\)/.test(sql)) counts.push(sql);
+      return get(sql, params as never);
+    }) as typeof a.db.get;
+    await a.writeFiles([file('a.ts', 3)]);
+    expect(await a.chunkCount()).toBe(3);
+    expect(await a.chunkCount()).toBe(3);
+    expect(counts).toHaveLength(1);
+    await a.deleteFiles(['a.ts']);
+    expect(await a.chunkCount()).toBe(0);
+    expect(counts).toHaveLength(2);
+    // Another connection's commit (a second tab, a CLI process) is seen too.
+    const b = await openNodeStore(f);
+    await b.writeFiles([file('b.ts', 2)]);
+    await b.close();
+    expect(await a.chunkCount()).toBe(2);
+    expect(counts).toHaveLength(3);
+    await a.close();
+  });
+
   it('persists across close and reopen, readable by native sqlite3', async () => {
     const file1 = path.join(dir, 'index.sqlite');
     const a = await openNodeStore(file1);
