@@ -148,6 +148,8 @@ const HOSTILE: string[] = [
   'SELECT * FROM chunks; DROP TABLE chunks;--', "'; DROP TABLE files; --", '\\', '\\"', '%_%', 'a.b.c.d.e.f.g',
   'Foo::', '::bar', '->', 'a-', '$$$', '_', '__init__', 'NEAR', 'near/3', 'col : value', '(a OR b) AND (c',
   '\ud800', 'ÀÉÎÕÜ', 'İstanbul', 'ǅ', '\t\n\r', '0', '1e10', '-1',
+  // Read as declarations (a Go method's shape with long whitespace runs, nested brackets).
+  `func (a ${' '.repeat(5_000)}x`, `func (a *B${'['.repeat(3_000)}) C`, `struct ${'a'.repeat(5_000)}`, 'pub '.repeat(2_000) + 'fn x',
 ];
 
 describe('hostile input', () => {

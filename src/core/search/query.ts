@@ -89,15 +89,19 @@ const DECLARATION_MODIFIERS = new Set([
 ]);
 const DECLARED_NAME_RE = /^[\p{L}_$][\p{L}\p{N}_$]*(?:(?:::|->|[.#])[\p{L}_$][\p{L}\p{N}_$]*)*$/u;
 
-/** A Go method as declared: `func (b *Buffer) Write`, `func (l *List[T]) Len(`; groups: receiver type, method. */
-const GO_METHOD_RE = /^\s*func\s*\(\s*(?:[\p{L}_][\p{L}\p{N}_]*\s+)?\*?\s*([\p{L}_][\p{L}\p{N}_]*)\s*(?:\[[^\]]*\])?\s*\)\s*([\p{L}_][\p{L}\p{N}_]*)\s*(?:\(.*)?$/u;
+/**
+ * A Go method as declared: `func (b *Buffer) Write`, `func (l *List[T]) Len(`; groups: receiver
+ * type, method. Matched on the text with each whitespace run made one space, so every ` ?` has
+ * one character to take and the match stays linear in the query's length.
+ */
+const GO_METHOD_RE = /^ ?func ?\( ?(?:[\p{L}_][\p{L}\p{N}_]* )?\*? ?([\p{L}_][\p{L}\p{N}_]*) ?(?:\[[^\]]*\])? ?\) ?([\p{L}_][\p{L}\p{N}_]*) ?(?:\(.*)?$/u;
 
 /**
  * The query (`text` and its `words` as typed) read as a declaration: modifiers, one keyword,
  * one name; or a Go method's `func (recv) Name`, whose name is `Recv.Name`; else null.
  */
 function declaredIn(words: readonly string[], text: string): Declared | null {
-  const method = GO_METHOD_RE.exec(text);
+  const method = GO_METHOD_RE.exec(text.replace(/\s+/g, ' '));
   if (method) return { keyword: 'func', name: `${method[1]}.${method[2]}`, kinds: FUNCTION_KINDS };
   if (words.length < 2) return null;
   const name = words[words.length - 1];
