@@ -30,7 +30,7 @@ import { BM25_COLUMN_WEIGHTS, FTS_PLAN_BIG_CAP, FTS_PLAN_CAP, FTS_PLAN_THETA_GUE
 import { PREFIX_MIN_CHARS, processQuery, type ProcessedQuery } from './query.ts';
 import { essentialRows, planFts, replan, type BoundedPhrase, type RowProbe } from './fts-plan.ts';
 import { rerank, type RerankCandidate } from './rerank.ts';
-import { matchDefinition, symbolTargets, wantsDefinitions } from './symbols.ts';
+import { definitionRank, matchDefinition, symbolTargets, wantsDefinitions, type DefinitionMatch } from './symbols.ts';
 
 export { BM25_COLUMN_WEIGHTS, MAX_EXACT_SYMBOL_ROWS, RERANK_CANDIDATES };
 /** The keyword leg's boost for a tier-1 definition (config.ts KEYWORD_DEFINITION_BOOST). */
@@ -216,18 +216,19 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
     //    of an identifier query on top. Content is read only when a signal needs it.
     const ids = [...scores.keys()];
     const cands: RerankCandidate[] = [];
-    const tiers = new Map<number, number>();
+    const tiers = new Map<number, DefinitionMatch>();
     // Content lives in file_text since schema 5 (resolveChunkContent reads each file once).
     const content = RERANK_WEIGHTS.coverage > 0 ? 'content, text_start, text_len' : "'' AS content, NULL AS text_start, NULL AS text_len";
     for (let i = 0; i < ids.length; i += RERANK_FETCH_BATCH) {
       const part = ids.slice(i, i + RERANK_FETCH_BATCH);
-      const rows = await resolveChunkContent(db, await db.all<{ id: number; symbol: string | null; parent: string | null; path: string; content: string; symbols: string | null; defines: string | null; context: string | null; chunk_type: string; text_start: number | null; text_len: number | null }>(
-        `SELECT id, symbol, parent, path, ${content}, symbols, defines, context, chunk_type FROM chunks WHERE id IN (${part.map(() => '?').join(', ')})`, part));
+      const rows = await resolveChunkContent(db, await db.all<{ id: number; symbol: string | null; parent: string | null; path: string; content: string; symbols: string | null; defines: string | null; context: string | null; chunk_type: string; start_line: number; end_line: number; text_start: number | null; text_len: number | null }>(
+        `SELECT id, symbol, parent, path, ${content}, symbols, defines, context, chunk_type, start_line, end_line FROM chunks WHERE id IN (${part.map(() => '?').join(', ')})`, part));
       for (const r of rows) {
         const m = matchDefinition(targets, {
           symbol: r.symbol, parent: r.parent, names: r.symbols ? r.symbols.split(' ') : null, defines: r.defines ? r.defines.split(' ') : null, context: r.context, chunkType: r.chunk_type,
+          startLine: r.start_line, endLine: r.end_line,
         });
-        if (m) tiers.set(r.id, m.tier);
+        if (m) tiers.set(r.id, m);
         cands.push({ id: r.id, symbol: r.symbol, parent: r.parent, path: r.path, content: r.content, score: scores.get(r.id) ?? 0, exact: !!m });
       }
     }
@@ -238,10 +239,13 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
       signals.set(r.id, { ...r.signals });
     }
     if (wantsDefinitions(query)) {
-      for (const [id, tier] of tiers) {
-        scores.set(id, (scores.get(id) ?? 0) + KEYWORD_DEFINITION_BOOST * tier);
+      for (const [id, m] of tiers) {
+        scores.set(id, (scores.get(id) ?? 0) + KEYWORD_DEFINITION_BOOST * definitionRank(m));
         const s = signals.get(id);
-        if (s) s.definition_tier = tier;
+        if (s) {
+          s.definition_tier = m.tier;
+          s.definition_size = m.size;
+        }
       }
     }
   } catch (e) {

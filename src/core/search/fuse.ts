@@ -15,6 +15,7 @@
 
 import type { Hit, SearchMode, SearchStrategy } from '../types.ts';
 import { BM25_WEIGHT, DEFINITION_TIERS, FUSION_DEFINITION_BOOST, RRF_K, VECTOR_WEIGHT } from '../config.ts';
+import { definitionRank } from './symbols.ts';
 
 /** Kept for callers that name the fusion boost: a tier-1 definition gets at least this. */
 export const EXACT_SYMBOL_BOOST = FUSION_DEFINITION_BOOST;
@@ -37,6 +38,8 @@ export interface FuseOptions {
   exactSymbolIds?: ReadonlySet<number>;
   /** Definition tier (symbols.ts) per item id; wins over exactSymbolIds for the same id. */
   definitionTiers?: ReadonlyMap<number, number>;
+  /** Size step per definition (symbols.ts sizeStep): DEFINITION_SIZE_STEP each, within its tier. */
+  definitionSizes?: ReadonlyMap<number, number>;
 }
 
 export interface ExplainEntry {
@@ -107,7 +110,10 @@ export function fuseRrf(bm25: readonly Hit[], vector: readonly Hit[], opts: Fuse
       item.explain.push({ signal: 'vector_rrf', value: item.vectorRank, contribution: wv / (k + item.vectorRank) });
     }
     const tier = tiers.get(item.id);
-    if (tier !== undefined) item.explain.push({ signal: 'definition', value: tier, contribution: maxRrf + tier * unit });
+    if (tier !== undefined) {
+      const rankBy = definitionRank({ tier, size: opts.definitionSizes?.get(item.id) ?? 0 });
+      item.explain.push({ signal: 'definition', value: tier, contribution: maxRrf + rankBy * unit });
+    }
     item.combinedScore = item.explain.reduce((s, e) => s + e.contribution, 0);
   }
 

@@ -24,6 +24,8 @@ export interface LegHits {
   vector: Hit[];
   /** Definition tier (symbols.ts) per candidate id that defines an identifier of the query. */
   definitionTiers: Record<number, number>;
+  /** Its size step (symbols.ts sizeStep), which orders definitions of one tier; none: 0. */
+  definitionSizes?: Record<number, number>;
   /** Definition key per candidate id (definitionKey): pieces of one definition share it. */
   groupKeys: Record<number, string>;
   /** The vector leg's relevance floor (cosine) for this query, null when the leg did not run. */
@@ -82,7 +84,8 @@ export function definitionKeys(rows: readonly StoredChunk[]): Record<number, str
 /** Fuses the legs and merges the pieces of each definition; keeps the best `limit` groups. */
 export function rankGroups(legs: LegHits, weights: { bm25Weight: number; vectorWeight: number }, limit: number): GroupedItem[] {
   const tiers = new Map<number, number>(Object.entries(legs.definitionTiers).map(([id, t]) => [Number(id), t]));
-  const fused = fuseRrf(legs.bm25, legs.vector, { k: RRF_K, ...weights, definitionTiers: tiers });
+  const sizes = new Map<number, number>(Object.entries(legs.definitionSizes ?? {}).map(([id, s]) => [Number(id), s]));
+  const fused = fuseRrf(legs.bm25, legs.vector, { k: RRF_K, ...weights, definitionTiers: tiers, definitionSizes: sizes });
   const groups = new Map<string, GroupedItem>();
   const out: GroupedItem[] = [];
   for (const f of fused) {

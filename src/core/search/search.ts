@@ -98,7 +98,7 @@ export class Searcher {
     const legs: LegHits = {
       bm25,
       vector: vector.hits,
-      definitionTiers: wantsDefinitions(pq) ? definitionTiers(symbolTargets(pq), rows) : {},
+      ...(wantsDefinitions(pq) ? definitionTiers(symbolTargets(pq), rows) : { definitionTiers: {}, definitionSizes: {} }),
       groupKeys: definitionKeys(rows),
       vectorFloor: vector.floor,
       vectorDropped: vector.dropped,
@@ -186,12 +186,16 @@ export function makeFilter(filters: SearchFilters): (c: { language: string; chun
   return (c) => (!langs || langs.has(c.language)) && (!types || types.has(c.chunkType)) && (!glob || glob.test(c.path));
 }
 
-/** Definition tier per row that defines an identifier of the query (symbols.ts). */
-function definitionTiers(targets: ReturnType<typeof symbolTargets>, rows: readonly StoredChunk[]): Record<number, number> {
-  const out: Record<number, number> = {};
+/** Definition tier and size step per row that defines an identifier of the query (symbols.ts). */
+function definitionTiers(targets: ReturnType<typeof symbolTargets>, rows: readonly StoredChunk[]): Pick<LegHits, 'definitionTiers' | 'definitionSizes'> {
+  const definitionTiers: Record<number, number> = {};
+  const definitionSizes: Record<number, number> = {};
   for (const r of rows) {
     const m = matchDefinition(targets, r);
-    if (m) out[r.id] = m.tier;
+    if (m) {
+      definitionTiers[r.id] = m.tier;
+      definitionSizes[r.id] = m.size;
+    }
   }
-  return out;
+  return { definitionTiers, definitionSizes };
 }

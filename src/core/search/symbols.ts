@@ -14,13 +14,14 @@
  * case in a later piece. A chunk of merged small siblings matches by any name it lists, and
  * any chunk by a constant it defines (`defines`: C/C++ object-like `#define`s). For a
  * declaration query, a definition of another kind than its keyword names (the function
- * `page` for `struct page`, or a constant) keeps DECLARATION_OTHER_KIND of its tier.
+ * `page` for `struct page`, or a constant) keeps DECLARATION_OTHER_KIND of its tier. Within a
+ * tier, a longer chunk ranks first (definitionRank: DEFINITION_SIZE_STEP per size step).
  *
  * Invariants: pure; a chunk that is not a definition of a target gets null; the tier of a
  * chunk never depends on other chunks.
  */
 import type { ProcessedQuery } from './query.ts';
-import { DECLARATION_OTHER_KIND, DEFINITION_TIERS, MAX_SYMBOL_TARGETS } from '../config.ts';
+import { DECLARATION_OTHER_KIND, DEFINITION_SIZE_LINES, DEFINITION_SIZE_STEP, DEFINITION_TIERS, MAX_SYMBOL_TARGETS } from '../config.ts';
 
 const QUALIFIER_RE = /::|->|[.#]/;
 
@@ -43,6 +44,8 @@ export interface DefinitionMatch {
   name: string;
   exactCase: boolean;
   head: boolean;
+  /** Size step of the chunk (DEFINITION_SIZE_LINES: 0 below 4 lines … 3 from 25). */
+  size: number;
 }
 
 /** What a chunk needs for matching (StoredChunk has it). */
@@ -56,6 +59,21 @@ export interface SymbolRow {
   context?: string | null;
   /** The chunk's type (types.ts ChunkType), for targets with `kinds`. */
   chunkType?: string | null;
+  /** The chunk's lines, for its size step (none: step 0). */
+  startLine?: number;
+  endLine?: number;
+}
+
+/** What a definition match ranks by: its tier, then its size (DEFINITION_SIZE_STEP). */
+export function definitionRank(m: Pick<DefinitionMatch, 'tier' | 'size'>): number {
+  return m.tier + DEFINITION_SIZE_STEP * m.size;
+}
+
+/** The size step of a chunk of `lines` lines. */
+export function sizeStep(lines: number): number {
+  let step = 0;
+  while (step < DEFINITION_SIZE_LINES.length && lines >= DEFINITION_SIZE_LINES[step]) step++;
+  return step;
 }
 
 /** Symbol (and required parent) pairs that count as a definition match for this query. */
@@ -87,6 +105,7 @@ export function matchDefinition(targets: readonly SymbolTarget[], row: SymbolRow
   const own = row.symbol ? (row.names?.length ? row.names : [row.symbol]) : [];
   const names = row.defines?.length ? [...own, ...row.defines] : own;
   const head = !row.context;
+  const size = row.startLine !== undefined && row.endLine !== undefined ? sizeStep(row.endLine - row.startLine + 1) : 0;
   let best: DefinitionMatch | null = null;
   for (const t of targets) {
     const lowT = t.symbol.toLowerCase();
@@ -100,7 +119,7 @@ export function matchDefinition(targets: readonly SymbolTarget[], row: SymbolRow
       const tier = (exactCase
         ? head ? DEFINITION_TIERS.exactCaseHead : DEFINITION_TIERS.exactCaseTail
         : head ? DEFINITION_TIERS.otherCaseHead : DEFINITION_TIERS.otherCaseTail) * (otherKind ? DECLARATION_OTHER_KIND : 1);
-      if (!best || tier > best.tier) best = { tier, name, exactCase, head };
+      if (!best || tier > best.tier) best = { tier, name, exactCase, head, size };
     }
   }
   return best;
