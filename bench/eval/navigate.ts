@@ -335,6 +335,8 @@ export interface NavReport {
   duplicateSlots: number;
   slots: number;
   misses: string[];
+  /** Names whose first result is not on the sampled definition, with that result. */
+  strictMisses: string[];
   contractExamples: string[];
   duplicateExamples: string[];
 }
@@ -385,6 +387,8 @@ export function runNav(name: NavSetName, per: number, seed: number): NavReport {
   let constantHits = 0;
   let enumeratorHits = 0;
   const misses: string[] = [];
+  /** Every name whose first result is not ON the sampled definition (strict misses). */
+  const strictMisses: string[] = [];
   let checked = 0;
   let failed = 0;
   const examples: string[] = [];
@@ -406,6 +410,7 @@ export function runNav(name: NavSetName, per: number, seed: number): NavReport {
       const top = results[0];
       const hit = holds(top, target);
       if (hit) strict++;
+      else strictMisses.push(`${target.name} (${target.path}:${target.line}) → ${top ? `${top.path}:${top.start_line}-${top.end_line} ${top.symbol ?? ''}` : 'no result'}`);
       if (target.kind === 'macro') {
         macros++;
         if (hit) macroStrict++;
@@ -446,7 +451,7 @@ export function runNav(name: NavSetName, per: number, seed: number): NavReport {
     strictAt1: strict / sample.length, anyAt1: any / sample.length, macroQueries: macros, macroStrictAt1: macros ? macroStrict / macros : null,
     constantQueries: constantSample.length, constantAt1: constantSample.length ? constantHits / constantSample.length : null,
     enumeratorQueries: enumeratorSample.length, enumeratorAt1: enumeratorSample.length ? enumeratorHits / enumeratorSample.length : null, contractChecked: checked, contractFailed: failed,
-    duplicateSlots: dup, slots, misses, contractExamples: examples, duplicateExamples: dupExamples,
+    duplicateSlots: dup, slots, misses, strictMisses, contractExamples: examples, duplicateExamples: dupExamples,
   };
 }
 
