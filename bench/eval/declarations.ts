@@ -17,6 +17,7 @@
 import { resolve } from 'node:path';
 import { openNodeStore } from '../../src/core/store/open-node.ts';
 import { REPO_DIR, isMain, parseArgs } from '../util.ts';
+import { shuffled } from './build-set.ts';
 
 export interface DeclarationScore {
   keyword: string;
@@ -26,12 +27,6 @@ export interface DeclarationScore {
   r1: number;
   r3: number;
   misses: string[];
-}
-
-/** A small seeded LCG, so a sample is the same on every run and checkout. */
-function sampler(seed: number): () => number {
-  let s = seed;
-  return () => (s = (s * 1103515245 + 12345) % 2147483648) / 2147483648;
 }
 
 export async function scoreDeclarations(
@@ -48,9 +43,8 @@ export async function scoreDeclarations(
          AND path NOT LIKE '%test%' ORDER BY symbol`, [...kinds, ...languages]);
     const shape = o.plain ? /^[A-Za-z][a-z0-9]*$/ : /^[A-Za-z_]\w*$/;
     const names = rows.map((r) => r.symbol).filter((x) => shape.test(x));
-    const rnd = sampler(o.seed ?? 12345);
-    const pick = new Set<string>();
-    while (pick.size < Math.min(o.n ?? 100, names.length)) pick.add(names[Math.floor(rnd() * names.length)]!);
+    // The same seeded shuffle as the eval sets and navigation (build-set.ts).
+    const pick = shuffled(names, o.seed ?? 12345).slice(0, o.n ?? 100);
     let r1 = 0;
     let r3 = 0;
     const misses: string[] = [];
@@ -61,7 +55,7 @@ export async function scoreDeclarations(
       else misses.push(`${name} → ${results[0] ? `${results[0].path}:${results[0].startLine} ${results[0].chunkType} ${results[0].symbol}` : 'nothing'}`);
       if (results.some((r) => ok(r, name))) r3++;
     }
-    return { keyword, kinds, languages, names: pick.size, r1: r1 / (pick.size || 1), r3: r3 / (pick.size || 1), misses };
+    return { keyword, kinds, languages, names: pick.length, r1: r1 / (pick.length || 1), r3: r3 / (pick.length || 1), misses };
   } finally {
     await store.close();
   }

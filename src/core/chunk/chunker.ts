@@ -264,7 +264,7 @@ function constantOwners(cq: ConstantQuery, spec: LanguageSpec, root: Node, text:
   const owners = new Map<number, Node>();
   const keyword = new RegExp(cq.owners.source, `${cq.owners.flags.replace('g', '')}g`);
   for (let m = keyword.exec(text); m; m = keyword.exec(text)) {
-    const word = m.length > 1 ? m.find((g, i) => i > 0 && g !== undefined) ?? m[0] : m[0];
+    const word = m.find((g, i) => i > 0 && g !== undefined) ?? m[0];
     const at = m.index + m[0].length - word.length;
     const token = root.descendantForIndex(at, at + word.length);
     let owner = token?.type === word ? token.parent : null;

@@ -9,8 +9,8 @@
  *   normalised bm25, a symbol-name match with the query words and an exact-identifier
  *   signal; test/vendored/generated files are scaled down.
  * - Definitions (symbols.ts, the one exact-symbol detector): for identifier-like queries (one
- *   word) and declaration queries (`struct page`, `def parse`), a chunk that defines the identifier (any case; `Foo::bar` / `Foo.bar` also need
- *   parent = Foo; a merged chunk by any of its names, any chunk by a constant it defines) is
+ *   word) and declaration queries (`struct page`, `def parse`), a chunk that defines the
+ *   identifier (any case; `Foo::bar` / `Foo.bar` also need parent = Foo; a merged chunk by any of its names, any chunk by a constant it defines) is
  *   added to the candidates and gets KEYWORD_DEFINITION_BOOST × its tier (exact case, head of
  *   the definition, first), so definitions rank first. An identifier inside a prose query only feeds the rerank's
  *   `exact` signal.
