@@ -88,6 +88,7 @@ export function formatSearchJson(res: FullSearchResponse, explain: boolean): Rec
       end_line: r.endLine,
       language: r.language,
       chunk_type: r.chunkType,
+      kind: r.kind ?? null,
       symbol: r.symbol,
       // Exactly the file's lines start_line..end_line; a later piece of a split definition
       // carries the definition's signature rows in `context`, which starts at `context_line`.
@@ -101,6 +102,8 @@ export function formatSearchJson(res: FullSearchResponse, explain: boolean): Rec
       ...(r.names || r.defines ? { matched_name: r.matchedName } : {}),
       // Other matching pieces of the same definition (one result per definition).
       more: r.more.map((m) => ({ start_line: m.startLine, end_line: m.endLine, content: m.content, context: m.context, context_line: m.contextLine })),
+      // Other matching definitions or pieces of this file that did not make the list.
+      file_more: r.fileMore ?? 0,
       bm25_score: r.bm25Score,
       vector_score: r.vectorScore,
       combined_score: r.combinedScore,
@@ -124,7 +127,9 @@ export function formatSearchHuman(res: FullSearchResponse, explain: boolean): st
     const name = r.matchedName ?? r.symbol;
     const sym = name ? (r.parent && !showsConstant(r) ? `${r.parent}.${name}` : name) : `(${r.chunkType})`;
     const more = r.more.length ? `  (+${r.more.length} more in this definition)` : '';
-    out.push(safeText(`${r.path}:${r.startLine}-${r.endLine}  ${sym}  ${r.combinedScore.toFixed(4)}${more}`));
+    const fileMore = r.fileMore ? `  (+${r.fileMore} more in this file)` : '';
+    const kind = r.kind && r.kind !== 'code' ? `  [${r.kind}]` : '';
+    out.push(safeText(`${r.path}:${r.startLine}-${r.endLine}  ${sym}${kind}  ${r.combinedScore.toFixed(4)}${more}${fileMore}`));
     if (explain) {
       const sig = (res.explain[r.id] ?? []).map((s) => `${s.signal}=${s.value.toFixed(3)}→${s.contribution.toFixed(4)}`).join('  ');
       out.push(`    [${r.legs.join('+')}] bm25 rank ${r.bm25Rank ?? '-'}  vector rank ${r.vectorRank ?? '-'}  ${sig}`);

@@ -7,6 +7,8 @@
  * (a fused item), *query* (parsed user input), *codebase* (one indexed folder).
  */
 
+import type { FileKind, SearchIntent } from './text/file-kind.ts';
+
 /** Kinds of chunk. `text` is the fallback for non-code files and unparsable code. */
 export type ChunkType =
   | 'function'
@@ -120,11 +122,18 @@ export interface SearchFilters {
   pathGlob?: string;
   /** Chunk types to keep. */
   chunkTypes?: ChunkType[];
+  /** File kinds to keep (text/file-kind.ts: code, test, docs, config, generated, example). */
+  kinds?: FileKind[];
 }
 
 export interface SearchOptions extends SearchFilters {
   limit?: number;
   mode?: SearchMode;
+  /**
+   * Which file kinds lead (text/file-kind.ts): 'code' ranks tests, prose, examples and vendored
+   * code below the implementation. Default: read from the query's words ("tests for …").
+   */
+  intent?: SearchIntent;
   bm25Weight?: number;
   vectorWeight?: number;
 }
@@ -162,8 +171,12 @@ export interface SearchResult {
   defines: string[] | null;
   /** The one of `names` or `defines` the query asked for (show it instead of `symbol`), else null. */
   matchedName: string | null;
+  /** The file's kind (text/file-kind.ts): code, test, docs, config, generated, example. */
+  kind?: FileKind;
   /** Other matching pieces of the same definition, best first ("N more matches in this definition"). */
   more: ResultFragment[];
+  /** Other matching definitions or pieces of this file that are not in the list (diversity). */
+  fileMore?: number;
   /** Raw BM25 score from FTS5 (higher is better; 0 when the leg did not match). */
   bm25Score: number;
   /** Cosine similarity (0 when the leg did not match). */

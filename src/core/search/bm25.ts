@@ -30,6 +30,8 @@ import { BM25_COLUMN_WEIGHTS, FTS_PLAN_BIG_CAP, FTS_PLAN_CAP, FTS_PLAN_THETA_GUE
 import { PREFIX_MIN_CHARS, processQuery, type ProcessedQuery } from './query.ts';
 import { essentialRows, planFts, replan, type BoundedPhrase, type RowProbe } from './fts-plan.ts';
 import { rerank, type RerankCandidate } from './rerank.ts';
+import { applyFileSignals, type FileCandidate } from './signals.ts';
+import type { SearchIntent } from '../text/file-kind.ts';
 import { definitionRank, matchDefinition, symbolTargets, wantsDefinitions, type DefinitionMatch } from './symbols.ts';
 
 export { BM25_COLUMN_WEIGHTS, MAX_EXACT_SYMBOL_ROWS, RERANK_CANDIDATES };
@@ -63,6 +65,10 @@ function filterSql(filters: SearchFilters): FilterSql {
   if (filters.chunkTypes?.length) {
     clauses.push(`c.chunk_type IN (${filters.chunkTypes.map(() => '?').join(', ')})`);
     params.push(...filters.chunkTypes);
+  }
+  if (filters.kinds?.length) {
+    clauses.push(`c.kind IN (${filters.kinds.map(() => '?').join(', ')})`);
+    params.push(...filters.kinds);
   }
   const glob = filters.pathGlob ? compilePathGlob(filters.pathGlob) : null;
   if (glob?.prefix) {
@@ -171,7 +177,7 @@ function topRows(rows: readonly FtsRow[], n: number): FtsRow[] {
 }
 
 /** Rank chunks for `query` with FTS5 BM25. Returns at most `limit` hits; [] for an empty query. */
-export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: SearchFilters, limit: number): Promise<Hit[]> {
+export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: SearchFilters, limit: number, intent: SearchIntent = 'code'): Promise<Hit[]> {
   if (!query.ftsQuery || !(limit > 0)) return [];
   const { where, params } = filterSql(filters);
   const scores = new Map<number, number>();
@@ -216,27 +222,36 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
     //    of an identifier query on top. Content is read only when a signal needs it.
     const ids = [...scores.keys()];
     const cands: RerankCandidate[] = [];
+    const languages = new Map<number, string>();
     const tiers = new Map<number, DefinitionMatch>();
     // Content lives in file_text since schema 5 (resolveChunkContent reads each file once).
     const content = RERANK_WEIGHTS.coverage > 0 ? 'content, text_start, text_len' : "'' AS content, NULL AS text_start, NULL AS text_len";
     for (let i = 0; i < ids.length; i += RERANK_FETCH_BATCH) {
       const part = ids.slice(i, i + RERANK_FETCH_BATCH);
-      const rows = await resolveChunkContent(db, await db.all<{ id: number; symbol: string | null; parent: string | null; path: string; content: string; symbols: string | null; defines: string | null; context: string | null; chunk_type: string; start_line: number; end_line: number; text_start: number | null; text_len: number | null }>(
-        `SELECT id, symbol, parent, path, ${content}, symbols, defines, context, chunk_type, start_line, end_line FROM chunks WHERE id IN (${part.map(() => '?').join(', ')})`, part));
+      const rows = await resolveChunkContent(db, await db.all<{ id: number; symbol: string | null; parent: string | null; path: string; language: string; content: string; symbols: string | null; defines: string | null; context: string | null; chunk_type: string; start_line: number; end_line: number; text_start: number | null; text_len: number | null }>(
+        `SELECT id, symbol, parent, path, language, ${content}, symbols, defines, context, chunk_type, start_line, end_line FROM chunks WHERE id IN (${part.map(() => '?').join(', ')})`, part));
       for (const r of rows) {
         const m = matchDefinition(targets, {
           symbol: r.symbol, parent: r.parent, names: r.symbols ? r.symbols.split(' ') : null, defines: r.defines ? r.defines.split(' ') : null, context: r.context, chunkType: r.chunk_type,
           startLine: r.start_line, endLine: r.end_line,
         });
         if (m) tiers.set(r.id, m);
+        languages.set(r.id, r.language);
         cands.push({ id: r.id, symbol: r.symbol, parent: r.parent, path: r.path, content: r.content, score: scores.get(r.id) ?? 0, exact: !!m });
       }
     }
     cands.sort((a, b) => b.score - a.score || a.id - b.id);
     scores.clear();
-    for (const r of rerank(cands, query.terms, RERANK_WEIGHTS, query.words)) {
+    // 4. File-level signals (signals.ts): the query's words in the path, other matching pieces
+    //    of the file, and the file's kind for the query's intent.
+    const pathOf = new Map(cands.map((c) => [c.id, c.path]));
+    const scored: FileCandidate[] = rerank(cands, query.terms, RERANK_WEIGHTS, query.words).map((r) => ({
+      id: r.id, score: r.score, signals: { ...r.signals }, path: pathOf.get(r.id) ?? '', language: languages.get(r.id) ?? 'text',
+    }));
+    applyFileSignals(scored, query.terms, intent);
+    for (const r of scored) {
       scores.set(r.id, r.score);
-      signals.set(r.id, { ...r.signals });
+      signals.set(r.id, r.signals);
     }
     if (wantsDefinitions(query)) {
       for (const [id, m] of tiers) {

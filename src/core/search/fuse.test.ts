@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EXACT_SYMBOL_BOOST, fuseRrf, strategyFor, toRankedHits, type FuseOptions } from './fuse.ts';
 import type { Hit, SearchMode, SearchStrategy } from '../types.ts';
+import { rankGroups, type LegHits } from './results.ts';
 
 const hits = (...ids: number[]): Hit[] => ids.map((id, i) => ({ id, score: 10 - i, rank: i + 1 }));
 const order = (bm25: Hit[], vector: Hit[], opts?: FuseOptions) => fuseRrf(bm25, vector, opts).map((f) => f.id);
@@ -104,5 +105,44 @@ describe('toRankedHits', () => {
     expect(toRankedHits([{ id: 4, score: 0.9 }, { id: 2, score: 0.5 }])).toEqual([
       { id: 4, score: 0.9, rank: 1 }, { id: 2, score: 0.5, rank: 2 },
     ]);
+  });
+});
+
+describe('rankGroups diversity', () => {
+  const hit = (id: number, rank: number) => ({ id, score: 10 - rank, rank });
+  const legs = (ids: number[], fileOf: Record<number, string>, tiers: Record<number, number> = {}): LegHits => ({
+    bm25: ids.map((id, i) => hit(id, i + 1)), vector: [], definitionTiers: tiers, groupKeys: {}, fileOf, vectorFloor: null, vectorDropped: 0,
+  });
+  const w = { bm25Weight: 0.5, vectorWeight: 0.5 };
+
+  it('lets another piece of a listed file take a slot only by a margin, and counts the rest of the file', () => {
+    // a.go holds ranks 1-4; b.go rank 5, c.go rank 6.
+    const fileOf = { 1: 'a.go', 2: 'a.go', 3: 'a.go', 4: 'a.go', 5: 'b.go', 6: 'c.go' };
+    const out = rankGroups(legs([1, 2, 3, 4, 5, 6], fileOf), w, 3);
+    expect(out.map((g) => g.id)).toEqual([1, 5, 6]);
+    expect(out[0].fileMore).toBe(3);
+    const all = rankGroups(legs([1, 2, 3, 4, 5, 6], fileOf), w, 6);
+    expect(all.map((g) => g.id)).toEqual([1, 5, 6, 2, 3, 4]);
+    for (const g of all) expect(g.explain.reduce((s, e) => s + e.contribution, 0)).toBeCloseTo(g.combinedScore);
+    expect(all[3].explain.some((e) => e.signal === 'diversity')).toBe(true);
+    for (let i = 1; i < all.length; i++) expect(all[i].combinedScore).toBeLessThanOrEqual(all[i - 1].combinedScore);
+  });
+  it('keeps a second piece of a file when the alternatives are far behind', () => {
+    const fileOf: Record<number, string> = { 1: 'a.go', 2: 'a.go' };
+    const ids = [1, 2, ...Array.from({ length: 40 }, (_, i) => 100 + i)];
+    for (const id of ids.slice(2)) fileOf[id] = `f${id}.go`;
+    const l = legs(ids, fileOf);
+    l.bm25 = ids.map((id, i) => hit(id, i < 2 ? i + 1 : i + 60));
+    expect(rankGroups(l, w, 3).map((g) => g.id)).toEqual([1, 2, 100]);
+  });
+  it('leaves definitions of a named identifier in tier order', () => {
+    const fileOf = { 1: 'a.go', 2: 'a.go', 3: 'b.go' };
+    const out = rankGroups(legs([1, 2, 3], fileOf, { 1: 1, 2: 1 }), w, 3);
+    expect(out.map((g) => g.id)).toEqual([1, 2, 3]);
+  });
+  it('without file paths ranks as fused', () => {
+    const l = legs([1, 2, 3], {});
+    delete l.fileOf;
+    expect(rankGroups(l, w, 3).map((g) => g.id)).toEqual([1, 2, 3]);
   });
 });

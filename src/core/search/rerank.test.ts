@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { isSecondaryFile, rerank, RERANK_WEIGHTS, type RerankCandidate } from './rerank.ts';
+import { rerank, RERANK_WEIGHTS, type RerankCandidate } from './rerank.ts';
 import { lightStem, processQuery } from './query.ts';
 
 function cand(id: number, score: number, symbol: string | null, content = '', path = 'src/a.c', exact = false): RerankCandidate {
@@ -57,21 +57,8 @@ describe('rerank', () => {
     expect(r[0].score - r[1].score).toBeLessThan(RERANK_WEIGHTS.exact + RERANK_WEIGHTS.bm25 + RERANK_WEIGHTS.name);
   });
 
-  it('ranks test and vendored files lower than the same match in source', () => {
-    expect(order('store value', [cand(1, 10, 'store_value', '', 'lib/test_tree.c'), cand(2, 10, 'store_value', '', 'lib/tree.c')])).toEqual([2, 1]);
-  });
-
   it('handles no candidates and no terms', () => {
     expect(rerank([], ['a'])).toEqual([]);
     expect(rerank([cand(1, 3, 'x')], []).map((r) => r.id)).toEqual([1]);
   });
-});
-
-describe('isSecondaryFile', () => {
-  it.each([
-    ['lib/test_maple_tree.c', true], ['pkg/foo/foo_test.go', true], ['src/a.test.ts', true], ['src/a.spec.js', true],
-    ['tests/unit/x.py', true], ['a/testdata/x.go', true], ['vendor/github.com/x/y.go', true], ['api/x.pb.go', true],
-    ['src/types.generated.ts', true], ['src/latest.ts', false], ['lib/string.c', false], ['kernel/testing.c', false],
-    ['src/contest/x.ts', false],
-  ])('%s → %s', (p, want) => expect(isSecondaryFile(p)).toBe(want));
 });

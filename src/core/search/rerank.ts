@@ -21,7 +21,7 @@
  */
 import { lightStem } from './query.ts';
 import { splitIdentifier } from '../text/identifiers.ts';
-import { MIN_ABBREV_CHARS, MIN_INFIX_CHARS, MIN_SIGNAL_TERM_CHARS, RERANK_WEIGHTS as CONFIG_RERANK_WEIGHTS, SECONDARY_FILE_FACTOR } from '../config.ts';
+import { MIN_ABBREV_CHARS, MIN_INFIX_CHARS, MIN_SIGNAL_TERM_CHARS, RERANK_WEIGHTS as CONFIG_RERANK_WEIGHTS } from '../config.ts';
 
 export interface RerankWeights {
   bm25: number;
@@ -31,26 +31,11 @@ export interface RerankWeights {
 }
 
 /**
- * Signal weights: score = Σ signal·weight, × SECONDARY_FILE_FACTOR for test/vendored files.
+ * Signal weights: score = Σ signal·weight (file kinds are weighed later, signals.ts).
  * Tuned with bench/eval/tune.ts on half of each eval set (the other half held out).
  */
 export const RERANK_WEIGHTS: Readonly<RerankWeights> = CONFIG_RERANK_WEIGHTS;
 export { MIN_ABBREV_CHARS, MIN_INFIX_CHARS, MIN_SIGNAL_TERM_CHARS };
-/**
- * Score factor for chunks of test, vendored or generated files (zoekt's file_category): they
- * repeat the names and words of the code they test or copy, and are rarely what is wanted.
- */
-export { SECONDARY_FILE_FACTOR };
-/** Test files: a tests/testdata/__tests__ folder, or a name like test_x.c, x_test.go, x.test.ts, x.spec.js. */
-const TEST_PATH_RE = /(^|\/)(tests?|testdata|testing|__tests__|__mocks__|fixtures?|spec)\/|(^|\/)test_[^/]*$|[._-](test|tests|spec)\.[^/.]+$/i;
-/** Vendored or generated: vendor/third_party folders, *.pb.go, *_generated.*, *.gen.*. */
-const SECONDARY_PATH_RE = /(^|\/)(vendor|third_party|thirdparty|external)\/|\.pb\.go$|[._]generated\.[^/.]+$|\.gen\.[^/.]+$/i;
-
-/** True for test, vendored and generated files (ranked lower, never filtered). */
-export function isSecondaryFile(path: string): boolean {
-  return TEST_PATH_RE.test(path) || SECONDARY_PATH_RE.test(path);
-}
-
 export interface RerankCandidate {
   id: number;
   /** FTS5 score, higher is better (−bm25). */
@@ -166,8 +151,7 @@ export function rerank(
       exact: c.exact ? 1 : 0,
     };
     const sum = signals.bm25 * w.bm25 + signals.name * w.name + signals.coverage * w.coverage + signals.exact * w.exact;
-    const score = isSecondaryFile(c.path) ? sum * SECONDARY_FILE_FACTOR : sum;
-    return { id: c.id, score, signals, order };
+    return { id: c.id, score: sum, signals, order };
   });
   out.sort((a, b) => b.score - a.score || a.order - b.order);
   return out.map(({ id, score, signals }) => ({ id, score, signals }));

@@ -12,11 +12,12 @@
  * - Pure: no store access; the same legs and weights give the same results everywhere.
  */
 import type { Hit, ResultFragment, SearchResult, StoredChunk } from '../types.ts';
-import { MAX_MORE_FRAGMENTS, RRF_K } from '../config.ts';
+import { DIVERSITY_FACTOR, MAX_MORE_FRAGMENTS, RRF_K } from '../config.ts';
 import { fuseRrf, type FusedItem } from './fuse.ts';
 import { highlightRanges } from './bm25.ts';
 import type { ProcessedQuery } from './query.ts';
 import { matchDefinition, symbolTargets } from './symbols.ts';
+import { fileKind } from '../text/file-kind.ts';
 
 /** What fusion and grouping need from one codebase's search, besides the rows. */
 export interface LegHits {
@@ -28,6 +29,8 @@ export interface LegHits {
   definitionSizes?: Record<number, number>;
   /** Definition key per candidate id (definitionKey): pieces of one definition share it. */
   groupKeys: Record<number, string>;
+  /** File path per candidate id, for diversity (rankGroups); absent: no diversity. */
+  fileOf?: Record<number, string>;
   /** The vector leg's relevance floor (cosine) for this query, null when the leg did not run. */
   vectorFloor: number | null;
   /** Vector hits dropped below the floor. */
@@ -37,6 +40,8 @@ export interface LegHits {
 /** A fused item that stands for its definition; `more` are the other pieces' items, best first. */
 export interface GroupedItem extends FusedItem {
   more: FusedItem[];
+  /** Other matching definitions or pieces of the same file that did not make the list. */
+  fileMore: number;
 }
 
 /** Pieces of one definition share this key: path + the definition's line; anything else is its own group. */
@@ -81,13 +86,20 @@ export function definitionKeys(rows: readonly StoredChunk[]): Record<number, str
   return keys;
 }
 
-/** Fuses the legs and merges the pieces of each definition; keeps the best `limit` groups. */
+/**
+ * Fuses the legs, merges the pieces of each definition, and picks the best `limit` groups with
+ * diversity: a group from a file already listed n times keeps DIVERSITY_FACTOR^n of its
+ * rank-fusion score (a `diversity` explain entry says how much it lost), so another piece of
+ * a shown file must beat the alternatives by a margin. Definitions of a named identifier keep
+ * their score (their tier decides). Groups of a listed file that do not make the list are
+ * counted in its first group's `fileMore`.
+ */
 export function rankGroups(legs: LegHits, weights: { bm25Weight: number; vectorWeight: number }, limit: number): GroupedItem[] {
   const tiers = new Map<number, number>(Object.entries(legs.definitionTiers).map(([id, t]) => [Number(id), t]));
   const sizes = new Map<number, number>(Object.entries(legs.definitionSizes ?? {}).map(([id, s]) => [Number(id), s]));
   const fused = fuseRrf(legs.bm25, legs.vector, { k: RRF_K, ...weights, definitionTiers: tiers, definitionSizes: sizes });
   const groups = new Map<string, GroupedItem>();
-  const out: GroupedItem[] = [];
+  const all: GroupedItem[] = [];
   for (const f of fused) {
     const key = legs.groupKeys[f.id] ?? `#${f.id}`;
     const g = groups.get(key);
@@ -95,12 +107,53 @@ export function rankGroups(legs: LegHits, weights: { bm25Weight: number; vectorW
       if (g.more.length < MAX_MORE_FRAGMENTS) g.more.push(f);
       continue;
     }
-    if (out.length >= limit) continue; // still collect `more` for the groups already in
-    const item: GroupedItem = { ...f, more: [] };
+    const item: GroupedItem = { ...f, more: [], fileMore: 0 };
     groups.set(key, item);
-    out.push(item);
+    all.push(item);
   }
+  const out = legs.fileOf ? diversify(all, legs.fileOf, limit) : all.slice(0, Math.max(0, limit));
   out.forEach((g, i) => { g.rank = i + 1; });
+  return out;
+}
+
+/** The rank-fusion part of a group's score (what diversity may scale): everything but `definition`. */
+function fusionPart(g: FusedItem): number {
+  return g.explain.reduce((s, e) => (e.signal === 'definition' ? s : s + e.contribution), 0);
+}
+
+/** Greedy pick of `limit` groups (already in fused order) by score after the diversity penalty. */
+function diversify(all: readonly GroupedItem[], fileOf: Record<number, string>, limit: number): GroupedItem[] {
+  const shown = new Map<string, GroupedItem[]>();
+  const left = [...all];
+  const out: GroupedItem[] = [];
+  const effective = (g: GroupedItem): number => {
+    const n = shown.get(fileOf[g.id] ?? `#${g.id}`)?.length ?? 0;
+    if (!n || g.explain.some((e) => e.signal === 'definition')) return g.combinedScore;
+    return g.combinedScore - fusionPart(g) * (1 - DIVERSITY_FACTOR ** n);
+  };
+  while (out.length < limit && left.length) {
+    let best = 0;
+    let bestScore = effective(left[0]);
+    for (let i = 1; i < left.length; i++) {
+      const s = effective(left[i]);
+      if (s > bestScore) { best = i; bestScore = s; } // ties keep the fused order
+    }
+    const [g] = left.splice(best, 1);
+    const file = fileOf[g.id] ?? `#${g.id}`;
+    const lost = g.combinedScore - bestScore;
+    if (lost > 0) {
+      g.explain.push({ signal: 'diversity', value: shown.get(file)?.length ?? 0, contribution: -lost });
+      g.combinedScore = bestScore;
+    }
+    const list = shown.get(file);
+    if (list) list.push(g);
+    else shown.set(file, [g]);
+    out.push(g);
+  }
+  for (const g of left) {
+    const first = shown.get(fileOf[g.id] ?? `#${g.id}`)?.[0];
+    if (first) first.fileMore++;
+  }
   return out;
 }
 
@@ -155,7 +208,9 @@ export function toResults(groups: readonly GroupedItem[], rowOf: (id: number) =>
       names: c.names ?? null,
       defines: c.defines ?? null,
       matchedName: matchedName(c, pq),
+      kind: fileKind(c.path, c.language),
       more,
+      fileMore: g.fileMore,
       bm25Score: g.bm25Score,
       vectorScore: g.vectorScore,
       combinedScore: g.combinedScore,

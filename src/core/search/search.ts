@@ -14,10 +14,11 @@
  */
 import type { ChunkType, Hit, SearchFilters, SearchMode, SearchOptions, SearchResponse, StoredChunk } from '../types.ts';
 import {
-  BM25_WEIGHT, DEFAULT_SEARCH_LIMIT, LEG_CANDIDATES, MAX_SEARCH_LIMIT, VECTOR_FILTER_OVERFETCH, VECTOR_MIN_SCORE,
+  BM25_WEIGHT, DEFAULT_SEARCH_LIMIT, KIND_FACTORS, LEG_CANDIDATES, MAX_SEARCH_LIMIT, VECTOR_FILTER_OVERFETCH, VECTOR_MIN_SCORE,
   VECTOR_RELATIVE_FLOOR, VECTOR_WEIGHT,
 } from '../config.ts';
 import { processQuery } from './query.ts';
+import { fileKind, intentOfQuery, type SearchIntent } from '../text/file-kind.ts';
 import { searchBm25 } from './bm25.ts';
 import { compilePathGlob } from '../text/path-glob.ts';
 import type { Queryable } from '../store/sqlite.ts';
@@ -74,8 +75,9 @@ export class Searcher {
     const timings: Record<string, number> = {};
     const t0 = performance.now();
     const limit = Math.max(1, Math.min(MAX_SEARCH_LIMIT, Math.floor(options.limit ?? DEFAULT_SEARCH_LIMIT)));
-    const filters: SearchFilters = { languages: options.languages, pathGlob: options.pathGlob, chunkTypes: options.chunkTypes };
+    const filters: SearchFilters = { languages: options.languages, pathGlob: options.pathGlob, chunkTypes: options.chunkTypes, kinds: options.kinds };
     const pq = processQuery(query);
+    const intent = options.intent ?? intentOfQuery(query, pq.isIdentifierLike || !!pq.declared);
     const mode: SearchMode = options.mode ?? (this.hasVectors ? 'hybrid' : 'bm25');
     const wantBm25 = mode !== 'vector';
     const wantVector = mode !== 'bm25' && this.hasVectors;
@@ -86,7 +88,7 @@ export class Searcher {
     const candidates = Math.max(LEG_CANDIDATES, limit);
     const noVector: VectorLeg = { hits: [], floor: null, dropped: 0 };
     const [bm25, vector] = await Promise.all([
-      wantBm25 && pq.ftsQuery ? this.#timed(timings, 'bm25', () => searchBm25(this.#store.db, pq, filters, candidates)) : Promise.resolve<Hit[]>([]),
+      wantBm25 && pq.ftsQuery ? this.#timed(timings, 'bm25', () => searchBm25(this.#store.db, pq, filters, candidates, intent)) : Promise.resolve<Hit[]>([]),
       wantVector && query.trim() ? this.#timed(timings, 'vector', () => this.#vectorLeg(query, filters, candidates)) : Promise.resolve(noVector),
     ]);
 
@@ -95,9 +97,12 @@ export class Searcher {
     const ids = [...new Set([...bm25.map((h) => h.id), ...vector.hits.map((h) => h.id)])];
     // Grouping and definition tiers need metadata only; file text is read for the results.
     const rows = ids.length ? await this.#store.getChunks(ids, { content: false }) : [];
+    const fileOf: Record<number, string> = {};
+    for (const r of rows) fileOf[r.id] = r.path;
     const legs: LegHits = {
       bm25,
-      vector: vector.hits,
+      vector: kindOrder(vector.hits, rows, intent),
+      fileOf,
       ...(wantsDefinitions(pq) ? definitionTiers(symbolTargets(pq), rows) : { definitionTiers: {}, definitionSizes: {} }),
       groupKeys: definitionKeys(rows),
       vectorFloor: vector.floor,
@@ -127,7 +132,7 @@ export class Searcher {
 
   async #vectorLeg(query: string, filters: SearchFilters, k: number): Promise<VectorLeg> {
     const qv = await this.#embedder!.embedQuery(query);
-    const filtered = !!(filters.languages?.length || filters.chunkTypes?.length || filters.pathGlob);
+    const filtered = !!(filters.languages?.length || filters.chunkTypes?.length || filters.kinds?.length || filters.pathGlob);
     const raw = await this.#vectors!.search(qv, filtered ? k * VECTOR_FILTER_OVERFETCH : k);
     let kept = raw;
     if (filtered) {
@@ -181,9 +186,11 @@ export { idsOf };
 export function makeFilter(filters: SearchFilters): (c: { language: string; chunkType: ChunkType; path: string }) => boolean {
   const langs = filters.languages?.length ? new Set(filters.languages) : null;
   const types = filters.chunkTypes?.length ? new Set<string>(filters.chunkTypes) : null;
+  const kinds = filters.kinds?.length ? new Set<string>(filters.kinds) : null;
   // The same glob semantics as the keyword leg's SQL filter, so both legs keep the same files.
   const glob = filters.pathGlob ? compilePathGlob(filters.pathGlob) : null;
-  return (c) => (!langs || langs.has(c.language)) && (!types || types.has(c.chunkType)) && (!glob || glob.test(c.path));
+  return (c) => (!langs || langs.has(c.language)) && (!types || types.has(c.chunkType)) && (!glob || glob.test(c.path))
+    && (!kinds || kinds.has(fileKind(c.path, c.language)));
 }
 
 /** Definition tier and size step per row that defines an identifier of the query (symbols.ts). */
@@ -198,4 +205,21 @@ function definitionTiers(targets: ReturnType<typeof symbolTargets>, rows: readon
     }
   }
   return { definitionTiers, definitionSizes };
+}
+
+/**
+ * The vector leg in the order its cosines × the kind signal give (signals.ts, KIND_FACTORS):
+ * the same rule the keyword leg applies, so a code question's semantic hits put the
+ * implementation before its tests and docs. Ranks are renumbered; `kind` is recorded.
+ */
+function kindOrder(hits: readonly Hit[], rows: readonly StoredChunk[], intent: SearchIntent): Hit[] {
+  if (!hits.length || intent === 'any') return [...hits];
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const scored = hits.map((h, i) => {
+    const r = byId.get(h.id);
+    const factor = r ? KIND_FACTORS[intent][fileKind(r.path, r.language)] : 1;
+    return { h, i, factor, s: h.score * factor };
+  });
+  scored.sort((a, b) => b.s - a.s || a.i - b.i);
+  return scored.map(({ h, factor }, i) => ({ ...h, rank: i + 1, signals: factor === 1 ? h.signals : { ...h.signals, kind: factor } }));
 }

@@ -68,6 +68,9 @@ const FTS_OPTIONS_V5 = `content='', contentless_delete=1, tokenize='unicode61 re
 const OLD = (cols: string) => cols.split(', ').map((c) => `old.${c}`).join(', ');
 const NEW = (cols: string) => cols.split(', ').map((c) => `new.${c}`).join(', ');
 
+/** Languages whose files migration 11 re-chunks (new grammars, container members, `.h` as C++). */
+const RECHUNK_AT_11: readonly string[] = ['rust', 'c', 'kotlin', 'swift', 'scala', 'lua', 'dart', 'elixir', 'haskell', 'zig', 'text'];
+
 /** MIGRATIONS[i] brings the schema from version i to i + 1. Append only. */
 export const MIGRATIONS: readonly string[] = [
   /* 1 */ `
@@ -319,6 +322,16 @@ export const MIGRATIONS: readonly string[] = [
   // chunk defines: files in those languages are re-chunked on the next run.
   `
   UPDATE files SET hash = '', mtime = -1 WHERE language IN ('python', 'java', 'csharp');
+  `,
+  // 11: a kind per file (text/file-kind.ts: code, test, docs, config, generated, example) on
+  // each chunk, for the `--kind` filter and the ranking's kind signal; filled from the path and
+  // language by the function Store.open registers. Languages that gained a grammar or
+  // definitions inside containers (Rust impl methods), and C headers that may be C++, are
+  // re-chunked on the next run (cached embeddings are keyed by content hash and stay).
+  `
+  ALTER TABLE chunks ADD COLUMN kind TEXT NOT NULL DEFAULT 'code';
+  UPDATE chunks SET kind = sift_file_kind(path, language) WHERE sift_file_kind(path, language) <> 'code';
+  UPDATE files SET hash = '', mtime = -1 WHERE language IN (${sqlList(RECHUNK_AT_11)});
   `,
 ];
 

@@ -429,7 +429,7 @@ describe('Store (Node file VFS)', () => {
     // A schema-6 file: today's schema rewound (Debian's sqlite3 predates contentless_delete).
     const old = await openNodeStore(f);
     const row = (p: string, lang: string, symbol: string, symbols: string | null) => `('${p}', 1, 9, '${lang}', 'function', '${symbol}', NULL, NULL, NULL, 'int ${symbol}(void);', 'h-${p}', ${symbols ? `'${symbols}'` : 'NULL'})`;
-    await old.db.exec(`DROP TABLE chunk_names; ALTER TABLE chunks DROP COLUMN defines;
+    await old.db.exec(`ALTER TABLE chunks DROP COLUMN kind; DROP TABLE chunk_names; ALTER TABLE chunks DROP COLUMN defines;
       ALTER TABLE chunks DROP COLUMN sig_span; ALTER TABLE chunks DROP COLUMN doc_span;
       ALTER TABLE files DROP COLUMN chunk_lo; ALTER TABLE files DROP COLUMN chunk_hi; CREATE INDEX chunks_path ON chunks(path);
       DROP INDEX chunks_data; CREATE INDEX chunks_embed_order ON chunks(is_data, id);
@@ -454,14 +454,34 @@ describe('Store (Node file VFS)', () => {
   it('migrates a version-9 index: Python, Java and C# files are re-read (class constants), the rest kept', async () => {
     const f = path.join(dir, 'v9.sqlite');
     const old = await openNodeStore(f);
-    await old.db.exec(`INSERT INTO files (path, hash, size, mtime, language, indexed_at) VALUES
+    await old.db.exec(`ALTER TABLE chunks DROP COLUMN kind; INSERT INTO files (path, hash, size, mtime, language, indexed_at) VALUES
       ('a.py', 'h', 1, 1, 'python', 'x'), ('B.java', 'h', 1, 1, 'java', 'x'), ('C.cs', 'h', 1, 1, 'csharp', 'x'),
       ('d.go', 'h', 1, 1, 'go', 'x'), ('e.ts', 'h', 1, 1, 'typescript', 'x'), ('f.c', 'h', 1, 1, 'c', 'x');
       PRAGMA user_version = 9;`);
     await old.close();
     const s = await openNodeStore(f);
     const files = await s.getFiles();
-    expect(Object.fromEntries([...files].map(([p, r]) => [p, r.hash]))).toEqual({ 'a.py': '', 'B.java': '', 'C.cs': '', 'd.go': 'h', 'e.ts': 'h', 'f.c': 'h' });
+    // f.c: schema 11 re-reads C files (a header may be C++).
+    expect(Object.fromEntries([...files].map(([p, r]) => [p, r.hash]))).toEqual({ 'a.py': '', 'B.java': '', 'C.cs': '', 'd.go': 'h', 'e.ts': 'h', 'f.c': '' });
+    await s.close();
+  });
+
+  it('migrates a version-10 index: every chunk gets its file kind, Rust and newly structured languages are re-read', async () => {
+    const f = path.join(dir, 'v10.sqlite');
+    const old = await openNodeStore(f);
+    const row = (id: number, p: string, lang: string) => `(${id}, '${p}', 1, 1, '${lang}', 'text', NULL, NULL, NULL, NULL, 'x', 'h${id}')`;
+    await old.db.exec(`ALTER TABLE chunks DROP COLUMN kind;
+      INSERT INTO chunks (id, path, start_line, end_line, language, chunk_type, symbol, parent, signature, doc, content, content_hash)
+        VALUES ${[row(1, 'src/a.go', 'go'), row(2, 'src/a_test.go', 'go'), row(3, 'README.md', 'markdown'), row(4, 'vendor/x/y.go', 'go'), row(5, 'go.mod', 'text')].join(', ')};
+      INSERT INTO files (path, hash, size, mtime, language, indexed_at) VALUES
+        ('src/a.go', 'h', 1, 1, 'go', 'x'), ('lib.rs', 'h', 1, 1, 'rust', 'x'), ('A.kt', 'h', 1, 1, 'kotlin', 'x'), ('e.py', 'h', 1, 1, 'python', 'x');
+      PRAGMA user_version = 10;`);
+    await old.close();
+    const s = await openNodeStore(f);
+    const kinds = await s.db.all<{ id: number; kind: string }>('SELECT id, kind FROM chunks ORDER BY id');
+    expect(kinds.map((r) => r.kind)).toEqual(['code', 'test', 'docs', 'generated', 'config']);
+    const files = await s.getFiles();
+    expect(Object.fromEntries([...files].map(([p, r]) => [p, r.hash]))).toEqual({ 'src/a.go': 'h', 'lib.rs': '', 'A.kt': '', 'e.py': 'h' });
     await s.close();
   });
 
@@ -469,7 +489,7 @@ describe('Store (Node file VFS)', () => {
     const f = path.join(dir, 'v7.sqlite');
     const old = await openNodeStore(f);
     const row = (id: number, p: string, sym: string) => `(${id}, '${p}', ${id}, ${id}, 'typescript', 'function', '${sym}', NULL, 'function ${sym}()', 'Says hi.', 'function ${sym}() {}', 'h${id}')`;
-    await old.db.exec(`ALTER TABLE chunks DROP COLUMN sig_span; ALTER TABLE chunks DROP COLUMN doc_span;
+    await old.db.exec(`ALTER TABLE chunks DROP COLUMN kind; ALTER TABLE chunks DROP COLUMN sig_span; ALTER TABLE chunks DROP COLUMN doc_span;
       ALTER TABLE files DROP COLUMN chunk_lo; ALTER TABLE files DROP COLUMN chunk_hi; CREATE INDEX chunks_path ON chunks(path);
       DROP INDEX chunks_data; CREATE INDEX chunks_embed_order ON chunks(is_data, id);
       INSERT INTO chunks (id, path, start_line, end_line, language, chunk_type, symbol, parent, signature, doc, content, content_hash)

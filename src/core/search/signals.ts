@@ -1,0 +1,133 @@
+/**
+ * File-level signals of the keyword leg, and the one place a candidate's score is changed by
+ * a named signal (`addScore`, after zoekt's): every change is recorded under its name, so
+ * explain (the app's panel, `--explain`) shows what each signal did.
+ *
+ * The pipeline a query's candidates go through (bm25.ts): FTS5 candidates → rerank.ts (bm25,
+ * name, exact) → here: `path` (the query's words in the file's path; its name counts most),
+ * `file` (other matching pieces of the same file) and `kind` (text/file-kind.ts: for a code
+ * question tests, prose, examples and vendored code rank below the implementation; a question
+ * that asks for them puts them first) → definitions (symbols.ts) → fusion and diversity
+ * (results.ts rankGroups).
+ *
+ * Invariants: pure; the order of candidates does not change any score; a signal whose input is
+ * absent contributes nothing and is not recorded.
+ */
+import { FILE_EVIDENCE_CAP, FILE_EVIDENCE_WEIGHT, KIND_FACTORS, PATH_NAME_WEIGHT, PATH_WEIGHT } from '../config.ts';
+import { fileKind, type FileKind, type SearchIntent } from '../text/file-kind.ts';
+import { splitIdentifier } from '../text/identifiers.ts';
+import { lightStem } from './query.ts';
+
+/** A candidate being scored: its score and the named contributions that made it. */
+export interface Scored {
+  id: number;
+  score: number;
+  signals: Record<string, number>;
+}
+
+/** Add `value` to the candidate's score under `name` (recorded, summed when named twice). */
+export function addScore(c: Scored, name: string, value: number): void {
+  if (!value) return;
+  c.score += value;
+  c.signals[name] = (c.signals[name] ?? 0) + value;
+}
+
+/** Scale the candidate's score by `factor`; recorded as `name` = the factor. */
+export function scaleScore(c: Scored, name: string, factor: number): void {
+  if (factor === 1) return;
+  c.score *= factor;
+  c.signals[name] = factor;
+}
+
+export interface FileCandidate extends Scored {
+  path: string;
+  language: string;
+}
+
+const PATH_WORD_RE = /[\p{L}\p{N}]+/gu;
+
+/** A path's words, lower-case, with identifier parts and light stems: [file-name words, directory words]. */
+export function pathWordSets(path: string): [Set<string>, Set<string>] {
+  const slash = path.lastIndexOf('/');
+  const add = (set: Set<string>, text: string) => {
+    for (const m of text.matchAll(PATH_WORD_RE)) {
+      for (const w of [m[0], ...splitIdentifier(m[0])]) {
+        const lw = w.toLowerCase();
+        set.add(lw);
+        set.add(lightStem(lw));
+      }
+    }
+  };
+  const name = new Set<string>();
+  const dirs = new Set<string>();
+  const base = path.slice(slash + 1);
+  const dot = base.lastIndexOf('.');
+  add(name, dot > 0 ? base.slice(0, dot) : base);
+  add(dirs, path.slice(0, Math.max(0, slash)));
+  return [name, dirs];
+}
+
+/** Does a path word set hold query term `t` (or its stem, or a word it abbreviates / that abbreviates it)? */
+function holds(set: ReadonlySet<string>, t: string, stem: string): boolean {
+  if (set.has(t) || set.has(stem)) return true;
+  if (t.length < 4) return false;
+  for (const w of set) {
+    if (w.length >= 4 && (w.startsWith(stem) || (w.length >= 4 && stem.startsWith(w)))) return true;
+  }
+  return false;
+}
+
+/**
+ * The `path` signal in [0, 1]: query terms found in the file name count PATH_NAME_WEIGHT, in a
+ * directory 1, over PATH_NAME_WEIGHT × the number of terms.
+ */
+export function pathSignal(path: string, terms: readonly string[]): number {
+  if (!terms.length) return 0;
+  const [name, dirs] = pathWordSets(path);
+  let got = 0;
+  for (const t of terms) {
+    const stem = lightStem(t);
+    if (holds(name, t, stem)) got += PATH_NAME_WEIGHT;
+    else if (holds(dirs, t, stem)) got += 1;
+  }
+  return got / (PATH_NAME_WEIGHT * terms.length);
+}
+
+/**
+ * Apply the file-level signals to the keyword leg's reranked candidates, in place:
+ * `path`, `file` (evidence from other pieces of the file) and `kind` (× KIND_FACTORS).
+ * `terms`: the query's content words (ProcessedQuery.terms); `intent`: which kinds lead.
+ */
+export function applyFileSignals(cands: FileCandidate[], terms: readonly string[], intent: SearchIntent): void {
+  if (!cands.length) return;
+  const ts = [...new Set(terms.filter((t) => t.length >= 2 && !t.includes(' ')))];
+  const best = Math.max(...cands.map((c) => c.score));
+  // Evidence per file: the scores of its pieces relative to the best candidate.
+  const byFile = new Map<string, number[]>();
+  for (const c of cands) {
+    const list = byFile.get(c.path);
+    const rel = best > 0 ? Math.max(0, c.score) / best : 0;
+    if (list) list.push(rel);
+    else byFile.set(c.path, [rel]);
+  }
+  const pathCache = new Map<string, number>();
+  const kindCache = new Map<string, FileKind>();
+  for (const c of cands) {
+    let p = pathCache.get(c.path);
+    if (p === undefined) {
+      p = pathSignal(c.path, ts);
+      pathCache.set(c.path, p);
+    }
+    const rels = byFile.get(c.path)!;
+    const own = best > 0 ? Math.max(0, c.score) / best : 0;
+    const others = Math.min(FILE_EVIDENCE_CAP, rels.reduce((s, r) => s + r, 0) - own);
+    addScore(c, 'path', PATH_WEIGHT * p);
+    addScore(c, 'file', FILE_EVIDENCE_WEIGHT * others);
+    let kind = kindCache.get(c.path);
+    if (!kind) {
+      kind = fileKind(c.path, c.language);
+      kindCache.set(c.path, kind);
+    }
+    scaleScore(c, 'kind', KIND_FACTORS[intent][kind]);
+  }
+}

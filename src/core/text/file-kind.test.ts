@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { fileKind, intentOfQuery, parseFileKind, parseIntent } from './file-kind.ts';
+
+describe('fileKind', () => {
+  it.each([
+    ['lib/test_maple_tree.c', 'c', 'test'], ['pkg/foo/foo_test.go', 'go', 'test'], ['src/a.test.ts', 'typescript', 'test'],
+    ['src/a.spec.js', 'javascript', 'test'], ['tests/unit/x.py', 'python', 'test'], ['a/testdata/x.go', 'go', 'test'],
+    ['src/test/java/com/x/RouterTest.java', 'java', 'test'], ['Tests/AlamofireTests/SessionTests.swift', 'swift', 'test'],
+    ['spec/router_spec.rb', 'ruby', 'test'], ['test/plug/conn_test.exs', 'elixir', 'test'], ['okio/src/jvmTest/kotlin/BufferTest.kt', 'kotlin', 'test'],
+    ['vendor/github.com/x/y.go', 'go', 'generated'], ['api/x.pb.go', 'go', 'generated'], ['src/types.generated.ts', 'typescript', 'generated'],
+    ['third_party/zlib/inflate.c', 'c', 'generated'], ['lib/model.g.dart', 'dart', 'generated'],
+    ['examples/basic/main.rs', 'rust', 'example'], ['_examples/chat/main.go', 'go', 'example'],
+    ['README.md', 'markdown', 'docs'], ['docs/guide/intro.md', 'markdown', 'docs'], ['CHANGELOG', 'text', 'docs'], ['doc/conf.py', 'python', 'docs'],
+    ['package.json', 'json', 'config'], ['Cargo.toml', 'toml', 'config'], ['.github/workflows/ci.yml', 'yaml', 'config'], ['Makefile', 'make', 'config'],
+    ['mix.exs', 'elixir', 'config'],
+    ['src/latest.ts', 'typescript', 'code'], ['lib/string.c', 'c', 'code'], ['kernel/testing.c', 'c', 'code'], ['src/contest/x.ts', 'typescript', 'code'],
+    ['lib/plug/conn.ex', 'elixir', 'code'], ['src/attest.rs', 'rust', 'code'], ['Sources/Alamofire/Session.swift', 'swift', 'code'],
+  ])('%s (%s) → %s', (p, lang, want) => expect(fileKind(p, lang)).toBe(want));
+});
+
+describe('intent', () => {
+  it('reads the kind a question asks for from its words', () => {
+    expect(intentOfQuery('tests for the router', false)).toBe('test');
+    expect(intentOfQuery('how to configure logging', false)).toBe('config');
+    expect(intentOfQuery('documentation of the release process', false)).toBe('docs');
+    expect(intentOfQuery('example of a custom middleware', false)).toBe('example');
+    expect(intentOfQuery('where are retries with backoff done', false)).toBe('code');
+  });
+  it('keeps a one-identifier query a name lookup', () => {
+    expect(intentOfQuery('TestRouter', true)).toBe('code');
+    expect(intentOfQuery('config', true)).toBe('code');
+  });
+  it('parses kinds and agent intents, refusing unknown names', () => {
+    expect(parseFileKind('vendored')).toBe('generated');
+    expect(parseFileKind('Tests')).toBe('test');
+    expect(parseFileKind('nope')).toBeNull();
+    expect(parseIntent('debug')).toBe('code');
+    expect(parseIntent('configure')).toBe('config');
+    expect(parseIntent('document')).toBe('docs');
+    expect(parseIntent('x')).toBeNull();
+  });
+});

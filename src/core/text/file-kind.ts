@@ -1,0 +1,111 @@
+/**
+ * The kind of a file — code, test, docs, config, generated (or vendored), example — from its
+ * path and language alone, so the store (the `kind` column, schema 11), the filters (`--kind`,
+ * the app's kind chips) and the ranking (search/signals.ts: for a code question, tests, prose,
+ * examples and vendored code rank below the implementation) can never disagree.
+ *
+ * Also: a query's intent (which kinds lead) from its words or an explicit parameter.
+ *
+ * Invariants: pure and cheap (a few regex tests per path); every path has exactly one kind;
+ * rules are checked in a fixed order: generated > test > example > build/config file names >
+ * docs > config languages > code.
+ */
+
+export const FILE_KINDS = ['code', 'test', 'docs', 'config', 'generated', 'example'] as const;
+export type FileKind = (typeof FILE_KINDS)[number];
+
+/** What a search is for: which file kinds lead. `any` ranks every kind alike. */
+export const SEARCH_INTENTS = ['code', 'test', 'docs', 'config', 'example', 'any'] as const;
+export type SearchIntent = (typeof SEARCH_INTENTS)[number];
+
+/** Kind names a person may type for a kind (`--kind vendored`, `kind:tests`). */
+const KIND_ALIASES: Readonly<Record<string, FileKind>> = {
+  code: 'code', src: 'code', source: 'code', implementation: 'code',
+  test: 'test', tests: 'test', spec: 'test', specs: 'test',
+  doc: 'docs', docs: 'docs', documentation: 'docs', prose: 'docs',
+  config: 'config', configuration: 'config', build: 'config',
+  generated: 'generated', vendored: 'generated', vendor: 'generated',
+  example: 'example', examples: 'example', sample: 'example', samples: 'example', demo: 'example',
+};
+
+/** A kind from a name a person typed, or null. */
+export function parseFileKind(s: string): FileKind | null {
+  return KIND_ALIASES[s.trim().toLowerCase()] ?? null;
+}
+
+/** Agent-style intents (MCP `intent`) and kind names → a search intent, or null. */
+const INTENT_ALIASES: Readonly<Record<string, SearchIntent>> = {
+  any: 'any', all: 'any',
+  code: 'code', understand: 'code', implement: 'code', debug: 'code', fix: 'code', navigate: 'code',
+  test: 'test', tests: 'test', testing: 'test',
+  docs: 'docs', doc: 'docs', document: 'docs', documentation: 'docs', learn: 'docs',
+  config: 'config', configure: 'config', configuration: 'config', setup: 'config', build: 'config',
+  example: 'example', examples: 'example', usage: 'example',
+};
+
+export function parseIntent(s: string): SearchIntent | null {
+  return INTENT_ALIASES[s.trim().toLowerCase()] ?? null;
+}
+
+/** Vendored or generated code: copied or produced, rarely what is asked for. */
+const GENERATED_DIR = /(^|\/)(vendor|vendored|third[_-]?party|thirdparty|external|extern|node_modules|bower_components|Pods|Carthage|__generated__|generated|gen|autogen)\//i;
+const GENERATED_NAME = /\.pb\.go$|\.pb\.(cc|h)$|_pb2(_grpc)?\.pyi?$|[._-]generated\.[^/.]+$|\.gen\.[^/.]+$|\.g\.dart$|\.freezed\.dart$|\.min\.(js|css)$|\.designer\.cs$|_string\.go$|zz_generated[^/]*$/i;
+/** Test code and test data. */
+const TEST_DIR = /(^|\/)(tests?|__tests__|__mocks__|testdata|test[_-]?data|testing|testsuite|test[_-]?utils|fixtures?|spec|specs|e2e|integration[_-]tests?|unittests?|benches|benchmarks?)\//i;
+const TEST_NAME = /(^|\/)(test_[^/]*|conftest\.py)$|[._-](test|tests|spec|specs|bench)\.[^/.]+$|[a-z0-9](Tests?|Spec|Suite|IT)\.(java|kt|kts|scala|swift|cs|groovy|dart|php|m)$|_(test|spec)\.[^/.]+$/;
+/** Examples, samples and demos. */
+const EXAMPLE_DIR = /(^|\/)(_?examples?|samples?|demos?|playground|tutorials?|cookbook)\//i;
+/** Prose. */
+const DOCS_DIR = /(^|\/)(docs?|documentation|man|manual|guides?|wiki|website|site)\//i;
+const DOCS_NAME = /(^|\/)(README|CHANGELOG|CHANGES|HISTORY|NEWS|CONTRIBUTING|AUTHORS|CODE_OF_CONDUCT|SECURITY|LICEN[CS]E|COPYING|NOTICE|UPGRADING|MIGRATION)([._-][^/]*)?$/i;
+const PROSE_LANGUAGES: ReadonlySet<string> = new Set(['markdown', 'rst', 'text', 'asciidoc', 'org', 'latex', 'tex', 'html']);
+/** Configuration, build and data files. */
+const CONFIG_LANGUAGES: ReadonlySet<string> = new Set([
+  'json', 'yaml', 'toml', 'ini', 'properties', 'xml', 'make', 'cmake', 'dockerfile', 'kconfig', 'hcl', 'nix', 'csv', 'protobuf',
+]);
+const CONFIG_NAME = /(^|\/)(\.[^/]+rc|\.editorconfig|\.gitattributes|\.gitignore|\.siftignore|Gemfile|Rakefile|Podfile|Vagrantfile|Jenkinsfile|Package\.swift|build\.gradle(\.kts)?|settings\.gradle(\.kts)?|pom\.xml|setup\.py|setup\.cfg|mix\.exs|rebar\.config|stack\.yaml|[^/]*\.cabal|build\.zig|build\.zig\.zon|pubspec\.yaml|Cargo\.toml|go\.mod|go\.sum|[^/]*\.gemspec|composer\.json|package\.json|tsconfig[^/]*\.json|vite\.config\.[^/]+|webpack\.config\.[^/]+|rollup\.config\.[^/]+|eslint\.config\.[^/]+|[^/]*\.csproj|[^/]*\.sln|build\.sbt|Makefile|CMakeLists\.txt|configure(\.ac)?)$/i;
+
+/** The kind of the file at `path` (`/`-separated, relative to the codebase root) in `language`. */
+export function fileKind(path: string, language: string): FileKind {
+  if (GENERATED_DIR.test(path) || GENERATED_NAME.test(path)) return 'generated';
+  if (TEST_DIR.test(path) || TEST_NAME.test(path)) return 'test';
+  if (EXAMPLE_DIR.test(path)) return 'example';
+  if (CONFIG_NAME.test(path)) return 'config';
+  if (PROSE_LANGUAGES.has(language) || DOCS_NAME.test(path) || DOCS_DIR.test(path)) return 'docs';
+  if (CONFIG_LANGUAGES.has(language)) return 'config';
+  return 'code';
+}
+
+/** Query words that ask for a kind of file: "tests for the router", "how to configure X", "docs for …". */
+const INTENT_WORDS: ReadonlyArray<[RegExp, SearchIntent]> = [
+  [/\b(tests?|testing|tested|unit[- ]?tests?|specs?|test[- ]?cases?|fixtures?|mocks?)\b/i, 'test'],
+  [/\b(examples?|samples?|demos?|usage example)\b/i, 'example'],
+  [/\b(docs?|documentation|documented|readme|changelog|guide|tutorial|manual)\b/i, 'docs'],
+  [/\b(config|configs|configure[sd]?|configuring|configuration|settings|dependenc(y|ies)|build (script|file|system))\b/i, 'config'],
+];
+
+/**
+ * The intent a query's words express, else 'code'. A query that is one identifier (`TestRouter`,
+ * `config`) is a name lookup, not an intent: it stays 'code' and definitions decide.
+ */
+export function intentOfQuery(query: string, identifierLike: boolean): SearchIntent {
+  if (identifierLike) return 'code';
+  for (const [re, intent] of INTENT_WORDS) if (re.test(query)) return intent;
+  return 'code';
+}
+
+/**
+ * The score factor a file of `kind` gets for a search with `intent` (search/signals.ts
+ * `kind` signal): the kinds the intent asks for keep 1, the others are scaled down by
+ * KIND_FACTORS. `any` keeps every kind at 1.
+ */
+export function kindFactor(kind: FileKind, intent: SearchIntent, factors: Readonly<Record<SearchIntent, Readonly<Record<FileKind, number>>>>): number {
+  return factors[intent][kind];
+}
+
+/** The SQL function migration 11 fills `chunks.kind` with: sift_file_kind(path, language). */
+export const FILE_KIND_FUNCTION = 'sift_file_kind';
+
+export function registerFileKind(db: { createFunction(name: string, nArg: number, fn: (...args: Array<string | number | null | Uint8Array | bigint>) => string): void }): void {
+  db.createFunction(FILE_KIND_FUNCTION, 2, (path, language) => fileKind(String(path ?? ''), String(language ?? '')));
+}
