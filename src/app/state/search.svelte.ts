@@ -11,6 +11,7 @@
 import { bridge } from '../bridges/workers.ts';
 import type { AppSearchResponse, AppSearchResult, CodebaseLegs } from '../../../workers/store/api.ts';
 import type { ChunkType, StoredChunk } from '../../core/types.ts';
+import type { FileKind, SearchIntent } from '../../core/text/file-kind.ts';
 import { reFuse } from '../../core/search/search.ts';
 import { idsOf, mergeRanked, rowsOfResults, toResults } from '../../core/search/results.ts';
 import { processQuery } from '../../core/search/query.ts';
@@ -36,6 +37,8 @@ class Search {
   #languages = $state.raw<string[]>([]);
   #pathGlob = $state('');
   #chunkTypes = $state.raw<ChunkType[]>([]);
+  #kinds = $state.raw<FileKind[]>([]);
+  #intent = $state<SearchIntent | null>(null);
   #codebases = $state.raw<string[]>([]);
   #bm25Weight = $state(BM25_WEIGHT);
 
@@ -61,6 +64,8 @@ class Search {
   get languages() { return this.#languages; }
   get pathGlob() { return this.#pathGlob; }
   get chunkTypes() { return this.#chunkTypes; }
+  get kinds() { return this.#kinds; }
+  get intent() { return this.#intent; }
   get codebases() { return this.#codebases; }
   get bm25Weight() { return this.#bm25Weight; }
   get vectorWeight() { return Math.round((1 - this.#bm25Weight) * 100) / 100; }
@@ -90,7 +95,7 @@ class Search {
     this.#groupByFile = on;
   }
   get hasFilters() {
-    return this.#languages.length > 0 || this.#pathGlob !== '' || this.#chunkTypes.length > 0 || this.#codebases.length > 0;
+    return this.#languages.length > 0 || this.#pathGlob !== '' || this.#chunkTypes.length > 0 || this.#kinds.length > 0 || this.#intent !== null || this.#codebases.length > 0;
   }
 
   resultKey(r: AppSearchResult): string {
@@ -104,7 +109,7 @@ class Search {
   // ---- URL ----
 
   #urlState(): UrlSearchState {
-    return { query: this.#query, mode: this.#mode, ignoreCase: this.#ignoreCase, languages: this.#languages, pathGlob: this.#pathGlob, chunkTypes: this.#chunkTypes, codebases: this.#codebases };
+    return { query: this.#query, mode: this.#mode, ignoreCase: this.#ignoreCase, languages: this.#languages, pathGlob: this.#pathGlob, chunkTypes: this.#chunkTypes, kinds: this.#kinds, intent: this.#intent, codebases: this.#codebases };
   }
 
   /** Applies the URL fragment (page load, back/forward, a shared link) and searches. */
@@ -118,6 +123,8 @@ class Search {
     this.#languages = s.languages;
     this.#pathGlob = s.pathGlob;
     this.#chunkTypes = s.chunkTypes;
+    this.#kinds = s.kinds;
+    this.#intent = s.intent;
     this.#codebases = s.codebases;
     void this.run();
   }
@@ -163,6 +170,16 @@ class Search {
     this.#changed();
   }
 
+  setKinds(v: FileKind[]): void {
+    this.#kinds = v;
+    this.#changed();
+  }
+
+  setIntent(v: SearchIntent | null): void {
+    this.#intent = v;
+    this.#changed();
+  }
+
   setCodebases(v: string[]): void {
     this.#codebases = v;
     this.#changed();
@@ -172,6 +189,8 @@ class Search {
     this.#languages = [];
     this.#pathGlob = '';
     this.#chunkTypes = [];
+    this.#kinds = [];
+    this.#intent = null;
     this.#codebases = [];
     this.#changed();
   }
@@ -221,6 +240,8 @@ class Search {
         languages: this.#languages.length ? this.#languages : undefined,
         pathGlob: this.#pathGlob || undefined,
         chunkTypes: this.#chunkTypes.length ? this.#chunkTypes : undefined,
+        kinds: this.#kinds.length ? this.#kinds : undefined,
+        intent: this.#intent ?? undefined,
         bm25Weight: this.#bm25Weight,
         vectorWeight: this.vectorWeight,
       },

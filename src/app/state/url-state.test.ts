@@ -9,6 +9,7 @@ describe('url-state', () => {
     ['#mode=semantic&lang=go,python', { ...DEFAULT_URL_STATE, mode: 'vector', languages: ['go', 'python'] }],
     ['#glob=src%2F**%2F*.ts&type=function,method', { ...DEFAULT_URL_STATE, pathGlob: 'src/**/*.ts', chunkTypes: ['function', 'method'] }],
     ['#cb=cb-1,cb-2', { ...DEFAULT_URL_STATE, codebases: ['cb-1', 'cb-2'] }],
+    ['#q=router&kind=test,docs&intent=test', { ...DEFAULT_URL_STATE, query: 'router', kinds: ['test', 'docs'], intent: 'test' }],
     ['#q=raise+ValueError%28&mode=exact&i=1', { ...DEFAULT_URL_STATE, query: 'raise ValueError(', mode: 'exact', ignoreCase: true }],
     ['#q=%5Eclass+%5Cw%2B&mode=regex', { ...DEFAULT_URL_STATE, query: '^class \\w+', mode: 'regex' }],
   ];
@@ -20,6 +21,7 @@ describe('url-state', () => {
   });
   it('drops invalid values and omits defaults', () => {
     expect(parseHash('#mode=nonsense&type=function,bogus&extra=1')).toEqual({ ...DEFAULT_URL_STATE, chunkTypes: ['function'] });
+    expect(parseHash('#kind=code,vendor&intent=later')).toEqual({ ...DEFAULT_URL_STATE, kinds: ['code'] });
     expect(serializeHash(DEFAULT_URL_STATE)).toBe('');
     expect(serializeHash({ ...DEFAULT_URL_STATE, mode: 'bm25', query: 'x y' })).toBe('#q=x+y&mode=keyword');
   });

@@ -1,10 +1,11 @@
 /**
- * The search as a URL fragment (`#q=…&mode=…&i=1&lang=…&glob=…&type=…&cb=…`), so a search can
+ * The search as a URL fragment (`#q=…&mode=…&i=1&lang=…&glob=…&type=…&kind=…&intent=…&cb=…`), so a search can
  * be bookmarked and shared. Pure: parse ∘ serialize is the identity on normalised state,
  * unknown keys and invalid values are dropped, defaults are omitted from the fragment.
  */
 import type { ChunkType, SearchMode } from '../../core/types.ts';
 import type { GrepMode } from '../../core/search/grep.ts';
+import { FILE_KINDS, SEARCH_INTENTS, type FileKind, type SearchIntent } from '../../core/text/file-kind.ts';
 
 /** Ranked modes (hybrid/keyword/semantic) and the line modes of issue 11 (exact/regex). */
 export type AppMode = SearchMode | GrepMode;
@@ -19,11 +20,15 @@ export interface UrlSearchState {
   languages: string[];
   pathGlob: string;
   chunkTypes: ChunkType[];
+  /** File kinds to keep (`kind=test,docs`); empty = all. */
+  kinds: FileKind[];
+  /** Which kinds lead (`intent=test`); null = read from the query's words. */
+  intent: SearchIntent | null;
   /** Codebase ids to search; empty = all. */
   codebases: string[];
 }
 
-export const DEFAULT_URL_STATE: UrlSearchState = { query: '', mode: 'hybrid', ignoreCase: false, languages: [], pathGlob: '', chunkTypes: [], codebases: [] };
+export const DEFAULT_URL_STATE: UrlSearchState = { query: '', mode: 'hybrid', ignoreCase: false, languages: [], pathGlob: '', chunkTypes: [], kinds: [], intent: null, codebases: [] };
 
 const MODES: Record<string, AppMode> = { hybrid: 'hybrid', keyword: 'bm25', bm25: 'bm25', semantic: 'vector', vector: 'vector', exact: 'exact', regex: 'regex' };
 const MODE_NAMES: Record<AppMode, string> = { hybrid: 'hybrid', bm25: 'keyword', vector: 'semantic', exact: 'exact', regex: 'regex' };
@@ -42,6 +47,8 @@ export function parseHash(hash: string): UrlSearchState {
     languages: list(p.get('lang')),
     pathGlob: p.get('glob') ?? '',
     chunkTypes: list(p.get('type')).filter((t): t is ChunkType => CHUNK_TYPES.has(t)),
+    kinds: list(p.get('kind')).filter((k): k is FileKind => (FILE_KINDS as readonly string[]).includes(k)),
+    intent: (SEARCH_INTENTS as readonly string[]).includes(p.get('intent') ?? '') ? (p.get('intent') as SearchIntent) : null,
     codebases: list(p.get('cb')),
   };
 }
@@ -54,6 +61,8 @@ export function serializeHash(s: UrlSearchState): string {
   if (s.languages.length) p.set('lang', s.languages.join(','));
   if (s.pathGlob) p.set('glob', s.pathGlob);
   if (s.chunkTypes.length) p.set('type', s.chunkTypes.join(','));
+  if (s.kinds.length) p.set('kind', s.kinds.join(','));
+  if (s.intent) p.set('intent', s.intent);
   if (s.codebases.length) p.set('cb', s.codebases.join(','));
   const out = p.toString();
   return out ? `#${out}` : '';
