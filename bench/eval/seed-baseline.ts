@@ -8,17 +8,35 @@
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_EXTENSIONS, DEFAULT_FILENAMES, DEFAULT_MAX_FILE_SIZE } from '../../src/core/config.ts';
+import { DEFAULT_MAX_FILE_SIZE } from '../../src/core/config.ts';
 import { listFiles, runOk } from '../util.ts';
 import type { Span } from './score.ts';
 
 export const WINDOW_LINES = 40;
 export const SQLITE3 = 'sqlite3';
 
+/**
+ * The files this frozen baseline indexes: Sift's extension whitelist as it was when the
+ * baseline was set (Sift itself now indexes every text file). Kept here so it never moves.
+ */
+const BASELINE_EXTENSIONS: readonly string[] = [
+  '.py', '.pyi', '.js', '.jsx', '.mjs', '.cjs', '.ts', '.tsx', '.mts', '.cts',
+  '.go', '.rs', '.java', '.kt', '.scala', '.c', '.cpp', '.cc', '.cxx', '.h', '.hpp', '.hxx', '.hh',
+  '.cs', '.rb', '.php', '.swift', '.lua', '.svelte', '.vue',
+  '.json', '.yaml', '.yml', '.toml', '.ini', '.cfg',
+  '.md', '.mdx', '.rst', '.txt',
+  '.sh', '.bash', '.zsh',
+  '.sql', '.proto', '.graphql',
+  '.html', '.htm', '.css', '.scss', '.less', '.xml',
+];
+const BASELINE_FILENAMES: readonly string[] = [
+  'Makefile', 'Dockerfile', 'Kconfig', 'README', 'LICENSE', 'CMakeLists.txt', 'Gemfile', 'Rakefile',
+];
+
 export function indexable(rel: string): boolean {
   const base = rel.slice(rel.lastIndexOf('/') + 1);
   const dot = base.lastIndexOf('.');
-  return DEFAULT_FILENAMES.includes(base) || (dot > 0 && DEFAULT_EXTENSIONS.includes(base.slice(dot).toLowerCase()));
+  return BASELINE_FILENAMES.includes(base) || (dot > 0 && BASELINE_EXTENSIONS.includes(base.slice(dot).toLowerCase()));
 }
 
 function sqlString(s: string): string {

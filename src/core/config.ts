@@ -41,12 +41,42 @@ export const FTS_PLAN_BIG_CAP = 40_000;
  */
 export const FTS_PLAN_THETA_GUESS = 0.3;
 /**
- * Second-stage signal weights (rerank.ts): score = Σ signal·weight, × SECONDARY_FILE_FACTOR
- * for test/vendored files. Tuned with bench/eval/tune.ts on half of each eval set.
+ * Second-stage signal weights (rerank.ts): score = Σ signal·weight. Tuned with
+ * bench/eval/tune.ts on half of each eval set.
  */
 export const RERANK_WEIGHTS = { bm25: 1, name: 1, coverage: 0, exact: 1 } as const;
-/** Score factor for chunks of test, vendored or generated files (zoekt's file_category). */
-export const SECONDARY_FILE_FACTOR = 0.8;
+/**
+ * File-level signals of the keyword leg (search/signals.ts), added to the rerank score, which
+ * is about 1–3 for a good candidate:
+ * - path: the share of the query's words found in the file's path (its file name counts
+ *   PATH_NAME_WEIGHT, each directory 1, normalised by the query's words) × PATH_WEIGHT;
+ * - file: other candidate pieces of the same file, each worth its own score ÷ the best
+ *   candidate's, summed (at most FILE_EVIDENCE_CAP) × FILE_EVIDENCE_WEIGHT.
+ */
+export const PATH_WEIGHT = 0.6;
+export const PATH_NAME_WEIGHT = 2;
+export const FILE_EVIDENCE_WEIGHT = 0.25;
+export const FILE_EVIDENCE_CAP = 2;
+/**
+ * The `kind` signal: a candidate's score × KIND_FACTORS[intent][kind] (text/file-kind.ts). For
+ * a code question (the default) the implementation leads; a question that asks for tests, docs,
+ * configuration or examples (its words, or an explicit intent) puts those first.
+ */
+export const KIND_FACTORS = {
+  code: { code: 1, test: 0.55, docs: 0.5, config: 0.6, generated: 0.35, example: 0.55 },
+  test: { code: 0.6, test: 1, docs: 0.45, config: 0.45, generated: 0.3, example: 0.6 },
+  docs: { code: 0.75, test: 0.45, docs: 1, config: 0.6, generated: 0.3, example: 0.8 },
+  config: { code: 0.7, test: 0.45, docs: 0.85, config: 1, generated: 0.3, example: 0.6 },
+  example: { code: 0.7, test: 0.6, docs: 0.8, config: 0.5, generated: 0.3, example: 1 },
+  any: { code: 1, test: 1, docs: 1, config: 1, generated: 1, example: 1 },
+} as const;
+/**
+ * Diversity (search/results.ts rankGroups): another piece of a file already in the list keeps
+ * DIVERSITY_FACTOR^n of its rank-fusion score (n = pieces of that file already listed), so it
+ * must beat the alternatives by a margin to take a slot; definitions of a named identifier are
+ * exempt (their tier decides).
+ */
+export const DIVERSITY_FACTOR = 0.8;
 /**
  * Definition first for identifier queries (search/symbols.ts), best first: the exact-case
  * name at the head of its definition > a later piece of it > another case at the head >
@@ -129,13 +159,14 @@ export const HNSW_M = 16;
 export const HNSW_EF_CONSTRUCTION = 200;
 export const HNSW_EF_SEARCH = 100;
 
-/** Ignore patterns (gitignore syntax) applied before any .gitignore. */
+/**
+ * Ignore patterns (gitignore syntax) applied before any .gitignore: tool and build folders,
+ * logs, minified bundles and lock files. Binary files are not listed here: BINARY_EXTENSIONS
+ * skips the known ones unread, and every other file is sniffed when read (isProbablyBinary).
+ */
 export const DEFAULT_IGNORE_PATTERNS: readonly string[] = [
   '.git/', '.hg/', '.svn/', '__pycache__/', 'node_modules/', '.venv/', 'venv/', '.env/',
-  '*.pyc', '*.pyo', '*.so', '*.dll', '*.dylib', '*.exe', '*.bin', '*.o', '*.a', '*.class', '*.jar',
-  '*.jpg', '*.jpeg', '*.png', '*.gif', '*.svg', '*.ico', '*.pdf', '*.webp',
-  '*.zip', '*.tar', '*.gz', '*.rar', '*.7z', '*.xz', '*.bz2',
-  '.DS_Store', 'Thumbs.db', '*.log', '*.tmp',
+  '*.svg', '.DS_Store', 'Thumbs.db', '*.log', '*.tmp',
   '.idea/', '.vscode/', '*.swp', '*.swo',
   'dist/', 'build/', 'target/',
   '.tox/', '.pytest_cache/', '.mypy_cache/', '.ruff_cache/',
@@ -151,21 +182,33 @@ export const SECRET_PATTERNS: readonly string[] = [
   '.npmrc', '.pypirc', '.netrc', '.htpasswd', 'credentials.json', '*.kdbx',
 ];
 
-/** Extensions indexed by default (lower-case, with dot). Files named in FILENAME_LANGUAGES also count. */
-export const DEFAULT_EXTENSIONS: readonly string[] = [
-  '.py', '.pyi', '.js', '.jsx', '.mjs', '.cjs', '.ts', '.tsx', '.mts', '.cts',
-  '.go', '.rs', '.java', '.kt', '.scala', '.c', '.cpp', '.cc', '.cxx', '.h', '.hpp', '.hxx', '.hh',
-  '.cs', '.rb', '.php', '.swift', '.lua', '.svelte', '.vue',
-  '.json', '.yaml', '.yml', '.toml', '.ini', '.cfg',
-  '.md', '.mdx', '.rst', '.txt',
-  '.sh', '.bash', '.zsh',
-  '.sql', '.proto', '.graphql',
-  '.html', '.htm', '.css', '.scss', '.less', '.xml',
-];
-
-/** Extension-less files worth indexing. */
-export const DEFAULT_FILENAMES: readonly string[] = [
-  'Makefile', 'Dockerfile', 'Kconfig', 'README', 'LICENSE', 'CMakeLists.txt', 'Gemfile', 'Rakefile',
+/**
+ * Extensions (lower-case, with the dot) of files that are binary by nature: skipped as
+ * 'binary' by the walker without being read. Every other file is indexed when its first
+ * bytes look like text (walk/walker.ts isProbablyBinary), whatever its extension.
+ */
+export const BINARY_EXTENSIONS: readonly string[] = [
+  // images
+  '.png', '.jpg', '.jpeg', '.gif', '.bmp', '.ico', '.icns', '.cur', '.webp', '.avif', '.heic', '.tif', '.tiff',
+  '.psd', '.xcf', '.raw', '.cr2', '.nef', '.dng',
+  // fonts
+  '.ttf', '.otf', '.woff', '.woff2', '.eot',
+  // audio and video
+  '.mp3', '.mp4', '.m4a', '.m4v', '.wav', '.flac', '.ogg', '.oga', '.ogv', '.opus', '.aac', '.wma',
+  '.avi', '.mov', '.mkv', '.webm', '.wmv', '.flv', '.mpg', '.mpeg', '.3gp', '.mid', '.midi',
+  // archives and packages
+  '.zip', '.tar', '.gz', '.tgz', '.bz2', '.xz', '.lz', '.lzma', '.zst', '.7z', '.rar', '.cab',
+  '.jar', '.war', '.ear', '.aar', '.whl', '.egg', '.apk', '.aab', '.ipa', '.deb', '.rpm', '.dmg', '.iso', '.msi', '.nupkg',
+  // compiled code and objects
+  '.o', '.a', '.so', '.dylib', '.dll', '.exe', '.bin', '.class', '.pyc', '.pyo', '.pyd',
+  '.wasm', '.ko', '.node', '.beam', '.hi', '.dyn_hi', '.dyn_o', '.rlib', '.rmeta', '.pdb', '.ilk', '.gcno', '.gcda', '.mo',
+  // documents
+  '.pdf', '.doc', '.docx', '.xls', '.xlsx', '.ppt', '.pptx', '.odt', '.ods', '.odp', '.epub',
+  // databases, data and model files
+  '.db', '.sqlite', '.sqlite3', '.db3', '.mdb', '.accdb', '.parquet', '.avro', '.orc', '.feather', '.arrow',
+  '.npy', '.npz', '.pkl', '.pickle', '.h5', '.hdf5', '.onnx', '.pt', '.pth', '.ckpt', '.safetensors', '.tflite', '.gguf',
+  // other assets
+  '.swf', '.blend', '.fbx', '.glb', '.unitypackage', '.sketch', '.fig',
 ];
 
 /**

@@ -10,6 +10,7 @@ import { openMemoryStore } from '../store/open-node.ts';
 import { Chunker } from '../chunk/chunker.ts';
 import { nodeWasmLoader } from '../chunk/grammars-node.ts';
 import type { Store } from '../store/store.ts';
+import { GRAMMARS } from '../chunk/languages.ts';
 
 let chunker: Chunker;
 beforeAll(async () => {
@@ -233,6 +234,48 @@ describe('indexCodebase', () => {
     expect(plan.upToDate).toBe(false);
     expect(plan.candidates.map((f) => f.path)).toEqual(['src/mod0.py']);
     expect(reads).toBe(0);
+  });
+
+  it('indexes every text file (Elixir, Haskell, Zig, no extension), skips binary content under a text name and a .png unread, and stores why', async () => {
+    const png = Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13);
+    const source = new MemoryFileSource({
+      'lib/plug.ex': 'defmodule Plug.Conn do\n  def send_resp(conn), do: conn\nend\n',
+      'src/Main.hs': 'module Main where\nmain :: IO ()\nmain = putStrLn "hi"\n',
+      'build.zig': 'const std = @import("std");\npub fn build(b: *std.Build) void {}\n',
+      'bin/deploy': '#!/bin/sh\necho deploying\n',
+      'data/fake.py': Uint8Array.of(0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0, 0, 0),
+      'assets/logo.png': png,
+      'node_modules/x/index.js': '',
+    });
+    const reads: string[] = [];
+    const spy: FileSource = { name: source.name, readDir: (p) => source.readDir(p), stat: (p) => source.stat(p), readFile: (p) => (reads.push(p), source.readFile(p)) };
+    const store = await openMemoryStore();
+    const res = await indexCodebase({ source: spy, store, chunker });
+    expect([...(await store.getFiles()).keys()].sort()).toEqual(['bin/deploy', 'build.zig', 'lib/plug.ex', 'src/Main.hs']);
+    expect(reads).not.toContain('assets/logo.png');
+    expect(reads).toContain('data/fake.py');
+    const expected = {
+      total: 3,
+      by_reason: { binary: 2, ignored: 1 },
+      by_extension: { '.png': 1, '.py': 1 },
+      examples: [
+        { path: 'assets/logo.png', reason: 'binary', detail: '.png file, not read' },
+        { path: 'data/fake.py', reason: 'binary', detail: 'binary content' },
+        { path: 'node_modules', reason: 'ignored' },
+      ],
+    };
+    expect(res.skipped).toEqual(expected);
+    const stats = await store.stats();
+    expect(stats.skipped).toEqual(expected);
+    expect(stats.languages['elixir']).toMatchObject({ files: 1, structured: Object.hasOwn(GRAMMARS, 'elixir') });
+    expect(stats.languages['python']).toBeUndefined();
+    expect(stats.languages['text']).toMatchObject({ structured: false });
+    // Unchanged files, new rules: the stats follow the rules of the latest run; the binary is not read again.
+    reads.length = 0;
+    const again = await indexCodebase({ source: spy, store, chunker }, { walk: { extraIgnore: ['assets/'] } });
+    expect(again.unchanged).toBe(true);
+    expect(reads).toEqual([]);
+    expect((await store.stats()).skipped).toMatchObject({ total: 3, by_reason: { binary: 1, ignored: 2 }, by_extension: { '.py': 1 } });
   });
 
   it('merges the keyword index at the end of a run that wrote optimizeAfterRows rows', async () => {

@@ -29,6 +29,7 @@
 import type { Chunk, CodebaseStatus, FileRecord, IndexStage } from '../types.ts';
 import type { FileSource } from '../source/types.ts';
 import { walk, isProbablyBinary, type WalkOptions, type WalkSkip } from '../walk/walker.ts';
+import { SkipTally, type SkippedStats } from '../walk/skipped.ts';
 import { merkleRoot, sha256Hex } from '../hash/hash.ts';
 import { detectLanguage } from '../chunk/languages.ts';
 import { contentHashOf } from '../chunk/embedding-text.ts';
@@ -156,6 +157,8 @@ export interface IndexSummary {
   timings: IndexTimings;
   /** ms from start until the first batch was committed (null if nothing was written). */
   firstSearchableMs: number | null;
+  /** What this run did not index and why (also stored as META.skipStats). */
+  skipped: SkippedStats;
 }
 
 /** A file the walk found, with the stat the cache compares. */
@@ -310,6 +313,8 @@ class RunLog {
   bytes = 0;
   chunksWritten = 0;
   firstSearchableMs: number | null = null;
+  /** Every path not indexed, by reason and extension (walk skips, binary content, unreadable). */
+  readonly skips = new SkipTally();
   readonly status: CodebaseStatus;
   #lastProgress = 0;
 
@@ -354,6 +359,7 @@ class RunLog {
     return {
       status: { ...this.status }, unchanged: end.unchanged, files: this.files, chunks: { written: this.chunksWritten, total: end.chunks },
       bytes: this.bytes, warnings: this.warnings, parseFallbacks: this.parseFallbacks, timings: this.timings, firstSearchableMs: this.firstSearchableMs,
+      skipped: this.skips.result(),
     };
   }
 }
@@ -560,6 +566,7 @@ async function applyPlan(
       if (prep.kind === 'unreadable') {
         const e = prep.error;
         log.warn({ path: f.path, kind: 'unreadable', message: e instanceof Error ? e.message : String(e) });
+        log.skips.add({ path: f.path, reason: 'unreadable', detail: e instanceof Error ? e.message : String(e) });
         summary.skipped++;
         finalHashes.delete(f.path);
         processed++;
@@ -598,6 +605,7 @@ async function applyPlan(
       }
       if (isProbablyBinary(data)) {
         log.warn({ path: f.path, kind: 'binary', message: 'binary content, not indexed' });
+        log.skips.add({ path: f.path, reason: 'binary', detail: BINARY_CONTENT });
         skippedNow[f.path] = statKey(f);
         summary.skipped++;
         if (prev) gone.push(f.path);
@@ -660,6 +668,7 @@ async function applyPlan(
   const updatedAt = new Date().toISOString();
   await store.setMeta(META.merkleRoot, root);
   await store.setMeta(META.skippedFiles, JSON.stringify(skippedNow));
+  await saveSkipStats(store, log);
   await store.setMeta(META.updatedAt, updatedAt);
   await store.setMeta(META.runState, 'complete');
 
@@ -717,6 +726,15 @@ function planStreaming(
   return { candidates: walked, gone: [], goneByHash: new Map(), skippedNow: {}, unchanged: 0, walked, stored: new Map(), upToDate: false, storedRoot: null, storedChunks: 0, feed };
 }
 
+/** Detail of a file skipped as binary by its first bytes (isProbablyBinary). */
+const BINARY_CONTENT = 'binary content';
+
+/** Store the run's skip stats (META.skipStats), unless they are what is stored already. */
+async function saveSkipStats(store: Pick<IndexStore, 'getMeta' | 'setMeta'>, log: RunLog): Promise<void> {
+  const json = JSON.stringify(log.skips.result());
+  if ((await store.getMeta(META.skipStats)) !== json) await store.setMeta(META.skipStats, json);
+}
+
 /** Plan, then apply (or return at once when the stored Merkle root still holds). */
 export async function indexCodebase(
   deps: { source: FileSource; store: IndexStore; chunker: FileChunker },
@@ -728,7 +746,9 @@ export async function indexCodebase(
   log.stage('preparing');
   const tw = now();
   const onSkip = (s: WalkSkip): void => {
-    if (s.reason === 'ignored' || s.reason === 'extension') return;
+    log.skips.add(s);
+    // Rules the user set, and files binary by their extension: counted in stats, not warned about.
+    if (s.reason === 'ignored' || s.reason === 'not-included' || s.reason === 'binary') return;
     summary.skipped++;
     log.warn({ path: s.path, kind: s.reason === 'unreadable' ? 'unreadable' : 'skipped', message: s.detail ?? s.reason });
   };
@@ -752,8 +772,11 @@ export async function indexCodebase(
   summary.total = plan.walked.length;
   summary.unchanged = plan.unchanged;
   summary.skipped += Object.keys(plan.skippedNow).length;
+  for (const path of Object.keys(plan.skippedNow)) log.skips.add({ path, reason: 'binary', detail: BINARY_CONTENT });
 
   if (plan.upToDate) {
+    // The files are as stored, but the rules (ignore files, include/exclude) may skip other paths now.
+    await saveSkipStats(deps.store, log);
     return log.finish({ root: plan.storedRoot!, files: plan.walked.length, chunks: plan.storedChunks, updatedAt: await deps.store.getMeta(META.updatedAt), unchanged: true });
   }
   return applyPlan(plan, deps, opts, log);

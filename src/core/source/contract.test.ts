@@ -169,8 +169,8 @@ describe.skipIf(!existsSync(CHROMIUM))('in Chromium', () => {
     expect({ name: run.fsaName, fresh: run.fresh, walked: run.walked, skips: run.skips }).toEqual({
       name: true,
       fresh: 'print(1)\n',
-      walked: ['src/a.ts', 'src/deep/b.py'],
-      skips: ['.gitignore:extension', 'debug.log:ignored', 'node_modules:ignored'],
+      walked: ['.gitignore', 'src/a.ts', 'src/deep/b.py'],
+      skips: ['debug.log:ignored', 'node_modules:ignored'],
     });
   });
 

@@ -9,8 +9,10 @@ export const META = {
   runState: 'run_state',
   /** Merkle root of the indexed files at the end of the last complete run. */
   merkleRoot: 'merkle_root',
-  /** JSON list of files skipped by the last run, with reasons. */
+  /** JSON map path → "size:mtime" of files skipped as binary by content, so they are not read again while unchanged. */
   skippedFiles: 'skipped_files',
+  /** JSON SkippedStats (walk/skipped.ts) of the last run: what was not indexed, by reason and extension. */
+  skipStats: 'skip_stats',
   createdAt: 'created_at',
   updatedAt: 'updated_at',
   /** Key of the embedding model the index's embeddings were made with (Store.putEmbeddings). */

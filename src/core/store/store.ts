@@ -16,6 +16,7 @@
  */
 import type { Chunk, ChunkType, FileRecord, StoredChunk, TextSpan } from '../types.ts';
 import { registerPathMatch } from '../text/path-glob.ts';
+import { fileKind, registerFileKind } from '../text/file-kind.ts';
 import { identifierTokens, nameWords, pathWords } from '../text/identifiers.ts';
 import { docText, signatureText } from '../text/decl-text.ts';
 import { DATA_LANGUAGES, migrate, SCHEMA_VERSION } from './schema.ts';
@@ -23,6 +24,8 @@ import { insertRows, type Db, type Queryable, type SqlValue } from './sqlite.ts'
 import { META, type MetaKey } from './meta.ts';
 import { packText, unpackText } from './text-codec.ts';
 import { TrigramIndex } from './trigram-index.ts';
+import { GRAMMARS } from '../chunk/languages.ts';
+import { parseSkippedStats, type SkippedStats } from '../walk/skipped.ts';
 import type { TrigramQuery } from '../text/trigram-keys.ts';
 
 /**
@@ -56,7 +59,8 @@ export const INT8_MAX = 127;
 export interface IndexStats {
   files: number;
   chunks: number;
-  languages: Record<string, { files: number; chunks: number }>;
+  /** `structured`: the language has a grammar (definitions, symbols); false: indexed as plain text windows. */
+  languages: Record<string, { files: number; chunks: number; structured: boolean }>;
   chunkTypes: Record<string, number>;
   /** Chunks that have a symbol name. */
   symbols: number;
@@ -69,6 +73,8 @@ export interface IndexStats {
   /** Chunks with an embedding for `model` (0 when no model). */
   embeddedChunks: number;
   schemaVersion: number;
+  /** What the last index run did not index and why (meta skip_stats); null before the first run that recorded it. */
+  skipped: SkippedStats | null;
 }
 
 export interface PendingEmbedding {
@@ -163,13 +169,13 @@ const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 
 const CHUNK_COLUMNS = 'id, path, start_line, end_line, language, chunk_type, symbol, parent, signature, doc, content, content_hash, context, def_line, symbols, defines, text_start, text_len, sig_span, doc_span';
 const INSERT_CHUNK = `INSERT INTO chunks (id, path, start_line, end_line, language, chunk_type, symbol, parent, signature, doc,
-  content, content_hash, context, def_line, symbols, defines, text_start, text_len, sig_span, doc_span) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+  content, content_hash, context, def_line, symbols, defines, text_start, text_len, sig_span, doc_span, kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 /** chunks_fts is contentless (schema 5): Store writes each row's FTS columns itself. */
 const INSERT_FTS = 'INSERT INTO chunks_fts (rowid, names, path_words, sig_doc, content, tokens) VALUES (?, ?, ?, ?, ?, ?)';
 /** chunk_names (schema 7): a chunk's names besides its symbol (merged siblings, defined constants), by nameKey. */
 const INSERT_NAME = 'INSERT OR IGNORE INTO chunk_names (key, chunk_id) VALUES (?, ?)';
-/** Rows per multi-row INSERT (under MAX_PARAMS_PER_STATEMENT parameters): 20, 6 and 2 parameters a row. */
-const CHUNK_ROWS_PER_INSERT = 24;
+/** Rows per multi-row INSERT (under MAX_PARAMS_PER_STATEMENT parameters): 21, 6 and 2 parameters a row. */
+const CHUNK_ROWS_PER_INSERT = 23;
 const FTS_ROWS_PER_INSERT = 64;
 const NAME_ROWS_PER_INSERT = 200;
 /** The FTS rows of a file's chunks: its chunk range, rows re-checked for the path (see chunkRange). */
@@ -383,6 +389,7 @@ export class Store {
     // write (a reader then needs the write lock, and fails on a full disk).
     const fresh = ((await db.get<{ page_count: number }>('PRAGMA page_count'))?.page_count ?? 0) === 0;
     await db.exec(`${fresh ? `PRAGMA page_size = ${PAGE_SIZE}; PRAGMA auto_vacuum = ${AUTO_VACUUM}; ` : ''}PRAGMA foreign_keys = OFF; PRAGMA temp_store = MEMORY; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -16000;`);
+    registerFileKind(db); // migration 11 fills the kind column with it
     await migrate(db);
     registerPathMatch(db);
     return new Store(db);
@@ -444,6 +451,7 @@ export class Store {
           seen.add(file.path);
           await deleteChunksOf(tx, file.path);
           const pathText = pathWords(file.path);
+          const kind = fileKind(file.path, file.language);
           const firstId = nextId;
           const lineStarts = typeof text === 'string' ? lineStartsOf(text) : null;
           for (const c of chunks) {
@@ -458,6 +466,7 @@ export class Store {
               id, c.path, c.startLine, c.endLine, c.language, c.chunkType, c.symbol, c.parent, sigSpan === null ? c.signature : null, docSpan === null ? c.doc : null,
               at >= 0 ? '' : c.content, c.contentHash, c.context ?? null, c.defLine ?? null, c.names?.length ? c.names.join(' ') : null,
               c.defines?.length ? c.defines.join(' ') : null, at >= 0 ? at : null, at >= 0 ? c.content.length : null, sigSpan, docSpan,
+              kind,
             ]);
             ftsRows.push(ftsRow(id, pathText, c));
             if (c.names || c.defines) for (const key of nameKeys(c.names, c.defines)) nameRows.push([key, id]);
@@ -507,7 +516,7 @@ export class Store {
         const params = [range.lo, range.hi, from];
         const moved = await resolveChunkContent(tx, await tx.all<ChunkRow>(`SELECT ${CHUNK_COLUMNS} FROM chunks WHERE id BETWEEN ? AND ? AND path = ?`, params));
         await tx.run(DELETE_FTS_OF_RANGE, params);
-        await tx.run('UPDATE chunks SET path = ? WHERE id BETWEEN ? AND ? AND path = ?', [to.path, ...params]);
+        await tx.run('UPDATE chunks SET path = ?, kind = ? WHERE id BETWEEN ? AND ? AND path = ?', [to.path, fileKind(to.path, to.language), ...params]);
         const pathText = pathWords(to.path);
         for (const r of moved) {
           await tx.run(INSERT_FTS, ftsRow(r.id, pathText, { ...r, names: r.symbols ? r.symbols.split(' ') : null }));
@@ -734,10 +743,10 @@ export class Store {
     const chunks = await this.chunkCount();
     const languages: IndexStats['languages'] = {};
     for (const r of await db.all<{ language: string; n: number }>('SELECT language, count(*) AS n FROM files GROUP BY language')) {
-      languages[r.language] = { files: r.n, chunks: 0 };
+      languages[r.language] = { files: r.n, chunks: 0, structured: Object.hasOwn(GRAMMARS, r.language) };
     }
     for (const r of await db.all<{ language: string; n: number }>('SELECT language, count(*) AS n FROM chunks GROUP BY language')) {
-      (languages[r.language] ??= { files: 0, chunks: 0 }).chunks = r.n;
+      (languages[r.language] ??= { files: 0, chunks: 0, structured: Object.hasOwn(GRAMMARS, r.language) }).chunks = r.n;
     }
     const chunkTypes: Record<string, number> = {};
     for (const r of await db.all<{ t: string; n: number }>('SELECT chunk_type AS t, count(*) AS n FROM chunks GROUP BY chunk_type')) {
@@ -759,6 +768,7 @@ export class Store {
       model,
       embeddedChunks: model ? await this.embeddedCount(model) : 0,
       schemaVersion: SCHEMA_VERSION,
+      skipped: parseSkippedStats(await this.getMeta(META.skipStats)),
     };
   }
 

@@ -48,8 +48,7 @@ describe('walk: ignore semantics over a memory source', () => {
         'a.gen.ts': '', 'keep.gen.ts': '', 'src/b.gen.ts': '', 'out/c.ts': '', 'src/out': 'file named out',
         'src/out.ts': '',
       },
-      opts: { extensions: ['.ts', 'out'] },
-      yes: ['keep.gen.ts', 'src/out', 'src/out.ts'],
+      yes: ['.gitignore', 'keep.gen.ts', 'src/out', 'src/out.ts'],
       no: { 'a.gen.ts': 'ignored', 'src/b.gen.ts': 'ignored', out: 'ignored' },
     },
     {
@@ -60,7 +59,7 @@ describe('walk: ignore semantics over a memory source', () => {
         'local.ts': '', 'lib/local.ts': '', 'lib/sub/local.ts': '', 'lib/tmp/a.ts': '', 'tmp/a.ts': '',
         'lib/deep/x.py': '', 'lib/deep/ok.py': '', 'lib/deep/more/y.py': '', 'lib/z.py': '',
       },
-      yes: ['lib/deep/ok.py', 'lib/sub/local.ts', 'lib/z.py', 'local.ts', 'tmp/a.ts'],
+      yes: ['lib/.gitignore', 'lib/deep/.gitignore', 'lib/deep/ok.py', 'lib/sub/local.ts', 'lib/z.py', 'local.ts', 'tmp/a.ts'],
       no: { 'lib/local.ts': 'ignored', 'lib/tmp': 'ignored', 'lib/deep/x.py': 'ignored', 'lib/deep/more/y.py': 'ignored' },
     },
     {
@@ -70,7 +69,7 @@ describe('walk: ignore semantics over a memory source', () => {
         'docs/.gitignore': '!*.md\n',
         'a.md': '', 'docs/b.md': '', 'gone/.gitignore': '!*\n', 'gone/c.ts': '',
       },
-      yes: ['docs/b.md'],
+      yes: ['.gitignore', 'docs/.gitignore', 'docs/b.md'],
       no: { 'a.md': 'ignored', gone: 'ignored' },
     },
     {
@@ -80,13 +79,13 @@ describe('walk: ignore semantics over a memory source', () => {
         '.siftignore': '!vendor/\n!sub/gen.ts\nsub/noise.ts\n',
         'vendor/v.ts': '', 'sub/gen.ts': '', 'sub/noise.ts': '', 'sub/real.ts': '',
       },
-      yes: ['sub/gen.ts', 'sub/real.ts', 'vendor/v.ts'],
+      yes: ['.gitignore', '.siftignore', 'sub/.gitignore', 'sub/gen.ts', 'sub/real.ts', 'vendor/v.ts'],
       no: { 'sub/noise.ts': 'ignored' },
     },
     {
       name: '.siftignore can re-include a default-ignored directory',
       files: { '.siftignore': '!build/\n', 'build/gen.ts': '' },
-      yes: ['build/gen.ts'],
+      yes: ['.siftignore', 'build/gen.ts'],
       no: {},
     },
     {
@@ -102,15 +101,35 @@ describe('walk: ignore semantics over a memory source', () => {
         '.siftignore': '!.env\n', '.env': 'K=1', '.env.local': 'K=2', '.env.example': 'K=', 'certs/site.pem': '',
         'home/id_rsa': '', 'home/id_rsa.pub': '', 'credentials.json': '{}', 'config.json': '{}',
       },
-      opts: { extensions: ['.json', '.pem', '.example', '.pub', '.local', 'id_rsa', '.env'] },
-      yes: ['.env.example', 'config.json'],
+      yes: ['.env.example', '.siftignore', 'config.json'],
       no: { '.env': 'secret', '.env.local': 'secret', 'certs/site.pem': 'secret', 'home/id_rsa': 'secret', 'home/id_rsa.pub': 'secret', 'credentials.json': 'secret' },
     },
     {
-      name: 'extensions and file names, case-insensitive extensions',
-      files: { 'a.TS': '', 'Makefile': '', 'makefile.bak': '', 'notes.docx': '', 'Dockerfile': '', 'LICENSE': '' },
-      yes: ['Dockerfile', 'LICENSE', 'Makefile', 'a.TS'],
-      no: { 'makefile.bak': 'extension', 'notes.docx': 'extension' },
+      name: 'every file whatever its extension, or none; known binary extensions (any case) are skipped unread',
+      files: {
+        'a.TS': '', 'Makefile': '', 'makefile.bak': '', 'Dockerfile': '', 'LICENSE': '', 'lib/plug.ex': 'defmodule Plug do\nend\n',
+        'src/Main.hs': 'main = pure ()\n', 'build.zig': 'const std = @import("std");\n', 'bin/run': '#!/bin/sh\necho hi\n',
+        'data.unknownext': 'text', 'notes.docx': '', 'img/logo.png': '', 'Photo.JPG': '', 'fonts/a.woff2': '', 'x.tar.gz': '',
+      },
+      yes: ['Dockerfile', 'LICENSE', 'Makefile', 'a.TS', 'bin/run', 'build.zig', 'data.unknownext', 'lib/plug.ex', 'makefile.bak', 'src/Main.hs'],
+      no: { 'notes.docx': 'binary', 'img/logo.png': 'binary', 'Photo.JPG': 'binary', 'fonts/a.woff2': 'binary', 'x.tar.gz': 'binary' },
+    },
+    {
+      name: 'include: only matching files (a pattern may name a folder); ignore rules and secrets still apply first',
+      files: {
+        'lib/plug.ex': '', 'lib/conn.exs': '', 'lib/deep/router.ex': '', 'README.md': '', 'docs/guide.md': '', 'docs/img/a.png': '',
+        'deps/x.ex': '', '.gitignore': 'deps/\n', 'docs/.env': 'K=1', 'mix.exs': '',
+      },
+      opts: { include: ['*.ex', 'docs/'] },
+      yes: ['docs/guide.md', 'lib/deep/router.ex', 'lib/plug.ex'],
+      no: { 'lib/conn.exs': 'not-included', 'README.md': 'not-included', 'mix.exs': 'not-included', '.gitignore': 'not-included', deps: 'ignored', 'docs/.env': 'secret', 'docs/img/a.png': 'binary' },
+    },
+    {
+      name: 'include and exclude together: exclude (extraIgnore) wins, and prunes folders',
+      files: { 'src/a.go': '', 'src/gen/b.go': '', 'src/a_test.go': '', 'tools/c.go': '' },
+      opts: { include: ['src/'], extraIgnore: ['src/gen/', '*_test.go'] },
+      yes: ['src/a.go'],
+      no: { 'src/gen': 'ignored', 'src/a_test.go': 'ignored', 'tools/c.go': 'not-included' },
     },
     {
       name: 'too-large by stat size',
@@ -127,10 +146,25 @@ describe('walk: ignore semantics over a memory source', () => {
     for (const [path, reason] of Object.entries(no)) expect(reasonOf(skips, path), path).toBe(reason);
   });
 
+  it('skips a .png without reading or stat-ing it, and says why', async () => {
+    const mem = new MemoryFileSource({ 'logo.png': 'not really a png', 'a.ts': '' });
+    const touched: string[] = [];
+    const spy: FileSource = {
+      name: mem.name,
+      readDir: (p) => mem.readDir(p),
+      readFile: (p) => (touched.push(`read ${p}`), mem.readFile(p)),
+      stat: (p) => (touched.push(`stat ${p}`), mem.stat(p)),
+    };
+    const { files, skips } = await run(spy);
+    expect(files).toEqual(['a.ts']);
+    expect(skips).toEqual([{ path: 'logo.png', reason: 'binary', detail: '.png file, not read' }]);
+    expect(touched).toEqual(['stat a.ts']);
+  });
+
   it('reports an ignored directory once, not its contents', async () => {
     const files = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`node_modules/p${i}/index.js`, '']));
     const { skips } = await run(new MemoryFileSource({ ...files, 'a.ts': '' }));
-    expect(skips).toEqual([{ path: 'node_modules', reason: 'ignored' }]);
+    expect(skips).toEqual([{ path: 'node_modules', reason: 'ignored', directory: true }]);
   });
 
   it('yields in deterministic depth-first name order with size and mtime', async () => {
@@ -171,7 +205,7 @@ describe('walk: ignore semantics over a memory source', () => {
     expect(files).toEqual(['z.ts']);
     expect(skips).toEqual([
       { path: 'gone.ts', reason: 'unreadable', detail: 'ENOENT: vanished' },
-      { path: 'locked', reason: 'unreadable', detail: 'EACCES: permission denied' },
+      { path: 'locked', reason: 'unreadable', detail: 'EACCES: permission denied', directory: true },
     ]);
   });
 
@@ -218,7 +252,7 @@ describe('walk: symlinks and unreadable directories on a real temp dir', () => {
   });
 
   it('follows links inside the root, never outside, and terminates on loops', async () => {
-    const { files, skips } = await run(new NodeFileSource(root), { extensions: ['.ts', '.real'] });
+    const { files, skips } = await run(new NodeFileSource(root));
     expect(files).toContain('src/dep-link/d.ts'); // followed: target inside the root
     expect(files).not.toContain('src/a-alias.ts');
     expect(files.some((f) => f.includes('out-') || f.startsWith('self/') || f.includes('/up/'))).toBe(false);
@@ -261,7 +295,7 @@ describe('isProbablyBinary', () => {
 });
 
 describe('walk: stats ahead', () => {
-  it('overlaps stats, never stats secret/ignored/unwanted files, and keeps the sequential result', async () => {
+  it('overlaps stats, never stats secret/ignored/binary-named files, and keeps the sequential result', async () => {
     const files: Record<string, string> = { '.gitignore': 'gen/\n*.tmp\n', '.env': 'S=1', 'gen/x.ts': '', 'a.tmp': '', 'img.png': '' };
     for (let i = 0; i < 100; i++) files[`src/f${String(i).padStart(3, '0')}.ts`] = 'x';
     const mem = new MemoryFileSource(files);
@@ -283,7 +317,7 @@ describe('walk: stats ahead', () => {
     const got = await run(slow);
     const want = await run(mem);
     expect(got).toEqual(want);
-    expect(got.files.length).toBe(100);
+    expect(got.files.length).toBe(101); // and .gitignore
     expect(maxInFlight).toBeGreaterThan(8);
     expect(statted.filter((p) => /\.env|gen\/|\.tmp|\.png/.test(p))).toEqual([]);
     expect(new Set(statted).size).toBe(statted.length); // each file stat'ed once

@@ -13,6 +13,11 @@
  *   never entered, and is reported once.
  * - Files matching SECRET_PATTERNS are never read or yielded, whatever the ignore files
  *   say; they are reported as 'secret'.
+ * - Every other file is yielded whatever its extension (the indexer sniffs its first bytes
+ *   and skips binary content), except: files the ignore rules exclude ('ignored'), files no
+ *   `include` pattern matches when there are some ('not-included'), files with a known
+ *   binary extension (BINARY_EXTENSIONS: 'binary', never read) and files over the size
+ *   limit ('too-large'). The checks run in that order, and before any stat.
  * - Nothing outside the root is yielded: a symlink is followed only when the source
  *   resolves it to a target inside the root. Every real directory is walked at most once
  *   (visited set of real paths) and every real file yielded at most once, so link loops
@@ -28,7 +33,7 @@
  *   results are exactly those of a sequential walk; no secret or ignored file is stat'ed.
  */
 import ignore from 'ignore';
-import { DEFAULT_EXTENSIONS, DEFAULT_FILENAMES, DEFAULT_IGNORE_PATTERNS, DEFAULT_MAX_FILE_SIZE, SECRET_PATTERNS } from '../config.ts';
+import { BINARY_EXTENSIONS, DEFAULT_IGNORE_PATTERNS, DEFAULT_MAX_FILE_SIZE, SECRET_PATTERNS } from '../config.ts';
 import type { DirEntry, FileSource, LinkTarget } from '../source/types.ts';
 import { baseName, joinPath } from '../source/paths.ts';
 
@@ -45,11 +50,12 @@ export interface WalkOptions {
   /** Files larger than this (bytes, by stat) are skipped as 'too-large'. Default DEFAULT_MAX_FILE_SIZE. */
   maxFileSize?: number;
   /**
-   * Extensions to index, lower-case with the dot ('.ts'); entries without a leading dot
-   * are exact file names ('Makefile'). Default DEFAULT_EXTENSIONS + DEFAULT_FILENAMES.
+   * Gitignore-syntax patterns, relative to the root (CLI --include, app settings): when
+   * there are any, only files one of them matches (the file or a folder above it) are
+   * yielded; the others are reported as 'not-included'. Folders are still walked.
    */
-  extensions?: readonly string[];
-  /** Extra gitignore-syntax patterns, relative to the root, applied after all ignore files (CLI --ignore). */
+  include?: readonly string[];
+  /** Extra gitignore-syntax patterns, relative to the root, applied after all ignore files (CLI --exclude / --ignore). */
   extraIgnore?: readonly string[];
   signal?: AbortSignal;
   onSkip?: (skip: WalkSkip) => void;
@@ -63,9 +69,16 @@ export interface WalkedFile {
 
 export interface WalkSkip {
   path: string;
-  reason: 'ignored' | 'secret' | 'too-large' | 'extension' | 'link-outside' | 'link-loop' | 'unreadable';
+  reason: WalkSkipReason;
   detail?: string;
+  /** The path is a folder (skipped with everything in it). */
+  directory?: true;
 }
+
+/** Why a path was not yielded. 'binary' here is by extension; the indexer adds 'binary' by content. */
+export type WalkSkipReason = 'ignored' | 'not-included' | 'secret' | 'binary' | 'too-large' | 'link-outside' | 'link-loop' | 'unreadable';
+
+const BINARY_EXTENSION_SET: ReadonlySet<string> = new Set(BINARY_EXTENSIONS);
 
 type Ignore = ReturnType<typeof ignore>;
 
@@ -127,7 +140,8 @@ function compareNames(a: DirEntry, b: DirEntry): number {
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
-function extensionOf(name: string): string {
+/** Lower-case extension of a file name, with the dot; '' for none ('Makefile', '.bashrc'). */
+export function extensionOf(name: string): string {
   const dot = name.lastIndexOf('.');
   return dot > 0 ? name.slice(dot).toLowerCase() : '';
 }
@@ -166,14 +180,14 @@ export function isProbablyBinary(bytes: Uint8Array): boolean {
  */
 export async function* walk(source: FileSource, opts: WalkOptions = {}): AsyncGenerator<WalkedFile> {
   const maxFileSize = opts.maxFileSize ?? DEFAULT_MAX_FILE_SIZE;
-  const wanted = opts.extensions ?? [...DEFAULT_EXTENSIONS, ...DEFAULT_FILENAMES];
-  const extensions = new Set(wanted.filter((e) => e.startsWith('.')).map((e) => e.toLowerCase()));
-  const fileNames = new Set(wanted.filter((e) => !e.startsWith('.')));
+  const included = opts.include && opts.include.length > 0 ? ignore().add([...opts.include]) : null;
   const extra = opts.extraIgnore ?? [];
   const secrets = ignore().add([...SECRET_PATTERNS]);
   const { signal } = opts;
-  const skip = (path: string, reason: WalkSkip['reason'], detail?: string): void => {
-    opts.onSkip?.(detail === undefined ? { path, reason } : { path, reason, detail });
+  const skip = (path: string, reason: WalkSkipReason, detail?: string, directory = false): void => {
+    const s: WalkSkip = detail === undefined ? { path, reason } : { path, reason, detail };
+    if (directory) s.directory = true;
+    opts.onSkip?.(s);
   };
 
   const visitedDirs = new Set<string>(); // real paths of walked directories
@@ -183,12 +197,12 @@ export async function* walk(source: FileSource, opts: WalkOptions = {}): AsyncGe
   const isIgnored = (scope: Scope, path: string, isDir: boolean): boolean =>
     scope.matcher.ignores(isDir ? `${path}/` : path);
 
+  const notIncluded = (path: string): boolean => included !== null && !included.ignores(path);
+  const binaryByName = (path: string): boolean => BINARY_EXTENSION_SET.has(extensionOf(baseName(path)));
+
   /** The name checks of admitFile, without reporting: would this file be stat'ed? */
-  const wouldStat = (path: string, scope: Scope): boolean => {
-    if (secrets.ignores(path) || isIgnored(scope, path, false)) return false;
-    const name = baseName(path);
-    return fileNames.has(name) || extensions.has(extensionOf(name));
-  };
+  const wouldStat = (path: string, scope: Scope): boolean =>
+    !secrets.ignores(path) && !isIgnored(scope, path, false) && !notIncluded(path) && !binaryByName(path);
   /** path → stat started ahead of its turn; consumed (deleted) by admitFile. */
   const statAhead = new Map<string, Promise<Awaited<ReturnType<FileSource['stat']>>>>();
 
@@ -202,9 +216,12 @@ export async function* walk(source: FileSource, opts: WalkOptions = {}): AsyncGe
       skip(path, 'ignored');
       return null;
     }
-    const name = baseName(path);
-    if (!fileNames.has(name) && !extensions.has(extensionOf(name))) {
-      skip(path, 'extension');
+    if (notIncluded(path)) {
+      skip(path, 'not-included');
+      return null;
+    }
+    if (binaryByName(path)) {
+      skip(path, 'binary', `${extensionOf(baseName(path))} file, not read`);
       return null;
     }
     const seenAs = yieldedFiles.get(real);
@@ -263,7 +280,7 @@ export async function* walk(source: FileSource, opts: WalkOptions = {}): AsyncGe
         entries = await source.readDir(task.path);
       } catch (err) {
         if (root) throw err;
-        skip(task.path, 'unreadable', describe(err));
+        skip(task.path, 'unreadable', describe(err), true);
         return;
       }
       entries.sort(compareNames);
@@ -298,7 +315,7 @@ export async function* walk(source: FileSource, opts: WalkOptions = {}): AsyncGe
       const real = joinPath(frame.task.real, entry.name);
       switch (entry.kind) {
         case 'directory':
-          if (isIgnored(scope, path, true)) skip(path, 'ignored');
+          if (isIgnored(scope, path, true)) skip(path, 'ignored', undefined, true);
           else await enter({ path, real, scope }, false);
           break;
         case 'file': {
@@ -345,9 +362,9 @@ export async function* walk(source: FileSource, opts: WalkOptions = {}): AsyncGe
         yield file;
       }
     } else if (isIgnored(scope, path, true)) {
-      skip(path, 'ignored');
+      skip(path, 'ignored', undefined, true);
     } else if (visitedDirs.has(target.path)) {
-      skip(path, 'link-loop', `target already walked: ${target.path === '' ? '(root)' : target.path}`);
+      skip(path, 'link-loop', `target already walked: ${target.path === '' ? '(root)' : target.path}`, true);
     } else {
       yield* walkTree({ path, real: target.path, scope }, false);
     }
