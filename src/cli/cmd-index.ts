@@ -20,7 +20,10 @@ export interface IndexCliOptions {
   modelDir?: string;
   verify: boolean;
   maxFileSize?: number;
+  /** --exclude and --ignore: gitignore-syntax patterns applied after every ignore file. */
   ignore?: string[];
+  /** --include: when given, only paths matching one of these gitignore-syntax patterns are indexed. */
+  include?: string[];
   json: boolean;
   quiet: boolean;
   /** Chunking worker threads; 0 = chunk on the main thread. Default: env SIFT_CHUNK_WORKERS or DEFAULT_POOL_SIZE. */
@@ -103,7 +106,7 @@ export async function runIndex(dir: string, store: Store, paths: IndexPaths, o: 
         concurrency,
         // Merged inside the run (counted in its time); a bulk load always ends merged.
         optimizeAfterRows: OPTIMIZE_AFTER_ROWS,
-        walk: { maxFileSize: o.maxFileSize, extraIgnore: o.ignore },
+        walk: { maxFileSize: o.maxFileSize, extraIgnore: o.ignore, include: o.include },
         onProgress: (s) => show(progressLine(s)),
         onWarning: (w) => warnings.push(`${w.path}: ${w.kind}: ${w.message}`),
       },
@@ -157,6 +160,7 @@ export async function runIndex(dir: string, store: Store, paths: IndexPaths, o: 
       bytes: lexical.bytes,
       warnings: lexical.warnings,
       parse_fallbacks: lexical.parseFallbacks,
+      skipped: lexical.skipped,
       timings: { ...lexical.timings, optimize: optimizeMs },
       first_searchable_ms: lexical.firstSearchableMs,
       merkle_root: lexical.status.merkleRoot,
@@ -173,6 +177,8 @@ export async function runIndex(dir: string, store: Store, paths: IndexPaths, o: 
         ? `${dir}: unchanged (${f.total} files, ${lexical.chunks.total} chunks) — checked in ${secs}s`
         : `${dir}: ${f.total} files (${f.added} added, ${f.changed} changed, ${f.renamed} renamed, ${f.deleted} deleted, ${f.unchanged} unchanged), ${lexical.chunks.total} chunks in ${secs}s`,
     ];
+    const sk = lexical.skipped;
+    if (sk.total > 0) lines.push(`not indexed: ${sk.total} (${Object.entries(sk.by_reason).map(([r, n]) => `${n} ${r}`).join(', ')}) — sift stats lists them`);
     if (lexical.warnings) lines.push(`${lexical.warnings} warnings (${lexical.parseFallbacks} files indexed as text after a parse failure)${warnings.length ? `, e.g. ${warnings[0]}` : ''}`);
     if ('embedded' in embedding) lines.push(`embeddings: ${embedding.embedded}/${embedding.total} chunks (${embedding.newlyEmbedded} new, ${embedding.rate.toFixed(1)} chunks/s, ${embedding.model} ${embedding.dtype} on ${embedding.device})`);
     else lines.push(`embeddings: skipped — ${embedding.skipped}`);

@@ -2,12 +2,27 @@
  * `sift stats` and `sift types`: what is in an index, for people (text) and scripts (--json).
  */
 import { safeText, type IndexContext } from './context.ts';
+import type { SkippedStats } from '../core/walk/skipped.ts';
 
 function fmtBytes(n: number): string {
   if (n < 1024) return `${n} B`;
   if (n < 1024 ** 2) return `${(n / 1024).toFixed(1)} KB`;
   if (n < 1024 ** 3) return `${(n / 1024 ** 2).toFixed(1)} MB`;
   return `${(n / 1024 ** 3).toFixed(2)} GB`;
+}
+
+/** The "not indexed" section: counts by reason, the most frequent extensions, a few paths. */
+function skippedLines(sk: SkippedStats | null): string[] {
+  if (!sk) return ['  not indexed:  unknown (indexed before Sift recorded it; run sift index again)'];
+  if (sk.total === 0) return ['  not indexed:  nothing'];
+  const exts = Object.entries(sk.by_extension).slice(0, 12);
+  return [
+    `  not indexed:  ${sk.total} (a skipped folder counts once)`,
+    ...Object.entries(sk.by_reason).map(([r, n]) => `    ${r.padEnd(12)} ${String(n).padStart(8)}`),
+    ...(exts.length ? [`    by extension: ${exts.map(([e, n]) => `${e} ${n}`).join(', ')}`] : []),
+    '    e.g.',
+    ...sk.examples.map((e) => `      ${e.path}  (${e.reason}${e.detail ? `: ${e.detail}` : ''})`),
+  ];
 }
 
 export async function runStats(ctx: IndexContext, json: boolean): Promise<number> {
@@ -28,11 +43,12 @@ export async function runStats(ctx: IndexContext, json: boolean): Promise<number
       '  languages:',
       ...Object.entries(s.languages)
         .sort((a, b) => b[1].chunks - a[1].chunks)
-        .map(([lang, v]) => `    ${lang.padEnd(12)} ${String(v.files).padStart(6)} files ${String(v.chunks).padStart(8)} chunks`),
+        .map(([lang, v]) => `    ${lang.padEnd(12)} ${String(v.files).padStart(6)} files ${String(v.chunks).padStart(8)} chunks${v.structured ? '' : '  (plain text: no grammar)'}`),
       '  chunk types:',
       ...Object.entries(s.chunkTypes)
         .sort((a, b) => b[1] - a[1])
         .map(([t, n]) => `    ${t.padEnd(12)} ${String(n).padStart(8)}`),
+      ...skippedLines(s.skipped),
     ];
     process.stdout.write(lines.map(safeText).join('\n') + '\n');
     return 0;

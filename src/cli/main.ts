@@ -30,8 +30,10 @@ import type { ChunkType, SearchMode, SearchOptions } from '../core/types.ts';
 const USAGE = `sift — private, instant code search
 
 Usage:
-  sift index <dir> [--db FILE] [--no-embed] [--model DIR] [--verify] [--max-file-size BYTES] [--ignore PATTERN]...
-                   [--workers N] [--json]
+  sift index <dir> [--db FILE] [--no-embed] [--model DIR] [--verify] [--max-file-size BYTES]
+                   [--include GLOB]... [--exclude GLOB]... [--workers N] [--json]
+                   every text file is indexed; --include: only paths matching one GLOB; --exclude
+                   (or --ignore): skip matching paths (gitignore syntax, relative to <dir>)
   sift rebuild <dir> [same options as index]
   sift search <dir> "<query>" [--limit 10] [--mode hybrid|bm25|vector] [--lang L] [--path GLOB] [--type T]
                               [--bm25-weight W] [--vector-weight W] [--explain] [--json] [--db FILE] [--model DIR]
@@ -56,6 +58,8 @@ const OPTIONS = {
   'max-file-size': { type: 'string' },
   workers: { type: 'string' },
   ignore: { type: 'string', multiple: true },
+  include: { type: 'string', multiple: true },
+  exclude: { type: 'string', multiple: true },
   json: { type: 'boolean' },
   limit: { type: 'string' },
   mode: { type: 'string' },
@@ -220,7 +224,8 @@ export async function main(argv: string[]): Promise<number> {
         verify: !!v.verify,
         maxFileSize: num(v['max-file-size'], 'max-file-size'),
         workers: num(v.workers, 'workers'),
-        ignore: v.ignore,
+        ignore: [...(v.ignore ?? []), ...(v.exclude ?? [])],
+        include: v.include,
         json: !!v.json,
         quiet: !!v.quiet,
       };

@@ -3,10 +3,11 @@
  * process, the real store on disk, the real chunker.
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { cpSync, mkdtempSync, rmSync, writeFileSync, renameSync, unlinkSync, existsSync, readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, mkdirSync, rmSync, writeFileSync, renameSync, unlinkSync, existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { ROOT, runSift } from './run-sift.ts';
+import { GRAMMARS } from '../../src/core/chunk/languages.ts';
 
 const FIXTURE = join(ROOT, 'test/fixtures/sample-repo');
 const TINY = join(ROOT, 'models/generated/tiny');
@@ -40,8 +41,8 @@ describe('sift index / search / stats / types', () => {
   it('indexes the fixture and skips ignored, secret and binary files', () => {
     const out = json<{ files: Record<string, number>; chunks: { total: number }; warnings: number; parse_fallbacks: number; unchanged: boolean }>(['index', repo, '--db', db, '--no-embed', '--json']);
     expect(out.unchanged).toBe(false);
-    // session.ts, upload.py, kalloc.c, parser.go, broken.rs, guide.md, deploy.sh, .gitignore? (not an indexed extension)
-    expect(out.files.added).toBe(7);
+    // session.ts, upload.py, kalloc.c, parser.go, broken.rs, guide.md, deploy.sh, .gitignore (every text file)
+    expect(out.files.added).toBe(8);
     expect(out.chunks.total).toBeGreaterThan(7);
     expect(out.parse_fallbacks).toBe(1); // broken.rs is indexed as text, not dropped
   });
@@ -94,7 +95,7 @@ describe('sift index / search / stats / types', () => {
 
   it('reports stats and types', () => {
     const s = json<{ files: number; chunks: number; languages: Record<string, unknown> }>(['stats', repo, '--db', db, '--json']);
-    expect(s.files).toBe(7);
+    expect(s.files).toBe(8);
     expect(Object.keys(s.languages)).toEqual(expect.arrayContaining(['typescript', 'python', 'c', 'go']));
     const t = json<{ chunk_types: string[] }>(['types', repo, '--db', db, '--json']);
     expect(t.chunk_types).toEqual(expect.arrayContaining(['function', 'class', 'method']));
@@ -104,6 +105,77 @@ describe('sift index / search / stats / types', () => {
     const r = sift(['search', repo, 'kzalloc', '--db', db]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^lib\/kalloc\.c:\d+-\d+ {2}kzalloc/m);
+  });
+});
+
+describe('what is indexed: every text file, --include / --exclude, and stats on what was skipped', () => {
+  let tree: string;
+  let tdb: string;
+  type Skipped = { total: number; by_reason: Record<string, number>; by_extension: Record<string, number>; examples: Array<{ path: string; reason: string; detail?: string }> };
+  type Stats = { files: number; languages: Record<string, { files: number; chunks: number; structured: boolean }>; skipped: Skipped };
+  beforeAll(() => {
+    tree = join(work, 'polyglot');
+    tdb = join(work, 'polyglot.db');
+    const files: Record<string, string | Buffer> = {
+      'lib/plug/conn.ex': 'defmodule Plug.Conn do\n  def send_resp(conn, status, body), do: {conn, status, body}\nend\n',
+      'src/Parser.hs': 'module Parser where\n\nparseHeader :: String -> Maybe Header\nparseHeader = undefined\n',
+      'src/alloc.zig': 'pub fn arenaAlloc(size: usize) ![]u8 {\n    return error.OutOfMemory;\n}\n',
+      'bin/release': '#!/usr/bin/env bash\nrelease_the_kraken() { echo go; }\n',
+      'flake.nix': '{ outputs = { self }: { packages.default = self; }; }\n',
+      'test/conn_test.exs': 'defmodule ConnTest do\nend\n',
+      'priv/logo.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]),
+      'priv/blob.txt': Buffer.from([0x00, 0x01, 0x02, 0x00, 0xff]),
+      'big.sql': 'SELECT 1;\n'.repeat(300),
+    };
+    for (const [p, body] of Object.entries(files)) {
+      mkdirSync(dirname(join(tree, p)), { recursive: true });
+      writeFileSync(join(tree, p), body);
+    }
+  });
+
+  it('indexes Elixir, Haskell, Zig, Nix and an extension-less script; stats --json says what was skipped and why', () => {
+    const out = json<{ files: Record<string, number>; skipped: Skipped }>(['index', tree, '--db', tdb, '--no-embed', '--json', '--max-file-size', '2000']);
+    expect(out.files.added).toBe(6);
+    const s = json<Stats>(['stats', tree, '--db', tdb, '--json']);
+    expect(s.files).toBe(6);
+    expect(s.skipped).toEqual(out.skipped);
+    expect(s.skipped.total).toBe(3);
+    expect(s.skipped.by_reason).toEqual({ binary: 2, 'too-large': 1 });
+    expect(s.skipped.by_extension).toEqual({ '.png': 1, '.sql': 1, '.txt': 1 });
+    // Grouped by reason; within one, in the order met (the walk skips the .png while the binary is being read).
+    expect(s.skipped.examples.slice(0, 2)).toEqual(expect.arrayContaining([
+      { path: 'priv/blob.txt', reason: 'binary', detail: 'binary content' },
+      { path: 'priv/logo.png', reason: 'binary', detail: '.png file, not read' },
+    ]));
+    expect(s.skipped.examples[2]).toEqual({ path: 'big.sql', reason: 'too-large', detail: '3000 bytes > 2000' });
+    // Languages without a grammar are named as such (their files are plain-text chunks).
+    for (const [lang, v] of Object.entries(s.languages)) expect(v.structured, lang).toBe(Object.hasOwn(GRAMMARS, lang));
+    expect(s.languages['elixir']?.files).toBe(2);
+    expect(json<SearchJson>(['search', tree, 'arenaAlloc', '--db', tdb, '--json']).results[0]).toMatchObject({ path: 'src/alloc.zig' });
+    expect(json<SearchJson>(['search', tree, 'release_the_kraken', '--db', tdb, '--json']).results[0]).toMatchObject({ path: 'bin/release' });
+    const text = sift(['stats', tree, '--db', tdb]);
+    expect(text.stdout).toMatch(/not indexed: +3/);
+    expect(text.stdout).toMatch(/binary +2/);
+    expect(text.stdout).toMatch(/priv\/logo\.png +\(binary: \.png file, not read\)/);
+  });
+
+  it('--include keeps only matching paths, --exclude and --ignore drop paths; a later run without them indexes everything again', () => {
+    const inc = json<{ files: Record<string, number>; skipped: Skipped }>(['index', tree, '--db', tdb, '--no-embed', '--json', '--include', '*.ex', '--include', '*.exs', '--exclude', 'test/']);
+    expect(inc.files.total).toBe(1);
+    expect(inc.files.deleted).toBe(5);
+    // Ignore rules first (test/ is one folder), then --include (the .png and the binary too: never read).
+    expect(inc.skipped.by_reason).toEqual({ 'not-included': 7, ignored: 1 });
+    expect(inc.skipped.examples).toContainEqual({ path: 'test', reason: 'ignored' });
+    const s = json<Stats>(['stats', tree, '--db', tdb, '--json']);
+    expect(s.files).toBe(1);
+    expect(s.skipped).toEqual(inc.skipped);
+    const ign = json<{ files: Record<string, number> }>(['index', tree, '--db', tdb, '--no-embed', '--json', '--ignore', 'src/', '--exclude', 'bin/']);
+    expect(ign.files.total).toBe(5); // conn.ex, conn_test.exs, flake.nix, big.sql and blob.txt (found binary when read)
+    expect(ign.files.added).toBe(3);
+    const all = json<{ files: Record<string, number>; skipped: Skipped }>(['index', tree, '--db', tdb, '--no-embed', '--json']);
+    expect(all.files.total).toBe(8);
+    expect(json<Stats>(['stats', tree, '--db', tdb, '--json']).files).toBe(7);
+    expect(all.skipped.by_reason).toEqual({ binary: 2 });
   });
 });
 
