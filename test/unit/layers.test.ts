@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = normalize(join(dirname(fileURLToPath(import.meta.url)), '../..'));
 /** src/core's folders in data-path order; `text` is shared by the write and the query side. */
-const LAYERS = ['text', 'source', 'walk', 'hash', 'chunk', 'store', 'index', 'embed', 'vector', 'search'];
+const LAYERS = ['text', 'source', 'walk', 'hash', 'chunk', 'store', 'index', 'embed', 'vector', 'search', 'tools'];
 const IMPORT_RE = /(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
 
 function sources(dir: string): string[] {
