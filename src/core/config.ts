@@ -49,14 +49,12 @@ export const RERANK_WEIGHTS = { bm25: 1, name: 1, coverage: 0, exact: 1 } as con
  * File-level signals of the keyword leg (search/signals.ts), added to the rerank score, which
  * is about 1–3 for a good candidate:
  * - path: the share of the query's words found in the file's path (its file name counts
- *   PATH_NAME_WEIGHT, each directory 1, normalised by the query's words) × PATH_WEIGHT;
+ *   pathNameWeight, each directory 1, normalised by the query's words) × pathWeight;
  * - file: other candidate pieces of the same file, each worth its own score ÷ the best
- *   candidate's, summed (at most FILE_EVIDENCE_CAP) × FILE_EVIDENCE_WEIGHT.
+ *   candidate's, summed (at most fileEvidenceCap) × fileEvidenceWeight.
+ * Plain objects, so bench/eval/tune-repos.ts can try other values in-process.
  */
-export const PATH_WEIGHT = 0.6;
-export const PATH_NAME_WEIGHT = 2;
-export const FILE_EVIDENCE_WEIGHT = 0.25;
-export const FILE_EVIDENCE_CAP = 2;
+export const FILE_SIGNALS = { pathWeight: 0.6, pathNameWeight: 2, fileEvidenceWeight: 0.25, fileEvidenceCap: 2 };
 /**
  * The `kind` signal: a candidate's score × KIND_FACTORS[intent][kind] (text/file-kind.ts). For
  * a code question (the default) the implementation leads; a question that asks for tests, docs,
@@ -72,11 +70,11 @@ export const KIND_FACTORS = {
 } as const;
 /**
  * Diversity (search/results.ts rankGroups): another piece of a file already in the list keeps
- * DIVERSITY_FACTOR^n of its rank-fusion score (n = pieces of that file already listed), so it
+ * DIVERSITY.factor^n of its rank-fusion score (n = pieces of that file already listed), so it
  * must beat the alternatives by a margin to take a slot; definitions of a named identifier are
  * exempt (their tier decides).
  */
-export const DIVERSITY_FACTOR = 0.8;
+export const DIVERSITY = { factor: 0.8 };
 /**
  * Definition first for identifier queries (search/symbols.ts), best first: the exact-case
  * name at the head of its definition > a later piece of it > another case at the head >
@@ -100,6 +98,12 @@ export const DEFINITION_SIZE_STEP = 0.01;
  * tier: below every definition of the named kind (the lowest tier is 0.25), above mentions.
  */
 export const DECLARATION_OTHER_KIND = 0.2;
+/**
+ * A qualified name (`crate::parser::Parser`, `pkg.Func`, `Plug.Conn.send_resp`) also finds a
+ * definition of its last name whose parent is not the last qualifier, with this share of its
+ * tier: parent is another qualifier; a qualifier is in its path (a module or package); neither.
+ */
+export const QUALIFIED_TIERS = { otherQualifier: 0.9, inPath: 0.8, elsewhere: 0.3 } as const;
 /** Keyword leg: tier × this is added to a definition's score, above any BM25 score seen in practice. */
 export const KEYWORD_DEFINITION_BOOST = 1000;
 /** Fusion: tier × this (scaled so tiers never swap, see fuse.ts) is added on top of the largest RRF score. */

@@ -191,12 +191,15 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
     const targets = symbolTargets(query);
     const exact = new Set<number>();
     for (const t of targets) {
-      const parent = t.parent ? ' AND c.parent = ? COLLATE NOCASE' : '';
+      // A qualified target (`crate::parser::Parser`) also takes definitions under another
+      // parent, ranked by how their place fits (symbols.ts qualifiedScope): fetched by name.
+      const needParent = t.parent && !t.qualifiers ? t.parent : null;
+      const parent = needParent ? ' AND c.parent = ? COLLATE NOCASE' : '';
       const rows = await db.all<{ id: number }>(
         `SELECT c.id AS id FROM chunks c
           WHERE c.symbol = ? COLLATE NOCASE${parent}${where}
           ORDER BY c.id LIMIT ?`,
-        [t.symbol, ...(t.parent ? [t.parent] : []), ...params, MAX_EXACT_SYMBOL_ROWS],
+        [t.symbol, ...(needParent ? [needParent] : []), ...params, MAX_EXACT_SYMBOL_ROWS],
       );
       for (const row of rows) exact.add(row.id);
       // Merged siblings' names and defined constants: one seek in chunk_names (schema 7).
@@ -204,7 +207,7 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
         `SELECT c.id AS id FROM chunk_names n JOIN chunks c ON c.id = n.chunk_id
           WHERE n.key = ?${parent}${where}
           ORDER BY c.id LIMIT ?`,
-        [nameKey(t.symbol), ...(t.parent ? [t.parent] : []), ...params, MAX_EXACT_SYMBOL_ROWS],
+        [nameKey(t.symbol), ...(needParent ? [needParent] : []), ...params, MAX_EXACT_SYMBOL_ROWS],
       );
       for (const row of named) exact.add(row.id);
     }
@@ -233,7 +236,7 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
       for (const r of rows) {
         const m = matchDefinition(targets, {
           symbol: r.symbol, parent: r.parent, names: r.symbols ? r.symbols.split(' ') : null, defines: r.defines ? r.defines.split(' ') : null, context: r.context, chunkType: r.chunk_type,
-          startLine: r.start_line, endLine: r.end_line,
+          startLine: r.start_line, endLine: r.end_line, path: r.path,
         });
         if (m) tiers.set(r.id, m);
         languages.set(r.id, r.language);

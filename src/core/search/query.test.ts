@@ -183,3 +183,22 @@ describe('hostile input', () => {
     }
   });
 });
+
+describe('questions about where one name is defined', () => {
+  it.each([
+    ['where is the Router class defined', 'Router', 'class'],
+    ['the ArgMatches struct', 'ArgMatches', 'struct'],
+    ['where is Plug.Conn defined', 'Plug.Conn', null],
+    ['where is `parse_args` defined', 'parse_args', null],
+    ['Find the Router class', 'Router', 'class'],
+    ['which file defines Module::Class', 'Module::Class', null],
+  ])('reads %j as a lookup of %s', (input, name, kind) => {
+    const d = processQuery(input).declared;
+    expect(d?.name).toBe(name);
+    if (kind) expect(d!.kinds).toContain(kind);
+    else expect(d!.kinds).toBeNull();
+  });
+  it.each(['How does Router handle errors', 'Returns the Foo for a bar', 'Improve Error messages', 'find_subcommand in Command', 'where are retries with backoff done'])(
+    'reads %j as prose', (input) => expect(processQuery(input).declared).toBeNull(),
+  );
+});

@@ -51,8 +51,9 @@ export interface ProcessedQuery {
   /**
    * The whole query is a declaration written as code: optional modifiers, a declaration
    * keyword and one identifier (`struct page`, `def parse_args`, `pub fn main`, `class
-   * Foo`), or a Go method (`func (b *Buffer) Write` names `Buffer.Write`), else null. Its
-   * name is looked up as a definition, like an identifier query's.
+   * Foo`), or a Go method (`func (b *Buffer) Write` names `Buffer.Write`), or a question
+   * about where one name is defined ("where is the Router class defined": namedIn), else
+   * null. Its name is looked up as a definition, like an identifier query's.
    */
   declared: Declared | null;
 }
@@ -109,6 +110,50 @@ function declaredIn(words: readonly string[], text: string): Declared | null {
   if (!DECLARATION_KEYWORDS.has(keyword) || !DECLARED_NAME_RE.test(name)) return null;
   if (!words.slice(0, -2).every((w) => DECLARATION_MODIFIERS.has(w.toLowerCase()))) return null;
   return { keyword, name, kinds: DECLARATION_KEYWORDS.get(keyword) ?? null };
+}
+
+/** Words that say a question asks where a name is defined (besides declaration keywords and stop words). */
+const DEFINITION_CUES = new Set([
+  'defined', 'define', 'defines', 'definition', 'definitions', 'declared', 'declares', 'implements', 'declaration', 'declare', 'implemented', 'implementation',
+  'located', 'lives', 'live', 'find', 'locate', 'source', 'file', 'is', 'method', 'methods', 'constructor', 'macro',
+  'module', 'package', 'trait', 'protocol', 'struct', 'class', 'interface', 'enum', 'type', 'typedef', 'function', 'object', 'record', 'union',
+]);
+/** A cue word that names the kind of definition asked for → the declaration keyword with those kinds. */
+const CUE_KEYWORDS: Readonly<Record<string, string>> = {
+  method: 'func', methods: 'func', function: 'func', constructor: 'func',
+  class: 'class', struct: 'struct', trait: 'trait', protocol: 'protocol', interface: 'interface', enum: 'enum', type: 'type',
+  typedef: 'typedef', object: 'object', record: 'record', union: 'union', module: 'module', package: 'module', macro: 'macro',
+};
+
+/**
+ * A question about where one name is defined, read as a declaration: "where is the Router
+ * class defined", "the ArgMatches struct", "where is Plug.Conn defined", "`find_subcommand`
+ * method". The name is a code-shaped word (`ArgMatches`, `parse_args`, `Plug.Conn`,
+ * `Module::Class`) or a capitalised word (`Router`) or one in backticks; every other word is a
+ * stop word or a definition cue. A kind cue (`class`, `struct`, `method`) is the keyword.
+ */
+function namedIn(words: readonly string[], text: string): Declared | null {
+  if (words.length < 2 || words.length > 8) return null;
+  const quoted = /`([^`\s]+)`/u.exec(text)?.[1] ?? null;
+  let name: string | null = null;
+  let keyword: string | null = null;
+  for (const [i, w] of words.entries()) {
+    const lower = w.toLowerCase();
+    // A capitalised first word is how a sentence starts, not a name (unless code-shaped).
+    const shaped = COMPOUND_RE.test(w) || (i > 0 && /^\p{Lu}/u.test(w));
+    if (quoted === w || (DECLARED_NAME_RE.test(w) && shaped && !STOP_WORDS.has(lower) && !DEFINITION_CUES.has(lower))) {
+      if (name !== null) return null; // two names: a question about both, not a lookup
+      name = w;
+      continue;
+    }
+    if (DEFINITION_CUES.has(lower)) {
+      keyword ??= CUE_KEYWORDS[lower] ?? null;
+      continue;
+    }
+    if (!STOP_WORDS.has(lower)) return null;
+  }
+  if (name === null || !DECLARED_NAME_RE.test(name)) return null;
+  return { keyword: keyword ?? 'name', name, kinds: keyword ? DECLARATION_KEYWORDS.get(keyword) ?? null : null };
 }
 
 /** A word of a query: identifier characters, optionally joined by `::`, `->`, `.`, `-`, `#`, `/`. */
@@ -281,7 +326,7 @@ export function processQuery(input: string): ProcessedQuery {
     ftsQuery: expandedTerms.map((t) => ftsTerm(t, lastWord)).join(' OR '),
     ftsGroups: groupPhrases(expandedTerms, groupOf, lastWord),
     isIdentifierLike,
-    declared: declaredIn(words, text),
+    declared: declaredIn(words, text) ?? namedIn(words, text),
   };
 }
 

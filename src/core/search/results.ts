@@ -12,7 +12,7 @@
  * - Pure: no store access; the same legs and weights give the same results everywhere.
  */
 import type { Hit, ResultFragment, SearchResult, StoredChunk } from '../types.ts';
-import { DIVERSITY_FACTOR, MAX_MORE_FRAGMENTS, RRF_K } from '../config.ts';
+import { DIVERSITY, MAX_MORE_FRAGMENTS, RRF_K } from '../config.ts';
 import { fuseRrf, type FusedItem } from './fuse.ts';
 import { highlightRanges } from './bm25.ts';
 import type { ProcessedQuery } from './query.ts';
@@ -88,7 +88,7 @@ export function definitionKeys(rows: readonly StoredChunk[]): Record<number, str
 
 /**
  * Fuses the legs, merges the pieces of each definition, and picks the best `limit` groups with
- * diversity: a group from a file already listed n times keeps DIVERSITY_FACTOR^n of its
+ * diversity: a group from a file already listed n times keeps DIVERSITY.factor^n of its
  * rank-fusion score (a `diversity` explain entry says how much it lost), so another piece of
  * a shown file must beat the alternatives by a margin. Definitions of a named identifier keep
  * their score (their tier decides). Groups of a listed file that do not make the list are
@@ -129,7 +129,7 @@ function diversify(all: readonly GroupedItem[], fileOf: Record<number, string>, 
   const effective = (g: GroupedItem): number => {
     const n = shown.get(fileOf[g.id] ?? `#${g.id}`)?.length ?? 0;
     if (!n || g.explain.some((e) => e.signal === 'definition')) return g.combinedScore;
-    return g.combinedScore - fusionPart(g) * (1 - DIVERSITY_FACTOR ** n);
+    return g.combinedScore - fusionPart(g) * (1 - DIVERSITY.factor ** n);
   };
   while (out.length < limit && left.length) {
     let best = 0;

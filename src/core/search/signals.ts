@@ -13,7 +13,7 @@
  * Invariants: pure; the order of candidates does not change any score; a signal whose input is
  * absent contributes nothing and is not recorded.
  */
-import { FILE_EVIDENCE_CAP, FILE_EVIDENCE_WEIGHT, KIND_FACTORS, PATH_NAME_WEIGHT, PATH_WEIGHT } from '../config.ts';
+import { FILE_SIGNALS, KIND_FACTORS } from '../config.ts';
 import { fileKind, type FileKind, type SearchIntent } from '../text/file-kind.ts';
 import { splitIdentifier } from '../text/identifiers.ts';
 import { lightStem } from './query.ts';
@@ -78,8 +78,8 @@ function holds(set: ReadonlySet<string>, t: string, stem: string): boolean {
 }
 
 /**
- * The `path` signal in [0, 1]: query terms found in the file name count PATH_NAME_WEIGHT, in a
- * directory 1, over PATH_NAME_WEIGHT × the number of terms.
+ * The `path` signal in [0, 1]: query terms found in the file name count FILE_SIGNALS.pathNameWeight, in a
+ * directory 1, over pathNameWeight × the number of terms.
  */
 export function pathSignal(path: string, terms: readonly string[]): number {
   if (!terms.length) return 0;
@@ -87,10 +87,10 @@ export function pathSignal(path: string, terms: readonly string[]): number {
   let got = 0;
   for (const t of terms) {
     const stem = lightStem(t);
-    if (holds(name, t, stem)) got += PATH_NAME_WEIGHT;
+    if (holds(name, t, stem)) got += FILE_SIGNALS.pathNameWeight;
     else if (holds(dirs, t, stem)) got += 1;
   }
-  return got / (PATH_NAME_WEIGHT * terms.length);
+  return got / (FILE_SIGNALS.pathNameWeight * terms.length);
 }
 
 /**
@@ -120,9 +120,9 @@ export function applyFileSignals(cands: FileCandidate[], terms: readonly string[
     }
     const rels = byFile.get(c.path)!;
     const own = best > 0 ? Math.max(0, c.score) / best : 0;
-    const others = Math.min(FILE_EVIDENCE_CAP, rels.reduce((s, r) => s + r, 0) - own);
-    addScore(c, 'path', PATH_WEIGHT * p);
-    addScore(c, 'file', FILE_EVIDENCE_WEIGHT * others);
+    const others = Math.min(FILE_SIGNALS.fileEvidenceCap, rels.reduce((s, r) => s + r, 0) - own);
+    addScore(c, 'path', FILE_SIGNALS.pathWeight * p);
+    addScore(c, 'file', FILE_SIGNALS.fileEvidenceWeight * others);
     let kind = kindCache.get(c.path);
     if (!kind) {
       kind = fileKind(c.path, c.language);

@@ -21,7 +21,7 @@
  * chunk never depends on other chunks.
  */
 import type { ProcessedQuery } from './query.ts';
-import { DECLARATION_OTHER_KIND, DEFINITION_SIZE_LINES, DEFINITION_SIZE_STEP, DEFINITION_TIERS, MAX_SYMBOL_TARGETS } from '../config.ts';
+import { DECLARATION_OTHER_KIND, DEFINITION_SIZE_LINES, DEFINITION_SIZE_STEP, DEFINITION_TIERS, MAX_SYMBOL_TARGETS, QUALIFIED_TIERS } from '../config.ts';
 
 const QUALIFIER_RE = /::|->|[.#]/;
 
@@ -35,6 +35,13 @@ export interface SymbolTarget {
    * null. A definition of another type, or a constant, keeps DECLARATION_OTHER_KIND of its tier.
    */
   kinds?: readonly string[] | null;
+  /**
+   * For a qualified name (`crate::parser::Parser`, `pkg.Func`, `Plug.Conn.send_resp`): every
+   * qualifier as typed. A definition of the last name whose parent is not the last qualifier
+   * still matches, lower (QUALIFIED_TIERS): its parent is another qualifier, or its path holds
+   * one (Rust modules, Go packages, Elixir and Java namespaces are paths), or neither.
+   */
+  qualifiers?: readonly string[];
 }
 
 export interface DefinitionMatch {
@@ -57,6 +64,8 @@ export interface SymbolRow {
   defines?: readonly string[] | null;
   /** Non-null for a later piece of a split definition. */
   context?: string | null;
+  /** The chunk's file, for qualified targets whose qualifier is a module path (`crate::parser::Parser`). */
+  path?: string;
   /** The chunk's type (types.ts ChunkType), for targets with `kinds`. */
   chunkType?: string | null;
   /** The chunk's lines, for its size step (none: step 0). */
@@ -89,7 +98,7 @@ export function symbolTargets(query: ProcessedQuery): SymbolTarget[] {
   for (const [w, kinds] of [...words].slice(0, MAX_SYMBOL_TARGETS)) {
     targets.push({ symbol: w, parent: null, kinds });
     const segments = w.split(QUALIFIER_RE).filter(Boolean);
-    if (segments.length >= 2) targets.push({ symbol: segments[segments.length - 1], parent: segments[segments.length - 2], kinds });
+    if (segments.length >= 2) targets.push({ symbol: segments[segments.length - 1], parent: segments[segments.length - 2], kinds, qualifiers: segments.slice(0, -1) });
   }
   return targets;
 }
@@ -112,15 +121,43 @@ export function matchDefinition(targets: readonly SymbolTarget[], row: SymbolRow
     for (let i = 0; i < names.length; i++) {
       const name = names[i];
       if (name.toLowerCase() !== lowT) continue;
-      if (t.parent !== null && (!row.parent || row.parent.toLowerCase() !== t.parent.toLowerCase())) continue;
-      const exactCase = name === t.symbol && (t.parent === null || row.parent === t.parent);
+      const scope = t.parent === null ? 1 : qualifiedScope(t, row);
+      if (scope === 0) continue;
+      const exactCase = name === t.symbol && (t.parent === null || scope < 1 || row.parent === t.parent || row.parent?.split(QUALIFIER_RE).pop() === t.parent);
       // A constant (names[i] from defines) is no struct, function, … of the keyword's kind.
       const otherKind = !!t.kinds && (i >= own.length || !t.kinds.includes(row.chunkType ?? ''));
       const tier = (exactCase
         ? head ? DEFINITION_TIERS.exactCaseHead : DEFINITION_TIERS.exactCaseTail
-        : head ? DEFINITION_TIERS.otherCaseHead : DEFINITION_TIERS.otherCaseTail) * (otherKind ? DECLARATION_OTHER_KIND : 1);
+        : head ? DEFINITION_TIERS.otherCaseHead : DEFINITION_TIERS.otherCaseTail) * (otherKind ? DECLARATION_OTHER_KIND : 1) * scope;
       if (!best || tier > best.tier) best = { tier, name, exactCase, head, size };
     }
   }
   return best;
+}
+
+/** Lower-case words of a path: its directories and the file name without extension, split at identifier boundaries too. */
+function pathWordsOf(path: string): Set<string> {
+  const out = new Set<string>();
+  for (const seg of path.toLowerCase().replace(/\.[^./]*$/, '').split(/[/._-]+/)) if (seg) out.add(seg);
+  return out;
+}
+
+/**
+ * How well a row's place fits a qualified target (1: its parent is the last qualifier; lower:
+ * QUALIFIED_TIERS), 0 when the target has a parent and the row cannot be it.
+ */
+function qualifiedScope(t: SymbolTarget, row: SymbolRow): number {
+  const parent = row.parent?.toLowerCase() ?? null;
+  const want = t.parent!.toLowerCase();
+  // `Plug.Conn` as the parent of send_resp matches the qualifier `Conn` as well as `Plug.Conn`.
+  if (parent !== null && (parent === want || parent.split(QUALIFIER_RE).pop() === want)) return 1;
+  if (!t.qualifiers) return 0;
+  const quals = t.qualifiers.map((q) => q.toLowerCase());
+  if (parent !== null && parent.split(QUALIFIER_RE).some((p) => quals.includes(p))) return QUALIFIED_TIERS.otherQualifier;
+  if (row.path) {
+    const words = pathWordsOf(row.path);
+    const snake = (q: string) => q.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+    if (t.qualifiers.some((q) => words.has(q.toLowerCase()) || words.has(snake(q)))) return QUALIFIED_TIERS.inPath;
+  }
+  return QUALIFIED_TIERS.elsewhere;
 }

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { processQuery } from './query.ts';
+import { matchDefinition, symbolTargets, type SymbolRow } from './symbols.ts';
+import { DEFINITION_TIERS, QUALIFIED_TIERS } from '../config.ts';
+
+const row = (symbol: string, parent: string | null, path: string, chunkType = 'struct'): SymbolRow => ({ symbol, parent, path, chunkType, startLine: 1, endLine: 1 });
+const tier = (q: string, r: SymbolRow) => matchDefinition(symbolTargets(processQuery(q)), r)?.tier ?? 0;
+
+describe('qualified names', () => {
+  it('rank the definition under the named parent first, then one whose path holds a qualifier, then any other', () => {
+    const q = 'crate::parser::Parser';
+    const under = tier(q, row('Parser', 'parser', 'src/x.rs'));
+    const inPath = tier(q, row('Parser', null, 'clap_builder/src/parser/parser.rs'));
+    const elsewhere = tier(q, row('Parser', null, 'src/other.rs'));
+    expect(under).toBe(DEFINITION_TIERS.exactCaseHead);
+    expect(inPath).toBeCloseTo(DEFINITION_TIERS.exactCaseHead * QUALIFIED_TIERS.inPath);
+    expect(elsewhere).toBeCloseTo(DEFINITION_TIERS.exactCaseHead * QUALIFIED_TIERS.elsewhere);
+    expect(tier(q, row('Lexer', null, 'src/parser/lexer.rs'))).toBe(0);
+  });
+  it('take a parent that is itself qualified (Elixir, Java) by its last part', () => {
+    expect(tier('Plug.Conn.send_resp', row('send_resp', 'Plug.Conn', 'lib/plug/conn.ex', 'function'))).toBe(DEFINITION_TIERS.exactCaseHead);
+    expect(tier('Conn.send_resp', row('send_resp', 'Plug.Conn', 'lib/plug/conn.ex', 'function'))).toBe(DEFINITION_TIERS.exactCaseHead);
+  });
+  it('a Go package-qualified function finds the function in that package folder', () => {
+    expect(tier('http.NewRequest', row('NewRequest', null, 'src/net/http/request.go', 'function'))).toBeCloseTo(QUALIFIED_TIERS.inPath);
+  });
+  it('a question about where a name is defined looks the name up', () => {
+    expect(tier('where is the Router class defined', row('Router', null, 'lib/router.rb', 'class'))).toBe(DEFINITION_TIERS.exactCaseHead);
+  });
+});
