@@ -7,7 +7,7 @@
 import type { ChunkType } from '../types.ts';
 import {
   DEFAULT_MAX_TOKENS, DEFAULT_SYMBOLS_LIMIT, DEFAULT_TOOL_GREP_LIMIT, DEFAULT_TOOL_SEARCH_LIMIT, INTENTS, KINDS, MAX_MAX_TOKENS,
-  MAX_SYMBOLS_LIMIT, MAX_TOOL_GREP_LIMIT, MAX_TOOL_SEARCH_LIMIT, MIN_MAX_TOKENS, SEARCH_MODES, toolDefinition,
+  MAX_SYMBOLS_LIMIT, MAX_TOOL_GREP_LIMIT, MAX_TOOL_SEARCH_LIMIT, MIN_MAX_TOKENS, SEARCH_KINDS, SEARCH_MODES, toolDefinition,
   type Intent, type ToolName, type ToolSearchMode,
 } from './contract.ts';
 
@@ -35,7 +35,8 @@ export interface SearchArgs extends Common {
   intent: Intent | null;
   languages: string[] | null;
   path: string | null;
-  kind: ChunkType | null;
+  /** A chunk kind or a file kind (contract.ts SEARCH_KINDS). */
+  kind: string | null;
   limit: number;
 }
 
@@ -141,7 +142,7 @@ export function parseSearchArgs(raw: Raw): SearchArgs {
     intent: oneOf(raw, 'intent', INTENTS),
     languages: languages(raw),
     path: str(raw, 'path', false),
-    kind: oneOf(raw, 'kind', KINDS),
+    kind: oneOf(raw, 'kind', SEARCH_KINDS),
     limit: int(raw, 'limit', { min: 1, max: MAX_TOOL_SEARCH_LIMIT, def: DEFAULT_TOOL_SEARCH_LIMIT, notes: c.notes, clamp: true })!,
   };
 }

@@ -9,6 +9,7 @@
  * understands: no $ref, no top-level oneOf), so they cross workers and go on the wire as is.
  */
 import type { ChunkType } from '../types.ts';
+import { FILE_KINDS } from '../text/file-kind.ts';
 
 export type ToolName = 'search' | 'grep' | 'read' | 'symbols' | 'status';
 export const TOOL_NAMES: readonly ToolName[] = ['search', 'grep', 'read', 'symbols', 'status'];
@@ -31,9 +32,11 @@ export const MAX_LINE_CHARS = 1000;
 
 export const SEARCH_MODES = ['auto', 'keyword', 'semantic', 'hybrid'] as const;
 export type ToolSearchMode = (typeof SEARCH_MODES)[number];
-export const INTENTS = ['understand', 'implement', 'debug', 'test', 'configure', 'document'] as const;
+export const INTENTS = ['understand', 'implement', 'debug', 'test', 'configure', 'document', 'example', 'any'] as const;
 export type Intent = (typeof INTENTS)[number];
 export const KINDS: readonly ChunkType[] = ['function', 'method', 'class', 'struct', 'interface', 'enum', 'type', 'module', 'comment', 'text'];
+/** Search's `kind`: a chunk kind, or a file kind (text/file-kind.ts). */
+export const SEARCH_KINDS: readonly string[] = [...KINDS, ...FILE_KINDS];
 
 /** JSON Schema, as plain data. */
 export type JsonSchema = Record<string, unknown>;
@@ -134,10 +137,10 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
       properties: {
         query: { type: 'string', minLength: 1, description: 'What to find: an identifier, a declaration ("struct page", "def parse_args") or a question.' },
         mode: { type: 'string', enum: [...SEARCH_MODES], default: 'auto', description: 'auto (hybrid when the index has embeddings, else keyword), keyword, semantic or hybrid.' },
-        intent: { type: 'string', enum: [...INTENTS], description: 'What the answer is for; chooses which file kinds lead: understand/implement → source, debug → source and tests, test → tests, configure → config files, document → docs.' },
+        intent: { type: 'string', enum: [...INTENTS], description: 'What the answer is for; chooses which file kinds lead: understand, implement, debug → source code; test → tests; configure → config and build files; document → docs; example → examples; any → no preference. Default: read from the query ("tests for …").' },
         language,
         path: pathGlob,
-        kind: { type: 'string', enum: [...KINDS], description: 'Only chunks of this kind.' },
+        kind: { type: 'string', enum: [...SEARCH_KINDS], description: 'Only definitions of this kind (function, class, …) or files of this kind (code, test, docs, config, generated, example).' },
         limit: { type: 'integer', minimum: 1, maximum: MAX_TOOL_SEARCH_LIMIT, default: DEFAULT_TOOL_SEARCH_LIMIT, description: 'Results per page.' },
         max_tokens: maxTokens,
         cursor,

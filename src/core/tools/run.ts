@@ -24,11 +24,11 @@ import {
   parseGrepArgs, parseReadArgs, parseSearchArgs, parseStatusArgs, parseSymbolsArgs, relativePath, ToolInputError,
   type GrepArgs, type ReadArgs, type SearchArgs, type StatusArgs, type SymbolsArgs,
 } from './args.ts';
-import { MAX_LINE_CHARS, MAX_TOOL_SEARCH_LIMIT, TOOL_NAMES, type Intent, type ToolName } from './contract.ts';
+import { MAX_LINE_CHARS, MAX_TOOL_SEARCH_LIMIT, TOOL_NAMES, type ToolName } from './contract.ts';
 import {
   answerTokens, decodeCursor, encodeCursor, fingerprint, jsonStringWeight, jsonWeight, resultEnvelope, tokensOfWeight, weightBudget,
 } from './budget.ts';
-import { fileKind, type FileKind } from './file-kinds.ts';
+import { FILE_KINDS, parseIntent, type FileKind } from '../text/file-kind.ts';
 import * as render from './render.ts';
 import { declarationOf, definitionEnd, type Declared } from './declarations.ts';
 
@@ -241,16 +241,6 @@ function clipLine(s: string, around = 0, max = MAX_LINE_CHARS): { text: string; 
 
 // ---- search ----------------------------------------------------------------------------
 
-/** File kinds that lead for each intent (file-kinds.ts); the rest keep their order after them. */
-const INTENT_LEADS: Record<Intent, readonly FileKind[]> = {
-  understand: ['source', 'docs'],
-  implement: ['source'],
-  debug: ['source', 'test'],
-  test: ['test'],
-  configure: ['config'],
-  document: ['docs'],
-};
-
 type Tagged = SearchResult & { codebase: string };
 
 async function searchTool(host: ToolHost, a: SearchArgs): Promise<ToolAnswer> {
@@ -271,16 +261,16 @@ async function searchTool(host: ToolHost, a: SearchArgs): Promise<ToolAnswer> {
       notes.push(`${a.mode} search is unavailable (no embeddings in this index; \`sift index\` with a model adds them): keyword results instead`);
     }
   }
-  const fetch = a.intent ? MAX_TOOL_SEARCH_LIMIT : Math.min(MAX_TOOL_SEARCH_LIMIT, offset + a.limit + 1);
-  const opts: SearchOptions = { limit: fetch, mode, languages: languages ?? undefined, pathGlob: a.path ?? undefined, chunkTypes: a.kind ? [a.kind as ChunkType] : undefined };
+  const fetch = Math.min(MAX_TOOL_SEARCH_LIMIT, offset + a.limit + 1);
+  // `kind` is a chunk kind (function, class, …) or a file kind (code, test, docs, …).
+  const fileKind = a.kind && (FILE_KINDS as readonly string[]).includes(a.kind) ? (a.kind as FileKind) : null;
+  const opts: SearchOptions = {
+    limit: fetch, mode, languages: languages ?? undefined, pathGlob: a.path ?? undefined,
+    chunkTypes: a.kind && !fileKind ? [a.kind as ChunkType] : undefined, kinds: fileKind ? [fileKind] : undefined,
+    intent: a.intent ? parseIntent(a.intent) ?? undefined : undefined,
+  };
   const responses = await Promise.all(cbs.map(async (c) => ({ c, r: await c.searcher.search(a.query, opts) })));
-  let list: Tagged[] = mergeRanked(responses.map(({ c, r }) => r.results.map((x) => ({ ...x, codebase: c.name }))), fetch);
-  if (a.intent) {
-    const leads = INTENT_LEADS[a.intent];
-    const lead = list.filter((r) => leads.includes(fileKind(r.path, r.language)));
-    const rest = list.filter((r) => !leads.includes(fileKind(r.path, r.language)));
-    list = [...lead, ...rest].map((r, i) => ({ ...r, rank: i + 1 }));
-  }
+  const list: Tagged[] = mergeRanked(responses.map(({ c, r }) => r.results.map((x) => ({ ...x, codebase: c.name }))), fetch);
   // A full list may go on: `fetch` asked for one more than this page needs.
   const moreFound = list.length >= fetch;
   const strategies = new Set(responses.map(({ r }) => r.strategy));
@@ -722,6 +712,7 @@ async function statusTool(host: ToolHost, a: StatusArgs): Promise<ToolAnswer> {
     const p = c.progress();
     const s = await c.store.stats();
     const extra = c.statusExtra ? await c.statusExtra() : { pendingChanges: null, skipped: {} };
+    const skipped: Record<string, number> = { ...(s.skipped?.by_reason ?? {}), ...extra.skipped };
     if (extra.notes) notes.push(...extra.notes.map((n) => `${c.name}: ${n}`));
     const langs = Object.entries(s.languages).filter(([l]) => l).sort((x, y) => y[1].files - x[1].files).slice(0, STATUS_LANGUAGES);
     out.push({
@@ -734,7 +725,7 @@ async function statusTool(host: ToolHost, a: StatusArgs): Promise<ToolAnswer> {
       embedded_share: s.chunks > 0 ? Number(Math.min(1, s.embeddedChunks / s.chunks).toFixed(4)) : 0,
       last_indexed: s.lastIndexed,
       pending_changes: extra.pendingChanges,
-      skipped: extra.skipped,
+      skipped,
       languages: Object.fromEntries(langs.map(([l, v]) => [l, v.files])),
       model: s.model,
       error: p.error ?? null,

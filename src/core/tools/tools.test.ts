@@ -13,7 +13,6 @@ import { callTool, type ToolCodebase, type ToolHost } from './run.ts';
 import { answerTokens, decodeCursor, encodeCursor, estimateTokens, fingerprint } from './budget.ts';
 import { TOOL_DEFINITIONS, TOOL_NAMES } from './contract.ts';
 import { relativePath } from './args.ts';
-import { fileKind } from './file-kinds.ts';
 
 function pyModule(n: number): string {
   const out = ['"""Payments module."""', 'import os', ''];
@@ -100,14 +99,6 @@ describe('tool contract', () => {
     expect(() => relativePath('/etc/passwd', '/r')).toThrow(/outside the codebase root/);
     expect(() => relativePath('/rx/a', '/r')).toThrow(/outside/);
   });
-
-  it('classifies file kinds for intents', () => {
-    expect(fileKind('tests/test_payments.py', 'python')).toBe('test');
-    expect(fileKind('src/a_test.go', 'go')).toBe('test');
-    expect(fileKind('docs/retries.md', 'markdown')).toBe('docs');
-    expect(fileKind('config/app.yaml', 'yaml')).toBe('config');
-    expect(fileKind('src/server.ts', 'typescript')).toBe('source');
-  });
 });
 
 describe('search', () => {
@@ -137,13 +128,19 @@ describe('search', () => {
     expect(t.results[0].rank).toBe(t.offset + 1);
   });
 
-  it('puts tests first for intent test and config first for intent configure', async () => {
-    const plain = (await call('search', { query: 'startServer' })).structuredContent as { results: Array<{ path: string }> };
-    expect(plain.results[0].path).toBe('src/server.ts');
-    const t = (await call('search', { query: 'startServer', intent: 'test' })).structuredContent as { results: Array<{ path: string }> };
-    expect(t.results[0].path).toBe('tests/server.test.ts');
-    const c = (await call('search', { query: 'retries port', intent: 'configure' })).structuredContent as { results: Array<{ path: string }> };
-    expect(c.results[0].path).toBe('config/app.yaml');
+  it('passes intent and file kind through: tests rise for intent test, kind filters files', async () => {
+    const rank = async (args: Record<string, unknown>) => {
+      const r = ((await call('search', args)).structuredContent as { results: Array<{ path: string }> }).results;
+      return r.findIndex((x) => x.path === 'tests/server.test.ts');
+    };
+    const plain = await rank({ query: 'start the payment server' });
+    const test = await rank({ query: 'start the payment server', intent: 'test' });
+    expect(test).toBeGreaterThanOrEqual(0);
+    expect(plain === -1 || test <= plain, `plain ${plain} test ${test}`).toBe(true);
+    const tests = (await call('search', { query: 'server', kind: 'test' })).structuredContent as { results: Array<{ path: string }> };
+    expect(tests.results.map((r) => r.path)).toEqual(['tests/server.test.ts']);
+    const only = (await call('search', { query: 'server', kind: 'config' })).structuredContent as { results: Array<{ path: string }> };
+    expect(only.results.map((r) => r.path)).toEqual(['config/app.yaml']);
   });
 
   it('refuses bad arguments with clear messages', async () => {
