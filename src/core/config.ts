@@ -17,6 +17,8 @@ export const LEG_CANDIDATES = 50;
 export const RRF_K = 60;
 export const BM25_WEIGHT = 0.5;
 export const VECTOR_WEIGHT = 0.5;
+/** Fusion weights for a name lookup (search.ts fusionWeights): the keyword leg finds names, the vector leg meanings. */
+export const SYMBOL_FUSION_WEIGHTS = { bm25Weight: 0.75, vectorWeight: 0.25 } as const;
 
 // ---- search tuning (search/*): every ranking constant lives here --------------------------
 

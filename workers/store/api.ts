@@ -13,6 +13,7 @@ import type { CancelToken } from '../../src/core/cancel.ts';
 import type { LegHits } from '../../src/core/search/results.ts';
 import type { MetaKey } from '../../src/core/store/meta.ts';
 import type { GrepLine, GrepMode } from '../../src/core/search/grep.ts';
+import type { SkippedStats } from '../../src/core/walk/skipped.ts';
 
 /** What a writer worker sees of one codebase's store, over its MessagePort. */
 export interface WriterPortApi extends IndexStore, EmbedStore {
@@ -33,7 +34,8 @@ export interface CodebaseInfo {
   embedded: number;
   /** Bytes of the database file(s). */
   dbBytes: number;
-  languages: Array<{ language: string; files: number; chunks: number }>;
+  /** `structured: false`: no grammar, the files are plain-text chunks. */
+  languages: Array<{ language: string; files: number; chunks: number; structured: boolean }>;
   chunkTypes: Array<{ chunkType: string; chunks: number }>;
   /** 'indexing' when the last run did not finish (resume after reload or crash). */
   runState: string | null;
@@ -44,6 +46,8 @@ export interface CodebaseInfo {
   /** Model key the stored vectors belong to (null when none). */
   vectorModel: string | null;
   vectorIndexKind: string | null;
+  /** What the last index run did not index and why (null: indexed before this was recorded). */
+  skipped: SkippedStats | null;
 }
 
 export interface AppSearchRequest {
@@ -75,6 +79,8 @@ export interface AppSearchResponse {
   /** Raw leg hits per codebase: the page re-fuses these with new weights, no new query. */
   legs: CodebaseLegs[];
   timings: Record<string, number>;
+  /** The fusion weights used (the request's, else those for the kind of question). */
+  weights: { bm25Weight: number; vectorWeight: number };
 }
 
 /** Exact/regex search (issue 11) over one or more codebases' stored file text. */

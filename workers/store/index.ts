@@ -18,7 +18,7 @@ import { checkImportedStore, isSqliteFile, NOT_SQLITE, openProblem } from '../..
 import { readOpfsStoreFile, removeOpfsStoreFiles, writeOpfsStoreFile } from '../../src/core/store/opfs-files.ts';
 import { Searcher, type QueryEmbedder } from '../../src/core/search/search.ts';
 import { mergeRanked } from '../../src/core/search/results.ts';
-import { DEFAULT_SEARCH_LIMIT } from '../../src/core/config.ts';
+import { BM25_WEIGHT, DEFAULT_SEARCH_LIMIT, VECTOR_WEIGHT } from '../../src/core/config.ts';
 import { createVectorIndex, chooseIndexKind } from '../../src/core/vector/create.ts';
 import type { VectorIndex } from '../../src/core/vector/types.ts';
 import { TieredIndex } from '../../src/core/vector/tiered.ts';
@@ -109,7 +109,7 @@ async function info(id: string): Promise<CodebaseInfo> {
     embedded,
     dbBytes: s.dbBytes,
     languages: Object.entries(s.languages)
-      .map(([language, v]) => ({ language, files: v.files, chunks: v.chunks }))
+      .map(([language, v]) => ({ language, files: v.files, chunks: v.chunks, structured: v.structured }))
       .sort((a, b) => b.chunks - a.chunks),
     chunkTypes: Object.entries(s.chunkTypes)
       .map(([chunkType, chunks]) => ({ chunkType, chunks }))
@@ -121,6 +121,7 @@ async function info(id: string): Promise<CodebaseInfo> {
     schemaVersion: String(s.schemaVersion),
     vectorModel: s.model,
     vectorIndexKind: o.vectors ? `${o.vectors.kind} (${o.vectors.size})` : null,
+    skipped: s.skipped,
   };
 }
 
@@ -221,6 +222,7 @@ const api: StoreWorkerApi = {
         results,
         legs,
         timings,
+        weights: responses[0]?.r.weights ?? { bm25Weight: req.options.bm25Weight ?? BM25_WEIGHT, vectorWeight: req.options.vectorWeight ?? VECTOR_WEIGHT },
       };
     });
   },

@@ -40,7 +40,8 @@ class Search {
   #kinds = $state.raw<FileKind[]>([]);
   #intent = $state<SearchIntent | null>(null);
   #codebases = $state.raw<string[]>([]);
-  #bm25Weight = $state(BM25_WEIGHT);
+  /** The keyword leg's fusion weight once the slider moved; null: the search's own (fusionWeights). */
+  #bm25Weight = $state<number | null>(null);
 
   #response = $state.raw<AppSearchResponse | null>(null);
   #results = $state.raw<AppSearchResult[]>([]);
@@ -67,8 +68,8 @@ class Search {
   get kinds() { return this.#kinds; }
   get intent() { return this.#intent; }
   get codebases() { return this.#codebases; }
-  get bm25Weight() { return this.#bm25Weight; }
-  get vectorWeight() { return Math.round((1 - this.#bm25Weight) * 100) / 100; }
+  get bm25Weight(): number { return this.#bm25Weight ?? this.#response?.weights?.bm25Weight ?? BM25_WEIGHT; }
+  get vectorWeight() { return Math.round((1 - this.bm25Weight) * 100) / 100; }
   get response() { return this.#response; }
   get results() { return this.#results; }
   get loading() { return this.#call.loading; }
@@ -242,8 +243,7 @@ class Search {
         chunkTypes: this.#chunkTypes.length ? this.#chunkTypes : undefined,
         kinds: this.#kinds.length ? this.#kinds : undefined,
         intent: this.#intent ?? undefined,
-        bm25Weight: this.#bm25Weight,
-        vectorWeight: this.vectorWeight,
+        ...(this.#bm25Weight !== null ? { bm25Weight: this.#bm25Weight, vectorWeight: this.vectorWeight } : {}),
       },
     };
     await this.#call.run((signal) => bridge.search(request, signal), (res) => {
@@ -273,7 +273,7 @@ class Search {
     this.#bm25Weight = Math.max(0, Math.min(1, w));
     const res = this.#response;
     if (!res) return;
-    const weights = { bm25Weight: this.#bm25Weight, vectorWeight: this.vectorWeight };
+    const weights = { bm25Weight: this.bm25Weight, vectorWeight: this.vectorWeight };
     // The same fusion, grouping by definition and merge as the store worker (search/results.ts).
     const perCodebase = res.legs.map((legs: CodebaseLegs) => reFuse(legs, weights, RESULT_LIMIT).map((g) => ({ ...g, codebaseId: legs.codebaseId })));
     const top = mergeRanked(perCodebase, RESULT_LIMIT);

@@ -217,3 +217,14 @@ describe('vector leg relevance floor', () => {
     checkContract(hybrid.results);
   });
 });
+
+describe('fusionWeights', () => {
+  it('leans on the keyword leg for a name lookup and weighs both legs alike for prose', async () => {
+    const { fusionWeights } = await import('./search.ts');
+    const { processQuery } = await import('./query.ts');
+    const { SYMBOL_FUSION_WEIGHTS, BM25_WEIGHT } = await import('../config.ts');
+    expect(fusionWeights(processQuery('ArgMatches'))).toEqual(SYMBOL_FUSION_WEIGHTS);
+    expect(fusionWeights(processQuery('where is the Router class defined'))).toEqual(SYMBOL_FUSION_WEIGHTS);
+    expect(fusionWeights(processQuery('how are plugins discovered and loaded')).bm25Weight).toBe(BM25_WEIGHT);
+  });
+});

@@ -14,10 +14,10 @@
  */
 import type { ChunkType, Hit, SearchFilters, SearchMode, SearchOptions, SearchResponse, StoredChunk } from '../types.ts';
 import {
-  BM25_WEIGHT, DEFAULT_SEARCH_LIMIT, KIND_FACTORS, LEG_CANDIDATES, MAX_SEARCH_LIMIT, VECTOR_FILTER_OVERFETCH, VECTOR_MIN_SCORE,
+  BM25_WEIGHT, DEFAULT_SEARCH_LIMIT, KIND_FACTORS, LEG_CANDIDATES, SYMBOL_FUSION_WEIGHTS, MAX_SEARCH_LIMIT, VECTOR_FILTER_OVERFETCH, VECTOR_MIN_SCORE,
   VECTOR_RELATIVE_FLOOR, VECTOR_WEIGHT,
 } from '../config.ts';
-import { processQuery } from './query.ts';
+import { processQuery, type ProcessedQuery } from './query.ts';
 import { fileKind, intentOfQuery, type SearchIntent } from '../text/file-kind.ts';
 import { searchBm25 } from './bm25.ts';
 import { compilePathGlob } from '../text/path-glob.ts';
@@ -46,6 +46,8 @@ export interface FullSearchResponse extends SearchResponse {
   explain: Record<number, FusedItem['explain']>;
   /** The keyword leg's own named signals per result id (FTS bm25, name match, exact, …). */
   bm25Signals: Record<number, Record<string, number>>;
+  /** The fusion weights used: the caller's, else fusionWeights for the kind of question. */
+  weights: { bm25Weight: number; vectorWeight: number };
 }
 
 export class Searcher {
@@ -108,7 +110,9 @@ export class Searcher {
       vectorFloor: vector.floor,
       vectorDropped: vector.dropped,
     };
-    const groups = rankGroups(legs, { bm25Weight: options.bm25Weight ?? BM25_WEIGHT, vectorWeight: options.vectorWeight ?? VECTOR_WEIGHT }, limit);
+    const auto = fusionWeights(pq);
+    const weights = { bm25Weight: options.bm25Weight ?? auto.bm25Weight, vectorWeight: options.vectorWeight ?? auto.vectorWeight };
+    const groups = rankGroups(legs, weights, limit);
     const shown = idsOf(groups);
     const byId = new Map((shown.length ? await this.#store.getChunks(shown) : []).map((r) => [r.id, r]));
     const results = toResults(groups, (id) => byId.get(id), pq);
@@ -127,6 +131,7 @@ export class Searcher {
       legs,
       explain,
       bm25Signals,
+      weights,
     };
   }
 
@@ -222,4 +227,13 @@ function kindOrder(hits: readonly Hit[], rows: readonly StoredChunk[], intent: S
   });
   scored.sort((a, b) => b.s - a.s || a.i - b.i);
   return scored.map(({ h, factor }, i) => ({ ...h, rank: i + 1, signals: factor === 1 ? h.signals : { ...h.signals, kind: factor } }));
+}
+
+/**
+ * Fusion weights for a question: a name lookup (one identifier, a declaration, "where is X
+ * defined") leans on the keyword leg (SYMBOL_FUSION_WEIGHTS), anything else weighs both
+ * legs BM25_WEIGHT / VECTOR_WEIGHT.
+ */
+export function fusionWeights(pq: ProcessedQuery): { bm25Weight: number; vectorWeight: number } {
+  return wantsDefinitions(pq) ? { ...SYMBOL_FUSION_WEIGHTS } : { bm25Weight: BM25_WEIGHT, vectorWeight: VECTOR_WEIGHT };
 }
