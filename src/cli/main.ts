@@ -44,6 +44,9 @@ Usage:
   sift stats <dir> [--json] [--db FILE]
   sift types <dir> [--json] [--db FILE]
   sift check <dir> [--json] [--db FILE]           integrity check of the index (exit 4 when corrupt)
+  sift mcp [<dir> ...] [--db FILE] [--include GLOB]... [--exclude GLOB]... [--no-watch]
+                                                  MCP server over stdio for coding agents: search, grep, read,
+                                                  symbols, status over <dir>s (default: .), kept fresh (README "Agents")
 
 Indexes live in ~/.sift/indexes/<sha256(dir)[:16]>/ (override with --db FILE or SIFT_HOME).
 Exit codes: 2 usage, 3 no index, 4 corrupt index, 5 index busy, 6 disk full, 1 other.
@@ -72,6 +75,7 @@ const OPTIONS = {
   explain: { type: 'boolean' },
   stdin: { type: 'boolean' },
   quiet: { type: 'boolean', short: 'q' },
+  'no-watch': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -303,6 +307,15 @@ export async function main(argv: string[]): Promise<number> {
       const dir = folder(dirArg);
       const ctx = await openExistingIndex(dir, (current = indexPaths(dir, v.db)));
       return runCheck(ctx, !!v.json);
+    }
+    case 'mcp': {
+      // issue 26: loaded by this command only (the MCP SDK is not part of other starts).
+      const dirs = [dirArg, ...rest].filter((d): d is string => d !== undefined);
+      const { runMcp } = await import('./mcp.ts');
+      return runMcp((dirs.length ? dirs : ['.']).map(folder), {
+        db: v.db, maxFileSize: num(v['max-file-size'], 'max-file-size'), ignore: [...(v.ignore ?? []), ...(v.exclude ?? [])],
+        include: v.include, watch: !v['no-watch'], quiet: !!v.quiet,
+      });
     }
     default:
       throw new CliError(`unknown command "${cmd}"; see \`sift --help\``, 2);

@@ -1,0 +1,358 @@
+/**
+ * One codebase served by `sift mcp` (issue 26): its index (the CLI's, ~/.sift or --db), kept
+ * fresh while the server runs, as a ToolCodebase for the core's agent tools.
+ *
+ * Freshness: a folder without an index is indexed in the background at start (keyword and
+ * exact search first: nothing is embedded here); answers come as soon as files are stored,
+ * and say what share is. Afterwards every directory holding indexed files is watched
+ * (fs.watch, one per directory, never node_modules or .git); a change marks the index dirty
+ * and starts a debounced incremental run (the indexer's stat cache: only changed files are
+ * read). A call first lets pending file events in, then waits for a dirty index's run (at
+ * most REFRESH_WAIT_MS), so an edit is in the next answer. Without working watchers, a stat
+ * walk runs before a call when the last one is older than STAT_EVERY_MS.
+ *
+ * Writes are serialized: one run at a time per codebase, under the index's session lock (the
+ * one `sift index` takes), so a concurrent `sift index` and this server never write at once
+ * — when another process holds it, this server answers from the index as it is, and says so.
+ */
+import { existsSync, statSync, watch, type FSWatcher } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { NodeFileSource } from '../core/source/node-source-node.ts';
+import { indexCodebase, type FileChunker } from '../core/index/indexer.ts';
+import { Searcher } from '../core/search/search.ts';
+import { DEFAULT_TEXT_CACHE_CHARS, TextCache } from '../core/search/grep.ts';
+import type { Store } from '../core/store/store.ts';
+import { META } from '../core/store/meta.ts';
+import { DEFAULT_IGNORE_PATTERNS } from '../core/config.ts';
+import { acquireSessionLock, type SessionLock } from '../core/store/lock-node.ts';
+import { planIndex } from '../core/index/indexer.ts';
+import type { ToolCodebase, ToolProgress } from '../core/tools/run.ts';
+import { openIndex, type IndexPaths } from './context.ts';
+import { createChunkPool, DEFAULT_POOL_SIZE } from './chunk-pool.ts';
+
+/** Wait for a dirty index's incremental run before answering, at most this long. */
+export const REFRESH_WAIT_MS = 4000;
+/** Wait this long for the first index of a folder before answering from what is stored. */
+export const FIRST_WAIT_MS = 1500;
+/** Debounce of file events before an incremental run starts. */
+export const WATCH_DEBOUNCE_MS = 100;
+/** Without working watchers: a stat walk before a call when the last is older than this. */
+export const STAT_EVERY_MS = 1500;
+/** With watchers: a stat walk anyway when the last is older than this (events can be lost). */
+export const SAFETY_WALK_MS = 30_000;
+/** Directories watched at most; past it, stat walks (STAT_EVERY_MS) keep the index fresh. */
+export const MAX_WATCHED_DIRS = 8000;
+/** Folders never watched (the walker's default ignores: tool, dependency and build folders). */
+const UNWATCHED_DIRS: ReadonlySet<string> = new Set(DEFAULT_IGNORE_PATTERNS.filter((p) => p.endsWith('/') && !/[*?[]/.test(p)).map((p) => p.slice(0, -1)));
+/** Files chunked on the main thread before the chunk pool starts (as `sift index`). */
+const IN_THREAD_FIRST_FILES = 16;
+/** Files read ahead per chunk worker (as `sift index`). */
+const FILES_AHEAD_PER_WORKER = 64;
+/** FTS segments are merged after a run that wrote this many rows (as `sift index`). */
+const OPTIMIZE_AFTER_ROWS = 20_000;
+
+export interface ServeOptions {
+  /** Walk options as `sift index` takes them. */
+  maxFileSize?: number;
+  ignore?: string[];
+  include?: string[];
+  /** Watch directories for changes (default true). */
+  watch?: boolean;
+  log: (line: string) => void;
+}
+
+function message(e: unknown): string {
+  return (e instanceof Error ? e.message : String(e)).split('\n')[0];
+}
+
+class Busy extends Error {
+  constructor(readonly pid: number) {
+    super(`another sift process (pid ${pid}) is writing this index`);
+  }
+}
+
+/** Resolves with `p` or after `ms`, whichever comes first (never rejects). */
+function waitAtMost(p: Promise<unknown>, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const t = setTimeout(resolve, ms);
+    p.then(() => resolve(), () => resolve()).finally(() => clearTimeout(t));
+  });
+}
+
+export class ServedCodebase implements ToolCodebase {
+  store: Store;
+  searcher: Searcher;
+  readonly texts = new TextCache(DEFAULT_TEXT_CACHE_CHARS);
+  #state: ToolProgress['state'] = 'ready';
+  #share = 1;
+  #error: string | null = null;
+  /** Said in answers: why the index may lag (another writer, a failed run). */
+  #lag: string | null = null;
+  #dirty = true;
+  #again = false;
+  #lastWalk = 0;
+  #running: Promise<void> | null = null;
+  #ino: number;
+  #timer: ReturnType<typeof setTimeout> | null = null;
+  #watchers = new Map<string, FSWatcher>();
+  #watchOk: boolean;
+  #closed = false;
+  #chunker: Promise<{ chunkFile: FileChunker['chunkFile']; dispose: () => void }> | null = null;
+
+  private constructor(
+    readonly name: string,
+    readonly root: string,
+    readonly paths: IndexPaths,
+    store: Store,
+    private readonly o: ServeOptions,
+  ) {
+    this.store = store;
+    this.searcher = new Searcher(store);
+    this.#ino = statSync(paths.db).ino;
+    this.#watchOk = o.watch !== false;
+  }
+
+  static async open(name: string, paths: IndexPaths, o: ServeOptions): Promise<ServedCodebase> {
+    const ctx = await openIndex(paths);
+    const cb = new ServedCodebase(name, paths.dir, paths, ctx.store, o);
+    const fresh = (await ctx.store.getMeta(META.merkleRoot)) === null;
+    if (fresh) {
+      cb.#state = 'indexing';
+      cb.#share = 0;
+    }
+    return cb;
+  }
+
+  progress(): ToolProgress {
+    return { state: this.#state, indexedShare: this.#share, error: this.#state === 'error' ? this.#error : this.#lag };
+  }
+
+  /** Starts the first run (index or catch up) in the background. */
+  start(): void {
+    void this.refresh();
+  }
+
+  /** Before a call: let file events in, start a run when the index may be stale, wait for it (bounded). */
+  async beforeCall(): Promise<void> {
+    await new Promise((r) => setImmediate(r));
+    this.#followRebuild();
+    const every = this.#watchOk ? SAFETY_WALK_MS : STAT_EVERY_MS;
+    if (this.#dirty || Date.now() - this.#lastWalk > every) void this.refresh();
+    if (this.#running) await waitAtMost(this.#running, this.#state === 'indexing' ? FIRST_WAIT_MS : REFRESH_WAIT_MS);
+  }
+
+  /** One incremental run, or joins the one running (which then runs again). */
+  refresh(): Promise<void> {
+    if (this.#running) {
+      this.#again = true;
+      return this.#running;
+    }
+    this.#running = (async () => {
+      do {
+        this.#again = false;
+        await this.#run();
+      } while (this.#again && !this.#closed);
+    })().finally(() => {
+      this.#running = null;
+    });
+    return this.#running;
+  }
+
+  /** Files changed on disk and not yet indexed (a stat walk; nothing is read or written). */
+  async statusExtra(): Promise<{ pendingChanges: number | null; skipped: Record<string, number>; notes?: string[] }> {
+    const notes: string[] = [];
+    if (this.#lag) notes.push(this.#lag);
+    if (this.#state === 'indexing') return { pendingChanges: null, skipped: {}, notes };
+    try {
+      const plan = await planIndex({ source: new NodeFileSource(this.root), store: this.store }, { walk: this.#walkOptions() });
+      return { pendingChanges: plan.candidates.length + plan.gone.length, skipped: {}, notes };
+    } catch (e) {
+      notes.push(`could not compare the folder with the index: ${message(e)}`);
+      return { pendingChanges: null, skipped: {}, notes };
+    }
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    if (this.#timer) clearTimeout(this.#timer);
+    for (const w of this.#watchers.values()) w.close();
+    this.#watchers.clear();
+    await this.#running?.catch(() => undefined);
+    if (this.#chunker) (await this.#chunker).dispose();
+    await this.store.close().catch(() => undefined);
+  }
+
+  #walkOptions(): { maxFileSize?: number; extraIgnore?: string[]; include?: string[] } {
+    return { maxFileSize: this.o.maxFileSize, extraIgnore: this.o.ignore, include: this.o.include };
+  }
+
+  /** `sift rebuild` swaps in a new database file: follow it. */
+  #followRebuild(): void {
+    let ino: number;
+    try {
+      ino = statSync(this.paths.db).ino;
+    } catch {
+      return;
+    }
+    if (ino === this.#ino || this.#running) return;
+    this.#ino = ino;
+    const old = this.store;
+    void openIndex(this.paths).then((ctx) => {
+      this.store = ctx.store;
+      this.searcher = new Searcher(ctx.store);
+      // Calls in flight on the old connection finish first (its queue), then it closes.
+      setTimeout(() => void old.close().catch(() => undefined), 5000).unref();
+    }, (e) => this.o.log(`${this.name}: could not reopen the rebuilt index: ${message(e)}`));
+  }
+
+  /** The in-thread chunker, loaded once and kept (tree-sitter's start is ~0.3 s). */
+  #inThread(): Promise<{ chunkFile: FileChunker['chunkFile']; dispose: () => void }> {
+    this.#chunker ??= (async () => {
+      const { Chunker } = await import('../core/chunk/chunker.ts');
+      const { nodeWasmLoader } = await import('../core/chunk/grammars-node.ts');
+      const c = await Chunker.create({ loadWasm: nodeWasmLoader });
+      return { chunkFile: (p: string, t: string) => c.chunkFile(p, t), dispose: () => c.dispose() };
+    })();
+    return this.#chunker;
+  }
+
+  async #run(): Promise<void> {
+    if (this.#closed) return;
+    this.#dirty = false;
+    const started = Date.now();
+    let lock: SessionLock;
+    try {
+      lock = await acquireSessionLock(this.paths.db, { timeoutMs: 0, busy: (pid) => new Busy(pid) });
+    } catch (e) {
+      this.#dirty = true;
+      this.#lag = e instanceof Busy ? `${e.message}; answers come from the index as it is until it finishes` : `could not lock the index: ${message(e)}`;
+      return;
+    }
+    const first = this.#state === 'indexing';
+    const t0 = performance.now();
+    const pool = createChunkPool(DEFAULT_POOL_SIZE, async () => {
+      const c = await this.#inThread();
+      return { chunkFile: c.chunkFile };
+    }, (why) => this.o.log(`${this.name}: a chunk worker stopped (${why.split('\n')[0]}); its files are chunked on the main thread`));
+    let seen = 0;
+    const chunker: FileChunker = {
+      chunkFile: async (path, text) => (++seen > IN_THREAD_FIRST_FILES ? pool.chunkFile(path, text) : (await this.#inThread()).chunkFile(path, text)),
+    };
+    try {
+      if (first) this.o.log(`${this.name}: indexing ${this.root} (keyword and exact search; answers start as files are stored)`);
+      const summary = await indexCodebase(
+        { source: new NodeFileSource(this.root), store: this.store, chunker },
+        {
+          concurrency: Math.max(1, DEFAULT_POOL_SIZE) * FILES_AHEAD_PER_WORKER,
+          optimizeAfterRows: OPTIMIZE_AFTER_ROWS,
+          walk: this.#walkOptions(),
+          onProgress: (s) => {
+            if (first && s.totalFiles > 0) this.#share = Math.min(0.999, s.indexedFiles / s.totalFiles);
+          },
+        },
+      );
+      this.#lastWalk = started;
+      this.#lag = null;
+      this.#error = null;
+      if (first || !summary.unchanged) {
+        const f = summary.files;
+        this.o.log(`${this.name}: ${first ? 'indexed' : 'updated'} in ${Math.round(performance.now() - t0)} ms — ${f.total} files (${f.added} added, ${f.changed} changed, ${f.renamed} renamed, ${f.deleted} deleted), ${summary.chunks.total} chunks`);
+        await this.#syncWatchers();
+      }
+      this.#state = 'ready';
+      this.#share = 1;
+    } catch (e) {
+      this.#error = message(e);
+      this.o.log(`${this.name}: indexing failed: ${this.#error}`);
+      if (first) this.#state = 'error';
+      else this.#lag = `the last update of the index failed (${this.#error}); answers come from the index as it was`;
+    } finally {
+      lock.release();
+      await pool.dispose().catch(() => undefined);
+    }
+  }
+
+  // ---- watching ------------------------------------------------------------------------
+
+  /** Watch every directory that holds an indexed file (and the root); stop watching the others. */
+  async #syncWatchers(): Promise<void> {
+    if (this.o.watch === false || this.#closed) return;
+    const dirs = new Set<string>(['']);
+    for (const path of (await this.store.getFiles()).keys()) {
+      for (let d = dirname(path); d !== '.' && d !== '' && !dirs.has(d); d = dirname(d)) dirs.add(d);
+    }
+    // Folders that are gone stop being watched; folders watched since they appeared stay.
+    for (const [d, w] of this.#watchers) {
+      if (!dirs.has(d) && !existsSync(join(this.root, d))) {
+        w.close();
+        this.#watchers.delete(d);
+      }
+    }
+    for (const d of dirs) this.#watch(d);
+  }
+
+  #watch(rel: string): void {
+    if (this.#watchers.has(rel) || this.#closed) return;
+    if (this.#watchers.size >= MAX_WATCHED_DIRS) {
+      if (this.#watchOk) this.o.log(`${this.name}: more than ${MAX_WATCHED_DIRS} folders; changes are found by a stat walk before calls`);
+      this.#watchOk = false;
+      return;
+    }
+    const abs = rel ? join(this.root, rel) : this.root;
+    let w: FSWatcher;
+    try {
+      w = watch(abs, { persistent: false }, (_event, name) => this.#onEvent(rel, name ? String(name) : null));
+    } catch (e) {
+      this.#watchFailed(rel, e);
+      return;
+    }
+    w.on('error', (e) => {
+      w.close();
+      this.#watchers.delete(rel);
+      // A deleted folder ends its watcher: that is a change, not a failure.
+      if (existsSync(abs)) this.#watchFailed(rel, e);
+      this.#changed();
+    });
+    this.#watchers.set(rel, w);
+  }
+
+  #watchFailed(rel: string, e: unknown): void {
+    if (this.#watchOk) this.o.log(`${this.name}: cannot watch ${rel || '.'} (${message(e)}); changes are found by a stat walk before calls`);
+    this.#watchOk = false;
+  }
+
+  #onEvent(dirRel: string, name: string | null): void {
+    // The index's own files, when --db puts them inside the tree, are no change of the code.
+    if (name && dirname(join(this.root, dirRel, name)) === dirname(this.paths.db) && name.startsWith(basename(this.paths.db))) return;
+    if (name && !UNWATCHED_DIRS.has(name)) {
+      // A new folder: watch it at once, so files written into it are seen too.
+      const rel = dirRel ? `${dirRel}/${name}` : name;
+      try {
+        if (!this.#watchers.has(rel) && statSync(join(this.root, rel)).isDirectory()) this.#watch(rel);
+      } catch {
+        // gone again, or unreadable: the run finds out
+      }
+    }
+    this.#changed();
+  }
+
+  #changed(): void {
+    this.#dirty = true;
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => {
+      this.#timer = null;
+      void this.refresh();
+    }, WATCH_DEBOUNCE_MS);
+  }
+}
+
+/** Unique display names for the served folders: their base names, numbered when repeated. */
+export function codebaseNames(dirs: readonly string[]): string[] {
+  const seen = new Map<string, number>();
+  return dirs.map((d) => {
+    const base = basename(d) || d;
+    const n = (seen.get(base) ?? 0) + 1;
+    seen.set(base, n);
+    return n === 1 ? base : `${base}-${n}`;
+  });
+}

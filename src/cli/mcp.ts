@@ -1,0 +1,91 @@
+/**
+ * `sift mcp [dir ...]` (issue 26): a Model Context Protocol server over stdio serving the
+ * agent tools of src/core/tools (search, grep, read, symbols, status) over one or more
+ * codebases, from the indexes the CLI keeps (~/.sift, or --db for one folder). Each folder
+ * is indexed or caught up in the background and kept fresh (mcp-codebase.ts).
+ *
+ * The wire: the SDK's low-level Server with the core's JSON Schemas as they are (inputSchema,
+ * outputSchema, annotations with readOnlyHint); results carry `structuredContent` and a text
+ * rendering; a bad argument is a result with `isError`, never a protocol error or a crash.
+ * stdout carries only protocol messages: console output is sent to stderr.
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { TOOL_DEFINITIONS } from '../core/tools/contract.ts';
+import { callTool, type ToolHost } from '../core/tools/run.ts';
+import { CliError, indexPaths, safeText } from './context.ts';
+import { codebaseNames, ServedCodebase, type ServeOptions } from './mcp-codebase.ts';
+
+export const SERVER_NAME = 'sift';
+export const SERVER_VERSION = '0.1.0';
+
+const INSTRUCTIONS = `Sift searches the codebases listed by the status tool, locally, from an index kept fresh as files change.
+Use search for ranked snippets (definitions, identifiers, questions), grep for every line matching a string or regex, symbols for where a name is defined or a file's outline, read for a file's lines.
+Every answer fits max_tokens (default 4000); pass next_cursor back with the same arguments for more. Paths are relative to the codebase root.`;
+
+export interface McpCliOptions {
+  db?: string;
+  maxFileSize?: number;
+  ignore?: string[];
+  include?: string[];
+  watch: boolean;
+  quiet: boolean;
+}
+
+/** The tool definitions as MCP lists them. */
+export function mcpTools(): Array<Record<string, unknown>> {
+  return TOOL_DEFINITIONS.map((t) => ({
+    name: t.name,
+    title: t.title,
+    description: t.description,
+    inputSchema: t.inputSchema,
+    outputSchema: t.outputSchema,
+    annotations: t.annotations,
+  }));
+}
+
+export async function runMcp(dirs: string[], o: McpCliOptions): Promise<number> {
+  if (o.db && dirs.length > 1) throw new CliError('--db names the index of one folder; serve several folders without it (each keeps its index under ~/.sift)', 2);
+  // Nothing but protocol messages on stdout.
+  console.log = console.info = console.debug = (...args: unknown[]) => console.error(...args);
+  const log = (line: string): void => {
+    if (!o.quiet) process.stderr.write(`sift mcp: ${safeText(line)}\n`);
+  };
+  const serve: ServeOptions = { maxFileSize: o.maxFileSize, ignore: o.ignore, include: o.include, watch: o.watch, log };
+  const names = codebaseNames(dirs);
+  const codebases = await Promise.all(dirs.map((d, i) => ServedCodebase.open(names[i], indexPaths(d, o.db), serve)));
+  const host: ToolHost = {
+    codebases: () => codebases,
+    beforeCall: async () => {
+      await Promise.all(codebases.map((c) => c.beforeCall()));
+    },
+  };
+
+  const server = new Server({ name: SERVER_NAME, version: SERVER_VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: mcpTools() as never }));
+  server.setRequestHandler(CallToolRequestSchema, async (req): Promise<CallToolResult> => {
+    const t0 = performance.now();
+    const a = await callTool(host, req.params.name, req.params.arguments ?? {});
+    if (process.env.SIFT_MCP_LOG) log(`${req.params.name} ${a.isError ? 'error' : 'ok'} in ${(performance.now() - t0).toFixed(1)} ms`);
+    return a.isError || !a.structuredContent
+      ? { content: [{ type: 'text', text: a.text }], isError: true }
+      : { content: [{ type: 'text', text: a.text }], structuredContent: a.structuredContent };
+  });
+
+  const closed = new Promise<void>((resolve) => {
+    server.onclose = () => resolve();
+  });
+  const transport = new StdioServerTransport();
+  await server.connect(transport);
+  // The client closing stdin ends the session.
+  process.stdin.once('end', () => void server.close());
+  const stop = (): void => void server.close();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  log(`serving ${codebases.map((c) => `${c.name} (${c.root})`).join(', ')} over stdio`);
+  for (const c of codebases) c.start();
+  await closed;
+  await Promise.all(codebases.map((c) => c.close()));
+  return 0;
+}

@@ -1,0 +1,294 @@
+/**
+ * `sift mcp` (issue 26) driven like an agent drives it: the MCP SDK's own Client over
+ * StdioClientTransport, spawning the real bin/sift on a real tree written here (several
+ * languages, an ignored file, a secret, a link out of the root). Every tool, answers within
+ * their budgets, cursors, grep lines equal to ripgrep's, an edit/add/rename/delete reflected
+ * in the next answer, traversal refused, a bad regex, concurrent calls.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ROOT } from './run-sift.ts';
+
+let work: string;
+let repo: string;
+let client: Client;
+let stderr = '';
+
+function pyModule(n: number): string {
+  const out = ['"""Billing: invoices and retries."""', 'import time', '', 'MAX_RETRIES = 3', ''];
+  for (let i = 0; i < n; i++) {
+    out.push('', `def invoice_total_${i}(items, tax=0.2):`, `    """Total of invoice ${i}."""`, '    total = sum(item.price for item in items)', `    return round(total * (1 + tax), 2)  # invoice ${i}`);
+  }
+  out.push('', '', 'class RetryPolicy:', '    def __init__(self, attempts=MAX_RETRIES):', '        self.attempts = attempts', '', '    def should_retry(self, n):', '        return n < self.attempts', '');
+  return out.join('\n');
+}
+
+const FILES: Record<string, string> = {
+  'billing/invoice.py': pyModule(80),
+  'web/server.ts': [
+    "import { createServer } from 'node:http';",
+    '',
+    'export class HttpServer {',
+    '  constructor(private port: number) {}',
+    '  listen(): void {',
+    "    createServer((req, res) => res.end('ok')).listen(this.port);",
+    '  }',
+    '  shutdown(): void {}',
+    '}',
+    '',
+    'export function startHttpServer(port = 8080): HttpServer {',
+    '  const s = new HttpServer(port);',
+    '  s.listen();',
+    '  return s;',
+    '}',
+    '',
+  ].join('\n'),
+  'cmd/main.go': 'package main\n\nimport "fmt"\n\n// ParseConfig reads the config file.\nfunc ParseConfig(path string) (map[string]string, error) {\n\treturn map[string]string{"path": path}, nil\n}\n\nfunc main() {\n\tcfg, err := ParseConfig("app.yaml")\n\tfmt.Println(cfg, err)\n}\n',
+  'src/lib.rs': 'pub struct Cache {\n    size: usize,\n}\n\nimpl Cache {\n    pub fn new(size: usize) -> Self {\n        Cache { size }\n    }\n}\n\npub fn evict(c: &mut Cache) {\n    c.size = 0;\n}\n',
+  'docs/guide.md': '# Guide\n\nRetries: the RetryPolicy retries an invoice three times.\n\nUnicode: café, naïve, 😀 emoji.\n',
+  'config/app.yaml': 'server:\n  port: 8080\n  retries: 3\n',
+  '.gitignore': 'generated/\n',
+  'generated/out.py': 'def generated_thing():\n    return 1\n',
+  '.env': 'API_KEY=supersecret\n',
+};
+
+/** Files the index holds (the tree minus the ignored folder, the secret and the link out). */
+const INDEXED = ['.gitignore', 'billing/invoice.py', 'cmd/main.go', 'config/app.yaml', 'docs/guide.md', 'src/lib.rs', 'web/server.ts'];
+
+type Result = Awaited<ReturnType<Client['callTool']>>;
+type Structured = Record<string, unknown> & { next_cursor: string | null };
+
+async function call(name: string, args: Record<string, unknown> = {}): Promise<Result> {
+  return client.callTool({ name, arguments: args });
+}
+
+const text = (r: Result) => (r.content as Array<{ type: string; text: string }>)[0]?.text ?? '';
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- test reads of the structured answers
+const data = (r: Result): any => r.structuredContent as Structured;
+/** Bytes of the whole result as it travels (JSON), over 3: at least the tokens any tokenizer counts for code. */
+const tokensOf = (r: Result) => Math.ceil(Buffer.byteLength(JSON.stringify({ content: r.content, structuredContent: r.structuredContent }), 'utf8') / 3);
+
+async function until(check: () => Promise<boolean>, ms: number): Promise<number> {
+  const t0 = Date.now();
+  while (!(await check())) {
+    if (Date.now() - t0 > ms) throw new Error(`not within ${ms} ms; server stderr:\n${stderr}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return Date.now() - t0;
+}
+
+/** Every line of `pattern` over all pages: `path:line:text`. */
+async function grepAll(args: Record<string, unknown>): Promise<string[]> {
+  const out: string[] = [];
+  let cursor: string | null = null;
+  for (let page = 0; page < 200; page++) {
+    const r = await call('grep', { ...args, ...(cursor ? { cursor } : {}) });
+    expect(r.isError, text(r)).toBeFalsy();
+    const s = data(r) as Structured & { lines: Array<{ path: string; line: number; text?: string }>; with_text: number };
+    out.push(...s.lines.slice(0, s.with_text).map((l) => `${l.path}:${l.line}:${l.text}`));
+    cursor = s.next_cursor;
+    if (!cursor) return out;
+  }
+  throw new Error('too many pages');
+}
+
+function rg(pattern: string, o: { regex?: boolean; ignoreCase?: boolean } = {}): string[] {
+  const r = spawnSync('rg', ['--no-config', '--sort', 'path', '-n', '--no-heading', '-H', ...(o.regex ? [] : ['-F']), ...(o.ignoreCase ? ['-i'] : []), '-e', pattern, '--', ...INDEXED], { cwd: repo, encoding: 'utf8' });
+  if (r.status === 1) return [];
+  expect(r.status, r.stderr).toBe(0);
+  return r.stdout.split('\n').filter(Boolean);
+}
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'sift-mcp-'));
+  repo = join(work, 'repo');
+  for (const [p, t] of Object.entries(FILES)) {
+    mkdirSync(join(repo, p, '..'), { recursive: true });
+    writeFileSync(join(repo, p), t);
+  }
+  writeFileSync(join(work, 'outside.txt'), 'SECRET OUTSIDE THE ROOT\n');
+  symlinkSync(join(work, 'outside.txt'), join(repo, 'docs', 'link-out.md'));
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [join(ROOT, 'bin/sift'), 'mcp', repo],
+    env: { ...process.env, SIFT_HOME: join(work, 'home'), SIFT_OFFLINE: '1' } as Record<string, string>,
+    stderr: 'pipe',
+  });
+  transport.stderr?.on('data', (d: Buffer) => {
+    stderr += d.toString();
+  });
+  client = new Client({ name: 'sift-test', version: '1.0.0' });
+  await client.connect(transport);
+  await until(async () => (data(await call('status')) as { codebases: Array<{ state: string }> }).codebases[0].state === 'ready', 60_000);
+}, 120_000);
+
+afterAll(async () => {
+  await client?.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe('sift mcp', () => {
+  it('lists the five read-only tools with input and output schemas', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(['grep', 'read', 'search', 'status', 'symbols']);
+    for (const t of tools) {
+      expect(t.annotations?.readOnlyHint).toBe(true);
+      expect(t.inputSchema.type).toBe('object');
+      expect(t.outputSchema?.type).toBe('object');
+      expect(t.description?.length).toBeGreaterThan(40);
+    }
+    const grep = tools.find((t) => t.name === 'grep')!;
+    expect(Object.keys(grep.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['pattern', 'regex', 'ignore_case', 'path', 'language', 'limit', 'max_tokens', 'cursor']));
+  });
+
+  it('status: files, chunks, languages, skipped by reason', async () => {
+    const r = await call('status');
+    const c = (data(r) as { codebases: Array<Record<string, unknown>> }).codebases[0];
+    expect(c).toMatchObject({ name: 'repo', root: repo, state: 'ready', indexed_share: 1, files: INDEXED.length, embedded_share: 0, pending_changes: 0 });
+    expect(Object.keys(c.languages as object)).toEqual(expect.arrayContaining(['python', 'typescript', 'go', 'rust', 'markdown']));
+    expect(Object.keys(c.skipped as object)).toEqual(expect.arrayContaining(['secret']));
+    expect(text(r)).toMatch(/^repo \(.*\): ready/);
+  });
+
+  it('search: the defining file first, within the default budget', async () => {
+    for (const [query, path] of [['startHttpServer', 'web/server.ts'], ['ParseConfig', 'cmd/main.go'], ['evict cache entries', 'src/lib.rs'], ['RetryPolicy should_retry', 'billing/invoice.py']]) {
+      const r = await call('search', { query });
+      expect(r.isError, text(r)).toBeFalsy();
+      expect((data(r).results as Array<{ path: string }>)[0].path, query).toBe(path);
+      expect(tokensOf(r)).toBeLessThanOrEqual(4000);
+    }
+  });
+
+  it('answers stay within max_tokens, degrading to locations, with counts first', async () => {
+    for (const max of [300, 600, 1500, 4000, 20_000]) {
+      for (const [tool, args] of [
+        ['search', { query: 'invoice total tax', limit: 50 }],
+        ['grep', { pattern: 'invoice', limit: 2000 }],
+        ['read', { path: 'billing/invoice.py' }],
+        ['symbols', { path: 'billing/invoice.py', limit: 500 }],
+      ] as const) {
+        const r = await call(tool, { ...args, max_tokens: max });
+        expect(r.isError, text(r)).toBeFalsy();
+        expect(tokensOf(r), `${tool} at ${max}`).toBeLessThanOrEqual(max);
+      }
+    }
+    const g = await call('grep', { pattern: 'invoice', limit: 2000, max_tokens: 1000 });
+    expect(text(g).split('\n')[0]).toMatch(/^grep "invoice" \(exact\) · \d+ matching lines in 2 files/);
+    const s = data(g) as Structured & { total_matches: number; shown: number; with_text: number };
+    expect(s.total_matches).toBeGreaterThan(s.with_text);
+    expect(s.next_cursor).toBeTypeOf('string');
+  });
+
+  it('grep: every line equals ripgrep, across cursor pages', async () => {
+    const cases: Array<[string, { regex?: boolean; ignoreCase?: boolean }]> = [
+      ['invoice', {}], ['retr', { ignoreCase: true }], ['def \\w+\\(', { regex: true }], ['^\\s*$', { regex: true }], ['😀', {}],
+      ['port', {}], ['(?i)CACHE', { regex: true }], ['[0-9]{4}', { regex: true }],
+    ];
+    for (const [pattern, o] of cases) {
+      const mine = await grepAll({ pattern, regex: !!o.regex, ignore_case: !!o.ignoreCase, limit: 37, max_tokens: 2000 });
+      expect(mine, pattern).toEqual(rg(pattern, o));
+    }
+  });
+
+  it('read: numbered lines of an indexed file; traversal, absolute paths, links out, secrets and ignored files refused', async () => {
+    const r = await call('read', { path: 'web/server.ts', start_line: 11, end_line: 12 });
+    expect(data(r)).toMatchObject({ path: 'web/server.ts', start_line: 11, end_line: 12, total_lines: 15, content: 'export function startHttpServer(port = 8080): HttpServer {\n  const s = new HttpServer(port);' });
+    expect(text(r)).toContain('11  export function startHttpServer');
+    expect(data(await call('read', { path: join(repo, 'web/server.ts'), end_line: 1 }))).toMatchObject({ content: "import { createServer } from 'node:http';" });
+    for (const [path, why] of [
+      ['../outside.txt', /leaves the codebase root/],
+      ['web/../../outside.txt', /leaves the codebase root/],
+      [join(work, 'outside.txt'), /outside the codebase root/],
+      ['/etc/passwd', /outside the codebase root/],
+      ['docs/link-out.md', /not in the index/],
+      ['.env', /not in the index/],
+      ['generated/out.py', /not in the index/],
+      ['nope/missing.ts', /not in the index/],
+    ] as const) {
+      const e = await call('read', { path });
+      expect(e.isError, path).toBe(true);
+      expect(text(e), path).toMatch(why);
+      expect(text(e)).not.toContain('SECRET');
+      expect(text(e)).not.toContain('supersecret');
+    }
+    // Not through grep either.
+    expect(data(await call('grep', { pattern: 'SECRET OUTSIDE' })).total_matches).toBe(0);
+    expect(data(await call('grep', { pattern: 'supersecret' })).total_matches).toBe(0);
+  });
+
+  it('read: continues past the budget with next_start_line and the cursor', async () => {
+    const a = data(await call('read', { path: 'billing/invoice.py', max_tokens: 600 })) as Structured & { end_line: number; next_start_line: number; content: string };
+    expect(a.next_start_line).toBe(a.end_line + 1);
+    const b = data(await call('read', { path: 'billing/invoice.py', max_tokens: 600, cursor: a.next_cursor })) as Structured & { start_line: number };
+    expect(b.start_line).toBe(a.end_line + 1);
+  });
+
+  it('symbols: definitions by name (with container) and a file outline', async () => {
+    const s = data(await call('symbols', { name: 'should_retry' })) as { symbols: Array<Record<string, unknown>> };
+    expect(s.symbols[0]).toMatchObject({ name: 'should_retry', container: 'RetryPolicy', path: 'billing/invoice.py' });
+    const h = data(await call('symbols', { name: 'HttpServer.listen' })) as { symbols: Array<Record<string, unknown>> };
+    expect(h.symbols[0]).toMatchObject({ name: 'listen', kind: 'method', container: 'HttpServer', path: 'web/server.ts', start_line: 5, end_line: 7 });
+    const o = data(await call('symbols', { path: 'src/lib.rs' })) as { symbols: Array<{ name: string; kind: string }> };
+    expect(o.symbols.map((x) => x.name)).toEqual(expect.arrayContaining(['Cache', 'new', 'evict']));
+    const page1 = data(await call('symbols', { path: 'billing/invoice.py', limit: 30 })) as Structured & { total: number; symbols: unknown[] };
+    expect(page1.total).toBeGreaterThan(80);
+    const page2 = data(await call('symbols', { path: 'billing/invoice.py', limit: 30, cursor: page1.next_cursor })) as { offset: number };
+    expect(page2.offset).toBe(page1.symbols.length);
+  });
+
+  it('bad arguments are tool errors with clear messages, and the server keeps serving', async () => {
+    const bad = await call('grep', { pattern: 'foo(', regex: true });
+    expect(bad.isError).toBe(true);
+    expect(text(bad)).toMatch(/invalid pattern.*missing closing \)/);
+    expect(text(await call('search', { query: 'x', mode: 'fast' }))).toMatch(/"mode" must be one of/);
+    expect(text(await call('grep', { pattern: 'x', case_insensitive: true }))).toMatch(/unknown argument "case_insensitive"/);
+    expect(text(await call('search', { query: 'x', cursor: 'bogus' }))).toMatch(/invalid cursor/);
+    expect(text(await call('symbols', {}))).toMatch(/give "name"/);
+    expect(text(await call('search', { query: 'x', codebase: 'other' }))).toMatch(/no codebase "other"; served: repo/);
+    expect((await call('status')).isError).toBeFalsy();
+  });
+
+  it('concurrent calls all answer, the same as one at a time', async () => {
+    const calls: Array<[string, Record<string, unknown>]> = [];
+    for (let i = 0; i < 6; i++) {
+      calls.push(['grep', { pattern: `invoice ${i}`, max_tokens: 800 }], ['search', { query: `invoice_total_${i}` }], ['symbols', { name: `invoice_total_${i}` }], ['read', { path: 'cmd/main.go', start_line: i + 1 }]);
+    }
+    const together = await Promise.all(calls.map(([n, a]) => call(n, a)));
+    for (let i = 0; i < calls.length; i++) {
+      expect(together[i].isError, text(together[i])).toBeFalsy();
+      const alone = await call(calls[i][0], calls[i][1]);
+      expect(data(together[i])).toEqual(data(alone));
+    }
+  });
+
+  it('an edit, a new file, a rename and a delete are in the next answer', async () => {
+    writeFileSync(join(repo, 'web/server.ts'), FILES['web/server.ts'].replace('shutdown(): void {}', 'shutdownGracefully(): void {}'));
+    let t0 = Date.now();
+    const edited = await call('grep', { pattern: 'shutdownGracefully' });
+    const editMs = Date.now() - t0;
+    expect(data(edited).total_matches).toBe(1);
+    expect(editMs).toBeLessThan(2000);
+    expect((data(await call('symbols', { name: 'shutdownGracefully' })) as { total: number }).total).toBe(1);
+
+    mkdirSync(join(repo, 'jobs'));
+    writeFileSync(join(repo, 'jobs/cron.py'), 'def nightly_reconcile():\n    return "reconciled"\n');
+    t0 = Date.now();
+    const added = data(await call('search', { query: 'nightly_reconcile' })) as { results: Array<{ path: string }> };
+    expect(added.results[0]?.path).toBe('jobs/cron.py');
+    expect(Date.now() - t0).toBeLessThan(2000);
+
+    renameSync(join(repo, 'src/lib.rs'), join(repo, 'src/cache.rs'));
+    const renamed = data(await call('grep', { pattern: 'pub fn evict' })) as { lines: Array<{ path: string }> };
+    expect(renamed.lines.map((l) => l.path)).toEqual(['src/cache.rs']);
+    expect(text(await call('read', { path: 'src/lib.rs' }))).toMatch(/not in the index/);
+
+    unlinkSync(join(repo, 'config/app.yaml'));
+    expect(data(await call('grep', { pattern: 'retries: 3' })).total_matches).toBe(0);
+    expect((data(await call('status')) as { codebases: Array<{ files: number; pending_changes: number }> }).codebases[0]).toMatchObject({ files: INDEXED.length, pending_changes: 0 });
+  });
+});
