@@ -104,7 +104,7 @@ export async function callTool(host: ToolHost, name: string, rawArgs: unknown): 
 
 export function errorAnswer(e: unknown): ToolAnswer {
   if (e instanceof ToolInputError) return { text: `error: ${e.message}`, structuredContent: null, isError: true };
-  if (e instanceof GrepPatternError) return { text: `error: invalid pattern: ${e.message}${e.offset !== null ? ` (at offset ${e.offset})` : ''}`, structuredContent: null, isError: true };
+  if (e instanceof GrepPatternError) return { text: `error: invalid pattern: ${e.message}${e.offset !== null && !/offset/.test(e.message) ? ` (at offset ${e.offset})` : ''}`, structuredContent: null, isError: true };
   const msg = e instanceof Error ? e.message : String(e);
   return { text: `error: ${msg.split('\n')[0]}`, structuredContent: null, isError: true };
 }
