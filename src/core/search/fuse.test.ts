@@ -132,7 +132,7 @@ describe('rankGroups diversity', () => {
     const ids = [1, 2, ...Array.from({ length: 40 }, (_, i) => 100 + i)];
     for (const id of ids.slice(2)) fileOf[id] = `f${id}.go`;
     const l = legs(ids, fileOf);
-    l.bm25 = ids.map((id, i) => hit(id, i < 2 ? i + 1 : i + 60));
+    l.bm25 = ids.map((id, i) => hit(id, i < 2 ? i + 1 : i + 100));
     expect(rankGroups(l, w, 3).map((g) => g.id)).toEqual([1, 2, 100]);
   });
   it('leaves definitions of a named identifier in tier order', () => {
