@@ -115,10 +115,10 @@ export class Chunker {
     });
   }
 
-  /** Chunks one file. `path` is relative and `/`-separated; it picks the language. */
+  /** Chunks one file. `path` is relative and `/`-separated; it picks the language (with the text: a C++ `.h`, a `#!` line). */
   async chunkFile(path: string, text: string): Promise<ChunkFileResult> {
     if (this.disposed) throw new Error('Chunker is disposed');
-    const language = detectLanguage(path);
+    const language = detectLanguage(path, text);
     const spec = LANGUAGE_SPECS[language];
     const asText = (warning?: string): ChunkFileResult => ({
       language,

@@ -16,6 +16,17 @@ const MAX_PREFIX_ROWS = 6;
 const MAX_PREFIX_CHARS = 300;
 const MAX_NAME_CHARS = 200;
 
+/** A namespace (its body's members chunked as if top-level), or a container of members (LanguageSpec.read). */
+export interface Namespace {
+  ns: Node;
+  /** Its members are a class's (functions become methods) and the container defines nothing. */
+  members?: boolean;
+  /** The members' parent (undefined: the namespace's own name; null: the enclosing parent). */
+  name?: string | null;
+  /** Where the members are (undefined: the `body` field). */
+  body?: Node | null;
+}
+
 const IDENTIFIER = /identifier$|^(name|constant|word|operator_name|destructor_name|primitive_type)$/;
 
 export class Definitions {
@@ -25,8 +36,12 @@ export class Definitions {
     private readonly spec: LanguageSpec,
   ) {}
 
-  /** Is `n` a definition (possibly wrapped or bound to a variable) or a namespace? `nType`: `n.type` when known. */
-  classify(n: Node, nType: string = typeOf(n)): { def: DefInfo } | { ns: Node } | null {
+  /**
+   * Is `n` a definition (possibly wrapped or bound to a variable), a namespace, or a container
+   * of members (`members`: LanguageSpec.read said so; `name`: the members' parent, null for the
+   * enclosing one; `body`: where they are)? `nType`: `n.type` when known.
+   */
+  classify(n: Node, nType: string = typeOf(n)): { def: DefInfo } | Namespace | null {
     const spec = this.spec;
     let node = n;
     let type = nType;
@@ -52,6 +67,12 @@ export class Definitions {
     if (base) {
       // `struct x;` / `enum e` used as a type are not definitions.
       if (/_specifier$/.test(type) && !node.childForFieldName('body')) return null;
+      const read = spec.read?.(node);
+      if (read === null) return null;
+      if (read && 'members' in read) return { ns: node, members: true, name: read.name, body: read.members as Node | null };
+      if (read) {
+        return { def: { outer: n, node, holder: node, kind: read.kind, name: read.name, sigStart, qualifier: read.qualifier ?? null, body: read.body as Node | null | undefined } };
+      }
       const kind = spec.refine?.(node) ?? base;
       return { def: { outer: n, node, holder: node, kind, name: this.nameOf(node), sigStart } };
     }
@@ -88,6 +109,7 @@ export class Definitions {
   }
 
   bodyOf(d: DefInfo): Node | null {
+    if (d.body !== undefined) return d.body;
     return (
       d.holder.childForFieldName('body') ??
       (typeOf(d.node) === 'type_definition' ? (d.node.childForFieldName('type')?.childForFieldName('body') ?? null) : null)
@@ -127,8 +149,17 @@ export class Definitions {
       const str = first?.type === 'expression_statement' ? first.firstNamedChild : null;
       if (str && str.type === 'string') return { doc: docstringText(str.text), docSpan: [str.startIndex, str.endIndex] };
     }
-    const nodes = item.docNodes;
-    if (nodes.length === 0) return { doc: null, docSpan: null };
+    const opening = body && this.spec.bodyDoc?.(body);
+    if (opening) return { doc: docstringText(opening.text), docSpan: [opening.startIndex, opening.endIndex] };
+    const nodes = item.docNodes.filter((n) => this.spec.comments.has(n.type));
+    if (nodes.length === 0) {
+      // An attribute that documents (Elixir `@doc """…"""`): the string is the doc.
+      for (const a of item.docNodes) {
+        const str = this.spec.attributeDoc?.(a);
+        if (str) return { doc: docstringText(str.text), docSpan: [str.startIndex, str.endIndex] };
+      }
+      return { doc: null, docSpan: null };
+    }
     return { doc: commentDocText(nodes.map((n) => n.text)), docSpan: [nodes[0]!.startIndex, nodes[nodes.length - 1]!.endIndex] };
   }
 

@@ -17,7 +17,7 @@ import { CLASS_LIKE } from './languages.ts';
 import type { LanguageSpec } from './languages.ts';
 import { LineTable, packRows } from './lines.ts';
 import type { RowPiece } from './lines.ts';
-import { Definitions } from './definitions.ts';
+import { Definitions, type Namespace } from './definitions.ts';
 import { budgetOf, mergePieces, pieceSize, pieceToChunk, type ChunkSizes, type Context, type DefInfo, type Item, type MergeKind, type Piece, type PieceBase } from './pieces.ts';
 import { ALL, LEADING, SKIP, STOP, walkCursor } from './tree-walk.ts';
 import { Cursor, endRowOf, typeOf } from './tree-access.ts';
@@ -100,39 +100,50 @@ export class FileChunker {
         const type = cursor.nodeType;
         const sr = n.startPosition.row;
         const last = items[items.length - 1];
+        if (pending.length === 0 && last?.def && last.def.body === undefined && this.spec.bodySiblings?.has(type)) {
+          // Dart: `void f()` then its body `{ … }` as the next sibling.
+          last.def.body = n;
+          last.endRow = Math.max(last.endRow, endRowOf(n));
+          continue;
+        }
         if (pending.length === 0 && last && sr <= last.endRow) {
           // Shares a row with the previous item (trailing comment, `a; b;`): part of it.
           last.endRow = Math.max(last.endRow, endRowOf(n));
           if (last.kind !== 'def') last.nodes.push(n);
           continue;
         }
-        if ((TRANSPARENT_CONTAINERS.has(type) || type === 'ERROR') && depth < MAX_NEST_DEPTH) {
+        if ((TRANSPARENT_CONTAINERS.has(type) || type === 'ERROR' || this.spec.transparent?.has(type)) && depth < MAX_NEST_DEPTH) {
           flush();
           this.expandTransparent(items, n, parent, depth, inClass);
           continue;
         }
         const isComment = this.spec.comments.has(type);
-        if (isComment || this.spec.attributes.has(type)) {
+        if (isComment || (this.spec.attributes.has(type) && (!this.spec.isAttribute || this.spec.isAttribute(n)))) {
           if (pending.length > 0 && endRowOf(pending[pending.length - 1]) + 1 < sr) flush();
           pending.push(n);
           continue;
         }
         const found = this.defs.classify(n, type);
-        const attached = pending.length > 0 && endRowOf(pending[pending.length - 1]) + 1 >= sr ? pending : [];
+        if (found && 'def' in found && this.spec.groupByName && last?.def && sameDefinition(last.def, found.def)) {
+          // Another equation or clause of the definition before (comments between them included).
+          last.endRow = Math.max(last.endRow, endRowOf(n));
+          (last.group ??= []).push(...pending, n);
+          pending = [];
+          continue;
+        }
+        let attached = pending.length > 0 && endRowOf(pending[pending.length - 1]) + 1 >= sr ? pending : [];
         if (!found || attached.length === 0) flush();
         if (!found) {
           this.pushCode(items, n, 'code', parent, inClass);
           continue;
         }
+        if (attached.length === 0 && this.spec.splitMembers) attached = this.trailingDoc(items, sr);
         const startRow = attached.length > 0 ? attached[0].startPosition.row : sr;
         pending = [];
         if ('def' in found) {
-          items.push({
-            kind: 'def', startRow, endRow: endRowOf(n), nodes: [], def: found.def,
-            docNodes: attached.filter((a) => this.spec.comments.has(typeOf(a))), parent, inClass,
-          });
+          items.push({ kind: 'def', startRow, endRow: endRowOf(n), nodes: [], def: found.def, docNodes: attached, parent, inClass });
         } else {
-          this.expandNamespace(items, found.ns, n, startRow, parent, depth);
+          this.expandNamespace(items, found, n, startRow, parent, depth);
         }
       } while (cursor.gotoNextSibling());
       flush();
@@ -142,17 +153,62 @@ export class FileChunker {
     return items;
   }
 
+  /**
+   * Doc comments a grammar put at the end of the code item before a definition on row `row`
+   * (Kotlin's and Haskell's import lists end with the next declaration's comment): they become
+   * the definition's, and the code item ends before them. [] when there are none.
+   */
+  private trailingDoc(items: Item[], row: number): Node[] {
+    const prev = items[items.length - 1];
+    if (!prev || prev.kind !== 'code' || prev.endRow + 1 < row || prev.nodes.length === 0) return [];
+    let n: Node | null = prev.nodes[prev.nodes.length - 1];
+    for (let level = 0; n && level < 4; level++) {
+      const lastChild: Node | null = n.lastNamedChild;
+      if (!lastChild) return [];
+      if (this.spec.comments.has(lastChild.type)) {
+        const out: Node[] = [];
+        let next = row;
+        for (let c: Node | null = lastChild; c && this.spec.comments.has(c.type) && endRowOf(c) + 1 >= next; c = c.previousNamedSibling) {
+          if (!this.lines.startsRow(c.startIndex, c.startPosition.row)) break;
+          out.unshift(c);
+          next = c.startPosition.row;
+        }
+        if (out.length === 0 || next <= prev.startRow) return [];
+        prev.endRow = next - 1;
+        return out;
+      }
+      n = lastChild;
+    }
+    return [];
+  }
+
   private pushCode(items: Item[], n: Node, kind: 'code' | 'comment', parent: string | null, inClass: boolean): void {
     items.push({ kind, startRow: n.startPosition.row, endRow: endRowOf(n), nodes: [n], docNodes: [], parent, inClass });
   }
 
-  /** A namespace's members are chunked like top-level items; its header and footer rows are code. */
-  private expandNamespace(items: Item[], ns: Node, outer: Node, startRow: number, parent: string | null, depth: number): void {
-    const body = ns.childForFieldName('body');
+  /**
+   * A namespace's members are chunked like top-level items; its header and footer rows are
+   * code. A container of members (Rust `impl`): its members are methods of the type it is for,
+   * its header rows open the first member's chunk and small closing rows close the last one.
+   */
+  private expandNamespace(items: Item[], found: Namespace, outer: Node, startRow: number, parent: string | null, depth: number): void {
+    const ns = found.ns;
+    const body = found.body !== undefined ? found.body : ns.childForFieldName('body');
+    const name = found.name !== undefined ? (found.name ?? parent) : (this.defs.nameOf(ns) ?? parent);
+    const members = !!found.members;
     const endRow = endRowOf(outer);
-    const inner = body && depth < MAX_NEST_DEPTH ? this.collectItems(body, this.defs.nameOf(ns) ?? parent, depth + 1, false) : [];
-    if (inner.length === 0 || inner[0].startRow <= startRow || inner[inner.length - 1].endRow >= endRow) {
+    const inner = body && depth < MAX_NEST_DEPTH ? this.collectItems(body, name, depth + 1, members) : [];
+    // A container's last member may end on its last row (Haskell's `instance … where` has no closing token).
+    if (inner.length === 0 || inner[0].startRow <= startRow || inner[inner.length - 1].endRow >= endRow + (members ? 1 : 0)) {
       items.push({ kind: 'code', startRow, endRow, nodes: [outer], docNodes: [], parent, inClass: false });
+      return;
+    }
+    if (members) {
+      inner[0].startRow = startRow;
+      items.push(...inner);
+      const last = inner[inner.length - 1];
+      if (last.endRow >= endRow || this.lines.size(last.endRow + 1, endRow) <= MAX_TAIL_CHARS) last.endRow = endRow;
+      else items.push({ kind: 'code', startRow: last.endRow + 1, endRow, nodes: [], docNodes: [], parent, inClass: false });
       return;
     }
     items.push({ kind: 'code', startRow, endRow: inner[0].startRow - 1, nodes: [], docNodes: [], parent, inClass: false });
@@ -162,12 +218,21 @@ export class FileChunker {
 
   /** `#if…#endif`: its children are items of the enclosing container; the directive rows are code. */
   private expandTransparent(items: Item[], n: Node, parent: string | null, depth: number, inClass: boolean): void {
-    const startRow = n.startPosition.row;
+    let startRow = n.startPosition.row;
     const endRow = endRowOf(n);
     const inner = this.collectItems(n, parent, depth + 1, inClass);
     if (inner.length === 0 || inner[0].startRow < startRow || inner[inner.length - 1].endRow > endRow) {
       items.push({ kind: 'code', startRow, endRow, nodes: [n], docNodes: [], parent, inClass });
       return;
+    }
+    const first = inner[0];
+    if (this.spec.splitMembers && first.kind === 'def' && first.docNodes.length === 0 && first.startRow === startRow) {
+      // Haskell: the first declaration's doc comment ends the import list before `declarations`.
+      const doc = this.trailingDoc(items, startRow);
+      if (doc.length) {
+        first.docNodes = doc;
+        first.startRow = startRow = doc[0].startPosition.row;
+      }
     }
     if (inner[0].startRow > startRow) {
       items.push({ kind: 'code', startRow, endRow: inner[0].startRow - 1, nodes: [], docNodes: [], parent, inClass });
@@ -301,10 +366,22 @@ export class FileChunker {
   }
 
   private emitDef(item: Item, d: DefInfo, depth: number, out: Piece[]): void {
+    const from = out.length;
+    this.emitDefPieces(item, d, depth, out);
+    // `defmodule Plug.Conn`: the module is found by its last name too (`alias Plug.Conn` … `Conn`).
+    const alias = d.name && CLASS_LIKE.has(d.kind) ? /(?:\.|::)([^.:]+)$/.exec(d.name)?.[1] : undefined;
+    if (!alias) return;
+    for (let i = from; i < out.length; i++) {
+      const p = out[i];
+      if (p.symbol === d.name && !p.context && !p.names) p.names = [d.name!, alias];
+    }
+  }
+
+  private emitDefPieces(item: Item, d: DefInfo, depth: number, out: Piece[]): void {
     let kind = d.kind;
     let symbol = d.name;
-    let parent = item.parent;
-    if (item.inClass && kind === 'function') kind = 'method';
+    let parent = d.qualifier ?? item.parent;
+    if (item.inClass && kind === 'function') kind = this.spec.memberFunction ?? 'method';
     if (this.language === 'go' && typeOf(d.node) === 'method_declaration') parent = this.defs.goReceiver(d.node) ?? parent;
     if ((kind === 'function' || kind === 'method') && symbol && symbol.includes('::')) {
       const i = symbol.lastIndexOf('::');
@@ -317,28 +394,33 @@ export class FileChunker {
       chunkType: kind, symbol, parent, ...this.defs.signatureOf(d, body), ...this.defs.docOf(item, body), defRow: this.lines.rowOf(d.sigStart),
     };
     const size = this.lines.size(item.startRow, item.endRow);
-    if (size <= this.opts.maxChunkChars) {
+    const whole = () => {
       const merge: MergeKind = size < this.opts.minChunkChars ? 'def' : 'none';
       out.push({ ...base, startRow: item.startRow, endRow: item.endRow, context: null, names: null, merge });
-      return;
-    }
+    };
+    const classLike = CLASS_LIKE.has(kind) && body && depth < MAX_NEST_DEPTH;
+    // splitMembers: a small class-like is cut into members too, when they start below its header.
+    const small = size <= this.opts.maxChunkChars;
+    if (small && !(classLike && this.spec.splitMembers)) return whole();
     const prefix = this.defs.contextPrefix(d, body);
-    if (CLASS_LIKE.has(kind) && body && depth < MAX_NEST_DEPTH) {
+    if (classLike) {
       const members = this.collectItems(body, symbol, depth + 1, true);
-      if (members.some((m) => m.kind === 'def')) {
+      const first = members.find((m) => m.kind === 'def');
+      if (first && (!small || first.startRow > base.defRow!)) {
         this.emitClass(item, members, base, prefix, depth, out);
         return;
       }
+      if (small) return whole();
     }
     // A long body with nested definitions: those are chunks of their own (parent = this).
-    const roots = body ? [body] : [d.outer];
+    const roots = body ? [body] : [d.outer, ...(item.group ?? [])];
     const nested = depth < MAX_NEST_DEPTH ? this.nestedDefs(roots, this.lines.rowOf(d.sigStart), item.endRow, symbol) : [];
     if (nested.length) {
       this.emitAroundNested(item.startRow, item.endRow, roots, nested, base, prefix, 'none', depth, out);
       return;
     }
     // A long body: cut at statement boundaries; later pieces carry the signature.
-    const scores = this.scoreBreaks(body ? [body] : [d.outer], item.startRow, item.endRow, 0);
+    const scores = this.scoreBreaks(roots, item.startRow, item.endRow, 0);
     this.pack(item.startRow, item.endRow, scores, prefix.budget).forEach((p, i) => {
       out.push({ ...base, ...p, context: i > 0 ? prefix : null, names: null, merge: 'none' });
     });
@@ -442,4 +524,9 @@ export class FileChunker {
 
 
 
+}
+
+/** Two adjacent definitions that are one (LanguageSpec.groupByName): functions of one name. */
+function sameDefinition(a: DefInfo, b: DefInfo): boolean {
+  return a.name !== null && a.name === b.name && (a.kind === 'function' || a.kind === 'method') && (b.kind === 'function' || b.kind === 'method');
 }

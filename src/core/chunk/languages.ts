@@ -9,6 +9,10 @@
  * lower-case and stable (they are stored in the index and used by `lang:` filters).
  */
 import type { ChunkType } from '../types.ts';
+import { looksLikeCppHeader } from './cpp-header.ts';
+import {
+  elixirAttributeDoc, elixirBodyDoc, elixirIsAttribute, readDart, readElixir, readHaskell, readKotlin, readLua, readRust, readScala, readSwift, readZig,
+} from './language-hooks.ts';
 
 /** Extension (lower-case, no dot) → language id. */
 const EXTENSION_LANGUAGES: Readonly<Record<string, string>> = {
@@ -40,15 +44,62 @@ const FILENAME_LANGUAGES: Readonly<Record<string, string>> = {
   '.gitignore': 'text', '.gitattributes': 'text', '.editorconfig': 'ini',
 };
 
-/** Language id for a `/`-separated path; 'text' when nothing matches. */
-export function detectLanguage(path: string): string {
+/** Interpreter of a `#!` line (version suffix dropped: python3.11 → python) → language id. */
+const SHEBANG_LANGUAGES: Readonly<Record<string, string>> = {
+  python: 'python', pypy: 'python', node: 'javascript', nodejs: 'javascript', bun: 'javascript',
+  deno: 'typescript', 'ts-node': 'typescript', tsx: 'typescript',
+  sh: 'bash', bash: 'bash', zsh: 'bash', ksh: 'bash', mksh: 'bash', dash: 'bash', ash: 'bash',
+  ruby: 'ruby', jruby: 'ruby', perl: 'perl', php: 'php', lua: 'lua', luajit: 'lua', elixir: 'elixir',
+  swift: 'swift', kotlin: 'kotlin', kscript: 'kotlin', scala: 'scala', amm: 'scala',
+  runghc: 'haskell', runhaskell: 'haskell', stack: 'haskell', rscript: 'r', dart: 'dart', make: 'make',
+};
+
+/**
+ * Language of a script by its `#!` line (`#!/usr/bin/env python3`, `#!/bin/sh`, `#!/usr/bin/env
+ * -S deno run`), or null when the text has none or names no interpreter we know.
+ */
+export function shebangLanguage(text: string): string | null {
+  if (!text.startsWith('#!')) return null;
+  const end = text.indexOf('\n');
+  const words = text.slice(2, end < 0 ? 200 : Math.min(end, 200)).trim().split(/[ \t]+/);
+  let prog = words[0] ?? '';
+  prog = prog.slice(prog.lastIndexOf('/') + 1);
+  if (prog === 'env') {
+    // `env [-S] [-i] [NAME=value …] program args`
+    prog = words.slice(1).find((w) => !w.startsWith('-') && !w.includes('=')) ?? '';
+  }
+  prog = prog.toLowerCase().replace(/[\d.]+$/, '').replace(/-$/, '');
+  return SHEBANG_LANGUAGES[prog] ?? null;
+}
+
+/**
+ * Language id for a `/`-separated path: by file name, then extension; 'text' when nothing
+ * matches. With the file's `text`: a `.h` holding C++ is 'cpp' (cpp-header.ts), and a file
+ * without a known extension is named by its `#!` line.
+ */
+export function detectLanguage(path: string, text?: string): string {
   const name = path.slice(path.lastIndexOf('/') + 1);
   const byName = FILENAME_LANGUAGES[name] ?? FILENAME_LANGUAGES[name.toLowerCase()];
   if (byName) return byName;
   if (/^dockerfile\./i.test(name) || /\.dockerfile$/i.test(name)) return 'dockerfile';
   const dot = name.lastIndexOf('.');
-  if (dot <= 0 || dot === name.length - 1) return 'text';
-  return EXTENSION_LANGUAGES[name.slice(dot + 1).toLowerCase()] ?? 'text';
+  const ext = dot <= 0 || dot === name.length - 1 ? '' : name.slice(dot + 1).toLowerCase();
+  const byExt = ext ? EXTENSION_LANGUAGES[ext] : undefined;
+  if (byExt) return ext === 'h' && text !== undefined && looksLikeCppHeader(text) ? 'cpp' : byExt;
+  return (text !== undefined ? shebangLanguage(text) : null) ?? 'text';
+}
+
+/**
+ * Whether detectLanguage may answer differently with the file's text than without it (a
+ * `.h`, or a name without a known extension): callers that have only the bytes decode them
+ * for these paths alone.
+ */
+export function languageNeedsText(path: string): boolean {
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  if (FILENAME_LANGUAGES[name] ?? FILENAME_LANGUAGES[name.toLowerCase()]) return false;
+  const dot = name.lastIndexOf('.');
+  const ext = dot <= 0 || dot === name.length - 1 ? '' : name.slice(dot + 1).toLowerCase();
+  return ext === 'h' || !EXTENSION_LANGUAGES[ext];
 }
 
 /** Language id → grammar wasm file (in @cursorless/tree-sitter-wasms/out/). Only languages we chunk structurally. */
@@ -66,6 +117,14 @@ export const GRAMMARS: Readonly<Record<string, string>> = {
   ruby: 'tree-sitter-ruby.wasm',
   php: 'tree-sitter-php.wasm',
   bash: 'tree-sitter-bash.wasm',
+  kotlin: 'tree-sitter-kotlin.wasm',
+  swift: 'tree-sitter-swift.wasm',
+  scala: 'tree-sitter-scala.wasm',
+  dart: 'tree-sitter-dart.wasm',
+  lua: 'tree-sitter-lua.wasm',
+  elixir: 'tree-sitter-elixir.wasm',
+  haskell: 'tree-sitter-haskell.wasm',
+  zig: 'tree-sitter-zig.wasm',
 };
 
 /** The web-tree-sitter runtime file every loader must also serve. */
@@ -131,7 +190,47 @@ export interface LanguageSpec {
    * is not searched node by node (a whole-tree query cost a quarter of the parse).
    */
   constantQueries?: readonly ConstantQuery[];
+  /**
+   * Reads a node of a `defs` type that the tables cannot: its kind, name, qualifier and body
+   * (Kotlin names without fields, Lua `function M.f`, Elixir `def` calls, Zig `const X =
+   * struct {…}`), that it holds members but is no definition itself (Rust `impl`, Swift
+   * `extension`), or (null) that it is no definition. undefined: the tables decide (`refine`,
+   * the `name` field, the `body` field).
+   */
+  read?: (node: SpecNode) => SpecRead | null | undefined;
+  /**
+   * A class-like definition with members on rows after its header is always cut into header
+   * and members, so every member is a definition of its own (a small class is otherwise one
+   * chunk whose methods cannot be looked up by name).
+   */
+  splitMembers?: boolean;
+  /** What a function inside a class-like is (default 'method'; Elixir functions stay 'function'). */
+  memberFunction?: ChunkType;
+  /** Adjacent definitions of one name are one definition (Haskell: signature and equations; Elixir clauses). */
+  groupByName?: boolean;
+  /** Node types that continue the definition before them as its body (Dart: `function_body` after a signature). */
+  bodySiblings?: ReadonlySet<string>;
+  /** Node types whose children are items of the container that holds them (Haskell `declarations`). */
+  transparent?: ReadonlySet<string>;
+  /** Of the nodes of an `attributes` type, those that attach to the definition after them (Elixir `@doc`, `@spec`). */
+  isAttribute?: (node: SpecNode) => boolean;
+  /** The string an attached attribute documents the definition with (Elixir `@doc """…"""`). */
+  attributeDoc?: (node: SpecNode) => SpecNode | null;
+  /** The docstring a definition's body opens with (Elixir `@moduledoc`). */
+  bodyDoc?: (body: SpecNode) => SpecNode | null;
+  /** Statements that name the parent of the definitions after them in their container (Perl `package X;`). */
+  scopes?: ReadonlySet<string>;
 }
+
+/**
+ * What LanguageSpec.read says a node is: a definition (`qualifier`: the parent its name
+ * carries, `M` of Lua's `function M.f`; `body`: the node holding its members or statements,
+ * when no `body` field does), or a container whose `members` are definitions with parent
+ * `name` (null: the enclosing definition's) and that is no definition itself.
+ */
+export type SpecRead =
+  | { kind: ChunkType; name: string | null; qualifier?: string | null; body?: SpecNode | null }
+  | { members: SpecNode | null; name: string | null };
 
 export interface ConstantQuery {
   /**
@@ -195,9 +294,15 @@ const TS_CONSTS = jsConsts(' (as_expression) (satisfies_expression)');
 /** The small part of web-tree-sitter's Node the tables need (keeps this module import-free). */
 export interface SpecNode {
   type: string;
+  text: string;
+  startIndex: number;
+  endIndex: number;
+  isNamed: boolean;
   childForFieldName(name: string): SpecNode | null;
   namedChild(index: number): SpecNode | null;
   namedChildCount: number;
+  child(index: number): SpecNode | null;
+  childCount: number;
 }
 
 const JS_COMMON = {
@@ -354,6 +459,17 @@ const C_DEFS: Record<string, ChunkType> = {
 
 const NO_BINDINGS = { bindings: new Set<string>(), bindingValues: {} };
 
+/** The common part of the languages whose class-likes are always cut into members (LanguageSpec.splitMembers). */
+const MEMBER_LANGUAGE = {
+  wrappers: {},
+  namespaces: new Set<string>(),
+  ...NO_BINDINGS,
+  attributes: new Set<string>(),
+  docStyle: 'preceding',
+  lineComment: '//',
+  splitMembers: true,
+} satisfies Omit<LanguageSpec, 'defs' | 'comments'>;
+
 export const LANGUAGE_SPECS: Readonly<Record<string, LanguageSpec>> = {
   javascript: JS_COMMON,
   typescript: TS_COMMON,
@@ -409,6 +525,8 @@ export const LANGUAGE_SPECS: Readonly<Record<string, LanguageSpec>> = {
     ...NO_BINDINGS,
     comments: new Set(['line_comment', 'block_comment']),
     attributes: new Set(['attribute_item']),
+    // An `impl` defines nothing itself: its functions are methods of the type it is for.
+    read: readRust,
     docStyle: 'preceding',
     lineComment: '//',
     constantQueries: [{
@@ -554,6 +672,96 @@ export const LANGUAGE_SPECS: Readonly<Record<string, LanguageSpec>> = {
     attributes: new Set(),
     docStyle: 'preceding',
     lineComment: '#',
+  },
+  kotlin: {
+    ...MEMBER_LANGUAGE,
+    // Kotlin's grammar has no name or body fields: readKotlin finds them.
+    defs: {
+      class_declaration: 'class', object_declaration: 'class', companion_object: 'class',
+      function_declaration: 'function', type_alias: 'type',
+    },
+    comments: new Set(['line_comment', 'multiline_comment']),
+    read: readKotlin,
+    constantQueries: [
+      { owners: ENUM_KEYWORD, query: '(enum_entry (simple_identifier) @name)' },
+      // `const val MAX = 8` (top level, objects, companions).
+      { owners: /\bconst\s+(val)\b/g, ownerType: 'property_declaration', atOwner: true, query: '(property_declaration (variable_declaration (simple_identifier) @name))' },
+    ],
+  },
+  swift: {
+    ...MEMBER_LANGUAGE,
+    defs: {
+      class_declaration: 'class', protocol_declaration: 'interface', function_declaration: 'function',
+      protocol_function_declaration: 'function', typealias_declaration: 'type',
+    },
+    comments: new Set(['comment', 'multiline_comment']),
+    read: readSwift,
+    constantQueries: [{ owners: /\b(case)\b/g, query: '(enum_entry name: (simple_identifier) @name)' }],
+  },
+  scala: {
+    ...MEMBER_LANGUAGE,
+    defs: {
+      class_definition: 'class', object_definition: 'class', trait_definition: 'interface', enum_definition: 'enum',
+      function_definition: 'function', function_declaration: 'function', type_definition: 'type', extension_definition: 'method',
+    },
+    comments: new Set(['comment', 'block_comment']),
+    read: readScala,
+  },
+  dart: {
+    ...MEMBER_LANGUAGE,
+    defs: {
+      class_definition: 'class', mixin_declaration: 'class', extension_declaration: 'class', enum_declaration: 'enum',
+      type_alias: 'type', function_signature: 'function', method_signature: 'method', declaration: 'method',
+    },
+    comments: new Set(['comment', 'documentation_comment']),
+    attributes: new Set(['annotation']),
+    // A Dart function is a signature node followed by a sibling body node.
+    bodySiblings: new Set(['function_body']),
+    read: readDart,
+    constantQueries: [{ owners: ENUM_KEYWORD, query: '(enum_constant name: (identifier) @name)' }],
+  },
+  lua: {
+    defs: { function_declaration: 'function', variable_declaration: 'function', assignment_statement: 'function' },
+    wrappers: {},
+    namespaces: new Set(),
+    ...NO_BINDINGS,
+    comments: new Set(['comment']),
+    attributes: new Set(),
+    docStyle: 'preceding',
+    lineComment: '--',
+    read: readLua,
+  },
+  elixir: {
+    ...MEMBER_LANGUAGE,
+    // Every definition is a call (`defmodule`, `def`, …): readElixir tells which.
+    defs: { call: 'function' },
+    comments: new Set(['comment']),
+    attributes: new Set(['unary_operator']),
+    isAttribute: elixirIsAttribute,
+    attributeDoc: elixirAttributeDoc,
+    bodyDoc: elixirBodyDoc,
+    memberFunction: 'function',
+    groupByName: true,
+    lineComment: '#',
+    read: readElixir,
+  },
+  haskell: {
+    ...MEMBER_LANGUAGE,
+    defs: {
+      function: 'function', bind: 'function', signature: 'function', data_type: 'type', newtype: 'type',
+      type_synomym: 'type', type_family: 'type', data_family: 'type', class: 'interface', instance: 'class',
+    },
+    transparent: new Set(['declarations']),
+    comments: new Set(['comment', 'haddock']),
+    groupByName: true,
+    lineComment: '--',
+    read: readHaskell,
+  },
+  zig: {
+    ...MEMBER_LANGUAGE,
+    defs: { function_declaration: 'function', variable_declaration: 'struct' },
+    comments: new Set(['comment']),
+    read: readZig,
   },
 };
 

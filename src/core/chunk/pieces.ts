@@ -29,6 +29,10 @@ export interface DefInfo {
   name: string | null;
   /** Offset where the signature text starts. */
   sigStart: number;
+  /** The parent its name carries (Lua `M` of `function M.f`, a Kotlin receiver type), from LanguageSpec.read. */
+  qualifier?: string | null;
+  /** The node holding its body when the holder has no `body` field (LanguageSpec.read, a Dart body sibling). */
+  body?: Node | null;
 }
 
 export interface Item {
@@ -42,6 +46,8 @@ export interface Item {
   docNodes: Node[];
   parent: string | null;
   inClass: boolean;
+  /** Further nodes of a definition grouped by name (Haskell equations, Elixir clauses), for break scoring. */
+  group?: Node[];
 }
 
 export type MergeKind = 'module' | 'def' | 'none';

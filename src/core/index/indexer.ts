@@ -31,7 +31,7 @@ import type { FileSource } from '../source/types.ts';
 import { walk, isProbablyBinary, type WalkOptions, type WalkSkip } from '../walk/walker.ts';
 import { SkipTally, type SkippedStats } from '../walk/skipped.ts';
 import { merkleRoot, sha256Hex } from '../hash/hash.ts';
-import { detectLanguage } from '../chunk/languages.ts';
+import { detectLanguage, languageNeedsText } from '../chunk/languages.ts';
 import { contentHashOf } from '../chunk/embedding-text.ts';
 import { identifierTokens } from '../text/identifiers.ts';
 import { CHUNK_OVERLAP_CHARS, MAX_CHUNK_CHARS, MIN_CHUNK_CHARS, WRITE_BATCH_ROWS } from '../config.ts';
@@ -538,7 +538,8 @@ async function applyPlan(
     const prev = stored.get(f.path);
     const maybeRename = !prev && goneByHash.has(hash);
     if ((prev && prev.hash === hash) || maybeRename || isProbablyBinary(data)) return { kind: 'read', data, hash };
-    const chunked = chunkText(f.path, decodeText(data), detectLanguage(f.path));
+    const text = decodeText(data);
+    const chunked = chunkText(f.path, text, detectLanguage(f.path, text));
     chunked.catch(() => undefined);
     return { kind: 'read', data, hash, chunked };
   };
@@ -574,7 +575,8 @@ async function applyPlan(
       }
       const { data, hash } = prep;
       log.bytes += data.byteLength;
-      const language = detectLanguage(f.path);
+      // A `.h` or a script without extension: the text says (C++ header, `#!` line).
+      const language = detectLanguage(f.path, languageNeedsText(f.path) ? decodeText(data) : undefined);
       const record: FileRecord = { path: f.path, hash, size: f.size, mtime: f.mtime, language };
       const prev = stored.get(f.path);
       processed++;

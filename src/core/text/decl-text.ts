@@ -25,13 +25,24 @@ export function signatureText(raw: string): string | null {
   return sig === '' ? null : clip(sig, MAX_SIGNATURE_CHARS);
 }
 
-/** Comment text without markers: `/** … *\/`, `//`, `///`, `//!`, `#`, leading `*`. */
+/** Comment text without markers: `/** … *\/`, `//`, `///`, `//!`, `#`, leading `*`; Lua and Haskell `--`, `--[[ … ]]`, `{- … -}`. */
 export function cleanComment(raw: string): string {
   let s = raw.trim();
+  if (s.startsWith('--') || s.startsWith('{-')) return cleanDashComment(s);
   if (s.startsWith('/*')) s = s.replace(/^\/\*+!?/, '').replace(/\*+\/$/, '');
   return s
     .split('\n')
     .map((l) => l.trim().replace(/^(\/\/[/!]?|#+|\*+(?!\/))\s?/, '').trimEnd())
+    .join('\n')
+    .trim();
+}
+
+/** Lua (`--`, `---`, `--[[ … ]]`) and Haskell (`-- |`, `-- ^`, `{-| … -}`) comments without markers. */
+function cleanDashComment(s: string): string {
+  const body = s.replace(/^--\[(=*)\[([\s\S]*?)\]\1\]$/, '$2').replace(/^\{-[ \t]*[|^]?([\s\S]*?)-\}$/, '$1');
+  return body
+    .split('\n')
+    .map((l) => l.trim().replace(/^-{2,}[ \t]?(?:[|^][ \t]?)?/, '').trimEnd())
     .join('\n')
     .trim();
 }

@@ -1,0 +1,337 @@
+/**
+ * LanguageSpec.read hooks: how the chunker reads definitions that its node-type tables cannot
+ * name — grammars without `name`/`body` fields (Kotlin, Dart, Zig), names that carry their
+ * parent (Lua `function M:f`, Kotlin `fun Buffer.f()`), definitions that are calls (Elixir
+ * `def`), containers of members that define nothing themselves (Rust `impl`, Swift and Dart
+ * `extension`, Haskell `instance`, Elixir `defimpl`), and the type a container is for.
+ *
+ * Pure reads of one node and its children (no walks: each hook looks at most a few levels
+ * down); every hook answers null for a node that is no definition.
+ */
+import type { ChunkType } from '../types.ts';
+import type { SpecNode, SpecRead } from './languages.ts';
+
+const MAX_NAME_CHARS = 200;
+
+/** The first named child of `node` of one of `types`. */
+export function childOfType(node: SpecNode, types: ReadonlySet<string> | string): SpecNode | null {
+  for (let i = 0; i < node.namedChildCount; i++) {
+    const c = node.namedChild(i);
+    if (c && (typeof types === 'string' ? c.type === types : types.has(c.type))) return c;
+  }
+  return null;
+}
+
+/** Does `node` have an anonymous child token `token` (a keyword such as `interface`)? */
+export function hasToken(node: SpecNode, token: string): boolean {
+  for (let i = 0; i < node.childCount; i++) {
+    const c = node.child(i);
+    if (c && !c.isNamed && c.type === token) return true;
+  }
+  return false;
+}
+
+const textOf = (n: SpecNode | null): string | null => (n ? n.text.slice(0, MAX_NAME_CHARS) : null);
+
+const TYPE_WORDS = new Set(['mut', 'dyn', 'const', 'impl', 'in', 'out', 'inout', 'some', 'any', 'var', 'val']);
+
+/**
+ * The type a container is for, from the text of a type: generic arguments dropped, the last
+ * path segment kept (`Ring<T>` → `Ring`, `&'a mut fmt::Formatter` → `Formatter`, `List<T>?`
+ * → `List`); null when no name is left (`[T]`, a tuple of nothing).
+ */
+export function typeName(text: string): string | null {
+  let s = text.slice(0, 4 * MAX_NAME_CHARS);
+  for (let prev = ''; prev !== s;) {
+    prev = s;
+    s = s.replace(/<[^<>]*>/g, ' ');
+  }
+  const words = s.match(/[\p{L}_][\p{L}\p{N}_]*/gu)?.filter((w) => !TYPE_WORDS.has(w));
+  return words?.length ? words[words.length - 1]! : null;
+}
+
+// ---- Rust ----------------------------------------------------------------------------
+
+/** `impl Type {…}` and `impl Trait for Type {…}`: members with parent = Type. */
+export function readRust(node: SpecNode): SpecRead | null | undefined {
+  if (node.type !== 'impl_item') return undefined;
+  const type = node.childForFieldName('type');
+  return { members: node.childForFieldName('body'), name: type ? typeName(type.text) : null };
+}
+
+// ---- Kotlin --------------------------------------------------------------------------
+
+const KOTLIN_RECEIVERS = new Set(['user_type', 'nullable_type', 'parenthesized_type']);
+
+export function readKotlin(node: SpecNode): SpecRead | null | undefined {
+  switch (node.type) {
+    case 'class_declaration': {
+      const enumBody = childOfType(node, 'enum_class_body');
+      const kind: ChunkType = enumBody ? 'enum' : hasToken(node, 'interface') ? 'interface' : 'class';
+      return { kind, name: textOf(childOfType(node, 'type_identifier')), body: enumBody ?? childOfType(node, 'class_body') };
+    }
+    case 'object_declaration':
+      return { kind: 'class', name: textOf(childOfType(node, 'type_identifier')), body: childOfType(node, 'class_body') };
+    case 'companion_object':
+      // `Buffer.of()`: a companion's members are called through the class, so they are its members.
+      return { members: childOfType(node, 'class_body'), name: null };
+    case 'function_declaration': {
+      // `fun <T> List<T>.second(): T`: the receiver type is a child before the name.
+      let receiver: SpecNode | null = null;
+      for (let i = 0; i < node.namedChildCount; i++) {
+        const c = node.namedChild(i);
+        if (!c) continue;
+        if (c.type === 'simple_identifier') {
+          const qualifier = receiver ? typeName(receiver.text) : null;
+          return { kind: qualifier ? 'method' : 'function', name: textOf(c), qualifier, body: childOfType(node, 'function_body') };
+        }
+        if (KOTLIN_RECEIVERS.has(c.type)) receiver = c;
+      }
+      return null;
+    }
+    case 'type_alias':
+      return { kind: 'type', name: textOf(childOfType(node, 'type_identifier')) };
+    default:
+      return undefined;
+  }
+}
+
+// ---- Swift ---------------------------------------------------------------------------
+
+export function readSwift(node: SpecNode): SpecRead | null | undefined {
+  if (node.type === 'class_declaration') {
+    const declared = node.childForFieldName('declaration_kind')?.type;
+    const name = node.childForFieldName('name');
+    const body = node.childForFieldName('body');
+    // `extension Session: Sendable {…}` adds members to Session and defines nothing.
+    if (declared === 'extension') return { members: body, name: name ? typeName(name.text) : null };
+    const kind: ChunkType = declared === 'struct' ? 'struct' : declared === 'enum' ? 'enum' : 'class';
+    return { kind, name: textOf(name), body };
+  }
+  if (node.type === 'function_declaration' && !node.childForFieldName('name')) {
+    // `init(…)` has no name field.
+    return hasToken(node, 'init') ? { kind: 'function', name: 'init' } : null;
+  }
+  return undefined;
+}
+
+// ---- Scala ---------------------------------------------------------------------------
+
+/** Scala 3 `extension (s: String) def shout = …` / `extension (s: String) { … }`: members of String. */
+export function readScala(node: SpecNode): SpecRead | null | undefined {
+  if (node.type !== 'extension_definition') return undefined;
+  const param = node.childForFieldName('parameters')?.namedChild(0);
+  const type = param?.childForFieldName('type');
+  const name = type ? typeName(type.text) : null;
+  const body = node.childForFieldName('body');
+  if (body && (body.type === 'function_definition' || body.type === 'function_declaration')) {
+    return { kind: 'method', name: textOf(body.childForFieldName('name')), qualifier: name, body: body.childForFieldName('body') };
+  }
+  return { members: body, name };
+}
+
+// ---- Dart ----------------------------------------------------------------------------
+
+const DART_SIGNATURES = new Set([
+  'function_signature', 'getter_signature', 'setter_signature', 'constructor_signature', 'factory_constructor_signature',
+  'redirecting_factory_constructor_signature', 'constant_constructor_signature', 'operator_signature',
+]);
+
+/** A Dart signature node's name: its `name` field(s) (`Client.named`), an operator's symbol. */
+function dartSignatureName(sig: SpecNode): string | null {
+  if (sig.type === 'operator_signature') {
+    const op = sig.childForFieldName('operator') ?? childOfType(sig, new Set(['binary_operator', 'tilde_operator']));
+    // No space: merged chunks keep their names space-separated.
+    return op ? `operator${op.text}` : 'operator';
+  }
+  const names: string[] = [];
+  for (let i = 0; i < sig.namedChildCount && names.length < 3; i++) {
+    const c = sig.namedChild(i);
+    if (c?.type === 'identifier') names.push(c.text);
+    else if (names.length && c?.type !== 'identifier') break;
+  }
+  const named = sig.childForFieldName('name');
+  if (sig.type.includes('constructor') && names.length) return names.join('.').slice(0, MAX_NAME_CHARS);
+  return textOf(named) ?? names[0] ?? null;
+}
+
+export function readDart(node: SpecNode): SpecRead | null | undefined {
+  switch (node.type) {
+    case 'mixin_declaration':
+      return { kind: 'class', name: textOf(childOfType(node, 'identifier')), body: childOfType(node, 'class_body') };
+    case 'extension_declaration': {
+      const on = node.childForFieldName('class');
+      return { members: node.childForFieldName('body'), name: on ? typeName(on.text) : textOf(node.childForFieldName('name')) };
+    }
+    case 'type_alias':
+      return { kind: 'type', name: textOf(childOfType(node, new Set(['type_identifier', 'identifier']))) };
+    case 'method_signature':
+    case 'declaration': {
+      // A member: its signature's name; a `declaration` that is a field is no definition.
+      const sig = childOfType(node, DART_SIGNATURES);
+      return sig ? { kind: 'method', name: dartSignatureName(sig) } : null;
+    }
+    case 'function_signature':
+      return { kind: 'function', name: dartSignatureName(node) };
+    default:
+      return undefined;
+  }
+}
+
+// ---- Lua -----------------------------------------------------------------------------
+
+/** A Lua function name: `f`, `M.f` (parent M), `M:f` (a method of M), `a.b.c` (parent a.b). */
+function luaName(name: SpecNode | null): { name: string | null; qualifier: string | null; method: boolean } {
+  if (name?.type === 'dot_index_expression' || name?.type === 'method_index_expression') {
+    const table = name.childForFieldName('table');
+    const field = name.childForFieldName(name.type === 'dot_index_expression' ? 'field' : 'method');
+    return { name: textOf(field), qualifier: textOf(table), method: name.type === 'method_index_expression' };
+  }
+  return { name: name?.type === 'identifier' ? textOf(name) : null, qualifier: null, method: false };
+}
+
+export function readLua(node: SpecNode): SpecRead | null | undefined {
+  if (node.type === 'function_declaration') {
+    const { name, qualifier, method } = luaName(node.childForFieldName('name'));
+    return { kind: method ? 'method' : 'function', name, qualifier, body: node.childForFieldName('body') };
+  }
+  // `local f = function(…) … end`, `M.handler = function(…) … end`: one name, one function.
+  const assignment = node.type === 'variable_declaration' ? childOfType(node, 'assignment_statement') : node;
+  if (!assignment || assignment.type !== 'assignment_statement') return null;
+  const vars = childOfType(assignment, 'variable_list');
+  const values = childOfType(assignment, 'expression_list');
+  if (!vars || !values || vars.namedChildCount !== 1 || values.namedChildCount !== 1) return null;
+  const fn = values.namedChild(0);
+  if (fn?.type !== 'function_definition') return null;
+  const { name, qualifier } = luaName(vars.namedChild(0));
+  return name ? { kind: 'function', name, qualifier, body: fn.childForFieldName('body') } : null;
+}
+
+// ---- Elixir --------------------------------------------------------------------------
+
+const ELIXIR_FUNCTIONS = new Set(['def', 'defp', 'defmacro', 'defmacrop', 'defguard', 'defguardp', 'defdelegate', 'defn', 'defnp']);
+const ELIXIR_ATTRIBUTES = new Set(['doc', 'spec', 'impl', 'deprecated', 'since', 'dialyzer', 'decorate']);
+
+/** The name of a `def` head: `f(a)`, `f(a) when …`, `f` (no arguments). */
+function elixirHeadName(head: SpecNode | null): string | null {
+  for (let i = 0; head && i < 3; i++) {
+    if (head.type === 'identifier') return textOf(head);
+    if (head.type === 'call') {
+      const target = head.childForFieldName('target');
+      return target?.type === 'identifier' ? textOf(target) : null;
+    }
+    if (head.type !== 'binary_operator') return null;
+    head = head.childForFieldName('left'); // `f(x) when is_integer(x)`
+  }
+  return null;
+}
+
+/** `defmodule`, `defprotocol`, `defimpl … for:`, `def`/`defp`/`defmacro`/… calls. */
+export function readElixir(node: SpecNode): SpecRead | null | undefined {
+  if (node.type !== 'call') return undefined;
+  const target = node.childForFieldName('target');
+  if (target?.type !== 'identifier') return null;
+  const word = target.text;
+  if (!word.startsWith('def')) return null;
+  const args = childOfType(node, 'arguments');
+  const body = childOfType(node, 'do_block');
+  const first = args?.namedChild(0) ?? null;
+  if (ELIXIR_FUNCTIONS.has(word)) return { kind: 'function', name: elixirHeadName(first), body };
+  if (word === 'defmodule' || word === 'defprotocol') {
+    return { kind: word === 'defmodule' ? 'class' : 'interface', name: first?.type === 'alias' ? textOf(first) : null, body };
+  }
+  if (word === 'defimpl') {
+    // `defimpl Inspect, for: Plug.Conn do … end`: functions of Plug.Conn; without `for:`, of the enclosing module.
+    const keywords = args ? childOfType(args, 'keywords') : null;
+    for (let i = 0; keywords && i < keywords.namedChildCount; i++) {
+      const pair = keywords.namedChild(i);
+      if (pair?.childForFieldName('key')?.text.startsWith('for:')) return { members: body, name: textOf(pair.childForFieldName('value')) };
+    }
+    return { members: body, name: null };
+  }
+  return null;
+}
+
+/** The attribute call of `@doc …` / `@spec …` (an `@` unary operator over a call), or null. */
+function elixirAttribute(node: SpecNode): { name: string; call: SpecNode } | null {
+  if (node.type !== 'unary_operator') return null;
+  const call = node.childForFieldName('operand');
+  const target = call?.type === 'call' ? call.childForFieldName('target') : null;
+  return call && target?.type === 'identifier' && node.text.startsWith('@') ? { name: target.text, call } : null;
+}
+
+export function elixirIsAttribute(node: SpecNode): boolean {
+  const a = elixirAttribute(node);
+  return !!a && ELIXIR_ATTRIBUTES.has(a.name);
+}
+
+function attributeString(node: SpecNode, name: string): SpecNode | null {
+  const a = elixirAttribute(node);
+  if (!a || a.name !== name) return null;
+  const value = childOfType(a.call, 'arguments')?.namedChild(0);
+  return value?.type === 'string' ? value : null;
+}
+
+export const elixirAttributeDoc = (node: SpecNode): SpecNode | null => attributeString(node, 'doc');
+
+/** A module's `@moduledoc """…"""` (the first statement of its body, or near it). */
+export function elixirBodyDoc(body: SpecNode): SpecNode | null {
+  for (let i = 0; i < Math.min(body.namedChildCount, 4); i++) {
+    const c = body.namedChild(i);
+    const doc = c ? attributeString(c, 'moduledoc') : null;
+    if (doc) return doc;
+  }
+  return null;
+}
+
+// ---- Haskell -------------------------------------------------------------------------
+
+/** A binding's name: `f`, `(<+>)` → `<+>`, the operator of an infix equation `a <+> b = …`. */
+function haskellName(node: SpecNode): string | null {
+  const name = node.childForFieldName('name');
+  if (name) return textOf(name)?.replace(/^\((.*)\)$/s, '$1').trim() ?? null;
+  const infix = childOfType(node, 'infix');
+  return textOf(infix?.childForFieldName('operator') ?? null);
+}
+
+export function readHaskell(node: SpecNode): SpecRead | null | undefined {
+  switch (node.type) {
+    case 'function':
+    case 'bind':
+    case 'signature':
+      return { kind: 'function', name: haskellName(node) };
+    case 'class':
+      return { kind: 'interface', name: haskellName(node), body: node.childForFieldName('declarations') };
+    case 'instance': {
+      // `instance Functor Parser where …`: methods of Parser (the first type the instance is for).
+      const body = node.childForFieldName('declarations');
+      if (!body) return null;
+      const type = node.childForFieldName('patterns')?.text.match(/[\p{Lu}][\p{L}\p{N}_']*/u)?.[0] ?? null;
+      return { members: body, name: type };
+    }
+    default:
+      return undefined;
+  }
+}
+
+// ---- Zig -----------------------------------------------------------------------------
+
+const ZIG_CONTAINERS: Readonly<Record<string, ChunkType>> = {
+  struct_declaration: 'struct', union_declaration: 'struct', enum_declaration: 'enum', opaque_declaration: 'type', error_set_declaration: 'enum',
+};
+
+/** `const Point = struct {…};` (a container bound to a name) is Point's definition; other `const`s are not definitions. */
+export function readZig(node: SpecNode): SpecRead | null | undefined {
+  if (node.type !== 'variable_declaration') return undefined;
+  let name: SpecNode | null = null;
+  for (let i = 0; i < node.namedChildCount; i++) {
+    const c = node.namedChild(i);
+    if (!c) continue;
+    if (!name && c.type === 'identifier') name = c;
+    else if (c.type in ZIG_CONTAINERS) {
+      const kind = ZIG_CONTAINERS[c.type]!;
+      return { kind, name: textOf(name), body: kind === 'struct' || kind === 'enum' ? c : null };
+    }
+  }
+  return null;
+}
