@@ -243,6 +243,7 @@ describe('indexCodebase', () => {
       'src/Main.hs': 'module Main where\nmain :: IO ()\nmain = putStrLn "hi"\n',
       'build.zig': 'const std = @import("std");\npub fn build(b: *std.Build) void {}\n',
       'bin/deploy': '#!/bin/sh\necho deploying\n',
+      'TODO': 'Ship the conn adapter.\n',
       'data/fake.py': Uint8Array.of(0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0, 0, 0),
       'assets/logo.png': png,
       'node_modules/x/index.js': '',
@@ -251,7 +252,7 @@ describe('indexCodebase', () => {
     const spy: FileSource = { name: source.name, readDir: (p) => source.readDir(p), stat: (p) => source.stat(p), readFile: (p) => (reads.push(p), source.readFile(p)) };
     const store = await openMemoryStore();
     const res = await indexCodebase({ source: spy, store, chunker });
-    expect([...(await store.getFiles()).keys()].sort()).toEqual(['bin/deploy', 'build.zig', 'lib/plug.ex', 'src/Main.hs']);
+    expect([...(await store.getFiles()).keys()].sort()).toEqual(['TODO', 'bin/deploy', 'build.zig', 'lib/plug.ex', 'src/Main.hs']);
     expect(reads).not.toContain('assets/logo.png');
     expect(reads).toContain('data/fake.py');
     const expected = {

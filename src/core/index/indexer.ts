@@ -109,7 +109,11 @@ export interface IndexOptions {
   walk?: Omit<WalkOptions, 'signal' | 'onSkip'>;
   signal?: AbortSignal;
   onProgress?: (status: CodebaseStatus) => void;
-  /** Called for every skipped file and every warning (parse fallbacks, unreadable files). */
+  /**
+   * Called for every warning: a file skipped for a reason worth a look (too large, a secret, a
+   * link), unreadable, or indexed as text after a parse failure. Files skipped by the ignore
+   * rules, include patterns or as binary are only counted (IndexSummary.skipped).
+   */
   onWarning?: (warning: IndexWarning) => void;
   /** Re-read and re-hash every file, ignoring the size/mtime cache. */
   verify?: boolean;
@@ -127,7 +131,7 @@ export interface IndexOptions {
 
 export interface IndexWarning {
   path: string;
-  kind: 'skipped' | 'parse-fallback' | 'unreadable' | 'binary';
+  kind: 'skipped' | 'parse-fallback' | 'unreadable';
   message: string;
 }
 
@@ -606,7 +610,7 @@ async function applyPlan(
         continue;
       }
       if (isProbablyBinary(data)) {
-        log.warn({ path: f.path, kind: 'binary', message: 'binary content, not indexed' });
+        // Expected of a folder's files (every file is read): counted in the stats, not a warning.
         log.skips.add({ path: f.path, reason: 'binary', detail: BINARY_CONTENT });
         skippedNow[f.path] = statKey(f);
         summary.skipped++;
