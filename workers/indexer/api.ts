@@ -22,6 +22,10 @@ export interface IndexRequest {
   /** Re-read and re-hash every file. */
   verify?: boolean;
   maxFileSize?: number;
+  /** Gitignore-syntax patterns: when any, only matching paths are indexed (app settings). */
+  include?: string[];
+  /** Gitignore-syntax patterns skipped after every ignore file (app settings). */
+  exclude?: string[];
   /**
    * Chunker workers to parse in (default: defaultPoolSize(hardwareConcurrency)); 0 chunks in
    * the indexer worker itself. The bench compares the two.
@@ -30,6 +34,9 @@ export interface IndexRequest {
   /** Files read, hashed and chunked ahead of the one being stored (default: see index.ts). */
   filesAhead?: number;
 }
+
+/** What to index: the app's indexing settings, as the request carries them. */
+export type IndexWalkSettings = Pick<IndexRequest, 'include' | 'exclude' | 'maxFileSize'>;
 
 /** Throttled progress of a run (computed in the core: src/core/index/progress.ts). */
 export type { IndexProgress };

@@ -93,7 +93,7 @@ const api: IndexerWorkerApi = {
           { source: toSource(req.source), store: store as unknown as IndexStore, chunker },
           {
             signal,
-            walk: req.maxFileSize ? { maxFileSize: req.maxFileSize } : undefined,
+            walk: { maxFileSize: req.maxFileSize || undefined, include: req.include, extraIgnore: req.exclude },
             verify: req.verify,
             concurrency: req.filesAhead ?? (workers > 0 ? workers * FILES_AHEAD_PER_WORKER : FILES_AHEAD_IN_THREAD),
             optimizeAfterRows: OPTIMIZE_AFTER_ROWS,

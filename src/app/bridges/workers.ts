@@ -18,7 +18,7 @@
  */
 import { proxy, transfer, wrap, releaseProxy, type Remote } from 'comlink';
 import type { StoreWorkerApi, AppGrepRequest, AppGrepResponse, AppSearchRequest, AppSearchResponse, CodebaseInfo, ImportResult, VectorModel } from '../../../workers/store/api.ts';
-import type { IndexerWorkerApi, IndexProgress, LiveFile, SourceRef } from '../../../workers/indexer/api.ts';
+import type { IndexerWorkerApi, IndexProgress, IndexWalkSettings, LiveFile, SourceRef } from '../../../workers/indexer/api.ts';
 import type { EmbedderWorkerApi, ImportedModel, LoadProgress, ModelConfig, ModelLoadResult } from '../../../workers/embedder/api.ts';
 import type { IndexSummary } from '../../core/index/indexer.ts';
 import type { EmbedProgress, EmbedSummary } from '../../core/embed/embed-pass.ts';
@@ -209,11 +209,12 @@ class WorkerBridge {
   async indexCodebase(
     id: string,
     source: SourceRef,
-    opts: { verify?: boolean; signal?: AbortSignal; onProgress: (p: IndexProgress) => void },
+    opts: { verify?: boolean; signal?: AbortSignal; onProgress: (p: IndexProgress) => void; walk?: IndexWalkSettings },
   ): Promise<IndexSummary> {
     const storePort = await this.#writerPort(id, opts.signal);
     const token = newToken('index');
-    const req = transfer({ source, storePort, verify: opts.verify }, [storePort]);
+    const w = opts.walk;
+    const req = transfer({ source, storePort, verify: opts.verify, include: w?.include, exclude: w?.exclude, maxFileSize: w?.maxFileSize }, [storePort]);
     return this.#call('indexer', 'indexCodebase', [req, token, proxy(opts.onProgress)], opts.signal, token);
   }
 

@@ -18,7 +18,7 @@ import { get, set } from 'idb-keyval';
 import { bridge as workerBridge, type WorkerBridge } from '../bridges/workers.ts';
 import { isAbortError } from '../../core/cancel.ts';
 import type { CodebaseInfo } from '../../../workers/store/api.ts';
-import type { IndexProgress, SourceRef } from '../../../workers/indexer/api.ts';
+import type { IndexProgress, IndexWalkSettings, SourceRef } from '../../../workers/indexer/api.ts';
 import type { EmbedProgress } from '../../core/embed/embed-pass.ts';
 import type { IndexSummary } from '../../core/index/indexer.ts';
 import { fileSnapshot, readDrop, type FileSnapshot } from '../../core/source/drop.ts';
@@ -30,6 +30,7 @@ import { CodebaseSync, type TabChannel } from './codebase-sync.ts';
 import { CodebaseJobs } from './codebase-jobs.ts';
 import { FolderWatch, type ObserverCtor } from './folder-watch.ts';
 import { queryAccess, requestAccess, type Access } from './folder-access.ts';
+import { indexSettings } from './index-settings.svelte.ts';
 
 export type { CodebaseKind, CodebaseRecord } from './codebase-records.ts';
 export type { Access } from './folder-access.ts';
@@ -65,6 +66,8 @@ export interface CodebasesDeps {
   records: CodebaseRecords;
   tabs: TabChannel;
   Observer?: ObserverCtor;
+  /** What to index (Settings → Indexing), read at the start of every run; default: the worker's defaults. */
+  walkSettings?: () => IndexWalkSettings;
 }
 
 function newView(record: CodebaseRecord, access: Access, info: CodebaseInfo | null = null): CodebaseView {
@@ -81,6 +84,7 @@ class Codebases {
   readonly #sync: CodebaseSync;
   readonly #jobs = new CodebaseJobs();
   readonly #watch: FolderWatch;
+  readonly #walkSettings: () => IndexWalkSettings | undefined;
   /** Files of snapshot codebases added in this page (they are not persisted). */
   readonly #snapshots = new Map<string, FileSnapshot>();
   /** Set by the model state: embeds new chunks after indexing when a model is loaded. */
@@ -90,6 +94,7 @@ class Codebases {
     this.#bridge = deps.bridge;
     this.#records = deps.records;
     this.#sync = new CodebaseSync(deps.tabs);
+    this.#walkSettings = deps.walkSettings ?? (() => undefined);
     this.#watch = new FolderWatch({ rescan: (id) => void this.rescan(id, { quiet: true }), Observer: deps.Observer });
   }
 
@@ -319,6 +324,7 @@ class Codebases {
     try {
       const summary = await this.#bridge.indexCodebase(id, source, {
         verify: opts.verify,
+        walk: this.#walkSettings(),
         signal,
         onProgress: (p) => {
           this.#patch(id, { job: { kind: 'index', progress: p } });
@@ -486,4 +492,5 @@ export const codebases = new Codebases({
   records: new CodebaseRecords({ get, set }),
   tabs,
   Observer: (globalThis as { FileSystemObserver?: ObserverCtor }).FileSystemObserver,
+  walkSettings: () => indexSettings.walk,
 });

@@ -11,12 +11,12 @@ import type { TabMessage } from './tabs.svelte.ts';
 import { notices } from './notices.svelte.ts';
 import type { CodebaseInfo } from '../../../workers/store/api.ts';
 import type { IndexSummary } from '../../core/index/indexer.ts';
-import type { SourceRef } from '../../../workers/indexer/api.ts';
+import type { IndexWalkSettings, SourceRef } from '../../../workers/indexer/api.ts';
 
 function info(id: string, files = 0): CodebaseInfo {
   return {
     codebaseId: id, files, chunks: files * 2, embedded: 0, dbBytes: 0, languages: [], chunkTypes: [], runState: 'complete',
-    merkleRoot: null, updatedAt: null, createdAt: null, schemaVersion: '5', vectorModel: null, vectorIndexKind: null,
+    merkleRoot: null, updatedAt: null, createdAt: null, schemaVersion: '5', vectorModel: null, vectorIndexKind: null, skipped: null,
   };
 }
 
@@ -24,10 +24,11 @@ interface IndexCall {
   id: string;
   source: SourceRef;
   signal: AbortSignal;
+  walk: IndexWalkSettings | undefined;
   finish(files: number): void;
 }
 
-function setup(opts: { writer?: boolean } = {}) {
+function setup(opts: { writer?: boolean; walkSettings?: () => IndexWalkSettings } = {}) {
   const kv = new Map<string, unknown>();
   const records = new CodebaseRecords({ get: async <T>(k: string) => kv.get(k) as T | undefined, set: async (k, v) => void kv.set(k, v) });
   const posted: TabMessage[] = [];
@@ -55,7 +56,7 @@ function setup(opts: { writer?: boolean } = {}) {
         const signal = o.signal!;
         signal.addEventListener('abort', () => reject(new DOMException('Cancelled', 'AbortError')));
         indexCalls.push({
-          id, source, signal,
+          id, source, signal, walk: o.walk,
           finish: (n) => {
             files.set(id, n);
             resolve({ unchanged: false } as IndexSummary);
@@ -66,7 +67,7 @@ function setup(opts: { writer?: boolean } = {}) {
     exportIndex: async () => new Uint8Array(),
     importIndex: async () => ({ ok: false, reason: 'not-sqlite', message: 'no' }),
   };
-  const cb = createCodebases({ bridge, records, tabs });
+  const cb = createCodebases({ bridge, records, tabs, walkSettings: opts.walkSettings });
   return { cb, kv, posted, listeners, indexCalls, calls, tabs };
 }
 
@@ -103,6 +104,22 @@ describe('Codebases', () => {
     expect(posted).toContainEqual({ type: 'index-updated', codebaseId: id });
     expect(calls).toContain(`reloadVectors ${id}`);
     expect(embedded).toBe(id);
+  });
+
+  it('each run takes the indexing settings as they are when it starts', async () => {
+    let walk: IndexWalkSettings = { include: ['*.ex'], exclude: [], maxFileSize: 1024 };
+    const { cb, indexCalls } = setup({ walkSettings: () => walk });
+    await cb.init();
+    await cb.addSnapshot(picked('p/a.ex'));
+    await tick();
+    expect(indexCalls[0]!.walk).toEqual({ include: ['*.ex'], exclude: [], maxFileSize: 1024 });
+    indexCalls[0]!.finish(1);
+    await tick();
+    await tick();
+    walk = { include: [], exclude: ['test/'], maxFileSize: 2048 };
+    cb.resume(cb.list[0]!.record.id);
+    await tick();
+    expect(indexCalls[1]!.walk).toEqual(walk);
   });
 
   it('pause keeps the run interrupted and paused; resume starts a new run and clears the pause', async () => {

@@ -1,0 +1,63 @@
+/**
+ * What is indexed in the app: every text file (Elixir, Haskell, Zig, an extension-less
+ * script), the Stats page's "Skipped files" section (reasons, extensions, examples), plain-text
+ * languages marked, and Settings → Indexing's exclude pattern applied by "Save and rescan all".
+ */
+import { test, expect, type Page } from '@playwright/test';
+import { installPicker, type FixtureFolder } from './helpers/opfs-fixture.ts';
+import { resetApp, searchFor, waitIndexed } from './helpers/app.ts';
+
+const b64 = (s: string | Uint8Array) => Buffer.from(s).toString('base64');
+const fixture: FixtureFolder = {
+  name: 'polyglot',
+  files: {
+    'lib/plug/conn.ex': b64('defmodule Plug.Conn do\n  def send_resp(conn, status, body), do: {conn, status, body}\nend\n'),
+    'src/Parser.hs': b64('module Parser where\n\nparseHeader :: String -> Maybe Header\nparseHeader = undefined\n'),
+    'src/alloc.zig': b64('pub fn arenaAlloc(size: usize) ![]u8 {\n    return error.OutOfMemory;\n}\n'),
+    'bin/release': b64('#!/usr/bin/env bash\nrelease_the_kraken() { echo go; }\n'),
+    'test/conn_test.exs': b64('defmodule ConnTest do\n  test "sends" do\n  end\nend\n'),
+    'priv/logo.png': b64(Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13)),
+    'priv/blob.txt': b64(Uint8Array.of(0, 1, 2, 0, 0xff)),
+    '.gitignore': b64('_build/\n'),
+    '_build/dev/app.beam.txt': b64('compiled'),
+  },
+};
+
+const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Pages' }).getByRole('button', { name }).click();
+
+test.beforeEach(async ({ page }) => {
+  await installPicker(page, { default: fixture });
+  await resetApp(page);
+});
+
+test('every text file is indexed; Stats lists what was skipped and why; an exclude pattern applies on rescan', async ({ page }) => {
+  await page.getByRole('button', { name: 'Open folder…' }).click();
+  await waitIndexed(page, 'polyglot', 6); // conn.ex, Parser.hs, alloc.zig, release, conn_test.exs, .gitignore
+  await searchFor(page, 'arenaAlloc');
+  await expect(page.getByTestId('result').first().getByTestId('result-path')).toHaveText('src/alloc.zig');
+
+  await nav(page, 'Stats');
+  const skipped = page.getByTestId('stat-skipped');
+  await expect(skipped).toContainText('3 not indexed');
+  await expect(skipped.getByRole('row', { name: /binary\s+2/ })).toBeVisible();
+  await expect(skipped.getByRole('row', { name: /ignored.*\s1$/ })).toBeVisible();
+  await expect(skipped).toContainText('.png');
+  await skipped.getByText('Examples').click();
+  await expect(skipped).toContainText('priv/logo.png — binary (.png file, not read)');
+  await expect(skipped).toContainText('priv/blob.txt — binary (binary content)');
+  await expect(page.getByRole('row', { name: /^text\s*plain text/ })).toBeVisible();
+  await page.screenshot({ path: 'test-results/screens/stats-skipped.png', fullPage: true });
+
+  await nav(page, 'Settings');
+  const form = page.getByTestId('index-settings');
+  await form.getByLabel('Exclude').fill('test/\n# fixtures\n');
+  await form.getByRole('button', { name: 'Save and rescan all' }).click();
+  await nav(page, 'Search');
+  await waitIndexed(page, 'polyglot', 5);
+  await nav(page, 'Stats');
+  await expect(skipped.getByRole('row', { name: /ignored.*\s2$/ })).toBeVisible();
+  // The setting persists.
+  await page.reload();
+  await nav(page, 'Settings');
+  await expect(page.getByTestId('index-settings').getByLabel('Exclude')).toHaveValue('test/');
+});
