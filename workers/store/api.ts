@@ -14,6 +14,7 @@ import type { LegHits } from '../../src/core/search/results.ts';
 import type { MetaKey } from '../../src/core/store/meta.ts';
 import type { GrepLine, GrepMode } from '../../src/core/search/grep.ts';
 import type { SkippedStats } from '../../src/core/walk/skipped.ts';
+import type { ToolAnswer } from '../../src/core/tools/run.ts';
 
 /** What a writer worker sees of one codebase's store, over its MessagePort. */
 export interface WriterPortApi extends IndexStore, EmbedStore {
@@ -144,5 +145,20 @@ export interface StoreWorkerApi {
   exportIndex(codebaseId: string): Promise<Uint8Array>;
   /** Writes `bytes` as the database of `codebaseId` after checking schema and model. */
   importIndex(codebaseId: string, bytes: Uint8Array, expectModel: string | null): Promise<ImportResult>;
+  /**
+   * One agent tool call (issue 26: src/core/tools — search, grep, read, symbols, status) over
+   * `codebases`, the ones the page lets browser agents search; a bad argument is an error answer.
+   */
+  agentTool(name: string, args: unknown, codebases: AgentCodebase[]): Promise<ToolAnswer>;
   cancel(token: CancelToken): void;
+}
+
+/** A codebase open to browser agents (WebMCP), with the page's view of its indexing. */
+export interface AgentCodebase {
+  id: string;
+  /** The name agents see (unique among those passed). */
+  name: string;
+  indexing: boolean;
+  /** Share of its files stored (1 when no run is under way). */
+  indexedShare: number;
 }

@@ -10,7 +10,7 @@
  * - Removing a codebase closes its connection before deleting its files.
  */
 import { expose, transfer, transferHandlers, wrap, type Remote } from 'comlink';
-import type { AppGrepLine, AppGrepRequest, AppGrepResponse, AppSearchRequest, AppSearchResponse, AppSearchResult, CodebaseInfo, CodebaseLegs, ImportResult, StoreWorkerApi, VectorModel, WriterPortApi } from './api.ts';
+import type { AgentCodebase, AppGrepLine, AppGrepRequest, AppGrepResponse, AppSearchRequest, AppSearchResponse, AppSearchResult, CodebaseInfo, CodebaseLegs, ImportResult, StoreWorkerApi, VectorModel, WriterPortApi } from './api.ts';
 import type { FileRecord } from '../../src/core/types.ts';
 import { openOpfsStore } from '../../src/core/store/open-opfs.ts';
 import type { Store } from '../../src/core/store/store.ts';
@@ -25,6 +25,7 @@ import { TieredIndex } from '../../src/core/vector/tiered.ts';
 import { CancelRegistry, abortError, type CancelToken } from '../../src/core/cancel.ts';
 import { META } from '../../src/core/store/meta.ts';
 import { errorFields } from '../../src/core/store/errors.ts';
+import { callTool, type ToolAnswer, type ToolCodebase } from '../../src/core/tools/run.ts';
 import { grep, GrepPatternError, DEFAULT_GREP_LIMIT, DEFAULT_TEXT_CACHE_CHARS, MAX_GREP_LIMIT, TextCache } from '../../src/core/search/grep.ts';
 
 interface Open {
@@ -304,6 +305,19 @@ const api: StoreWorkerApi = {
     // An imported index has no folder: it can be searched but not rescanned.
     await o.store.setMeta(META.runState, 'complete');
     return { ok: true, info: await info(id), name: await o.store.getMeta(META.codebaseName) };
+  },
+
+  async agentTool(name: string, args: unknown, cbs: AgentCodebase[]): Promise<ToolAnswer> {
+    const served: ToolCodebase[] = [];
+    for (const c of cbs) {
+      const o = await get(c.id);
+      await syncVectors(o);
+      served.push({
+        name: c.name, root: null, store: o.store, searcher: o.searcher, texts: o.texts,
+        progress: () => ({ state: c.indexing ? 'indexing' : 'ready', indexedShare: c.indexedShare }),
+      });
+    }
+    return callTool({ codebases: () => served }, name, args);
   },
 
   cancel(token) {

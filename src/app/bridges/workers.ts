@@ -17,7 +17,7 @@
  * worker lives as long as the page because it holds the database connections.
  */
 import { proxy, transfer, wrap, releaseProxy, type Remote } from 'comlink';
-import type { StoreWorkerApi, AppGrepRequest, AppGrepResponse, AppSearchRequest, AppSearchResponse, CodebaseInfo, ImportResult, VectorModel } from '../../../workers/store/api.ts';
+import type { AgentCodebase, StoreWorkerApi, AppGrepRequest, AppGrepResponse, AppSearchRequest, AppSearchResponse, CodebaseInfo, ImportResult, VectorModel } from '../../../workers/store/api.ts';
 import type { IndexerWorkerApi, IndexProgress, IndexWalkSettings, LiveFile, SourceRef } from '../../../workers/indexer/api.ts';
 import type { EmbedderWorkerApi, ImportedModel, LoadProgress, ModelConfig, ModelLoadResult } from '../../../workers/embedder/api.ts';
 import type { IndexSummary } from '../../core/index/indexer.ts';
@@ -25,6 +25,7 @@ import type { EmbedProgress, EmbedSummary } from '../../core/embed/embed-pass.ts
 import type { FileRecord, StoredChunk } from '../../core/types.ts';
 import { abortError, newToken, type CancelToken } from '../../core/cancel.ts';
 import type { MetaKey } from '../../core/store/meta.ts';
+import type { ToolAnswer } from '../../core/tools/run.ts';
 
 /** Idle writer workers are terminated after this long. */
 const IDLE_STOP_MS = 60_000;
@@ -201,6 +202,11 @@ class WorkerBridge {
 
   importIndex(id: string, bytes: Uint8Array, expectModel: string | null, signal?: AbortSignal): Promise<ImportResult> {
     return this.#call('store', 'importIndex', [id, transfer(bytes, [bytes.buffer as ArrayBuffer]), expectModel], signal);
+  }
+
+  /** An agent tool call (issue 26, WebMCP) over the codebases the page opened to browser agents. */
+  agentTool(name: string, args: unknown, codebases: AgentCodebase[], signal?: AbortSignal): Promise<ToolAnswer> {
+    return this.#call('store', 'agentTool', [name, args, codebases], signal);
   }
 
   // ---- indexer ----
