@@ -92,10 +92,15 @@ export const DEFINITION_TIERS = { exactCaseHead: 1, exactCaseTail: 0.75, otherCa
  * explain shows). BM25 alone put the shortest first, which is a stub most often: 38 of 40
  * sampled kernel names that have a definition of at most 5 lines and one of 15+ listed the
  * short one first (`ftrace_dump`: the !CONFIG stub in kernel.h; `pr_debug`: a local redefinition
- * in net/atm/lec.c). Three steps (0.03) stay below the smallest gap between tiers (0.05).
+ * in net/atm/lec.c). Before size, a definition in an implementation file (text/file-kind.ts:
+ * not a test, example, vendored or generated copy, or docs) gets DEFINITION_KIND_STEPS steps:
+ * `parse_error` finds include/nlohmann/detail/exceptions.hpp before the amalgamated
+ * single_include copy and a test's stand-in. The most (3 + 4 steps × 0.005 = 0.035) stays below
+ * the smallest gap between tiers (0.05).
  */
 export const DEFINITION_SIZE_LINES: readonly number[] = [4, 10, 25];
-export const DEFINITION_SIZE_STEP = 0.01;
+export const DEFINITION_SIZE_STEP = 0.005;
+export const DEFINITION_KIND_STEPS = 4;
 /**
  * A declaration query (`struct page`, `def parse`, query.ts) ranks a definition of another
  * kind than its keyword names (the function `page`, a constant `page`) with this share of its

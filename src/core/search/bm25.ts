@@ -263,6 +263,7 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
         if (s) {
           s.definition_tier = m.tier;
           s.definition_size = m.size;
+          if (m.implementation) s.definition_kind = 1;
         }
       }
     }

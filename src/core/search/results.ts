@@ -25,7 +25,7 @@ export interface LegHits {
   vector: Hit[];
   /** Definition tier (symbols.ts) per candidate id that defines an identifier of the query. */
   definitionTiers: Record<number, number>;
-  /** Its size step (symbols.ts sizeStep), which orders definitions of one tier; none: 0. */
+  /** Its order steps within the tier (symbols.ts definitionSteps: file kind, then size); none: 0. */
   definitionSizes?: Record<number, number>;
   /** Definition key per candidate id (definitionKey): pieces of one definition share it. */
   groupKeys: Record<number, string>;

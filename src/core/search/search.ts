@@ -25,7 +25,7 @@ import type { Queryable } from '../store/sqlite.ts';
 import { strategyFor, type FusedItem } from './fuse.ts';
 import type { VectorIndex } from '../vector/types.ts';
 import { definitionKeys, idsOf, rankGroups, toResults, type GroupedItem, type LegHits } from './results.ts';
-import { matchDefinition, symbolTargets, wantsDefinitions } from './symbols.ts';
+import { definitionSteps, matchDefinition, symbolTargets, wantsDefinitions } from './symbols.ts';
 
 export type { LegHits } from './results.ts';
 
@@ -206,7 +206,7 @@ function definitionTiers(targets: ReturnType<typeof symbolTargets>, rows: readon
     const m = matchDefinition(targets, r);
     if (m) {
       definitionTiers[r.id] = m.tier;
-      definitionSizes[r.id] = m.size;
+      definitionSizes[r.id] = definitionSteps(m);
     }
   }
   return { definitionTiers, definitionSizes };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { processQuery } from './query.ts';
-import { matchDefinition, symbolTargets, type SymbolRow } from './symbols.ts';
+import { definitionRank, matchDefinition, symbolTargets, type SymbolRow } from './symbols.ts';
 import { DEFINITION_TIERS, QUALIFIED_TIERS } from '../config.ts';
 
 const row = (symbol: string, parent: string | null, path: string, chunkType = 'struct'): SymbolRow => ({ symbol, parent, path, chunkType, startLine: 1, endLine: 1 });
@@ -26,5 +26,16 @@ describe('qualified names', () => {
   });
   it('a question about where a name is defined looks the name up', () => {
     expect(tier('where is the Router class defined', row('Router', null, 'lib/router.rb', 'class'))).toBe(DEFINITION_TIERS.exactCaseHead);
+  });
+});
+
+describe('definition order within a tier', () => {
+  it('puts a definition in an implementation file before one in a test or a generated copy, whatever their sizes', () => {
+    const m = (path: string, lines: number) => matchDefinition(symbolTargets(processQuery('parse_error')), { ...row('parse_error', null, path, 'class'), endLine: lines })!;
+    const impl = definitionRank(m('include/nlohmann/detail/exceptions.hpp', 5));
+    expect(impl).toBeGreaterThan(definitionRank(m('single_include/nlohmann/json.hpp', 40)));
+    expect(impl).toBeGreaterThan(definitionRank(m('tests/src/unit-errors.cpp', 40)));
+    // Still within the tier: below the next tier up, above the next one down.
+    expect(definitionRank(m('include/x.hpp', 40)) - DEFINITION_TIERS.exactCaseHead).toBeLessThan(0.05);
   });
 });

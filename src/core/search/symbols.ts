@@ -15,13 +15,15 @@
  * any chunk by a constant it defines (`defines`: C/C++ object-like `#define`s). For a
  * declaration query, a definition of another kind than its keyword names (the function
  * `page` for `struct page`, or a constant) keeps DECLARATION_OTHER_KIND of its tier. Within a
- * tier, a longer chunk ranks first (definitionRank: DEFINITION_SIZE_STEP per size step).
+ * tier, one in an implementation file ranks first, then a longer chunk (definitionRank:
+ * DEFINITION_SIZE_STEP per step).
  *
  * Invariants: pure; a chunk that is not a definition of a target gets null; the tier of a
  * chunk never depends on other chunks.
  */
 import type { ProcessedQuery } from './query.ts';
-import { DECLARATION_OTHER_KIND, DEFINITION_SIZE_LINES, DEFINITION_SIZE_STEP, DEFINITION_TIERS, MAX_SYMBOL_TARGETS, QUALIFIED_TIERS } from '../config.ts';
+import { fileKind } from '../text/file-kind.ts';
+import { DECLARATION_OTHER_KIND, DEFINITION_KIND_STEPS, DEFINITION_SIZE_LINES, DEFINITION_SIZE_STEP, DEFINITION_TIERS, MAX_SYMBOL_TARGETS, QUALIFIED_TIERS } from '../config.ts';
 
 const QUALIFIER_RE = /::|->|[.#]/;
 
@@ -53,6 +55,8 @@ export interface DefinitionMatch {
   head: boolean;
   /** Size step of the chunk (DEFINITION_SIZE_LINES: 0 below 4 lines … 3 from 25). */
   size: number;
+  /** Its file is an implementation file (text/file-kind.ts 'code'): DEFINITION_KIND_STEPS more steps. */
+  implementation?: boolean;
 }
 
 /** What a chunk needs for matching (StoredChunk has it). */
@@ -73,9 +77,14 @@ export interface SymbolRow {
   endLine?: number;
 }
 
-/** What a definition match ranks by: its tier, then its size (DEFINITION_SIZE_STEP). */
-export function definitionRank(m: Pick<DefinitionMatch, 'tier' | 'size'>): number {
-  return m.tier + DEFINITION_SIZE_STEP * m.size;
+/** What a definition match ranks by: its tier, then its file's kind and its size (definitionSteps × DEFINITION_SIZE_STEP). */
+export function definitionRank(m: Pick<DefinitionMatch, 'tier' | 'size' | 'implementation'>): number {
+  return m.tier + DEFINITION_SIZE_STEP * definitionSteps(m);
+}
+
+/** Order steps within a tier: the size step, plus DEFINITION_KIND_STEPS in an implementation file. */
+export function definitionSteps(m: Pick<DefinitionMatch, 'size' | 'implementation'>): number {
+  return m.size + (m.implementation ? DEFINITION_KIND_STEPS : 0);
 }
 
 /** The size step of a chunk of `lines` lines. */
@@ -115,6 +124,7 @@ export function matchDefinition(targets: readonly SymbolTarget[], row: SymbolRow
   const names = row.defines?.length ? [...own, ...row.defines] : own;
   const head = !row.context;
   const size = row.startLine !== undefined && row.endLine !== undefined ? sizeStep(row.endLine - row.startLine + 1) : 0;
+  const implementation = row.path === undefined || fileKind(row.path, '') === 'code';
   let best: DefinitionMatch | null = null;
   for (const t of targets) {
     const lowT = t.symbol.toLowerCase();
@@ -129,7 +139,7 @@ export function matchDefinition(targets: readonly SymbolTarget[], row: SymbolRow
       const tier = (exactCase
         ? head ? DEFINITION_TIERS.exactCaseHead : DEFINITION_TIERS.exactCaseTail
         : head ? DEFINITION_TIERS.otherCaseHead : DEFINITION_TIERS.otherCaseTail) * (otherKind ? DECLARATION_OTHER_KIND : 1) * scope;
-      if (!best || tier > best.tier) best = { tier, name, exactCase, head, size };
+      if (!best || tier > best.tier) best = { tier, name, exactCase, head, size, implementation };
     }
   }
   return best;

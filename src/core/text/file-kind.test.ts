@@ -8,7 +8,7 @@ describe('fileKind', () => {
     ['src/test/java/com/x/RouterTest.java', 'java', 'test'], ['Tests/AlamofireTests/SessionTests.swift', 'swift', 'test'],
     ['spec/router_spec.rb', 'ruby', 'test'], ['test/plug/conn_test.exs', 'elixir', 'test'], ['okio/src/jvmTest/kotlin/BufferTest.kt', 'kotlin', 'test'],
     ['vendor/github.com/x/y.go', 'go', 'generated'], ['api/x.pb.go', 'go', 'generated'], ['src/types.generated.ts', 'typescript', 'generated'],
-    ['third_party/zlib/inflate.c', 'c', 'generated'], ['lib/model.g.dart', 'dart', 'generated'],
+    ['third_party/zlib/inflate.c', 'c', 'generated'], ['single_include/nlohmann/json.hpp', 'cpp', 'generated'], ['sqlite3-amalgamation.c', 'c', 'generated'], ['lib/model.g.dart', 'dart', 'generated'],
     ['examples/basic/main.rs', 'rust', 'example'], ['_examples/chat/main.go', 'go', 'example'],
     ['README.md', 'markdown', 'docs'], ['docs/guide/intro.md', 'markdown', 'docs'], ['CHANGELOG', 'text', 'docs'], ['doc/conf.py', 'python', 'docs'],
     ['package.json', 'json', 'config'], ['Cargo.toml', 'toml', 'config'], ['.github/workflows/ci.yml', 'yaml', 'config'], ['Makefile', 'make', 'config'],
