@@ -144,6 +144,77 @@ describe('definitions', () => {
   });
 });
 
+describe('definitions inside containers', () => {
+  /** symbol → [chunkType, parent] of every chunk, and of every name a merged chunk lists. */
+  const defs = (chunks: Chunk[]) => Object.fromEntries(chunks.flatMap((c) => (c.names ?? (c.symbol ? [c.symbol] : [])).map((n) => [n, [c.chunkType, c.parent]])));
+
+  it('makes the methods of a small Rust impl definitions of the type, also for a trait impl', async () => {
+    const text = [
+      'pub struct Utf8Error {', '    valid_up_to: usize,', '    error_len: Option<u8>,', '}', '',
+      'impl Utf8Error {', '    /// Bytes that were valid UTF-8.', '    pub fn valid_up_to(&self) -> usize {', '        self.valid_up_to', '    }', '',
+      '    /// Length of the invalid sequence, if known.', '    pub fn error_len(&self) -> Option<usize> {', '        self.error_len.map(|len| len as usize)', '    }', '}', '',
+      'impl<T: fmt::Debug> fmt::Display for Wrapper<T> {', '    fn fmt(&self, f: &mut fmt::Formatter<\'_>) -> fmt::Result {', '        write!(f, "{:?}", self.0)', '    }', '}', '',
+    ].join('\n');
+    const r = await chunker.chunkFile('error.rs', text);
+    expect(defs(r.chunks)).toMatchObject({ Utf8Error: ['struct', null], valid_up_to: ['method', 'Utf8Error'], error_len: ['method', 'Utf8Error'], fmt: ['method', 'Wrapper'] });
+    const errorLen = r.chunks.find((c) => c.symbol === 'error_len' || c.names?.includes('error_len'))!;
+    // The impl's header opens its first method's chunk, its `}` closes the last one.
+    expect(r.chunks.find((c) => c.symbol === 'valid_up_to')!.startLine).toBe(6);
+    expect(errorLen.endLine).toBe(16);
+  });
+
+  it('reads Kotlin members, companions and extension functions, Swift extensions, Scala objects', async () => {
+    const kt = await chunker.chunkFile('Buffer.kt', [
+      'class Buffer {', '  fun size(): Long {', '    return 0L', '  }', '', '  companion object {', '    fun of(vararg b: Byte): Buffer {', '      return Buffer()', '    }', '  }', '}', '',
+      'fun Buffer.readUtf8(): String = ""', '',
+    ].join('\n'));
+    expect(defs(kt.chunks)).toMatchObject({ Buffer: ['class', null], size: ['method', 'Buffer'], of: ['method', 'Buffer'], readUtf8: ['method', 'Buffer'] });
+    const swift = await chunker.chunkFile('S.swift', 'struct Point {\n    var x: Int\n}\n\nextension Point: Equatable {\n    func norm() -> Int {\n        return x\n    }\n}\n');
+    expect(defs(swift.chunks)).toMatchObject({ Point: ['struct', null], norm: ['method', 'Point'] });
+    const scala = await chunker.chunkFile('S.scala', 'object Store {\n  def inMemory(): Store = {\n    new InMemoryStore\n  }\n}\n');
+    expect(defs(scala.chunks)).toMatchObject({ Store: ['class', null], inMemory: ['method', 'Store'] });
+  });
+
+  it('reads Elixir modules, functions (clauses grouped), @doc, protocols and implementations', async () => {
+    const text = [
+      'defmodule Plug.Conn do', '  @moduledoc "The connection."', '', '  @doc "Halts."', '  def halt(%{} = conn) do', '    %{conn | halted: true}', '  end', '',
+      '  def put(conn, 0), do: conn', '  def put(conn, n), do: put(conn, n - 1)', 'end', '', 'defimpl Inspect, for: Plug.Conn do', '  def inspect(_conn, _opts) do', '    "conn"', '  end', 'end', '',
+    ].join('\n');
+    const r = await chunker.chunkFile('lib/conn.ex', text);
+    expect(defs(r.chunks)).toMatchObject({ 'Plug.Conn': ['class', null], Conn: ['class', null], halt: ['function', 'Plug.Conn'], put: ['function', 'Plug.Conn'], inspect: ['function', 'Plug.Conn'] });
+    expect(r.chunks.find((c) => c.symbol === 'Plug.Conn')!.doc).toBe('The connection.');
+    expect(r.chunks.find((c) => c.symbol === 'halt' || c.names?.includes('halt'))!).toMatchObject({ doc: 'Halts.', startLine: 4 });
+    // Both clauses of put/2 are one definition.
+    expect(r.chunks.filter((c) => c.symbol === 'put' || c.names?.includes('put'))).toHaveLength(1);
+  });
+
+  it('reads Lua functions of a table, Haskell equations with their signature, Dart signatures with their body', async () => {
+    const lua = await chunker.chunkFile('q.lua', 'local M = {}\n\nfunction M.new()\n  return setmetatable({}, M)\nend\n\nfunction M:push(v)\n  self[#self + 1] = v\nend\n\nreturn M\n');
+    expect(defs(lua.chunks)).toMatchObject({ new: ['function', 'M'], push: ['method', 'M'] });
+    const hs = await chunker.chunkFile('D.hs', '-- | Counts digits.\ndigits :: String -> Int\ndigits [] = 0\ndigits (c:cs) = 1 + digits cs\n\ninstance Show Token where\n  show _ = "t"\n');
+    const digits = hs.chunks.find((c) => c.symbol === 'digits')!;
+    expect(digits).toMatchObject({ startLine: 1, endLine: 4, signature: 'digits :: String -> Int', doc: 'Counts digits.' });
+    expect(defs(hs.chunks)).toMatchObject({ show: ['method', 'Token'] });
+    const dart = await chunker.chunkFile('a.dart', 'class A {\n  int get size => 1;\n\n  void reset() {\n    print(1);\n  }\n}\n');
+    expect(defs(dart.chunks)).toMatchObject({ A: ['class', null], size: ['method', 'A'], reset: ['method', 'A'] });
+    expect(dart.chunks.find((c) => c.names?.includes('reset') || c.symbol === 'reset')!.endLine).toBeGreaterThanOrEqual(6);
+  });
+
+  it('reads a C++ header as C++ (its classes are definitions) and a C header as C', async () => {
+    const cpp = await chunker.chunkFile('include/widget.h', '#pragma once\nnamespace ui {\nclass Widget {\n public:\n  int width() const;\n};\n}\n');
+    expect(cpp.language).toBe('cpp');
+    expect(defs(cpp.chunks)).toMatchObject({ Widget: ['class', 'ui'] });
+    const c = await chunker.chunkFile('include/list.h', '#ifdef __cplusplus\nextern "C" {\n#endif\nstruct list { struct list *next; };\n#ifdef __cplusplus\n}\n#endif\n');
+    expect(c.language).toBe('c');
+  });
+
+  it('names an extension-less script by its #! line', async () => {
+    const r = await chunker.chunkFile('bin/deploy', '#!/usr/bin/env python3\ndef main():\n    return 0\n');
+    expect(r.language).toBe('python');
+    expect(r.chunks.map((c) => c.symbol)).toContain('main');
+  });
+});
+
 describe('big definitions', () => {
   const method = (i: number) =>
     `  /** Handles case ${i}. */\n  handle${i}(input: string): number {\n    const trimmed = input.trim();\n    if (trimmed.length === ${i}) {\n      return ${i} * trimmed.length;\n    }\n    return trimmed.split(',').length + ${i};\n  }\n`;

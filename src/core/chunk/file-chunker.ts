@@ -160,7 +160,18 @@ export class FileChunker {
    */
   private trailingDoc(items: Item[], row: number): Node[] {
     const prev = items[items.length - 1];
-    if (!prev || prev.kind !== 'code' || prev.endRow + 1 < row || prev.nodes.length === 0) return [];
+    if (!prev || prev.kind === 'def' || prev.endRow + 1 < row || prev.nodes.length === 0) return [];
+    const isComments = (it: Item | undefined) => !!it && it.kind !== 'def' && it.nodes.length === 1 && this.spec.comments.has(it.nodes[0].type);
+    if (isComments(prev)) {
+      // Comments right before a transparent container (Haskell `declarations`) were flushed as items.
+      const out: Node[] = [];
+      for (let next = row; isComments(items[items.length - 1]) && items[items.length - 1].endRow + 1 >= next;) {
+        const c = items.pop()!;
+        out.unshift(c.nodes[0]);
+        next = c.startRow;
+      }
+      return out;
+    }
     let n: Node | null = prev.nodes[prev.nodes.length - 1];
     for (let level = 0; n && level < 4; level++) {
       const lastChild: Node | null = n.lastNamedChild;
@@ -435,6 +446,7 @@ export class FileChunker {
     depth: number,
     out: Piece[],
   ): void {
+    if (this.spec.splitMembers) members = this.absorbSmallRuns(members);
     const firstDef = members.findIndex((m) => m.kind === 'def');
     const headerEnd = members[firstDef].startRow - 1;
     const headerNodes = members.slice(0, firstDef).flatMap((m) => m.nodes);
@@ -464,6 +476,31 @@ export class FileChunker {
         this.emitRun(tailStart, item.endRow, [], { ...base, ...NO_DOC }, prefix, true, out);
       }
     }
+  }
+
+  /**
+   * A class's members with each small run of code between or after its member definitions
+   * (Elixir's `## Server` and `@impl true`, a Kotlin field between two methods) made part of
+   * the definition after it (or, at the end, before it), instead of a piece of its own.
+   */
+  private absorbSmallRuns(members: Item[]): Item[] {
+    const out: Item[] = [];
+    let run: Item[] = [];
+    const small = () => run.length > 0 && this.lines.size(run[0].startRow, run[run.length - 1].endRow) < this.opts.minChunkChars;
+    for (const m of members) {
+      if (m.kind !== 'def') {
+        run.push(m);
+        continue;
+      }
+      if (out.length > 0 && small()) m.startRow = run[0].startRow;
+      else out.push(...run);
+      run = [];
+      out.push(m);
+    }
+    const last = out[out.length - 1];
+    if (last?.kind === 'def' && small()) last.endRow = run[run.length - 1].endRow;
+    else out.push(...run);
+    return out;
   }
 
   /** Rows a..b of a class (header or fields) as pieces of the class; `prefixAll`: every piece carries context. */

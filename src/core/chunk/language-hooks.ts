@@ -294,6 +294,28 @@ function haskellName(node: SpecNode): string | null {
   return textOf(infix?.childForFieldName('operator') ?? null);
 }
 
+/** The type constructor a type pattern starts with: `Maybe` of `(Maybe a)`, `Text` of `T.Text`; null for a list, a variable. */
+function haskellTypeHead(node: SpecNode | null): string | null {
+  for (let i = 0; node && i < 6; i++) {
+    switch (node.type) {
+      case 'name':
+        return textOf(node);
+      case 'qualified':
+        return textOf(node.childForFieldName('id'));
+      case 'apply':
+        node = node.childForFieldName('constructor') ?? node.namedChild(0);
+        break;
+      case 'type_patterns':
+      case 'parens':
+        node = node.namedChild(0);
+        break;
+      default:
+        return null;
+    }
+  }
+  return null;
+}
+
 export function readHaskell(node: SpecNode): SpecRead | null | undefined {
   switch (node.type) {
     case 'function':
@@ -306,8 +328,7 @@ export function readHaskell(node: SpecNode): SpecRead | null | undefined {
       // `instance Functor Parser where …`: methods of Parser (the first type the instance is for).
       const body = node.childForFieldName('declarations');
       if (!body) return null;
-      const type = node.childForFieldName('patterns')?.text.match(/[\p{Lu}][\p{L}\p{N}_']*/u)?.[0] ?? null;
-      return { members: body, name: type };
+      return { members: body, name: haskellTypeHead(node.childForFieldName('patterns')) };
     }
     default:
       return undefined;
