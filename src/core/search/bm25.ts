@@ -32,7 +32,7 @@ import { essentialRows, planFts, replan, type BoundedPhrase, type RowProbe } fro
 import { rerank, type RerankCandidate } from './rerank.ts';
 import { applyFileSignals, type FileCandidate } from './signals.ts';
 import type { SearchIntent } from '../text/file-kind.ts';
-import { definitionRank, matchDefinition, symbolTargets, wantsDefinitions, type DefinitionMatch } from './symbols.ts';
+import { definitionRank, matchDefinition, wantsDefinitions, type DefinitionMatch } from './symbols.ts';
 
 export { BM25_COLUMN_WEIGHTS, MAX_EXACT_SYMBOL_ROWS, RERANK_CANDIDATES };
 /** The keyword leg's boost for a tier-1 definition (config.ts KEYWORD_DEFINITION_BOOST). */
@@ -188,7 +188,7 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
     // 1. Definitions of the query's identifiers: always candidates (ranked first for
     //    identifier queries). By symbol (indexed), and by chunk_names: the names of merged
     //    siblings and the constants a chunk defines.
-    const targets = symbolTargets(query);
+    const targets = query.targets;
     const exact = new Set<number>();
     for (const t of targets) {
       // A qualified target (`crate::parser::Parser`) also takes definitions under another

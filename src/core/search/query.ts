@@ -14,6 +14,7 @@
 
 import type { ChunkType } from '../types.ts';
 import { COMPOUND_RE, splitIdentifier } from '../text/identifiers.ts';
+import { symbolTargets, type SymbolTarget } from './symbols.ts';
 
 import {
   INNER_PREFIX_MIN_CHARS, MAX_EXPANDED_TERMS, MAX_INPUT_CHARS, MAX_TERM_CHARS, MAX_TERMS, NL_QUERY_WORDS, PREFIX_MIN_CHARS, STEM_FTS_TERMS,
@@ -56,6 +57,8 @@ export interface ProcessedQuery {
    * null. Its name is looked up as a definition, like an identifier query's.
    */
   declared: Declared | null;
+  /** The names this query looks up as definitions (symbols.ts symbolTargets), computed once here. */
+  targets: SymbolTarget[];
 }
 
 /** A query that reads `<keyword> <name>` (ProcessedQuery.declared). */
@@ -317,7 +320,7 @@ export function processQuery(input: string): ProcessedQuery {
   const isIdentifierLike =
     single !== null && (identifiers.length === 1 || /^[\p{L}_$][\p{L}\p{N}_$]*$/u.test(single)) && terms.length > 0;
 
-  return {
+  const pq: Omit<ProcessedQuery, 'targets'> = {
     original,
     terms,
     words: dedup([...wholeTerms, ...partTerms]).filter((t) => HAS_WORD_CHAR_RE.test(t)),
@@ -328,6 +331,7 @@ export function processQuery(input: string): ProcessedQuery {
     isIdentifierLike,
     declared: declaredIn(words, text) ?? namedIn(words, text),
   };
+  return { ...pq, targets: symbolTargets(pq) };
 }
 
 /** expandedTerms' FTS phrases grouped by the term they came from, in term order. */

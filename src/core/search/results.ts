@@ -16,7 +16,7 @@ import { DIVERSITY, MAX_MORE_FRAGMENTS, RRF_K } from '../config.ts';
 import { fuseRrf, type FusedItem } from './fuse.ts';
 import { highlightRanges } from './bm25.ts';
 import type { ProcessedQuery } from './query.ts';
-import { matchDefinition, symbolTargets } from './symbols.ts';
+import { matchDefinition } from './symbols.ts';
 import { fileKind } from '../text/file-kind.ts';
 
 /** What fusion and grouping need from one codebase's search, besides the rows. */
@@ -173,7 +173,7 @@ export function showsConstant(r: Pick<SearchResult, 'matchedName' | 'names' | 'd
 /** The name a result shows: the one of a merged chunk's names or of its constants that the query asked for. */
 function matchedName(c: StoredChunk, pq: ProcessedQuery): string | null {
   if (!c.names?.length && !c.defines?.length) return null;
-  return matchDefinition(symbolTargets(pq), c)?.name ?? null;
+  return matchDefinition(pq.targets, c)?.name ?? null;
 }
 
 /** Results for grouped items; a group whose row is gone (deleted meanwhile) is skipped. */

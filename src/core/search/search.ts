@@ -25,7 +25,7 @@ import type { Queryable } from '../store/sqlite.ts';
 import { strategyFor, type FusedItem } from './fuse.ts';
 import type { VectorIndex } from '../vector/types.ts';
 import { definitionKeys, idsOf, rankGroups, toResults, type GroupedItem, type LegHits } from './results.ts';
-import { definitionSteps, matchDefinition, symbolTargets, wantsDefinitions } from './symbols.ts';
+import { definitionSteps, matchDefinition, wantsDefinitions, type SymbolTarget } from './symbols.ts';
 
 export type { LegHits } from './results.ts';
 
@@ -105,7 +105,7 @@ export class Searcher {
       bm25,
       vector: kindOrder(vector.hits, rows, intent),
       fileOf,
-      ...(wantsDefinitions(pq) ? definitionTiers(symbolTargets(pq), rows) : { definitionTiers: {}, definitionSizes: {} }),
+      ...(wantsDefinitions(pq) ? definitionTiers(pq.targets, rows) : { definitionTiers: {}, definitionSizes: {} }),
       groupKeys: definitionKeys(rows),
       vectorFloor: vector.floor,
       vectorDropped: vector.dropped,
@@ -199,7 +199,7 @@ export function makeFilter(filters: SearchFilters): (c: { language: string; chun
 }
 
 /** Definition tier and size step per row that defines an identifier of the query (symbols.ts). */
-function definitionTiers(targets: ReturnType<typeof symbolTargets>, rows: readonly StoredChunk[]): Pick<LegHits, 'definitionTiers' | 'definitionSizes'> {
+function definitionTiers(targets: readonly SymbolTarget[], rows: readonly StoredChunk[]): Pick<LegHits, 'definitionTiers' | 'definitionSizes'> {
   const definitionTiers: Record<number, number> = {};
   const definitionSizes: Record<number, number> = {};
   for (const r of rows) {

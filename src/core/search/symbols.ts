@@ -95,7 +95,7 @@ export function sizeStep(lines: number): number {
 }
 
 /** Symbol (and required parent) pairs that count as a definition match for this query. */
-export function symbolTargets(query: ProcessedQuery): SymbolTarget[] {
+export function symbolTargets(query: Omit<ProcessedQuery, 'targets'>): SymbolTarget[] {
   /** Word → the kinds a declaration query asks for (null: any). */
   const words = new Map<string, readonly string[] | null>(query.identifiers.map((w) => [w, null]));
   if (query.isIdentifierLike) {
@@ -113,7 +113,7 @@ export function symbolTargets(query: ProcessedQuery): SymbolTarget[] {
 }
 
 /** The query asks for definitions first: one identifier, or a declaration (`struct page`). */
-export function wantsDefinitions(query: ProcessedQuery): boolean {
+export function wantsDefinitions(query: Pick<ProcessedQuery, 'isIdentifierLike' | 'declared'>): boolean {
   return query.isIdentifierLike || query.declared !== null;
 }
 
