@@ -220,8 +220,8 @@ export const BINARY_EXTENSIONS: readonly string[] = [
   // databases, data and model files
   '.db', '.sqlite', '.sqlite3', '.db3', '.mdb', '.accdb', '.parquet', '.avro', '.orc', '.feather', '.arrow',
   '.npy', '.npz', '.pkl', '.pickle', '.h5', '.hdf5', '.onnx', '.pt', '.pth', '.ckpt', '.safetensors', '.tflite', '.gguf',
-  // other assets
-  '.swf', '.blend', '.fbx', '.glb', '.unitypackage', '.sketch', '.fig',
+  // other assets (Illustrator files are PDF inside, whose first 8 KB often read as text)
+  '.ai', '.eps', '.indd', '.swf', '.blend', '.fbx', '.glb', '.unitypackage', '.sketch', '.fig',
 ];
 
 /**

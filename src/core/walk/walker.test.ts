@@ -110,9 +110,10 @@ describe('walk: ignore semantics over a memory source', () => {
         'a.TS': '', 'Makefile': '', 'makefile.bak': '', 'Dockerfile': '', 'LICENSE': '', 'lib/plug.ex': 'defmodule Plug do\nend\n',
         'src/Main.hs': 'main = pure ()\n', 'build.zig': 'const std = @import("std");\n', 'bin/run': '#!/bin/sh\necho hi\n',
         'data.unknownext': 'text', 'notes.docx': '', 'img/logo.png': '', 'Photo.JPG': '', 'fonts/a.woff2': '', 'x.tar.gz': '',
+        'art/logo.ai': '%PDF-1.6\n<?xpacket begin=',
       },
       yes: ['Dockerfile', 'LICENSE', 'Makefile', 'a.TS', 'bin/run', 'build.zig', 'data.unknownext', 'lib/plug.ex', 'makefile.bak', 'src/Main.hs'],
-      no: { 'notes.docx': 'binary', 'img/logo.png': 'binary', 'Photo.JPG': 'binary', 'fonts/a.woff2': 'binary', 'x.tar.gz': 'binary' },
+      no: { 'notes.docx': 'binary', 'img/logo.png': 'binary', 'Photo.JPG': 'binary', 'fonts/a.woff2': 'binary', 'x.tar.gz': 'binary', 'art/logo.ai': 'binary' },
     },
     {
       name: 'include: only matching files (a pattern may name a folder); ignore rules and secrets still apply first',
