@@ -3,17 +3,17 @@
  * repository's index (built by repos.ts, or with --reindex into bench/tmp/tune-repos/), runs
  * the questions through Searcher in keyword mode with the live ranking code, and prints the
  * mean per-repository NDCG@10 (repos/score.ts), per source and category. `--set k=v,...`
- * tries other FILE_SIGNALS / DIVERSITY / KIND_FACTORS values for this run, so a grid is one
+ * tries other FILE_SIGNALS / DIVERSITY / KIND_FACTORS / RERANK_WEIGHTS (`rerank.name=0.5`) values for this run, so a grid is one
  * command per point; `--half even|odd` tunes on one half of each repository's questions and
  * confirms on the other. `--fails N` prints N misses with the top results.
  *
- * Usage: tsx bench/eval/tune-repos.ts [repo ...] [--dbdir DIR] [--reindex] [--source hand|commit] [--set pathWeight=0.6,factor=0.8,code.test=0.5] [--half even] [--fails 5]
+ * Usage: tsx bench/eval/tune-repos.ts [repo ...] [--dbdir DIR] [--reindex] [--source hand|commit] [--category behaviour|architecture|symbol|change] [--set pathWeight=0.6,factor=0.8,code.test=0.5] [--half even] [--fails 5]
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { openNodeStore } from '../../src/core/store/open-node.ts';
 import { Searcher } from '../../src/core/search/search.ts';
-import { DIVERSITY, FILE_SIGNALS, KIND_FACTORS } from '../../src/core/config.ts';
+import { DIVERSITY, FILE_SIGNALS, KIND_FACTORS, RERANK_WEIGHTS } from '../../src/core/config.ts';
 import { siftIndex } from '../sift.ts';
 import { isMain, parseArgs, TMP_DIR } from '../util.ts';
 import { checkoutDir, readManifest } from './repos/corpus.ts';
@@ -28,6 +28,7 @@ function applySet(spec: string): void {
     if (!Number.isFinite(n)) throw new Error(`--set ${kv}: not a number`);
     if (k in FILE_SIGNALS) (FILE_SIGNALS as Record<string, number>)[k] = n;
     else if (k in DIVERSITY) (DIVERSITY as Record<string, number>)[k] = n;
+    else if (k.startsWith('rerank.')) (RERANK_WEIGHTS as Record<string, number>)[k.slice(7)] = n;
     else if (k.includes('.')) {
       const [intent, kind] = k.split('.');
       const row = (KIND_FACTORS as Record<string, Record<string, number>>)[intent];
@@ -59,6 +60,7 @@ async function main(): Promise<void> {
     let qs = questions.filter((q) => q.repo === spec.name);
     if (half) qs = qs.filter((_, i) => (i % 2 === 0) === (half === 'even'));
     if (typeof flags.source === 'string') qs = qs.filter((q) => q.source === flags.source);
+    if (typeof flags.category === 'string') qs = qs.filter((q) => q.category === flags.category);
     if (!qs.length) continue;
     const store = await openNodeStore(db, { existing: true });
     const searcher = new Searcher(store);
