@@ -213,6 +213,7 @@ export const HOOKS: HookSpec[] = [
   },
   { key: 'embedding', title: 'Embedding throughput', run: async (quick) => (await import('./embed.ts')).benchEmbed({ quick }) },
   { key: 'browser', title: 'Chromium app on OPFS', run: async (quick) => (await import('./browser.ts')).benchBrowser({ quick }) },
+  { key: 'mcp', title: 'sift mcp (warm grep vs rg, first answer) and CLI start', run: async (quick) => (await import('./mcp.ts')).benchMcp({ quick }) },
   { key: 'grep', title: 'Exact and regex search vs ripgrep (issue 11)', run: async (quick) => (await import('./grep.ts')).benchGrep({ quick }) },
 ];
 
