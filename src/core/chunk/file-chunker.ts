@@ -135,6 +135,9 @@ export class FileChunker {
         if (!found || attached.length === 0) flush();
         if (!found) {
           this.pushCode(items, n, 'code', parent, inClass);
+          // Perl's `package Foo;`: the definitions after it are Foo's.
+          const scope = this.spec.scopeOf?.(n);
+          if (scope) parent = scope;
           continue;
         }
         if (attached.length === 0 && this.spec.splitMembers) attached = this.trailingDoc(items, sr);

@@ -356,3 +356,86 @@ export function readZig(node: SpecNode): SpecRead | null | undefined {
   }
   return null;
 }
+
+// ---- Perl ----------------------------------------------------------------------------
+
+/** `package Foo::Bar { … }`: its subs are Foo::Bar's. The statement form is a scope (perlScope). */
+export function readPerl(node: SpecNode): SpecRead | null | undefined {
+  if (node.type !== 'package_statement') return undefined;
+  const body = node.childForFieldName('body');
+  return body ? { members: body, name: textOf(childOfType(node, 'package_name')) } : null;
+}
+
+/** `package Foo::Bar;` names the parent of the subs after it. */
+export function perlScope(node: SpecNode): string | null {
+  return node.type === 'package_statement' && !node.childForFieldName('body') ? textOf(childOfType(node, 'package_name')) : null;
+}
+
+// ---- R -------------------------------------------------------------------------------
+
+const R_CLASS_MAKERS = new Set(['R6Class', 'setRefClass', 'setClass']);
+
+/** The text of a string argument (`"area"` → `area`). */
+function rString(arg: SpecNode | null | undefined): string | null {
+  const value = arg?.childForFieldName('value') ?? arg;
+  return value?.type === 'string' ? value.text.slice(1, -1).slice(0, MAX_NAME_CHARS) : null;
+}
+
+/**
+ * `f <- function(…)`, `obj$f = function(…)` (parent obj), `Person <- R6Class("Person", …)`;
+ * calls `setClass("Person", …)`, `setGeneric("area", …)`, `setMethod("area", "Circle", …)`.
+ */
+export function readR(node: SpecNode): SpecRead | null | undefined {
+  if (node.type === 'binary_operator') {
+    const lhs = node.childForFieldName('lhs');
+    const rhs = node.childForFieldName('rhs');
+    if (!lhs || !rhs) return null;
+    const op = node.childForFieldName('operator')?.text;
+    if (op !== undefined && op !== '<-' && op !== '=' && op !== '<<-') return null;
+    let name: string | null = null;
+    let qualifier: string | null = null;
+    if (lhs.type === 'identifier') name = textOf(lhs);
+    else if (lhs.type === 'extract_operator') {
+      name = textOf(lhs.childForFieldName('rhs'));
+      qualifier = textOf(lhs.childForFieldName('lhs'));
+    } else return null;
+    if (rhs.type === 'function_definition') return { kind: 'function', name, qualifier, body: rhs.childForFieldName('body') };
+    const maker = rhs.type === 'call' ? rhs.childForFieldName('function')?.text : undefined;
+    return maker && R_CLASS_MAKERS.has(maker) ? { kind: 'class', name, qualifier } : null;
+  }
+  if (node.type === 'call') {
+    const fn = node.childForFieldName('function')?.text;
+    if (fn !== 'setClass' && fn !== 'setRefClass' && fn !== 'setGeneric' && fn !== 'setMethod') return null;
+    const args = node.childForFieldName('arguments');
+    const first = rString(args?.namedChild(0));
+    if (!first) return null;
+    if (fn === 'setMethod') {
+      // `setMethod("area", "Circle", …)`: the second argument is a comma node's neighbour.
+      let cls: string | null = null;
+      for (let i = 1; args && i < args.namedChildCount && !cls; i++) cls = rString(args.namedChild(i));
+      return { kind: 'method', name: first, qualifier: cls };
+    }
+    return { kind: fn === 'setGeneric' ? 'function' : 'class', name: first };
+  }
+  return undefined;
+}
+
+// ---- Elm -----------------------------------------------------------------------------
+
+export function readElm(node: SpecNode): SpecRead | null | undefined {
+  if (node.type !== 'value_declaration') return undefined;
+  // `update msg model = …`: the name is the first word of the left side.
+  const left = childOfType(node, 'function_declaration_left');
+  const name = left ? childOfType(left, 'lower_case_identifier') : null;
+  return name ? { kind: 'function', name: textOf(name), body: node.childForFieldName('body') } : null;
+}
+
+// ---- Gleam ---------------------------------------------------------------------------
+
+/** `pub type Box(a) {…}` / `pub type Id = Int`: the name is in `type_name`. */
+export function readGleam(node: SpecNode): SpecRead | null | undefined {
+  if (node.type !== 'type_definition' && node.type !== 'type_alias') return undefined;
+  const typeName = childOfType(node, 'type_name');
+  const name = typeName?.childForFieldName('name') ?? typeName;
+  return { kind: node.type === 'type_definition' ? 'enum' : 'type', name: textOf(name) };
+}

@@ -17,6 +17,9 @@ describe('detectLanguage', () => {
     ['Cargo.toml', 'toml'], ['i.html', 'html'], ['s.css', 'css'], ['s.scss', 'scss'],
     ['q.sql', 'sql'], ['notes.txt', 'text'], ['Makefile', 'make'], ['docker/Dockerfile', 'dockerfile'],
     ['Gemfile', 'ruby'], ['CMakeLists.txt', 'cmake'], ['LICENSE', 'text'], ['noext', 'text'],
+    ['A.kt', 'kotlin'], ['b.kts', 'kotlin'], ['S.swift', 'swift'], ['build.sbt', 'scala'], ['m.dart', 'dart'], ['init.lua', 'lua'],
+    ['lib/conn.ex', 'elixir'], ['mix.exs', 'elixir'], ['Main.hs', 'haskell'], ['build.zig', 'zig'], ['Counter.pm', 'perl'],
+    ['plot.R', 'r'], ['Main.elm', 'elm'], ['app.gleam', 'gleam'],
     ['weird.', 'text'], ['.hidden', 'text'], ['UPPER.PY', 'python'], ['a.b/c', 'text'],
   ])('%s → %s', (path, lang) => {
     expect(detectLanguage(path)).toBe(lang);
@@ -70,7 +73,7 @@ describe('tables', () => {
     expect(Object.keys(GRAMMARS).sort()).toEqual(Object.keys(LANGUAGE_SPECS).sort());
     for (const lang of [
       'javascript', 'typescript', 'tsx', 'python', 'go', 'rust', 'java', 'c', 'cpp', 'csharp', 'ruby', 'php', 'bash',
-      'kotlin', 'swift', 'scala', 'dart', 'lua', 'elixir', 'haskell', 'zig',
+      'kotlin', 'swift', 'scala', 'dart', 'lua', 'elixir', 'haskell', 'zig', 'perl', 'r', 'elm', 'gleam',
     ]) {
       expect(GRAMMARS[lang]).toMatch(/^tree-sitter-[a-z_]+\.wasm$/);
     }
@@ -116,6 +119,10 @@ const SNIPPETS: Record<string, { path: string; code: string; symbol: string }> =
   elixir: { path: 'a.ex', code: 'defmodule Greeter do\n  def hello(name), do: name\nend\n', symbol: 'Greeter' },
   haskell: { path: 'A.hs', code: 'hello :: String -> String\nhello name = name\n', symbol: 'hello' },
   zig: { path: 'a.zig', code: 'pub fn hello(x: u32) u32 {\n    return x;\n}\n', symbol: 'hello' },
+  perl: { path: 'a.pl', code: 'sub hello {\n    my ($name) = @_;\n    return $name;\n}\n', symbol: 'hello' },
+  r: { path: 'a.R', code: 'hello <- function(name) {\n  name\n}\n', symbol: 'hello' },
+  elm: { path: 'A.elm', code: 'hello : String -> String\nhello name =\n    name\n', symbol: 'hello' },
+  gleam: { path: 'a.gleam', code: 'pub fn hello(name: String) -> String {\n  name\n}\n', symbol: 'hello' },
 };
 
 describe('every grammar', () => {

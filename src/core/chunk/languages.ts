@@ -11,7 +11,8 @@
 import type { ChunkType } from '../types.ts';
 import { looksLikeCppHeader } from './cpp-header.ts';
 import {
-  elixirAttributeDoc, elixirBodyDoc, elixirIsAttribute, readDart, readElixir, readHaskell, readKotlin, readLua, readRust, readScala, readSwift, readZig,
+  elixirAttributeDoc, elixirBodyDoc, elixirIsAttribute, perlScope, readDart, readElixir, readElm, readGleam, readHaskell, readKotlin, readLua, readPerl,
+  readR, readRust, readScala, readSwift, readZig,
 } from './language-hooks.ts';
 
 /** Extension (lower-case, no dot) → language id. */
@@ -24,6 +25,7 @@ const EXTENSION_LANGUAGES: Readonly<Record<string, string>> = {
   ipp: 'cpp', inl: 'cpp', cs: 'csharp', rb: 'ruby', rake: 'ruby', gemspec: 'ruby', php: 'php',
   phtml: 'php', swift: 'swift', lua: 'lua', dart: 'dart', ex: 'elixir', exs: 'elixir', hs: 'haskell',
   zig: 'zig', nix: 'nix', r: 'r', pl: 'perl', pm: 'perl', tf: 'hcl', hcl: 'hcl', m: 'objc', mm: 'objc',
+  sbt: 'scala', elm: 'elm', gleam: 'gleam',
   svelte: 'svelte', vue: 'vue',
   sh: 'bash', bash: 'bash', zsh: 'bash', ksh: 'bash',
   json: 'json', jsonc: 'json', json5: 'json', yaml: 'yaml', yml: 'yaml', toml: 'toml',
@@ -125,6 +127,10 @@ export const GRAMMARS: Readonly<Record<string, string>> = {
   elixir: 'tree-sitter-elixir.wasm',
   haskell: 'tree-sitter-haskell.wasm',
   zig: 'tree-sitter-zig.wasm',
+  perl: 'tree-sitter-perl.wasm',
+  r: 'tree-sitter-r.wasm',
+  elm: 'tree-sitter-elm.wasm',
+  gleam: 'tree-sitter-gleam.wasm',
 };
 
 /** The web-tree-sitter runtime file every loader must also serve. */
@@ -218,8 +224,8 @@ export interface LanguageSpec {
   attributeDoc?: (node: SpecNode) => SpecNode | null;
   /** The docstring a definition's body opens with (Elixir `@moduledoc`). */
   bodyDoc?: (body: SpecNode) => SpecNode | null;
-  /** Statements that name the parent of the definitions after them in their container (Perl `package X;`). */
-  scopes?: ReadonlySet<string>;
+  /** The name a statement gives the definitions after it in its container as their parent (Perl `package X;`), else null. */
+  scopeOf?: (node: SpecNode) => string | null;
 }
 
 /**
@@ -762,6 +768,57 @@ export const LANGUAGE_SPECS: Readonly<Record<string, LanguageSpec>> = {
     defs: { function_declaration: 'function', variable_declaration: 'struct' },
     comments: new Set(['comment']),
     read: readZig,
+  },
+  perl: {
+    defs: { function_definition: 'function', package_statement: 'class' },
+    wrappers: {},
+    namespaces: new Set(),
+    ...NO_BINDINGS,
+    comments: new Set(['comments', 'pod_statement']),
+    attributes: new Set(),
+    docStyle: 'preceding',
+    lineComment: '#',
+    memberFunction: 'function',
+    read: readPerl,
+    scopeOf: perlScope,
+  },
+  r: {
+    defs: { binary_operator: 'function', call: 'function' },
+    wrappers: {},
+    namespaces: new Set(),
+    ...NO_BINDINGS,
+    comments: new Set(['comment']),
+    attributes: new Set(),
+    docStyle: 'preceding',
+    lineComment: '#',
+    read: readR,
+  },
+  elm: {
+    defs: {
+      value_declaration: 'function', type_annotation: 'function', port_annotation: 'function',
+      type_declaration: 'type', type_alias_declaration: 'type',
+    },
+    wrappers: {},
+    namespaces: new Set(),
+    ...NO_BINDINGS,
+    comments: new Set(['line_comment', 'block_comment']),
+    attributes: new Set(),
+    docStyle: 'preceding',
+    lineComment: '--',
+    groupByName: true,
+    read: readElm,
+  },
+  gleam: {
+    defs: { function: 'function', type_definition: 'enum', type_alias: 'type' },
+    wrappers: {},
+    namespaces: new Set(),
+    ...NO_BINDINGS,
+    comments: new Set(['comment', 'statement_comment', 'module_comment']),
+    attributes: new Set(['attribute']),
+    docStyle: 'preceding',
+    lineComment: '//',
+    read: readGleam,
+    constantQueries: [{ owners: /\b(const)\b/g, atOwner: true, query: '(constant name: (identifier) @name)' }],
   },
 };
 
