@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMITS_FILE, HAND_FILE, readQuestions } from './repos.ts';
-import { MANIFEST, readManifest } from './repos/corpus.ts';
+import { MANIFEST, REPOS_DIR, readManifest } from './repos/corpus.ts';
 import { plainQuery, plainSearch } from './repos/plain-bm25.ts';
 import {
   addedLines, cleanSubject, commitQuestion, fileRole, parseLog, pickCommitQuestions, resultKind, sampleOrder, survivingAnswers, type CommitInfo,
@@ -230,7 +230,7 @@ describe('committed question sets', () => {
 
   it('hand-written answers exist in the checkouts that are present', () => {
     for (const q of readQuestions(HAND_FILE)) {
-      const dir = join('bench/corpora/repos', q.repo);
+      const dir = join(REPOS_DIR, q.repo);
       if (!existsSync(`${dir}.commit`) || readFileSync(`${dir}.commit`, 'utf8').trim() !== manifest.find((r) => r.name === q.repo)!.commit) continue;
       for (const a of q.answers) expect(existsSync(join(dir, a)), `${q.id} ${a}`).toBe(true);
     }
