@@ -736,6 +736,12 @@ export const LANGUAGE_SPECS: Readonly<Record<string, LanguageSpec>> = {
     docStyle: 'preceding',
     lineComment: '--',
     read: readLua,
+    // A module's tables (`M.defaults = { … }`, `actions.select_default = { … }`): what a caller names.
+    constantQueries: [{
+      owners: { statement: 'assignment_statement', lead: /[A-Za-z_]\w*\.[A-Za-z_]\w*[ \t]*=[ \t]*\{/y },
+      atOwner: true,
+      query: '(assignment_statement (variable_list name: (dot_index_expression field: (identifier) @name)) (expression_list value: (table_constructor)))',
+    }],
   },
   elixir: {
     ...MEMBER_LANGUAGE,
