@@ -52,7 +52,7 @@ describe('sift index / search / stats / types', () => {
     expect(res.strategy).toBe('bm25_only');
     expect(res.results[0]).toMatchObject({ path: 'src/auth/session.ts', symbol: 'getUserName', chunk_type: 'function', rank: 1 });
     const keys = Object.keys(res.results[0]).sort();
-    expect(keys).toEqual(['bm25_score', 'chunk_type', 'combined_score', 'content', 'context', 'context_line', 'def_line', 'end_line', 'language', 'more', 'path', 'rank', 'start_line', 'symbol', 'vector_score'].sort());
+    expect(keys).toEqual(['bm25_score', 'chunk_type', 'combined_score', 'content', 'context', 'context_line', 'def_line', 'end_line', 'file_more', 'kind', 'language', 'more', 'path', 'rank', 'start_line', 'symbol', 'vector_score'].sort());
   });
 
   it('explains each result: the fused contributions and the keyword leg\'s own signals', () => {
@@ -246,5 +246,51 @@ describe('semantic search with the generated tiny model', () => {
     // A second index run embeds nothing new: vectors are cached by content hash.
     const again = json<{ embedding: { newlyEmbedded: number } }>(['index', repo, '--db', edb, '--model', TINY, '--json']);
     expect(again.embedding.newlyEmbedded).toBe(0);
+  });
+});
+
+describe('file kinds and intent', () => {
+  let kdir: string;
+  let kdb: string;
+  beforeAll(() => {
+    kdir = join(work, 'kinds');
+    const files: Record<string, string> = {
+      'router.go': 'package web\n\n// Route finds the handler for a request path and calls it.\nfunc Route(path string, req *Request) {\n\thandler := lookupRoute(path)\n\thandler(req)\n}\n',
+      'router_test.go': 'package web\n\nimport "testing"\n\n// TestRoute checks that a request path reaches its route handler, and that an\n// unknown request path reaches the not-found route handler.\nfunc TestRoute(t *testing.T) {\n\tRoute("/a", &Request{})\n\tRoute("/b", &Request{})\n}\n',
+      'docs/routing.md': '# Routing\n\nEach request path is matched to a route handler. Route a request with `Route(path, req)`.\nThe route table maps a request path to its route handler; an unknown request path gets the not-found route handler.\n',
+    };
+    for (const [p, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(kdir, p)), { recursive: true });
+      writeFileSync(join(kdir, p), text);
+    }
+    kdb = join(work, 'kinds.db');
+    json(['index', kdir, '--db', kdb, '--no-embed', '--json']);
+  });
+
+  const paths = (args: string[]) => json<SearchJson>(['search', kdir, ...args, '--db', kdb, '--mode', 'bm25', '--json']).results.map((r) => r.path);
+
+  it('ranks the implementation first for a code question, the test first for a test question', () => {
+    const q = 'which route handler gets a request path';
+    // The prose and the test repeat the words more often: without the kind signal they lead.
+    expect(paths([q, '--intent', 'any'])[0]).toBe('docs/routing.md');
+    expect(paths([q])[0]).toBe('router.go');
+    expect(paths([`tests for ${q}`])[0]).toBe('router_test.go');
+    expect(paths([q, '--intent', 'test'])[0]).toBe('router_test.go');
+    expect(paths([q, '--intent', 'docs'])[0]).toBe('docs/routing.md');
+  });
+
+  it('labels each result with its kind and filters by kind', () => {
+    const res = json<SearchJson>(['search', kdir, 'request path route handler', '--db', kdb, '--mode', 'bm25', '--json']);
+    expect(Object.fromEntries(res.results.map((r) => [r.path, r.kind]))).toEqual({ 'router.go': 'code', 'router_test.go': 'test', 'docs/routing.md': 'docs' });
+    expect(new Set(paths(['request path route handler', '--kind', 'test,docs']))).toEqual(new Set(['router_test.go', 'docs/routing.md']));
+  });
+
+  it('refuses an unknown kind or intent with a clear message', () => {
+    const r = sift(['search', kdir, 'route', '--db', kdb, '--kind', 'bogus']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--kind must be one of code, test, docs, config, generated, example/);
+    const i = sift(['search', kdir, 'route', '--db', kdb, '--intent', 'nope']);
+    expect(i.code).toBe(2);
+    expect(i.stderr).toMatch(/--intent must be one of/);
   });
 });
