@@ -279,6 +279,22 @@ describe('indexCodebase', () => {
     expect((await store.stats()).skipped).toMatchObject({ total: 3, by_reason: { binary: 1, ignored: 2 }, by_extension: { '.py': 1 } });
   });
 
+  it('records the language the text says (a C++ .h, a #! script) when indexed, unchanged and renamed', async () => {
+    const source = new MemoryFileSource({
+      'include/widget.h': 'namespace ui {\nclass Widget {\n public:\n  int width() const;\n};\n}\n',
+      'include/list.h': 'struct list { struct list *next; };\n',
+      'bin/deploy': '#!/usr/bin/env python3\ndef main():\n    return 0\n',
+    });
+    const store = await openMemoryStore();
+    const languages = async () => Object.fromEntries([...(await store.getFiles()).values()].map((f) => [f.path, f.language]));
+    await indexCodebase({ source, store, chunker });
+    expect(await languages()).toEqual({ 'include/widget.h': 'cpp', 'include/list.h': 'c', 'bin/deploy': 'python' });
+    source.rename('include/widget.h', 'include/ui/widget.h');
+    source.set('bin/deploy', '#!/usr/bin/env python3\ndef main():\n    return 1\n');
+    await indexCodebase({ source, store, chunker }, { verify: true });
+    expect(await languages()).toEqual({ 'include/ui/widget.h': 'cpp', 'include/list.h': 'c', 'bin/deploy': 'python' });
+  });
+
   it('merges the keyword index at the end of a run that wrote optimizeAfterRows rows', async () => {
     const segments = async (st: Store) => (await st.db.get<{ n: number }>('SELECT count(DISTINCT segid) AS n FROM chunks_fts_idx'))?.n ?? 0;
     const plain = await openMemoryStore();

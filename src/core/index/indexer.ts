@@ -542,8 +542,8 @@ async function applyPlan(
     const prev = stored.get(f.path);
     const maybeRename = !prev && goneByHash.has(hash);
     if ((prev && prev.hash === hash) || maybeRename || isProbablyBinary(data)) return { kind: 'read', data, hash };
-    const text = decodeText(data);
-    const chunked = chunkText(f.path, text, detectLanguage(f.path, text));
+    // The language given is the fallback's: the chunker reads it from the path and the text.
+    const chunked = chunkText(f.path, decodeText(data), detectLanguage(f.path));
     chunked.catch(() => undefined);
     return { kind: 'read', data, hash, chunked };
   };
@@ -579,8 +579,11 @@ async function applyPlan(
       }
       const { data, hash } = prep;
       log.bytes += data.byteLength;
-      // A `.h` or a script without extension: the text says (C++ header, `#!` line).
-      const language = detectLanguage(f.path, languageNeedsText(f.path) ? decodeText(data) : undefined);
+      // A `.h` or a script without extension: the text says (C++ header, `#!` line). A file
+      // chunked ahead gets the chunker's answer below; an unchanged one keeps its own.
+      const kept = stored.get(f.path);
+      const language = kept?.hash === hash ? kept.language
+        : detectLanguage(f.path, !prep.chunked && languageNeedsText(f.path) ? decodeText(data) : undefined);
       const record: FileRecord = { path: f.path, hash, size: f.size, mtime: f.mtime, language };
       const prev = stored.get(f.path);
       processed++;
