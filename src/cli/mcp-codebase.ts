@@ -99,7 +99,12 @@ export class ServedCodebase implements ToolCodebase {
   #error: string | null = null;
   /** Said in answers: why the index may lag (another writer, a failed run). */
   #lag: string | null = null;
-  #dirty = true;
+  /**
+   * File events seen, and how many of them the last finished run had seen when it started.
+   * 1 at start: what changed while no server ran is found by the first run, which calls wait for.
+   */
+  #changes = 1;
+  #indexedChanges = 0;
   #again = false;
   #lastWalk = 0;
   #running: Promise<void> | null = null;
@@ -144,14 +149,25 @@ export class ServedCodebase implements ToolCodebase {
     void this.refresh();
   }
 
-  /** Before a call: let file events in, start a run when the index may be stale, wait for it (bounded). */
+  /**
+   * Before a call: let file events in, then wait (bounded) for a run that brings in the
+   * changes seen — or, without watchers, for a stat walk when the last is older than
+   * STAT_EVERY_MS. With watchers, the SAFETY_WALK_MS walk runs in the background: a call
+   * never waits for a walk that no change asked for.
+   */
   async beforeCall(): Promise<void> {
     await new Promise((r) => setImmediate(r));
     this.#followRebuild();
-    const every = this.#watchOk ? SAFETY_WALK_MS : STAT_EVERY_MS;
-    if (this.#dirty || Date.now() - this.#lastWalk > every) void this.refresh();
-    if (!this.#running) return;
-    if (this.#state !== 'indexing') return waitAtMost(this.#running, REFRESH_WAIT_MS);
+    if (this.#state === 'indexing') return this.#waitFirst();
+    const stale = Date.now() - this.#lastWalk;
+    const unwatched = !this.#watchOk && stale > STAT_EVERY_MS;
+    const changed = this.#changes > this.#indexedChanges;
+    if (changed || unwatched || stale > SAFETY_WALK_MS) void this.refresh();
+    if ((changed || unwatched) && this.#running) await waitAtMost(this.#running, REFRESH_WAIT_MS);
+  }
+
+  /** During the first index: see FIRST_ANSWER_BY_MS. */
+  async #waitFirst(): Promise<void> {
     const called = Date.now();
     // (#running and #state change while this waits.)
     const run = (): Promise<void> | null => this.#running;
@@ -238,13 +254,12 @@ export class ServedCodebase implements ToolCodebase {
 
   async #run(): Promise<void> {
     if (this.#closed) return;
-    this.#dirty = false;
+    const changesSeen = this.#changes;
     const started = Date.now();
     let lock: SessionLock;
     try {
       lock = await acquireSessionLock(this.paths.db, { timeoutMs: 0, busy: (pid) => new Busy(pid) });
     } catch (e) {
-      this.#dirty = true;
       this.#lag = e instanceof Busy ? `${e.message}; answers come from the index as it is until it finishes` : `could not lock the index: ${message(e)}`;
       return;
     }
@@ -259,6 +274,8 @@ export class ServedCodebase implements ToolCodebase {
     const chunker: FileChunker = {
       chunkFile: async (path, text) => (++seen > inThread ? pool.chunkFile(path, text) : (await this.#inThread()).chunkFile(path, text)),
     };
+    let walked = 0;
+    let stored = 0;
     try {
       if (first) this.o.log(`${this.name}: indexing ${this.root} (keyword and exact search; answers start as files are stored)`);
       const summary = await indexCodebase(
@@ -267,12 +284,18 @@ export class ServedCodebase implements ToolCodebase {
           concurrency: Math.max(1, DEFAULT_POOL_SIZE) * FILES_AHEAD_PER_WORKER,
           optimizeAfterRows: OPTIMIZE_AFTER_ROWS,
           walk: this.#walkOptions(),
+          // The share answers may rely on: files committed (onBatch) over files walked so far.
           onProgress: (s) => {
-            if (first && s.totalFiles > 0) this.#share = Math.min(0.999, s.indexedFiles / s.totalFiles);
+            walked = Math.max(walked, s.totalFiles);
+          },
+          onBatch: (b) => {
+            stored += b.files;
+            if (first) this.#share = Math.min(0.999, stored / Math.max(walked, stored, 1));
           },
         },
       );
       this.#lastWalk = started;
+      this.#indexedChanges = changesSeen;
       this.#lag = null;
       this.#error = null;
       if (first || !summary.unchanged) {
@@ -358,7 +381,7 @@ export class ServedCodebase implements ToolCodebase {
   }
 
   #changed(): void {
-    this.#dirty = true;
+    this.#changes++;
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = setTimeout(() => {
       this.#timer = null;

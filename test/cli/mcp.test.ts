@@ -292,3 +292,23 @@ describe('sift mcp', () => {
     expect((data(await call('status')) as { codebases: Array<{ files: number; pending_changes: number }> }).codebases[0]).toMatchObject({ files: INDEXED.length, pending_changes: 0 });
   });
 });
+
+describe('sift mcp on an existing index', () => {
+  it('catches up with changes made while no server ran, and without watchers finds edits by a stat walk', async () => {
+    await client.close();
+    writeFileSync(join(repo, 'cmd/main.go'), FILES['cmd/main.go'].replace('ParseConfig reads', 'ParseConfig loads'));
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [join(ROOT, 'bin/sift'), 'mcp', repo, '--no-watch'],
+      env: { ...process.env, SIFT_HOME: join(work, 'home'), SIFT_OFFLINE: '1' } as Record<string, string>,
+      stderr: 'pipe',
+    });
+    client = new Client({ name: 'sift-test', version: '1.0.0' });
+    await client.connect(transport);
+    // The first call waits for the catch-up run: the index existed, so it is not "indexing".
+    expect(data(await call('grep', { pattern: 'ParseConfig loads' })).total_matches).toBe(1);
+    writeFileSync(join(repo, 'cmd/main.go'), FILES['cmd/main.go'].replace('ParseConfig reads', 'ParseConfig parses'));
+    await new Promise((r) => setTimeout(r, 1600));
+    expect(data(await call('grep', { pattern: 'ParseConfig parses' })).total_matches).toBe(1);
+  });
+});
