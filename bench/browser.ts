@@ -30,7 +30,7 @@ import {
 import type { BenchVectorsRow } from './vectors.ts';
 import { defaultNumThreads } from '../src/core/embed/embedder.ts';
 import type { BenchPageApi, StoreVariantRun, CloneCost, FsaCosts, ColdIndexResult, CopyResult, EmbedResult, GrepBenchResult, IndexVariant, SearchResult } from './browser/api.ts';
-import { LITERALS, REGEXES } from './grep.ts';
+import { LITERALS, REGEXES } from './shared.ts';
 import { BENCH_PAGE, CORPORA_URL } from './browser/vite.config.ts';
 
 const BENCH_CONFIG = join(REPO_DIR, 'bench/browser/vite.config.ts');

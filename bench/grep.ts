@@ -14,20 +14,11 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { prepareMedium, prepareScale, type CorpusInfo } from './corpora.ts';
 import { siftIndex, siftSearchBatch } from './sift.ts';
-import { indexStructures } from './run.ts';
+import { LITERALS, REGEXES, indexStructures } from './shared.ts';
 import { latencyStats } from './baselines.ts';
 import { TMP_DIR, fmt, isMain, mb, median, parseArgs, run, runOk } from './util.ts';
 import { SQLITE3 } from './eval/seed-baseline.ts';
 
-/** Literals people grep for in C, Go and JS trees (some rare, some everywhere, one 2-char). */
-export const LITERALS = [
-  'return -EINVAL;', 'kmalloc(', 'TODO', 'mutex_lock(&', 'func (', 'if err != nil {', '#include <linux/', 'EXPORT_SYMBOL_GPL',
-  'spin_unlock_irqrestore', '->', 'struct page *', 'throw new Error(', 'unsigned long flags;', 'goto out;', 'xyzzy_not_there',
-];
-export const REGEXES = [
-  '^static int \\w+\\(', 'TODO|FIXME|XXX', '\\bkfree\\(\\w+\\);$', '^func \\(\\w+ \\*?\\w+\\) \\w+\\(', '^#define [A-Z_]+\\s+0x[0-9a-f]+',
-  '\\w+_lock\\(&\\w+->\\w+\\)', 'return -E[A-Z]+;', '^\\s*$', '\\d{4,}', 'if \\(!\\w+\\)$', '(a+)+$', '\\b(u8|u16|u32|u64)\\b \\w+\\[',
-];
 const RUNS = 3;
 
 export interface GrepQueryRow {

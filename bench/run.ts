@@ -11,6 +11,10 @@
  * Writes bench/results/<date>-<quick|full>.{md,json}; prints the key ratios at the end.
  *
  * Usage: tsx bench/run.ts [--quick] [--embed] [--corpora medium,scale] [--no-eval] [--no-hooks]
+ *        tsx bench/run.ts --smoke [--out DIR]
+ * --smoke walks the whole sequence in seconds, measuring nothing worth keeping: the small
+ * corpus with one run of 3 queries, and every hook's module loaded (not run); the report goes
+ * to --out (default bench/tmp/smoke/), never to bench/results/. bench/run.test.ts runs it.
  * Timed assertions do not belong in tests; the targets from the benchmark issue are
  * reported here against the measurements, never asserted.
  */
@@ -19,15 +23,18 @@ import { join, relative } from 'node:path';
 import { rgBaseline, ftsBaseline, readBenchQueries, latencyStats, type FtsBaseline, type LatencyStats, type RgBaseline } from './baselines.ts';
 import { prepareCorpora, type CorpusInfo } from './corpora.ts';
 import { SQLITE3 } from './eval/seed-baseline.ts';
+import { indexStructures } from './shared.ts';
 import { siftIndex, siftSearchBatch, type SiftIndexSummary } from './sift.ts';
 import {
   REPO_DIR, RESULTS_DIR, TMP_DIR, fmt, isMain, listFiles, machineInfo, machineMarkdown, mb, median, parseArgs, runOk,
   siftAvailable, type MachineInfo,
 } from './util.ts';
 
-/** Search batches per mode; per-query latency is the median over them. */
-const SEARCH_RUNS = 3;
-const BASELINE_RUNS = 3;
+/** Search batches per mode (per-query latency is the median over them) and baseline runs. */
+interface Runs { search: number; baseline: number }
+const RUNS: Runs = { search: 3, baseline: 3 };
+const SMOKE_RUNS: Runs = { search: 1, baseline: 1 };
+const SMOKE_QUERIES = 3;
 const EDITS_MANY = 100;
 const EDIT_TOKEN = 'siftbencheditmarker';
 /** Extensions whose files the incremental bench edits (a comment line is appended). */
@@ -78,39 +85,13 @@ export interface HookResult {
 }
 
 export interface BenchReport {
-  mode: 'quick' | 'full';
+  mode: 'quick' | 'full' | 'smoke';
   machine: MachineInfo;
   queries: string[];
   corpora: CorpusBench[];
   hooks: HookResult[];
   eval?: unknown;
   targets: Array<{ target: string; measured: string }>;
-}
-
-/** dbstat object name → the structure it belongs to (FTS shadow tables and indexes grouped with their table). */
-export function structureOf(name: string): string {
-  if (name.startsWith('chunks_fts')) return 'keyword index (chunks_fts)';
-  if (name.startsWith('trigram_')) return 'trigram index (trigram_postings)';
-  if (name.startsWith('file_trigrams')) return 'trigram index (file_trigrams, schema 3-5)';
-  if (name === 'file_text' || name.startsWith('sqlite_autoindex_file_text')) return 'file text (file_text)';
-  if (name === 'chunks') return 'chunk rows (chunks)';
-  if (name.startsWith('chunks_')) return 'chunk indexes';
-  if (name === 'embeddings' || name.startsWith('sqlite_autoindex_embeddings')) return 'embeddings';
-  if (name === 'files' || name.startsWith('files_') || name.startsWith('sqlite_autoindex_files')) return 'file records';
-  return 'other';
-}
-
-/** Bytes per structure of a Sift index file (native sqlite3's dbstat; read-only). */
-export function indexStructures(db: string): Record<string, number> {
-  const out: Record<string, number> = {};
-  const rows = runOk(SQLITE3, ['-readonly', '-separator', '\t', db, 'SELECT name, sum(pgsize) FROM dbstat GROUP BY name;']).stdout.trim().split('\n');
-  for (const line of rows) {
-    const [name, bytes] = line.split('\t');
-    if (!name) continue;
-    const k = structureOf(name);
-    out[k] = (out[k] ?? 0) + Number(bytes);
-  }
-  return out;
 }
 
 function toIndexRun(label: string, r: ReturnType<typeof siftIndex>): IndexRun {
@@ -127,7 +108,7 @@ function editFile(path: string, n: number): void {
   appendFileSync(path, `\n${open}${EDIT_TOKEN}${n}${COMMENT_END[open]}\n`);
 }
 
-function benchCorpus(c: CorpusInfo, queries: string[], o: { embed: boolean }): CorpusBench {
+function benchCorpus(c: CorpusInfo, queries: string[], o: { embed: boolean; runs: Runs }): CorpusBench {
   const out: CorpusBench = { corpus: c, incremental: [], search: [], notes: [] };
   const work = join(TMP_DIR, c.name);
   const copy = join(work, 'tree');
@@ -178,7 +159,7 @@ function benchCorpus(c: CorpusInfo, queries: string[], o: { embed: boolean }): C
       const perQueryRuns: number[][] = queries.map(() => []);
       const walls: number[] = [];
       const strategies = new Set<string>();
-      for (let r = 0; r < SEARCH_RUNS; r++) {
+      for (let r = 0; r < o.runs.search; r++) {
         const res = siftSearchBatch(copy, db, queries, { mode, limit: 10 });
         walls.push(res.wallMs / queries.length);
         res.value.forEach((x, i) => {
@@ -190,31 +171,36 @@ function benchCorpus(c: CorpusInfo, queries: string[], o: { embed: boolean }): C
       out.search.push({ mode, strategies: [...strategies], ...latencyStats(perQueryRuns.map(median)), wallPerQueryMs: median(walls) });
     }
   }
-  out.rg = rgBaseline(c.dir, queries, BASELINE_RUNS);
-  out.fts = ftsBaseline(c.dir, queries, { siftDb: out.cold ? db : undefined, runs: BASELINE_RUNS, work });
+  out.rg = rgBaseline(c.dir, queries, o.runs.baseline);
+  out.fts = ftsBaseline(c.dir, queries, { siftDb: out.cold ? db : undefined, runs: o.runs.baseline, work });
   // The copy may hold .ts files that `tsc` (which includes bench/) would check; indexes are large.
   rmSync(work, { recursive: true, force: true });
   return out;
 }
 
-interface HookSpec {
+export interface HookSpec {
   key: string;
   title: string;
-  /** Runs the measurement. Imports are literal, so tsc fails when a bench module moves. */
-  run: (quick: boolean) => Promise<unknown>;
+  /**
+   * Loads the hook's module and returns its measurement. Imports are literal, so tsc fails
+   * when a bench module moves; a hook module must not import run.ts (see bench/shared.ts).
+   */
+  load: () => Promise<(quick: boolean) => Promise<unknown>>;
 }
 
 /** Measurements from the other bench modules, loaded only when the bench runs. */
 export const HOOKS: HookSpec[] = [
   {
     key: 'vectors', title: 'Vector index (synthetic clustered 384-d)',
-    run: async (quick) => (await import('./vectors.ts')).benchVectors(
-      quick ? { sizes: [10_000], kinds: ['exact', 'int8', 'hnsw'], queries: 50 } : { sizes: [10_000, 50_000] }),
+    load: async () => {
+      const { benchVectors } = await import('./vectors.ts');
+      return (quick) => benchVectors(quick ? { sizes: [10_000], kinds: ['exact', 'int8', 'hnsw'], queries: 50 } : { sizes: [10_000, 50_000] });
+    },
   },
-  { key: 'embedding', title: 'Embedding throughput', run: async (quick) => (await import('./embed.ts')).benchEmbed({ quick }) },
-  { key: 'browser', title: 'Chromium app on OPFS', run: async (quick) => (await import('./browser.ts')).benchBrowser({ quick }) },
-  { key: 'mcp', title: 'sift mcp (warm grep vs rg, first answer) and CLI start', run: async (quick) => (await import('./mcp.ts')).benchMcp({ quick }) },
-  { key: 'grep', title: 'Exact and regex search vs ripgrep (issue 11)', run: async (quick) => (await import('./grep.ts')).benchGrep({ quick }) },
+  { key: 'embedding', title: 'Embedding throughput', load: async () => { const { benchEmbed } = await import('./embed.ts'); return (quick) => benchEmbed({ quick }); } },
+  { key: 'browser', title: 'Chromium app on OPFS', load: async () => { const { benchBrowser } = await import('./browser.ts'); return (quick) => benchBrowser({ quick }); } },
+  { key: 'mcp', title: 'sift mcp (warm grep vs rg, first answer) and CLI start', load: async () => { const { benchMcp } = await import('./mcp.ts'); return (quick) => benchMcp({ quick }); } },
+  { key: 'grep', title: 'Exact and regex search vs ripgrep (issue 11)', load: async () => { const { benchGrep } = await import('./grep.ts'); return (quick) => benchGrep({ quick }); } },
 ];
 
 /** Render a hook's result: its own `markdown`, or a table of an array of flat rows. */
@@ -229,11 +215,20 @@ export function hookMarkdown(data: unknown): string {
   return '```json\n' + JSON.stringify(data, null, 1) + '\n```';
 }
 
-export async function runHooks(quick: boolean, hooks: HookSpec[] = HOOKS): Promise<HookResult[]> {
+/**
+ * Runs the hooks in order; one that throws is reported 'failed' and the rest still run.
+ * `loadOnly` (--smoke) loads every hook's module without measuring.
+ */
+export async function runHooks(quick: boolean, hooks: HookSpec[] = HOOKS, o: { loadOnly?: boolean } = {}): Promise<HookResult[]> {
   const out: HookResult[] = [];
   for (const h of hooks) {
     try {
-      const data: unknown = await h.run(quick);
+      const measure = await h.load();
+      if (o.loadOnly) {
+        out.push({ key: h.key, title: h.title, status: 'ok', detail: 'loaded, not run (--smoke)', markdown: 'loaded, not run (--smoke)' });
+        continue;
+      }
+      const data: unknown = await measure(quick);
       out.push({ key: h.key, title: h.title, status: 'ok', data, markdown: hookMarkdown(data) });
     } catch (e) {
       out.push({ key: h.key, title: h.title, status: 'failed', detail: (e as Error).message.slice(0, 500) });
@@ -338,25 +333,29 @@ export function ratioLines(r: BenchReport): string[] {
 }
 
 async function main(): Promise<void> {
-  const { flags } = parseArgs(process.argv.slice(2), ['quick', 'embed', 'no-eval', 'no-hooks']);
-  const quick = flags.has('quick');
-  const names = typeof flags.get('corpora') === 'string' ? String(flags.get('corpora')).split(',') : quick ? ['small', 'medium'] : ['small', 'medium', 'scale'];
+  const { flags } = parseArgs(process.argv.slice(2), ['quick', 'embed', 'no-eval', 'no-hooks', 'smoke']);
+  const smoke = flags.has('smoke');
+  const quick = flags.has('quick') || smoke;
+  const names = typeof flags.get('corpora') === 'string' ? String(flags.get('corpora')).split(',') : smoke ? ['small'] : quick ? ['small', 'medium'] : ['small', 'medium', 'scale'];
   const log = (s: string) => console.error(`[bench] ${s}`);
-  const queries = readBenchQueries();
+  const queries = smoke ? readBenchQueries().slice(0, SMOKE_QUERIES) : readBenchQueries();
   log(`corpora: ${names.join(', ')}`);
   const corpora = prepareCorpora(names);
-  const report: BenchReport = { mode: quick ? 'quick' : 'full', machine: machineInfo(), queries, corpora: [], hooks: [], targets: [] };
+  const report: BenchReport = { mode: smoke ? 'smoke' : quick ? 'quick' : 'full', machine: machineInfo(), queries, corpora: [], hooks: [], targets: [] };
   for (const c of corpora) {
     if (c.files === 0) {
       log(`${c.name}: empty, skipped`);
       continue;
     }
     log(`${c.name}: ${c.files} files, ${fmt(mb(c.bytes))} MiB`);
-    report.corpora.push(benchCorpus(c, queries, { embed: flags.has('embed') }));
+    report.corpora.push(benchCorpus(c, queries, { embed: flags.has('embed'), runs: smoke ? SMOKE_RUNS : RUNS }));
   }
   if (!flags.has('no-hooks')) {
-    log('hooks');
-    report.hooks = await runHooks(quick);
+    log(smoke ? 'hooks (load only)' : 'hooks');
+    report.hooks = await runHooks(quick, HOOKS, { loadOnly: smoke });
+    for (const h of report.hooks) log(`${h.key}: ${h.status}${h.status === 'failed' ? ` (${h.detail})` : ''}`);
+    // A smoke run exists to catch a broken sequence: a hook that fails to load fails it.
+    if (smoke && report.hooks.some((h) => h.status === 'failed')) process.exitCode = 1;
   }
   if (!quick && !flags.has('no-eval')) {
     log('eval');
@@ -364,8 +363,9 @@ async function main(): Promise<void> {
     report.eval = ['kernel', 'js', 'go'].map((n) => evalSet(n, { modes: ['bm25'], sift: true }));
   }
   report.targets = targets(report);
-  mkdirSync(RESULTS_DIR, { recursive: true });
-  const base = join(RESULTS_DIR, `${report.machine.date.slice(0, 10)}-${report.mode}`);
+  const outDir = smoke ? (typeof flags.get('out') === 'string' ? String(flags.get('out')) : join(TMP_DIR, 'smoke')) : RESULTS_DIR;
+  mkdirSync(outDir, { recursive: true });
+  const base = join(outDir, `${report.machine.date.slice(0, 10)}-${report.mode}`);
   writeFileSync(`${base}.json`, JSON.stringify(report, null, 1) + '\n');
   writeFileSync(`${base}.md`, reportMarkdown(report));
   console.log(ratioLines(report).join('\n'));
@@ -373,4 +373,9 @@ async function main(): Promise<void> {
   console.log(`wrote ${base}.md`);
 }
 
-if (isMain(import.meta.url)) await main();
+if (isMain(import.meta.url)) {
+  process.on('exit', (code) => {
+    if (code === 13) console.error('[bench] exit 13: a top-level await never settled. Does a hook module import run.ts back? (bench/imports.test.ts)');
+  });
+  await main();
+}
