@@ -53,10 +53,11 @@ const UNWATCHED_DIRS: ReadonlySet<string> = new Set(DEFAULT_IGNORE_PATTERNS.filt
  * Files chunked on the main thread before the chunk pool starts: as `sift index` (16) for an
  * update; more on a first index, whose first answers wait for the first stored batch while a
  * pool thread is still starting (a 1,000-file repository, loaded machine: 1 file stored 2.5 s
- * after start with the pool from file 17, 65 files in-thread).
+ * after start with the pool from file 17, 65 files in-thread). A first index also starts the
+ * pool's thread at once (a tiny warm-up file), so it is ready when the in-thread files end.
  */
 const IN_THREAD_FIRST_FILES = 16;
-const IN_THREAD_FIRST_FILES_OF_FIRST_INDEX = 150;
+const IN_THREAD_FIRST_FILES_OF_FIRST_INDEX = 64;
 /** Files read ahead per chunk worker (as `sift index`). */
 const FILES_AHEAD_PER_WORKER = 64;
 /** FTS segments are merged after a run that wrote this many rows (as `sift index`). */
@@ -269,6 +270,7 @@ export class ServedCodebase implements ToolCodebase {
       const c = await this.#inThread();
       return { chunkFile: c.chunkFile };
     }, (why) => this.o.log(`${this.name}: a chunk worker stopped (${why.split('\n')[0]}); its files are chunked on the main thread`));
+    if (first) void pool.chunkFile('.sift-warm-up.txt', 'warm up').catch(() => undefined);
     let seen = 0;
     const inThread = first ? IN_THREAD_FIRST_FILES_OF_FIRST_INDEX : IN_THREAD_FIRST_FILES;
     const chunker: FileChunker = {
