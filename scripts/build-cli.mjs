@@ -56,7 +56,7 @@ const result = await esbuild.build({
   logLevel: 'warning',
 }).catch((e) => giveUp(e instanceof Error ? e.message.split('\n')[0] : String(e)));
 const inputs = Object.keys(result.metafile.inputs)
-  .filter((p) => !p.startsWith('node_modules/'))
+  .filter((p) => !p.split('/').includes('node_modules'))
   .map((p) => {
     const s = statSync(join(root, p));
     return { path: p, size: s.size, mtimeMs: s.mtimeMs };
