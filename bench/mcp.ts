@@ -47,7 +47,7 @@ export interface McpBench {
   grep: { serverP50: number; serverP95: number; rgP50: number; rgP95: number; ratioP50: number; patterns: number; equalPatterns: number; mismatches: string[] };
   budgets: { answers: number; over: number; maxRatio: number };
   parity: { questions: number; allTop10Files: number; sameTop1: number };
-  start: { nodeBare: number; helpBundled: number; helpTsx: number; searchBundled: number; searchTsx: number; bundleFresh: boolean };
+  start: { nodeBare: number; helpBundled: number; helpTsx: number; searchBundled: number; searchTsx: number; smallBundled: number; smallTsx: number; bundleFresh: boolean };
   markdown: string;
 }
 
@@ -240,12 +240,19 @@ export async function benchMcp(o: { quick?: boolean } = {}): Promise<McpBench> {
   const env = { ...process.env, SIFT_HOME: home, SIFT_OFFLINE: '1' };
   const tsx = { ...env, SIFT_NO_BUNDLE: '1' };
   const searchArgs = [SIFT_BIN, 'search', repo, 'parse options', '--mode', 'bm25', '--limit', '10'];
+  // The issue's "keyword search of a small index": the 22-file test fixture.
+  const small = join(REPO_DIR, 'test/fixtures/repo-small');
+  const smallDb = join(work, 'small.db');
+  runOk(process.execPath, [SIFT_BIN, 'index', small, '--db', smallDb, '--no-embed', '--quiet'], { env });
+  const smallArgs = [SIFT_BIN, 'search', small, 'rate limiter', '--db', smallDb, '--mode', 'bm25'];
   const start = {
     nodeBare: timeCmd(n, process.execPath, ['-e', '0']),
     helpBundled: timeCmd(n, process.execPath, [SIFT_BIN, '--help'], env),
     helpTsx: timeCmd(n, process.execPath, [SIFT_BIN, '--help'], tsx),
     searchBundled: timeCmd(n, process.execPath, searchArgs, env),
     searchTsx: timeCmd(n, process.execPath, searchArgs, tsx),
+    smallBundled: timeCmd(n, process.execPath, smallArgs, env),
+    smallTsx: timeCmd(n, process.execPath, smallArgs, tsx),
     bundleFresh: fresh && bundleFresh(),
   };
   log(`sift --help: bundled ${fmt(start.helpBundled)} ms, tsx ${fmt(start.helpTsx)} ms (node -e 0: ${fmt(start.nodeBare)} ms)`);
@@ -279,6 +286,7 @@ function markdown(r: Omit<McpBench, 'markdown'>): string {
     `| MCP search (default budget) holds \`sift search --json\`'s top-10 files | ${r.parity.allTop10Files} of ${r.parity.questions} questions; same first file ${r.parity.sameTop1} | | as often |`,
     `| \`sift --help\` (median of runs) | bundled ${fmt(s.helpBundled)} ms | tsx ${fmt(s.helpTsx)} ms; \`node -e 0\` ${fmt(s.nodeBare)} ms | ≤ 150 ms |`,
     `| \`sift search --mode bm25\` of this index (process wall) | bundled ${fmt(s.searchBundled)} ms | tsx ${fmt(s.searchTsx)} ms | |`,
+    `| \`sift search --mode bm25\` of a small index (test/fixtures/repo-small, 22 files) | bundled ${fmt(s.smallBundled)} ms | tsx ${fmt(s.smallTsx)} ms | |`,
     '',
     `Bundle fresh for the start measurements: ${s.bundleFresh}.`,
   ].join('\n');
