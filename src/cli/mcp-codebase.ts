@@ -43,8 +43,8 @@ export const FIRST_WAIT_MAX_MS = 8000;
 export const WATCH_DEBOUNCE_MS = 100;
 /** Without working watchers: a stat walk before a call when the last is older than this. */
 export const STAT_EVERY_MS = 1500;
-/** With watchers: a stat walk anyway when the last is older than this (events can be lost). */
-export const SAFETY_WALK_MS = 30_000;
+/** With watchers: a stat walk anyway (in the background) when the last is older than this (events can be lost). */
+export const SAFETY_WALK_MS = 300_000;
 /** Directories watched at most; past it, stat walks (STAT_EVERY_MS) keep the index fresh. */
 export const MAX_WATCHED_DIRS = 8000;
 /** Folders never watched (the walker's default ignores: tool, dependency and build folders). */
