@@ -64,9 +64,12 @@ export async function runMcp(dirs: string[], o: McpCliOptions): Promise<number> 
 
   const server = new Server({ name: SERVER_NAME, version: SERVER_VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: mcpTools() as never }));
+  let inFlight: Promise<unknown> = Promise.resolve();
   server.setRequestHandler(CallToolRequestSchema, async (req): Promise<CallToolResult> => {
     const t0 = performance.now();
-    const a = await callTool(host, req.params.name, req.params.arguments ?? {});
+    const call = callTool(host, req.params.name, req.params.arguments ?? {});
+    inFlight = Promise.all([inFlight, call]);
+    const a = await call;
     if (process.env.SIFT_MCP_LOG) log(`${req.params.name} ${a.isError ? 'error' : 'ok'} in ${(performance.now() - t0).toFixed(1)} ms`);
     return a.isError || !a.structuredContent
       ? { content: [{ type: 'text', text: a.text }], isError: true }
@@ -78,8 +81,17 @@ export async function runMcp(dirs: string[], o: McpCliOptions): Promise<number> 
   });
   const transport = new StdioServerTransport();
   await server.connect(transport);
-  // The client closing stdin ends the session.
-  process.stdin.once('end', () => void server.close());
+  // The client closing stdin ends the session, once the calls it sent are answered.
+  process.stdin.once('end', () => {
+    // (A short pause after the last call lets its answer be written before the transport closes.)
+    const settle = (): void => {
+      const pending = inFlight;
+      const next = (): void => void setTimeout(() => (pending === inFlight ? void server.close() : settle()), 50);
+      void pending.then(next, next);
+    };
+    // Let the transport dispatch what it read before the end.
+    setImmediate(settle);
+  });
   const stop = (): void => void server.close();
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

@@ -312,3 +312,22 @@ describe('sift mcp on an existing index', () => {
     expect(data(await call('grep', { pattern: 'ParseConfig parses' })).total_matches).toBe(1);
   });
 });
+
+describe('sift mcp over a plain pipe', () => {
+  it('answers every request sent before stdin closes, then exits', () => {
+    const lines = [
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pipe', version: '1' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'grep', arguments: { pattern: 'HttpServer' } } },
+    ];
+    const r = spawnSync(process.execPath, [join(ROOT, 'bin/sift'), 'mcp', repo, '--quiet'], {
+      input: lines.map((l) => JSON.stringify(l)).join('\n') + '\n', encoding: 'utf8', timeout: 60_000,
+      env: { ...process.env, SIFT_HOME: join(work, 'home'), SIFT_OFFLINE: '1' },
+    });
+    expect(r.status, r.stderr).toBe(0);
+    const out = r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { id: number; result: Record<string, unknown> });
+    expect(out.map((m) => m.id)).toEqual([1, 2, 3]);
+    expect((out[2].result.structuredContent as { total_matches: number }).total_matches).toBeGreaterThan(0);
+  });
+});
