@@ -64,10 +64,10 @@ export const FILE_SIGNALS = { pathWeight: 0.6, pathNameWeight: 2, fileEvidenceWe
  */
 export const KIND_FACTORS = {
   code: { code: 1, test: 0.45, docs: 0.4, config: 0.5, generated: 0.35, example: 0.5 },
-  test: { code: 0.6, test: 1, docs: 0.45, config: 0.45, generated: 0.3, example: 0.6 },
-  docs: { code: 0.75, test: 0.45, docs: 1, config: 0.6, generated: 0.3, example: 0.8 },
-  config: { code: 0.7, test: 0.45, docs: 0.85, config: 1, generated: 0.3, example: 0.6 },
-  example: { code: 0.7, test: 0.6, docs: 0.8, config: 0.5, generated: 0.3, example: 1 },
+  test: { code: 0.55, test: 1, docs: 0.45, config: 0.45, generated: 0.3, example: 0.6 },
+  docs: { code: 0.5, test: 0.45, docs: 1, config: 0.6, generated: 0.3, example: 0.8 },
+  config: { code: 0.55, test: 0.45, docs: 0.85, config: 1, generated: 0.3, example: 0.6 },
+  example: { code: 0.5, test: 0.6, docs: 0.8, config: 0.5, generated: 0.3, example: 1 },
   any: { code: 1, test: 1, docs: 1, config: 1, generated: 1, example: 1 },
 } as const;
 /**

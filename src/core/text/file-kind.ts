@@ -53,8 +53,11 @@ const GENERATED_NAME = /\.pb\.go$|\.pb\.(cc|h)$|_pb2(_grpc)?\.pyi?$|[._-]generat
 /** Test code and test data. */
 const TEST_DIR = /(^|\/)(tests?|__tests__|__mocks__|testdata|test[_-]?data|testing|testsuite|test[_-]?utils|fixtures?|spec|specs|e2e|integration[_-]tests?|unittests?|benches|benchmarks?)\//i;
 const TEST_NAME = /(^|\/)(test_[^/]*|conftest\.py)$|[._-](test|tests|spec|specs|bench)\.[^/.]+$|[a-z0-9](Tests?|Spec|Suite|IT)\.(java|kt|kts|scala|swift|cs|groovy|dart|php|m)$|_(test|spec)\.[^/.]+$/;
-/** Examples, samples and demos. */
-const EXAMPLE_DIR = /(^|\/)(_?examples?|samples?|demos?|playground|tutorials?|cookbook)\//i;
+/**
+ * Examples, samples and demos; not a Java/Kotlin package path's `com/example/` or
+ * `org/sample/` (reverse-domain package names put "example" inside the implementation).
+ */
+const EXAMPLE_DIR = /(^|\/)(?<!(?:^|\/)(?:com|org|net|io|dev|edu|gov|co|me|app)\/)(_?examples?|samples?|demos?|playground|tutorials?|cookbook)\//i;
 /** Prose. */
 const DOCS_DIR = /(^|\/)(docs?|documentation|man|manual|guides?|wiki|website|site)\//i;
 const DOCS_NAME = /(^|\/)(README|CHANGELOG|CHANGES|HISTORY|NEWS|CONTRIBUTING|AUTHORS|CODE_OF_CONDUCT|SECURITY|LICEN[CS]E|COPYING|NOTICE|UPGRADING|MIGRATION)([._-][^/]*)?$/i;
