@@ -208,6 +208,21 @@ describe('definitions inside containers', () => {
     expect(c.language).toBe('c');
   });
 
+  it('reads Scala 3 indentation syntax: blocks that end in the next line\'s indentation, `end Foo` markers', async () => {
+    const text = 'object Main:\n  def run(): Unit =\n    println("x")\n    println("y")\n\n  def other(a: Int): Int =\n    a + 1\n\nclass Foo(x: Int):\n  def bar = x\nend Foo\n';
+    const r = await chunker.chunkFile('Main.scala', text);
+    checkInvariants(text, r.chunks, MAX);
+    expect(defs(r.chunks)).toMatchObject({ Main: ['class', null], run: ['method', 'Main'], other: ['method', 'Main'], Foo: ['class', null], bar: ['method', 'Foo'] });
+    expect(r.chunks[r.chunks.length - 1].endLine).toBe(11);
+  });
+
+  it('keeps rows the parser did not read in a chunk (C annotation lines masked, #if lines of a retried parse)', async () => {
+    const text = 'extern bool no_hash_pointers;\n\n/* Helper. */\n__printf(2, 3)\nstatic void seq_con_printf(struct seq_file *seq, const char *fmt, ...)\n{\n\tva_list args;\n\n\tva_start(args, fmt);\n\tva_end(args);\n}\n';
+    const r = await chunker.chunkFile('report.c', text);
+    checkInvariants(text, r.chunks, MAX);
+    expect(r.chunks.map((c) => c.symbol)).toContain('seq_con_printf');
+  });
+
   it('names an extension-less script by its #! line', async () => {
     const r = await chunker.chunkFile('bin/deploy', '#!/usr/bin/env python3\ndef main():\n    return 0\n');
     expect(r.language).toBe('python');

@@ -67,7 +67,7 @@ export class FileChunker {
   }
 
   run(root: Node): Chunk[] {
-    const items = this.collectItems(root, null, 0, false);
+    const items = this.withGaps(this.collectItems(root, null, 0, false));
     const pieces: Piece[] = [];
     for (const item of items) this.emitItem(item, 0, pieces);
     return mergePieces(pieces, this.lines, this.opts)
@@ -76,6 +76,31 @@ export class FileChunker {
   }
 
   // ---- items -------------------------------------------------------------------------
+
+  /**
+   * `items` with a code item for each run of non-blank rows no item holds: rows whose text the
+   * parser did not read (C's retry input blanks `#if`/`#endif` lines, so a header's guard
+   * lines were in no chunk) or that only anonymous tokens cover.
+   */
+  private withGaps(items: Item[]): Item[] {
+    const out: Item[] = [];
+    let next = 0;
+    const fill = (to: number) => {
+      let a = next;
+      while (a <= to && this.lines.isBlank(a)) a++;
+      if (a > to) return;
+      let b = to;
+      while (this.lines.isBlank(b)) b--;
+      out.push({ kind: 'code', startRow: a, endRow: b, nodes: [], docNodes: [], parent: null, inClass: false });
+    };
+    for (const item of items) {
+      if (item.startRow > next) fill(item.startRow - 1);
+      out.push(item);
+      next = Math.max(next, item.endRow + 1);
+    }
+    fill(this.lines.count - 1);
+    return out;
+  }
 
   /** The named children of `container` as items: definitions (with attached comments), code, comments. */
   private collectItems(container: Node, parent: string | null, depth: number, inClass: boolean): Item[] {
@@ -95,11 +120,21 @@ export class FileChunker {
     try {
       if (!cursor.gotoFirstChild()) return items;
       do {
-        if (!cursor.nodeIsNamed) continue;
+        if (!cursor.nodeIsNamed) {
+          // Scala 3's `end Foo` closes the definition before it.
+          const last = this.spec.closers?.has(cursor.nodeType) ? items[items.length - 1] : undefined;
+          if (last && pending.length === 0) last.endRow = Math.max(last.endRow, cursor.endRow);
+          continue;
+        }
         const n = cursor.currentNode;
         const type = cursor.nodeType;
         const sr = n.startPosition.row;
         const last = items[items.length - 1];
+        if (last && sr === last.endRow && last.startRow < sr && this.lines.startsRow(n.startIndex, sr)) {
+          // The item before ends in this row's indentation (Scala's indented blocks take the
+          // next line's leading blanks): it ends on the row before.
+          last.endRow = sr - 1;
+        }
         if (pending.length === 0 && last?.def && last.def.body === undefined && this.spec.bodySiblings?.has(type)) {
           // Dart: `void f()` then its body `{ … }` as the next sibling.
           last.def.body = n;
@@ -334,7 +369,7 @@ export class FileChunker {
       if (b < a) return;
       // A small gap (`},`, a one-line call) joins the definition before it.
       const prev = out.length > first ? out[out.length - 1] : undefined;
-      if (prev && !prev.cols && this.lines.size(a, b) < this.opts.minChunkChars && pieceSize(prev, this.lines) + this.lines.size(prev.endRow + 1, b) <= this.opts.maxChunkChars) {
+      if (prev && !prev.cols && this.lines.size(a, b) < this.opts.minChunkChars && pieceSize(prev, this.lines) + 1 + this.lines.size(prev.endRow + 1, b) <= this.opts.maxChunkChars) {
         prev.endRow = b;
         return;
       }

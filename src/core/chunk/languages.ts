@@ -224,6 +224,8 @@ export interface LanguageSpec {
   attributeDoc?: (node: SpecNode) => SpecNode | null;
   /** The docstring a definition's body opens with (Elixir `@moduledoc`). */
   bodyDoc?: (body: SpecNode) => SpecNode | null;
+  /** Anonymous tokens that close the item before them (Scala 3's `end Foo`). */
+  closers?: ReadonlySet<string>;
   /** The name a statement gives the definitions after it in its container as their parent (Perl `package X;`), else null. */
   scopeOf?: (node: SpecNode) => string | null;
 }
@@ -711,6 +713,7 @@ export const LANGUAGE_SPECS: Readonly<Record<string, LanguageSpec>> = {
       function_definition: 'function', function_declaration: 'function', type_definition: 'type', extension_definition: 'method',
     },
     comments: new Set(['comment', 'block_comment']),
+    closers: new Set(['end', '_end_ident']),
     read: readScala,
   },
   dart: {

@@ -95,7 +95,10 @@ export function pieceSize(p: Piece, lines: LineTable): number {
   return p.cols ? p.cols[1] - p.cols[0] : lines.size(p.startRow, p.endRow) + budgetOf(p.context);
 }
 
-/** Adjacent module pieces merge up to the max; tiny definitions of the same kind and parent merge (the first names it). */
+/**
+ * Adjacent module pieces merge up to the max; tiny definitions of the same kind and parent merge (the first names it).
+ * A joined piece counts the newline between the two (`+ 1`): its content must stay within the max.
+ */
 export function mergePieces(pieces: Piece[], lines: LineTable, opts: ChunkSizes): Piece[] {
   const out: Piece[] = [];
   const max = opts.maxChunkChars;
@@ -122,7 +125,7 @@ export function mergePieces(pieces: Piece[], lines: LineTable, opts: ChunkSizes)
     // one per definition, so a script's top-level statements do not pile onto a function.
     if (
       joinable && p.merge === 'module' && p.chunkType === 'module' && prev.merge !== 'module' && p.startRow === p.endRow && !absorbed.has(prev) &&
-      lines.size(p.startRow, p.endRow) < opts.minChunkChars && pieceSize(prev, lines) + lines.size(prev.endRow + 1, p.endRow) <= max
+      lines.size(p.startRow, p.endRow) < opts.minChunkChars && pieceSize(prev, lines) + 1 + lines.size(prev.endRow + 1, p.endRow) <= max
     ) {
       prev.endRow = p.endRow;
       absorbed.add(prev);
@@ -132,7 +135,7 @@ export function mergePieces(pieces: Piece[], lines: LineTable, opts: ChunkSizes)
     // Bounded like every merge: 100k lines of `]` must not become one chunk.
     if (
       prev && !prev.cols && !p.cols && p.chunkType === 'module' && prev.endRow < p.startRow &&
-      !HAS_WORD.test(lines.slice(p.startRow, p.endRow)) && pieceSize(prev, lines) + lines.size(prev.endRow + 1, p.endRow) <= max
+      !HAS_WORD.test(lines.slice(p.startRow, p.endRow)) && pieceSize(prev, lines) + 1 + lines.size(prev.endRow + 1, p.endRow) <= max
     ) {
       prev.endRow = p.endRow;
       continue;
