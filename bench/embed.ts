@@ -20,6 +20,7 @@ import { walk } from '../src/core/walk/walker.ts';
 import { decodeText } from '../src/core/index/indexer.ts';
 import { EMBED_BATCH_SIZE, EMBED_MAX_TOKENS } from '../src/core/config.ts';
 import { Embedder, embeddingText, planBatches, type EmbedDtype } from '../src/core/embed/embedder.ts';
+import { ensureGeneratedModel } from '../scripts/gen-models.ts';
 
 /** Chunks in the fixed set: full and --quick runs. */
 export const BENCH_CHUNKS_FULL = 200;
@@ -158,6 +159,9 @@ export class NativeEmbedder {
 
 /** The model's tokenizer, loaded the way the Embedder loads it (offline, from `modelDir`). */
 export async function loadBenchTokenizer(modelDir: string, model: string): Promise<PreTrainedTokenizer> {
+  // The bench's own model is generated (scripts/gen-models.ts, seeded: the same bytes every
+  // time) when a fresh clone has not made it yet; the embedding and browser hooks need it.
+  if (modelDir === BENCH_MODEL_DIR) await ensureGeneratedModel(model, modelDir);
   // Embedder.load is the one writer of Transformers.js' env: let it configure, then reuse.
   const e = await Embedder.load({ modelId: model, localModelPath: `${modelDir}/`, device: 'cpu', dtype: 'q8' });
   await e.dispose();
