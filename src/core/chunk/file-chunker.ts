@@ -82,23 +82,24 @@ export class FileChunker {
    * parser did not read (C's retry input blanks `#if`/`#endif` lines, so a header's guard
    * lines were in no chunk) or that only anonymous tokens cover.
    */
-  private withGaps(items: Item[]): Item[] {
+  private withGaps(items: Item[], edges = true): Item[] {
+    if (!edges && items.every((it, i) => i === 0 || it.startRow <= items[i - 1].endRow + 1)) return items;
     const out: Item[] = [];
-    let next = 0;
-    const fill = (to: number) => {
+    let next = edges ? 0 : (items[0]?.startRow ?? 0);
+    const fill = (to: number, like: Item | undefined) => {
       let a = next;
       while (a <= to && this.lines.isBlank(a)) a++;
       if (a > to) return;
       let b = to;
       while (this.lines.isBlank(b)) b--;
-      out.push({ kind: 'code', startRow: a, endRow: b, nodes: [], docNodes: [], parent: null, inClass: false });
+      out.push({ kind: 'code', startRow: a, endRow: b, nodes: [], docNodes: [], parent: like?.parent ?? null, inClass: like?.inClass ?? false });
     };
     for (const item of items) {
-      if (item.startRow > next) fill(item.startRow - 1);
+      if (item.startRow > next) fill(item.startRow - 1, item);
       out.push(item);
       next = Math.max(next, item.endRow + 1);
     }
-    fill(this.lines.count - 1);
+    if (edges) fill(this.lines.count - 1, undefined);
     return out;
   }
 
@@ -188,7 +189,8 @@ export class FileChunker {
     } finally {
       cursor.delete();
     }
-    return items;
+    // Rows between two items that no node holds (a C++ class's `#if` lines a retried parse blanked).
+    return depth > 0 ? this.withGaps(items, false) : items;
   }
 
   /**
