@@ -126,10 +126,11 @@ function diversify(all: readonly GroupedItem[], fileOf: Record<number, string>, 
   const shown = new Map<string, GroupedItem[]>();
   const left = [...all];
   const out: GroupedItem[] = [];
+  // What the penalty scales, per group, once (0 for a definition: exempt).
+  const scalable = new Map(all.map((g) => [g, g.explain.some((e) => e.signal === 'definition') ? 0 : fusionPart(g)]));
   const effective = (g: GroupedItem): number => {
     const n = shown.get(fileOf[g.id] ?? `#${g.id}`)?.length ?? 0;
-    if (!n || g.explain.some((e) => e.signal === 'definition')) return g.combinedScore;
-    return g.combinedScore - fusionPart(g) * (1 - DIVERSITY.factor ** n);
+    return n ? g.combinedScore - scalable.get(g)! * (1 - DIVERSITY.factor ** n) : g.combinedScore;
   };
   while (out.length < limit && left.length) {
     let best = 0;
