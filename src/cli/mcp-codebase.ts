@@ -83,6 +83,18 @@ class Busy extends Error {
   }
 }
 
+/**
+ * Index runs of all served codebases, one at a time: two connections of this process writing
+ * at once share one SQLite module (two NEW indexes created at once failed: "cannot start a
+ * transaction within a transaction"), and on 2 cores two runs only take turns anyway.
+ */
+let writerTurn: Promise<void> = Promise.resolve();
+function oneWriterAtATime(fn: () => Promise<void>): Promise<void> {
+  const turn = writerTurn.then(fn, fn);
+  writerTurn = turn.catch(() => undefined);
+  return turn;
+}
+
 /** Resolves with `p` or after `ms`, whichever comes first (never rejects). */
 function waitAtMost(p: Promise<unknown>, ms: number): Promise<void> {
   return new Promise((resolve) => {
@@ -187,7 +199,7 @@ export class ServedCodebase implements ToolCodebase {
     this.#running = (async () => {
       do {
         this.#again = false;
-        await this.#run();
+        await oneWriterAtATime(() => this.#run());
       } while (this.#again && !this.#closed);
     })().finally(() => {
       this.#running = null;

@@ -331,3 +331,34 @@ describe('sift mcp over a plain pipe', () => {
     expect((out[2].result.structuredContent as { total_matches: number }).total_matches).toBeGreaterThan(0);
   });
 });
+
+describe('sift mcp over two folders', () => {
+  it('serves both (new indexes), tags entries by codebase and asks which one when a path is in both', async () => {
+    const a = join(work, 'two/alpha');
+    const b = join(work, 'two/beta');
+    for (const [dir, word] of [[a, 'alpha'], [b, 'beta']]) {
+      mkdirSync(join(dir, 'src'), { recursive: true });
+      writeFileSync(join(dir, 'src/main.py'), `def run_${word}():\n    return "shared marker ${word}"\n`);
+    }
+    const transport = new StdioClientTransport({
+      command: process.execPath, args: [join(ROOT, 'bin/sift'), 'mcp', a, b],
+      env: { ...process.env, SIFT_HOME: join(work, 'home-two'), SIFT_OFFLINE: '1' } as Record<string, string>, stderr: 'pipe',
+    });
+    const two = new Client({ name: 'sift-test-two', version: '1.0.0' });
+    await two.connect(transport);
+    try {
+      const callTwo = (name: string, args: Record<string, unknown>) => two.callTool({ name, arguments: args });
+      const g = (await callTwo('grep', { pattern: 'shared marker' })).structuredContent as { total_matches: number; lines: Array<{ codebase: string; path: string }> };
+      expect(g.total_matches).toBe(2);
+      expect(g.lines.map((l) => `${l.codebase}:${l.path}`)).toEqual(['alpha:src/main.py', 'beta:src/main.py']);
+      const stR = await callTwo('status', {});
+      expect(stR.isError, text(stR)).toBeFalsy();
+      const st = stR.structuredContent as { codebases: Array<{ name: string; files: number }> };
+      expect(st.codebases.map((c) => [c.name, c.files])).toEqual([['alpha', 1], ['beta', 1]]);
+      expect(text(await callTwo('read', { path: 'src/main.py' }))).toMatch(/in several codebases \(alpha, beta\); give "codebase"/);
+      expect((await callTwo('read', { path: 'src/main.py', codebase: 'beta' })).structuredContent).toMatchObject({ codebase: 'beta', content: expect.stringContaining('run_beta') });
+    } finally {
+      await two.close();
+    }
+  });
+});

@@ -192,7 +192,7 @@ class Connection implements Queryable {
 
   constructor(
     readonly sqlite3: SQLiteAPI,
-    module: SqliteModule,
+    readonly module: SqliteModule,
     readonly handle: number,
     private readonly options: DbOptions,
   ) {
@@ -398,6 +398,21 @@ export class Db implements Queryable {
    */
   createFunction(name: string, nArg: number, fn: (...args: SqlValue[]) => SqlValue): void {
     const sqlite3 = this.#conn.sqlite3;
+    // wa-sqlite keeps one callback per function NAME for the whole module: registering a name
+    // on a second connection deletes the first one's callback, whose next call then fails
+    // ("reading 'xFunc' of undefined": two codebases in one process, `sift mcp a b`). Nothing
+    // is deleted while this registers, so every connection keeps its own.
+    const m = this.#conn.module as unknown as { deleteCallback?: (key: number) => void };
+    const keep = m.deleteCallback;
+    m.deleteCallback = () => undefined;
+    try {
+      this.#register(sqlite3, name, nArg, fn);
+    } finally {
+      m.deleteCallback = keep;
+    }
+  }
+
+  #register(sqlite3: SQLiteAPI, name: string, nArg: number, fn: (...args: SqlValue[]) => SqlValue): void {
     sqlite3.create_function(this.#conn.handle, name, nArg, SQLite.SQLITE_UTF8 | SQLite.SQLITE_DETERMINISTIC, 0, (ctx, values) => {
       let result: SqlValue = null;
       try {
