@@ -11,7 +11,7 @@ import runtimeUrl from 'web-tree-sitter/web-tree-sitter.wasm?url';
 // Lazy map: file name → () => Promise<url>. Only the grammars in GRAMMARS (languages.ts) are listed,
 // so the build does not carry all 44 MB of the package (languages.test.ts checks the list).
 const grammarUrls = import.meta.glob<string>(
-  '/node_modules/@cursorless/tree-sitter-wasms/out/tree-sitter-{bash,c,c_sharp,cpp,dart,elixir,elm,gleam,go,haskell,java,javascript,kotlin,lua,perl,php,python,r,ruby,rust,scala,swift,tsx,typescript,zig}.wasm',
+  '/node_modules/@cursorless/tree-sitter-wasms/out/tree-sitter-{bash,c,c_sharp,clojure,cpp,dart,elixir,elm,gleam,go,haskell,java,javascript,kotlin,lua,perl,php,python,r,ruby,rust,scala,swift,tsx,typescript,zig}.wasm',
   { query: '?url', import: 'default' },
 );
 

@@ -439,3 +439,35 @@ export function readGleam(node: SpecNode): SpecRead | null | undefined {
   const name = typeName?.childForFieldName('name') ?? typeName;
   return { kind: node.type === 'type_definition' ? 'enum' : 'type', name: textOf(name) };
 }
+
+// ---- Clojure -------------------------------------------------------------------------
+
+const CLOJURE_DEFS: Readonly<Record<string, ChunkType>> = {
+  defn: 'function', 'defn-': 'function', defmacro: 'function', defmulti: 'function', defmethod: 'method',
+  defprotocol: 'interface', definterface: 'interface', defrecord: 'class', deftype: 'class', defstruct: 'struct',
+};
+
+/** The symbol name of a `sym_lit` (without its `^:private` metadata). */
+const clojureSymbol = (n: SpecNode | null): string | null => (n?.type === 'sym_lit' ? textOf(n.childForFieldName('name')) : null);
+
+/** `(defn add …)`, `(defrecord Circle …)`, `(defmethod area :circle …)` (one method of `area`); `(def x …)` is a constant. */
+export function readClojure(node: SpecNode): SpecRead | null | undefined {
+  if (node.type !== 'list_lit') return undefined;
+  const head = clojureSymbol(node.namedChild(0));
+  const kind = head ? CLOJURE_DEFS[head] : undefined;
+  if (!kind) return null;
+  const name = clojureSymbol(node.namedChild(1));
+  if (!name) return null;
+  return { kind, name, body: node };
+}
+
+/** `(ns my.app.core …)` names the parent of the definitions after it. */
+export function clojureScope(node: SpecNode): string | null {
+  return node.type === 'list_lit' && clojureSymbol(node.namedChild(0)) === 'ns' ? clojureSymbol(node.namedChild(1)) : null;
+}
+
+/** A definition's docstring: the string right after its name (`(defn add "Adds." [a b] …)`). */
+export function clojureBodyDoc(list: SpecNode): SpecNode | null {
+  const doc = list.namedChild(2);
+  return doc?.type === 'str_lit' && list.namedChildCount > 3 ? doc : null;
+}

@@ -19,7 +19,7 @@ describe('detectLanguage', () => {
     ['Gemfile', 'ruby'], ['CMakeLists.txt', 'cmake'], ['LICENSE', 'text'], ['noext', 'text'],
     ['A.kt', 'kotlin'], ['b.kts', 'kotlin'], ['S.swift', 'swift'], ['build.sbt', 'scala'], ['m.dart', 'dart'], ['init.lua', 'lua'],
     ['lib/conn.ex', 'elixir'], ['mix.exs', 'elixir'], ['Main.hs', 'haskell'], ['build.zig', 'zig'], ['Counter.pm', 'perl'],
-    ['plot.R', 'r'], ['Main.elm', 'elm'], ['app.gleam', 'gleam'],
+    ['plot.R', 'r'], ['Main.elm', 'elm'], ['app.gleam', 'gleam'], ['core.clj', 'clojure'], ['ui.cljs', 'clojure'],
     ['weird.', 'text'], ['.hidden', 'text'], ['UPPER.PY', 'python'], ['a.b/c', 'text'],
   ])('%s → %s', (path, lang) => {
     expect(detectLanguage(path)).toBe(lang);
@@ -73,7 +73,7 @@ describe('tables', () => {
     expect(Object.keys(GRAMMARS).sort()).toEqual(Object.keys(LANGUAGE_SPECS).sort());
     for (const lang of [
       'javascript', 'typescript', 'tsx', 'python', 'go', 'rust', 'java', 'c', 'cpp', 'csharp', 'ruby', 'php', 'bash',
-      'kotlin', 'swift', 'scala', 'dart', 'lua', 'elixir', 'haskell', 'zig', 'perl', 'r', 'elm', 'gleam',
+      'kotlin', 'swift', 'scala', 'dart', 'lua', 'elixir', 'haskell', 'zig', 'perl', 'r', 'elm', 'gleam', 'clojure',
     ]) {
       expect(GRAMMARS[lang]).toMatch(/^tree-sitter-[a-z_]+\.wasm$/);
     }
@@ -123,6 +123,7 @@ const SNIPPETS: Record<string, { path: string; code: string; symbol: string }> =
   r: { path: 'a.R', code: 'hello <- function(name) {\n  name\n}\n', symbol: 'hello' },
   elm: { path: 'A.elm', code: 'hello : String -> String\nhello name =\n    name\n', symbol: 'hello' },
   gleam: { path: 'a.gleam', code: 'pub fn hello(name: String) -> String {\n  name\n}\n', symbol: 'hello' },
+  clojure: { path: 'a.clj', code: '(defn hello\n  [name]\n  name)\n', symbol: 'hello' },
 };
 
 describe('every grammar', () => {

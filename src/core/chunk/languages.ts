@@ -11,7 +11,7 @@
 import type { ChunkType } from '../types.ts';
 import { looksLikeCppHeader } from './cpp-header.ts';
 import {
-  elixirAttributeDoc, elixirBodyDoc, elixirIsAttribute, perlScope, readDart, readElixir, readElm, readGleam, readHaskell, readKotlin, readLua, readPerl,
+  clojureBodyDoc, clojureScope, elixirAttributeDoc, elixirBodyDoc, elixirIsAttribute, perlScope, readClojure, readDart, readElixir, readElm, readGleam, readHaskell, readKotlin, readLua, readPerl,
   readR, readRust, readScala, readSwift, readZig,
 } from './language-hooks.ts';
 
@@ -25,7 +25,7 @@ const EXTENSION_LANGUAGES: Readonly<Record<string, string>> = {
   ipp: 'cpp', inl: 'cpp', cs: 'csharp', rb: 'ruby', rake: 'ruby', gemspec: 'ruby', php: 'php',
   phtml: 'php', swift: 'swift', lua: 'lua', dart: 'dart', ex: 'elixir', exs: 'elixir', hs: 'haskell',
   zig: 'zig', nix: 'nix', r: 'r', pl: 'perl', pm: 'perl', tf: 'hcl', hcl: 'hcl', m: 'objc', mm: 'objc',
-  sbt: 'scala', elm: 'elm', gleam: 'gleam',
+  sbt: 'scala', elm: 'elm', gleam: 'gleam', clj: 'clojure', cljs: 'clojure', cljc: 'clojure',
   svelte: 'svelte', vue: 'vue',
   sh: 'bash', bash: 'bash', zsh: 'bash', ksh: 'bash',
   json: 'json', jsonc: 'json', json5: 'json', yaml: 'yaml', yml: 'yaml', toml: 'toml',
@@ -54,6 +54,7 @@ const SHEBANG_LANGUAGES: Readonly<Record<string, string>> = {
   ruby: 'ruby', jruby: 'ruby', perl: 'perl', php: 'php', lua: 'lua', luajit: 'lua', elixir: 'elixir',
   swift: 'swift', kotlin: 'kotlin', kscript: 'kotlin', scala: 'scala', amm: 'scala',
   runghc: 'haskell', runhaskell: 'haskell', stack: 'haskell', rscript: 'r', dart: 'dart', make: 'make',
+  clojure: 'clojure', bb: 'clojure',
 };
 
 /**
@@ -131,6 +132,7 @@ export const GRAMMARS: Readonly<Record<string, string>> = {
   r: 'tree-sitter-r.wasm',
   elm: 'tree-sitter-elm.wasm',
   gleam: 'tree-sitter-gleam.wasm',
+  clojure: 'tree-sitter-clojure.wasm',
 };
 
 /** The web-tree-sitter runtime file every loader must also serve. */
@@ -828,6 +830,26 @@ export const LANGUAGE_SPECS: Readonly<Record<string, LanguageSpec>> = {
     lineComment: '//',
     read: readGleam,
     constantQueries: [{ owners: /\b(const)\b/g, atOwner: true, query: '(constant name: (identifier) @name)' }],
+  },
+  clojure: {
+    // Every definition is a list: readClojure tells which (`defn`, `defrecord`, …).
+    defs: { list_lit: 'function' },
+    wrappers: {},
+    namespaces: new Set(),
+    ...NO_BINDINGS,
+    comments: new Set(['comment']),
+    attributes: new Set(),
+    docStyle: 'preceding',
+    lineComment: ';;',
+    read: readClojure,
+    bodyDoc: clojureBodyDoc,
+    scopeOf: clojureScope,
+    // `(def max-size 10)`, `(defonce state (atom {}))` at the top level.
+    constantQueries: [{
+      owners: { statement: 'list_lit', lead: /\((?:def|defonce)\s/y },
+      atOwner: true,
+      query: '(list_lit . (sym_lit name: (sym_name) @kw) . (sym_lit name: (sym_name) @name) (#match? @kw "^def(once)?$"))',
+    }],
   },
 };
 

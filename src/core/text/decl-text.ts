@@ -25,14 +25,14 @@ export function signatureText(raw: string): string | null {
   return sig === '' ? null : clip(sig, MAX_SIGNATURE_CHARS);
 }
 
-/** Comment text without markers: `/** … *\/`, `//`, `///`, `//!`, `#`, R's `#'`, leading `*`; Lua and Haskell `--`, `--[[ … ]]`, `{- … -}`. */
+/** Comment text without markers: `/** … *\/`, `//`, `///`, `//!`, `#`, R's `#'`, Lisp's `;`, leading `*`; Lua and Haskell `--`, `--[[ … ]]`, `{- … -}`. */
 export function cleanComment(raw: string): string {
   let s = raw.trim();
   if (s.startsWith('--') || s.startsWith('{-')) return cleanDashComment(s);
   if (s.startsWith('/*')) s = s.replace(/^\/\*+!?/, '').replace(/\*+\/$/, '');
   return s
     .split('\n')
-    .map((l) => l.trim().replace(/^(\/\/[/!]?|#+'?|\*+(?!\/))\s?/, '').trimEnd())
+    .map((l) => l.trim().replace(/^(\/\/[/!]?|#+'?|;+|\*+(?!\/))\s?/, '').trimEnd())
     .join('\n')
     .trim();
 }
