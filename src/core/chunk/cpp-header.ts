@@ -32,7 +32,7 @@ const LINE_MARKERS = new RegExp('^[ \\t]*(?:' + [
 ].join('|') + ')', 'm');
 
 /** C++-only words anywhere (`constexpr` is C23 too, but C headers do not use it yet). */
-const WORD_MARKERS = /\b(?:(?:static|dynamic|reinterpret|const)_cast[ \t]*<|noexcept\b|decltype\b|nullptr_t\b|constexpr\b|operator[ \t]*(?:==|!=|<=|>=|<<|>>|\(\)|\[\]|->|[-+*\/%^&|~!=<>]|new\b|delete\b))/;
+const WORD_MARKERS = /\b(?:(?:static|dynamic|reinterpret|const)_cast[ \t]*<|noexcept\b|decltype\b|nullptr_t\b|constexpr\b|operator[ \t]*(?:==|!=|<=|>=|<<|>>|\(\)|\[\]|->|[-+*/%^&|~!=<>]|new\b|delete\b))/;
 
 const isWordCode = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
 

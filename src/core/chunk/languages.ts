@@ -1,18 +1,23 @@
 /**
  * Language identification and the per-language tables the chunker reads.
  *
- * Owns: path → language id, language id → grammar file, and for each structurally
- * chunked language which tree-sitter node types are definitions (and of what kind),
- * which wrap a definition, which are transparent namespaces, and how comments look.
+ * Owns: path (and, where the path cannot tell, text: a C++ `.h`, a `#!` script) → language
+ * id, language id → grammar file, and for each structurally chunked language which
+ * tree-sitter node types are definitions (and of what kind), which wrap a definition, which
+ * are transparent namespaces or containers of members, and how comments look. What the
+ * tables cannot say (names without fields, definitions that are calls) is read by the
+ * LanguageSpec.read hooks in language-hooks.ts.
  *
  * Invariants: every key of GRAMMARS has a LANGUAGE_SPECS entry and vice versa; ids are
  * lower-case and stable (they are stored in the index and used by `lang:` filters).
+ * Grammars are loaded on the first file of their language (chunker.ts, and the browser's
+ * workers/indexer/wasm-loader.ts, which lists the same files).
  */
 import type { ChunkType } from '../types.ts';
 import { looksLikeCppHeader } from './cpp-header.ts';
 import {
-  clojureBodyDoc, clojureScope, elixirAttributeDoc, elixirBodyDoc, elixirIsAttribute, perlScope, readClojure, readDart, readElixir, readElm, readGleam, readHaskell, readKotlin, readLua, readPerl,
-  readR, readRust, readScala, readSwift, readZig,
+  clojureBodyDoc, clojureScope, elixirAttributeDoc, elixirBodyDoc, elixirIsAttribute, perlScope, readClojure, readDart,
+  readElixir, readElm, readGleam, readHaskell, readKotlin, readLua, readPerl, readR, readRust, readScala, readSwift, readZig,
 } from './language-hooks.ts';
 
 /** Extension (lower-case, no dot) → language id. */
