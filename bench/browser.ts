@@ -45,18 +45,20 @@ const EXTRA_ARGS = ['--enable-blink-features=ForceEagerMeasureMemory', '--enable
 /** SIFT_BENCH_CHROMIUM_ARGS: more Chromium switches for an experiment (space-separated), e.g. V8 flags. */
 const EXPERIMENT_ARGS = (process.env.SIFT_BENCH_CHROMIUM_ARGS ?? '').split(' ').filter(Boolean);
 const EMBED_THREADS = [1, 2];
-/** Extra batch sizes tried for q8 on one thread (the default is EMBED_BATCH_SIZE). */
+/** Extra batch sizes tried for q8 on one thread (the default is EMBED_BATCH_SIZE); --quick: the app's browser batch only. */
 const EMBED_BATCH_VARIANTS = [8, 16];
+const EMBED_BATCH_VARIANTS_QUICK = [8];
 /**
  * Each embedding row runs browser then native this many times, interleaved, and keeps each
  * side's best: on a shared machine a single run measured the neighbours' load, not Sift.
+ * --quick runs one round (the whole bench must fit in 15 minutes on this 2-core machine).
  */
 const EMBED_ROUNDS = 2;
 
-async function bestOf(browser: () => Promise<EmbedResult>, native: () => Promise<number>): Promise<{ r: EmbedResult; native: number }> {
+async function bestOf(browser: () => Promise<EmbedResult>, native: () => Promise<number>, rounds = EMBED_ROUNDS): Promise<{ r: EmbedResult; native: number }> {
   let r: EmbedResult | null = null;
   let n = 0;
-  for (let i = 0; i < EMBED_ROUNDS; i++) {
+  for (let i = 0; i < rounds; i++) {
     const b = await browser();
     if (!r || b.chunksPerSec > r.chunksPerSec) r = b;
     n = Math.max(n, await native());
@@ -64,6 +66,8 @@ async function bestOf(browser: () => Promise<EmbedResult>, native: () => Promise
   return { r: r!, native: n };
 }
 const EMBED_DTYPES = ['q8', 'fp32'] as const;
+/** --quick embeds with the app's dtype only: each row costs ~75 s here (two rounds, both sides). */
+const EMBED_DTYPES_QUICK = ['q8'] as const;
 /** Rows per batch in the store-only comparison: the indexer's batch size while the store is busy (8 × WRITE_BATCH_ROWS). */
 const STORE_BATCH_ROWS = 8000;
 /** Files chunked for the clone-cost probe (--probes). */
@@ -270,11 +274,12 @@ export async function benchBrowser(opts: BenchBrowserOptions = {}): Promise<Brow
     const texts = want.has('embed') ? await loadBenchTexts(count) : [];
     const encoded = want.has('embed') ? encodeTexts(await loadBenchTokenizer(BENCH_MODEL_DIR, BENCH_MODEL), texts) : [];
     const embedding: EmbedBenchRow[] = [];
-    for (const dtype of want.has('embed') ? EMBED_DTYPES : []) {
+    for (const dtype of want.has('embed') ? (quick ? EMBED_DTYPES_QUICK : EMBED_DTYPES) : []) {
       for (const threads of EMBED_THREADS) {
         const { r, native } = await bestOf(
           () => call('embed', { modelId: `generated/${BENCH_MODEL}`, dtype, threads, texts, batchSize: 32 }),
           () => measureNative({ modelDir: BENCH_MODEL_DIR, model: BENCH_MODEL, encoded, dtype, threads, bucketed: true }),
+          quick ? 1 : EMBED_ROUNDS,
         );
         log(`embed ${dtype} ${threads}t: chromium ${r.chunksPerSec.toFixed(2)}/s (load ${r.loadMs.toFixed(0)} ms), native ${native.toFixed(2)}/s`);
         const isDefault = dtype === 'q8' && threads === defaultNumThreads(env.hardwareConcurrency, env.crossOriginIsolated);
@@ -286,10 +291,11 @@ export async function benchBrowser(opts: BenchBrowserOptions = {}): Promise<Brow
       }
     }
     if (want.has('embed')) {
-      for (const batchSize of EMBED_BATCH_VARIANTS) {
+      for (const batchSize of quick ? EMBED_BATCH_VARIANTS_QUICK : EMBED_BATCH_VARIANTS) {
         const { r, native } = await bestOf(
           () => call('embed', { modelId: `generated/${BENCH_MODEL}`, dtype: 'q8', threads: 1, texts, batchSize }),
           () => measureNative({ modelDir: BENCH_MODEL_DIR, model: BENCH_MODEL, encoded, dtype: 'q8', threads: 1, bucketed: true, batchSize }),
+          quick ? 1 : EMBED_ROUNDS,
         );
         log(`embed q8 1t batch ${batchSize}: chromium ${r.chunksPerSec.toFixed(2)}/s, native ${native.toFixed(2)}/s`);
         embedding.push({ runtime: 'onnxruntime-node', dtype: 'q8', threads: 1, bucketed: true, batchSize, chunksPerSec: native, ratioToNative: 1 });

@@ -197,7 +197,11 @@ export const HOOKS: HookSpec[] = [
       return (quick) => benchVectors(quick ? { sizes: [10_000], kinds: ['exact', 'int8', 'hnsw'], queries: 50 } : { sizes: [10_000, 50_000] });
     },
   },
-  { key: 'embedding', title: 'Embedding throughput', load: async () => { const { benchEmbed } = await import('./embed.ts'); return (quick) => benchEmbed({ quick }); } },
+  {
+    // --quick: the app's dtype (q8) only, fp32 in full runs.
+    key: 'embedding', title: 'Embedding throughput',
+    load: async () => { const { benchEmbed } = await import('./embed.ts'); return (quick) => benchEmbed(quick ? { quick, dtypes: ['q8'] } : { quick }); },
+  },
   { key: 'browser', title: 'Chromium app on OPFS', load: async () => { const { benchBrowser } = await import('./browser.ts'); return (quick) => benchBrowser({ quick }); } },
   { key: 'mcp', title: 'sift mcp (warm grep vs rg, first answer) and CLI start', load: async () => { const { benchMcp } = await import('./mcp.ts'); return (quick) => benchMcp({ quick }); } },
   { key: 'grep', title: 'Exact and regex search vs ripgrep (issue 11)', load: async () => { const { benchGrep } = await import('./grep.ts'); return (quick) => benchGrep({ quick }); } },
