@@ -109,39 +109,39 @@ describe('toRankedHits', () => {
 });
 
 describe('rankGroups diversity', () => {
-  const hit = (id: number, rank: number) => ({ id, score: 10 - rank, rank });
-  const legs = (ids: number[], fileOf: Record<number, string>, tiers: Record<number, number> = {}): LegHits => ({
-    bm25: ids.map((id, i) => hit(id, i + 1)), vector: [], definitionTiers: tiers, groupKeys: {}, fileOf, vectorFloor: null, vectorDropped: 0,
+  /** Keyword hits in this order, with these scores. */
+  const legs = (hits: Array<[id: number, score: number]>, fileOf: Record<number, string>, tiers: Record<number, number> = {}): LegHits => ({
+    bm25: hits.map(([id, score], i) => ({ id, score, rank: i + 1 })), vector: [], definitionTiers: tiers, groupKeys: {}, fileOf, vectorFloor: null, vectorDropped: 0,
   });
   const w = { bm25Weight: 0.5, vectorWeight: 0.5 };
 
   it('lets another piece of a listed file take a slot only by a margin, and counts the rest of the file', () => {
-    // a.go holds ranks 1-4; b.go rank 5, c.go rank 6.
+    // a.go holds ranks 1-4; b.go rank 5, c.go rank 6, all of comparable scores.
     const fileOf = { 1: 'a.go', 2: 'a.go', 3: 'a.go', 4: 'a.go', 5: 'b.go', 6: 'c.go' };
-    const out = rankGroups(legs([1, 2, 3, 4, 5, 6], fileOf), w, 3);
+    const hits: Array<[number, number]> = [[1, 10], [2, 9], [3, 9], [4, 8], [5, 8], [6, 7]];
+    const out = rankGroups(legs(hits, fileOf), w, 3);
     expect(out.map((g) => g.id)).toEqual([1, 5, 6]);
     expect(out[0].fileMore).toBe(3);
-    const all = rankGroups(legs([1, 2, 3, 4, 5, 6], fileOf), w, 6);
+    const all = rankGroups(legs(hits, fileOf), w, 6);
     expect(all.map((g) => g.id)).toEqual([1, 5, 6, 2, 3, 4]);
     for (const g of all) expect(g.explain.reduce((s, e) => s + e.contribution, 0)).toBeCloseTo(g.combinedScore);
     expect(all[3].explain.some((e) => e.signal === 'diversity')).toBe(true);
     for (let i = 1; i < all.length; i++) expect(all[i].combinedScore).toBeLessThanOrEqual(all[i - 1].combinedScore);
   });
-  it('keeps a second piece of a file when the alternatives are far behind', () => {
-    const fileOf: Record<number, string> = { 1: 'a.go', 2: 'a.go' };
-    const ids = [1, 2, ...Array.from({ length: 40 }, (_, i) => 100 + i)];
-    for (const id of ids.slice(2)) fileOf[id] = `f${id}.go`;
-    const l = legs(ids, fileOf);
-    l.bm25 = ids.map((id, i) => hit(id, i < 2 ? i + 1 : i + 100));
-    expect(rankGroups(l, w, 3).map((g) => g.id)).toEqual([1, 2, 100]);
+  it('keeps a second piece of a file when the alternatives score far lower', () => {
+    const fileOf: Record<number, string> = { 1: 'a.go', 2: 'a.go', 3: 'b.go', 4: 'c.go' };
+    // 9 × 0.5 ≥ 4: the strong second piece stays ahead of weak matches in other files.
+    expect(rankGroups(legs([[1, 10], [2, 9], [3, 4], [4, 3]], fileOf), w, 3).map((g) => g.id)).toEqual([1, 2, 3]);
+    // 9 × 0.5 < 6: a comparable alternative takes the slot.
+    expect(rankGroups(legs([[1, 10], [2, 9], [3, 6], [4, 3]], fileOf), w, 3).map((g) => g.id)).toEqual([1, 3, 2]);
   });
   it('leaves definitions of a named identifier in tier order', () => {
     const fileOf = { 1: 'a.go', 2: 'a.go', 3: 'b.go' };
-    const out = rankGroups(legs([1, 2, 3], fileOf, { 1: 1, 2: 1 }), w, 3);
+    const out = rankGroups(legs([[1, 1000], [2, 1000], [3, 5]], fileOf, { 1: 1, 2: 1 }), w, 3);
     expect(out.map((g) => g.id)).toEqual([1, 2, 3]);
   });
   it('without file paths ranks as fused', () => {
-    const l = legs([1, 2, 3], {});
+    const l = legs([[1, 3], [2, 2], [3, 1]], {});
     delete l.fileOf;
     expect(rankGroups(l, w, 3).map((g) => g.id)).toEqual([1, 2, 3]);
   });

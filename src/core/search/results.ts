@@ -88,11 +88,9 @@ export function definitionKeys(rows: readonly StoredChunk[]): Record<number, str
 
 /**
  * Fuses the legs, merges the pieces of each definition, and picks the best `limit` groups with
- * diversity: a group from a file already listed n times keeps DIVERSITY.factor^n of its
- * rank-fusion score (a `diversity` explain entry says how much it lost), so another piece of
- * a shown file must beat the alternatives by a margin. Definitions of a named identifier keep
- * their score (their tier decides). Groups of a listed file that do not make the list are
- * counted in its first group's `fileMore`.
+ * diversity (diversify): another piece of a file already listed must beat the alternatives by
+ * a margin. Definitions of a named identifier keep their place (their tier decides). Groups of
+ * a listed file that do not make the list are counted in its first group's `fileMore`.
  */
 export function rankGroups(legs: LegHits, weights: { bm25Weight: number; vectorWeight: number }, limit: number): GroupedItem[] {
   const tiers = new Map<number, number>(Object.entries(legs.definitionTiers).map(([id, t]) => [Number(id), t]));
@@ -116,43 +114,49 @@ export function rankGroups(legs: LegHits, weights: { bm25Weight: number; vectorW
   return out;
 }
 
-/** The rank-fusion part of a group's score (what diversity may scale): everything but `definition`. */
-function fusionPart(g: FusedItem): number {
-  return g.explain.reduce((s, e) => (e.signal === 'definition' ? s : s + e.contribution), 0);
-}
-
-/** Greedy pick of `limit` groups (already in fused order) by score after the diversity penalty. */
+/**
+ * Greedy pick of `limit` groups in fused order with diversity. The next group in fused order is
+ * taken unless it is another piece of a file already listed n times (and no definition of the
+ * name asked for): then the best group of a file not yet listed goes first when the piece's
+ * relevance × DIVERSITY.factor^n is below that group's. Relevance is a group's score in its legs
+ * relative to the best (keyword score ÷ the best non-definition keyword score, cosine ÷ the best
+ * cosine; the larger), so a strong second piece keeps its slot over weak alternatives (a small
+ * codebase), while comparable alternatives take the slots (a big one). A group moved down gets
+ * a `diversity` explain entry and the score of the group before it, so scores never rise.
+ */
 function diversify(all: readonly GroupedItem[], fileOf: Record<number, string>, limit: number): GroupedItem[] {
+  const isDefinition = (g: GroupedItem) => g.explain.some((e) => e.signal === 'definition');
+  const maxB = Math.max(0, ...all.filter((g) => g.bm25Rank !== null && !isDefinition(g)).map((g) => g.bm25Score));
+  const maxV = Math.max(0, ...all.filter((g) => g.vectorRank !== null).map((g) => g.vectorScore));
+  const relevance = (g: GroupedItem) => Math.max(
+    g.bm25Rank !== null && maxB > 0 ? g.bm25Score / maxB : 0,
+    g.vectorRank !== null && maxV > 0 ? g.vectorScore / maxV : 0,
+  );
+  const fileKey = (g: GroupedItem) => fileOf[g.id] ?? `#${g.id}`;
   const shown = new Map<string, GroupedItem[]>();
   const left = [...all];
   const out: GroupedItem[] = [];
-  // What the penalty scales, per group, once (0 for a definition: exempt).
-  const scalable = new Map(all.map((g) => [g, g.explain.some((e) => e.signal === 'definition') ? 0 : fusionPart(g)]));
-  const effective = (g: GroupedItem): number => {
-    const n = shown.get(fileOf[g.id] ?? `#${g.id}`)?.length ?? 0;
-    return n ? g.combinedScore - scalable.get(g)! * (1 - DIVERSITY.factor ** n) : g.combinedScore;
-  };
   while (out.length < limit && left.length) {
-    let best = 0;
-    let bestScore = effective(left[0]);
-    for (let i = 1; i < left.length; i++) {
-      const s = effective(left[i]);
-      if (s > bestScore) { best = i; bestScore = s; } // ties keep the fused order
+    let pick = 0;
+    const head = left[0];
+    const n = shown.get(fileKey(head))?.length ?? 0;
+    if (n > 0 && !isDefinition(head)) {
+      const alt = left.findIndex((a) => isDefinition(a) || !shown.has(fileKey(a)));
+      if (alt > 0 && relevance(head) * DIVERSITY.factor ** n < relevance(left[alt])) pick = alt;
     }
-    const [g] = left.splice(best, 1);
-    const file = fileOf[g.id] ?? `#${g.id}`;
-    const lost = g.combinedScore - bestScore;
-    if (lost > 0) {
-      g.explain.push({ signal: 'diversity', value: shown.get(file)?.length ?? 0, contribution: -lost });
-      g.combinedScore = bestScore;
+    const [g] = left.splice(pick, 1);
+    const prev = out[out.length - 1];
+    if (prev && g.combinedScore > prev.combinedScore) {
+      g.explain.push({ signal: 'diversity', value: shown.get(fileKey(g))?.length ?? 0, contribution: prev.combinedScore - g.combinedScore });
+      g.combinedScore = prev.combinedScore;
     }
-    const list = shown.get(file);
+    const list = shown.get(fileKey(g));
     if (list) list.push(g);
-    else shown.set(file, [g]);
+    else shown.set(fileKey(g), [g]);
     out.push(g);
   }
   for (const g of left) {
-    const first = shown.get(fileOf[g.id] ?? `#${g.id}`)?.[0];
+    const first = shown.get(fileKey(g))?.[0];
     if (first) first.fileMore++;
   }
   return out;
