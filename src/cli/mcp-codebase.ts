@@ -127,6 +127,8 @@ export class ServedCodebase implements ToolCodebase {
   #watchOk: boolean;
   #closed = false;
   readonly #startedAt = Date.now();
+  #semantic: string | null = 'the semantic leg is loading';
+  #vectors: { embedder: { dispose(): Promise<void> }; index: { dispose(): void } } | null = null;
   #chunker: Promise<{ chunkFile: FileChunker['chunkFile']; dispose: () => void }> | null = null;
 
   private constructor(
@@ -157,9 +159,45 @@ export class ServedCodebase implements ToolCodebase {
     return { state: this.#state, indexedShare: this.#share, error: this.#state === 'error' ? this.#error : this.#lag };
   }
 
-  /** Starts the first run (index or catch up) in the background. */
+  /** Starts the first run (index or catch up) and the semantic leg's loading, in the background. */
   start(): void {
     void this.refresh();
+    void this.#loadVectorLeg();
+  }
+
+  /**
+   * The semantic leg, when the index has embeddings and their model is on this machine
+   * (model.ts: the model recorded by `sift index`, never downloaded): loaded in the background,
+   * so no answer waits for it; until then, and without it, search is keyword only and says so.
+   * New chunks the server indexes get no vectors (`sift index` embeds them).
+   */
+  async #loadVectorLeg(): Promise<void> {
+    try {
+      const { loadSearchEmbedder } = await import('./model.ts');
+      const choice = await loadSearchEmbedder({ store: this.store });
+      if ('unavailable' in choice) {
+        this.#semantic = choice.unavailable;
+        return;
+      }
+      const { openVectorIndex } = await import('./vectors.ts');
+      const v = await openVectorIndex(this.store, this.paths, choice.embedder.info.key);
+      if (!v || this.#closed) {
+        this.#semantic = 'the index has no embeddings for its model';
+        await choice.embedder.dispose();
+        return;
+      }
+      this.#vectors = { embedder: choice.embedder, index: v.index };
+      this.searcher.setVectorLeg(choice.embedder, v.index);
+      this.#semantic = null;
+      this.o.log(`${this.name}: semantic search on (${choice.embedder.info.modelId}, ${v.index.size} vectors)`);
+    } catch (e) {
+      this.#semantic = `semantic search unavailable: ${message(e)}`;
+    }
+  }
+
+  /** Why semantic search is off, or null when it is on. */
+  get semanticNote(): string | null {
+    return this.#semantic;
   }
 
   /**
@@ -228,6 +266,8 @@ export class ServedCodebase implements ToolCodebase {
     this.#watchers.clear();
     await this.#running?.catch(() => undefined);
     if (this.#chunker) (await this.#chunker).dispose();
+    this.#vectors?.index.dispose();
+    await this.#vectors?.embedder.dispose().catch(() => undefined);
     await this.store.close().catch(() => undefined);
   }
 
@@ -249,6 +289,8 @@ export class ServedCodebase implements ToolCodebase {
     void openIndex(this.paths).then((ctx) => {
       this.store = ctx.store;
       this.searcher = new Searcher(ctx.store);
+      // (The vector leg is of the old index; a rebuilt one is searched by keywords until a restart.)
+      this.#semantic = 'the index was rebuilt; restart the server for semantic search';
       // Calls in flight on the old connection finish first (its queue), then it closes.
       setTimeout(() => void old.close().catch(() => undefined), 5000).unref();
     }, (e) => this.o.log(`${this.name}: could not reopen the rebuilt index: ${message(e)}`));

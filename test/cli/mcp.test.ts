@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -362,3 +362,37 @@ describe('sift mcp over two folders', () => {
     }
   });
 });
+
+describe('sift mcp with embeddings', () => {
+  const TINY = join(ROOT, 'models/generated/tiny');
+  it.skipIf(!existsSync(join(TINY, 'config.json')))('loads the semantic leg of an embedded index in the background: hybrid and semantic answers', async () => {
+    const dir = join(work, 'embedded');
+    mkdirSync(join(dir, 'src'), { recursive: true });
+    writeFileSync(join(dir, 'src/upload.py'), 'def retry_failed_upload(path):\n    """Send the file again after a network error."""\n    return send(path)\n');
+    writeFileSync(join(dir, 'src/cache.py'), 'def evict_oldest(cache):\n    """Drop the least recently used entry."""\n    cache.pop()\n');
+    const home = join(work, 'home-embedded');
+    const idx = spawnSync(process.execPath, [join(ROOT, 'bin/sift'), 'index', dir, '--model', TINY, '--quiet'], {
+      encoding: 'utf8', timeout: 120_000, env: { ...process.env, SIFT_HOME: home, SIFT_OFFLINE: '1' },
+    });
+    expect(idx.status, idx.stderr).toBe(0);
+    const transport = new StdioClientTransport({
+      command: process.execPath, args: [join(ROOT, 'bin/sift'), 'mcp', dir],
+      env: { ...process.env, SIFT_HOME: home, SIFT_OFFLINE: '1' } as Record<string, string>, stderr: 'pipe',
+    });
+    const c = new Client({ name: 'sift-test-embedded', version: '1.0.0' });
+    await c.connect(transport);
+    try {
+      const search = async (args: Record<string, unknown>) => (await c.callTool({ name: 'search', arguments: args })).structuredContent as { strategy: string; embedded_share: number; results: Array<{ path: string }>; notes: string[] };
+      await until(async () => (await search({ query: 'retry failed upload' })).strategy === 'hybrid', 60_000);
+      const h = await search({ query: 'retry failed upload' });
+      expect(h.embedded_share).toBe(1);
+      expect(h.results[0].path).toBe('src/upload.py');
+      const v = await search({ query: 'send again after a network error', mode: 'semantic' });
+      expect(v.strategy).toBe('vector_only');
+      expect(v.notes.join(' ')).not.toMatch(/unavailable/);
+    } finally {
+      await c.close();
+    }
+  });
+});
+

@@ -60,6 +60,8 @@ export interface ToolCodebase {
   /** File texts kept between grep calls (keyed by content hash, never stale). */
   readonly texts?: TextCache;
   progress(): ToolProgress;
+  /** Why semantic search is off (no embeddings, model missing or still loading), or null/absent. */
+  readonly semanticNote?: string | null;
   /** What only the adapter knows, for `status`. */
   statusExtra?(): Promise<{ pendingChanges: number | null; skipped: Record<string, number>; notes?: string[] }>;
 }
@@ -258,7 +260,8 @@ async function searchTool(host: ToolHost, a: SearchArgs): Promise<ToolAnswer> {
     if (vectors) mode = a.mode === 'semantic' ? 'vector' : 'hybrid';
     else {
       mode = 'bm25';
-      notes.push(`${a.mode} search is unavailable (no embeddings in this index; \`sift index\` with a model adds them): keyword results instead`);
+      const why = cbs.map((c) => c.semanticNote).find((n) => n) ?? 'no embeddings in this index; `sift index` with a model adds them';
+      notes.push(`${a.mode} search is unavailable (${why}): keyword results instead`);
     }
   }
   const fetch = Math.min(MAX_TOOL_SEARCH_LIMIT, offset + a.limit + 1);
@@ -712,6 +715,7 @@ async function statusTool(host: ToolHost, a: StatusArgs): Promise<ToolAnswer> {
     const p = c.progress();
     const s = await c.store.stats();
     const extra = c.statusExtra ? await c.statusExtra() : { pendingChanges: null, skipped: {} };
+    if (c.semanticNote && s.embeddedChunks > 0) notes.push(`${c.name}: semantic search is off (${c.semanticNote})`);
     const skipped: Record<string, number> = { ...(s.skipped?.by_reason ?? {}), ...extra.skipped };
     if (extra.notes) notes.push(...extra.notes.map((n) => `${c.name}: ${n}`));
     const langs = Object.entries(s.languages).filter(([l]) => l).sort((x, y) => y[1].files - x[1].files).slice(0, STATUS_LANGUAGES);
