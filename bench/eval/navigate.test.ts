@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cDefs, sampleNames } from './navigate.ts';
+import { cDefs, rustBlank, rustDefs, sampleNames } from './navigate.ts';
 
 describe('cDefs (the c navigation set)', () => {
   const text = [
@@ -43,5 +43,78 @@ describe('cDefs (the c navigation set)', () => {
   it('samples macros as names to navigate to', () => {
     const defs = cDefs('a.c', text);
     expect(sampleNames(defs, 10, 1).map((d) => d.name).sort()).toEqual(['kernel_style', 'min_t', 'page_count', 'stub']);
+  });
+});
+
+describe('rustDefs (the rust navigation set)', () => {
+  const text = [
+    '/// Doc: `fn not_a_def() {}`', // 1
+    'pub struct Utf8Error {', // 2
+    '    valid_up_to: usize,', // 3
+    '}', // 4
+    'impl Utf8Error {', // 5
+    '    #[inline]', // 6
+    '    pub const fn error_len(&self) -> Option<usize> {', // 7
+    '        let s = "fn in_a_string() {"; let c = \'{\';', // 8
+    "        f::<'a>(s, c)", // 9
+    '    }', // 10
+    '}', // 11
+    'pub trait Iterator {', // 12
+    '    type Item;', // 13
+    '    fn next(&mut self) -> Option<Self::Item>;', // 14
+    '    fn count(self) -> usize where Self: Sized { 0 }', // 15
+    '}', // 16
+    'pub(crate) unsafe fn arr(x: [u8; 4]) -> u8 {', // 17
+    '    /* nested /* comment */ fn nope() {} */ x[0]', // 18
+    '}', // 19
+    'macro_rules! int_impl {', // 20
+    '    ($T:ty) => {', // 21
+    '        pub const fn count_ones(self) -> u32 { 0 }', // 22
+    '    };', // 23
+    '}', // 24
+    'type Alias = [u8; 2];', // 25
+    '#[cfg(test)]', // 26
+    'mod tests {', // 27
+    '    fn test_it() {}', // 28
+    '}', // 29
+  ].join('\n');
+
+  it('finds fn, struct, trait, type and impl/trait methods with their ranges; body-less fns are declarations; comments, strings and test modules are not read', () => {
+    const defs = rustDefs('a.rs', text).map(({ name, line, end, kind, decl, inMacro }) => ({ name, line, end, kind, ...(decl ? { decl } : {}), ...(inMacro ? { inMacro } : {}) }));
+    expect(defs).toEqual([
+      { name: 'Utf8Error', line: 2, end: 4, kind: 'class' },
+      { name: 'error_len', line: 7, end: 10, kind: 'function' },
+      { name: 'Iterator', line: 12, end: 16, kind: 'class' },
+      { name: 'Item', line: 13, end: 13, kind: 'class' },
+      { name: 'next', line: 14, end: 14, kind: 'function', decl: true },
+      { name: 'count', line: 15, end: 15, kind: 'function' },
+      { name: 'arr', line: 17, end: 19, kind: 'function' },
+      { name: 'count_ones', line: 22, end: 22, kind: 'function', inMacro: true },
+      { name: 'Alias', line: 25, end: 25, kind: 'class' },
+    ]);
+  });
+
+  it('starts an item at its doc comments and attributes (head), multi-line attributes too', () => {
+    const src = [
+      'fn a() {}', // 1
+      '', // 2
+      '/// Docs.', // 3
+      '#[stable(', // 4
+      '    feature = "x",', // 5
+      ')]', // 6
+      '#[inline]', // 7
+      'pub fn b() {}', // 8
+    ].join('\n');
+    expect(rustDefs('a.rs', src).map((d) => [d.name, d.head, d.line])).toEqual([['a', 1, 1], ['b', 3, 8]]);
+    expect(rustDefs('a.rs', text).find((d) => d.name === 'error_len')!.head).toBe(6);
+  });
+
+  it('blanks comments, strings and char literals but keeps lines and lifetimes', () => {
+    const src = 'let s = r#"a "quoted" {"#; // {\nlet c = \'}\'; f::<\'a>();';
+    const out = rustBlank(src);
+    expect(out.length).toBe(src.length);
+    expect(out.split('\n').length).toBe(2);
+    expect(out).not.toMatch(/[{}]/);
+    expect(out).toContain("f::<'a>();");
   });
 });

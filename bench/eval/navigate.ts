@@ -3,6 +3,13 @@
  *   python — the Python 3.11 standard library (.py files; test/, idlelib, lib2to3,
  *            turtledemo, site-packages left out),
  *   go     — Go 1.19's standard library (the GO_EVAL_DIRS packages, non-test files),
+ *   rust   — Rust 1.63's standard library (Debian rust-src: library/core, alloc and std's
+ *            src/, tests.rs, benches.rs and tests/ benches/ folders left out): `fn`s with a
+ *            body (free functions, methods in `impl` and `trait` blocks, functions written
+ *            inside `macro_rules!` bodies) are the sampled names; `struct`, `enum`, `union`,
+ *            `trait`, `type` and body-less `fn` declarations (required trait methods, extern
+ *            blocks) are definitions too (for "any" and "defined once"), read lexically with
+ *            comments and strings blanked (rustDefs), independent of Sift's chunker,
  *   c      — Linux 6.1's include/linux, lib, mm and kernel/ (.c/.h; the kernel corpus,
  *            prepared by corpora.ts prepareScale): functions and function-like macros;
  *            and, counted apart, constants (object-like `#define NAME value`, include
@@ -15,7 +22,9 @@
  * query per name, sampled (seeded) from every `def`/`func` the tree has; a query counts at 1
  * when the first result is ON the sampled definition (same file, its range holds the `def`
  * line) — "strict", what the issue measures — and "any" when the first result holds ANY
- * definition of that exact name (names defined in several files: `NewReader`).
+ * definition of that exact name (names defined in several files: `NewReader`). "Once" is
+ * strict over the names the tree defines exactly once (any kind): there the one definition is
+ * the only right first result.
  *
  * Contract (every query, navigation and prose, top 10):
  * - content: a result's `content` must equal the file's lines start_line..end_line;
@@ -24,20 +33,26 @@
  *   (Python) or the closing brace at column 0 (Go), holds the result's first line;
  *   results that start on the definition's own header line count for that definition).
  *
- * Usage: tsx bench/eval/navigate.ts [python|go|c ...] [--per-set 250] [--seed 7] [--build]
+ * Usage: tsx bench/eval/navigate.ts [python|go|rust|c ...] [--per-set 250] [--seed 7] [--build] [--root DIR]
  * Writes bench/results/nav-<date>.{json,md}. SIFT_NAV_DIR overrides the tree folder
  * (default bench/corpora/nav), so a baseline worktree can score the same trees.
+ * --root DIR (or SIFT_ROOT=DIR) indexes and searches with that checkout's bin/sift (a baseline
+ * worktree: `git worktree add --detach /tmp/b <commit>`, node_modules symlinked) on this
+ * checkout's trees and samples, so two runs with NAV_TAG set compare name by name.
  */
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { GO_SRC, prepareScale } from '../corpora.ts';
-import { siftIndex, siftSearchBatch } from '../sift.ts';
-import { CORPORA_DIR, RESULTS_DIR, isMain, listFiles, machineInfo, parseArgs } from '../util.ts';
+import type { SiftIndexSummary, SiftResponse } from '../sift.ts';
+import { CORPORA_DIR, REPO_DIR, RESULTS_DIR, isMain, listFiles, machineInfo, parseArgs, run } from '../util.ts';
 import { shuffled } from './build-set.ts';
 import { mulberry32 } from '../../src/core/vector/synthetic.ts';
 
 export const NAV_DIR = process.env.SIFT_NAV_DIR ?? join(CORPORA_DIR, 'nav');
 const PY_SRC = '/root/.pyenv/versions/3.11.7/lib/python3.11';
+/** Debian rust-src (Rust 1.63): the standard library's crates. */
+export const RUST_SRC = '/usr/lib/rustlib/src/rust/library';
+const RUST_CRATES = ['core', 'alloc', 'std'];
 const PY_SKIP = new Set(['test', 'tests', 'idlelib', 'lib2to3', 'turtledemo', 'site-packages', '__pycache__', 'idle_test', 'ensurepip']);
 /** Folders of the kernel corpus in the `c` set. */
 const C_DIRS = ['include/linux', 'lib', 'mm', 'kernel'];
@@ -61,6 +76,12 @@ export const PROSE: Record<NavSetName, string[]> = {
     'sort a slice', 'parse time duration', 'base64 encoding', 'compile a regular expression',
     'read a tar archive', 'context with timeout', 'escape html', 'cookie header',
   ],
+  rust: [
+    'read a file into a string', 'spawn a thread', 'hash map insert', 'sort a vector', 'parse an integer from a string',
+    'format a float', 'invalid utf8 error', 'mutex lock', 'channel send and receive', 'reference counted pointer',
+    'iterate over chars', 'split a string by whitespace', 'create a directory recursively', 'tcp listener accept',
+    'environment variables', 'duration since unix epoch', 'binary heap push', 'vec with capacity',
+  ],
   c: [
     'iterate over a linked list', 'allocate zeroed memory', 'copy data from user space', 'take a spinlock with interrupts off',
     'red black tree insert', 'schedule delayed work', 'reference count drops to zero', 'find first set bit',
@@ -70,8 +91,8 @@ export const PROSE: Record<NavSetName, string[]> = {
   ],
 };
 
-export type NavSetName = 'python' | 'go' | 'c';
-export const NAV_SETS: NavSetName[] = ['python', 'go', 'c'];
+export type NavSetName = 'python' | 'go' | 'rust' | 'c';
+export const NAV_SETS: NavSetName[] = ['python', 'go', 'rust', 'c'];
 
 export interface Def {
   name: string;
@@ -82,6 +103,16 @@ export interface Def {
   end: number;
   /** A C function-like macro (`#define NAME(…)`) counts as a function a user navigates to. */
   kind: 'function' | 'class' | 'macro' | 'constant';
+  /** A body-less declaration (Rust: a required trait method, an extern block's fn): a definition, not sampled. */
+  decl?: boolean;
+  /** Written inside a `macro_rules!` body (Rust: the integer methods of int_macros.rs). */
+  inMacro?: boolean;
+  /**
+   * First line of the item with the doc comments and attributes right above it (Rust: `///`
+   * is `#[doc]`, part of the item); `line` when there are none. The "item" rule counts a
+   * result holding any line head..line (its docs or its header) as on the definition.
+   */
+  head?: number;
 }
 
 const PY_DEF = /^([ \t]*)(?:async[ \t]+)?(def|class)[ \t]+([A-Za-z_]\w*)/;
@@ -128,6 +159,175 @@ export function goDefs(path: string, text: string): Def[] {
       }
     }
     out.push({ name: (f ?? t)![1], path, line: i + 1, end: end + 1, kind: f ? 'function' : 'class' });
+  }
+  return out;
+}
+
+/**
+ * Rust source with comments (nested block comments too), string/char literal contents
+ * and raw strings blanked to spaces, newlines kept: offsets and lines hold, and no `fn` of a
+ * doc example or a string is read as a definition. Lifetimes (`'a`) are left alone.
+ */
+export function rustBlank(text: string): string {
+  const out = text.split('');
+  const blank = (a: number, b: number) => { for (let k = a; k < b; k++) if (out[k] !== '\n') out[k] = ' '; };
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    const c = text[i];
+    if (c === '/' && text[i + 1] === '/') {
+      const e = text.indexOf('\n', i);
+      const end = e < 0 ? n : e;
+      blank(i, end);
+      i = end;
+    } else if (c === '/' && text[i + 1] === '*') {
+      let depth = 1;
+      let j = i + 2;
+      while (j < n && depth > 0) {
+        if (text[j] === '/' && text[j + 1] === '*') { depth++; j += 2; }
+        else if (text[j] === '*' && text[j + 1] === '/') { depth--; j += 2; }
+        else j++;
+      }
+      blank(i, j);
+      i = j;
+    } else if ((c === 'r' || (c === 'b' && text[i + 1] === 'r')) && !/\w/.test(text[i - 1] ?? ' ') && /^b?r(#*)"/.test(text.slice(i, i + 260))) {
+      const m = /^b?r(#*)"/.exec(text.slice(i, i + 260))!;
+      const close = `"${m[1]}`;
+      const start = i + m[0].length;
+      const e = text.indexOf(close, start);
+      const end = e < 0 ? n : e;
+      blank(start, end);
+      i = end + close.length;
+    } else if (c === '"') {
+      let j = i + 1;
+      while (j < n && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
+      blank(i + 1, j);
+      i = j + 1;
+    } else if (c === "'") {
+      // A char literal ('x', '\n', '\u{..}', b'x'), else a lifetime or label ('a, 'static).
+      if (text[i + 1] === '\\') {
+        let j = i + 2;
+        while (j < n && text[j] !== "'" && text[j] !== '\n') j++;
+        blank(i + 1, j);
+        i = j + 1;
+      } else {
+        const cp = text.codePointAt(i + 1) ?? 0;
+        const w = cp > 0xffff ? 2 : 1;
+        if (text[i + 1 + w] === "'" && text[i + 1] !== '\n') {
+          blank(i + 1, i + 1 + w);
+          i += 2 + w;
+        } else i++;
+      }
+    } else i++;
+  }
+  return out.join('');
+}
+
+const RUST_ITEM = /^[ \t]*(?:#!?\[[^\]]*\][ \t]*)*(?:pub(?:[ \t]*\([^)]*\))?[ \t]+)?(?:(?:default|const|async|unsafe|auto|extern(?:[ \t]+"[^"]*")?)[ \t]+)*(fn|struct|enum|union|trait|type)[ \t]+([A-Za-z_]\w*)/;
+
+/**
+ * Definitions of a Rust file, read lexically (comments and strings blanked by rustBlank):
+ * `fn` (free, in `impl`/`trait` blocks, inside `macro_rules!` bodies; without a body it is a
+ * declaration, `decl`), `struct`, `enum`, `union`, `trait` and `type` (aliases, associated
+ * types). An item ends at the `}` closing the first `{` after its header, or at the `;`
+ * ending a body-less one (outside parentheses and brackets: `[u8; 4]`). Items inside an
+ * inline `mod tests { … }` / `mod benches { … }` are left out.
+ */
+export function rustDefs(path: string, text: string): Def[] {
+  const code = rustBlank(text);
+  const starts = [0];
+  for (let k = 0; k < code.length; k++) if (code[k] === '\n') starts.push(k + 1);
+  const lineOf = (off: number) => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid] <= off) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
+  };
+  /** The offset of the `}` closing the `{` at `open` (or the text's end). */
+  const closeOf = (open: number) => {
+    let depth = 0;
+    for (let k = open; k < code.length; k++) {
+      if (code[k] === '{') depth++;
+      else if (code[k] === '}' && --depth === 0) return k;
+    }
+    return code.length - 1;
+  };
+  // Ranges left out (inline test modules) and macro_rules! bodies.
+  const skip: Array<[number, number]> = [];
+  const macros: Array<[number, number]> = [];
+  for (const m of code.matchAll(/\bmod[ \t]+(?:tests?|benches)[ \t]*\{/g)) {
+    const open = m.index! + m[0].length - 1;
+    skip.push([open, closeOf(open)]);
+  }
+  for (const m of code.matchAll(/\bmacro_rules![ \t]*[A-Za-z_]\w*[ \t\n]*[{([]/g)) {
+    const open = m.index! + m[0].length - 1;
+    if (code[open] === '{') macros.push([open, closeOf(open)]);
+    else {
+      // `macro_rules! m ( … );` / `[ … ]`: to the matching bracket.
+      let depth = 0;
+      let k = open;
+      for (; k < code.length; k++) {
+        if ('([{'.includes(code[k])) depth++;
+        else if (')]}'.includes(code[k]) && --depth === 0) break;
+      }
+      macros.push([open, k]);
+    }
+  }
+  const within = (rs: Array<[number, number]>, off: number) => rs.some(([a, b]) => a <= off && off <= b);
+  const lines = text.split('\n');
+  /** The item's first line: up over doc comments (line and block) and attributes, multi-line ones too. */
+  const headOf = (li: number): number => {
+    let h = li;
+    for (let k = li - 1; k >= 0; k--) {
+      const t = lines[k].trim();
+      if (t.startsWith('///') || t.startsWith('#[')) { h = k; continue; }
+      if (t.endsWith('*/')) {
+        let j = k;
+        while (j > 0 && !lines[j].trim().startsWith('/**')) j--;
+        if (!lines[j].trim().startsWith('/**')) break;
+        h = k = j;
+        continue;
+      }
+      if (/^[)\]]*\]$/.test(t)) {
+        // Inside a multi-line attribute: up to its `#[` (a few lines at most).
+        let j = k;
+        while (j > Math.max(0, k - 12) && !lines[j].trim().startsWith('#[')) j--;
+        if (!lines[j].trim().startsWith('#[')) break;
+        h = k = j;
+        continue;
+      }
+      break;
+    }
+    return h + 1;
+  };
+  const out: Def[] = [];
+  for (let li = 0; li < starts.length; li++) {
+    const lineEnd = li + 1 < starts.length ? starts[li + 1] - 1 : code.length;
+    const m = RUST_ITEM.exec(code.slice(starts[li], lineEnd));
+    if (!m) continue;
+    const at = starts[li] + m.index + m[0].length;
+    if (within(skip, at)) continue;
+    // The header runs to the first `{` or `;` outside () and [].
+    let depth = 0;
+    let k = at;
+    for (; k < code.length; k++) {
+      const ch = code[k];
+      if (ch === '(' || ch === '[') depth++;
+      else if (ch === ')' || ch === ']') depth--;
+      else if (depth <= 0 && (ch === '{' || ch === ';' || ch === '}')) break;
+    }
+    const body = code[k] === '{';
+    const end = body ? closeOf(k) : k;
+    out.push({
+      name: m[2], path, line: li + 1, end: lineOf(Math.min(end, code.length - 1)),
+      kind: m[1] === 'fn' ? 'function' : 'class', head: headOf(li),
+      ...(m[1] === 'fn' && !body ? { decl: true } : {}),
+      ...(within(macros, at) ? { inMacro: true } : {}),
+    });
   }
   return out;
 }
@@ -246,6 +446,11 @@ const SET_SOURCES: Record<NavSetName, { roots: () => Array<[string, string]>; ke
     keep: (rel) => rel.endsWith('.go') && !rel.endsWith('_test.go') && !rel.split('/').includes('testdata'),
     defs: goDefs,
   },
+  rust: {
+    roots: () => RUST_CRATES.map((c) => [join(RUST_SRC, c, 'src'), c]),
+    keep: (rel) => rel.endsWith('.rs') && !/(^|\/)(tests|benches)(\.rs$|\/)|_tests\.rs$/.test(rel),
+    defs: rustDefs,
+  },
   c: {
     roots: () => C_DIRS.map((d) => [join(prepareScale().dir, d), d]),
     keep: (rel) => /\.[ch]$/.test(rel),
@@ -297,6 +502,37 @@ export function sampleNames(defs: readonly Def[], per: number, seed: number): De
   });
 }
 
+/** `<root>/bin/sift index <tree> --no-embed --json`, through node (a checkout's CLI, this one's by default). */
+function navIndex(root: string, tree: string, db: string): SiftIndexSummary {
+  const r = run(process.execPath, [join(root, 'bin', 'sift'), 'index', tree, '--db', db, '--json', '--no-embed']);
+  if (r.status !== 0) throw new Error(`${root}: sift index ${tree} exited ${r.status}: ${r.stderr.slice(-2000)}`);
+  return JSON.parse(r.stdout) as SiftIndexSummary;
+}
+
+/** Every query through one `<root>/bin/sift search --stdin --json --mode bm25 --limit 10`. */
+function navSearch(root: string, tree: string, db: string, queries: readonly string[]): SiftResponse[] {
+  const input = queries.map((q) => q.replace(/[\r\n]+/g, ' ')).join('\n') + '\n';
+  const r = run(process.execPath, [join(root, 'bin', 'sift'), 'search', tree, '--stdin', '--json', '--db', db, '--mode', 'bm25', '--limit', '10'], { input });
+  if (r.status !== 0) throw new Error(`${root}: sift search exited ${r.status}: ${r.stderr.slice(-2000)}`);
+  const lines = r.stdout.split('\n').filter((l) => l.trim());
+  if (lines.length !== queries.length) throw new Error(`${root}: sift search returned ${lines.length} lines for ${queries.length} queries`);
+  return lines.map((l) => JSON.parse(l) as SiftResponse);
+}
+
+/** The checkout whose bin/sift a run scores: --root DIR, else SIFT_ROOT, else this one. */
+export function navRoot(dir: string | undefined): string {
+  const root = resolve(dir ?? REPO_DIR);
+  if (!existsSync(join(root, 'bin', 'sift'))) throw new Error(`${root}: no bin/sift there`);
+  if (!existsSync(join(root, 'node_modules'))) throw new Error(`${root}: no node_modules (ln -s ${join(REPO_DIR, 'node_modules')} ${join(root, 'node_modules')})`);
+  return root;
+}
+
+function gitHead(root: string): string {
+  const r = run('git', ['-C', root, 'rev-parse', '--short', 'HEAD']);
+  const dirty = run('git', ['-C', root, 'status', '--porcelain', '--', 'src', 'bin']).stdout.trim();
+  return r.status === 0 ? `${r.stdout.trim()}${dirty ? ' (src/bin edited)' : ''}` : 'unknown';
+}
+
 interface NavResult {
   path: string;
   start_line: number;
@@ -310,8 +546,16 @@ function holds(top: NavResult | undefined, d: Def): boolean {
   return !!top && top.path === d.path && top.start_line <= d.line && d.line <= top.end_line;
 }
 
+/** The "item" rule: `top` holds a line of `d`'s docs, attributes or header line (d.head..d.line). */
+function holdsItem(top: NavResult | undefined, d: Def): boolean {
+  return !!top && top.path === d.path && top.start_line <= d.line && (d.head ?? d.line) <= top.end_line;
+}
+
 export interface NavReport {
   set: string;
+  /** The checkout scored, and its commit. */
+  root: string;
+  commit: string;
   files: number;
   chunks: number;
   /** Files the indexer chunked as text (parse timeout on a loaded machine, …): their names are not definitions. */
@@ -319,6 +563,17 @@ export interface NavReport {
   queries: number;
   strictAt1: number;
   anyAt1: number;
+  /** Sampled names the tree defines exactly once (any kind), and R@1 strict over them. */
+  onceQueries: number;
+  onceAt1: number | null;
+  /** Strict, any and once by the "item" rule (holdsItem: the docs/attributes above a definition count); = the others where no set gives `head`. */
+  strictItemAt1: number;
+  anyItemAt1: number;
+  onceItemAt1: number | null;
+  /** Sampled names defined inside a `macro_rules!` body (the `rust` set), and R@1 strict / any over them. */
+  inMacroQueries: number;
+  inMacroStrictAt1: number | null;
+  inMacroAnyAt1: number | null;
   /** Sampled names that are function-like macros (the `c` set), and R@1 strict over them. */
   macroQueries: number;
   macroStrictAt1: number | null;
@@ -334,6 +589,7 @@ export interface NavReport {
   /** Top-10 slots holding a second (third…) piece of a definition already listed. */
   duplicateSlots: number;
   slots: number;
+  /** Names whose first result holds no definition of the name ("any" misses), with that result. */
   misses: string[];
   /** Names whose first result is not on the sampled definition, with that result. */
   strictMisses: string[];
@@ -350,14 +606,17 @@ function defAt(defsByPath: Map<string, Def[]>, path: string, line: number): Def 
   return best;
 }
 
-export function runNav(name: NavSetName, per: number, seed: number): NavReport {
+export function runNav(name: NavSetName, per: number, seed: number, root: string = REPO_DIR): NavReport {
   const dir = join(NAV_DIR, name);
   const tree = join(dir, 'tree');
   if (!existsSync(tree)) buildNavTree(name);
   const defs = allDefs(name);
   const defsByPath = new Map<string, Def[]>();
   for (const d of defs) defsByPath.set(d.path, [...(defsByPath.get(d.path) ?? []), d]);
-  const sample = sampleNames(defs, per, seed);
+  // Body-less declarations (Rust) are definitions of their name but not sampled targets.
+  const sample = sampleNames(defs.filter((d) => !d.decl), per, seed);
+  const defCount = new Map<string, number>();
+  for (const d of defs) defCount.set(d.name, (defCount.get(d.name) ?? 0) + 1);
   const constants = name === 'c' ? allDefs(name, cConstants) : [];
   const constantSample = sampleNames(constants, CONSTANTS_PER_SET, seed + 2);
   const enumerators = name === 'c' ? allDefs(name, cEnumerators) : [];
@@ -366,11 +625,11 @@ export function runNav(name: NavSetName, per: number, seed: number): NavReport {
   const namedConstants = [...constants, ...enumerators];
   const db = join(dir, `sift-${process.pid}.db`);
   rmSync(db, { force: true });
-  const idx = siftIndex(tree, db);
+  const idx = { value: navIndex(root, tree, db) };
   const queries = [...sample.map((d) => d.name), ...PROSE[name], ...constantSample.map((d) => d.name), ...enumeratorSample.map((d) => d.name)];
   const firstConstant = sample.length + PROSE[name].length;
   const firstEnumerator = firstConstant + constantSample.length;
-  const res = siftSearchBatch(tree, db, queries, { mode: 'bm25', limit: 10 }).value;
+  const res = navSearch(root, tree, db, queries);
   rmSync(db, { force: true });
   rmSync(`${db}-journal`, { force: true });
 
@@ -384,6 +643,14 @@ export function runNav(name: NavSetName, per: number, seed: number): NavReport {
   let any = 0;
   let macros = 0;
   let macroStrict = 0;
+  let once = 0;
+  let onceStrict = 0;
+  let strictItem = 0;
+  let anyItem = 0;
+  let onceItem = 0;
+  let inMacro = 0;
+  let inMacroStrict = 0;
+  let inMacroAny = 0;
   let constantHits = 0;
   let enumeratorHits = 0;
   const misses: string[] = [];
@@ -415,8 +682,22 @@ export function runNav(name: NavSetName, per: number, seed: number): NavReport {
         macros++;
         if (hit) macroStrict++;
       }
-      if (defs.some((d) => d.name === target.name && d.kind !== 'class' && holds(top, d))) any++;
+      const itemHit = holdsItem(top, target);
+      if (itemHit) strictItem++;
+      if (defCount.get(target.name) === 1) {
+        once++;
+        if (hit) onceStrict++;
+        if (itemHit) onceItem++;
+      }
+      if (defs.some((d) => d.name === target.name && d.kind !== 'class' && holdsItem(top, d))) anyItem++;
+      const anyHit = defs.some((d) => d.name === target.name && d.kind !== 'class' && holds(top, d));
+      if (anyHit) any++;
       else missed(target, top);
+      if (target.inMacro) {
+        inMacro++;
+        if (hit) inMacroStrict++;
+        if (anyHit) inMacroAny++;
+      }
     } else if (qi >= firstEnumerator) {
       if (constantHit(enumeratorSample[qi - firstEnumerator], results[0], 'enumerator')) enumeratorHits++;
     } else if (qi >= firstConstant) {
@@ -446,9 +727,13 @@ export function runNav(name: NavSetName, per: number, seed: number): NavReport {
     }
   });
   return {
-    set: name, files: idx.value.files.total, chunks: idx.value.chunks.total,
+    set: name, root, commit: gitHead(root), files: idx.value.files.total, chunks: idx.value.chunks.total,
     parseFallbacks: (idx.value as { parse_fallbacks?: number }).parse_fallbacks ?? null, queries: sample.length,
-    strictAt1: strict / sample.length, anyAt1: any / sample.length, macroQueries: macros, macroStrictAt1: macros ? macroStrict / macros : null,
+    strictAt1: strict / sample.length, anyAt1: any / sample.length,
+    onceQueries: once, onceAt1: once ? onceStrict / once : null,
+    strictItemAt1: strictItem / sample.length, anyItemAt1: anyItem / sample.length, onceItemAt1: once ? onceItem / once : null,
+    inMacroQueries: inMacro, inMacroStrictAt1: inMacro ? inMacroStrict / inMacro : null, inMacroAnyAt1: inMacro ? inMacroAny / inMacro : null,
+    macroQueries: macros, macroStrictAt1: macros ? macroStrict / macros : null,
     constantQueries: constantSample.length, constantAt1: constantSample.length ? constantHits / constantSample.length : null,
     enumeratorQueries: enumeratorSample.length, enumeratorAt1: enumeratorSample.length ? enumeratorHits / enumeratorSample.length : null, contractChecked: checked, contractFailed: failed,
     duplicateSlots: dup, slots, misses, strictMisses, contractExamples: examples, duplicateExamples: dupExamples,
@@ -460,12 +745,16 @@ if (isMain(import.meta.url)) {
   const per = Number(flags.get('per-set') ?? 250);
   const seed = Number(flags.get('seed') ?? 7);
   const names = (positional.length ? positional : NAV_SETS) as NavSetName[];
+  const root = navRoot(typeof flags.get('root') === 'string' ? String(flags.get('root')) : process.env.SIFT_ROOT);
   const reports: NavReport[] = [];
   for (const n of names) {
     if (flags.has('build') || !existsSync(join(NAV_DIR, n, 'tree'))) buildNavTree(n);
-    const r = runNav(n, per, seed);
+    const r = runNav(n, per, seed, root);
     reports.push(r);
     console.log(`${n.padEnd(7)} ${r.files} files ${r.chunks} chunks (${r.parseFallbacks ?? '?'} chunked as text) · R@1 strict ${r.strictAt1.toFixed(3)} any ${r.anyAt1.toFixed(3)} (${r.queries} names)` +
+      ` · once ${r.onceAt1?.toFixed(3) ?? '—'} (${r.onceQueries})` +
+      ` · item rule strict ${r.strictItemAt1.toFixed(3)} any ${r.anyItemAt1.toFixed(3)} once ${r.onceItemAt1?.toFixed(3) ?? '—'}` +
+      (r.inMacroQueries ? ` · in macro_rules! bodies strict ${r.inMacroStrictAt1!.toFixed(3)} any ${r.inMacroAnyAt1!.toFixed(3)} (${r.inMacroQueries})` : '') +
       (r.macroQueries ? ` · macros ${r.macroStrictAt1!.toFixed(3)} (${r.macroQueries})` : '') +
       (r.constantQueries ? ` · constants ${r.constantAt1!.toFixed(3)} (${r.constantQueries})` : '') +
       (r.enumeratorQueries ? ` · enumerators ${r.enumeratorAt1!.toFixed(3)} (${r.enumeratorQueries})` : '') +
@@ -477,7 +766,8 @@ if (isMain(import.meta.url)) {
   mkdirSync(RESULTS_DIR, { recursive: true });
   const stamp = `${machineInfo().date.slice(0, 10)}-${names.join('-')}${process.env.NAV_TAG ? `-${process.env.NAV_TAG}` : ''}`;
   writeFileSync(join(RESULTS_DIR, `nav-${stamp}.json`), JSON.stringify(reports, null, 1) + '\n');
-  const md = ['# Identifier navigation and result contract', '', '| set | files | chunks | names | R@1 strict | R@1 any def | macros: names, R@1 strict | constants: names, R@1 | enumerators: names, R@1 | content ≠ lines | repeated definitions in top 10 |', '|---|---|---|---|---|---|---|---|---|---|---|',
-    ...reports.map((r) => `| ${r.set} | ${r.files} | ${r.chunks} | ${r.queries} | ${r.strictAt1.toFixed(3)} | ${r.anyAt1.toFixed(3)} | ${r.macroQueries ? `${r.macroQueries}, ${r.macroStrictAt1!.toFixed(3)}` : '—'} | ${r.constantQueries ? `${r.constantQueries}, ${r.constantAt1!.toFixed(3)}` : '—'} | ${r.enumeratorQueries ? `${r.enumeratorQueries}, ${r.enumeratorAt1!.toFixed(3)}` : '—'} | ${r.contractFailed}/${r.contractChecked} | ${r.duplicateSlots}/${r.slots} |`), ''];
+  const md = ['# Identifier navigation and result contract', '', `Checkout scored: ${root} at ${reports[0]?.commit ?? '?'}.`, '',
+    '| set | files | chunks | names | R@1 strict | R@1 any def | defined once: names, R@1 strict | item rule (docs/attributes above count): strict / any / once | in macro_rules!: names, R@1 strict / any | macros: names, R@1 strict | constants: names, R@1 | enumerators: names, R@1 | content ≠ lines | repeated definitions in top 10 |', '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    ...reports.map((r) => `| ${r.set} | ${r.files} | ${r.chunks} | ${r.queries} | ${r.strictAt1.toFixed(3)} | ${r.anyAt1.toFixed(3)} | ${r.onceQueries}, ${r.onceAt1?.toFixed(3) ?? '—'} | ${r.strictItemAt1.toFixed(3)} / ${r.anyItemAt1.toFixed(3)} / ${r.onceItemAt1?.toFixed(3) ?? '—'} | ${r.inMacroQueries ? `${r.inMacroQueries}, ${r.inMacroStrictAt1!.toFixed(3)} / ${r.inMacroAnyAt1!.toFixed(3)}` : '—'} | ${r.macroQueries ? `${r.macroQueries}, ${r.macroStrictAt1!.toFixed(3)}` : '—'} | ${r.constantQueries ? `${r.constantQueries}, ${r.constantAt1!.toFixed(3)}` : '—'} | ${r.enumeratorQueries ? `${r.enumeratorQueries}, ${r.enumeratorAt1!.toFixed(3)}` : '—'} | ${r.contractFailed}/${r.contractChecked} | ${r.duplicateSlots}/${r.slots} |`), ''];
   writeFileSync(join(RESULTS_DIR, `nav-${stamp}.md`), md.join('\n'));
 }
