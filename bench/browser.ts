@@ -29,6 +29,7 @@ import {
 } from './embed.ts';
 import type { BenchVectorsRow } from './vectors.ts';
 import { defaultNumThreads } from '../src/core/embed/embedder.ts';
+import { ensureGeneratedModel } from '../scripts/gen-models.ts';
 import type { BenchPageApi, StoreVariantRun, CloneCost, FsaCosts, ColdIndexResult, CopyResult, EmbedResult, GrepBenchResult, IndexVariant, SearchResult } from './browser/api.ts';
 import { LITERALS, REGEXES } from './shared.ts';
 import { BENCH_PAGE, CORPORA_URL } from './browser/vite.config.ts';
@@ -249,6 +250,10 @@ export async function benchBrowser(opts: BenchBrowserOptions = {}): Promise<Brow
   const log = opts.log ?? ((l: string) => console.error(`[browser] ${l}`));
   const notes: string[] = [];
   const want = new Set<BrowserSection>(opts.sections ?? ['embed', 'index', 'vectors', 'bundle']);
+  // The page loads models/generated/: the embedding rows' model and the search's query model
+  // (a fresh clone has neither until scripts/gen-models.ts makes them; seeded, seconds).
+  if (want.has('embed')) await ensureGeneratedModel(BENCH_MODEL, BENCH_MODEL_DIR);
+  if (want.has('index')) await ensureGeneratedModel(QUERY_MODEL.replace(/^generated\//, ''), BENCH_MODEL_DIR);
   log('build bench page');
   await build({ configFile: BENCH_CONFIG, logLevel: 'error' });
   const server = await preview({ configFile: BENCH_CONFIG, logLevel: 'error' });
