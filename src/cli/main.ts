@@ -26,6 +26,7 @@ import { takeHotJournalRecovery } from '../core/store/open-node.ts';
 import { acquireSessionLock, swapUnderLock } from '../core/store/lock-node.ts';
 import { EXIT_CODE } from '../core/store/errors.ts';
 import type { ChunkType, SearchMode, SearchOptions } from '../core/types.ts';
+import { FILE_KINDS, parseFileKind, parseIntent, SEARCH_INTENTS } from '../core/text/file-kind.ts';
 
 const USAGE = `sift — private, instant code search
 
@@ -36,7 +37,10 @@ Usage:
                    (or --ignore): skip matching paths (gitignore syntax, relative to <dir>)
   sift rebuild <dir> [same options as index]
   sift search <dir> "<query>" [--limit 10] [--mode hybrid|bm25|vector] [--lang L] [--path GLOB] [--type T]
+                              [--kind code|test|docs|config|generated|example] [--intent code|test|docs|config|example|any]
                               [--bm25-weight W] [--vector-weight W] [--explain] [--json] [--db FILE] [--model DIR]
+                              --kind keeps only files of those kinds; --intent says which kinds lead (default:
+                              from the query's words, "tests for …" → test, else code: tests and docs rank lower)
   sift search <dir> --stdin --json [options]      one query per line in, one JSON line per query out
   sift search <dir> "<pattern>" --mode exact|regex [-i|--ignore-case] [--limit 200] [--path GLOB] [--lang L] [--json]
   sift search <dir> --mode exact|regex -- "<pattern>"   a pattern that starts with '-'
@@ -70,6 +74,8 @@ const OPTIONS = {
   lang: { type: 'string', multiple: true },
   path: { type: 'string' },
   type: { type: 'string', multiple: true },
+  kind: { type: 'string', multiple: true },
+  intent: { type: 'string' },
   'bm25-weight': { type: 'string' },
   'vector-weight': { type: 'string' },
   explain: { type: 'boolean' },
@@ -105,6 +111,14 @@ function searchOptions(v: Values): SearchOptions {
     languages: v.lang?.flatMap((l) => l.split(',')).map((l) => l.trim().toLowerCase()).filter(Boolean),
     pathGlob: v.path,
     chunkTypes: v.type?.flatMap((t) => t.split(',')).map((t) => t.trim() as ChunkType).filter(Boolean),
+    kinds: v.kind?.flatMap((k) => k.split(',')).filter((k) => k.trim()).map((k) => {
+      const kind = parseFileKind(k);
+      if (!kind) throw new CliError(`--kind must be one of ${FILE_KINDS.join(', ')}, got "${k}"`, 2);
+      return kind;
+    }),
+    intent: v.intent === undefined ? undefined : (parseIntent(v.intent) ?? (() => {
+      throw new CliError(`--intent must be one of ${SEARCH_INTENTS.join(', ')}, got "${v.intent}"`, 2);
+    })()),
     bm25Weight: num(v['bm25-weight'], 'bm25-weight'),
     vectorWeight: num(v['vector-weight'], 'vector-weight'),
   };
