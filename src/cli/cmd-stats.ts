@@ -3,6 +3,7 @@
  */
 import { safeText, type IndexContext } from './context.ts';
 import type { SkippedStats } from '../core/walk/skipped.ts';
+import type { IndexStructures } from '../core/store/store.ts';
 
 function fmtBytes(n: number): string {
   if (n < 1024) return `${n} B`;
@@ -25,29 +26,42 @@ function skippedLines(sk: SkippedStats | null): string[] {
   ];
 }
 
+/** Index bytes by structure, largest first, with each one's share of the index and of the source. */
+function structureLines(st: IndexStructures, sourceBytes: number): string[] {
+  return Object.entries(st.structures).sort((a, b) => b[1] - a[1]).map(([k, v]) =>
+    `    ${k.padEnd(12)} ${fmtBytes(v).padStart(9)}  ${((100 * v) / (st.total || 1)).toFixed(1).padStart(5)}%${sourceBytes ? `  ${(v / sourceBytes).toFixed(2)}× source` : ''}`);
+}
+
 export async function runStats(ctx: IndexContext, json: boolean): Promise<number> {
-  const s = await ctx.store.stats();
   try {
+    const s = await ctx.store.stats();
+    const st = await ctx.store.structureBytes();
     if (json) {
-      process.stdout.write(JSON.stringify({ dir: ctx.dir, db: ctx.paths.db, ...s }, null, 2) + '\n');
+      process.stdout.write(JSON.stringify({ dir: ctx.dir, db: ctx.paths.db, ...s, structures: st }, null, 2) + '\n');
       return 0;
     }
     const lines = [
       `${ctx.dir}`,
-      `  files:        ${s.files}`,
+      `  files:        ${s.files} (${fmtBytes(s.bytes)})`,
       `  chunks:       ${s.chunks}`,
       `  symbols:      ${s.symbols}`,
-      `  index size:   ${fmtBytes(s.dbBytes)}`,
+      `  index size:   ${fmtBytes(s.dbBytes)}${s.bytes ? ` (${(s.dbBytes / s.bytes).toFixed(2)}× source)` : ''}`,
       `  embedded:     ${s.embeddedChunks}/${s.chunks}${s.model ? ` (${s.model})` : ''}`,
       `  last indexed: ${s.lastIndexed ?? 'never'}`,
       '  languages:',
       ...Object.entries(s.languages)
         .sort((a, b) => b[1].chunks - a[1].chunks)
-        .map(([lang, v]) => `    ${lang.padEnd(12)} ${String(v.files).padStart(6)} files ${String(v.chunks).padStart(8)} chunks${v.structured ? '' : '  (plain text: no grammar)'}`),
+        .map(([lang, v]) => `    ${lang.padEnd(12)} ${String(v.files).padStart(6)} files ${fmtBytes(v.bytes).padStart(9)} ${String(v.chunks).padStart(8)} chunks${v.structured ? '' : '  (plain text: no grammar)'}`),
+      '  kinds:',
+      ...Object.entries(s.kinds)
+        .sort((a, b) => b[1].bytes - a[1].bytes)
+        .map(([k, v]) => `    ${k.padEnd(12)} ${String(v.files).padStart(6)} files ${fmtBytes(v.bytes).padStart(9)} ${String(v.chunks).padStart(8)} chunks`),
       '  chunk types:',
       ...Object.entries(s.chunkTypes)
         .sort((a, b) => b[1] - a[1])
         .map(([t, n]) => `    ${t.padEnd(12)} ${String(n).padStart(8)}`),
+      '  index bytes by structure (rows and index entries, estimated; other: page overhead, unused and free space):',
+      ...structureLines(st, s.bytes),
       ...skippedLines(s.skipped),
     ];
     process.stdout.write(lines.map(safeText).join('\n') + '\n');

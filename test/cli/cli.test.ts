@@ -3,7 +3,7 @@
  * process, the real store on disk, the real chunker.
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { cpSync, mkdtempSync, mkdirSync, rmSync, writeFileSync, renameSync, unlinkSync, existsSync, readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, mkdirSync, rmSync, writeFileSync, renameSync, unlinkSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ROOT, runSift } from './run-sift.ts';
@@ -112,7 +112,12 @@ describe('what is indexed: every text file, --include / --exclude, and stats on 
   let tree: string;
   let tdb: string;
   type Skipped = { total: number; by_reason: Record<string, number>; by_extension: Record<string, number>; examples: Array<{ path: string; reason: string; detail?: string }> };
-  type Stats = { files: number; languages: Record<string, { files: number; chunks: number; structured: boolean }>; skipped: Skipped };
+  type Counts = { files: number; bytes: number; chunks: number };
+  type Stats = {
+    files: number; bytes: number; dbBytes: number; skipped: Skipped;
+    languages: Record<string, Counts & { structured: boolean }>; kinds: Record<string, Counts>;
+    structures: { total: number; freeBytes: number; structures: Record<string, number> };
+  };
   beforeAll(() => {
     tree = join(work, 'polyglot');
     tdb = join(work, 'polyglot.db');
@@ -151,12 +156,27 @@ describe('what is indexed: every text file, --include / --exclude, and stats on 
     // Languages without a grammar are named as such (their files are plain-text chunks).
     for (const [lang, v] of Object.entries(s.languages)) expect(v.structured, lang).toBe(Object.hasOwn(GRAMMARS, lang));
     expect(s.languages['elixir']?.files).toBe(2);
+    // Files and source bytes by language and by kind (text/file-kind.ts), and the index's bytes by structure.
+    const size = (...ps: string[]) => ps.reduce((a, p) => a + statSync(join(tree, p)).size, 0);
+    expect(s.bytes).toBe(size('lib/plug/conn.ex', 'src/Parser.hs', 'src/alloc.zig', 'bin/release', 'flake.nix', 'test/conn_test.exs'));
+    expect(s.languages['elixir']?.bytes).toBe(size('lib/plug/conn.ex', 'test/conn_test.exs'));
+    expect(s.kinds).toEqual({
+      code: { files: 4, bytes: size('lib/plug/conn.ex', 'src/Parser.hs', 'src/alloc.zig', 'bin/release'), chunks: expect.any(Number) },
+      test: { files: 1, bytes: size('test/conn_test.exs'), chunks: 1 },
+      config: { files: 1, bytes: size('flake.nix'), chunks: 1 },
+    });
+    expect(Object.values(s.kinds).reduce((a, k) => a + k.chunks, 0)).toBe(Object.values(s.languages).reduce((a, l) => a + l.chunks, 0));
+    expect(s.structures.total).toBe(s.dbBytes);
+    expect(Object.values(s.structures.structures).reduce((a, b) => a + b, 0)).toBe(s.dbBytes);
+    for (const k of ['keyword', 'text', 'trigram', 'chunks', 'files']) expect(s.structures.structures[k], k).toBeGreaterThan(0);
     expect(json<SearchJson>(['search', tree, 'arenaAlloc', '--db', tdb, '--json']).results[0]).toMatchObject({ path: 'src/alloc.zig' });
     expect(json<SearchJson>(['search', tree, 'release_the_kraken', '--db', tdb, '--json']).results[0]).toMatchObject({ path: 'bin/release' });
     const text = sift(['stats', tree, '--db', tdb]);
     expect(text.stdout).toMatch(/not indexed: +3/);
     expect(text.stdout).toMatch(/binary +2/);
     expect(text.stdout).toMatch(/priv\/logo\.png +\(binary: \.png file, not read\)/);
+    expect(text.stdout).toMatch(/kinds:\n +code +4 files/);
+    expect(text.stdout).toMatch(/index bytes by structure .*\n +\w+ +[\d.]+ [KMG]?B +[\d.]+%/);
   });
 
   it('--include keeps only matching paths, --exclude and --ignore drop paths; a later run without them indexes everything again', () => {

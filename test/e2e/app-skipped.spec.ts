@@ -46,7 +46,28 @@ test('every text file is indexed; Stats lists what was skipped and why; an exclu
   await expect(skipped).toContainText('priv/logo.png — binary (.png file, not read)');
   await expect(skipped).toContainText('priv/blob.txt — binary (binary content)');
   await expect(page.getByRole('row', { name: /^text\s*plain text/ })).toBeVisible();
+  // The charts: files and bytes by language and by kind, index bytes by structure, embeddings.
+  await expect(page.getByTestId('stat-languages').getByRole('row', { name: /^elixir\s*2 files · \d+ B$/ })).toBeVisible();
+  const kinds = page.getByTestId('stat-kinds');
+  await expect(kinds.getByRole('row', { name: /^code\s+4 \d+%\s+\d+ B \d+%/ })).toBeVisible();
+  await expect(kinds.getByRole('row', { name: /^tests\s+1 / })).toBeVisible();
+  await expect(kinds.getByRole('row', { name: /^config\s+1 / })).toBeVisible();
+  const structures = page.getByTestId('stat-structures');
+  await expect(structures.getByRole('figure')).toContainText(/Index size by structure: \d/);
+  for (const part of ['keyword index', 'file text (compressed)', 'trigram index (exact, regex)', 'chunk rows']) {
+    await expect(structures.getByRole('rowheader', { name: part })).toBeVisible();
+  }
+  await expect(page.getByTestId('stat-embedded')).toContainText('not embedded');
   await page.screenshot({ path: 'test-results/screens/stats-skipped.png', fullPage: true });
+  // Readable at 360 px, light and dark: nothing wider than the screen.
+  await page.setViewportSize({ width: 360, height: 780 });
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+    await page.screenshot({ path: `test-results/screens/stats-360-${colorScheme}.png`, fullPage: true });
+  }
+  await page.emulateMedia({ colorScheme: null });
+  await page.setViewportSize({ width: 1280, height: 720 });
 
   await nav(page, 'Settings');
   const form = page.getByTestId('index-settings');

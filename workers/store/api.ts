@@ -15,6 +15,7 @@ import type { MetaKey } from '../../src/core/store/meta.ts';
 import type { GrepLine, GrepMode } from '../../src/core/search/grep.ts';
 import type { SkippedStats } from '../../src/core/walk/skipped.ts';
 import type { ToolAnswer } from '../../src/core/tools/run.ts';
+import type { IndexStructures } from '../../src/core/store/store.ts';
 
 /** What a writer worker sees of one codebase's store, over its MessagePort. */
 export interface WriterPortApi extends IndexStore, EmbedStore {
@@ -33,10 +34,14 @@ export interface CodebaseInfo {
   files: number;
   chunks: number;
   embedded: number;
+  /** Source bytes of the indexed files. */
+  bytes: number;
   /** Bytes of the database file(s). */
   dbBytes: number;
   /** `structured: false`: no grammar, the files are plain-text chunks. */
-  languages: Array<{ language: string; files: number; chunks: number; structured: boolean }>;
+  languages: Array<{ language: string; files: number; bytes: number; chunks: number; structured: boolean }>;
+  /** By file kind (src/core/text/file-kind.ts), most bytes first. */
+  kinds: Array<{ kind: string; files: number; bytes: number; chunks: number }>;
   chunkTypes: Array<{ chunkType: string; chunks: number }>;
   /** 'indexing' when the last run did not finish (resume after reload or crash). */
   runState: string | null;
@@ -127,6 +132,8 @@ export interface StoreWorkerApi {
   /** Opens (creating if needed) the codebase's database and loads its vectors. */
   open(codebaseId: string): Promise<CodebaseInfo>;
   info(codebaseId: string): Promise<CodebaseInfo>;
+  /** Index bytes by structure (Store.structureBytes: reads every table once; for the Stats page). */
+  structures(codebaseId: string): Promise<IndexStructures>;
   close(codebaseId: string): Promise<void>;
   /** Closes and deletes every file of the codebase's database. */
   remove(codebaseId: string): Promise<void>;

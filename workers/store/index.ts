@@ -108,10 +108,14 @@ async function info(id: string): Promise<CodebaseInfo> {
     files: s.files,
     chunks: s.chunks,
     embedded,
+    bytes: s.bytes,
     dbBytes: s.dbBytes,
     languages: Object.entries(s.languages)
-      .map(([language, v]) => ({ language, files: v.files, chunks: v.chunks, structured: v.structured }))
+      .map(([language, v]) => ({ language, files: v.files, bytes: v.bytes, chunks: v.chunks, structured: v.structured }))
       .sort((a, b) => b.chunks - a.chunks),
+    kinds: Object.entries(s.kinds)
+      .map(([kind, v]) => ({ kind, ...v }))
+      .sort((a, b) => b.bytes - a.bytes),
     chunkTypes: Object.entries(s.chunkTypes)
       .map(([chunkType, chunks]) => ({ chunkType, chunks }))
       .sort((a, b) => b.chunks - a.chunks),
@@ -142,6 +146,7 @@ function tagResults(codebaseId: string, r: Awaited<ReturnType<Searcher['search']
 const api: StoreWorkerApi = {
   open: (id) => info(id),
   info: (id) => info(id),
+  structures: async (id) => (await get(id)).store.structureBytes(),
   close: (id) => closeOne(id),
 
   async remove(id) {

@@ -23,6 +23,7 @@ import type { EmbedderWorkerApi, ImportedModel, LoadProgress, ModelConfig, Model
 import type { IndexSummary } from '../../core/index/indexer.ts';
 import type { EmbedProgress, EmbedSummary } from '../../core/embed/embed-pass.ts';
 import type { FileRecord, StoredChunk } from '../../core/types.ts';
+import type { IndexStructures } from '../../core/store/store.ts';
 import { abortError, newToken, type CancelToken } from '../../core/cancel.ts';
 import type { MetaKey } from '../../core/store/meta.ts';
 import type { ToolAnswer } from '../../core/tools/run.ts';
@@ -163,6 +164,10 @@ class WorkerBridge {
 
   codebaseInfo(id: string, signal?: AbortSignal): Promise<CodebaseInfo> {
     return this.#call('store', 'info', [id], signal);
+  }
+
+  indexStructures(id: string, signal?: AbortSignal): Promise<IndexStructures> {
+    return this.#call('store', 'structures', [id], signal);
   }
 
   removeCodebase(id: string, signal?: AbortSignal): Promise<void> {

@@ -15,7 +15,7 @@ import type { IndexWalkSettings, SourceRef } from '../../../workers/indexer/api.
 
 function info(id: string, files = 0): CodebaseInfo {
   return {
-    codebaseId: id, files, chunks: files * 2, embedded: 0, dbBytes: 0, languages: [], chunkTypes: [], runState: 'complete',
+    codebaseId: id, files, chunks: files * 2, embedded: 0, bytes: 0, dbBytes: 0, languages: [], kinds: [], chunkTypes: [], runState: 'complete',
     merkleRoot: null, updatedAt: null, createdAt: null, schemaVersion: '5', vectorModel: null, vectorIndexKind: null, skipped: null,
   };
 }

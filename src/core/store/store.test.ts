@@ -325,17 +325,32 @@ describe('Store (memory)', () => {
   });
 
   it('stats and chunkTypes describe the index', async () => {
-    await store.writeFiles([file('a.ts', 2), file('doc.md', 1, { language: 'markdown' })]);
+    await store.writeFiles([file('a.ts', 2), file('doc.md', 1, { language: 'markdown' }), file('test/a.test.ts', 1)]);
     await store.putEmbeddings('m1', [{ hash: 'a.ts#0', vector: new Float32Array(4) }]);
     const s = await store.stats();
     expect(s).toMatchObject({
-      files: 2, chunks: 3, symbols: 3, model: 'm1', embeddedChunks: 1, schemaVersion: SCHEMA_VERSION,
-      languages: { typescript: { files: 1, chunks: 2 }, markdown: { files: 1, chunks: 1 } },
-      chunkTypes: { function: 3 },
+      files: 3, chunks: 4, bytes: 400, symbols: 4, model: 'm1', embeddedChunks: 1, schemaVersion: SCHEMA_VERSION,
+      languages: { typescript: { files: 2, bytes: 300, chunks: 3 }, markdown: { files: 1, bytes: 100, chunks: 1 } },
+      chunkTypes: { function: 4 },
     });
+    // By file kind (text/file-kind.ts): files and bytes from the files' paths, chunks from chunks.kind.
+    expect(s.kinds).toEqual({ code: { files: 1, bytes: 200, chunks: 2 }, docs: { files: 1, bytes: 100, chunks: 1 }, test: { files: 1, bytes: 100, chunks: 1 } });
     expect(s.dbBytes).toBeGreaterThan(0);
     expect(s.lastIndexed).toMatch(/^\d{4}-/);
     expect(await store.chunkTypes()).toEqual(['function']);
+  });
+
+  it('structureBytes splits the index file into its structures and the rest', async () => {
+    await store.writeFiles([file('a.ts', 40), file('doc.md', 5, { language: 'markdown' })]);
+    await store.putEmbeddings('m1', [{ hash: 'a.ts#0', vector: new Float32Array(384) }]);
+    await store.flushTrigrams();
+    const st = await store.structureBytes();
+    expect(st.total).toBe((await store.stats()).dbBytes);
+    expect(Object.values(st.structures).reduce((a, b) => a + b, 0)).toBe(st.total);
+    for (const k of ['keyword', 'chunks', 'embeddings', 'files'] as const) expect(st.structures[k], k).toBeGreaterThan(0);
+    // 384 int8 codes and a scale: the vector's row is most of its structure.
+    expect(st.structures.embeddings).toBeGreaterThanOrEqual(384);
+    expect(st.freeBytes).toBeGreaterThanOrEqual(0);
   });
 
   it('maps SQLITE_FULL to StorageFullError', async () => {

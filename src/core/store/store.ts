@@ -16,7 +16,7 @@
  */
 import type { Chunk, ChunkType, FileRecord, StoredChunk, TextSpan } from '../types.ts';
 import { registerPathMatch } from '../text/path-glob.ts';
-import { fileKind, registerFileKind } from '../text/file-kind.ts';
+import { FILE_KIND_FUNCTION, fileKind, registerFileKind } from '../text/file-kind.ts';
 import { identifierTokens, nameWords, pathWords } from '../text/identifiers.ts';
 import { docText, signatureText } from '../text/decl-text.ts';
 import { DATA_LANGUAGES, migrate, SCHEMA_VERSION } from './schema.ts';
@@ -59,8 +59,12 @@ export const INT8_MAX = 127;
 export interface IndexStats {
   files: number;
   chunks: number;
+  /** Source bytes of the indexed files (files.size). */
+  bytes: number;
   /** `structured`: the language has a grammar (definitions, symbols); false: indexed as plain text windows. */
-  languages: Record<string, { files: number; chunks: number; structured: boolean }>;
+  languages: Record<string, { files: number; bytes: number; chunks: number; structured: boolean }>;
+  /** Files, their bytes and chunks by file kind (text/file-kind.ts: code, test, docs, config, generated, example). */
+  kinds: Record<string, { files: number; bytes: number; chunks: number }>;
   chunkTypes: Record<string, number>;
   /** Chunks that have a symbol name. */
   symbols: number;
@@ -75,6 +79,24 @@ export interface IndexStats {
   schemaVersion: number;
   /** What the last index run did not index and why (meta skip_stats); null before the first run that recorded it. */
   skipped: SkippedStats | null;
+}
+
+/**
+ * Parts of an index file (Store.structureBytes): keyword = the FTS5 index (chunks_fts), text =
+ * the stored (deflated) file text, trigram = the exact/regex search's posting lists, chunks =
+ * chunk rows, names = the definition-name lookup (chunk_names), embeddings = stored vectors,
+ * files = file records (each with its b-tree index entries), other = page and cell overhead,
+ * unused space in pages, small tables (meta, schema) and free pages.
+ */
+export const INDEX_STRUCTURES = ['keyword', 'text', 'trigram', 'chunks', 'names', 'embeddings', 'files', 'other'] as const;
+export type IndexStructure = (typeof INDEX_STRUCTURES)[number];
+
+export interface IndexStructures {
+  /** page_count × page_size. */
+  total: number;
+  /** Bytes of pages on the free list (part of `other`). */
+  freeBytes: number;
+  structures: Record<IndexStructure, number>;
 }
 
 export interface PendingEmbedding {
@@ -739,19 +761,32 @@ export class Store {
 
   async stats(): Promise<IndexStats> {
     const db = this.db;
-    const files = (await db.get<{ n: number }>('SELECT count(*) AS n FROM files'))?.n ?? 0;
-    const chunks = await this.chunkCount();
+    let files = 0;
+    let bytes = 0;
     const languages: IndexStats['languages'] = {};
-    for (const r of await db.all<{ language: string; n: number }>('SELECT language, count(*) AS n FROM files GROUP BY language')) {
-      languages[r.language] = { files: r.n, chunks: 0, structured: Object.hasOwn(GRAMMARS, r.language) };
-    }
-    for (const r of await db.all<{ language: string; n: number }>('SELECT language, count(*) AS n FROM chunks GROUP BY language')) {
-      (languages[r.language] ??= { files: 0, chunks: 0, structured: Object.hasOwn(GRAMMARS, r.language) }).chunks = r.n;
+    const kinds: IndexStats['kinds'] = {};
+    const language = (l: string) => (languages[l] ??= { files: 0, bytes: 0, chunks: 0, structured: Object.hasOwn(GRAMMARS, l) });
+    const kind = (k: string) => (kinds[k] ??= { files: 0, bytes: 0, chunks: 0 });
+    // One pass over each table: a file's kind comes from its path and language (the function
+    // chunks.kind was filled with), a chunk's from its row.
+    for (const r of await db.all<{ l: string; k: string; n: number; b: number | null }>(
+      `SELECT language AS l, ${FILE_KIND_FUNCTION}(path, language) AS k, count(*) AS n, sum(size) AS b FROM files GROUP BY 1, 2`)) {
+      const b = r.b ?? 0;
+      files += r.n;
+      bytes += b;
+      language(r.l).files += r.n;
+      language(r.l).bytes += b;
+      kind(r.k).files += r.n;
+      kind(r.k).bytes += b;
     }
     const chunkTypes: Record<string, number> = {};
-    for (const r of await db.all<{ t: string; n: number }>('SELECT chunk_type AS t, count(*) AS n FROM chunks GROUP BY chunk_type')) {
-      chunkTypes[r.t] = r.n;
+    for (const r of await db.all<{ l: string; t: string; k: string; n: number }>(
+      'SELECT language AS l, chunk_type AS t, kind AS k, count(*) AS n FROM chunks GROUP BY 1, 2, 3')) {
+      language(r.l).chunks += r.n;
+      kind(r.k).chunks += r.n;
+      chunkTypes[r.t] = (chunkTypes[r.t] ?? 0) + r.n;
     }
+    const chunks = await this.chunkCount();
     const symbols = (await db.get<{ n: number }>('SELECT count(*) AS n FROM chunks WHERE symbol IS NOT NULL'))?.n ?? 0;
     const pageCount = (await db.get<{ page_count: number }>('PRAGMA page_count'))?.page_count ?? 0;
     const pageSize = (await db.get<{ page_size: number }>('PRAGMA page_size'))?.page_size ?? 0;
@@ -760,7 +795,9 @@ export class Store {
     return {
       files,
       chunks,
+      bytes,
       languages,
+      kinds,
       chunkTypes,
       symbols,
       dbBytes: pageCount * pageSize,
@@ -770,6 +807,44 @@ export class Store {
       schemaVersion: SCHEMA_VERSION,
       skipped: parseSkippedStats(await this.getMeta(META.skipStats)),
     };
+  }
+
+  /**
+   * Stored bytes per structure of the index: the payload of each structure's rows and of the
+   * b-tree indexes on them (octet_length / length of the columns plus a per-row estimate of
+   * record headers, integer columns and index entries, calibrated against sqlite3's dbstat on
+   * real indexes; a blob's length is read from its record header, its overflow pages are not),
+   * and `other` = the file's bytes less all of them: page and cell overhead, unused space in
+   * pages, small tables, free pages. wa-sqlite has no dbstat table, so page counts per b-tree
+   * are not available; this reads every table's leaf pages once (a second or so for a
+   * kernel-sized index), so it is not part of stats().
+   */
+  async structureBytes(): Promise<IndexStructures> {
+    const db = this.db;
+    const one = async (sql: string) => Number((await db.get<{ b: number | null }>(sql))?.b ?? 0);
+    const structures: Record<IndexStructure, number> = {
+      keyword: await one('SELECT (SELECT coalesce(sum(length(block)), 0) FROM chunks_fts_data) + (SELECT coalesce(sum(length(sz) + 4), 0) FROM chunks_fts_docsize)'
+        + ' + (SELECT coalesce(sum(octet_length(term) + 8), 0) FROM chunks_fts_idx) AS b'),
+      // The row, and the unique index on path.
+      text: await one('SELECT coalesce(sum(length(data) + 2 * octet_length(path) + 10), 0) AS b FROM file_text'),
+      // The row (8 bytes besides the list) and its (seg, gram) index entry (10).
+      trigram: await one('SELECT coalesce(sum(length(ids) + 18), 0) AS b FROM trigram_postings'),
+      // The row (~36 bytes of header and integers besides the text columns) and the symbol index's entry.
+      chunks: await one(`SELECT coalesce(sum(octet_length(path) + octet_length(language) + octet_length(chunk_type) + coalesce(octet_length(symbol) * 2 + 8, 0)
+        + coalesce(octet_length(parent), 0) + coalesce(octet_length(signature), 0) + coalesce(octet_length(doc), 0) + octet_length(content)
+        + octet_length(content_hash) + coalesce(octet_length(symbols), 0) + coalesce(octet_length(defines), 0) + octet_length(kind) + 36), 0) AS b FROM chunks`),
+      names: await one('SELECT coalesce(sum(octet_length(key) + 6), 0) AS b FROM chunk_names'),
+      embeddings: await one('SELECT coalesce(sum(length(vector) + 2 * octet_length(content_hash) + 2 * octet_length(model) + 8), 0) AS b FROM embeddings'),
+      // The row, the unique index on path and the index on hash.
+      files: await one('SELECT coalesce(sum(3 * octet_length(path) + 2 * octet_length(hash) + octet_length(language) + octet_length(indexed_at) + 27), 0) AS b FROM files'),
+      other: 0,
+    };
+    const pages = await db.get<{ n: number; free: number; size: number }>(
+      'SELECT (SELECT page_count FROM pragma_page_count) AS n, (SELECT freelist_count FROM pragma_freelist_count) AS free, (SELECT page_size FROM pragma_page_size) AS size');
+    const total = (pages?.n ?? 0) * (pages?.size ?? 0);
+    const payload = Object.values(structures).reduce((a, b) => a + b, 0);
+    structures.other = Math.max(0, total - payload);
+    return { total, freeBytes: (pages?.free ?? 0) * (pages?.size ?? 0), structures };
   }
 
   /** Chunk types present in this index (for filter menus and validation). */
