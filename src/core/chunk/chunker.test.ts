@@ -223,6 +223,22 @@ describe('definitions inside containers', () => {
     expect(r.chunks.map((c) => c.symbol)).toContain('seq_con_printf');
   });
 
+  it('puts the signature of a split definition with a long doc comment in its first piece', async () => {
+    const doc = Array.from({ length: 20 }, (_, i) => `    /// Line ${i} of a long explanation of what this function does, with details.\n`).join('');
+    const body = Array.from({ length: 40 }, (_, i) => `        let v${i} = self.items[${i}].len() * ${i};\n`).join('');
+    const text = `impl Utf8Error {\n${doc}    #[inline]\n    pub fn error_len(&self) -> Option<usize> {\n${body}        None\n    }\n}\n`;
+    const r = await chunker.chunkFile('error.rs', text);
+    checkInvariants(text, r.chunks, MAX);
+    const defLine = 23;
+    const pieces = r.chunks.filter((c) => c.defLine === defLine);
+    // The doc rows that do not fit beside the signature are a comment piece of the definition; its first own piece is the head.
+    expect(pieces[0]).toMatchObject({ chunkType: 'comment', symbol: null });
+    const head = pieces.find((c) => c.symbol === 'error_len' && !c.context)!;
+    expect(head.startLine).toBeLessThan(defLine);
+    expect(head.endLine).toBeGreaterThan(defLine);
+    expect(head.doc).toMatch(/^Line 0 of a long explanation/);
+  });
+
   it('names an extension-less script by its #! line', async () => {
     const r = await chunker.chunkFile('bin/deploy', '#!/usr/bin/env python3\ndef main():\n    return 0\n');
     expect(r.language).toBe('python');

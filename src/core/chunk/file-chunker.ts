@@ -1,10 +1,15 @@
 /**
  * Structural chunking of one parsed file, in stages:
  *   items  — the named children of a container as definitions (with attached comments),
- *            code and comments; namespaces and `#if` blocks are looked through;
+ *            code and comments; namespaces and `#if` blocks are looked through; containers
+ *            of members (Rust `impl`, Swift `extension`) give their members as methods of
+ *            the type they are for; definitions of one name next to each other are one
+ *            (Haskell equations, Elixir clauses); rows no node holds are code;
  *   pieces — each item as row ranges within the size limit: small items whole, big classes
- *            as header + members + field runs, long bodies cut at statement boundaries
- *            (later pieces carry the signature as context), nested definitions their own;
+ *            (and, in the languages with LanguageSpec.splitMembers, every class with
+ *            members) as header + members + field runs, long bodies cut at statement
+ *            boundaries (later pieces carry the signature as context), nested definitions
+ *            their own;
  *   merge  — adjacent small pieces joined (pieces.ts), then chunks.
  * What a definition node says (name, signature, doc, context) is read by definitions.ts.
  *
@@ -42,6 +47,8 @@ const MAX_TAIL_CHARS = 24;
  * whole, well-formed definitions (kernel net/core/dev.c: 353 functions).
  */
 const TRANSPARENT_CONTAINERS: ReadonlySet<string> = new Set(['preproc_if', 'preproc_ifdef', 'preproc_else', 'preproc_elif', 'preproc_elifdef']);
+/** Of a definition split into pieces, at most this share of its first piece is doc comment before the signature (splitLeadingDoc). */
+const LEAD_DOC_SHARE = 0.5;
 /** A block's closing directive row (`#endif // X`) this small joins the block's last item. */
 const MAX_DIRECTIVE_TAIL_CHARS = 80;
 /**
@@ -453,6 +460,7 @@ export class FileChunker {
     // splitMembers: a small class-like is cut into members too, when they start below its header.
     const small = size <= this.opts.maxChunkChars;
     if (small && !(classLike && this.spec.splitMembers)) return whole();
+    if (!small) item = this.splitLeadingDoc(item, base.defRow!, out);
     const prefix = this.defs.contextPrefix(d, body);
     if (classLike) {
       const members = this.collectItems(body, symbol, depth + 1, true);
@@ -475,6 +483,24 @@ export class FileChunker {
     this.pack(item.startRow, item.endRow, scores, prefix.budget).forEach((p, i) => {
       out.push({ ...base, ...p, context: i > 0 ? prefix : null, names: null, merge: 'none' });
     });
+  }
+
+  /**
+   * A definition too big for one chunk whose doc comment (and attributes) before its signature
+   * take more than LEAD_DOC_SHARE of a chunk: the rows of it that do not fit beside the
+   * signature become comment pieces of their own, with the definition's defLine (results keep
+   * them with it), so the definition's first piece holds its signature — the piece a lookup of
+   * its name shows (a Rust std function's first piece was often only doc comment). Returns the
+   * item from the first row kept.
+   */
+  private splitLeadingDoc(item: Item, defRow: number, out: Piece[]): Item {
+    const keep = this.opts.maxChunkChars * LEAD_DOC_SHARE;
+    if (defRow <= item.startRow || this.lines.size(item.startRow, defRow) <= keep) return item;
+    let cut = defRow;
+    while (cut > item.startRow && this.lines.size(cut - 1, defRow) <= keep) cut--;
+    const base = { chunkType: 'comment', symbol: null, parent: null, signature: null, signatureSpan: null, doc: null, docSpan: null, defRow, context: null, names: null } as const;
+    for (const p of this.pack(item.startRow, cut - 1, new Int32Array(cut - item.startRow + 1), 0)) out.push({ ...base, ...p, merge: 'none' });
+    return { ...item, startRow: cut };
   }
 
   /** A big class: header (signature, fields before the first member), then members, then field runs with context. */
