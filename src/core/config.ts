@@ -73,13 +73,17 @@ export const KIND_FACTORS = {
 /**
  * Diversity (search/results.ts diversify): another piece of a file already listed n times goes
  * after the best group of a file not yet listed when its relevance (its leg score relative to
- * the best) × DIVERSITY.factor^n is below that group's: at 0.5 a second piece must score twice
- * the alternative's to keep its slot, so a strong second piece stays above weak matches in a
- * small codebase and comparable files take the slots in a big one. Definitions of a named
- * identifier are exempt (their tier decides). Tuned with bench/eval/tune-repos.ts: 0.3-0.5 are
- * within 0.001 NDCG@10 of each other, 0.8 is 0.01 lower.
+ * the best) × factor^n is below that group's, and at most maxPass groups go before it that way.
+ * A strong second piece keeps its slot above weak matches (a small codebase); comparable files
+ * take the next slots (a big one). Definitions of a named identifier are exempt. A trade-off,
+ * measured in one run with bench/eval/tune-repos.ts and bench/eval/tune.ts (results in
+ * bench/results/2026-11-27-guardrails.md): files asked for (repos eval, NDCG@10) against
+ * functions asked for by their doc comment (MRR@10, kernel / go-alldocs / js-alldocs):
+ *   no diversity   0.717 | 0.378 0.740 0.500
+ *   0.8, 3 passes  0.753 | 0.349 0.733 0.491   ← chosen
+ *   0.5, no limit  0.763 | 0.319 0.721 0.476
  */
-export const DIVERSITY = { factor: 0.5 };
+export const DIVERSITY = { factor: 0.8, maxPass: 3 };
 /**
  * Definition first for identifier queries (search/symbols.ts), best first: the exact-case
  * name at the head of its definition > a later piece of it > another case at the head >

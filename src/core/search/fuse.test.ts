@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { EXACT_SYMBOL_BOOST, fuseRrf, strategyFor, toRankedHits, type FuseOptions } from './fuse.ts';
 import type { Hit, SearchMode, SearchStrategy } from '../types.ts';
 import { rankGroups, type LegHits } from './results.ts';
+import { DIVERSITY } from '../config.ts';
 
 const hits = (...ids: number[]): Hit[] => ids.map((id, i) => ({ id, score: 10 - i, rank: i + 1 }));
 const order = (bm25: Hit[], vector: Hit[], opts?: FuseOptions) => fuseRrf(bm25, vector, opts).map((f) => f.id);
@@ -118,7 +119,7 @@ describe('rankGroups diversity', () => {
   it('lets another piece of a listed file take a slot only by a margin, and counts the rest of the file', () => {
     // a.go holds ranks 1-4; b.go rank 5, c.go rank 6, all of comparable scores.
     const fileOf = { 1: 'a.go', 2: 'a.go', 3: 'a.go', 4: 'a.go', 5: 'b.go', 6: 'c.go' };
-    const hits: Array<[number, number]> = [[1, 10], [2, 9], [3, 9], [4, 8], [5, 8], [6, 7]];
+    const hits: Array<[number, number]> = [[1, 10], [2, 9], [3, 9], [4, 8.5], [5, 8.5], [6, 8]];
     const out = rankGroups(legs(hits, fileOf), w, 3);
     expect(out.map((g) => g.id)).toEqual([1, 5, 6]);
     expect(out[0].fileMore).toBe(3);
@@ -130,10 +131,17 @@ describe('rankGroups diversity', () => {
   });
   it('keeps a second piece of a file when the alternatives score far lower', () => {
     const fileOf: Record<number, string> = { 1: 'a.go', 2: 'a.go', 3: 'b.go', 4: 'c.go' };
-    // 9 × 0.5 ≥ 4: the strong second piece stays ahead of weak matches in other files.
-    expect(rankGroups(legs([[1, 10], [2, 9], [3, 4], [4, 3]], fileOf), w, 3).map((g) => g.id)).toEqual([1, 2, 3]);
-    // 9 × 0.5 < 6: a comparable alternative takes the slot.
-    expect(rankGroups(legs([[1, 10], [2, 9], [3, 6], [4, 3]], fileOf), w, 3).map((g) => g.id)).toEqual([1, 3, 2]);
+    // 9 × 0.8 ≥ 6: the strong second piece stays ahead of weaker matches in other files.
+    expect(rankGroups(legs([[1, 10], [2, 9], [3, 6], [4, 3]], fileOf), w, 3).map((g) => g.id)).toEqual([1, 2, 3]);
+    // 9 × 0.8 < 8: a comparable alternative takes the slot.
+    expect(rankGroups(legs([[1, 10], [2, 9], [3, 8], [4, 3]], fileOf), w, 3).map((g) => g.id)).toEqual([1, 3, 2]);
+  });
+  it('moves a piece down at most maxPass places', () => {
+    const fileOf: Record<number, string> = { 1: 'a.go', 2: 'a.go' };
+    const hits: Array<[number, number]> = [[1, 10], [2, 9], ...Array.from({ length: 6 }, (_, i): [number, number] => [10 + i, 8.9 - i * 0.01])];
+    for (const [id] of hits.slice(2)) fileOf[id] = `f${id}.go`;
+    const ids = rankGroups(legs(hits, fileOf), w, 8).map((g) => g.id);
+    expect(ids.indexOf(2)).toBe(1 + DIVERSITY.maxPass);
   });
   it('leaves definitions of a named identifier in tier order', () => {
     const fileOf = { 1: 'a.go', 2: 'a.go', 3: 'b.go' };

@@ -118,7 +118,8 @@ export function rankGroups(legs: LegHits, weights: { bm25Weight: number; vectorW
  * Greedy pick of `limit` groups in fused order with diversity. The next group in fused order is
  * taken unless it is another piece of a file already listed n times (and no definition of the
  * name asked for): then the best group of a file not yet listed goes first when the piece's
- * relevance × DIVERSITY.factor^n is below that group's. Relevance is a group's score in its legs
+ * relevance × DIVERSITY.factor^n is below that group's, and at most DIVERSITY.maxPass groups go
+ * before it that way (so it moves down a few places, never out of sight). Relevance is a group's score in its legs
  * relative to the best (keyword score ÷ the best non-definition keyword score, cosine ÷ the best
  * cosine; the larger), so a strong second piece keeps its slot over weak alternatives (a small
  * codebase), while comparable alternatives take the slots (a big one). A group moved down gets
@@ -136,14 +137,17 @@ function diversify(all: readonly GroupedItem[], fileOf: Record<number, string>, 
   const shown = new Map<string, GroupedItem[]>();
   const left = [...all];
   const out: GroupedItem[] = [];
+  /** How many groups have gone before the current head because of diversity. */
+  let passed = 0;
   while (out.length < limit && left.length) {
     let pick = 0;
     const head = left[0];
     const n = shown.get(fileKey(head))?.length ?? 0;
-    if (n > 0 && !isDefinition(head)) {
+    if (n > 0 && !isDefinition(head) && passed < DIVERSITY.maxPass) {
       const alt = left.findIndex((a) => isDefinition(a) || !shown.has(fileKey(a)));
       if (alt > 0 && relevance(head) * DIVERSITY.factor ** n < relevance(left[alt])) pick = alt;
     }
+    passed = pick > 0 ? passed + 1 : 0;
     const [g] = left.splice(pick, 1);
     const prev = out[out.length - 1];
     if (prev && g.combinedScore > prev.combinedScore) {
