@@ -1,7 +1,7 @@
 /**
  * Search quality in the app (issue 25): a Kotlin and an Elixir library with tests, docs and an
- * example beside the code. A code question finds the implementation first, one slot per file
- * before a second piece of any; a question about tests puts the test first; the File kind
+ * example beside the code. A code question finds the implementation first, the test, docs and
+ * example below it; a question about tests puts the test first; the File kind
  * filter and the First (intent) choice live in the URL; a qualified Elixir name and a
  * Kotlin member are definitions of their own; explain shows the file-level signals.
  */
