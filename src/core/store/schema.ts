@@ -69,7 +69,7 @@ const OLD = (cols: string) => cols.split(', ').map((c) => `old.${c}`).join(', ')
 const NEW = (cols: string) => cols.split(', ').map((c) => `new.${c}`).join(', ');
 
 /** Languages whose files migration 11 re-chunks (new grammars, container members, `.h` as C++). */
-const RECHUNK_AT_11: readonly string[] = ['rust', 'c', 'kotlin', 'swift', 'scala', 'lua', 'dart', 'elixir', 'haskell', 'zig', 'text'];
+const RECHUNK_AT_11: readonly string[] = ['rust', 'c', 'cpp', 'kotlin', 'swift', 'scala', 'lua', 'dart', 'elixir', 'haskell', 'zig', 'perl', 'r', 'text'];
 
 /** MIGRATIONS[i] brings the schema from version i to i + 1. Append only. */
 export const MIGRATIONS: readonly string[] = [
