@@ -21,6 +21,15 @@ describe('code-segments', () => {
     expect(toks.find((t) => t.text === '"x"')?.cls).toBe('tok-string');
   });
 
+  it.each([
+    ['elixir', 'defmodule Plug.Conn do\n  def halt(conn), do: conn\nend'],
+    ['haskell', 'module Parser where\nparse :: String -> Int'],
+    ['dart', 'class Client {\n  void close() {}\n}'],
+    ['clojure', '(defn parse [s] s)'],
+  ])('highlights %s, a language indexed with a grammar', (language, code) => {
+    expect(tokenize(code, language).some((t) => t.cls === 'tok-keyword' || t.cls === 'tok-built_in')).toBe(true);
+  });
+
   it('never produces markup: html stays as text segments', () => {
     const lines = codeLines('<img src=x onerror="alert(1)">', 'html');
     expect(lines.flat().map((s) => s.text).join('')).toBe('<img src=x onerror="alert(1)">');

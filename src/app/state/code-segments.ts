@@ -27,6 +27,13 @@ import ruby from 'highlight.js/lib/languages/ruby';
 import rust from 'highlight.js/lib/languages/rust';
 import scala from 'highlight.js/lib/languages/scala';
 import scss from 'highlight.js/lib/languages/scss';
+import clojure from 'highlight.js/lib/languages/clojure';
+import dart from 'highlight.js/lib/languages/dart';
+import elixir from 'highlight.js/lib/languages/elixir';
+import elm from 'highlight.js/lib/languages/elm';
+import haskell from 'highlight.js/lib/languages/haskell';
+import perl from 'highlight.js/lib/languages/perl';
+import r from 'highlight.js/lib/languages/r';
 import sql from 'highlight.js/lib/languages/sql';
 import swift from 'highlight.js/lib/languages/swift';
 import typescript from 'highlight.js/lib/languages/typescript';
@@ -36,7 +43,7 @@ import yaml from 'highlight.js/lib/languages/yaml';
 /** Above this many characters the code is shown plain: highlighting is main-thread work. */
 export const MAX_HIGHLIGHT_CHARS = 200_000;
 
-const LANGS = { bash, c, cpp, csharp, css, go, ini, java, javascript, json, kotlin, lua, markdown, php, python, ruby, rust, scala, scss, sql, swift, typescript, xml, yaml };
+const LANGS = { bash, c, clojure, cpp, csharp, css, dart, elixir, elm, go, haskell, ini, java, javascript, json, kotlin, lua, markdown, perl, php, python, r, ruby, rust, scala, scss, sql, swift, typescript, xml, yaml };
 for (const [name, def] of Object.entries(LANGS)) hljs.registerLanguage(name, def);
 
 /** Sift language names (detectLanguage) → highlight.js names. */
