@@ -224,8 +224,7 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
     // 3. Second stage: re-score every candidate (rerank.ts), then put exact symbol matches
     //    of an identifier query on top. Content is read only when a signal needs it.
     const ids = [...scores.keys()];
-    const cands: RerankCandidate[] = [];
-    const languages = new Map<number, string>();
+    const cands: Array<RerankCandidate & { language: string }> = [];
     const tiers = new Map<number, DefinitionMatch>();
     // Content lives in file_text since schema 5 (resolveChunkContent reads each file once).
     const content = RERANK_WEIGHTS.coverage > 0 ? 'content, text_start, text_len' : "'' AS content, NULL AS text_start, NULL AS text_len";
@@ -239,17 +238,16 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
           startLine: r.start_line, endLine: r.end_line, path: r.path,
         });
         if (m) tiers.set(r.id, m);
-        languages.set(r.id, r.language);
-        cands.push({ id: r.id, symbol: r.symbol, parent: r.parent, path: r.path, content: r.content, score: scores.get(r.id) ?? 0, exact: !!m });
+        cands.push({ id: r.id, symbol: r.symbol, parent: r.parent, path: r.path, language: r.language, content: r.content, score: scores.get(r.id) ?? 0, exact: !!m });
       }
     }
     cands.sort((a, b) => b.score - a.score || a.id - b.id);
     scores.clear();
     // 4. File-level signals (signals.ts): the query's words in the path, other matching pieces
     //    of the file, and the file's kind for the query's intent.
-    const pathOf = new Map(cands.map((c) => [c.id, c.path]));
+    const candOf = new Map(cands.map((c) => [c.id, c]));
     const scored: FileCandidate[] = rerank(cands, query.terms, RERANK_WEIGHTS, query.words).map((r) => ({
-      id: r.id, score: r.score, signals: { ...r.signals }, path: pathOf.get(r.id) ?? '', language: languages.get(r.id) ?? 'text',
+      id: r.id, score: r.score, signals: { ...r.signals }, path: candOf.get(r.id)!.path, language: candOf.get(r.id)!.language,
     }));
     applyFileSignals(scored, query.terms, intent);
     for (const r of scored) {

@@ -14,10 +14,11 @@
  */
 import type { ChunkType, Hit, SearchFilters, SearchMode, SearchOptions, SearchResponse, StoredChunk } from '../types.ts';
 import {
-  BM25_WEIGHT, DEFAULT_SEARCH_LIMIT, KIND_FACTORS, LEG_CANDIDATES, SYMBOL_FUSION_WEIGHTS, MAX_SEARCH_LIMIT, VECTOR_FILTER_OVERFETCH, VECTOR_MIN_SCORE,
+  BM25_WEIGHT, DEFAULT_SEARCH_LIMIT, LEG_CANDIDATES, SYMBOL_FUSION_WEIGHTS, MAX_SEARCH_LIMIT, VECTOR_FILTER_OVERFETCH, VECTOR_MIN_SCORE,
   VECTOR_RELATIVE_FLOOR, VECTOR_WEIGHT,
 } from '../config.ts';
 import { processQuery, type ProcessedQuery } from './query.ts';
+import { kindFactor } from './signals.ts';
 import { fileKind, intentOfQuery, type SearchIntent } from '../text/file-kind.ts';
 import { searchBm25 } from './bm25.ts';
 import { compilePathGlob } from '../text/path-glob.ts';
@@ -213,7 +214,7 @@ function definitionTiers(targets: readonly SymbolTarget[], rows: readonly Stored
 }
 
 /**
- * The vector leg in the order its cosines × the kind signal give (signals.ts, KIND_FACTORS):
+ * The vector leg in the order its cosines × the kind signal give (signals.ts kindFactor):
  * the same rule the keyword leg applies, so a code question's semantic hits put the
  * implementation before its tests and docs. Ranks are renumbered; `kind` is recorded.
  */
@@ -222,7 +223,7 @@ function kindOrder(hits: readonly Hit[], rows: readonly StoredChunk[], intent: S
   const byId = new Map(rows.map((r) => [r.id, r]));
   const scored = hits.map((h, i) => {
     const r = byId.get(h.id);
-    const factor = r ? KIND_FACTORS[intent][fileKind(r.path, r.language)] : 1;
+    const factor = r ? kindFactor(r.path, r.language, intent) : 1;
     return { h, i, factor, s: h.score * factor };
   });
   scored.sort((a, b) => b.s - a.s || a.i - b.i);

@@ -14,7 +14,7 @@
  * absent contributes nothing and is not recorded.
  */
 import { FILE_SIGNALS, KIND_FACTORS } from '../config.ts';
-import { fileKind, type FileKind, type SearchIntent } from '../text/file-kind.ts';
+import { fileKind, type SearchIntent } from '../text/file-kind.ts';
 import { splitIdentifier } from '../text/identifiers.ts';
 import { lightStem } from './query.ts';
 
@@ -111,7 +111,7 @@ export function applyFileSignals(cands: FileCandidate[], terms: readonly string[
     else byFile.set(c.path, [rel]);
   }
   const pathCache = new Map<string, number>();
-  const kindCache = new Map<string, FileKind>();
+  const kindCache = new Map<string, number>();
   for (const c of cands) {
     let p = pathCache.get(c.path);
     if (p === undefined) {
@@ -123,11 +123,20 @@ export function applyFileSignals(cands: FileCandidate[], terms: readonly string[
     const others = Math.min(FILE_SIGNALS.fileEvidenceCap, rels.reduce((s, r) => s + r, 0) - own);
     addScore(c, 'path', FILE_SIGNALS.pathWeight * p);
     addScore(c, 'file', FILE_SIGNALS.fileEvidenceWeight * others);
-    let kind = kindCache.get(c.path);
-    if (!kind) {
-      kind = fileKind(c.path, c.language);
-      kindCache.set(c.path, kind);
+    let factor = kindCache.get(c.path);
+    if (factor === undefined) {
+      factor = kindFactor(c.path, c.language, intent);
+      kindCache.set(c.path, factor);
     }
-    scaleScore(c, 'kind', KIND_FACTORS[intent][kind]);
+    scaleScore(c, 'kind', factor);
   }
+}
+
+/**
+ * The `kind` signal's factor for a file at `path` in `language` under `intent`
+ * (KIND_FACTORS[intent][fileKind]): the keyword leg here and the vector leg (search.ts) both
+ * ask here.
+ */
+export function kindFactor(path: string, language: string, intent: SearchIntent): number {
+  return KIND_FACTORS[intent][fileKind(path, language)];
 }

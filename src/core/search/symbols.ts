@@ -124,7 +124,6 @@ export function matchDefinition(targets: readonly SymbolTarget[], row: SymbolRow
   const names = row.defines?.length ? [...own, ...row.defines] : own;
   const head = !row.context;
   const size = row.startLine !== undefined && row.endLine !== undefined ? sizeStep(row.endLine - row.startLine + 1) : 0;
-  const implementation = row.path === undefined || fileKind(row.path, '') === 'code';
   let best: DefinitionMatch | null = null;
   for (const t of targets) {
     const lowT = t.symbol.toLowerCase();
@@ -139,9 +138,11 @@ export function matchDefinition(targets: readonly SymbolTarget[], row: SymbolRow
       const tier = (exactCase
         ? head ? DEFINITION_TIERS.exactCaseHead : DEFINITION_TIERS.exactCaseTail
         : head ? DEFINITION_TIERS.otherCaseHead : DEFINITION_TIERS.otherCaseTail) * (otherKind ? DECLARATION_OTHER_KIND : 1) * scope;
-      if (!best || tier > best.tier) best = { tier, name, exactCase, head, size, implementation };
+      if (!best || tier > best.tier) best = { tier, name, exactCase, head, size };
     }
   }
+  // The file's kind only for a row that defines a target (most candidates define none).
+  if (best) best.implementation = row.path === undefined || fileKind(row.path, '') === 'code';
   return best;
 }
 

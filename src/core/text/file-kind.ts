@@ -97,15 +97,6 @@ export function intentOfQuery(query: string, identifierLike: boolean): SearchInt
   return 'code';
 }
 
-/**
- * The score factor a file of `kind` gets for a search with `intent` (search/signals.ts
- * `kind` signal): the kinds the intent asks for keep 1, the others are scaled down by
- * KIND_FACTORS. `any` keeps every kind at 1.
- */
-export function kindFactor(kind: FileKind, intent: SearchIntent, factors: Readonly<Record<SearchIntent, Readonly<Record<FileKind, number>>>>): number {
-  return factors[intent][kind];
-}
-
 /** The SQL function migration 11 fills `chunks.kind` with: sift_file_kind(path, language). */
 export const FILE_KIND_FUNCTION = 'sift_file_kind';
 
