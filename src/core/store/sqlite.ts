@@ -151,6 +151,8 @@ export interface DbOptions {
   lastVfsError?: () => unknown;
   /** Called after the connection closes (e.g. to delete a memory database). */
   onClose?: () => void | Promise<void>;
+  /** Open with SQLITE_OPEN_READONLY (a published pack): never created, never written. */
+  readOnly?: boolean;
 }
 
 /** Query methods shared by Db and the handle a transaction gets. */
@@ -329,7 +331,8 @@ export class Db implements Queryable {
   static async open(sqlite3: SQLiteAPI, module: SqliteModule, filename: string, vfsName?: string, options: DbOptions = {}): Promise<Db> {
     let handle: number;
     try {
-      handle = await sqlite3.open_v2(filename, SQLite.SQLITE_OPEN_CREATE | SQLite.SQLITE_OPEN_READWRITE, vfsName);
+      const flags = options.readOnly ? SQLite.SQLITE_OPEN_READONLY : SQLite.SQLITE_OPEN_CREATE | SQLite.SQLITE_OPEN_READWRITE;
+      handle = await sqlite3.open_v2(filename, flags, vfsName);
     } catch (e) {
       const code = typeof (e as { code?: unknown })?.code === 'number' ? (e as { code: number }).code : SQLite.SQLITE_CANTOPEN;
       throw new StoreError(`cannot open database ${filename}: ${e instanceof Error ? e.message : String(e)}`, code, { cause: e });

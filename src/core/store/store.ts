@@ -20,7 +20,7 @@ import { FILE_KIND_FUNCTION, fileKind, registerFileKind } from '../text/file-kin
 import { identifierTokens, nameWords, pathWords } from '../text/identifiers.ts';
 import { docText, signatureText } from '../text/decl-text.ts';
 import { DATA_LANGUAGES, migrate, SCHEMA_VERSION } from './schema.ts';
-import { insertRows, type Db, type Queryable, type SqlValue } from './sqlite.ts';
+import { insertRows, StoreError, type Db, type Queryable, type SqlValue } from './sqlite.ts';
 import { META, type MetaKey } from './meta.ts';
 import { packText, unpackText } from './text-codec.ts';
 import { TrigramIndex } from './trigram-index.ts';
@@ -417,6 +417,28 @@ export class Store {
     return new Store(db);
   }
 
+  /**
+   * Wrap a connection opened read-only on a published pack (store/pack.ts): no pragma that
+   * writes, no migration. The pack must be at this code's schema version; `chunks` (from the
+   * manifest) answers chunkCount without counting (count(*) reads an index of every row: over
+   * HTTP, megabytes).
+   */
+  static async openReadOnly(db: Db, known: { chunks?: number } = {}): Promise<Store> {
+    const version = (await db.get<{ user_version: number }>('PRAGMA user_version'))?.user_version ?? 0;
+    if (version !== SCHEMA_VERSION) {
+      throw new StoreError(`index schema version ${version} is not this Sift's (${SCHEMA_VERSION}): publish the index again with this version`, 1);
+    }
+    await db.exec('PRAGMA query_only = 1; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -16000;');
+    registerFileKind(db);
+    registerPathMatch(db);
+    const store = new Store(db);
+    if (known.chunks !== undefined) store.fixedChunkCount = known.chunks;
+    return store;
+  }
+
+  /** A read-only pack's chunk count, known without counting. */
+  private fixedChunkCount: number | null = null;
+
   // ---- meta --------------------------------------------------------------------------
 
   async getMeta(key: MetaKey): Promise<string | null> {
@@ -583,6 +605,7 @@ export class Store {
    * process) moves data_version. Both are read without I/O.
    */
   async chunkCount(): Promise<number> {
+    if (this.fixedChunkCount !== null) return this.fixedChunkCount;
     const state = await this.db.get<{ changes: number; version: number }>(
       'SELECT total_changes() AS changes, (SELECT data_version FROM pragma_data_version) AS version');
     const c = this.counted;

@@ -1,0 +1,166 @@
+/**
+ * A published index ("pack", issue 27): one read-only SQLite file laid out for reading over
+ * HTTP byte ranges, and the manifest `sift-index.json` that names it. `sift publish` writes
+ * both (src/cli/cmd-publish.ts); the app opens a manifest URL and reads the pack through the
+ * range VFS (src/core/store/http-vfs.ts). This module is the one contract between them.
+ *
+ * Invariants:
+ * - A pack is immutable and content-addressed: its file name carries the first 16 hex digits of
+ *   its SHA-256, so a redeploy adds a new name and never changes the bytes behind an old one.
+ * - The pack's name is a plain file name beside the manifest (`[\w.-]+\.sift`): a manifest can
+ *   never point a reader at another folder or origin.
+ * - `parsePackManifest` accepts only what this version can read; anything else is a
+ *   PackError whose message says what is wrong, never an exception from deep inside.
+ */
+import type { SkippedStats } from '../walk/skipped.ts';
+
+/** The manifest format this Sift writes and reads. */
+export const PACK_FORMAT = 1;
+/** The manifest's file name in a publish folder. */
+export const PACK_MANIFEST_NAME = 'sift-index.json';
+/** A pack's file extension. */
+export const PACK_EXTENSION = '.sift';
+
+/** Embeddings in a pack: partitioned int8 vectors (src/core/vector/partitioned.ts). */
+export interface PackEmbeddings {
+  /** Model key (what `meta.model_key` holds), e.g. "Xenova/all-MiniLM-L6-v2:q8". */
+  model: string;
+  dim: number;
+  /** Vectors stored (one per embedded chunk). */
+  vectors: number;
+  /** Partitions (k-means cells); 1 when small enough to read whole. */
+  partitions: number;
+}
+
+/** Per-pack statistics the app shows without reading the pack (Store.stats at publish time). */
+export interface PackStats {
+  languages: Record<string, { files: number; bytes: number; chunks: number; structured: boolean }>;
+  kinds: Record<string, { files: number; bytes: number; chunks: number }>;
+  chunkTypes: Record<string, number>;
+  symbols: number;
+  skipped: SkippedStats | null;
+}
+
+export interface PackManifest {
+  format: typeof PACK_FORMAT;
+  /** Codebase name shown in the app (the folder's name unless `--name`). */
+  name: string;
+  /** `git rev-parse HEAD` of the published folder when it is a git work tree, else null. */
+  commit: string | null;
+  /** ISO 8601 time of publishing. */
+  created: string;
+  /** The pack's file name, beside the manifest: `<name>-<sha256 first 16 hex>.sift`. */
+  pack: string;
+  /** The pack's size in bytes. */
+  bytes: number;
+  /** Hex SHA-256 of the whole pack. */
+  sha256: string;
+  /** SQLite page size of the pack (bytes). */
+  pageSize: number;
+  /** Index schema version (src/core/store/schema.ts SCHEMA_VERSION) of the pack. */
+  schemaVersion: number;
+  files: number;
+  chunks: number;
+  /** Source bytes of the indexed files. */
+  sourceBytes: number;
+  contains: {
+    keyword: boolean;
+    /** File text for exact/regex search and the file viewer. */
+    text: boolean;
+    definitions: boolean;
+    embeddings: PackEmbeddings | null;
+  };
+  stats: PackStats;
+  /** The Sift version that wrote it (package.json version). */
+  sift: string;
+}
+
+export class PackError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PackError';
+  }
+}
+
+const PACK_NAME = /^[\w.-]{1,200}\.sift$/;
+
+/** The pack file name for `name` and the pack's hex SHA-256. */
+export function packFileName(name: string, sha256Hex: string): string {
+  const base = name.replace(/[^\w.-]+/g, '-').replace(/^[.-]+/, '').slice(0, 80) || 'index';
+  return `${base}-${sha256Hex.slice(0, 16)}${PACK_EXTENSION}`;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+function count(v: unknown): v is number {
+  return typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+}
+
+/** Parse and check a manifest's text. Throws PackError with a reader's message. */
+export function parsePackManifest(text: string, schemaVersion: number): PackManifest {
+  let m: unknown;
+  try {
+    m = JSON.parse(text);
+  } catch {
+    throw new PackError('This is not a Sift index manifest: it is not JSON (expected sift-index.json, written by `sift publish`).');
+  }
+  if (!isObject(m) || typeof m.format !== 'number') throw new PackError('This is not a Sift index manifest (no "format"; expected sift-index.json, written by `sift publish`).');
+  if (m.format !== PACK_FORMAT) throw new PackError(`This index was published in format ${m.format}; this Sift reads format ${PACK_FORMAT}. Publish it again with this version of Sift.`);
+  const bad = (field: string) => new PackError(`The index manifest is damaged: "${field}" is missing or invalid.`);
+  if (typeof m.name !== 'string' || !m.name.trim() || m.name.length > 200) throw bad('name');
+  if (m.commit !== null && (typeof m.commit !== 'string' || !/^[0-9a-f]{7,64}$/i.test(m.commit))) throw bad('commit');
+  if (typeof m.created !== 'string' || Number.isNaN(Date.parse(m.created))) throw bad('created');
+  if (typeof m.pack !== 'string' || !PACK_NAME.test(m.pack) || m.pack.startsWith('.')) throw bad('pack');
+  if (typeof m.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(m.sha256)) throw bad('sha256');
+  if (!m.pack.includes(m.sha256.slice(0, 16))) throw new PackError(`The index manifest names pack ${m.pack}, which does not carry its hash ${m.sha256.slice(0, 16)}.`);
+  if (!count(m.bytes) || m.bytes < 512) throw bad('bytes');
+  if (!count(m.pageSize) || m.pageSize < 512 || m.pageSize > 65536 || (m.pageSize & (m.pageSize - 1)) !== 0) throw bad('pageSize');
+  if (m.bytes % m.pageSize !== 0) throw bad('bytes');
+  if (!count(m.schemaVersion)) throw bad('schemaVersion');
+  if (m.schemaVersion !== schemaVersion) {
+    throw new PackError(m.schemaVersion > schemaVersion
+      ? `This index was published by a newer Sift (index schema ${m.schemaVersion}; this app reads ${schemaVersion}). Update the app, or publish with this version.`
+      : `This index was published by an older Sift (index schema ${m.schemaVersion}; this app reads ${schemaVersion}). Publish it again with this version of Sift.`);
+  }
+  for (const f of ['files', 'chunks', 'sourceBytes'] as const) if (!count(m[f])) throw bad(f);
+  const c = m.contains;
+  if (!isObject(c) || typeof c.keyword !== 'boolean' || typeof c.text !== 'boolean' || typeof c.definitions !== 'boolean') throw bad('contains');
+  let embeddings: PackEmbeddings | null = null;
+  if (c.embeddings !== null && c.embeddings !== undefined) {
+    const e = c.embeddings;
+    if (!isObject(e) || typeof e.model !== 'string' || !e.model || !count(e.dim) || e.dim < 1 || e.dim > 4096 || !count(e.vectors) || !count(e.partitions) || e.partitions < 1) throw bad('contains.embeddings');
+    embeddings = { model: e.model, dim: e.dim, vectors: e.vectors, partitions: e.partitions };
+  }
+  const s = isObject(m.stats) ? m.stats : {};
+  const stats: PackStats = {
+    languages: isObject(s.languages) ? (s.languages as PackStats['languages']) : {},
+    kinds: isObject(s.kinds) ? (s.kinds as PackStats['kinds']) : {},
+    chunkTypes: isObject(s.chunkTypes) ? (s.chunkTypes as PackStats['chunkTypes']) : {},
+    symbols: count(s.symbols) ? s.symbols : 0,
+    skipped: isObject(s.skipped) ? (s.skipped as unknown as SkippedStats) : null,
+  };
+  return {
+    format: PACK_FORMAT,
+    name: m.name,
+    commit: (m.commit as string | null) ?? null,
+    created: m.created,
+    pack: m.pack,
+    bytes: m.bytes,
+    sha256: m.sha256,
+    pageSize: m.pageSize,
+    schemaVersion: m.schemaVersion,
+    files: m.files as number,
+    chunks: m.chunks as number,
+    sourceBytes: m.sourceBytes as number,
+    contains: { keyword: c.keyword, text: c.text, definitions: c.definitions, embeddings },
+    stats,
+    sift: typeof m.sift === 'string' ? m.sift : '',
+  };
+}
+
+/** The pack's URL: its file name resolved against the manifest's URL (same folder, same origin). */
+export function packUrl(manifestUrl: string, manifest: Pick<PackManifest, 'pack'>): string {
+  if (!PACK_NAME.test(manifest.pack)) throw new PackError(`invalid pack name ${JSON.stringify(manifest.pack)}`);
+  return new URL(manifest.pack, manifestUrl).href;
+}
