@@ -57,6 +57,11 @@ export interface PackManifest {
   sha256: string;
   /** SQLite page size of the pack (bytes). */
   pageSize: number;
+  /**
+   * Base64 of the first 8 bytes of SHA-256 of every page, in page order
+   * (store/http-vfs.ts `pageHashes`): a reader checks each page it fetches.
+   */
+  pageHashes: string;
   /** Index schema version (src/core/store/schema.ts SCHEMA_VERSION) of the pack. */
   schemaVersion: number;
   files: number;
@@ -117,6 +122,7 @@ export function parsePackManifest(text: string, schemaVersion: number): PackMani
   if (!count(m.bytes) || m.bytes < 512) throw bad('bytes');
   if (!count(m.pageSize) || m.pageSize < 512 || m.pageSize > 65536 || (m.pageSize & (m.pageSize - 1)) !== 0) throw bad('pageSize');
   if (m.bytes % m.pageSize !== 0) throw bad('bytes');
+  if (typeof m.pageHashes !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(m.pageHashes) || decodeBase64(m.pageHashes).length !== (m.bytes / m.pageSize) * 8) throw bad('pageHashes');
   if (!count(m.schemaVersion)) throw bad('schemaVersion');
   if (m.schemaVersion !== schemaVersion) {
     throw new PackError(m.schemaVersion > schemaVersion
@@ -149,6 +155,7 @@ export function parsePackManifest(text: string, schemaVersion: number): PackMani
     bytes: m.bytes,
     sha256: m.sha256,
     pageSize: m.pageSize,
+    pageHashes: m.pageHashes,
     schemaVersion: m.schemaVersion,
     files: m.files as number,
     chunks: m.chunks as number,
@@ -157,6 +164,21 @@ export function parsePackManifest(text: string, schemaVersion: number): PackMani
     stats,
     sift: typeof m.sift === 'string' ? m.sift : '',
   };
+}
+
+/** Bytes of a base64 string (atob: Node 20 and browsers). */
+export function decodeBase64(b64: string): Uint8Array {
+  const bin = atob(b64);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+/** Base64 of bytes (btoa, in pieces: a kernel pack has ~26 KB of page hashes). */
+export function encodeBase64(bytes: Uint8Array): string {
+  let bin = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(bin);
 }
 
 /** The pack's URL: its file name resolved against the manifest's URL (same folder, same origin). */

@@ -211,6 +211,10 @@ class Connection implements Queryable {
     if ((code & 0xff) === SQLITE_FULL || ((code & 0xff) === SQLITE_IOERR && isQuotaError(vfsError)) || isQuotaError(e)) {
       return new StorageFullError(message, code, { cause: vfsError ?? e });
     }
+    // A VFS that knows why a read failed (a pack over HTTP: PackReadError) says it in its words.
+    if ((code & 0xff) === SQLITE_IOERR && vfsError instanceof Error && typeof (vfsError as { kind?: unknown }).kind === 'string') {
+      return new StoreError(vfsError.message, code, { cause: vfsError });
+    }
     return new StoreError(message, code, { cause: e });
   }
 

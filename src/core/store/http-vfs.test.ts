@@ -1,0 +1,153 @@
+// The pack reader (issue 27) on a real index: PackPages + PackVFS over a file range source give
+// the same answers as the index they were copied from, read whole pages with read-ahead, and
+// refuse a changed or truncated pack with a clear error instead of a wrong answer.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { indexCodebase } from '../index/indexer.ts';
+import { MemoryFileSource } from '../source/memory-source.ts';
+import { Chunker } from '../chunk/chunker.ts';
+import { nodeWasmLoader } from '../chunk/grammars-node.ts';
+import { nodeRuntime, openNodeStore } from './open-node.ts';
+import type { Store } from './store.ts';
+import { Searcher } from '../search/search.ts';
+import { grep } from '../search/grep.ts';
+import { openPackOn, packPages } from './open-pack.ts';
+import { pageHashes, PackReadError, type RangeSource } from './http-vfs.ts';
+import { encodeBase64, type PackManifest } from './pack.ts';
+import { SCHEMA_VERSION } from './schema.ts';
+import { classify } from './errors.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'sift-pack-vfs-'));
+let source: Store;
+let packBytes: Uint8Array;
+const PAGE = 4096;
+
+function files(): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i < 120; i++) {
+    out[`src/mod${i}/handler_${i}.py`] = `"""Module ${i}: request handling."""\n\n\ndef handle_request_${i}(req):\n    """Handle a request of kind ${i}."""\n    return parse_body(req) + ${i}\n\n\nclass Worker${i}:\n    def run(self, job):\n        return job.retry_count * ${i}\n`;
+    out[`lib/util${i}.ts`] = `export function formatValue${i}(v: number): string {\n  return 'value ' + v.toFixed(${i % 5});\n}\n\nexport const LIMIT_${i} = ${i * 10};\n`;
+  }
+  out['README.md'] = '# Demo\n\nHow requests are parsed and retried.\n';
+  return out;
+}
+
+function fileSource(bytes: Uint8Array, log: Array<[number, number]>): RangeSource {
+  return {
+    read(start, end) {
+      log.push([start, end]);
+      return bytes.slice(start, Math.min(end, bytes.length));
+    },
+  };
+}
+
+function manifestFor(bytes: Uint8Array, name = 'demo-0123456789abcdef.sift'): PackManifest {
+  return {
+    format: 1, name: 'demo', commit: null, created: new Date().toISOString(), pack: name, bytes: bytes.length, sha256: '0'.repeat(64),
+    pageSize: PAGE, pageHashes: encodeBase64(pageHashes(bytes, PAGE)), schemaVersion: SCHEMA_VERSION, files: 241, chunks: 0, sourceBytes: 0,
+    contains: { keyword: true, text: true, definitions: true, embeddings: null },
+    stats: { languages: {}, kinds: {}, chunkTypes: {}, symbols: 0, skipped: null }, sift: 'test',
+  };
+}
+
+async function openPack(bytes: Uint8Array, log: Array<[number, number]> = [], hashesOf: Uint8Array = bytes) {
+  const m = { ...manifestFor(hashesOf), bytes: bytes.length, chunks: await source.chunkCount() };
+  return openPackOn(await nodeRuntime(), m, packPages(fileSource(bytes, log), m));
+}
+
+beforeAll(async () => {
+  const chunker = await Chunker.create({ loadWasm: nodeWasmLoader });
+  source = await openNodeStore(join(dir, 'index.db'));
+  await indexCodebase({ source: new MemoryFileSource(files()), store: source, chunker });
+  const packFile = join(dir, 'pack.sift');
+  await source.db.exec(`VACUUM INTO '${packFile}'`);
+  // A small page size gives the reader many pages to fetch (publish uses 64 KB).
+  const copy = await openNodeStore(packFile);
+  await copy.db.exec(`PRAGMA page_size = ${PAGE}; PRAGMA auto_vacuum = NONE; VACUUM; PRAGMA journal_mode = DELETE;`);
+  await copy.db.close();
+  packBytes = new Uint8Array(readFileSync(packFile));
+}, 120_000);
+
+afterAll(async () => {
+  await source?.db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('pack reader', () => {
+  it('answers keyword searches and exact searches like the index it was copied from', async () => {
+    const { store } = await openPack(packBytes);
+    for (const q of ['handle request', 'formatValue7', 'retry count worker', 'parse_body']) {
+      const local = (await new Searcher(source).search(q, { limit: 10 })).results.map((r) => `${r.path}:${r.startLine}`);
+      const remote = (await new Searcher(store).search(q, { limit: 10 })).results.map((r) => `${r.path}:${r.startLine}`);
+      expect(remote).toEqual(local);
+      expect(remote.length).toBeGreaterThan(0);
+    }
+    const a = await grep(source, { pattern: 'retry_count \\* 1[0-9]', mode: 'regex' });
+    const b = await grep(store, { pattern: 'retry_count \\* 1[0-9]', mode: 'regex' });
+    expect(b.results).toEqual(a.results);
+    expect(b.results.length).toBeGreaterThan(10);
+    await store.db.close();
+  });
+
+  it('reads whole pages, each once, and reads ahead on sequential runs', async () => {
+    const log: Array<[number, number]> = [];
+    const { store, pages } = await openPack(packBytes, log);
+    await new Searcher(store).search('handle request', { limit: 10 });
+    const first = pages.stats.requests;
+    expect(first).toBeGreaterThan(0);
+    for (const [s, e] of log) {
+      expect(s % PAGE).toBe(0);
+      expect(e % PAGE).toBe(0);
+    }
+    await new Searcher(store).search('handle request', { limit: 10 });
+    expect(pages.stats.requests).toBe(first); // the same query reads nothing new
+    // A scan of every file's text reads runs of pages: far fewer requests than pages.
+    const before = pages.stats.requests;
+    const pagesBefore = pages.stats.bytes / PAGE;
+    await grep(store, { pattern: 'v', mode: 'exact', limit: 100_000 });
+    const fetched = pages.stats.bytes / PAGE - pagesBefore;
+    expect(fetched).toBeGreaterThan(8);
+    expect(pages.stats.requests - before).toBeLessThan(fetched / 2);
+    expect(pages.stats.bytes).toBeLessThanOrEqual(packBytes.length);
+    await store.db.close();
+  });
+
+  it('refuses a pack whose bytes changed after publishing, with a message that says so', async () => {
+    const damaged = packBytes.slice();
+    // Damage a page past the schema pages so opening works and a search reads it.
+    for (let p = 4; p < damaged.length / PAGE; p++) damaged[p * PAGE + 100] ^= 0xff;
+    const { store } = await openPack(damaged, [], packBytes);
+    const err = await new Searcher(store).search('handle request', { limit: 10 }).then(() => null, (e: unknown) => e);
+    expect(err).toBeTruthy();
+    expect(String((err as Error).message)).toMatch(/does not match its manifest/);
+    expect(classify(err).kind).toBe('io');
+    await store.db.close();
+  });
+
+  it('refuses a truncated pack (the server sends fewer bytes than asked)', async () => {
+    const cut = packBytes.slice(0, packBytes.length - PAGE * 3);
+    const m = { ...manifestFor(packBytes), chunks: 1 };
+    const pages = packPages(fileSource(cut, []), m);
+    const out = new Uint8Array(PAGE);
+    expect(() => pages.read(out, packBytes.length - PAGE)).toThrow(PackReadError);
+    expect(() => pages.read(out, packBytes.length - PAGE)).toThrow(/ended early/);
+  });
+
+  it('is read-only: a write is refused and the pack is unchanged', async () => {
+    const { store } = await openPack(packBytes);
+    await expect(store.db.exec("INSERT INTO meta(key, value) VALUES ('x', 'y')")).rejects.toThrow();
+    await store.db.close();
+  });
+
+  it('seeds pages saved earlier and skips any that fail their hash', async () => {
+    const m = { ...manifestFor(packBytes), chunks: 1 };
+    const pages = packPages(fileSource(packBytes, []), m);
+    expect(pages.seed(0, packBytes.subarray(0, PAGE * 3))).toBe(3);
+    const bad = packBytes.slice(PAGE * 5, PAGE * 6);
+    bad[0] ^= 1;
+    expect(pages.seed(5, bad)).toBe(0);
+    expect(pages.has(1) && !pages.has(5)).toBe(true);
+  });
+});

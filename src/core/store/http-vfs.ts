@@ -1,0 +1,287 @@
+/**
+ * Reading a published pack (store/pack.ts) in place, page by page: `PackPages` turns SQLite's
+ * reads into byte-range reads of a `RangeSource` (an HTTP server in the app, a file in tests),
+ * with a page cache and read-ahead for sequential runs; `PackVFS` is the read-only wa-sqlite VFS
+ * over it. Synchronous, for the SYNC wa-sqlite build the store worker runs: in the browser the
+ * range source is a synchronous XMLHttpRequest, which dedicated workers may make.
+ *
+ * Invariants:
+ * - Reads are whole pages: a page is fetched once and kept (LRU bounded by bytes); a run of
+ *   missing pages is one request.
+ * - Every fetched page is checked against the manifest's page hash before SQLite sees it: a
+ *   changed, truncated or damaged pack is a clear PackReadError, never a wrong answer.
+ * - The VFS never writes: it reports SQLITE_IOCAP_IMMUTABLE, so SQLite takes no locks and looks
+ *   for no journal; a write or truncate answers SQLITE_READONLY.
+ * - Read-ahead grows while SQLite reads consecutive pages (a table scan, a long doclist, an
+ *   overflow chain) and falls back to one page on a jump; it never crosses a cached page.
+ */
+import { FacadeVFS } from '@journeyapps/wa-sqlite/src/FacadeVFS.js';
+import * as VFS from '@journeyapps/wa-sqlite/src/VFS.js';
+import { sha256Sync } from '../hash/hash.ts';
+import { SiftError } from './errors.ts';
+
+/** Bytes of each page's hash in the manifest (a prefix of its SHA-256). */
+export const PAGE_HASH_BYTES = 8;
+/** Pages kept in memory per pack, in bytes. */
+export const PACK_CACHE_BYTES = 48 * 1024 * 1024;
+/** Longest read-ahead, in bytes (a run of consecutive pages doubles up to this). */
+export const PACK_READ_AHEAD_BYTES = 1024 * 1024;
+/** Sequential runs followed at once (least recently used dropped). */
+const READ_HEADS = 4;
+
+/** `[start, end)` of the pack, synchronously; throws a PackReadError when it cannot. */
+export interface RangeSource {
+  read(start: number, end: number): Uint8Array;
+}
+
+/** Why a pack could not be read: the host, the network or the pack itself. */
+export type PackProblem = 'no-ranges' | 'compressed' | 'network' | 'http' | 'size' | 'damaged' | 'cors';
+
+/** A pack read failed; `message` is for a person, `problem` for code. Classified as `io`. */
+export class PackReadError extends SiftError {
+  readonly problem: PackProblem;
+  constructor(problem: PackProblem, message: string) {
+    super('io', message);
+    this.problem = problem;
+  }
+}
+
+/** The first PAGE_HASH_BYTES of SHA-256 of every page of `pack`, concatenated (what `sift publish` writes). */
+export function pageHashes(pack: Uint8Array, pageSize: number): Uint8Array {
+  const pages = Math.ceil(pack.length / pageSize);
+  const out = new Uint8Array(pages * PAGE_HASH_BYTES);
+  for (let p = 0; p < pages; p++) out.set(sha256Sync(pack.subarray(p * pageSize, (p + 1) * pageSize)).subarray(0, PAGE_HASH_BYTES), p * PAGE_HASH_BYTES);
+  return out;
+}
+
+export interface PackPagesOptions {
+  /** The pack's size in bytes (a multiple of pageSize). */
+  size: number;
+  pageSize: number;
+  /** PAGE_HASH_BYTES per page (manifest `pageHashes`); every fetched page is checked. */
+  hashes: Uint8Array;
+  cacheBytes?: number;
+  readAheadBytes?: number;
+  /** Called with every run of pages fetched (first page number, bytes): to persist them. */
+  onFetched?: (firstPage: number, bytes: Uint8Array) => void;
+}
+
+export interface PackReadStats {
+  requests: number;
+  bytes: number;
+  /** Pages served from memory. */
+  hits: number;
+}
+
+export class PackPages {
+  readonly size: number;
+  readonly pageSize: number;
+  readonly pageCount: number;
+  readonly #source: RangeSource;
+  readonly #hashes: Uint8Array;
+  readonly #maxPages: number;
+  readonly #maxAhead: number;
+  readonly #onFetched: PackPagesOptions['onFetched'];
+  /** Page number → bytes, in least-recently-used order (Map iteration order). */
+  readonly #cache = new Map<number, Uint8Array>();
+  /** Read heads: SQLite interleaves sequential runs (a table's leaves, an index's) with jumps. */
+  readonly #heads: Array<{ last: number; ahead: number }> = [];
+  readonly stats: PackReadStats = { requests: 0, bytes: 0, hits: 0 };
+
+  constructor(source: RangeSource, o: PackPagesOptions) {
+    if (!(o.pageSize >= 512 && (o.pageSize & (o.pageSize - 1)) === 0)) throw new RangeError(`bad page size ${o.pageSize}`);
+    if (o.size % o.pageSize !== 0) throw new RangeError(`pack size ${o.size} is not a multiple of its page size ${o.pageSize}`);
+    this.#source = source;
+    this.size = o.size;
+    this.pageSize = o.pageSize;
+    this.pageCount = o.size / o.pageSize;
+    if (o.hashes.length !== this.pageCount * PAGE_HASH_BYTES) throw new RangeError(`${o.hashes.length / PAGE_HASH_BYTES} page hashes for ${this.pageCount} pages`);
+    this.#hashes = o.hashes;
+    this.#maxPages = Math.max(8, Math.floor((o.cacheBytes ?? PACK_CACHE_BYTES) / o.pageSize));
+    this.#maxAhead = Math.max(1, Math.floor((o.readAheadBytes ?? PACK_READ_AHEAD_BYTES) / o.pageSize));
+    this.#onFetched = o.onFetched;
+  }
+
+  /** Whether page `p` is in memory. */
+  has(p: number): boolean {
+    return this.#cache.has(p);
+  }
+
+  /** Puts pages read earlier (Cache Storage) back into memory; a page that fails its hash is ignored. */
+  seed(firstPage: number, bytes: Uint8Array): number {
+    let n = 0;
+    for (let i = 0; i * this.pageSize < bytes.length; i++) {
+      const p = firstPage + i;
+      const page = bytes.subarray(i * this.pageSize, (i + 1) * this.pageSize);
+      if (p >= this.pageCount || page.length !== this.pageSize || !this.#hashOk(p, page)) continue;
+      this.#put(p, page.slice());
+      n++;
+    }
+    return n;
+  }
+
+  /** Copy `[offset, offset + out.length)` of the pack into `out`; throws PackReadError. */
+  read(out: Uint8Array, offset: number): void {
+    if (offset < 0 || offset + out.length > this.size) throw new RangeError(`read past the pack's end (${offset}+${out.length} of ${this.size})`);
+    const first = Math.floor(offset / this.pageSize);
+    const last = Math.floor((offset + out.length - 1) / this.pageSize);
+    this.#sequence(first, last);
+    for (let p = first; p <= last; p++) {
+      let page = this.#cache.get(p);
+      if (page) {
+        this.stats.hits++;
+        this.#cache.delete(p);
+        this.#cache.set(p, page); // most recently used
+      } else {
+        page = this.#fetch(p, last);
+      }
+      const pageStart = p * this.pageSize;
+      const from = Math.max(offset, pageStart);
+      const to = Math.min(offset + out.length, pageStart + this.pageSize);
+      out.set(page.subarray(from - pageStart, to - pageStart), from - offset);
+    }
+  }
+
+  /** How far to read ahead: a read just after one of the recent heads doubles that head's run; a jump starts a new head. */
+  #sequence(first: number, last: number): void {
+    let head = this.#heads.find((h) => first >= h.last && first <= h.last + 2);
+    if (head) {
+      head.ahead = Math.min(this.#maxAhead, head.ahead * 2);
+      this.#heads.splice(this.#heads.indexOf(head), 1);
+    } else {
+      head = { last, ahead: 1 };
+      if (this.#heads.length >= READ_HEADS) this.#heads.pop();
+    }
+    head.last = last;
+    this.#heads.unshift(head);
+    this.#ahead = head.ahead;
+  }
+  #ahead = 1;
+
+  /** Fetches page `p` and the missing pages after it (up to `last` and the read-ahead); returns page p. */
+  #fetch(p: number, last: number): Uint8Array {
+    let end = Math.min(this.pageCount - 1, Math.max(last, p + this.#ahead - 1));
+    for (let q = p + 1; q <= end; q++) {
+      if (this.#cache.has(q)) {
+        end = q - 1;
+        break;
+      }
+    }
+    const start = p * this.pageSize;
+    const stop = (end + 1) * this.pageSize;
+    const bytes = this.#source.read(start, stop);
+    this.stats.requests++;
+    this.stats.bytes += bytes.length;
+    if (bytes.length !== stop - start) throw new PackReadError('size', `The index pack ended early: asked for bytes ${start}–${stop - 1}, got ${bytes.length} bytes. The pack on the server is truncated or was replaced.`);
+    for (let q = p; q <= end; q++) {
+      const page = bytes.subarray((q - p) * this.pageSize, (q - p + 1) * this.pageSize);
+      if (!this.#hashOk(q, page)) {
+        throw new PackReadError('damaged', `The index pack on the server does not match its manifest (page ${q + 1} of ${this.pageCount} has the wrong hash): it was changed or damaged after publishing. Publish it again.`);
+      }
+    }
+    for (let q = p; q <= end; q++) this.#put(q, bytes.slice((q - p) * this.pageSize, (q - p + 1) * this.pageSize));
+    this.#onFetched?.(p, bytes);
+    return this.#cache.get(p)!;
+  }
+
+  #hashOk(p: number, page: Uint8Array): boolean {
+    const h = sha256Sync(page);
+    const at = p * PAGE_HASH_BYTES;
+    for (let i = 0; i < PAGE_HASH_BYTES; i++) if (h[i] !== this.#hashes[at + i]) return false;
+    return true;
+  }
+
+  #put(p: number, page: Uint8Array): void {
+    this.#cache.delete(p);
+    this.#cache.set(p, page);
+    while (this.#cache.size > this.#maxPages) this.#cache.delete(this.#cache.keys().next().value!);
+  }
+}
+
+/**
+ * The read-only VFS over registered packs: `add(name, pages)`, then open `name` with
+ * SQLITE_OPEN_READONLY on this VFS. Any other name does not exist.
+ */
+export class PackVFS extends FacadeVFS {
+  readonly #packs = new Map<string, PackPages>();
+  readonly #open = new Map<number, PackPages>();
+  /** The last read failure (a PackReadError), for Db's error messages. */
+  lastError: unknown = null;
+
+  static async create(name: string, module: object): Promise<PackVFS> {
+    const vfs = new PackVFS(name, module);
+    await vfs.isReady();
+    return vfs;
+  }
+
+  add(name: string, pages: PackPages): void {
+    this.#packs.set(this.#key(name), pages);
+  }
+
+  remove(name: string): void {
+    this.#packs.delete(this.#key(name));
+  }
+
+  #key(name: string): string {
+    return new URL(name, 'file://').pathname;
+  }
+
+  override jOpen(filename: string | null, fileId: number, flags: number, pOutFlags: DataView): number {
+    const pages = filename ? this.#packs.get(this.#key(filename)) : undefined;
+    if (!pages || !(flags & VFS.SQLITE_OPEN_MAIN_DB)) return VFS.SQLITE_CANTOPEN;
+    this.#open.set(fileId, pages);
+    pOutFlags.setInt32(0, VFS.SQLITE_OPEN_READONLY | VFS.SQLITE_OPEN_MAIN_DB, true);
+    return VFS.SQLITE_OK;
+  }
+
+  override jClose(fileId: number): number {
+    this.#open.delete(fileId);
+    return VFS.SQLITE_OK;
+  }
+
+  override jRead(fileId: number, pData: Uint8Array, iOffset: number): number {
+    const pages = this.#open.get(fileId);
+    if (!pages) return VFS.SQLITE_IOERR_READ;
+    const n = Math.max(0, Math.min(pData.length, pages.size - iOffset));
+    this.lastError = null;
+    try {
+      if (n > 0) pages.read(pData.subarray(0, n), iOffset);
+    } catch (e) {
+      this.lastError = e;
+      return VFS.SQLITE_IOERR_READ;
+    }
+    if (n < pData.length) {
+      pData.fill(0, n);
+      return VFS.SQLITE_IOERR_SHORT_READ;
+    }
+    return VFS.SQLITE_OK;
+  }
+
+  override jWrite(): number {
+    return VFS.SQLITE_READONLY;
+  }
+
+  override jTruncate(): number {
+    return VFS.SQLITE_READONLY;
+  }
+
+  override jFileSize(fileId: number, pSize64: DataView): number {
+    const pages = this.#open.get(fileId);
+    if (!pages) return VFS.SQLITE_IOERR_FSTAT;
+    pSize64.setBigInt64(0, BigInt(pages.size), true);
+    return VFS.SQLITE_OK;
+  }
+
+  override jAccess(name: string, _flags: number, pResOut: DataView): number {
+    pResOut.setInt32(0, this.#packs.has(this.#key(name)) ? 1 : 0, true);
+    return VFS.SQLITE_OK;
+  }
+
+  override jDelete(): number {
+    return VFS.SQLITE_READONLY;
+  }
+
+  override jDeviceCharacteristics(): number {
+    return VFS.SQLITE_IOCAP_IMMUTABLE;
+  }
+}

@@ -1,0 +1,191 @@
+/**
+ * A published pack over HTTP, in the browser's store worker: the manifest fetch, a probe that
+ * the host serves byte ranges of the exact pack, the synchronous range reads PackPages makes
+ * (a synchronous XMLHttpRequest: allowed in dedicated workers, and what the SYNC wa-sqlite
+ * build needs), and the Cache Storage copy of every page read, so a query asked before works
+ * offline.
+ *
+ * Invariants:
+ * - Only origins the deploy allows are fetched (the app's own, plus the build's list).
+ * - A host that ignores `Range`, compresses the pack, or serves another size is found by the
+ *   probe, before SQLite reads a byte; the probe never downloads the whole pack.
+ * - Pages in Cache Storage are keyed by the pack's URL (content-addressed: never stale) and
+ *   checked against the manifest's hashes again when they are read back.
+ */
+import type { RangeSource } from './http-vfs.ts';
+import { PackReadError, type PackPages } from './http-vfs.ts';
+import { PackError, packUrl, parsePackManifest, type PackManifest } from './pack.ts';
+import { formatBytes } from './errors.ts';
+
+/** Cache Storage cache of pack pages. */
+export const PACK_PAGE_CACHE = 'sift-packs-v1';
+/** At most this many bytes of one pack are kept in Cache Storage. */
+export const PACK_PAGE_CACHE_BYTES = 64 * 1024 * 1024;
+
+/** Whether `url` may be fetched: the app's origin or one the deploy listed (build-time `SIFT_PACK_ORIGINS`). */
+export function originAllowed(url: URL, appOrigin: string, allowed: readonly string[]): boolean {
+  return url.origin === appOrigin || allowed.includes(url.origin);
+}
+
+/** Resolve a manifest reference (absolute or relative to the app's URL) and check its origin. */
+export function resolveManifestUrl(ref: string, appUrl: string, allowed: readonly string[]): URL {
+  let url: URL;
+  try {
+    url = new URL(ref.trim(), appUrl);
+  } catch {
+    throw new PackError(`"${ref}" is not a URL.`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new PackError(`An index URL must be http(s), not ${url.protocol}`);
+  const app = new URL(appUrl);
+  if (!originAllowed(url, app.origin, allowed)) {
+    throw new PackError(`This Sift opens indexes from its own site${allowed.length ? ` and ${allowed.join(', ')}` : ''} only, not ${url.origin}. The deployer can allow more origins at build time (SIFT_PACK_ORIGINS; see docs/deploy.md).`);
+  }
+  url.hash = '';
+  return url;
+}
+
+async function networkError(what: string, e: unknown): Promise<never> {
+  const offline = typeof navigator !== 'undefined' && navigator.onLine === false;
+  throw new PackReadError('network', `${what}: ${offline ? 'this device is offline' : `the network request failed (${e instanceof Error ? e.message : String(e)})`}.`);
+}
+
+/** Fetch and check `sift-index.json`. */
+export async function fetchManifest(url: URL, schemaVersion: number, signal?: AbortSignal): Promise<{ manifest: PackManifest; text: string }> {
+  let res: Response;
+  try {
+    res = await fetch(url, { cache: 'no-cache', credentials: 'same-origin', signal });
+  } catch (e) {
+    return networkError(`Could not fetch the index manifest ${url.href}`, e);
+  }
+  if (!res.ok) throw new PackReadError('http', `Could not fetch the index manifest ${url.href}: HTTP ${res.status}${res.status === 404 ? ' (not found — check the URL)' : ''}.`);
+  const text = await res.text();
+  return { manifest: parsePackManifest(text, schemaVersion), text };
+}
+
+/**
+ * Checks that the host serves byte ranges of exactly this pack, uncompressed: asks for its
+ * first page and reads the answer's headers, then that page (cancelling any whole-file body).
+ * Returns the first page's bytes.
+ */
+export async function probePack(url: string, manifest: PackManifest, signal?: AbortSignal): Promise<Uint8Array> {
+  const ctrl = new AbortController();
+  signal?.addEventListener('abort', () => ctrl.abort(), { once: true });
+  let res: Response;
+  try {
+    res = await fetch(url, { headers: { Range: `bytes=0-${manifest.pageSize - 1}` }, cache: 'no-store', credentials: 'same-origin', signal: ctrl.signal });
+  } catch (e) {
+    return networkError(`Could not reach the index pack ${url}`, e);
+  }
+  const size = formatBytes(manifest.bytes);
+  if (res.status === 200) {
+    ctrl.abort();
+    throw new PackReadError('no-ranges', `The server sends the whole index pack (${size}) instead of the parts a search needs: it does not support byte-range requests. Download the whole pack into this browser instead, or serve it from a host that honours Range (docs/deploy.md).`);
+  }
+  if (res.status === 404) throw new PackReadError('http', `The index pack ${manifest.pack} is not on the server (HTTP 404): the manifest names a pack that was not deployed with it.`);
+  if (res.status !== 206) throw new PackReadError('http', `The server answered HTTP ${res.status} for the index pack.`);
+  const encoding = res.headers.get('content-encoding');
+  if (encoding && encoding !== 'identity') {
+    ctrl.abort();
+    throw new PackReadError('compressed', `The server compresses the index pack (Content-Encoding: ${encoding}), so its byte ranges do not match the pack. Turn off compression for .sift files (docs/deploy.md), or download the whole pack (${size}) into this browser.`);
+  }
+  const total = /\/(\d+)\s*$/.exec(res.headers.get('content-range') ?? '')?.[1];
+  if (total !== undefined && Number(total) !== manifest.bytes) {
+    ctrl.abort();
+    throw new PackReadError('size', `The index pack on the server is ${formatBytes(Number(total))}, its manifest says ${size}: it is truncated or another version. Publish it again.`);
+  }
+  const page = new Uint8Array(await res.arrayBuffer());
+  if (page.length !== manifest.pageSize) throw new PackReadError('size', `The server sent ${page.length} bytes for the index pack's first page of ${manifest.pageSize}: the pack is truncated or the server does not honour ranges.`);
+  return page;
+}
+
+/** Ranges read with synchronous XMLHttpRequest (dedicated workers only). */
+export function xhrRangeSource(url: string, size: number): RangeSource {
+  return {
+    read(start: number, end: number): Uint8Array {
+      const xhr = new XMLHttpRequest();
+      xhr.open('GET', url, false);
+      xhr.responseType = 'arraybuffer';
+      xhr.setRequestHeader('Range', `bytes=${start}-${end - 1}`);
+      try {
+        xhr.send();
+      } catch (e) {
+        const offline = typeof navigator !== 'undefined' && navigator.onLine === false;
+        throw new PackReadError('network', `Reading the shared index failed: ${offline ? 'this device is offline and this part of the index was not read before' : `network error (${e instanceof Error ? e.message : String(e)})`}. Try again when the connection is back.`);
+      }
+      if (xhr.status === 200) throw new PackReadError('no-ranges', `The server stopped honouring byte ranges for the index pack (it sent all ${formatBytes(size)}).`);
+      if (xhr.status !== 206) throw new PackReadError('http', `Reading the shared index failed: HTTP ${xhr.status} for bytes ${start}–${end - 1}.`);
+      return new Uint8Array(xhr.response as ArrayBuffer);
+    },
+  };
+}
+
+// ---- Cache Storage copy of pages ------------------------------------------------------
+
+function pageKey(packHref: string, first: number, count: number): string {
+  return `${packHref}?sift-pages=${first}-${count}`;
+}
+
+/** Puts every page of `packHref` saved earlier back into `pages`; returns the pages seeded. */
+export async function seedFromCache(packHref: string, pages: PackPages): Promise<number> {
+  if (typeof caches === 'undefined') return 0;
+  try {
+    const cache = await caches.open(PACK_PAGE_CACHE);
+    const keys = (await cache.keys()).filter((r) => r.url.startsWith(`${packHref}?sift-pages=`));
+    let n = 0;
+    for (const req of keys) {
+      const m = /sift-pages=(\d+)-(\d+)$/.exec(req.url);
+      const res = m ? await cache.match(req) : undefined;
+      if (!m || !res) continue;
+      n += pages.seed(Number(m[1]), new Uint8Array(await res.arrayBuffer()));
+    }
+    return n;
+  } catch {
+    return 0; // storage unavailable: read from the network
+  }
+}
+
+/** Saves fetched runs of pages to Cache Storage in the background, up to PACK_PAGE_CACHE_BYTES per pack. */
+export class PageSaver {
+  #queue: Promise<void> = Promise.resolve();
+  #saved = 0;
+  constructor(readonly packHref: string, readonly pageSize: number) {}
+
+  /** Bytes of this pack already in Cache Storage (counted against the cap). */
+  alreadySaved(bytes: number): void {
+    this.#saved += bytes;
+  }
+
+  save(firstPage: number, bytes: Uint8Array): void {
+    if (typeof caches === 'undefined' || this.#saved + bytes.length > PACK_PAGE_CACHE_BYTES) return;
+    this.#saved += bytes.length;
+    const copy = bytes.slice();
+    this.#queue = this.#queue.then(async () => {
+      try {
+        const cache = await caches.open(PACK_PAGE_CACHE);
+        await cache.put(pageKey(this.packHref, firstPage, copy.length / this.pageSize), new Response(copy, { headers: { 'Content-Type': 'application/octet-stream' } }));
+      } catch {
+        // A full quota only costs the offline copy.
+      }
+    });
+  }
+
+  flushed(): Promise<void> {
+    return this.#queue;
+  }
+}
+
+/** Deletes saved pages of every pack not in `keep` (pack URLs). */
+export async function prunePageCache(keep: ReadonlySet<string>): Promise<void> {
+  if (typeof caches === 'undefined') return;
+  try {
+    const cache = await caches.open(PACK_PAGE_CACHE);
+    for (const req of await cache.keys()) {
+      const pack = req.url.replace(/\?sift-pages=.*$/, '');
+      if (!keep.has(pack)) await cache.delete(req);
+    }
+  } catch {
+    // nothing to prune
+  }
+}
+
+export { packUrl };
