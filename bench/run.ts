@@ -7,7 +7,8 @@
  * per-query `timings.total` from `sift search --stdin --json`, median of RUNS batches) →
  * baselines (ripgrep over the folder, native sqlite3 FTS5 over Sift's own chunks) →
  * footprint (index bytes per source byte, CLI peak RSS) → optional hooks (vector index,
- * embedding, Chromium app) → full mode only: the search-quality eval.
+ * embedding, Chromium app, sift mcp, grep, published pack over HTTP) → full mode only: the
+ * search-quality eval.
  * Writes bench/results/<date>-<quick|full>.{md,json}; prints the key ratios at the end.
  *
  * Usage: tsx bench/run.ts [--quick] [--embed] [--corpora medium,scale] [--no-eval] [--no-hooks]
@@ -205,6 +206,11 @@ export const HOOKS: HookSpec[] = [
   { key: 'browser', title: 'Chromium app on OPFS', load: async () => { const { benchBrowser } = await import('./browser.ts'); return (quick) => benchBrowser({ quick }); } },
   { key: 'mcp', title: 'sift mcp (warm grep vs rg, first answer) and CLI start', load: async () => { const { benchMcp } = await import('./mcp.ts'); return (quick) => benchMcp({ quick }); } },
   { key: 'grep', title: 'Exact and regex search vs ripgrep (issue 11)', load: async () => { const { benchGrep } = await import('./grep.ts'); return (quick) => benchGrep({ quick }); } },
+  {
+    // --quick: kernel mm + block; full: the whole kernel subset. Fails while the app cannot open a pack.
+    key: 'pack', title: 'Published index over HTTP vs local OPFS (issue 27)',
+    load: async () => { const { benchPackHook } = await import('./pack.ts'); return (quick) => benchPackHook(quick); },
+  },
 ];
 
 /** Render a hook's result: its own `markdown`, or a table of an array of flat rows. */

@@ -1,0 +1,244 @@
+/**
+ * A static file server with byte ranges and a simulated round trip, for the published-index
+ * work (issue 27): Playwright specs and bench scripts serve a built app and `.sift` packs
+ * from it and read how many requests and bytes each file cost. Plain node:http, no
+ * dependency.
+ *
+ * `startStaticServer({ roots: [{ prefix: '/', dir: 'dist' }, { prefix: '/packs/', dir }] })`
+ *
+ * Behaviour:
+ * - The longest matching prefix wins. The rest of the path is percent-decoded and resolved
+ *   against that root's folder; a path that resolves outside the folder (`/../`, `%2e%2e`,
+ *   `..%2f`), holds a NUL, or cannot be decoded is a 404, like a missing file. A path ending
+ *   in `/` (or naming a folder) serves that folder's index.html.
+ * - GET and HEAD (HEAD: the same status and headers as GET, no body); any other method 405.
+ * - Content-Type by extension (`.sift` is application/octet-stream); ETag (size + mtime)
+ *   and Last-Modified; `If-None-Match` on a whole-file request answers 304. Cache-Control is
+ *   `no-store` unless `headers` says otherwise, so the browser's HTTP cache never hides
+ *   requests from the counters.
+ * - `ranges` (default true): `Accept-Ranges: bytes`, and one range — `bytes=a-b`, `bytes=a-`,
+ *   `bytes=-n` — answers 206 with Content-Range (an end past the file is clamped). A range
+ *   that starts at or past the end, an empty suffix (`bytes=-0`), `a > b`, or any range of an
+ *   empty file answers 416 with `Content-Range: bytes *\/<size>`. A multi-range request
+ *   (`bytes=0-1,5-6`) answers 200
+ *   with the whole file (RFC 9110 lets a server ignore Range); so does a header that is not
+ *   `bytes=` or does not parse. `If-Range` is not honoured (the range is always served).
+ * - `ranges: false`: Range is ignored, every file answers 200 whole, no Accept-Ranges.
+ * - `gzipSift`: a misconfigured host that compresses packs — a `.sift` answers 200 with
+ *   `Content-Encoding: gzip` and the whole file gzipped, Range ignored, no Accept-Ranges
+ *   (what an on-the-fly compressing proxy in front of a range-capable origin typically does).
+ * - `delayMs`: waited before each response's head is written, every response (404, 304 and
+ *   416 included): one simulated round trip per request. Requests in flight at once wait in
+ *   parallel (as over a real link: the browser's six connections per host overlap their
+ *   round trips). Bandwidth is loopback's; connection set-up costs nothing.
+ * - `headers` are added to every response (e.g. COOP/COEP, CORS), overriding the defaults.
+ *
+ * Counters: `stats()` counts every request (404s included) by its decoded path when it
+ * arrives, and body bytes as they are handed to the socket (after compression; HEAD, 304 and
+ * errors add 0). A client that aborts mid-body is counted for what was handed over before it
+ * went away. `reset()` zeroes them; bytes of a response still being written after a reset
+ * count in the new period (under the same path, with 0 requests there).
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { extname, join, resolve, sep } from 'node:path';
+import { createGzip } from 'node:zlib';
+import type { AddressInfo } from 'node:net';
+import type { Readable } from 'node:stream';
+
+export interface StaticRoot {
+  /** URL path prefix, starting and ending with '/' (e.g. '/', '/packs/'). */
+  prefix: string;
+  /** Folder served under the prefix. */
+  dir: string;
+}
+
+export interface StaticServerOptions {
+  roots: StaticRoot[];
+  /** Answer single byte ranges with 206 (default true). */
+  ranges?: boolean;
+  /** Milliseconds waited before each response (a simulated round trip; default 0). */
+  delayMs?: number;
+  /** Serve `.sift` files gzipped (Content-Encoding: gzip), whole, ignoring Range. */
+  gzipSift?: boolean;
+  /** Headers added to every response (override the defaults, e.g. Cache-Control). */
+  headers?: Record<string, string>;
+  /** Port to listen on (default 0: any free one). Always 127.0.0.1. */
+  port?: number;
+}
+
+export interface PathStats {
+  requests: number;
+  bytes: number;
+}
+
+export interface ServerStats {
+  requests: number;
+  bytes: number;
+  byPath: Record<string, PathStats>;
+}
+
+export interface RunningStaticServer {
+  /** `http://127.0.0.1:<port>` (no trailing slash). */
+  url: string;
+  port: number;
+  close(): Promise<void>;
+  /** A copy of the counters since start or the last reset. */
+  stats(): ServerStats;
+  reset(): void;
+}
+
+export const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.json': 'application/json',
+  '.map': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.webmanifest': 'application/manifest+json',
+  '.txt': 'text/plain; charset=utf-8',
+  '.sift': 'application/octet-stream',
+  '.onnx': 'application/octet-stream',
+};
+
+export function contentType(path: string): string {
+  return CONTENT_TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream';
+}
+
+export type RangeAnswer = { kind: 'whole' } | { kind: 'range'; start: number; end: number } | { kind: 'unsatisfiable' };
+
+/**
+ * What to answer to a Range header for a file of `size` bytes: the whole file (no header,
+ * not `bytes=`, unparsable, or several ranges), one inclusive range, or 416.
+ */
+export function parseRange(header: string | undefined, size: number): RangeAnswer {
+  if (!header) return { kind: 'whole' };
+  const m = /^\s*bytes\s*=\s*(.*)$/i.exec(header);
+  if (!m) return { kind: 'whole' };
+  const spec = m[1]!.trim();
+  if (spec.includes(',')) return { kind: 'whole' };
+  const r = /^(\d*)\s*-\s*(\d*)$/.exec(spec);
+  if (!r || (r[1] === '' && r[2] === '')) return { kind: 'whole' };
+  if (r[1] === '') {
+    const n = Number(r[2]);
+    if (n === 0 || size === 0) return { kind: 'unsatisfiable' };
+    return { kind: 'range', start: Math.max(0, size - n), end: size - 1 };
+  }
+  const start = Number(r[1]);
+  const end = r[2] === '' ? size - 1 : Math.min(Number(r[2]), size - 1);
+  if (!Number.isSafeInteger(start) || start >= size || (r[2] !== '' && Number(r[2]) < start)) return { kind: 'unsatisfiable' };
+  return { kind: 'range', start, end };
+}
+
+const sleep = (ms: number) => new Promise<void>((ok) => setTimeout(ok, ms));
+
+/** The file behind a request path, or null when no root holds it (or it would leave its root). */
+export function resolvePath(roots: readonly StaticRoot[], pathname: string): string | null {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    return null;
+  }
+  if (decoded.includes('\0') || decoded.includes('\\')) return null;
+  const root = [...roots].sort((a, b) => b.prefix.length - a.prefix.length).find((r) => decoded.startsWith(r.prefix));
+  if (!root) return null;
+  const base = resolve(root.dir);
+  let rel = decoded.slice(root.prefix.length);
+  if (rel === '' || rel.endsWith('/')) rel += 'index.html';
+  const file = resolve(base, rel);
+  return file.startsWith(base + sep) ? file : null;
+}
+
+export async function startStaticServer(o: StaticServerOptions): Promise<RunningStaticServer> {
+  const ranges = o.ranges ?? true;
+  const delayMs = o.delayMs ?? 0;
+  let stats: ServerStats = { requests: 0, bytes: 0, byPath: {} };
+  const counter = (path: string): PathStats => (stats.byPath[path] ??= { requests: 0, bytes: 0 });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const raw = (req.url ?? '/').split('?')[0]!.split('#')[0]!;
+    let key = raw;
+    try {
+      key = decodeURIComponent(raw);
+    } catch {
+      // counted under the raw path
+    }
+    const count = counter(key);
+    stats.requests++;
+    count.requests++;
+    const headers: Record<string, string> = { 'Cache-Control': 'no-store' };
+    const answer = async (status: number, extra: Record<string, string> = {}, body?: Readable) => {
+      if (delayMs > 0) await sleep(delayMs);
+      res.writeHead(status, { ...headers, ...extra, ...o.headers });
+      if (!body || req.method === 'HEAD') {
+        body?.destroy();
+        res.end();
+        return;
+      }
+      body.on('data', (chunk: Buffer) => {
+        stats.bytes += chunk.length;
+        counter(key).bytes += chunk.length;
+      });
+      body.on('error', () => res.destroy());
+      res.on('close', () => body.destroy());
+      body.pipe(res);
+    };
+    if (req.method !== 'GET' && req.method !== 'HEAD') return answer(405, { Allow: 'GET, HEAD' });
+    let file = resolvePath(o.roots, raw);
+    let info = file ? await stat(file).catch(() => null) : null;
+    if (file && info?.isDirectory()) {
+      file = join(file, 'index.html');
+      info = await stat(file).catch(() => null);
+    }
+    if (!file || !info?.isFile()) return answer(404, { 'Content-Type': 'text/plain; charset=utf-8' });
+    const size = info.size;
+    headers['Content-Type'] = contentType(file);
+    headers['Last-Modified'] = info.mtime.toUTCString();
+    headers.ETag = `"${size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
+    const gzip = !!o.gzipSift && extname(file).toLowerCase() === '.sift';
+    if (ranges && !gzip) headers['Accept-Ranges'] = 'bytes';
+    const range = ranges && !gzip ? parseRange(req.headers.range, size) : ({ kind: 'whole' } as const);
+    if (range.kind === 'unsatisfiable') return answer(416, { 'Content-Range': `bytes */${size}` });
+    if (range.kind === 'range') {
+      const length = range.end - range.start + 1;
+      return answer(206, { 'Content-Range': `bytes ${range.start}-${range.end}/${size}`, 'Content-Length': String(length) },
+        createReadStream(file, { start: range.start, end: range.end }));
+    }
+    if (req.headers['if-none-match'] === headers.ETag) return answer(304);
+    if (gzip) {
+      headers.Vary = 'Accept-Encoding';
+      return answer(200, { 'Content-Encoding': 'gzip' }, createReadStream(file).pipe(createGzip()));
+    }
+    return answer(200, { 'Content-Length': String(size) }, createReadStream(file));
+  }
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch(() => {
+      if (!res.headersSent) res.writeHead(500).end();
+      else res.destroy();
+    });
+  });
+  await new Promise<void>((ok, fail) => {
+    server.once('error', fail);
+    server.listen(o.port ?? 0, '127.0.0.1', () => ok());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    stats: () => structuredClone(stats),
+    reset: () => {
+      stats = { requests: 0, bytes: 0, byPath: {} };
+    },
+    close: () =>
+      new Promise<void>((ok) => {
+        server.closeAllConnections();
+        server.close(() => ok());
+      }),
+  };
+}
