@@ -28,6 +28,8 @@ export interface IndexCliOptions {
   quiet: boolean;
   /** Chunking worker threads; 0 = chunk on the main thread. Default: env SIFT_CHUNK_WORKERS or DEFAULT_POOL_SIZE. */
   workers?: number;
+  /** Why embedding is off when `embed` is false (default: "disabled (--no-embed)"). */
+  embedOff?: string;
 }
 
 /**
@@ -86,7 +88,29 @@ function progressLine(s: CodebaseStatus): string {
   return `${s.currentStage.padEnd(10)} ${String(s.progress).padStart(3)}%  files ${s.indexedFiles}/${s.totalFiles}  chunks ${s.totalChunks}${s.warnings ? `  warnings ${s.warnings}` : ''}`;
 }
 
+/** What one `sift index` run did: its `--json` object and its human summary lines. */
+export interface IndexReport {
+  json: Record<string, unknown>;
+  lines: string[];
+  /** The embedding pass: what it did, or why it did not run. */
+  embedding: (EmbedSummary & { model: string; device: string; dtype: string }) | { skipped: string };
+}
+
+/** `sift index`: update the index, print its summary, close the store. */
 export async function runIndex(dir: string, store: Store, paths: IndexPaths, o: IndexCliOptions): Promise<number> {
+  const report = await updateIndex(dir, store, paths, o);
+  if (o.json) process.stdout.write(JSON.stringify(report.json, null, 2) + '\n');
+  else if (!o.quiet) process.stdout.write(report.lines.join('\n') + '\n');
+  await store.close();
+  return 0;
+}
+
+/**
+ * Bring the index of `dir` up to date (walk, chunk, store; then embed unless `o.embed` is
+ * false) and say what was done. Prints progress on a terminal only; leaves `store` open.
+ * `sift index` and `sift publish` both run it, under the index's writer lock.
+ */
+export async function updateIndex(dir: string, store: Store, paths: IndexPaths, o: IndexCliOptions): Promise<IndexReport> {
   const tty = process.stderr.isTTY && !o.quiet;
   const show = (line: string): void => {
     if (tty) process.stderr.write(`\r\x1b[K${line}`);
@@ -117,7 +141,7 @@ export async function runIndex(dir: string, store: Store, paths: IndexPaths, o: 
   if (tty) process.stderr.write('\r\x1b[K');
   const optimizeMs: number | null = lexical.timings.optimize > 0 ? lexical.timings.optimize : null;
 
-  let embedding: (EmbedSummary & { model: string; device: string; dtype: string }) | { skipped: string } = { skipped: 'disabled (--no-embed)' };
+  let embedding: (EmbedSummary & { model: string; device: string; dtype: string }) | { skipped: string } = { skipped: o.embedOff ?? 'disabled (--no-embed)' };
   let vectors: { kind: string; count: number; ms: number } | null = null;
   if (o.embed) {
     const choice: ModelChoice | { unavailable: string } = await loadCliEmbedder({ modelDir: o.modelDir, store });
@@ -150,41 +174,35 @@ export async function runIndex(dir: string, store: Store, paths: IndexPaths, o: 
   }
   process.off('SIGINT', onSigint);
 
-  if (o.json) {
-    const out = {
-      dir,
-      db: paths.db,
-      unchanged: lexical.unchanged,
-      files: lexical.files,
-      chunks: lexical.chunks,
-      bytes: lexical.bytes,
-      warnings: lexical.warnings,
-      parse_fallbacks: lexical.parseFallbacks,
-      skipped: lexical.skipped,
-      timings: { ...lexical.timings, optimize: optimizeMs },
-      first_searchable_ms: lexical.firstSearchableMs,
-      merkle_root: lexical.status.merkleRoot,
-      embedding,
-      vectors,
-      warning_details: warnings.slice(0, 200),
-    };
-    process.stdout.write(JSON.stringify(out, null, 2) + '\n');
-  } else if (!o.quiet) {
-    const f = lexical.files;
-    const secs = (lexical.timings.total / 1000).toFixed(2);
-    const lines = [
-      lexical.unchanged
-        ? `${dir}: unchanged (${f.total} files, ${lexical.chunks.total} chunks) — checked in ${secs}s`
-        : `${dir}: ${f.total} files (${f.added} added, ${f.changed} changed, ${f.renamed} renamed, ${f.deleted} deleted, ${f.unchanged} unchanged), ${lexical.chunks.total} chunks in ${secs}s`,
-    ];
-    const sk = lexical.skipped;
-    if (sk.total > 0) lines.push(`not indexed: ${sk.total} (${Object.entries(sk.by_reason).map(([r, n]) => `${n} ${r}`).join(', ')}) — sift stats lists them`);
-    if (lexical.warnings) lines.push(`${lexical.warnings} warnings (${lexical.parseFallbacks} files indexed as text after a parse failure)${warnings.length ? `, e.g. ${warnings[0]}` : ''}`);
-    if ('embedded' in embedding) lines.push(`embeddings: ${embedding.embedded}/${embedding.total} chunks (${embedding.newlyEmbedded} new, ${embedding.rate.toFixed(1)} chunks/s, ${embedding.model} ${embedding.dtype} on ${embedding.device})`);
-    else lines.push(`embeddings: skipped — ${embedding.skipped}`);
-    lines.push(`index: ${paths.db}`);
-    process.stdout.write(lines.map(safeText).join('\n') + '\n');
-  }
-  await store.close();
-  return 0;
+  const json = {
+    dir,
+    db: paths.db,
+    unchanged: lexical.unchanged,
+    files: lexical.files,
+    chunks: lexical.chunks,
+    bytes: lexical.bytes,
+    warnings: lexical.warnings,
+    parse_fallbacks: lexical.parseFallbacks,
+    skipped: lexical.skipped,
+    timings: { ...lexical.timings, optimize: optimizeMs },
+    first_searchable_ms: lexical.firstSearchableMs,
+    merkle_root: lexical.status.merkleRoot,
+    embedding,
+    vectors,
+    warning_details: warnings.slice(0, 200),
+  };
+  const f = lexical.files;
+  const secs = (lexical.timings.total / 1000).toFixed(2);
+  const lines = [
+    lexical.unchanged
+      ? `${dir}: unchanged (${f.total} files, ${lexical.chunks.total} chunks) — checked in ${secs}s`
+      : `${dir}: ${f.total} files (${f.added} added, ${f.changed} changed, ${f.renamed} renamed, ${f.deleted} deleted, ${f.unchanged} unchanged), ${lexical.chunks.total} chunks in ${secs}s`,
+  ];
+  const sk = lexical.skipped;
+  if (sk.total > 0) lines.push(`not indexed: ${sk.total} (${Object.entries(sk.by_reason).map(([r, n]) => `${n} ${r}`).join(', ')}) — sift stats lists them`);
+  if (lexical.warnings) lines.push(`${lexical.warnings} warnings (${lexical.parseFallbacks} files indexed as text after a parse failure)${warnings.length ? `, e.g. ${warnings[0]}` : ''}`);
+  if ('embedded' in embedding) lines.push(`embeddings: ${embedding.embedded}/${embedding.total} chunks (${embedding.newlyEmbedded} new, ${embedding.rate.toFixed(1)} chunks/s, ${embedding.model} ${embedding.dtype} on ${embedding.device})`);
+  else lines.push(`embeddings: skipped — ${embedding.skipped}`);
+  lines.push(`index: ${paths.db}`);
+  return { json, lines: lines.map(safeText), embedding };
 }

@@ -7,8 +7,9 @@
  * index), 6 storage full, 130 cancelled, 1 anything else (core/store/errors.ts classifies).
  *
  * Concurrency: any number of sift processes may use one index. `index`/`rebuild` hold the
- * index's writer lock for the whole run (a second one waits up to SIFT_LOCK_TIMEOUT seconds);
- * `rebuild` builds beside the index and swaps it in, so readers see the old index until then.
+ * index's writer lock for the whole run, `publish` until its snapshot of the index is taken (a
+ * second writer waits up to SIFT_LOCK_TIMEOUT seconds); `rebuild` builds beside the index and
+ * swaps it in, so readers see the old index until then.
  */
 import { parseArgs } from 'node:util';
 import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
@@ -18,12 +19,13 @@ import { CliError, describeFailure, indexPaths, openIndex, openExistingIndex, sa
 // Indexing (tree-sitter, the chunk pool) and grep are imported by their commands only: a
 // start of `sift search` or `sift stats` loads neither.
 import type { IndexCliOptions } from './cmd-index.ts';
+import type { PublishOptions } from './cmd-publish.ts';
 import { runSearch, formatSearchJson, formatSearchHuman, type PreparedSearch } from './cmd-search.ts';
 import type { GrepCliOptions } from './cmd-grep.ts';
 import { runStats, runTypes } from './cmd-stats.ts';
 import { checkStore, corruptFromReport, quickCheckStore, runCheck } from './cmd-check.ts';
 import { takeHotJournalRecovery } from '../core/store/open-node.ts';
-import { acquireSessionLock, swapUnderLock } from '../core/store/lock-node.ts';
+import { acquireSessionLock, swapUnderLock, type SessionLock } from '../core/store/lock-node.ts';
 import { EXIT_CODE } from '../core/store/errors.ts';
 import type { ChunkType, SearchMode, SearchOptions } from '../core/types.ts';
 import { FILE_KINDS, parseFileKind, parseIntent, SEARCH_INTENTS } from '../core/text/file-kind.ts';
@@ -51,6 +53,10 @@ Usage:
   sift mcp [<dir> ...] [--db FILE] [--include GLOB]... [--exclude GLOB]... [--no-watch]
                                                   MCP server over stdio for coding agents: search, grep, read,
                                                   symbols, status over <dir>s (default: .), kept fresh (README "Agents")
+  sift publish <dir> --out FOLDER [--embed] [--name NAME] [--page-size BYTES] [--prune] [--json]
+                     [index options: --db, --model, --max-file-size, --include, --exclude, --workers]
+                                                  update the index, then write a read-only pack and its manifest
+                                                  (sift-index.json) into FOLDER for the app to open over HTTP
 
 Indexes live in ~/.sift/indexes/<sha256(dir)[:16]>/ (override with --db FILE or SIFT_HOME).
 Exit codes: 2 usage, 3 no index, 4 corrupt index, 5 index busy, 6 disk full, 1 other.
@@ -82,6 +88,11 @@ const OPTIONS = {
   stdin: { type: 'boolean' },
   quiet: { type: 'boolean', short: 'q' },
   'no-watch': { type: 'boolean' },
+  out: { type: 'string' },
+  embed: { type: 'boolean' },
+  name: { type: 'string' },
+  'page-size': { type: 'string' },
+  prune: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -152,6 +163,33 @@ async function checkBeforeWrite(ctx: IndexContext, verify: boolean): Promise<voi
     await ctx.store.close().catch(() => undefined);
     throw corruptFromReport({ dir: ctx.dir, db: ctx.paths.db }, report);
   }
+}
+
+/** The index's writer session lock (`sift index`, `rebuild`, `publish`): waits for another writer, then exit 5. */
+async function writerLock(paths: IndexPaths, quiet: boolean): Promise<SessionLock> {
+  mkdirSync(dirname(paths.db), { recursive: true });
+  return acquireSessionLock(paths.db, {
+    timeoutMs: lockTimeoutMs(),
+    onWait: (pid) => {
+      if (!quiet) process.stderr.write(`sift: another sift index is writing this index (pid ${pid}); waiting up to ${lockTimeoutMs() / 1000}s…\n`);
+    },
+    busy: (pid, ms) =>
+      new CliError(`another sift index is writing this index (pid ${pid}); gave up after ${Math.round(ms / 1000)}s — run it again when that one finishes (SIFT_LOCK_TIMEOUT sets the wait)`, EXIT_CODE.busy),
+  });
+}
+
+function indexOptions(v: Values): IndexCliOptions {
+  return {
+    embed: !v['no-embed'],
+    modelDir: v.model,
+    verify: !!v.verify,
+    maxFileSize: num(v['max-file-size'], 'max-file-size'),
+    workers: num(v.workers, 'workers'),
+    ignore: [...(v.ignore ?? []), ...(v.exclude ?? [])],
+    include: v.include,
+    json: !!v.json,
+    quiet: !!v.quiet,
+  };
 }
 
 async function indexInPlace(dir: string, paths: IndexPaths, o: IndexCliOptions): Promise<number> {
@@ -236,26 +274,8 @@ export async function main(argv: string[]): Promise<number> {
       const dir = folder(dirArg);
       const paths = indexPaths(dir, v.db);
       current = paths;
-      const o: IndexCliOptions = {
-        embed: !v['no-embed'],
-        modelDir: v.model,
-        verify: !!v.verify,
-        maxFileSize: num(v['max-file-size'], 'max-file-size'),
-        workers: num(v.workers, 'workers'),
-        ignore: [...(v.ignore ?? []), ...(v.exclude ?? [])],
-        include: v.include,
-        json: !!v.json,
-        quiet: !!v.quiet,
-      };
-      mkdirSync(dirname(paths.db), { recursive: true });
-      const lock = await acquireSessionLock(paths.db, {
-        timeoutMs: lockTimeoutMs(),
-        onWait: (pid) => {
-          if (!o.quiet) process.stderr.write(`sift: another sift index is writing this index (pid ${pid}); waiting up to ${lockTimeoutMs() / 1000}s…\n`);
-        },
-        busy: (pid, ms) =>
-          new CliError(`another sift index is writing this index (pid ${pid}); gave up after ${Math.round(ms / 1000)}s — run it again when that one finishes (SIFT_LOCK_TIMEOUT sets the wait)`, EXIT_CODE.busy),
-      });
+      const o = indexOptions(v);
+      const lock = await writerLock(paths, o.quiet);
       try {
         return cmd === 'rebuild' ? await rebuild(dir, paths, o) : await indexInPlace(dir, paths, o);
       } finally {
@@ -321,6 +341,26 @@ export async function main(argv: string[]): Promise<number> {
       const dir = folder(dirArg);
       const ctx = await openExistingIndex(dir, (current = indexPaths(dir, v.db)));
       return runCheck(ctx, !!v.json);
+    }
+    case 'publish': {
+      // issue 27: loaded by this command only.
+      const dir = folder(dirArg);
+      if (rest.length) throw new CliError(`unexpected argument "${rest[0]}"; see \`sift --help\``, 2);
+      if (v.embed && v['no-embed']) throw new CliError('--embed and --no-embed contradict each other; see `sift --help`', 2);
+      const { preparePublish, runPublish } = await import('./cmd-publish.ts');
+      const p: PublishOptions = preparePublish(dir, { out: v.out, name: v.name, pageSize: v['page-size'], prune: !!v.prune });
+      const paths = indexPaths(dir, v.db);
+      current = paths;
+      const o = { ...indexOptions(v), embed: !!v.embed, embedOff: 'not asked for (sift publish --embed embeds)' };
+      const lock = await writerLock(paths, o.quiet);
+      try {
+        const ctx = await openIndex(paths);
+        await checkBeforeWrite(ctx, o.verify);
+        // The lock is released as soon as the pack's copy of the index is taken.
+        return await runPublish(dir, ctx.store, paths, o, p, () => lock.release());
+      } finally {
+        lock.release();
+      }
     }
     case 'mcp': {
       // issue 26: loaded by this command only (the MCP SDK is not part of other starts).

@@ -80,6 +80,23 @@ export async function openNodeStore(file: string, o: NodeStoreOptions = {}): Pro
 }
 
 /**
+ * Open a published pack (store/pack.ts) read-only: SQLITE_OPEN_READONLY on the Node VFS, then
+ * Store.openReadOnly (no pragma that writes, no migration; the pack must be at this code's
+ * schema version). `known.chunks` (the manifest's count) answers chunkCount without counting.
+ */
+export async function openNodePack(file: string, known: { chunks?: number } = {}): Promise<Store> {
+  const rt = await nodeRuntime();
+  const vfs = await nodeVfs(rt);
+  const db = await Db.open(rt.sqlite3, rt.module, path.resolve(file), NODE_VFS_NAME, { lastVfsError: () => vfs.lastError, readOnly: true });
+  try {
+    return await Store.openReadOnly(db, known);
+  } catch (e) {
+    await db.close().catch(() => undefined);
+    throw e;
+  }
+}
+
+/**
  * True once after this process rolled back a hot journal of `file` (a writer died mid-write):
  * the caller should run a quick integrity check before trusting the index.
  */
