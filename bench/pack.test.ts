@@ -11,7 +11,7 @@ function sides(): { pack: PackSide; local: LocalSide } {
   const ex = EXACT_PATTERNS.slice(0, 2);
   const pack: PackSide = {
     openMs: 400, rowLabel: 'Codebase kernel-quick', firstResultsMs: 900, first: answer(FIRST_QUERY, ['mm/slab.c:1–2']),
-    untilFirst: { sift: { requests: 5, bytes: 5 * 65536 }, manifest: { requests: 1, bytes: 2000 }, all: { requests: 40, bytes: 3 << 20 }, app: { requests: 5, bytes: 5 * 65536 } },
+    untilFirst: { sift: { requests: 5, bytes: 5 * 65536 }, manifest: { requests: 1, bytes: 2000 }, all: { requests: 40, bytes: 3 << 20 }, app: { requests: 5, bytes: 5 * 65536 }, top: [{ path: '/assets/x.wasm', requests: 2, bytes: 2048 }] },
     appAtEnd: null,
     modes: [
       { mode: 'keyword', errors: [], answers: [answer(kw[0]!, ['a:1–2', 'b:3–4']), answer(kw[1]!, ['a:1–2', 'b:3–4']), answer(kw[2]!, ['x:1–1'])] },
@@ -49,7 +49,7 @@ describe('packMarkdown', () => {
         pageSize: 65536, pageHashes: '', schemaVersion: 11, files: 2, chunks: 4, sourceBytes: 1 << 20,
         contains: { keyword: true, text: true, definitions: true, embeddings: null }, stats: { languages: {}, kinds: {}, chunkTypes: {}, symbols: 0, skipped: null }, sift: '0.1.0',
       } as Parameters<typeof packMarkdown>[0]['manifest'],
-      chromium: 'Chromium 150', pack, local, parity: compare(pack, local), errors: {}, notes: ['a note'],
+      chromium: 'Chromium 150', pack, local, parity: compare(pack, local), errors: {}, notes: ['a note'], uncommitted: ['src/app/App.svelte'], loadavgEnd: [1, 2, 3],
     });
     expect(md).toContain('| navigation → first results of `kfree` (keyword) | 900 ms');
     expect(md).toContain('| .sift until first results | 5 requests, 320 KiB (15.63% of the pack) |');
@@ -59,5 +59,7 @@ describe('packMarkdown', () => {
     expect(md).toContain('the same totals (lines, files) for 1 of 2');
     expect(md).toContain('- exact: goto out;: timeout');
     expect(md).toContain('- a note');
+    expect(md).toContain('**The app measured is the working tree**: 1 files under its sources differ from commit abc (src/app/App.svelte)');
+    expect(md).toContain('`/assets/x.wasm` 2.0 KiB (2×)');
   });
 });

@@ -151,6 +151,8 @@ export interface PackSide {
     all: { requests: number; bytes: number };
     /** The app's own pack-read counters (row's pack-info), null when it shows none. */
     app: { requests: number; bytes: number } | null;
+    /** The largest other paths fetched until then (app files, the service worker's precache). */
+    top: Array<{ path: string; requests: number; bytes: number }>;
   };
   modes: Array<ModeRun<PackAnswer>>;
   /** The app's pack-read counters after every query (the whole session). */
@@ -184,6 +186,16 @@ export interface PackBench {
   parity: Parity | null;
   errors: { pack?: string; local?: string };
   notes: string[];
+  /** Load average (1, 5, 15 min) when the run ended. */
+  loadavgEnd: number[];
+  /** Files of the app's sources (src/, workers/, vite-plugins/, …) that differ from the commit: the build is of the working tree. */
+  uncommitted: string[];
+}
+
+/** Uncommitted changes to what the app build reads (git status of its source folders). */
+function uncommittedAppFiles(): string[] {
+  const r = run('git', ['-C', REPO_DIR, 'status', '--porcelain', '--', 'src', 'workers', 'vite-plugins', 'public', 'index.html', 'vite.config.ts', 'package.json']);
+  return r.status === 0 ? r.stdout.split('\n').filter(Boolean).map((l) => l.slice(3)) : [];
 }
 
 // ---------------------------------------------------------------- publishing
@@ -414,7 +426,9 @@ async function packSide(server: RunningStaticServer, manifest: PackManifest, nam
     const st = server.stats();
     const manifestPath = Object.keys(st.byPath).find((p) => p.endsWith(`/${PACK_MANIFEST_NAME}`));
     const m = manifestPath ? st.byPath[manifestPath]! : { requests: 0, bytes: 0 };
-    const untilFirst = { sift: siftCounts(st), manifest: { requests: m.requests, bytes: m.bytes }, all: { requests: st.requests, bytes: st.bytes }, app: await appCounters(page) };
+    const untilFirst = { sift: siftCounts(st), manifest: { requests: m.requests, bytes: m.bytes }, all: { requests: st.requests, bytes: st.bytes }, app: await appCounters(page),
+      top: Object.entries(st.byPath).filter(([path]) => !path.endsWith(PACK_EXTENSION)).map(([path, v]) => ({ path, ...v })).sort((a, b) => b.bytes - a.bytes).slice(0, 8),
+    };
     log(`pack: first results (${first.items.length}) after ${fmt(firstResultsMs)} ms; .sift ${untilFirst.sift.requests} requests, ${fmt(untilFirst.sift.bytes / 1024)} KiB of ${fmt(manifest.bytes / 1024)} KiB`);
     if (first.items.length === 0) throw new Error(`no results for ${FIRST_QUERY} from the pack: ${first.summary}`);
     const modes = [
@@ -571,10 +585,11 @@ export function packMarkdown(r: Omit<PackBench, 'markdown'>): string {
     `- Pack: ${m.pack}, ${fmt(mb(m.bytes))} MiB (${(m.bytes / r.tree.bytes).toFixed(2)}× source), page size ${m.pageSize}, ${m.files} files, ${m.chunks} chunks, ` +
       `embeddings: ${m.contains.embeddings ? `${m.contains.embeddings.vectors} × ${m.contains.embeddings.dim} (${m.contains.embeddings.model})` : 'none'}; ` +
       `published in ${fmt(r.publish.ms / 1000, 1)} s by \`${r.publish.command}\`${r.publish.dev ? ' — **a development stand-in, not `sift publish`**' : ''}`,
+    ...(r.uncommitted.length ? [`- **The app measured is the working tree**: ${r.uncommitted.length} files under its sources differ from commit ${r.machine.gitCommit} (${r.uncommitted.slice(0, 6).join(', ')}${r.uncommitted.length > 6 ? ', …' : ''})`] : []),
     `- ${r.chromium}, headless, fresh profile per side; server: test/support/static-server.ts with ${r.delayMs} ms waited before every response ` +
       '(one round trip per HTTP request; parallel requests overlap; loopback bandwidth; `Cache-Control: no-store`)',
     `- Latency: in the page, input event → answer in the DOM, so it includes the app's 150 ms typing debounce and rendering; "worker" is the summary's own time. ` +
-      `Load average at the end: ${loadavg().map((x) => x.toFixed(2)).join(' ')}`,
+      `Load average at the end: ${r.loadavgEnd?.map((x) => x.toFixed(2)).join(' ') ?? 'n/a'}`,
     '',
   ];
   const p = r.pack;
@@ -587,6 +602,7 @@ export function packMarkdown(r: Omit<PackBench, 'markdown'>): string {
       `| everything until first results (app files included) | ${p.untilFirst.all.requests} requests, ${kib(p.untilFirst.all.bytes)} KiB |`,
       `| the app's own count of pack reads (row), at first results / after all queries | ${p.untilFirst.app ? `${p.untilFirst.app.requests} requests, ${kib(p.untilFirst.app.bytes)} KiB` : 'not shown'} / ` +
         `${p.appAtEnd ? `${p.appAtEnd.requests} requests, ${kib(p.appAtEnd.bytes)} KiB` : 'not shown'} |`);
+    if (p.untilFirst.top.length) L.push('', `Largest other files fetched until first results: ${p.untilFirst.top.map((t) => `\`${t.path}\` ${kib(t.bytes)} KiB${t.requests > 1 ? ` (${t.requests}×)` : ''}`).join(', ')}.`);
   } else L.push(`### Opening the pack`, '', `not measured: ${r.errors.pack ?? 'skipped'}`);
   if (r.local) {
     L.push('', `Local side: ${r.local.copy.files} files written into OPFS in ${fmt(r.local.copy.ms / 1000, 1)} s (not timed), then "Open folder…" → indexed in ` +
@@ -691,7 +707,9 @@ export async function benchPack(o: BenchPackOptions = {}): Promise<PackBench> {
   const parity = pack && local ? compare(pack, local) : null;
   const result: Omit<PackBench, 'markdown'> = {
     machine: machineInfo(), delayMs, tree, publish: { ...pub, dev: !!o.devPack }, manifest, chromium: chromiumVersion, pack, local, parity, errors, notes,
+    uncommitted: o.dist ? [] : uncommittedAppFiles(), loadavgEnd: loadavg(),
   };
+  if (o.dist) notes.push(`app served from ${o.dist} (--dist), not built by this run`);
   return { markdown: packMarkdown(result), ...result };
 }
 
