@@ -57,7 +57,7 @@ export class VectorIndexError extends Error {
   override name = 'VectorIndexError';
   constructor(
     message: string,
-    readonly code: 'DIM_MISMATCH' | 'BAD_ID' | 'BAD_FORMAT' | 'BAD_VERSION' | 'DISPOSED' | 'BACKEND',
+    readonly code: 'DIM_MISMATCH' | 'BAD_ID' | 'BAD_FORMAT' | 'BAD_VERSION' | 'DISPOSED' | 'BACKEND' | 'READ_ONLY',
   ) {
     super(message);
   }

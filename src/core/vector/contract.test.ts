@@ -15,7 +15,7 @@ import { VectorIndexError } from './common.ts';
 const KINDS: VectorIndexKind[] = ['exact', 'int8', 'hnsw', 'voy'];
 const DIM = 16;
 /** int8 scores are cosines against dequantised vectors. */
-const SCORE_TOLERANCE: Record<VectorIndexKind, number> = { exact: 1e-6, int8: 2e-2, hnsw: 1e-6, voy: 1e-6 };
+const SCORE_TOLERANCE: Record<VectorIndexKind, number> = { exact: 1e-6, int8: 2e-2, hnsw: 1e-6, voy: 1e-6, ivf: 2e-2 };
 const MIN_RECALL = 0.95;
 
 function randomVectors(n: number, dim: number, seed: number): Float32Array {

@@ -35,6 +35,8 @@ export async function createVectorIndex(
       const { VoyIndex } = await import('./voy.ts');
       return VoyIndex.create(dim);
     }
+    case 'ivf':
+      throw new Error('an ivf index is read-only: open a published pack\'s vectors with openPackVectors (store/pack-vectors.ts)');
     default:
       throw new Error(`unknown vector index kind ${String(kind)}`);
   }

@@ -124,8 +124,12 @@ export class Int8Index implements VectorIndex {
   }
 }
 
-/** Writes codes for one row; returns 1/‖codes‖ (0 for a zero vector). */
-function quantise(src: Float32Array, off: number, dim: number, dst: Int8Array, dstOff: number): number {
+/**
+ * Writes int8 codes for one row (per-vector scale max|x|/127); returns 1/‖codes‖ (0 for a
+ * zero vector), so `dotI8(q, codes) × result` is the cosine with the dequantised vector.
+ * Shared with the partitioned pack layout (partitioned.ts), which stores the same codes.
+ */
+export function quantise(src: Float32Array, off: number, dim: number, dst: Int8Array, dstOff: number): number {
   let maxAbs = 0;
   for (let i = 0; i < dim; i++) maxAbs = Math.max(maxAbs, Math.abs(src[off + i]));
   if (maxAbs === 0 || !Number.isFinite(maxAbs)) {

@@ -33,7 +33,8 @@ export interface VectorIndex {
   dispose(): void;
 }
 
-export type VectorIndexKind = 'exact' | 'int8' | 'hnsw' | 'voy';
+/** 'ivf' is the read-only partitioned index of a published pack (partitioned.ts): not created or loaded here. */
+export type VectorIndexKind = 'exact' | 'int8' | 'hnsw' | 'voy' | 'ivf';
 
 export interface VectorIndexOptions {
   /** Initial capacity in vectors (grows geometrically). */
