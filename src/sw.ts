@@ -108,6 +108,9 @@ async function precacheAll(): Promise<void> {
 sw.addEventListener('fetch', (event) => {
   const req = event.request;
   if (req.method !== 'GET') return;
+  // Byte ranges of a published index (issue 27) go straight to the network: the page reader
+  // keeps its own copy in Cache Storage, and a whole-file answer must never land in a cache.
+  if (req.headers.has('range')) return;
   const url = new URL(req.url);
   if (url.origin !== scope.origin || !url.href.startsWith(scope.href)) return;
   url.hash = '';

@@ -54,7 +54,33 @@ export interface CodebaseInfo {
   vectorIndexKind: string | null;
   /** What the last index run did not index and why (null: indexed before this was recorded). */
   skipped: SkippedStats | null;
+  /** A published index read over HTTP (issue 27); absent for local indexes. */
+  pack?: PackInfo;
 }
+
+/** A codebase opened by URL: what its manifest says and what this session read of it. */
+export interface PackInfo {
+  manifestUrl: string;
+  packUrl: string;
+  name: string;
+  commit: string | null;
+  created: string;
+  /** The pack's size (what a full download costs). */
+  bytes: number;
+  pageSize: number;
+  /** The pack carries vectors of this model (semantic search when the app loads it). */
+  embeddingsModel: string | null;
+  /** Requests and bytes this session fetched from the pack, and pages served from memory. */
+  reads: { requests: number; bytes: number; hits: number };
+  /** Pages restored from Cache Storage when it opened (readable offline). */
+  cachedPages: number;
+  /** True when the manifest could not be fetched and the saved copy was used. */
+  offline: boolean;
+}
+
+export type OpenPackResult =
+  | { ok: true; info: CodebaseInfo; manifestText: string }
+  | { ok: false; problem: string; message: string; bytes: number | null };
 
 export interface AppSearchRequest {
   query: string;
@@ -131,6 +157,14 @@ export type ImportResult =
 export interface StoreWorkerApi {
   /** Opens (creating if needed) the codebase's database and loads its vectors. */
   open(codebaseId: string): Promise<CodebaseInfo>;
+  /**
+   * Opens a published index by the URL of its `sift-index.json` (issue 27) as a read-only
+   * codebase: fetches the manifest (`savedManifest`, the text saved when it was added, is used
+   * when offline), probes the host and reads pages on demand. A refusal is a value.
+   */
+  openPack(codebaseId: string, manifestUrl: string, savedManifest: string | null): Promise<OpenPackResult>;
+  /** Downloads a whole published pack (for hosts without byte ranges) and keeps it as a local index. */
+  downloadPack(codebaseId: string, manifestUrl: string): Promise<ImportResult>;
   info(codebaseId: string): Promise<CodebaseInfo>;
   /** Index bytes by structure (Store.structureBytes: reads every table once; for the Stats page). */
   structures(codebaseId: string): Promise<IndexStructures>;
@@ -148,6 +182,8 @@ export interface StoreWorkerApi {
   grep(req: AppGrepRequest, token: CancelToken): Promise<AppGrepResponse>;
   getChunks(codebaseId: string, ids: number[]): Promise<StoredChunk[]>;
   getFile(codebaseId: string, path: string): Promise<FileRecord | null>;
+  /** A file's text as indexed (file_text), or null: for codebases without a readable folder. */
+  getFileText(codebaseId: string, path: string): Promise<string | null>;
   setMeta(codebaseId: string, key: MetaKey, value: string): Promise<void>;
   exportIndex(codebaseId: string): Promise<Uint8Array>;
   /** Writes `bytes` as the database of `codebaseId` after checking schema and model. */

@@ -26,6 +26,14 @@ import { CancelRegistry, abortError, type CancelToken } from '../../src/core/can
 import { META } from '../../src/core/store/meta.ts';
 import { errorFields } from '../../src/core/store/errors.ts';
 import { callTool, type ToolAnswer, type ToolCodebase } from '../../src/core/tools/run.ts';
+import { browserRuntime } from '../../src/core/store/open-opfs.ts';
+import { openPackOn, packPages } from '../../src/core/store/open-pack.ts';
+import { PackReadError, type PackPages } from '../../src/core/store/http-vfs.ts';
+import { PackError, packUrl, type PackManifest } from '../../src/core/store/pack.ts';
+import { fetchManifest, PageSaver, probePack, prunePageCache, resolveManifestUrl, seedFromCache, xhrRangeSource } from '../../src/core/store/pack-http.ts';
+import { SCHEMA_VERSION } from '../../src/core/store/schema.ts';
+import { openPackVectors } from '../../src/core/store/pack-vectors.ts';
+import { sha256Hex } from '../../src/core/hash/hash.ts';
 import { grep, GrepPatternError, DEFAULT_GREP_LIMIT, DEFAULT_TEXT_CACHE_CHARS, MAX_GREP_LIMIT, TextCache } from '../../src/core/search/grep.ts';
 
 interface Open {
@@ -35,7 +43,26 @@ interface Open {
   vectorsKey: string | null;
   /** File texts kept between exact/regex searches (keyed by content hash: never stale). */
   texts: TextCache;
+  /** Set for a published index read over HTTP (issue 27). */
+  pack?: OpenedPack;
 }
+
+/** A codebase opened by URL: its manifest and this session's reader. */
+interface PackSource {
+  manifestUrl: string;
+  manifest: PackManifest;
+  text: string;
+  /** The manifest came from the saved copy (the network was down). */
+  offline: boolean;
+}
+interface OpenedPack extends PackSource {
+  packUrl: string;
+  pages: PackPages;
+  cachedPages: number;
+}
+
+/** Origins besides the app's own that this deploy may read packs from (build-time SIFT_PACK_ORIGINS). */
+const PACK_ORIGINS: readonly string[] = typeof __SIFT_PACK_ORIGINS__ === 'undefined' ? [] : __SIFT_PACK_ORIGINS__;
 
 // Errors sent to the page keep `code` and `kind` besides name/message (Comlink's default
 // drops them), so the page's classify() sees a corrupt index or a full quota as this worker did.
@@ -55,6 +82,10 @@ if (thrown) {
 
 const cancels = new CancelRegistry();
 const opened = new Map<string, Promise<Open>>();
+/** Codebases that are published indexes (by id): get() opens these over HTTP, not from OPFS. */
+const packs = new Map<string, PackSource>();
+/** Ids of published indexes start with this (the page makes them): never a local database. */
+const PACK_ID_PREFIX = 'pk-';
 let queryEmbedder: Remote<QueryEmbedder> | null = null;
 let model: VectorModel | null = null;
 
@@ -63,8 +94,14 @@ function embedderForSearch(): QueryEmbedder | null {
   return q ? { embedQuery: (text: string) => q.embedQuery(text) } : null;
 }
 
-async function buildVectors(store: Store, m: VectorModel | null): Promise<VectorIndex | null> {
+async function buildVectors(store: Store, m: VectorModel | null, pack?: OpenedPack): Promise<VectorIndex | null> {
   if (!m) return null;
+  if (pack) {
+    // A pack's vectors are partitioned and read a few cells per query (vector/partitioned.ts).
+    const e = pack.manifest.contains.embeddings;
+    if (!e || e.model !== m.key || e.dim !== m.dim) return null;
+    return openPackVectors(store.db, e.dim);
+  }
   const { ids, vectors, dim } = await store.loadVectors(m.key);
   if (ids.length > 0 && dim !== m.dim) throw new Error(`stored vectors have ${dim} dimensions, the model has ${m.dim}`);
   // Big codebases: searchable at once by exact scan while the hnsw graph builds behind it.
@@ -78,7 +115,7 @@ async function syncVectors(o: Open): Promise<void> {
   const key = model?.key ?? null;
   if (o.vectorsKey === key && o.vectors) return;
   o.vectors?.dispose();
-  o.vectors = await buildVectors(o.store, model);
+  o.vectors = await buildVectors(o.store, model, o.pack);
   o.vectorsKey = key;
   o.searcher.setVectorLeg(embedderForSearch(), o.vectors);
 }
@@ -87,8 +124,11 @@ function get(id: string): Promise<Open> {
   let p = opened.get(id);
   if (!p) {
     p = (async () => {
-      const store = await openOpfsStore(id);
-      const o: Open = { store, searcher: new Searcher(store), vectors: null, vectorsKey: null, texts: new TextCache(DEFAULT_TEXT_CACHE_CHARS) };
+      const source = packs.get(id);
+      if (!source && id.startsWith(PACK_ID_PREFIX)) throw new PackError('This shared index is not open yet (its URL is opened first).');
+      const pack = source ? await openPackReader(source) : undefined;
+      const store = pack ? pack.store : await openOpfsStore(id);
+      const o: Open = { store, searcher: new Searcher(store), vectors: null, vectorsKey: null, texts: new TextCache(DEFAULT_TEXT_CACHE_CHARS), pack: pack?.opened };
       await syncVectors(o);
       return o;
     })();
@@ -98,8 +138,78 @@ function get(id: string): Promise<Open> {
   return p;
 }
 
+/**
+ * Opens a published pack over HTTP: probe the host (ranges, no compression, the right size;
+ * skipped offline when pages were saved before), restore saved pages, open read-only.
+ */
+async function openPackReader(source: PackSource): Promise<{ store: Store; opened: OpenedPack }> {
+  const href = packUrl(source.manifestUrl, source.manifest);
+  const saver = new PageSaver(href, source.manifest.pageSize);
+  const pages = packPages(xhrRangeSource(href, source.manifest.bytes), source.manifest, { onFetched: (first, bytes) => saver.save(first, bytes) });
+  const cachedPages = await seedFromCache(href, pages);
+  saver.alreadySaved(cachedPages * source.manifest.pageSize);
+  try {
+    const first = await probePack(href, source.manifest);
+    if (!pages.has(0)) pages.seed(0, first);
+  } catch (e) {
+    // Offline with the first page saved: go on, the pages read before answer again.
+    if (!(e instanceof PackReadError && e.problem === 'network' && pages.has(0))) throw e;
+  }
+  const { store } = await openPackOn(await browserRuntime(), source.manifest, pages);
+  return { store, opened: { ...source, packUrl: href, pages, cachedPages } };
+}
+
+/** A pack's info, from its manifest (counting rows over HTTP would read megabytes). */
+function packInfo(id: string, o: Open, p: OpenedPack): CodebaseInfo {
+  const m = p.manifest;
+  const s = m.stats;
+  const e = m.contains.embeddings;
+  return {
+    codebaseId: id,
+    files: m.files,
+    chunks: m.chunks,
+    embedded: e && model && e.model === model.key ? e.vectors : 0,
+    bytes: m.sourceBytes,
+    dbBytes: m.bytes,
+    languages: Object.entries(s.languages).map(([language, v]) => ({ language, ...v })).sort((a, b) => b.chunks - a.chunks),
+    kinds: Object.entries(s.kinds).map(([kind, v]) => ({ kind, ...v })).sort((a, b) => b.bytes - a.bytes),
+    chunkTypes: Object.entries(s.chunkTypes).map(([chunkType, chunks]) => ({ chunkType, chunks })).sort((a, b) => b.chunks - a.chunks),
+    runState: 'complete',
+    merkleRoot: null,
+    updatedAt: m.created,
+    createdAt: m.created,
+    schemaVersion: String(m.schemaVersion),
+    vectorModel: e?.model ?? null,
+    vectorIndexKind: o.vectors ? `${o.vectors.kind} (${o.vectors.size})` : null,
+    skipped: s.skipped,
+    pack: {
+      manifestUrl: p.manifestUrl,
+      packUrl: p.packUrl,
+      name: m.name,
+      commit: m.commit,
+      created: m.created,
+      bytes: m.bytes,
+      pageSize: m.pageSize,
+      embeddingsModel: e?.model ?? null,
+      reads: { ...p.pages.stats },
+      cachedPages: p.cachedPages,
+      offline: p.offline,
+    },
+  };
+}
+
+/** A refusal the page shows, from anything opening a pack threw. */
+function packProblem(e: unknown, bytes: number | null): { ok: false; problem: string; message: string; bytes: number | null } {
+  if (e instanceof PackReadError) return { ok: false, problem: e.problem, message: e.message, bytes };
+  if (e instanceof PackError) return { ok: false, problem: 'manifest', message: e.message, bytes };
+  const cause = (e as { cause?: unknown })?.cause;
+  if (cause instanceof PackReadError) return { ok: false, problem: cause.problem, message: cause.message, bytes };
+  return { ok: false, problem: 'damaged', message: `The shared index could not be opened: ${e instanceof Error ? e.message : String(e)}`, bytes };
+}
+
 async function info(id: string): Promise<CodebaseInfo> {
   const o = await get(id);
+  if (o.pack) return packInfo(id, o, o.pack);
   const s = await o.store.stats();
   const [runState, merkleRoot, updatedAt, createdAt] = await Promise.all(([META.runState, META.merkleRoot, META.updatedAt, META.createdAt] as const).map((k) => o.store.getMeta(k)));
   const embedded = model ? await o.store.embeddedCount(model.key) : s.embeddedChunks;
@@ -150,9 +260,64 @@ const api: StoreWorkerApi = {
   close: (id) => closeOne(id),
 
   async remove(id) {
+    const pack = packs.get(id);
+    if (pack) {
+      await closeOne(id);
+      packs.delete(id);
+      await prunePageCache(new Set([...packs.values()].map((p) => packUrl(p.manifestUrl, p.manifest))));
+      return;
+    }
     await get(id).catch(() => null);
     await closeOne(id);
     await removeOpfsStoreFiles(id);
+  },
+
+  async openPack(id, manifestRef, savedManifest) {
+    let source: PackSource;
+    try {
+      const url = resolveManifestUrl(manifestRef, self.location.href, PACK_ORIGINS);
+      try {
+        const { manifest, text } = await fetchManifest(url, SCHEMA_VERSION);
+        source = { manifestUrl: url.href, manifest, text, offline: false };
+      } catch (e) {
+        if (!(e instanceof PackReadError && e.problem === 'network' && savedManifest)) throw e;
+        const { parsePackManifest } = await import('../../src/core/store/pack.ts');
+        source = { manifestUrl: url.href, manifest: parsePackManifest(savedManifest, SCHEMA_VERSION), text: savedManifest, offline: true };
+      }
+    } catch (e) {
+      return packProblem(e, null);
+    }
+    // A new pack behind the same manifest (a redeploy) replaces the open one.
+    const before = packs.get(id);
+    if (before && before.manifest.sha256 !== source.manifest.sha256) await closeOne(id);
+    packs.set(id, source);
+    try {
+      const o = await get(id);
+      return { ok: true, info: packInfo(id, o, o.pack!), manifestText: source.text };
+    } catch (e) {
+      packs.delete(id);
+      return packProblem(e, source.manifest.bytes);
+    }
+  },
+
+  async downloadPack(id, manifestRef): Promise<ImportResult> {
+    let manifest: PackManifest;
+    let bytes: Uint8Array;
+    try {
+      const url = resolveManifestUrl(manifestRef, self.location.href, PACK_ORIGINS);
+      manifest = (await fetchManifest(url, SCHEMA_VERSION)).manifest;
+      const res = await fetch(packUrl(url.href, manifest), { credentials: 'same-origin' });
+      if (!res.ok) return { ok: false, reason: 'corrupt', message: `downloading the index pack failed: HTTP ${res.status}` };
+      bytes = new Uint8Array(await res.arrayBuffer());
+    } catch (e) {
+      return { ok: false, reason: 'corrupt', message: e instanceof Error ? e.message : String(e) };
+    }
+    if (bytes.length !== manifest.bytes || (await sha256Hex(bytes)) !== manifest.sha256) {
+      return { ok: false, reason: 'corrupt', message: `the downloaded pack (${bytes.length} bytes) does not match its manifest (${manifest.bytes} bytes, SHA-256 ${manifest.sha256.slice(0, 16)}…): it was changed or damaged after publishing` };
+    }
+    const res = await api.importIndex(id, bytes, null);
+    if (res.ok) await (await get(id)).store.setMeta(META.codebaseName, manifest.name);
+    return res.ok ? { ...res, name: manifest.name } : res;
   },
 
   async connectWriter(id, port) {
@@ -270,6 +435,10 @@ const api: StoreWorkerApi = {
 
   async getFile(id, path): Promise<FileRecord | null> {
     return (await get(id)).store.getFile(path);
+  },
+
+  async getFileText(id, path) {
+    return (await get(id)).store.getFileText(path);
   },
 
   async setMeta(id, key, value) {

@@ -17,7 +17,7 @@
  * worker lives as long as the page because it holds the database connections.
  */
 import { proxy, transfer, wrap, releaseProxy, type Remote } from 'comlink';
-import type { AgentCodebase, StoreWorkerApi, AppGrepRequest, AppGrepResponse, AppSearchRequest, AppSearchResponse, CodebaseInfo, ImportResult, VectorModel } from '../../../workers/store/api.ts';
+import type { AgentCodebase, StoreWorkerApi, AppGrepRequest, AppGrepResponse, AppSearchRequest, AppSearchResponse, CodebaseInfo, ImportResult, OpenPackResult, VectorModel } from '../../../workers/store/api.ts';
 import type { IndexerWorkerApi, IndexProgress, IndexWalkSettings, LiveFile, SourceRef } from '../../../workers/indexer/api.ts';
 import type { EmbedderWorkerApi, ImportedModel, LoadProgress, ModelConfig, ModelLoadResult } from '../../../workers/embedder/api.ts';
 import type { IndexSummary } from '../../core/index/indexer.ts';
@@ -162,6 +162,16 @@ class WorkerBridge {
     return this.#call('store', 'open', [id], signal);
   }
 
+  /** A published index by its manifest URL (issue 27): read-only, read over HTTP byte ranges. */
+  openPack(id: string, manifestUrl: string, savedManifest: string | null, signal?: AbortSignal): Promise<OpenPackResult> {
+    return this.#call('store', 'openPack', [id, manifestUrl, savedManifest], signal);
+  }
+
+  /** The whole pack, for hosts without byte ranges: kept as a local (imported) index. */
+  downloadPack(id: string, manifestUrl: string, signal?: AbortSignal): Promise<ImportResult> {
+    return this.#call('store', 'downloadPack', [id, manifestUrl], signal);
+  }
+
   codebaseInfo(id: string, signal?: AbortSignal): Promise<CodebaseInfo> {
     return this.#call('store', 'info', [id], signal);
   }
@@ -195,6 +205,10 @@ class WorkerBridge {
 
   getFileRecord(id: string, path: string, signal?: AbortSignal): Promise<FileRecord | null> {
     return this.#call('store', 'getFile', [id, path], signal);
+  }
+
+  getFileText(id: string, path: string, signal?: AbortSignal): Promise<string | null> {
+    return this.#call('store', 'getFileText', [id, path], signal);
   }
 
   setMeta(id: string, key: MetaKey, value: string, signal?: AbortSignal): Promise<void> {

@@ -6,7 +6,8 @@
  * Invariant: `load` returns only well-formed records (an entry without an id is dropped).
  */
 
-export type CodebaseKind = 'folder' | 'snapshot' | 'imported';
+/** `pack`: a published index opened by URL (issue 27), read-only and read over HTTP. */
+export type CodebaseKind = 'folder' | 'snapshot' | 'imported' | 'pack';
 
 export interface CodebaseRecord {
   id: string;
@@ -14,6 +15,9 @@ export interface CodebaseRecord {
   kind: CodebaseKind;
   handle: FileSystemDirectoryHandle | null;
   addedAt: string;
+  /** `pack` only: the manifest's absolute URL, and its text when last opened (offline reopening). */
+  url?: string;
+  manifest?: string;
 }
 
 /** The slice of idb-keyval (or any structured-clone key-value store) the records need. */

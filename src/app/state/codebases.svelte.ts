@@ -58,7 +58,7 @@ export interface CodebaseView {
 /** The worker calls the codebases make. */
 export type CodebaseBridge = Pick<
   WorkerBridge,
-  'openCodebase' | 'codebaseInfo' | 'removeCodebase' | 'reloadVectors' | 'setMeta' | 'indexCodebase' | 'embedPending' | 'exportIndex' | 'importIndex'
+  'openCodebase' | 'codebaseInfo' | 'removeCodebase' | 'reloadVectors' | 'setMeta' | 'indexCodebase' | 'embedPending' | 'exportIndex' | 'importIndex' | 'openPack' | 'downloadPack'
 >;
 
 export interface CodebasesDeps {
@@ -74,8 +74,20 @@ function newView(record: CodebaseRecord, access: Access, info: CodebaseInfo | nu
   return { record, access, info, job: null, interrupted: false, remoteProgress: null, lastSummary: null, error: null };
 }
 
+/** A published index the host cannot serve in parts: the page offers to download it whole. */
+export interface PackOffer {
+  url: string;
+  message: string;
+  /** The pack's size, when the manifest was read. */
+  bytes: number | null;
+  /** Whether downloading the whole pack can help (a host without ranges, or compressing). */
+  canDownload: boolean;
+}
+
 class Codebases {
   #views = $state.raw<CodebaseView[]>([]);
+  #packOffer = $state<PackOffer | null>(null);
+  #opening = $state<string | null>(null);
   #ready = $state(false);
   /** Bumped whenever searchable data changed (a batch landed, a rescan ended, a tab wrote). */
   #dataVersion = $state(0);
@@ -104,6 +116,16 @@ class Codebases {
 
   get ready(): boolean {
     return this.#ready;
+  }
+
+  /** The last published index that could not be opened in parts, with what to do about it. */
+  get packOffer(): PackOffer | null {
+    return this.#packOffer;
+  }
+
+  /** The index URL being opened right now (null: none). */
+  get opening(): string | null {
+    return this.#opening;
   }
 
   get dataVersion(): number {
@@ -158,12 +180,19 @@ class Codebases {
       records.map(async (r) => {
         const access = r.handle ? await queryAccess(r.handle) : 'none';
         let info: CodebaseInfo | null = null;
+        let error: string | null = null;
         try {
-          info = await this.#bridge.openCodebase(r.id);
+          if (r.kind === 'pack' && r.url) {
+            const res = await this.#bridge.openPack(r.id, r.url, r.manifest ?? null);
+            if (res.ok) info = res.info;
+            else error = res.message;
+          } else {
+            info = await this.#bridge.openCodebase(r.id);
+          }
         } catch (e) {
           handleError(e, `Opening the index of ${r.name}`);
         }
-        this.#patch(r.id, { access, info, interrupted: info?.runState === 'indexing' });
+        this.#patch(r.id, { access, info, error, interrupted: info?.runState === 'indexing' });
         if (access === 'granted' && r.handle) this.#watch.observe(r.id, r.handle);
       }),
     );
@@ -428,6 +457,99 @@ class Codebases {
     this.#views = this.#views.filter((x) => x.record.id !== id);
     await this.#save();
     this.#dataVersion++;
+  }
+
+  // ---- published indexes (issue 27) ----
+
+  /**
+   * Opens a published index by the URL of its `sift-index.json` (absolute, or relative to the
+   * app's URL) as a read-only codebase; one already open is refreshed (a redeploy's new pack
+   * replaces the old one). Returns the codebase id, or null with a notice or a download offer.
+   */
+  async openIndexUrl(ref: string): Promise<string | null> {
+    // The same URL asked twice at once (page load and its hash) is one open.
+    const key = ref.trim();
+    const running = this.#openingUrls.get(key);
+    if (running) return running;
+    const p = this.#openIndexUrl(key).finally(() => this.#openingUrls.delete(key));
+    this.#openingUrls.set(key, p);
+    return p;
+  }
+
+  readonly #openingUrls = new Map<string, Promise<string | null>>();
+
+  async #openIndexUrl(ref: string): Promise<string | null> {
+    const trimmed = ref.trim();
+    if (!trimmed) return null;
+    let abs: string;
+    try {
+      abs = new URL(trimmed, location.href).href.replace(/#.*$/, '');
+    } catch {
+      notices.push('error', `"${trimmed}" is not a URL.`);
+      return null;
+    }
+    const existing = this.#views.find((v) => v.record.kind === 'pack' && v.record.url === abs);
+    // `pk-` ids: the store worker never opens a local database for one.
+    const id = existing?.record.id ?? `pk-${newCodebaseId().slice(3)}`;
+    this.#opening = abs;
+    this.#packOffer = null;
+    try {
+      const res = await this.#bridge.openPack(id, abs, existing?.record.manifest ?? null);
+      if (!res.ok) {
+        const canDownload = res.problem === 'no-ranges' || res.problem === 'compressed';
+        this.#packOffer = { url: abs, message: res.message, bytes: res.bytes, canDownload };
+        if (existing) this.#patch(id, { error: res.message });
+        return null;
+      }
+      const pack = res.info.pack!;
+      const record = { ...(existing?.record ?? newRecord(pack.name, 'pack', null, id)), name: pack.name, url: abs, manifest: res.manifestText };
+      if (existing) this.#patch(id, { record, info: res.info, error: null });
+      else this.#views = [...this.#views, newView(record, 'none', res.info)];
+      await this.#save();
+      this.#dataVersion++;
+      return id;
+    } catch (e) {
+      handleError(e, 'Opening the shared index');
+      return null;
+    } finally {
+      this.#opening = null;
+    }
+  }
+
+  dismissPackOffer(): void {
+    this.#packOffer = null;
+  }
+
+  /** Downloads the offered pack whole into this browser's storage (a local, imported index). */
+  async downloadOfferedPack(): Promise<boolean> {
+    const offer = this.#packOffer;
+    if (!offer || !this.#requireWriter()) return false;
+    const id = newCodebaseId();
+    this.#opening = offer.url;
+    try {
+      const res = await this.#bridge.downloadPack(id, offer.url);
+      if (!res.ok) {
+        notices.push('error', `Download failed: ${res.message}`);
+        return false;
+      }
+      const name = res.name ?? 'shared index';
+      this.#views = [...this.#views, newView(newRecord(name, 'imported', null, id), 'none', res.info)];
+      this.#packOffer = null;
+      await this.#save();
+      this.#dataVersion++;
+      notices.push('info', `Downloaded ${name}: ${res.info.files} files, ${res.info.chunks} chunks, kept in this browser.`);
+      return true;
+    } catch (e) {
+      handleError(e, 'Downloading the shared index');
+      return false;
+    } finally {
+      this.#opening = null;
+    }
+  }
+
+  /** Re-reads the info of every published index (its counters of what this session read). */
+  async refreshPacks(): Promise<void> {
+    for (const v of this.#views) if (v.record.kind === 'pack' && v.info) await this.refreshInfo(v.record.id);
   }
 
   // ---- export / import ----

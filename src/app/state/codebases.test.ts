@@ -66,6 +66,8 @@ function setup(opts: { writer?: boolean; walkSettings?: () => IndexWalkSettings 
     embedPending: async () => ({}) as never,
     exportIndex: async () => new Uint8Array(),
     importIndex: async () => ({ ok: false, reason: 'not-sqlite', message: 'no' }),
+    openPack: async () => ({ ok: false, problem: 'http', message: 'no', bytes: null }),
+    downloadPack: async () => ({ ok: false, reason: 'corrupt', message: 'no' }),
   };
   const cb = createCodebases({ bridge, records, tabs, walkSettings: opts.walkSettings });
   return { cb, kv, posted, listeners, indexCalls, calls, tabs };

@@ -40,6 +40,8 @@ class Search {
   #kinds = $state.raw<FileKind[]>([]);
   #intent = $state<SearchIntent | null>(null);
   #codebases = $state.raw<string[]>([]);
+  /** The published index the URL opened (`index=`), kept in the fragment so a shared link reopens it. */
+  #index = '';
   /** The keyword leg's fusion weight once the slider moved; null: the search's own (fusionWeights). */
   #bm25Weight = $state<number | null>(null);
 
@@ -110,7 +112,7 @@ class Search {
   // ---- URL ----
 
   #urlState(): UrlSearchState {
-    return { query: this.#query, mode: this.#mode, ignoreCase: this.#ignoreCase, languages: this.#languages, pathGlob: this.#pathGlob, chunkTypes: this.#chunkTypes, kinds: this.#kinds, intent: this.#intent, codebases: this.#codebases };
+    return { query: this.#query, mode: this.#mode, ignoreCase: this.#ignoreCase, languages: this.#languages, pathGlob: this.#pathGlob, chunkTypes: this.#chunkTypes, kinds: this.#kinds, intent: this.#intent, codebases: this.#codebases, index: this.#index };
   }
 
   /** Applies the URL fragment (page load, back/forward, a shared link) and searches. */
@@ -127,6 +129,7 @@ class Search {
     this.#kinds = s.kinds;
     this.#intent = s.intent;
     this.#codebases = s.codebases;
+    this.#index = s.index;
     void this.run();
   }
 

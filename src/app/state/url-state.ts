@@ -1,5 +1,5 @@
 /**
- * The search as a URL fragment (`#q=…&mode=…&i=1&lang=…&glob=…&type=…&kind=…&intent=…&cb=…`), so a search can
+ * The search as a URL fragment (`#index=…&q=…&mode=…&i=1&lang=…&glob=…&type=…&kind=…&intent=…&cb=…`), so a search can
  * be bookmarked and shared. Pure: parse ∘ serialize is the identity on normalised state,
  * unknown keys and invalid values are dropped, defaults are omitted from the fragment.
  */
@@ -26,9 +26,11 @@ export interface UrlSearchState {
   intent: SearchIntent | null;
   /** Codebase ids to search; empty = all. */
   codebases: string[];
+  /** A published index to open (`index=<URL of sift-index.json>`, relative to the app allowed; issue 27). */
+  index: string;
 }
 
-export const DEFAULT_URL_STATE: UrlSearchState = { query: '', mode: 'hybrid', ignoreCase: false, languages: [], pathGlob: '', chunkTypes: [], kinds: [], intent: null, codebases: [] };
+export const DEFAULT_URL_STATE: UrlSearchState = { query: '', mode: 'hybrid', ignoreCase: false, languages: [], pathGlob: '', chunkTypes: [], kinds: [], intent: null, codebases: [], index: '' };
 
 const MODES: Record<string, AppMode> = { hybrid: 'hybrid', keyword: 'bm25', bm25: 'bm25', semantic: 'vector', vector: 'vector', exact: 'exact', regex: 'regex' };
 const MODE_NAMES: Record<AppMode, string> = { hybrid: 'hybrid', bm25: 'keyword', vector: 'semantic', exact: 'exact', regex: 'regex' };
@@ -50,11 +52,13 @@ export function parseHash(hash: string): UrlSearchState {
     kinds: list(p.get('kind')).filter((k): k is FileKind => (FILE_KINDS as readonly string[]).includes(k)),
     intent: (SEARCH_INTENTS as readonly string[]).includes(p.get('intent') ?? '') ? (p.get('intent') as SearchIntent) : null,
     codebases: list(p.get('cb')),
+    index: (p.get('index') ?? '').trim(),
   };
 }
 
 export function serializeHash(s: UrlSearchState): string {
   const p = new URLSearchParams();
+  if (s.index) p.set('index', s.index);
   if (s.query) p.set('q', s.query);
   if (s.mode !== 'hybrid') p.set('mode', MODE_NAMES[s.mode]);
   if (s.ignoreCase) p.set('i', '1');

@@ -48,13 +48,19 @@ class Viewer {
 
   async #read(r: Pick<AppSearchResult, 'codebaseId' | 'path'>, signal: AbortSignal) {
     const source = codebases.sourceFor(r.codebaseId);
-    if (!source) return { live: null, why: 'Sift has no access to this folder now (snapshot, imported index, or permission not restored); showing the indexed chunk.' } as const;
+    if (!source) {
+      // No folder to read (a published or imported index, a snapshot, a lost permission): the
+      // index keeps each file's text, exactly as it was indexed.
+      const text = await bridge.getFileText(r.codebaseId, r.path, signal);
+      if (text !== null) return { live: { text }, changed: false, indexed: true } as const;
+      return { live: null, why: 'Sift has no access to this folder now (snapshot, imported index, or permission not restored); showing the indexed chunk.' } as const;
+    }
     const [live, rec] = await Promise.all([bridge.readLiveFile(source, r.path, signal), bridge.getFileRecord(r.codebaseId, r.path, signal)]);
     if (!live.ok) {
       const why = live.reason === 'not-found' ? 'The file is gone from the folder (deleted or moved) — showing the indexed chunk.' : live.reason === 'permission' ? 'Permission to read the folder was lost — showing the indexed chunk.' : `The file could not be read (${live.message}).`;
       return { live: null, why } as const;
     }
-    return { live, changed: !!rec && rec.hash !== live.hash } as const;
+    return { live, changed: !!rec && rec.hash !== live.hash, indexed: false } as const;
   }
 
   /** Opens a result, or any line range of a file (exact/regex lines pass start = end). */
@@ -75,7 +81,7 @@ class Viewer {
           text: got.live.text,
           firstLine: 1,
           status: got.changed ? 'changed' : 'live',
-          note: got.changed ? 'This file changed since it was indexed: lines may have moved. Rescan to update the index.' : null,
+          note: got.changed ? 'This file changed since it was indexed: lines may have moved. Rescan to update the index.' : got.indexed ? 'The file as it was indexed (this codebase has no folder Sift can read).' : null,
         };
     } catch (e) {
       handleError(e, 'Opening the file');

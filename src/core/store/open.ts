@@ -29,14 +29,29 @@ export async function createRuntime(options: Record<string, unknown> = {}): Prom
   return { module, sqlite3: SQLite.Factory(module), vfs: new Map() };
 }
 
-/** Register `vfs` on the runtime once, under its name. */
+/** VFSes being created, per runtime and name: two opens at the same moment share one. */
+const creating = new WeakMap<SqliteRuntime, Map<string, Promise<SQLiteVFS>>>();
+
+/**
+ * Register `vfs` on the runtime once, under its name. Safe to call concurrently: a second
+ * registration under the same name would leave SQLite using one instance and the caller another.
+ */
 export async function ensureVfs<T extends SQLiteVFS>(runtime: SqliteRuntime, name: string, create: () => Promise<T>): Promise<T> {
   const existing = runtime.vfs.get(name);
   if (existing) return existing as T;
-  const vfs = await create();
-  runtime.sqlite3.vfs_register(vfs, false);
-  runtime.vfs.set(name, vfs);
-  return vfs;
+  let pending = creating.get(runtime);
+  if (!pending) creating.set(runtime, (pending = new Map()));
+  let p = pending.get(name);
+  if (!p) {
+    p = create().then((vfs) => {
+      runtime.sqlite3.vfs_register(vfs, false);
+      runtime.vfs.set(name, vfs);
+      return vfs;
+    });
+    pending.set(name, p);
+    p.then(() => pending.delete(name), () => pending.delete(name));
+  }
+  return (await p) as T;
 }
 
 interface MemoryVfsLike extends SQLiteVFS {

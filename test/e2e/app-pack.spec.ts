@@ -1,0 +1,190 @@
+/**
+ * A published index opened by URL (issue 27), as a new user would: `sift publish` of a real
+ * fixture tree into a folder served beside the built app by a plain static server with byte
+ * ranges; `#index=…` opens it read-only; keyword results equal `sift search --json` on the same
+ * tree, exact lines equal `sift search --mode exact`; only part of the pack is read; the file
+ * viewer works. A host without ranges gets the download offer with the pack's size (and the
+ * download becomes a local index); a pack changed after publishing is a clear error and the
+ * app stays usable; pages read before answer again with the network cut.
+ */
+import { test, expect, type Page } from '@playwright/test';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { readFixture } from './helpers/opfs-fixture.ts';
+import { searchFor } from './helpers/app.ts';
+import { startStaticServer, type RunningStaticServer } from '../support/static-server.ts';
+
+const DIST = resolve(process.env.SIFT_DIST ?? 'dist');
+const fixture = readFixture('test/fixtures/repo-small');
+// Enough files that the pack has many pages, so "read only part of it" means something.
+const EXTRA: Record<string, string> = {};
+for (let i = 0; i < 60; i++) {
+  EXTRA[`services/svc${i}/handler.py`] = `"""Service ${i}: retry policy and request parsing."""\n\nMAX_ATTEMPTS_${i} = ${i + 2}\n\n\ndef handle_request_${i}(req):\n    """Parse the body and dispatch request ${i}."""\n    body = parse_body(req)\n    return dispatch(body, attempts=MAX_ATTEMPTS_${i})\n\n\nclass Backoff${i}:\n    def delay(self, attempt):\n        return min(30, 2 ** attempt) + ${i}\n`;
+}
+const QUERIES = ['parse body', 'retry policy', 'Backoff17', 'handle_request_42', 'dispatch attempts'];
+
+let work: string;
+let src: string;
+let packs: string;
+let server: RunningStaticServer;
+let noRanges: RunningStaticServer;
+
+function sift(args: string[], home: string): string {
+  const r = spawnSync(process.execPath, ['bin/sift', ...args], { encoding: 'utf8', env: { ...process.env, SIFT_HOME: home, SIFT_OFFLINE: '1' }, maxBuffer: 64 << 20 });
+  expect(r.status, r.stderr).toBe(0);
+  return r.stdout;
+}
+
+test.beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'sift-e2e-pack-'));
+  src = join(work, 'demo');
+  for (const [p, b64] of Object.entries(fixture.files)) {
+    mkdirSync(dirname(join(src, p)), { recursive: true });
+    writeFileSync(join(src, p), Buffer.from(b64, 'base64'));
+  }
+  for (const [p, text] of Object.entries(EXTRA)) {
+    mkdirSync(dirname(join(src, p)), { recursive: true });
+    writeFileSync(join(src, p), text);
+  }
+  packs = join(work, 'packs');
+  // A small page size: the fixture pack then has enough pages to read only some of them.
+  sift(['publish', src, '--out', join(packs, 'demo'), '--page-size', '4096'], join(work, 'home'));
+  // The same pack with one byte changed in every page past the schema: published, then damaged.
+  cpSync(join(packs, 'demo'), join(packs, 'damaged'), { recursive: true });
+  const packName = readdirSync(join(packs, 'damaged')).find((f) => f.endsWith('.sift'))!;
+  const bytes = readFileSync(join(packs, 'damaged', packName));
+  for (let p = 3; p < bytes.length / 4096; p++) bytes[p * 4096 + 200] ^= 0x5a;
+  writeFileSync(join(packs, 'damaged', packName), bytes);
+  const roots = [{ prefix: '/packs/', dir: packs }, { prefix: '/', dir: DIST }];
+  server = await startStaticServer({ roots });
+  noRanges = await startStaticServer({ roots, ranges: false });
+});
+
+test.afterAll(async () => {
+  await server?.close();
+  await noRanges?.close();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+async function fresh(page: Page, base: string): Promise<void> {
+  await page.goto(base);
+  await page.evaluate(async () => {
+    indexedDB.deleteDatabase('keyval-store');
+    localStorage.clear();
+    for (const k of await caches.keys()) if (k.startsWith('sift-packs')) await caches.delete(k);
+  });
+  // The records database is deleted once this page's connection closes.
+  await page.reload();
+}
+
+function packStats(s: RunningStaticServer): { requests: number; bytes: number } {
+  let requests = 0;
+  let bytes = 0;
+  for (const [path, v] of Object.entries(s.stats().byPath)) {
+    if (path.endsWith('.sift')) {
+      requests += v.requests;
+      bytes += v.bytes;
+    }
+  }
+  return { requests, bytes };
+}
+
+test('#index= opens a published index read-only; results and exact lines equal the CLI on the same tree; only part of the pack is read', async ({ page }) => {
+  await fresh(page, server.url);
+  server.reset();
+  await page.goto(`${server.url}/#index=packs/demo/sift-index.json&q=${encodeURIComponent('parse body')}`);
+  const row = page.getByRole('listitem', { name: 'Codebase demo' });
+  await expect(row).toBeVisible();
+  await expect(row.getByText('shared · read-only')).toBeVisible();
+  await expect(row.getByTestId('pack-info')).toContainText('Published');
+  await expect(page.getByTestId('result-summary')).toHaveAttribute('data-query', 'parse body');
+  const manifest = JSON.parse(readFileSync(join(packs, 'demo', 'sift-index.json'), 'utf8')) as { bytes: number };
+
+  for (const q of QUERIES) {
+    await searchFor(page, q);
+    const shown = await page.getByTestId('result').evaluateAll((els) => els.slice(0, 10).map((e) => `${e.querySelector('[data-testid=result-path]')?.textContent}:${e.querySelector('[data-testid=result-path]')?.nextElementSibling?.textContent}`));
+    const cli = (JSON.parse(sift(['search', src, q, '--json', '--limit', '10', '--mode', 'bm25'], join(work, 'home'))) as { results: Array<{ path: string; start_line: number; end_line: number }> }).results
+      .map((r) => `${r.path}:${r.start_line}–${r.end_line}`);
+    expect(shown, q).toEqual(cli.slice(0, shown.length));
+    expect(shown.length, q).toBeGreaterThan(0);
+  }
+  const read = packStats(server);
+  expect(read.bytes).toBeGreaterThan(0);
+  expect(read.bytes).toBeLessThan(manifest.bytes * 0.6);
+
+  // Exact search: the same lines as the CLI's exact search over the same files.
+  await page.getByText('Exact', { exact: true }).click();
+  const box = page.getByTestId('search-input');
+  await box.fill('MAX_ATTEMPTS_4');
+  await expect.poll(() => page.evaluate(() => document.querySelector('[data-testid=grep-summary]')?.getAttribute('data-query') ?? null)).toBe('MAX_ATTEMPTS_4');
+  const lines: string[] = [];
+  for (const file of await page.getByTestId('grep-file').all()) {
+    const path = await file.getByTestId('grep-file-path').textContent();
+    for (const line of await file.getByTestId('grep-line').all()) lines.push(`${path}:${await line.getAttribute('data-line')}`);
+  }
+  const cliLines = (JSON.parse(sift(['search', src, 'MAX_ATTEMPTS_4', '--mode', 'exact', '--json'], join(work, 'home'))) as { results: Array<{ path: string; start_line: number }> }).results.map((r) => `${r.path}:${r.start_line}`);
+  expect(lines.sort()).toEqual(cliLines.sort());
+  expect(lines.length).toBe(22); // svc4 and svc40–49: two lines each
+});
+
+test('the file viewer opens a file of a published index', async ({ page }) => {
+  await fresh(page, server.url);
+  await page.goto(`${server.url}/#index=packs/demo/sift-index.json`);
+  await expect(page.getByRole('listitem', { name: 'Codebase demo' })).toBeVisible();
+  await searchFor(page, 'Backoff17');
+  await page.getByTestId('result').first().getByTestId('result-path').click();
+  await expect(page.getByRole('dialog')).toBeVisible();
+  await expect(page.getByRole('dialog')).toContainText('class Backoff17');
+  await expect(page.getByRole('dialog')).toContainText('Service 17: retry policy');
+});
+
+test('a host without byte ranges gets the download offer with the size; the download is a local index', async ({ page }) => {
+  await fresh(page, noRanges.url);
+  noRanges.reset();
+  await page.goto(`${noRanges.url}/#index=packs/demo/sift-index.json`);
+  const offer = page.getByTestId('pack-offer');
+  await expect(offer).toContainText('does not support byte-range requests');
+  const manifest = JSON.parse(readFileSync(join(packs, 'demo', 'sift-index.json'), 'utf8')) as { bytes: number };
+  await expect(page.getByTestId('pack-download')).toContainText('Download the whole index (');
+  expect(manifest.bytes).toBeGreaterThan(0);
+  await page.getByTestId('pack-download').click();
+  const row = page.getByRole('listitem', { name: 'Codebase demo' });
+  await expect(row.getByText('imported')).toBeVisible({ timeout: 60_000 });
+  await searchFor(page, 'Backoff17');
+  await expect(page.getByTestId('result-path').first()).toHaveText('services/svc17/handler.py');
+});
+
+test('a pack changed after publishing is a clear error; the app stays usable', async ({ page }) => {
+  await fresh(page, server.url);
+  await page.goto(`${server.url}/#index=packs/damaged/sift-index.json`);
+  // Opening reads the schema pages (intact); the first search reads damaged pages.
+  const row = page.getByRole('listitem', { name: 'Codebase demo' });
+  await expect(row).toBeVisible();
+  await page.getByTestId('search-input').fill('parse body');
+  await expect(page.getByText(/does not match its manifest/).first()).toBeVisible();
+  // Still usable: the good pack opens and answers beside it.
+  await page.getByRole('button', { name: 'Open index URL…' }).click();
+  await page.getByTestId('index-url').fill('packs/demo/sift-index.json');
+  await page.getByTestId('index-url-form').getByRole('button', { name: 'Open' }).click();
+  await expect(page.getByRole('listitem', { name: 'Codebase demo' })).toHaveCount(2);
+});
+
+test('a query asked before works offline (pages saved in Cache Storage)', async ({ page, context }) => {
+  await fresh(page, server.url);
+  await page.goto(`${server.url}/#index=packs/demo/sift-index.json`);
+  await expect(page.getByRole('listitem', { name: 'Codebase demo' })).toBeVisible();
+  await searchFor(page, 'retry policy');
+  const before = await page.getByTestId('result-path').allTextContents();
+  expect(before.length).toBeGreaterThan(0);
+  // Let the background saves land, then cut the network and reload the app from the service worker.
+  await expect.poll(() => page.evaluate(async () => (await (await caches.open('sift-packs-v1')).keys()).length)).toBeGreaterThan(0);
+  await page.evaluate(async () => navigator.serviceWorker.ready);
+  await context.setOffline(true);
+  await page.reload();
+  await expect(page.getByRole('listitem', { name: 'Codebase demo' }).getByTestId('pack-info')).toContainText('offline');
+  await searchFor(page, 'retry policy');
+  expect(await page.getByTestId('result-path').allTextContents()).toEqual(before);
+  await context.setOffline(false);
+});
