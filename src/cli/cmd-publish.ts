@@ -21,7 +21,7 @@
  */
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { chmodSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CliError, freeBytes, safeText, type IndexPaths } from './context.ts';
@@ -30,8 +30,9 @@ import { openNodePack, openNodeStore } from '../core/store/open-node.ts';
 import { classify, EXIT_CODE, formatBytes } from '../core/store/errors.ts';
 import { META } from '../core/store/meta.ts';
 import { SCHEMA_VERSION } from '../core/store/schema.ts';
-import { PACK_EXTENSION, PACK_FORMAT, PACK_MANIFEST_NAME, packFileName, parsePackManifest, type PackEmbeddings, type PackManifest } from '../core/store/pack.ts';
+import { PACK_EXTENSION, PACK_FORMAT, PACK_MANIFEST_NAME, packFileName, parsePackManifest, type PackEmbeddings, type PackLayout, type PackManifest } from '../core/store/pack.ts';
 import type { Store } from '../core/store/store.ts';
+import { pageRuns, treeShape } from '../core/store/btree.ts';
 
 /**
  * Default page size of a pack. Measured on the kernel subset (bench/corpora/kernel, 11.7k
@@ -169,6 +170,38 @@ function hashPack(file: string, pageSize: number): { sha256: string; pageHashes:
     closeSync(fd);
   }
   return { sha256: whole.digest('hex'), pageHashes: Buffer.concat(pages), bytes };
+}
+
+/** Tables read whole by keyword searches (bm25 reads every match's column sizes; FTS5's structure). */
+const PREFETCH_WHOLE = ['chunks_fts_docsize', 'chunks_fts_config', 'chunks_fts_idx', 'sqlite_autoindex_file_text_1'];
+/** Tables whose rows a search fetches by rowid (the reader maps candidate ids to leaf pages). */
+const ROWID_TABLES = ['chunks', 'file_text'];
+
+/**
+ * The pack's layout for readers (store/pack.ts PackLayout): interior pages of every b-tree and
+ * the leaves of the small tables every keyword search reads, and the roots of rowid tables.
+ */
+function packLayout(packPath: string, pageSize: number, roots: Array<{ name: string; rootpage: number }>): PackLayout {
+  const fd = openSync(packPath, 'r');
+  try {
+    const pageCount = fstatSync(fd).size / pageSize;
+    const page = (n: number): Uint8Array => {
+      const b = Buffer.alloc(pageSize);
+      readSync(fd, b, 0, pageSize, (n - 1) * pageSize);
+      return b;
+    };
+    const pages: number[] = [1];
+    for (const r of roots) {
+      const whole = PREFETCH_WHOLE.includes(r.name);
+      const shape = treeShape(r.rootpage, page, pageCount, whole);
+      pages.push(...shape.interior, ...shape.leaves, r.rootpage);
+    }
+    const tables: Record<string, number> = {};
+    for (const r of roots) if (ROWID_TABLES.includes(r.name)) tables[r.name] = r.rootpage;
+    return { prefetch: pageRuns(pages), tables };
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function fsyncFile(file: string): void {
@@ -356,9 +389,11 @@ export async function runPublish(dir: string, store: Store, paths: IndexPaths, o
     }
     // The pack as a reader opens it: read-only, at this schema version.
     const check = await openNodePack(packPath, { chunks: stats.chunks });
+    let layout: PackLayout;
     try {
       const files = (await check.db.get<{ n: number }>('SELECT count(*) AS n FROM files'))?.n ?? -1;
       if (files !== stats.files) throw new CliError(`the pack at ${packPath} reads back ${files} files, not ${stats.files}`, 1);
+      layout = packLayout(packPath, p.pageSize, await check.db.all<{ name: string; rootpage: number }>('SELECT name, rootpage FROM sqlite_schema WHERE rootpage > 0'));
     } finally {
       await check.close().catch(() => undefined);
     }
@@ -380,6 +415,7 @@ export async function runPublish(dir: string, store: Store, paths: IndexPaths, o
       sourceBytes: stats.bytes,
       contains: { keyword: true, text: textFiles > 0, definitions: stats.symbols > 0, embeddings },
       stats: { languages: stats.languages, kinds: stats.kinds, chunkTypes: stats.chunkTypes, symbols: stats.symbols, skipped: stats.skipped },
+      layout,
       sift: siftVersion(),
     };
     const text = JSON.stringify(manifest, null, 2) + '\n';

@@ -230,6 +230,7 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
     const content = RERANK_WEIGHTS.coverage > 0 ? 'content, text_start, text_len' : "'' AS content, NULL AS text_start, NULL AS text_len";
     for (let i = 0; i < ids.length; i += RERANK_FETCH_BATCH) {
       const part = ids.slice(i, i + RERANK_FETCH_BATCH);
+      await db.prefetchRows?.('chunks', part); // a pack over HTTP: the rows' pages at once
       const rows = await resolveChunkContent(db, await db.all<{ id: number; symbol: string | null; parent: string | null; path: string; language: string; content: string; symbols: string | null; defines: string | null; context: string | null; chunk_type: string; start_line: number; end_line: number; text_start: number | null; text_len: number | null }>(
         `SELECT id, symbol, parent, path, language, ${content}, symbols, defines, context, chunk_type, start_line, end_line FROM chunks WHERE id IN (${part.map(() => '?').join(', ')})`, part));
       for (const r of rows) {

@@ -19,6 +19,7 @@ import { FacadeVFS } from '@journeyapps/wa-sqlite/src/FacadeVFS.js';
 import * as VFS from '@journeyapps/wa-sqlite/src/VFS.js';
 import { sha256Sync } from '../hash/hash.ts';
 import { SiftError } from './errors.ts';
+import { leafOfRowid } from './btree.ts';
 
 /** Bytes of each page's hash in the manifest (a prefix of its SHA-256). */
 export const PAGE_HASH_BYTES = 8;
@@ -32,7 +33,14 @@ const READ_HEADS = 4;
 /** `[start, end)` of the pack, synchronously; throws a PackReadError when it cannot. */
 export interface RangeSource {
   read(start: number, end: number): Uint8Array;
+  /** The same, asynchronously: several at once for prefetching (absent: prefetching reads synchronously). */
+  readAsync?(start: number, end: number): Promise<Uint8Array>;
 }
+
+/** Requests in flight at once when prefetching (browsers open 6 connections per HTTP/1.1 host). */
+export const PREFETCH_CONCURRENCY = 6;
+/** Missing pages closer than this are fetched in one request when prefetching (fewer round trips for a few more bytes). */
+const PREFETCH_GAP_PAGES = 2;
 
 /** Why a pack could not be read: the host, the network or the pack itself. */
 export type PackProblem = 'no-ranges' | 'compressed' | 'network' | 'http' | 'size' | 'damaged' | 'cors';
@@ -107,6 +115,47 @@ export class PackPages {
     return this.#cache.has(p);
   }
 
+  /**
+   * Fetches the given pages (0-based) that are not in memory, several requests at once: what
+   * a query is about to read (the leaves of its candidate rows), or what every query reads
+   * (fetched when the pack opens). Near pages share a request.
+   */
+  async prefetch(pageNos: Iterable<number>): Promise<void> {
+    const missing = [...new Set(pageNos)].filter((p) => p >= 0 && p < this.pageCount && !this.#cache.has(p)).sort((a, b) => a - b);
+    if (!missing.length) return;
+    const runs: Array<[number, number]> = [];
+    for (const p of missing) {
+      const last = runs[runs.length - 1];
+      if (last && p - (last[0] + last[1] - 1) <= PREFETCH_GAP_PAGES) last[1] = p - last[0] + 1;
+      else runs.push([p, 1]);
+    }
+    let next = 0;
+    const worker = async () => {
+      while (next < runs.length) {
+        const [first, n] = runs[next++]!;
+        const start = first * this.pageSize;
+        const stop = (first + n) * this.pageSize;
+        const bytes = this.#source.readAsync ? await this.#source.readAsync(start, stop) : this.#source.read(start, stop);
+        this.#accept(first, first + n - 1, start, stop, bytes);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(PREFETCH_CONCURRENCY, runs.length) }, worker));
+  }
+
+  /**
+   * The leaf pages (0-based) holding `rowids` in the table tree whose root is SQLite page
+   * `root`, found through the interior pages in memory (fetched when the pack opened).
+   */
+  leavesOf(root: number, rowids: readonly number[]): number[] {
+    const page = (n: number) => this.#cache.get(n - 1) ?? null;
+    const out = new Set<number>();
+    for (const id of rowids) {
+      const leaf = leafOfRowid(root, id, page, this.pageCount);
+      if (leaf !== null) out.add(leaf - 1);
+    }
+    return [...out];
+  }
+
   /** Puts pages read earlier (Cache Storage) back into memory; a page that fails its hash is ignored. */
   seed(firstPage: number, bytes: Uint8Array): number {
     let n = 0;
@@ -169,7 +218,12 @@ export class PackPages {
     }
     const start = p * this.pageSize;
     const stop = (end + 1) * this.pageSize;
-    const bytes = this.#source.read(start, stop);
+    this.#accept(p, end, start, stop, this.#source.read(start, stop));
+    return this.#cache.get(p)!;
+  }
+
+  /** Checks fetched pages p..end against their hashes and keeps them. */
+  #accept(p: number, end: number, start: number, stop: number, bytes: Uint8Array): void {
     this.stats.requests++;
     this.stats.bytes += bytes.length;
     if (bytes.length !== stop - start) throw new PackReadError('size', `The index pack ended early: asked for bytes ${start}–${stop - 1}, got ${bytes.length} bytes. The pack on the server is truncated or was replaced.`);
@@ -179,9 +233,8 @@ export class PackPages {
         throw new PackReadError('damaged', `The index pack on the server does not match its manifest (page ${q + 1} of ${this.pageCount} has the wrong hash): it was changed or damaged after publishing. Publish it again.`);
       }
     }
-    for (let q = p; q <= end; q++) this.#put(q, bytes.slice((q - p) * this.pageSize, (q - p + 1) * this.pageSize));
+    for (let q = p; q <= end; q++) if (!this.#cache.has(q)) this.#put(q, bytes.slice((q - p) * this.pageSize, (q - p + 1) * this.pageSize));
     this.#onFetched?.(p, bytes);
-    return this.#cache.get(p)!;
   }
 
   #hashOk(p: number, page: Uint8Array): boolean {

@@ -24,6 +24,18 @@ export function packPages(source: RangeSource, manifest: PackManifest, o: Omit<P
   return new PackPages(source, { ...o, size: manifest.bytes, pageSize: manifest.pageSize, hashes: decodeBase64(manifest.pageHashes) });
 }
 
+/** Bytes fetched at most when a pack opens (its layout's prefetch list; past this, pages are read on demand). */
+export const OPEN_PREFETCH_MAX_BYTES = 24 * 1024 * 1024;
+
+/** Fetches what every search reads (the manifest's layout.prefetch), several requests at once. */
+export async function prefetchLayout(manifest: PackManifest, pages: PackPages): Promise<void> {
+  const runs = manifest.layout?.prefetch ?? [];
+  const list: number[] = [];
+  for (const [first, n] of runs) for (let i = 0; i < n; i++) list.push(first - 1 + i);
+  if (list.length * manifest.pageSize > OPEN_PREFETCH_MAX_BYTES) return;
+  await pages.prefetch(list);
+}
+
 /** Open the pack that `pages` reads as a read-only Store. */
 export async function openPackOn(runtime: SqliteRuntime, manifest: PackManifest, pages: PackPages): Promise<OpenPack> {
   const vfs = await ensureVfs(runtime, PACK_VFS_NAME, () => PackVFS.create(PACK_VFS_NAME, runtime.module));
@@ -33,7 +45,12 @@ export async function openPackOn(runtime: SqliteRuntime, manifest: PackManifest,
   vfs.add(file, pages);
   let db: Db;
   try {
-    db = await Db.open(runtime.sqlite3, runtime.module, file, PACK_VFS_NAME, { readOnly: true, lastVfsError: () => vfs.lastError, onClose: () => vfs.remove(file) });
+    const roots = manifest.layout?.tables ?? {};
+    const prefetchRows = async (table: string, rowids: readonly number[]) => {
+      const root = roots[table];
+      if (root) await pages.prefetch(pages.leavesOf(root, rowids));
+    };
+    db = await Db.open(runtime.sqlite3, runtime.module, file, PACK_VFS_NAME, { readOnly: true, lastVfsError: () => vfs.lastError, onClose: () => vfs.remove(file), prefetchRows });
   } catch (e) {
     vfs.remove(file);
     throw e;

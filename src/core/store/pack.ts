@@ -76,8 +76,21 @@ export interface PackManifest {
     embeddings: PackEmbeddings | null;
   };
   stats: PackStats;
+  /**
+   * Where things are in the pack, for fewer round trips (store/btree.ts): `prefetch`, runs of
+   * 1-based pages `[first, count]` worth fetching when the pack opens (every b-tree's interior
+   * pages and the keyword index's small tables, which every keyword search reads), and the root
+   * pages of tables whose rows a search fetches by rowid (`chunks`). Optional: without it a
+   * reader just reads on demand.
+   */
+  layout?: PackLayout;
   /** The Sift version that wrote it (package.json version). */
   sift: string;
+}
+
+export interface PackLayout {
+  prefetch: Array<[number, number]>;
+  tables: Record<string, number>;
 }
 
 export class PackError extends Error {
@@ -146,7 +159,16 @@ export function parsePackManifest(text: string, schemaVersion: number): PackMani
     symbols: count(s.symbols) ? s.symbols : 0,
     skipped: isObject(s.skipped) ? (s.skipped as unknown as SkippedStats) : null,
   };
+  let layout: PackLayout | undefined;
+  if (m.layout !== undefined) {
+    const l = m.layout;
+    const pages = m.bytes / m.pageSize;
+    const run = (r: unknown) => Array.isArray(r) && r.length === 2 && count(r[0]) && count(r[1]) && r[0] >= 1 && r[1] >= 1 && r[0] + r[1] - 1 <= pages;
+    if (!isObject(l) || !Array.isArray(l.prefetch) || !l.prefetch.every(run) || !isObject(l.tables) || !Object.values(l.tables).every((v) => count(v) && v >= 1 && v <= pages)) throw bad('layout');
+    layout = { prefetch: l.prefetch as Array<[number, number]>, tables: l.tables as Record<string, number> };
+  }
   return {
+    ...(layout ? { layout } : {}),
     format: PACK_FORMAT,
     name: m.name,
     commit: (m.commit as string | null) ?? null,

@@ -153,6 +153,8 @@ export interface DbOptions {
   onClose?: () => void | Promise<void>;
   /** Open with SQLITE_OPEN_READONLY (a published pack): never created, never written. */
   readOnly?: boolean;
+  /** Fetch ahead the pages holding these rows (a pack read over HTTP: one round trip for many rows). */
+  prefetchRows?: (table: string, rowids: readonly number[]) => Promise<void>;
 }
 
 /** Query methods shared by Db and the handle a transaction gets. */
@@ -161,6 +163,11 @@ export interface Queryable {
   run(sql: string, params?: SqlParams): Promise<{ changes: number; lastInsertId: number }>;
   all<T = Row>(sql: string, params?: SqlParams): Promise<T[]>;
   get<T = Row>(sql: string, params?: SqlParams): Promise<T | undefined>;
+  /**
+   * A hint that the next statements read these rows of `table` by rowid: a database read over
+   * the network fetches their pages at once. Absent or a no-op for local databases.
+   */
+  prefetchRows?(table: string, rowids: readonly number[]): Promise<void>;
 }
 
 /**
@@ -324,11 +331,15 @@ class Connection implements Queryable {
 
 export class Db implements Queryable {
   readonly #conn: Connection;
+  /** Set only for a database read over the network (Queryable.prefetchRows). */
+  readonly prefetchRows?: (table: string, rowids: readonly number[]) => Promise<void>;
   #queue: Promise<unknown> = Promise.resolve();
 
   /** Wrap an already-open connection (`sqlite3.open_v2` result) of `module` (the API's module). */
   constructor(sqlite3: SQLiteAPI, module: SqliteModule, handle: number, options: DbOptions = {}) {
     this.#conn = new Connection(sqlite3, module, handle, options);
+    const prefetch = options.prefetchRows;
+    if (prefetch) this.prefetchRows = (table, rowids) => (rowids.length ? prefetch(table, rowids) : Promise.resolve());
   }
 
   /** Open `filename` on a registered VFS (by name) and wrap it; `sqlite3` is the API made from `module`. */

@@ -376,6 +376,11 @@ export interface GrepFile {
 async function readTexts<K extends string | number>(db: Queryable, by: 'path' | 'id', keys: readonly K[]): Promise<Map<K, string>> {
   const out = new Map<K, string>();
   for (const part of chunked([...new Set(keys)])) {
+    if (db.prefetchRows) {
+      // A pack over HTTP: the rows' pages at once (their ids come from the path index alone).
+      const ids = by === 'id' ? (part as readonly number[]) : (await db.all<{ id: number }>(`SELECT id FROM file_text WHERE path IN (${marks(part.length)})`, part)).map((r) => r.id);
+      await db.prefetchRows('file_text', ids);
+    }
     const rows = await db.all<{ k: K; data: Uint8Array }>(`SELECT ${by} AS k, data FROM file_text WHERE ${by} IN (${marks(part.length)})`, part);
     for (const r of rows) out.set(r.k, await unpackText(r.data));
   }
@@ -580,6 +585,7 @@ export class Store {
   async getChunks(ids: number[], o: { content?: boolean } = {}): Promise<StoredChunk[]> {
     const byId = new Map<number, StoredChunk>();
     for (const part of chunked([...new Set(ids)])) {
+      await this.db.prefetchRows?.('chunks', part); // a pack over HTTP: the rows' pages at once
       const rows = await this.db.all<ChunkRow>(`SELECT ${CHUNK_COLUMNS} FROM chunks WHERE id IN (${marks(part.length)})`, part);
       if (o.content === false) for (const r of rows) r.content = '';
       for (const r of o.content === false ? rows : await resolveChunkContent(this.db, rows)) byId.set(r.id, toStoredChunk(r));

@@ -1,0 +1,138 @@
+/**
+ * Just enough of SQLite's file format to read a pack's b-tree shape (issue 27): which pages are
+ * interior pages, which pages hold a table's leaves, and which leaf holds a rowid. `sift
+ * publish` lists the pages worth fetching when a pack opens; the reader maps the candidate
+ * rowids of a query to the leaf pages it will need, so it can fetch them all at once instead
+ * of one round trip each. See https://www.sqlite.org/fileformat2.html §1.6 (b-tree pages).
+ *
+ * Invariants: pages are numbered from 1 as SQLite does; `page(n)` returns the page's bytes or
+ * null when they are not at hand, and a walk never follows a pointer outside 1..pageCount.
+ */
+
+const INTERIOR_INDEX = 0x02;
+const INTERIOR_TABLE = 0x05;
+const LEAF_INDEX = 0x0a;
+const LEAF_TABLE = 0x0d;
+
+export type PageReader = (pageNo: number) => Uint8Array | null;
+
+function headerOffset(pageNo: number): number {
+  return pageNo === 1 ? 100 : 0;
+}
+
+function u16(b: Uint8Array, at: number): number {
+  return (b[at]! << 8) | b[at + 1]!;
+}
+function u32(b: Uint8Array, at: number): number {
+  return ((b[at]! << 24) >>> 0) + (b[at + 1]! << 16) + (b[at + 2]! << 8) + b[at + 3]!;
+}
+
+/** A varint at `at`: [value, bytes used] (values past 2^53 lose precision; rowids here are small). */
+function varint(b: Uint8Array, at: number): [number, number] {
+  let v = 0;
+  for (let i = 0; i < 8; i++) {
+    const x = b[at + i]!;
+    v = v * 128 + (x & 0x7f);
+    if (!(x & 0x80)) return [v, i + 1];
+  }
+  return [v * 256 + b[at + 8]!, 9];
+}
+
+export function pageType(b: Uint8Array, pageNo: number): number {
+  return b[headerOffset(pageNo)]!;
+}
+
+export function isInterior(b: Uint8Array, pageNo: number): boolean {
+  const t = pageType(b, pageNo);
+  return t === INTERIOR_TABLE || t === INTERIOR_INDEX;
+}
+
+/** The child pages of an interior page, left to right, with each child's largest rowid (table trees; Infinity for the right-most). */
+export function children(b: Uint8Array, pageNo: number): Array<{ page: number; maxRowid: number }> {
+  const h = headerOffset(pageNo);
+  const type = b[h];
+  if (type !== INTERIOR_TABLE && type !== INTERIOR_INDEX) return [];
+  const cells = u16(b, h + 3);
+  const out: Array<{ page: number; maxRowid: number }> = [];
+  for (let i = 0; i < cells; i++) {
+    const at = u16(b, h + 12 + 2 * i);
+    const page = u32(b, at);
+    out.push({ page, maxRowid: type === INTERIOR_TABLE ? varint(b, at + 4)[0] : NaN });
+  }
+  out.push({ page: u32(b, h + 8), maxRowid: Infinity });
+  return out;
+}
+
+export interface TreeShape {
+  /** Interior pages of the tree, root first. */
+  interior: number[];
+  /** Leaf pages, left to right (only when asked for). */
+  leaves: number[];
+}
+
+/** Walk the tree at `root` through `page`; pages not at hand end the walk there. */
+export function treeShape(root: number, page: PageReader, pageCount: number, withLeaves = false): TreeShape {
+  const interior: number[] = [];
+  const leaves: number[] = [];
+  let level = [root];
+  const seen = new Set<number>();
+  while (level.length) {
+    const next: number[] = [];
+    for (const p of level) {
+      if (p < 1 || p > pageCount || seen.has(p)) continue;
+      seen.add(p);
+      const b = page(p);
+      if (!b) continue;
+      const t = pageType(b, p);
+      if (t === LEAF_TABLE || t === LEAF_INDEX) {
+        if (withLeaves) leaves.push(p);
+        continue;
+      }
+      if (t !== INTERIOR_TABLE && t !== INTERIOR_INDEX) continue;
+      interior.push(p);
+      for (const c of children(b, p)) next.push(c.page);
+    }
+    level = next;
+  }
+  return { interior, leaves };
+}
+
+/**
+ * The leaf page that holds `rowid` in the table tree at `root`, reading only interior pages
+ * through `page`. A child page that is not at hand is taken to be the leaf (a pack reader
+ * keeps every interior page); null when the root is not at hand.
+ */
+export function leafOfRowid(root: number, rowid: number, page: PageReader, pageCount: number): number | null {
+  let p = root;
+  for (let depth = 0; depth < 20; depth++) {
+    if (p < 1 || p > pageCount) return null;
+    const b = page(p);
+    if (!b) return depth > 0 ? p : null;
+    const t = pageType(b, p);
+    if (t === LEAF_TABLE) return p;
+    if (t !== INTERIOR_TABLE) return null;
+    const kids = children(b, p);
+    // The first child whose largest rowid is at least the one sought.
+    let lo = 0;
+    let hi = kids.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (kids[mid]!.maxRowid >= rowid) hi = mid;
+      else lo = mid + 1;
+    }
+    p = kids[lo]!.page;
+  }
+  return null;
+}
+
+/** Page numbers as runs `[first, count]` (sorted, merged when adjacent). */
+export function pageRuns(pages: Iterable<number>): Array<[number, number]> {
+  const sorted = [...new Set(pages)].sort((a, b) => a - b);
+  const runs: Array<[number, number]> = [];
+  for (const p of sorted) {
+    const last = runs[runs.length - 1];
+    if (last && last[0] + last[1] === p) last[1]++;
+    else runs.push([p, 1]);
+  }
+  return runs;
+}
