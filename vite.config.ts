@@ -12,7 +12,7 @@ export default defineConfig({
   test: {
     include: [
       'src/**/*.test.ts', 'workers/**/*.test.ts', 'test/unit/**/*.test.ts', 'test/cli/**/*.test.ts',
-      'vite-plugins/**/*.test.ts', 'bench/**/*.test.ts',
+      'vite-plugins/**/*.test.ts', 'bench/**/*.test.ts', 'test/support/**/*.test.ts',
     ],
     exclude: ['bench/corpora/**', 'bench/tmp/**', 'node_modules/**'],
     environment: 'node',

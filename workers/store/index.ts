@@ -27,7 +27,7 @@ import { META } from '../../src/core/store/meta.ts';
 import { errorFields } from '../../src/core/store/errors.ts';
 import { callTool, type ToolAnswer, type ToolCodebase } from '../../src/core/tools/run.ts';
 import { browserRuntime } from '../../src/core/store/open-opfs.ts';
-import { openPackOn, packPages } from '../../src/core/store/open-pack.ts';
+import { openPackOn, packPages, prefetchLayout } from '../../src/core/store/open-pack.ts';
 import { PackReadError, type PackPages } from '../../src/core/store/http-vfs.ts';
 import { PackError, packUrl, type PackManifest } from '../../src/core/store/pack.ts';
 import { fetchManifest, PageSaver, probePack, prunePageCache, resolveManifestUrl, seedFromCache, xhrRangeSource } from '../../src/core/store/pack-http.ts';
@@ -148,15 +148,24 @@ async function openPackReader(source: PackSource): Promise<{ store: Store; opene
   const pages = packPages(xhrRangeSource(href, source.manifest.bytes), source.manifest, { onFetched: (first, bytes) => saver.save(first, bytes) });
   const cachedPages = await seedFromCache(href, pages);
   saver.alreadySaved(cachedPages * source.manifest.pageSize);
+  let offline = source.offline;
   try {
     const first = await probePack(href, source.manifest);
-    if (!pages.has(0)) pages.seed(0, first);
+    if (!pages.has(0)) {
+      pages.seed(0, first);
+      saver.save(0, first);
+    }
   } catch (e) {
     // Offline with the first page saved: go on, the pages read before answer again.
     if (!(e instanceof PackReadError && e.problem === 'network' && pages.has(0))) throw e;
+    offline = true;
   }
+  // What every search reads (interior pages, the keyword index's small tables), at once.
+  await prefetchLayout(source.manifest, pages).catch((e: unknown) => {
+    if (!(e instanceof PackReadError && e.problem === 'network')) throw e; // offline: saved pages only
+  });
   const { store } = await openPackOn(await browserRuntime(), source.manifest, pages);
-  return { store, opened: { ...source, packUrl: href, pages, cachedPages } };
+  return { store, opened: { ...source, offline, packUrl: href, pages, cachedPages } };
 }
 
 /** A pack's info, from its manifest (counting rows over HTTP would read megabytes). */

@@ -98,9 +98,23 @@ export async function probePack(url: string, manifest: PackManifest, signal?: Ab
   return page;
 }
 
-/** Ranges read with synchronous XMLHttpRequest (dedicated workers only). */
+/** Ranges read with synchronous XMLHttpRequest (dedicated workers only), and with fetch when prefetching. */
 export function xhrRangeSource(url: string, size: number): RangeSource {
   return {
+    async readAsync(start: number, end: number): Promise<Uint8Array> {
+      let res: Response;
+      try {
+        res = await fetch(url, { headers: { Range: `bytes=${start}-${end - 1}` }, cache: 'no-store', credentials: 'same-origin' });
+      } catch (e) {
+        return networkError('Reading the shared index failed', e);
+      }
+      if (res.status === 200) {
+        void res.body?.cancel();
+        throw new PackReadError('no-ranges', `The server stopped honouring byte ranges for the index pack (it sent all ${formatBytes(size)}).`);
+      }
+      if (res.status !== 206) throw new PackReadError('http', `Reading the shared index failed: HTTP ${res.status} for bytes ${start}–${end - 1}.`);
+      return new Uint8Array(await res.arrayBuffer());
+    },
     read(start: number, end: number): Uint8Array {
       const xhr = new XMLHttpRequest();
       xhr.open('GET', url, false);
