@@ -144,6 +144,8 @@ export type AppGrepResponse =
       /** Matching lines in all searched files; `lines` holds the first `limit`. */
       totalMatches: number;
       truncated: boolean;
+      /** False when a published index stopped reading at the limit: totals are lower bounds. */
+      exhaustive: boolean;
       filesMatched: number;
       filesSearched: number;
       timings: Record<string, number>;

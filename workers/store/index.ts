@@ -416,11 +416,13 @@ const api: StoreWorkerApi = {
       let totalMatches = 0;
       let filesMatched = 0;
       let filesSearched = 0;
+      let exhaustive = true;
       try {
         // Codebases one after another, so the first `limit` lines come in a stable order.
         for (const id of ids) {
           const o = await get(id);
-          const r = await grep(o.store, { pattern: req.pattern, mode: req.mode, ignoreCase: req.ignoreCase, limit: Math.max(1, limit - lines.length), path: req.pathGlob, languages: req.languages }, { signal, cache: o.texts });
+          const r = await grep(o.store, { pattern: req.pattern, mode: req.mode, ignoreCase: req.ignoreCase, limit: Math.max(1, limit - lines.length), path: req.pathGlob, languages: req.languages, stopAtLimit: !!o.pack }, { signal, cache: o.texts });
+          exhaustive &&= r.exhaustive;
           for (const l of r.results) if (lines.length < limit) lines.push({ ...l, codebaseId: id });
           totalMatches += r.totalMatches;
           filesMatched += r.filesMatched;
@@ -433,7 +435,7 @@ const api: StoreWorkerApi = {
       if (signal.aborted) throw abortError();
       return {
         ok: true, pattern: req.pattern, mode: req.mode, ignoreCase: req.ignoreCase, lines, totalMatches,
-        truncated: totalMatches > lines.length, filesMatched, filesSearched, timings: { total: performance.now() - t0 },
+        truncated: totalMatches > lines.length || !exhaustive, exhaustive, filesMatched, filesSearched, timings: { total: performance.now() - t0 },
       };
     });
   },

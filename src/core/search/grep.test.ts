@@ -179,3 +179,26 @@ describe('trigram extraction', () => {
     expect(toRe2Syntax('[]\\w]')).toContain('\\p{L}');
   });
 });
+
+describe('grep with stopAtLimit (a published index read over the network)', () => {
+  it('stops reading files once the limit is reached and says the totals are lower bounds', async () => {
+    const many: Record<string, string> = {};
+    for (let i = 0; i < 200; i++) many[`f/${String(i).padStart(3, '0')}.txt`] = `alpha ${i}\nbeta\nalpha again\n`;
+    const s = await openMemoryStore();
+    await indexCodebase({ source: new MemoryFileSource(many), store: s, chunker });
+    const full = await grep(s, { pattern: 'alpha', mode: 'exact', limit: 10 });
+    const early = await grep(s, { pattern: 'alpha', mode: 'exact', limit: 10, stopAtLimit: true });
+    expect(full.exhaustive).toBe(true);
+    expect(full.totalMatches).toBe(400);
+    expect(early.results).toEqual(full.results); // the same first lines
+    expect(early.exhaustive).toBe(false);
+    expect(early.truncated).toBe(true);
+    expect(early.totalMatches).toBeLessThan(400);
+    expect(early.totalMatches).toBeGreaterThanOrEqual(10);
+    // Below the limit nothing is cut short.
+    const few = await grep(s, { pattern: 'alpha 199', mode: 'exact', limit: 10, stopAtLimit: true });
+    expect(few.exhaustive).toBe(true);
+    expect(few.totalMatches).toBe(1);
+    await s.db.close();
+  });
+});

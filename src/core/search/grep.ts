@@ -38,6 +38,12 @@ export interface GrepRequest {
   path?: string;
   /** Only files of these languages (none = all). */
   languages?: string[];
+  /**
+   * Stop reading files once `limit` lines are found (an index read over the network: counting
+   * every match of a common pattern would read most of its text). `totalMatches` then counts
+   * the files read so far, and `exhaustive` is false.
+   */
+  stopAtLimit?: boolean;
 }
 
 export interface GrepRange {
@@ -63,6 +69,8 @@ export interface GrepResponse {
   /** Matching lines in all searched files (results holds the first `limit`). */
   totalMatches: number;
   truncated: boolean;
+  /** False when `stopAtLimit` ended the scan early: totalMatches and filesMatched are lower bounds. */
+  exhaustive: boolean;
   /** Files whose text was searched (after the trigram prefilter and filters). */
   filesSearched: number;
   filesMatched: number;
@@ -509,9 +517,14 @@ export async function grep(
   const results: GrepLine[] = [];
   let total = 0;
   let filesMatched = 0;
+  let exhaustive = true;
   const ts = now();
   for (let b = 0; b < files.length; b += TEXT_BATCH_FILES) {
     throwIfAborted(opts.signal);
+    if (req.stopAtLimit && results.length >= limit) {
+      exhaustive = false;
+      break;
+    }
     const batch = files.slice(b, b + TEXT_BATCH_FILES);
     const cache = opts.cache;
     const texts = await store.fileTextsById(cache ? batch.filter((f) => cache.get(f.id, f.hash) === undefined).map((f) => f.id) : batch.map((f) => f.id));
@@ -539,7 +552,8 @@ export async function grep(
     ignoreCase,
     results,
     totalMatches: total,
-    truncated: total > results.length,
+    truncated: total > results.length || !exhaustive,
+    exhaustive,
     filesSearched: files.length,
     filesMatched,
     filesIndexed: await store.fileTextCount(),
