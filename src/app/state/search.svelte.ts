@@ -116,10 +116,11 @@ class Search {
   }
 
   /** Applies the URL fragment (page load, back/forward, a shared link) and searches. */
-  applyHash(hash: string): void {
+  /** Resolves when the search it started has answered. */
+  applyHash(hash: string): Promise<void> {
     const s = parseHash(hash);
     const cur = serializeHash(this.#urlState());
-    if (serializeHash(s) === cur) return;
+    if (serializeHash(s) === cur) return Promise.resolve();
     this.#query = s.query;
     this.#mode = s.mode;
     this.#ignoreCase = s.ignoreCase;
@@ -130,7 +131,7 @@ class Search {
     this.#intent = s.intent;
     this.#codebases = s.codebases;
     this.#index = s.index;
-    void this.run();
+    return this.run();
   }
 
   #writeHash(): void {
