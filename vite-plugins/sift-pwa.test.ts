@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { DEFAULT_PRECACHE_EXCLUDE, bundleModels, checkOrtVersion, cspPolicy, precacheManifest, serveFolder } from './sift-pwa.ts';
+import { DEFAULT_PRECACHE_EXCLUDE, bundleModels, checkOrtVersion, cspPolicy, parsePackOrigins, precacheManifest, serveFolder } from './sift-pwa.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'sift-pwa-'));
 let server: Server;
@@ -102,5 +102,18 @@ describe('bundleModels', () => {
   it('fails the build on a folder that is no model', () => {
     const out = mkdtempSync(join(tmpdir(), 'sift-dist-'));
     expect(() => bundleModels(out, [{ id: 'x', dir: out }])).toThrow(/not a Transformers.js model folder/);
+  });
+});
+
+describe('SIFT_PACK_ORIGINS (published indexes on another origin, issue 27)', () => {
+  it('grows connect-src by exactly the listed origins', () => {
+    const origins = parsePackOrigins(' https://packs.example.com, http://localhost:8080/ ,https://packs.example.com');
+    expect(origins).toEqual(['https://packs.example.com', 'http://localhost:8080']);
+    const connect = cspPolicy(false, origins).split('; ').find((d) => d.startsWith('connect-src'));
+    expect(connect).toBe("connect-src 'self' https://packs.example.com http://localhost:8080");
+    expect(parsePackOrigins('')).toEqual([]);
+  });
+  it.each(['*', 'https://*.example.com', 'https://packs.example.com/path', 'ftp://x.example', 'packs.example.com', "https://a.example 'unsafe-inline'"])('refuses %s at build time', (bad) => {
+    expect(() => parsePackOrigins(bad)).toThrow(/SIFT_PACK_ORIGINS/);
   });
 });

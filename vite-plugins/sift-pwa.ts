@@ -121,7 +121,7 @@ export function parsePackOrigins(spec: string): string[] {
     } catch {
       throw new Error(`sift-pwa: SIFT_PACK_ORIGINS: "${part}" is not an origin like https://packs.example.com`);
     }
-    if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.origin !== part.replace(/\/$/, '')) {
+    if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.origin !== part.replace(/\/$/, '') || !/^[a-z0-9.-]+$/i.test(url.hostname)) {
       throw new Error(`sift-pwa: SIFT_PACK_ORIGINS: "${part}" is not an origin like https://packs.example.com (no path, query or wildcard)`);
     }
     if (!out.includes(url.origin)) out.push(url.origin);

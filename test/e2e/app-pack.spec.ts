@@ -12,7 +12,8 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { readFixture } from './helpers/opfs-fixture.ts';
+import { existsSync } from 'node:fs';
+import { installPicker, readFixture } from './helpers/opfs-fixture.ts';
 import { searchFor } from './helpers/app.ts';
 import { startStaticServer, type RunningStaticServer } from '../support/static-server.ts';
 
@@ -23,6 +24,7 @@ const EXTRA: Record<string, string> = {};
 for (let i = 0; i < 240; i++) {
   EXTRA[`services/svc${i}/handler.py`] = `"""Service ${i}: retry policy and request parsing."""\n\nMAX_ATTEMPTS_${i} = ${i + 2}\n\n\ndef handle_request_${i}(req):\n    """Parse the body and dispatch request ${i}."""\n    body = parse_body(req)\n    return dispatch(body, attempts=MAX_ATTEMPTS_${i})\n\n\nclass Backoff${i}:\n    def delay(self, attempt):\n        return min(30, 2 ** attempt) + ${i}\n`;
 }
+const MODEL_DIR = 'models/generated/tiny';
 const QUERIES = ['parse body', 'retry policy', 'Backoff17', 'handle_request_42', 'dispatch attempts'];
 
 let work: string;
@@ -51,6 +53,8 @@ test.beforeAll(async () => {
   packs = join(work, 'packs');
   // A small page size: the fixture pack then has enough pages to read only some of them.
   sift(['publish', src, '--out', join(packs, 'demo'), '--page-size', '4096'], join(work, 'home'));
+  // With vectors of the generated tiny model (`npm run models`), for search by meaning.
+  if (existsSync(`${MODEL_DIR}/onnx/model.onnx`)) sift(['publish', src, '--out', join(packs, 'demo-vectors'), '--page-size', '4096', '--embed', '--model', MODEL_DIR, '--db', join(work, 'vectors.db')], join(work, 'home'));
   // The same pack with one byte changed in every page past the schema: published, then damaged.
   cpSync(join(packs, 'demo'), join(packs, 'damaged'), { recursive: true });
   const packName = readdirSync(join(packs, 'damaged')).find((f) => f.endsWith('.sift'))!;
@@ -192,4 +196,26 @@ test('a query asked before works offline (pages saved in Cache Storage)', async 
   await searchFor(page, 'retry policy');
   expect(await page.getByTestId('result-path').allTextContents()).toEqual(before);
   await context.setOffline(false);
+});
+
+test('search by meaning on a pack published with --embed, once the app has the same model', async ({ page }) => {
+  test.skip(!existsSync(`${MODEL_DIR}/onnx/model.onnx`), 'run `npm run models` first');
+  test.setTimeout(240_000);
+  await installPicker(page, { 'sift-model': readFixture(MODEL_DIR, 'tiny') });
+  await fresh(page, server.url);
+  await page.goto(`${server.url}/#index=packs/demo-vectors/sift-index.json`);
+  const row = page.getByRole('listitem', { name: 'Codebase demo' });
+  await expect(row.getByTestId('pack-info')).toContainText('vectors for tiny');
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await page.getByRole('button', { name: 'Import model folder…' }).click();
+  await expect(page.getByTestId('model-status')).toContainText('Ready: tiny', { timeout: 60_000 });
+  await page.getByRole('button', { name: 'Search' }).click();
+  // The pack's vectors count as embedded once the model matches: nothing is embedded here.
+  await expect(row.getByTestId('codebase-stats')).toContainText('100% embedded', { timeout: 60_000 });
+  await page.getByRole('radio', { name: 'Semantic' }).check({ force: true });
+  server.reset();
+  await searchFor(page, 'retry policy for a service');
+  await expect(page.getByTestId('result-summary')).toContainText('semantic only');
+  await expect(page.getByTestId('result').first()).toContainText('semantic');
+  expect(packStats(server).requests).toBeGreaterThan(0);
 });

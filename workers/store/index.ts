@@ -330,6 +330,7 @@ const api: StoreWorkerApi = {
   },
 
   async connectWriter(id, port) {
+    if (packs.has(id) || id.startsWith(PACK_ID_PREFIX)) throw new PackError('A shared index is read-only: it cannot be indexed or embedded here.');
     const o = await get(id);
     const s = o.store;
     const writer: WriterPortApi = {

@@ -402,7 +402,8 @@ class Codebases {
   async embed(id: string): Promise<void> {
     if (!this.#sync.isWriter) return;
     const v = this.byId(id);
-    if (!v || v.job) return;
+    // A published index is read-only: its vectors come with it (or not at all).
+    if (!v || v.job || v.record.kind === 'pack') return;
     const signal = this.#jobs.start(id);
     if (!signal) return;
     this.#patch(id, { job: { kind: 'embed', progress: null } });

@@ -1,0 +1,77 @@
+// The pack contract (issue 27): a manifest this Sift cannot read is a clear PackError, never
+// an exception from deep inside; a manifest can only name a pack beside it; only allowed
+// origins are fetched.
+import { describe, expect, it } from 'vitest';
+import { decodeBase64, encodeBase64, PackError, packFileName, packUrl, parsePackManifest } from './pack.ts';
+import { originAllowed, resolveManifestUrl } from './pack-http.ts';
+import { SCHEMA_VERSION } from './schema.ts';
+
+const sha = 'ab'.repeat(32);
+function manifest(over: Record<string, unknown> = {}): string {
+  const pageSize = 4096;
+  const bytes = pageSize * 3;
+  return JSON.stringify({
+    format: 1, name: 'demo', commit: null, created: '2026-11-27T10:00:00.000Z', pack: `demo-${sha.slice(0, 16)}.sift`, bytes, sha256: sha,
+    pageSize, pageHashes: encodeBase64(new Uint8Array(24)), schemaVersion: SCHEMA_VERSION, files: 2, chunks: 5, sourceBytes: 100,
+    contains: { keyword: true, text: true, definitions: true, embeddings: null }, stats: {}, sift: '0.1.0', ...over,
+  });
+}
+
+describe('parsePackManifest', () => {
+  it('reads a well-formed manifest', () => {
+    const m = parsePackManifest(manifest({ layout: { prefetch: [[1, 2]], tables: { chunks: 3 } } }), SCHEMA_VERSION);
+    expect(m.name).toBe('demo');
+    expect(m.layout).toEqual({ prefetch: [[1, 2]], tables: { chunks: 3 } });
+    expect(m.stats.languages).toEqual({});
+  });
+
+  it.each([
+    ['not JSON', '{', /not JSON/],
+    ['no format', '{}', /not a Sift index manifest/],
+    ['another format', manifest({ format: 2 }), /format 2.*reads format 1/],
+    ['a newer schema', manifest({ schemaVersion: SCHEMA_VERSION + 1 }), /newer Sift/],
+    ['an older schema', manifest({ schemaVersion: SCHEMA_VERSION - 1 }), /older Sift.*again/],
+    ['a pack in another folder', manifest({ pack: `../x-${sha.slice(0, 16)}.sift` }), /"pack"/],
+    ['a pack URL', manifest({ pack: `https://evil.example/x-${sha.slice(0, 16)}.sift` }), /"pack"/],
+    ['a pack name without its hash', manifest({ pack: 'demo-0000000000000000.sift' }), /does not carry its hash/],
+    ['a size that is not whole pages', manifest({ bytes: 4097 }), /"bytes"/],
+    ['page hashes of another length', manifest({ pageHashes: encodeBase64(new Uint8Array(16)) }), /"pageHashes"/],
+    ['a layout page past the end', manifest({ layout: { prefetch: [[3, 2]], tables: {} } }), /"layout"/],
+    ['a bad embeddings entry', manifest({ contains: { keyword: true, text: true, definitions: true, embeddings: { model: '', dim: 0 } } }), /contains.embeddings/],
+  ])('refuses %s with a clear message', (_what, text, message) => {
+    expect(() => parsePackManifest(text, SCHEMA_VERSION)).toThrow(PackError);
+    expect(() => parsePackManifest(text, SCHEMA_VERSION)).toThrow(message);
+  });
+});
+
+describe('pack names and URLs', () => {
+  it('names a pack by its content hash, with a safe base name', () => {
+    expect(packFileName('linux', sha)).toBe(`linux-${sha.slice(0, 16)}.sift`);
+    expect(packFileName('../a b/c', sha)).toBe(`a-b-c-${sha.slice(0, 16)}.sift`);
+  });
+
+  it('resolves the pack beside its manifest', () => {
+    expect(packUrl('https://h.example/sift/packs/linux/sift-index.json', { pack: `linux-${sha.slice(0, 16)}.sift` })).toBe(`https://h.example/sift/packs/linux/linux-${sha.slice(0, 16)}.sift`);
+  });
+
+  it('base64 round trip', () => {
+    const b = new Uint8Array(70_000).map((_, i) => i * 7);
+    expect(decodeBase64(encodeBase64(b))).toEqual(b);
+  });
+});
+
+describe('manifest URLs and origins', () => {
+  const app = 'https://team.example/tools/sift/#q=x';
+  it('resolves a URL relative to the app, and allows the app origin', () => {
+    expect(resolveManifestUrl('packs/linux/sift-index.json', app, []).href).toBe('https://team.example/tools/sift/packs/linux/sift-index.json');
+    expect(originAllowed(new URL('https://team.example/x'), 'https://team.example', [])).toBe(true);
+  });
+  it('refuses another origin unless the deploy listed it', () => {
+    expect(() => resolveManifestUrl('https://packs.example/a/sift-index.json', app, [])).toThrow(/own site only.*SIFT_PACK_ORIGINS/);
+    expect(resolveManifestUrl('https://packs.example/a/sift-index.json', app, ['https://packs.example']).origin).toBe('https://packs.example');
+  });
+  it('refuses what is not http(s)', () => {
+    expect(() => resolveManifestUrl('javascript:alert(1)', app, [])).toThrow(/http/);
+    expect(() => resolveManifestUrl('file:///etc/passwd', app, [])).toThrow(/http/);
+  });
+});
