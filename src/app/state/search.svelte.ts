@@ -207,7 +207,16 @@ class Search {
 
   // ---- running ----
 
+  #answered: () => void = () => undefined;
+  /** Resolves once a search (ranked or exact) has answered for the first time. */
+  readonly firstAnswer: Promise<void> = new Promise((resolve) => (this.#answered = resolve));
+
   async run(): Promise<void> {
+    await this.#run();
+    if (this.#query.trim()) this.#answered();
+  }
+
+  async #run(): Promise<void> {
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = null;
     this.#call.cancel();
