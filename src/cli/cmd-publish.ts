@@ -251,7 +251,7 @@ async function writeEmbeddings(copy: Store, report: IndexReport): Promise<PackEm
       for (let i = 0; i < dim; i++) row[i] *= inv;
     }
   }
-  const [{ buildPartitions }, { writePackVectors }] = await Promise.all([import('../core/vector/partitioned.ts'), import('../core/store/pack-vectors.ts')]);
+  const [{ buildPartitions }, { writePackVectors }] = await Promise.all([import('../core/vector/partitioned.ts'), import('../core/vector/pack-vectors.ts')]);
   const parts = buildPartitions(ids, vectors, dim);
   await copy.db.transaction((tx) => writePackVectors(tx, parts));
   return { model, dim, vectors: ids.length, partitions: parts.cells.length };

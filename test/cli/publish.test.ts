@@ -14,7 +14,7 @@ import { packFileName, parsePackManifest, PACK_MANIFEST_NAME, type PackManifest 
 import { SCHEMA_VERSION } from '../../src/core/store/schema.ts';
 import { Searcher } from '../../src/core/search/search.ts';
 import { grep, type GrepRequest } from '../../src/core/search/grep.ts';
-import { openPackVectors } from '../../src/core/store/pack-vectors.ts';
+import { openPackVectors } from '../../src/core/vector/pack-vectors.ts';
 import type { Store } from '../../src/core/store/store.ts';
 
 const FIXTURE = join(ROOT, 'test/fixtures/sample-repo');

@@ -32,6 +32,7 @@ let src: string;
 let packs: string;
 let server: RunningStaticServer;
 let noRanges: RunningStaticServer;
+let gzipping: RunningStaticServer;
 
 function sift(args: string[], home: string): string {
   const r = spawnSync(process.execPath, ['bin/sift', ...args], { encoding: 'utf8', env: { ...process.env, SIFT_HOME: home, SIFT_OFFLINE: '1' }, maxBuffer: 64 << 20 });
@@ -64,11 +65,13 @@ test.beforeAll(async () => {
   const roots = [{ prefix: '/packs/', dir: packs }, { prefix: '/', dir: DIST }];
   server = await startStaticServer({ roots });
   noRanges = await startStaticServer({ roots, ranges: false });
+  gzipping = await startStaticServer({ roots, gzipSift: true });
 });
 
 test.afterAll(async () => {
   await server?.close();
   await noRanges?.close();
+  await gzipping?.close();
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
@@ -160,6 +163,15 @@ test('a host without byte ranges gets the download offer with the size; the down
   await expect(row.getByText('imported')).toBeVisible({ timeout: 60_000 });
   await searchFor(page, 'Backoff17');
   await expect(page.getByTestId('result-path').first()).toHaveText('services/svc17/handler.py');
+});
+
+test('a host that compresses the pack is told apart and gets the download offer', async ({ page }) => {
+  await fresh(page, gzipping.url);
+  await page.goto(`${gzipping.url}/#index=packs/demo/sift-index.json`);
+  const offer = page.getByTestId('pack-offer');
+  await expect(offer).toContainText(/compresses the index pack|does not support byte-range requests/);
+  await expect(page.getByTestId('pack-download')).toBeVisible();
+  await expect(page.getByRole('listitem', { name: 'Codebase demo' })).toHaveCount(0);
 });
 
 test('a pack changed after publishing is a clear error; the app stays usable', async ({ page }) => {

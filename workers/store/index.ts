@@ -32,7 +32,7 @@ import { PackReadError, type PackPages } from '../../src/core/store/http-vfs.ts'
 import { PackError, packUrl, type PackManifest } from '../../src/core/store/pack.ts';
 import { fetchManifest, PageSaver, probePack, prunePageCache, resolveManifestUrl, seedFromCache, xhrRangeSource } from '../../src/core/store/pack-http.ts';
 import { SCHEMA_VERSION } from '../../src/core/store/schema.ts';
-import { openPackVectors } from '../../src/core/store/pack-vectors.ts';
+import { openPackVectors } from '../../src/core/vector/pack-vectors.ts';
 import { sha256Hex } from '../../src/core/hash/hash.ts';
 import { grep, GrepPatternError, DEFAULT_GREP_LIMIT, DEFAULT_TEXT_CACHE_CHARS, MAX_GREP_LIMIT, TextCache } from '../../src/core/search/grep.ts';
 

@@ -36,7 +36,7 @@ export async function createVectorIndex(
       return VoyIndex.create(dim);
     }
     case 'ivf':
-      throw new Error('an ivf index is read-only: open a published pack\'s vectors with openPackVectors (store/pack-vectors.ts)');
+      throw new Error('an ivf index is read-only: open a published pack\'s vectors with openPackVectors (vector/pack-vectors.ts)');
     default:
       throw new Error(`unknown vector index kind ${String(kind)}`);
   }

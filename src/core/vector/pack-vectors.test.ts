@@ -5,14 +5,14 @@
  * a PackError that names the problem, never a wrong answer.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openMemoryStore } from './open-node.ts';
-import type { Store } from './store.ts';
-import type { Queryable } from './sqlite.ts';
-import { PackError } from './pack.ts';
+import { openMemoryStore } from '../store/open-node.ts';
+import type { Store } from '../store/store.ts';
+import type { Queryable } from '../store/sqlite.ts';
+import { PackError } from '../store/pack.ts';
 import { PACK_VECTOR_CELLS, PACK_VECTOR_LISTS, openPackVectors, readCells, readCentroids, writePackVectors } from './pack-vectors.ts';
-import { PartitionedVectorIndex, buildPartitions } from '../vector/partitioned.ts';
-import type { PartitionCells } from '../vector/partitioned.ts';
-import { clusteredVectors } from '../vector/synthetic.ts';
+import { PartitionedVectorIndex, buildPartitions } from './partitioned.ts';
+import type { PartitionCells } from './partitioned.ts';
+import { clusteredVectors } from './synthetic.ts';
 
 const DIM = 24;
 const N = 6000;

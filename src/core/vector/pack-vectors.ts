@@ -18,11 +18,11 @@
  *   use: a damaged pack is a PackError naming the cell, never a wrong answer or a crash.
  * - readCells is one SELECT per call, whatever the number of cells asked for.
  */
-import { PackError } from './pack.ts';
-import type { Queryable } from './sqlite.ts';
-import { insertRows } from './sqlite.ts';
-import type { Cell, PartitionCells } from '../vector/partitioned.ts';
-import { PartitionedVectorIndex, checkCell } from '../vector/partitioned.ts';
+import { PackError } from '../store/pack.ts';
+import type { Queryable } from '../store/sqlite.ts';
+import { insertRows } from '../store/sqlite.ts';
+import type { Cell, PartitionCells } from './partitioned.ts';
+import { PartitionedVectorIndex, checkCell } from './partitioned.ts';
 
 export const PACK_VECTOR_CELLS = 'pack_vector_cells';
 export const PACK_VECTOR_LISTS = 'pack_vector_lists';
