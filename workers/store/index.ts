@@ -29,7 +29,7 @@ import { callTool, type ToolAnswer, type ToolCodebase } from '../../src/core/too
 import { browserRuntime } from '../../src/core/store/open-opfs.ts';
 import { openPackOn, packPages, prefetchLayout } from '../../src/core/store/open-pack.ts';
 import { PackReadError, type PackPages } from '../../src/core/store/http-vfs.ts';
-import { PackError, packUrl, type PackManifest } from '../../src/core/store/pack.ts';
+import { PackError, packUrl, parsePackManifest, type PackManifest } from '../../src/core/store/pack.ts';
 import { fetchManifest, PageSaver, probePack, prunePageCache, resolveManifestUrl, seedFromCache, xhrRangeSource } from '../../src/core/store/pack-http.ts';
 import { SCHEMA_VERSION } from '../../src/core/store/schema.ts';
 import { openPackVectors } from '../../src/core/vector/pack-vectors.ts';
@@ -290,7 +290,6 @@ const api: StoreWorkerApi = {
         source = { manifestUrl: url.href, manifest, text, offline: false };
       } catch (e) {
         if (!(e instanceof PackReadError && e.problem === 'network' && savedManifest)) throw e;
-        const { parsePackManifest } = await import('../../src/core/store/pack.ts');
         source = { manifestUrl: url.href, manifest: parsePackManifest(savedManifest, SCHEMA_VERSION), text: savedManifest, offline: true };
       }
     } catch (e) {
