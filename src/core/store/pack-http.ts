@@ -71,12 +71,14 @@ export async function probePack(url: string, manifest: PackManifest, signal?: Ab
   const ctrl = new AbortController();
   signal?.addEventListener('abort', () => ctrl.abort(), { once: true });
   let res: Response;
+  const size = formatBytes(manifest.bytes);
   try {
     res = await fetch(url, { headers: { Range: `bytes=0-${manifest.pageSize - 1}` }, cache: 'no-store', credentials: 'same-origin', signal: ctrl.signal });
   } catch (e) {
+    // Chromium fails a range request whose answer is compressed outright: ask the headers alone.
+    await hostProblem(url, size);
     return networkError(`Could not reach the index pack ${url}`, e);
   }
-  const size = formatBytes(manifest.bytes);
   if (res.status === 200) {
     ctrl.abort();
     throw new PackReadError('no-ranges', `The server sends the whole index pack (${size}) instead of the parts a search needs: it does not support byte-range requests. Download the whole pack into this browser instead, or serve it from a host that honours Range (docs/deploy.md).`);
@@ -96,6 +98,23 @@ export async function probePack(url: string, manifest: PackManifest, signal?: Ab
   const page = new Uint8Array(await res.arrayBuffer());
   if (page.length !== manifest.pageSize) throw new PackReadError('size', `The server sent ${page.length} bytes for the index pack's first page of ${manifest.pageSize}: the pack is truncated or the server does not honour ranges.`);
   return page;
+}
+
+/** After a failed range request: a HEAD that shows a compressing or range-less host throws what is wrong; else returns. */
+async function hostProblem(url: string, size: string): Promise<void> {
+  let head: Response;
+  try {
+    head = await fetch(url, { method: 'HEAD', cache: 'no-store', credentials: 'same-origin' });
+  } catch {
+    return;
+  }
+  const encoding = head.headers.get('content-encoding');
+  if (head.ok && encoding && encoding !== 'identity') {
+    throw new PackReadError('compressed', `The server compresses the index pack (Content-Encoding: ${encoding}), so its byte ranges do not match the pack. Turn off compression for .sift files (docs/deploy.md), or download the whole pack (${size}) into this browser.`);
+  }
+  if (head.ok && head.headers.get('accept-ranges') !== 'bytes') {
+    throw new PackReadError('no-ranges', `The server does not say it supports byte-range requests for the index pack (${size}). Download the whole pack into this browser instead, or serve it from a host that honours Range (docs/deploy.md).`);
+  }
 }
 
 /** Ranges read with synchronous XMLHttpRequest (dedicated workers only), and with fetch when prefetching. */
