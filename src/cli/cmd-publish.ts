@@ -175,7 +175,7 @@ function hashPack(file: string, pageSize: number): { sha256: string; pageHashes:
 /** Tables read whole by keyword searches (bm25 reads every match's column sizes; FTS5's structure). */
 const PREFETCH_WHOLE = ['chunks_fts_docsize', 'chunks_fts_config', 'chunks_fts_idx', 'sqlite_autoindex_file_text_1'];
 /** Tables whose rows a search fetches by rowid (the reader maps candidate ids to leaf pages). */
-const ROWID_TABLES = ['chunks', 'file_text'];
+const ROWID_TABLES = ['chunks', 'file_text', 'chunks_fts_data'];
 
 /**
  * The pack's layout for readers (store/pack.ts PackLayout): interior pages of every b-tree and

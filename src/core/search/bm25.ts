@@ -217,6 +217,7 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
     //    which re-runs the whole MATCH once per listed rowid (parse_options on the kernel: 347
     //    ms for 3 definitions outside the best 100).
     const n = Math.max(limit, RERANK_CANDIDATES);
+    await db.prefetchTerms?.(query.expandedTerms); // a pack over HTTP: the doclists' pages at once
     const rows = await plannedCandidates(db, query, where, params, [...exact], n);
     for (const row of topRows(rows, n)) scores.set(row.id, -row.r);
     for (const row of rows) if (row.x) scores.set(row.id, -row.r);

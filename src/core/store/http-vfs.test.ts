@@ -13,7 +13,8 @@ import { nodeRuntime, openNodeStore } from './open-node.ts';
 import type { Store } from './store.ts';
 import { Searcher } from '../search/search.ts';
 import { grep } from '../search/grep.ts';
-import { openPackOn, packPages } from './open-pack.ts';
+import { openPackOn, packPages, prefetchLayout } from './open-pack.ts';
+import { pageRuns, treeShape } from './btree.ts';
 import { pageHashes, PackReadError, type RangeSource } from './http-vfs.ts';
 import { encodeBase64, type PackManifest } from './pack.ts';
 import { SCHEMA_VERSION } from './schema.ts';
@@ -133,6 +134,29 @@ describe('pack reader', () => {
     const out = new Uint8Array(PAGE);
     expect(() => pages.read(out, packBytes.length - PAGE)).toThrow(PackReadError);
     expect(() => pages.read(out, packBytes.length - PAGE)).toThrow(/ended early/);
+  });
+
+  it('with a layout, a search fetches its doclists and candidate rows ahead, several at once, and answers the same', async () => {
+    const probe = await openPack(packBytes);
+    const roots = Object.fromEntries((await probe.store.db.all<{ name: string; rootpage: number }>("SELECT name, rootpage FROM sqlite_schema WHERE name IN ('chunks', 'chunks_fts_data', 'file_text')")).map((r) => [r.name, r.rootpage]));
+    await probe.store.db.close();
+    const pageCount = packBytes.length / PAGE;
+    const page = (n: number) => packBytes.subarray((n - 1) * PAGE, n * PAGE);
+    const interior = Object.values(roots).flatMap((r) => treeShape(r, page, pageCount).interior);
+    const log: Array<[number, number]> = [];
+    let async = 0;
+    const src: RangeSource = { read: (a, b) => (log.push([a, b]), packBytes.slice(a, b)), readAsync: async (a, b) => (async++, packBytes.slice(a, b)) };
+    const m = { ...manifestFor(packBytes), chunks: await source.chunkCount(), layout: { prefetch: pageRuns([1, ...interior]).map(([f, n]) => [f, n] as [number, number]), tables: roots } };
+    const pages = packPages(src, m);
+    await prefetchLayout(m, pages);
+    const { store } = await openPackOn(await nodeRuntime(), m, pages);
+    const before = async;
+    for (const q of ['handle request', 'retry count worker']) {
+      const local = (await new Searcher(source).search(q, { limit: 10 })).results.map((r) => `${r.path}:${r.startLine}`);
+      expect((await new Searcher(store).search(q, { limit: 10 })).results.map((r) => `${r.path}:${r.startLine}`)).toEqual(local);
+    }
+    expect(async).toBeGreaterThan(before); // doclists and rows came through prefetches
+    await store.db.close();
   });
 
   it('is read-only: a write is refused and the pack is unchanged', async () => {

@@ -24,6 +24,41 @@ export function packPages(source: RangeSource, manifest: PackManifest, o: Omit<P
   return new PackPages(source, { ...o, size: manifest.bytes, pageSize: manifest.pageSize, hashes: decodeBase64(manifest.pageHashes) });
 }
 
+/** FTS5 leaves read ahead per query word, at most (its doclists and those of the words it prefixes). */
+export const DOCLIST_PREFETCH_LEAVES = 1024;
+
+/**
+ * The `chunks_fts_data` rowids of the leaves holding the doclists of every term that starts
+ * with a query word, from the FTS5 index's `%_idx` table (fetched whole when the pack opened):
+ * they start on the leaf of the last idx entry at or before the word and end on the first
+ * entry past its prefix (idx.pgno is `leaf << 1 | has-doclist-index`). Rowids are FTS5's `(segid << 37) + pgno`. Words are lower-cased and
+ * split as the unicode61 tokenizer does for ASCII; a miss only costs the read-ahead.
+ */
+async function doclistRowids(db: Db, terms: readonly string[]): Promise<number[]> {
+  const keys = new Set<string>();
+  for (const t of terms) for (const w of t.toLowerCase().split(/[^\p{L}\p{N}]+/u)) if (w) keys.add(`0${w}`);
+  if (!keys.size) return [];
+  const enc = new TextEncoder();
+  const out: number[] = [];
+  const segs = await db.all<{ segid: number }>('SELECT DISTINCT segid FROM chunks_fts_idx');
+  for (const { segid } of segs) {
+    for (const key of keys) {
+      const k = enc.encode(key);
+      const from = (await db.get<{ pgno: number }>('SELECT pgno FROM chunks_fts_idx WHERE segid = ? AND term <= ? ORDER BY term DESC LIMIT 1', [segid, k]))?.pgno;
+      // Every term with this prefix (queries match words as prefixes: "page"* reads pages, pagevec, …).
+      const after = k.slice();
+      after[after.length - 1]!++;
+      const to = (await db.get<{ pgno: number }>('SELECT pgno FROM chunks_fts_idx WHERE segid = ? AND term >= ? ORDER BY term LIMIT 1', [segid, after]))?.pgno;
+      if (from === undefined) continue;
+      // idx.pgno is the leaf number shifted left once (the low bit flags a doclist index).
+      const first = from >> 1;
+      const last = Math.min(to === undefined ? first + DOCLIST_PREFETCH_LEAVES : to >> 1, first + DOCLIST_PREFETCH_LEAVES);
+      for (let p = first; p <= last; p++) out.push(segid * 2 ** 37 + p);
+    }
+  }
+  return out;
+}
+
 /** Bytes fetched at most when a pack opens (its layout's prefetch list; past this, pages are read on demand). */
 export const OPEN_PREFETCH_MAX_BYTES = 24 * 1024 * 1024;
 
@@ -50,7 +85,15 @@ export async function openPackOn(runtime: SqliteRuntime, manifest: PackManifest,
       const root = roots[table];
       if (root) await pages.prefetch(pages.leavesOf(root, rowids));
     };
-    db = await Db.open(runtime.sqlite3, runtime.module, file, PACK_VFS_NAME, { readOnly: true, lastVfsError: () => vfs.lastError, onClose: () => vfs.remove(file), prefetchRows });
+    let opened: Db | null = null;
+    const prefetchTerms = async (terms: readonly string[]) => {
+      const root = roots.chunks_fts_data;
+      if (!root || !opened) return;
+      const rowids = await doclistRowids(opened, terms);
+      if (rowids.length) await pages.prefetch(pages.leavesOf(root, rowids));
+    };
+    db = await Db.open(runtime.sqlite3, runtime.module, file, PACK_VFS_NAME, { readOnly: true, lastVfsError: () => vfs.lastError, onClose: () => vfs.remove(file), prefetchRows, prefetchTerms });
+    opened = db;
   } catch (e) {
     vfs.remove(file);
     throw e;

@@ -155,6 +155,8 @@ export interface DbOptions {
   readOnly?: boolean;
   /** Fetch ahead the pages holding these rows (a pack read over HTTP: one round trip for many rows). */
   prefetchRows?: (table: string, rowids: readonly number[]) => Promise<void>;
+  /** Fetch ahead the first pages of these terms' keyword-index doclists (a pack read over HTTP). */
+  prefetchTerms?: (terms: readonly string[]) => Promise<void>;
 }
 
 /** Query methods shared by Db and the handle a transaction gets. */
@@ -168,6 +170,8 @@ export interface Queryable {
    * the network fetches their pages at once. Absent or a no-op for local databases.
    */
   prefetchRows?(table: string, rowids: readonly number[]): Promise<void>;
+  /** A hint that the next keyword statements read these terms' doclists (see prefetchRows). */
+  prefetchTerms?(terms: readonly string[]): Promise<void>;
 }
 
 /**
@@ -333,6 +337,7 @@ export class Db implements Queryable {
   readonly #conn: Connection;
   /** Set only for a database read over the network (Queryable.prefetchRows). */
   readonly prefetchRows?: (table: string, rowids: readonly number[]) => Promise<void>;
+  readonly prefetchTerms?: (terms: readonly string[]) => Promise<void>;
   #queue: Promise<unknown> = Promise.resolve();
 
   /** Wrap an already-open connection (`sqlite3.open_v2` result) of `module` (the API's module). */
@@ -340,6 +345,7 @@ export class Db implements Queryable {
     this.#conn = new Connection(sqlite3, module, handle, options);
     const prefetch = options.prefetchRows;
     if (prefetch) this.prefetchRows = (table, rowids) => (rowids.length ? prefetch(table, rowids) : Promise.resolve());
+    if (options.prefetchTerms) this.prefetchTerms = options.prefetchTerms;
   }
 
   /** Open `filename` on a registered VFS (by name) and wrap it; `sqlite3` is the API made from `module`. */
