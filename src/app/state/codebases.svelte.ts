@@ -402,8 +402,14 @@ class Codebases {
   async embed(id: string): Promise<void> {
     if (!this.#sync.isWriter) return;
     const v = this.byId(id);
-    // A published index is read-only: its vectors come with it (or not at all).
-    if (!v || v.job || v.record.kind === 'pack') return;
+    if (!v || v.job) return;
+    if (v.record.kind === 'pack') {
+      // A published index is read-only: its vectors come with it (or not at all). Whether they
+      // are this model's shows in its info.
+      await this.refreshInfo(id);
+      this.#dataVersion++;
+      return;
+    }
     const signal = this.#jobs.start(id);
     if (!signal) return;
     this.#patch(id, { job: { kind: 'embed', progress: null } });
