@@ -24,12 +24,12 @@ import type { VectorIndex } from '../../src/core/vector/types.ts';
 import { TieredIndex } from '../../src/core/vector/tiered.ts';
 import { CancelRegistry, abortError, type CancelToken } from '../../src/core/cancel.ts';
 import { META } from '../../src/core/store/meta.ts';
-import { errorFields } from '../../src/core/store/errors.ts';
+import { errorFields, formatBytes } from '../../src/core/store/errors.ts';
 import { callTool, type ToolAnswer, type ToolCodebase } from '../../src/core/tools/run.ts';
 import { browserRuntime } from '../../src/core/store/open-opfs.ts';
 import { openPackOn, packPages, prefetchLayout } from '../../src/core/store/open-pack.ts';
 import { PackReadError, type PackPages } from '../../src/core/store/http-vfs.ts';
-import { PackError, packUrl, parsePackManifest, type PackManifest } from '../../src/core/store/pack.ts';
+import { PackError, packUrl, parsePackManifest, type PackManifest, type PackStats } from '../../src/core/store/pack.ts';
 import { fetchManifest, PageSaver, probePack, prunePageCache, resolveManifestUrl, seedFromCache, xhrRangeSource } from '../../src/core/store/pack-http.ts';
 import { SCHEMA_VERSION } from '../../src/core/store/schema.ts';
 import { openPackVectors } from '../../src/core/vector/pack-vectors.ts';
@@ -168,6 +168,17 @@ async function openPackReader(source: PackSource): Promise<{ store: Store; opene
   return { store, opened: { ...source, offline, packUrl: href, pages, cachedPages } };
 }
 
+/** The per-language, per-kind and per-chunk-type lists of CodebaseInfo, from an index's (or a manifest's) stats. */
+function statLists(s: Pick<PackStats, 'languages' | 'kinds' | 'chunkTypes'>): Pick<CodebaseInfo, 'languages' | 'kinds' | 'chunkTypes'> {
+  return {
+    languages: Object.entries(s.languages)
+      .map(([language, v]) => ({ language, files: v.files, bytes: v.bytes, chunks: v.chunks, structured: v.structured }))
+      .sort((a, b) => b.chunks - a.chunks),
+    kinds: Object.entries(s.kinds).map(([kind, v]) => ({ kind, ...v })).sort((a, b) => b.bytes - a.bytes),
+    chunkTypes: Object.entries(s.chunkTypes).map(([chunkType, chunks]) => ({ chunkType, chunks })).sort((a, b) => b.chunks - a.chunks),
+  };
+}
+
 /** A pack's info, from its manifest (counting rows over HTTP would read megabytes). */
 function packInfo(id: string, o: Open, p: OpenedPack): CodebaseInfo {
   const m = p.manifest;
@@ -180,9 +191,7 @@ function packInfo(id: string, o: Open, p: OpenedPack): CodebaseInfo {
     embedded: e && model && e.model === model.key ? e.vectors : 0,
     bytes: m.sourceBytes,
     dbBytes: m.bytes,
-    languages: Object.entries(s.languages).map(([language, v]) => ({ language, ...v })).sort((a, b) => b.chunks - a.chunks),
-    kinds: Object.entries(s.kinds).map(([kind, v]) => ({ kind, ...v })).sort((a, b) => b.bytes - a.bytes),
-    chunkTypes: Object.entries(s.chunkTypes).map(([chunkType, chunks]) => ({ chunkType, chunks })).sort((a, b) => b.chunks - a.chunks),
+    ...statLists(s),
     runState: 'complete',
     merkleRoot: null,
     updatedAt: m.created,
@@ -229,15 +238,7 @@ async function info(id: string): Promise<CodebaseInfo> {
     embedded,
     bytes: s.bytes,
     dbBytes: s.dbBytes,
-    languages: Object.entries(s.languages)
-      .map(([language, v]) => ({ language, files: v.files, bytes: v.bytes, chunks: v.chunks, structured: v.structured }))
-      .sort((a, b) => b.chunks - a.chunks),
-    kinds: Object.entries(s.kinds)
-      .map(([kind, v]) => ({ kind, ...v }))
-      .sort((a, b) => b.bytes - a.bytes),
-    chunkTypes: Object.entries(s.chunkTypes)
-      .map(([chunkType, chunks]) => ({ chunkType, chunks }))
-      .sort((a, b) => b.chunks - a.chunks),
+    ...statLists(s),
     runState,
     merkleRoot,
     updatedAt: updatedAt ?? s.lastIndexed,
@@ -265,7 +266,12 @@ function tagResults(codebaseId: string, r: Awaited<ReturnType<Searcher['search']
 const api: StoreWorkerApi = {
   open: (id) => info(id),
   info: (id) => info(id),
-  structures: async (id) => (await get(id)).store.structureBytes(),
+  async structures(id) {
+    const o = await get(id);
+    // structureBytes reads every table: over HTTP that is the whole pack.
+    if (o.pack) throw new PackError(`not for a shared index: it would download the whole pack (${formatBytes(o.pack.manifest.bytes)})`);
+    return o.store.structureBytes();
+  },
   close: (id) => closeOne(id),
 
   async remove(id) {
