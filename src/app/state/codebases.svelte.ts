@@ -540,10 +540,8 @@ class Codebases {
         return false;
       }
       const name = res.name ?? 'shared index';
-      this.#views = [...this.#views, newView(newRecord(name, 'imported', null, id), 'none', res.info)];
       this.#packOffer = null;
-      await this.#save();
-      this.#dataVersion++;
+      await this.#addImported(id, name, res.info);
       notices.push('info', `Downloaded ${name}: ${res.info.files} files, ${res.info.chunks} chunks, kept in this browser.`);
       return true;
     } catch (e) {
@@ -560,6 +558,13 @@ class Codebases {
   }
 
   // ---- export / import ----
+
+  /** A database the worker just wrote (an import, a downloaded pack) joins the list as an imported codebase. */
+  async #addImported(id: string, name: string, info: CodebaseInfo): Promise<void> {
+    this.#views = [...this.#views, newView(newRecord(name, 'imported', null, id), 'none', info)];
+    await this.#save();
+    this.#dataVersion++;
+  }
 
   /** The index as one SQLite file (schema version and model key are in its meta table). */
   async exportIndex(id: string): Promise<{ name: string; blob: Blob } | null> {
@@ -585,9 +590,7 @@ class Codebases {
         return false;
       }
       const name = res.name ?? file.name.replace(/\.sift\.sqlite$|\.sqlite$/i, '');
-      this.#views = [...this.#views, newView(newRecord(name, 'imported', null, id), 'none', res.info)];
-      await this.#save();
-      this.#dataVersion++;
+      await this.#addImported(id, name, res.info);
       notices.push('info', `Imported ${name}: ${res.info.files} files, ${res.info.chunks} chunks.`);
       return true;
     } catch (e) {

@@ -88,7 +88,7 @@ export async function probePack(url: string, manifest: PackManifest, signal?: Ab
   const encoding = res.headers.get('content-encoding');
   if (encoding && encoding !== 'identity') {
     ctrl.abort();
-    throw new PackReadError('compressed', `The server compresses the index pack (Content-Encoding: ${encoding}), so its byte ranges do not match the pack. Turn off compression for .sift files (docs/deploy.md), or download the whole pack (${size}) into this browser.`);
+    throw compressedError(encoding, size);
   }
   const total = /\/(\d+)\s*$/.exec(res.headers.get('content-range') ?? '')?.[1];
   if (total !== undefined && Number(total) !== manifest.bytes) {
@@ -98,6 +98,16 @@ export async function probePack(url: string, manifest: PackManifest, signal?: Ab
   const page = new Uint8Array(await res.arrayBuffer());
   if (page.length !== manifest.pageSize) throw new PackReadError('size', `The server sent ${page.length} bytes for the index pack's first page of ${manifest.pageSize}: the pack is truncated or the server does not honour ranges.`);
   return page;
+}
+
+function compressedError(encoding: string, size: string): PackReadError {
+  return new PackReadError('compressed', `The server compresses the index pack (Content-Encoding: ${encoding}), so its byte ranges do not match the pack. Turn off compression for .sift files (docs/deploy.md), or download the whole pack (${size}) into this browser.`);
+}
+
+/** A page read answered with anything but 206 Partial Content. */
+function rangeStatusError(status: number, start: number, end: number, size: number): PackReadError {
+  if (status === 200) return new PackReadError('no-ranges', `The server stopped honouring byte ranges for the index pack (it sent all ${formatBytes(size)}).`);
+  return new PackReadError('http', `Reading the shared index failed: HTTP ${status} for bytes ${start}–${end - 1}.`);
 }
 
 /** After a failed range request: a HEAD that shows a compressing or range-less host throws what is wrong; else returns. */
@@ -110,7 +120,7 @@ async function hostProblem(url: string, size: string): Promise<void> {
   }
   const encoding = head.headers.get('content-encoding');
   if (head.ok && encoding && encoding !== 'identity') {
-    throw new PackReadError('compressed', `The server compresses the index pack (Content-Encoding: ${encoding}), so its byte ranges do not match the pack. Turn off compression for .sift files (docs/deploy.md), or download the whole pack (${size}) into this browser.`);
+    throw compressedError(encoding, size);
   }
   if (head.ok && head.headers.get('accept-ranges') !== 'bytes') {
     throw new PackReadError('no-ranges', `The server does not say it supports byte-range requests for the index pack (${size}). Download the whole pack into this browser instead, or serve it from a host that honours Range (docs/deploy.md).`);
@@ -127,11 +137,10 @@ export function xhrRangeSource(url: string, size: number): RangeSource {
       } catch (e) {
         return networkError('Reading the shared index failed', e);
       }
-      if (res.status === 200) {
+      if (res.status !== 206) {
         void res.body?.cancel();
-        throw new PackReadError('no-ranges', `The server stopped honouring byte ranges for the index pack (it sent all ${formatBytes(size)}).`);
+        throw rangeStatusError(res.status, start, end, size);
       }
-      if (res.status !== 206) throw new PackReadError('http', `Reading the shared index failed: HTTP ${res.status} for bytes ${start}–${end - 1}.`);
       return new Uint8Array(await res.arrayBuffer());
     },
     read(start: number, end: number): Uint8Array {
@@ -145,8 +154,7 @@ export function xhrRangeSource(url: string, size: number): RangeSource {
         const offline = typeof navigator !== 'undefined' && navigator.onLine === false;
         throw new PackReadError('network', `Reading the shared index failed: ${offline ? 'this device is offline and this part of the index was not read before' : `network error (${e instanceof Error ? e.message : String(e)})`}. Try again when the connection is back.`);
       }
-      if (xhr.status === 200) throw new PackReadError('no-ranges', `The server stopped honouring byte ranges for the index pack (it sent all ${formatBytes(size)}).`);
-      if (xhr.status !== 206) throw new PackReadError('http', `Reading the shared index failed: HTTP ${xhr.status} for bytes ${start}–${end - 1}.`);
+      if (xhr.status !== 206) throw rangeStatusError(xhr.status, start, end, size);
       return new Uint8Array(xhr.response as ArrayBuffer);
     },
   };
