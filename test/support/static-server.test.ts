@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseRange, resolvePath, startStaticServer, type RunningStaticServer } from './static-server.ts';
+import { byterangesBoundary, parseByteranges } from '../../src/core/store/byteranges.ts';
 
 interface Got {
   status: number;
@@ -157,6 +158,22 @@ describe('startStaticServer', () => {
     const r = await get(s.url, PACK_PATH, { Range: 'bytes=0-1,10-20' });
     expect(r.status).toBe(200);
     expect(r.body.equals(PACK)).toBe(true);
+  });
+
+  it('with multiRange, answers several ranges with multipart/byteranges as nginx does; ranges past the end dropped, 416 when none is left', async () => {
+    const s = await start({ multiRange: true });
+    const r = await get(s.url, PACK_PATH, { Range: 'bytes=0-1,10-20,990-5000,2000-2100' });
+    expect(r.status).toBe(206);
+    const boundary = byterangesBoundary(String(r.headers['content-type']));
+    expect(boundary).toBeTruthy();
+    const parts = parseByteranges(new Uint8Array(r.body), boundary!);
+    expect(parts.map((p) => [p.start, p.end])).toEqual([[0, 2], [10, 21], [990, 1000]]);
+    parts.forEach((p) => expect(Buffer.from(p.bytes).equals(slice(p.start, p.end - 1))).toBe(true));
+    expect(Number(r.headers['content-length'])).toBe(r.body.length);
+    expect((await get(s.url, PACK_PATH, { Range: 'bytes=2000-2001,3000-3001' })).status).toBe(416);
+    const head = await get(s.url, PACK_PATH, { Range: 'bytes=0-0,999-999' }, 'HEAD');
+    expect([head.status, head.body.length]).toEqual([206, 0]);
+    expect((await get(s.url, PACK_PATH, { Range: 'bytes=5-9' })).body.equals(slice(5, 9))).toBe(true); // one range: as before
   });
 
   it('never serves a file outside its roots: /../, %2e%2e and ..%2f are 404', async () => {

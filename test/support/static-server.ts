@@ -23,6 +23,11 @@
  *   (`bytes=0-1,5-6`) answers 200
  *   with the whole file (RFC 9110 lets a server ignore Range); so does a header that is not
  *   `bytes=` or does not parse. `If-Range` is not honoured (the range is always served).
+ * - `multiRange` (default false): a request for several ranges answers 206
+ *   `multipart/byteranges` as nginx does — each range its own part, in the order asked, with
+ *   its Content-Type and Content-Range; a range past the end is dropped, and 416 when none is
+ *   left. Without it, several ranges answer 200 with the whole file (Express's `send` does
+ *   that), which is what a client must survive.
  * - `ranges: false`: Range is ignored, every file answers 200 whole, no Accept-Ranges.
  * - `gzipSift`: a misconfigured host that compresses packs — a `.sift` answers 200 with
  *   `Content-Encoding: gzip` and the whole file gzipped, Range ignored, no Accept-Ranges
@@ -45,7 +50,7 @@ import { stat } from 'node:fs/promises';
 import { extname, join, resolve, sep } from 'node:path';
 import { createGzip } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 
 export interface StaticRoot {
   /** URL path prefix, starting and ending with '/' (e.g. '/', '/packs/'). */
@@ -58,6 +63,8 @@ export interface StaticServerOptions {
   roots: StaticRoot[];
   /** Answer single byte ranges with 206 (default true). */
   ranges?: boolean;
+  /** Answer several ranges in one request with 206 multipart/byteranges (default false: 200, the whole file). */
+  multiRange?: boolean;
   /** Milliseconds waited before each response (a simulated round trip; default 0). */
   delayMs?: number;
   /** Serve `.sift` files gzipped (Content-Encoding: gzip), whole, ignoring Range. */
@@ -110,6 +117,19 @@ export function contentType(path: string): string {
 }
 
 export type RangeAnswer = { kind: 'whole' } | { kind: 'range'; start: number; end: number } | { kind: 'unsatisfiable' };
+
+/** Several inclusive ranges (`bytes=a-b,c-d`) that start inside the file, ends clamped; null when the header is not such a list. */
+export function parseMultiRange(header: string | undefined, size: number): Array<{ start: number; end: number }> | null {
+  const m = header ? /^\s*bytes\s*=\s*(.*)$/i.exec(header) : null;
+  if (!m || !m[1]!.includes(',')) return null;
+  const out: Array<{ start: number; end: number }> = [];
+  for (const spec of m[1]!.split(',')) {
+    const r = parseRange(`bytes=${spec}`, size);
+    if (r.kind === 'whole') return null;
+    if (r.kind === 'range') out.push({ start: r.start, end: r.end });
+  }
+  return out;
+}
 
 /**
  * What to answer to a Range header for a file of `size` bytes: the whole file (no header,
@@ -202,6 +222,25 @@ export async function startStaticServer(o: StaticServerOptions): Promise<Running
     headers.ETag = `"${size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
     const gzip = !!o.gzipSift && extname(file).toLowerCase() === '.sift';
     if (ranges && !gzip) headers['Accept-Ranges'] = 'bytes';
+    const multi = ranges && !gzip && o.multiRange ? parseMultiRange(req.headers.range, size) : null;
+    if (multi) {
+      if (!multi.length) return answer(416, { 'Content-Range': `bytes */${size}` });
+      const boundary = `sift${Math.random().toString(16).slice(2)}`;
+      const pieces: Array<Buffer | { start: number; end: number }> = [];
+      for (const r of multi) {
+        pieces.push(Buffer.from(`\r\n--${boundary}\r\nContent-Type: ${headers['Content-Type']}\r\nContent-Range: bytes ${r.start}-${r.end}/${size}\r\n\r\n`));
+        pieces.push(r);
+      }
+      pieces.push(Buffer.from(`\r\n--${boundary}--\r\n`));
+      const length = pieces.reduce((n, p) => n + (Buffer.isBuffer(p) ? p.length : p.end - p.start + 1), 0);
+      return answer(206, { 'Content-Type': `multipart/byteranges; boundary=${boundary}`, 'Content-Length': String(length) },
+        Readable.from((async function* () {
+          for (const p of pieces) {
+            if (Buffer.isBuffer(p)) yield p;
+            else for await (const chunk of createReadStream(file, { start: p.start, end: p.end })) yield chunk as Buffer;
+          }
+        })()));
+    }
     const range = ranges && !gzip ? parseRange(req.headers.range, size) : ({ kind: 'whole' } as const);
     if (range.kind === 'unsatisfiable') return answer(416, { 'Content-Range': `bytes */${size}` });
     if (range.kind === 'range') {

@@ -30,7 +30,7 @@ import { browserRuntime } from '../../src/core/store/open-opfs.ts';
 import { openPackOn, packPages, prefetchLayout } from '../../src/core/store/open-pack.ts';
 import { PackReadError, type PackPages } from '../../src/core/store/http-vfs.ts';
 import { PackError, packUrl, parsePackManifest, type PackManifest, type PackStats } from '../../src/core/store/pack.ts';
-import { fetchManifest, PageSaver, probePack, prunePageCache, resolveManifestUrl, seedFromCache, xhrRangeSource } from '../../src/core/store/pack-http.ts';
+import { fetchManifest, HttpRangeSource, PageSaver, probeMultiRange, probePack, prunePageCache, resolveManifestUrl, seedFromCache } from '../../src/core/store/pack-http.ts';
 import { SCHEMA_VERSION } from '../../src/core/store/schema.ts';
 import { openPackVectors } from '../../src/core/vector/pack-vectors.ts';
 import { sha256Hex } from '../../src/core/hash/hash.ts';
@@ -145,12 +145,15 @@ function get(id: string): Promise<Open> {
 async function openPackReader(source: PackSource): Promise<{ store: Store; opened: OpenedPack }> {
   const href = packUrl(source.manifestUrl, source.manifest);
   const saver = new PageSaver(href, source.manifest.pageSize);
-  const pages = packPages(xhrRangeSource(href, source.manifest.bytes), source.manifest, { onFetched: (first, bytes) => saver.save(first, bytes) });
+  const http = new HttpRangeSource(href, source.manifest.bytes);
+  const pages = packPages(http, source.manifest, { onFetched: (first, bytes) => saver.save(first, bytes) });
   const cachedPages = await seedFromCache(href, pages);
   saver.alreadySaved(cachedPages * source.manifest.pageSize);
   let offline = source.offline;
   try {
-    const first = await probePack(href, source.manifest);
+    // The two probes at once: ranges at all (the first page), and several per request.
+    const [first, multi] = await Promise.all([probePack(href, source.manifest), probeMultiRange(href, source.manifest.bytes)]);
+    http.useMultiRange(multi);
     if (!pages.has(0)) {
       pages.seed(0, first);
       saver.save(0, first);

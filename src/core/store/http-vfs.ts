@@ -35,12 +35,20 @@ export interface RangeSource {
   read(start: number, end: number): Uint8Array;
   /** The same, asynchronously: several at once for prefetching (absent: prefetching reads synchronously). */
   readAsync?(start: number, end: number): Promise<Uint8Array>;
+  /**
+   * Several `[start, end)` ranges in one request (a host that answers multipart/byteranges):
+   * each entry the bytes of its range, or null where the answer did not hold it (then it is
+   * read alone). Absent: one request per range.
+   */
+  readRangesAsync?(ranges: ReadonlyArray<readonly [number, number]>): Promise<Array<Uint8Array | null>>;
 }
 
 /** Requests in flight at once when prefetching (browsers open 6 connections per HTTP/1.1 host). */
 export const PREFETCH_CONCURRENCY = 6;
 /** Missing pages closer than this are fetched in one request when prefetching (fewer round trips for a few more bytes). */
 const PREFETCH_GAP_PAGES = 2;
+/** Ranges asked for in one request at most, when the source reads several at once (keeps the Range header near 2 KB). */
+export const MAX_RANGES_PER_REQUEST = 96;
 
 /** Why a pack could not be read: the host, the network or the pack itself. */
 export type PackProblem = 'no-ranges' | 'compressed' | 'network' | 'http' | 'size' | 'damaged' | 'cors';
@@ -123,23 +131,44 @@ export class PackPages {
   async prefetch(pageNos: Iterable<number>): Promise<void> {
     const missing = [...new Set(pageNos)].filter((p) => p >= 0 && p < this.pageCount && !this.#cache.has(p)).sort((a, b) => a - b);
     if (!missing.length) return;
+    // With several ranges per request, a gap costs bytes and saves nothing: only touching pages share a range.
+    const multi = this.#source.readRangesAsync;
+    const gap = multi ? 1 : PREFETCH_GAP_PAGES;
     const runs: Array<[number, number]> = [];
     for (const p of missing) {
       const last = runs[runs.length - 1];
-      if (last && p - (last[0] + last[1] - 1) <= PREFETCH_GAP_PAGES) last[1] = p - last[0] + 1;
+      if (last && p - (last[0] + last[1] - 1) <= gap) last[1] = p - last[0] + 1;
       else runs.push([p, 1]);
     }
+    // Requests: one run each, or (several ranges per request) the runs split evenly over the connections.
+    const per = multi ? Math.min(MAX_RANGES_PER_REQUEST, Math.ceil(runs.length / PREFETCH_CONCURRENCY)) : 1;
+    const requests: Array<Array<[number, number]>> = [];
+    for (let i = 0; i < runs.length; i += per) requests.push(runs.slice(i, i + per));
+    const one = async ([first, n]: [number, number], count: boolean) => {
+      const start = first * this.pageSize;
+      const stop = (first + n) * this.pageSize;
+      const bytes = this.#source.readAsync ? await this.#source.readAsync(start, stop) : this.#source.read(start, stop);
+      this.#accept(first, first + n - 1, start, stop, bytes, count);
+    };
     let next = 0;
     const worker = async () => {
-      while (next < runs.length) {
-        const [first, n] = runs[next++]!;
-        const start = first * this.pageSize;
-        const stop = (first + n) * this.pageSize;
-        const bytes = this.#source.readAsync ? await this.#source.readAsync(start, stop) : this.#source.read(start, stop);
-        this.#accept(first, first + n - 1, start, stop, bytes);
+      while (next < requests.length) {
+        const group = requests[next++]!;
+        if (group.length === 1 || !multi) {
+          await one(group[0]!, true);
+          continue;
+        }
+        const answers = await multi.call(this.#source, group.map(([f, n]) => [f * this.pageSize, (f + n) * this.pageSize] as const));
+        this.stats.requests++;
+        for (let i = 0; i < group.length; i++) {
+          const [first, n] = group[i]!;
+          const bytes = answers[i];
+          if (bytes) this.#accept(first, first + n - 1, first * this.pageSize, (first + n) * this.pageSize, bytes, false);
+          else await one([first, n], true);
+        }
       }
     };
-    await Promise.all(Array.from({ length: Math.min(PREFETCH_CONCURRENCY, runs.length) }, worker));
+    await Promise.all(Array.from({ length: Math.min(PREFETCH_CONCURRENCY, requests.length) }, worker));
   }
 
   /**
@@ -223,8 +252,8 @@ export class PackPages {
   }
 
   /** Checks fetched pages p..end against their hashes and keeps them. */
-  #accept(p: number, end: number, start: number, stop: number, bytes: Uint8Array): void {
-    this.stats.requests++;
+  #accept(p: number, end: number, start: number, stop: number, bytes: Uint8Array, countRequest = true): void {
+    if (countRequest) this.stats.requests++;
     this.stats.bytes += bytes.length;
     if (bytes.length !== stop - start) throw new PackReadError('size', `The index pack ended early: asked for bytes ${start}–${stop - 1}, got ${bytes.length} bytes. The pack on the server is truncated or was replaced.`);
     for (let q = p; q <= end; q++) {

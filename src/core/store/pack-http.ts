@@ -16,6 +16,7 @@ import type { RangeSource } from './http-vfs.ts';
 import { PackReadError, type PackPages } from './http-vfs.ts';
 import { PackError, packUrl, parsePackManifest, type PackManifest } from './pack.ts';
 import { formatBytes } from './errors.ts';
+import { byterangesBoundary, coverRanges, parseByteranges, parseContentRange, rangesHeader } from './byteranges.ts';
 
 /** Cache Storage cache of pack pages. */
 export const PACK_PAGE_CACHE = 'sift-packs-v1';
@@ -127,37 +128,94 @@ async function hostProblem(url: string, size: string): Promise<void> {
   }
 }
 
-/** Ranges read with synchronous XMLHttpRequest (dedicated workers only), and with fetch when prefetching. */
-export function xhrRangeSource(url: string, size: number): RangeSource {
-  return {
-    async readAsync(start: number, end: number): Promise<Uint8Array> {
-      let res: Response;
-      try {
-        res = await fetch(url, { headers: { Range: `bytes=${start}-${end - 1}` }, cache: 'no-store', credentials: 'same-origin' });
-      } catch (e) {
-        return networkError('Reading the shared index failed', e);
-      }
-      if (res.status !== 206) {
-        void res.body?.cancel();
-        throw rangeStatusError(res.status, start, end, size);
-      }
-      return new Uint8Array(await res.arrayBuffer());
-    },
-    read(start: number, end: number): Uint8Array {
-      const xhr = new XMLHttpRequest();
-      xhr.open('GET', url, false);
-      xhr.responseType = 'arraybuffer';
-      xhr.setRequestHeader('Range', `bytes=${start}-${end - 1}`);
-      try {
-        xhr.send();
-      } catch (e) {
-        const offline = typeof navigator !== 'undefined' && navigator.onLine === false;
-        throw new PackReadError('network', `Reading the shared index failed: ${offline ? 'this device is offline and this part of the index was not read before' : `network error (${e instanceof Error ? e.message : String(e)})`}. Try again when the connection is back.`);
-      }
-      if (xhr.status !== 206) throw rangeStatusError(xhr.status, start, end, size);
-      return new Uint8Array(xhr.response as ArrayBuffer);
-    },
-  };
+/**
+ * Whether the host answers one request for several ranges with `multipart/byteranges` (nginx,
+ * Apache and Caddy do; many Node servers and object stores send the whole file instead). Asked
+ * with HEAD, so a host that would send the whole file sends no body; any doubt answers false.
+ */
+export async function probeMultiRange(url: string, size: number, signal?: AbortSignal): Promise<boolean> {
+  if (size < 2) return false;
+  try {
+    const res = await fetch(url, { method: 'HEAD', headers: { Range: rangesHeader([[0, 1], [size - 1, size]]) }, cache: 'no-store', credentials: 'same-origin', signal });
+    return res.status === 206 && byterangesBoundary(res.headers.get('content-type')) !== null;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A pack over HTTP: SQLite's reads with synchronous XMLHttpRequest (dedicated workers only),
+ * prefetches with fetch, several ranges per request once `useMultiRange()` says the host
+ * answers them (probeMultiRange). An answer that is not what was asked turns that off for the
+ * session and its ranges are read one by one: a host's quirk costs round trips, never a page.
+ */
+export class HttpRangeSource implements RangeSource {
+  readRangesAsync?: (ranges: ReadonlyArray<readonly [number, number]>) => Promise<Array<Uint8Array | null>>;
+
+  constructor(readonly url: string, readonly size: number) {}
+
+  useMultiRange(on: boolean): void {
+    this.readRangesAsync = on ? (ranges) => this.#readRanges(ranges) : undefined;
+  }
+
+  async #readRanges(ranges: ReadonlyArray<readonly [number, number]>): Promise<Array<Uint8Array | null>> {
+    const ctrl = new AbortController();
+    let res: Response;
+    try {
+      res = await fetch(this.url, { headers: { Range: rangesHeader(ranges) }, cache: 'no-store', credentials: 'same-origin', signal: ctrl.signal });
+    } catch (e) {
+      return networkError('Reading the shared index failed', e);
+    }
+    const none = () => {
+      this.useMultiRange(false);
+      return ranges.map(() => null);
+    };
+    if (res.status !== 206) {
+      ctrl.abort(); // a host that sends the whole pack for several ranges: stop it at the headers
+      if (res.status === 200) return none();
+      throw rangeStatusError(res.status, ranges[0]![0], ranges[ranges.length - 1]![1], this.size);
+    }
+    const body = new Uint8Array(await res.arrayBuffer());
+    const boundary = byterangesBoundary(res.headers.get('content-type'));
+    try {
+      if (boundary) return coverRanges(parseByteranges(body, boundary), ranges);
+      // One range back (a server may merge the ranges it was asked for, or answer only the first).
+      const one = parseContentRange(res.headers.get('content-range'));
+      if (one && body.length === one[1] - one[0]) return coverRanges([{ start: one[0], end: one[1], bytes: body }], ranges);
+    } catch {
+      // a malformed answer: read the ranges one by one
+    }
+    return none();
+  }
+
+  async readAsync(start: number, end: number): Promise<Uint8Array> {
+    let res: Response;
+    try {
+      res = await fetch(this.url, { headers: { Range: `bytes=${start}-${end - 1}` }, cache: 'no-store', credentials: 'same-origin' });
+    } catch (e) {
+      return networkError('Reading the shared index failed', e);
+    }
+    if (res.status !== 206) {
+      void res.body?.cancel();
+      throw rangeStatusError(res.status, start, end, this.size);
+    }
+    return new Uint8Array(await res.arrayBuffer());
+  }
+
+  read(start: number, end: number): Uint8Array {
+    const xhr = new XMLHttpRequest();
+    xhr.open('GET', this.url, false);
+    xhr.responseType = 'arraybuffer';
+    xhr.setRequestHeader('Range', `bytes=${start}-${end - 1}`);
+    try {
+      xhr.send();
+    } catch (e) {
+      const offline = typeof navigator !== 'undefined' && navigator.onLine === false;
+      throw new PackReadError('network', `Reading the shared index failed: ${offline ? 'this device is offline and this part of the index was not read before' : `network error (${e instanceof Error ? e.message : String(e)})`}. Try again when the connection is back.`);
+    }
+    if (xhr.status !== 206) throw rangeStatusError(xhr.status, start, end, this.size);
+    return new Uint8Array(xhr.response as ArrayBuffer);
+  }
 }
 
 // ---- Cache Storage copy of pages ------------------------------------------------------
