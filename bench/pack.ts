@@ -181,10 +181,15 @@ export interface PackBench {
   publish: { command: string; ms: number; dev: boolean };
   manifest: PackManifest;
   chromium: string;
+  /** The pack from a host that answers several ranges per request (multipart/byteranges, as nginx does). */
   pack: PackSide | null;
+  /** The same pack from a host that answers one range per request (several: the whole file, as Express's send does); absent when not run. */
+  packSingle?: PackSide | null;
   local: LocalSide | null;
   parity: Parity | null;
-  errors: { pack?: string; local?: string };
+  /** Parity of the single-range host's answers with the local index. */
+  paritySingle?: Parity | null;
+  errors: { pack?: string; packSingle?: string; local?: string };
   notes: string[];
   /** Load average (1, 5, 15 min) when the run ended. */
   loadavgEnd: number[];
@@ -563,11 +568,16 @@ function modeRows(r: Omit<PackBench, 'markdown'>): string[] {
   const L = ['| mode | side | queries | p50 ms | p95 ms | mean ms | worker p50 / p95 ms | .sift requests p50 / p95 / total | .sift KiB p50 / p95 / total |', '|---|---|---|---|---|---|---|---|---|'];
   const modes = new Set([...(r.pack?.modes ?? []), ...(r.local?.modes ?? [])].map((m) => m.mode));
   for (const mode of modes) {
-    for (const [side, run] of [['pack', r.pack?.modes.find((m) => m.mode === mode)], ['local OPFS', r.local?.modes.find((m) => m.mode === mode)]] as const) {
+    const sides = [
+      [r.packSingle ? 'pack, multi-range host' : 'pack', r.pack?.modes.find((m) => m.mode === mode)],
+      ['pack, single-range host', r.packSingle?.modes.find((m) => m.mode === mode)],
+      ['local OPFS', r.local?.modes.find((m) => m.mode === mode)],
+    ] as const;
+    for (const [side, run] of sides) {
       if (!run || !run.answers.length) continue;
       const s = latencyStats(run.answers.map((a) => a.ms));
       const w = run.answers.map((a) => a.workerMs).filter((x): x is number => x !== null);
-      const p = side === 'pack' ? (run.answers as PackAnswer[]) : null;
+      const p = side.startsWith('pack') ? (run.answers as PackAnswer[]) : null;
       const reqs = p?.map((a) => a.siftRequests) ?? [];
       const bytes = p?.map((a) => a.siftBytes) ?? [];
       const sum = (xs: number[]) => xs.reduce((x, y) => x + y, 0);
@@ -592,9 +602,16 @@ export function packMarkdown(r: Omit<PackBench, 'markdown'>): string {
       `Load average at the end: ${r.loadavgEnd?.map((x) => x.toFixed(2)).join(' ') ?? 'n/a'}`,
     '',
   ];
-  const p = r.pack;
-  if (p) {
-    L.push('### Opening the pack', '', '| measure | value |', '|---|---|',
+  const opened: Array<[string, PackSide | null | undefined]> = r.packSingle !== undefined
+    ? [['a host that answers several ranges per request (multipart/byteranges, as nginx does)', r.pack], ['a host that answers one range per request (several ranges: the whole file, as Express\'s send does)', r.packSingle]]
+    : [['', r.pack]];
+  for (const [host, p] of opened) {
+    const title = host ? `### Opening the pack from ${host}` : '### Opening the pack';
+    if (!p) {
+      L.push(title, '', `not measured: ${r.errors.pack ?? 'skipped'}`, '');
+      continue;
+    }
+    L.push(title, '', '| measure | value |', '|---|---|',
       `| navigation → codebase row ("${esc(p.rowLabel)}") | ${fmt(p.openMs)} ms |`,
       `| navigation → first results of \`${FIRST_QUERY}\` (keyword) | ${fmt(p.firstResultsMs)} ms (${p.first.items.length} shown; worker ${fmt(p.first.workerMs)} ms) |`,
       `| .sift until first results | ${p.untilFirst.sift.requests} requests, ${kib(p.untilFirst.sift.bytes)} KiB (${fmt((100 * p.untilFirst.sift.bytes) / m.bytes, 2)}% of the pack) |`,
@@ -603,7 +620,8 @@ export function packMarkdown(r: Omit<PackBench, 'markdown'>): string {
       `| the app's own count of pack reads (row), at first results / after all queries | ${p.untilFirst.app ? `${p.untilFirst.app.requests} requests, ${kib(p.untilFirst.app.bytes)} KiB` : 'not shown'} / ` +
         `${p.appAtEnd ? `${p.appAtEnd.requests} requests, ${kib(p.appAtEnd.bytes)} KiB` : 'not shown'} |`);
     if (p.untilFirst.top.length) L.push('', `Largest other files fetched until first results: ${p.untilFirst.top.map((t) => `\`${t.path}\` ${kib(t.bytes)} KiB${t.requests > 1 ? ` (${t.requests}×)` : ''}`).join(', ')}.`);
-  } else L.push(`### Opening the pack`, '', `not measured: ${r.errors.pack ?? 'skipped'}`);
+    L.push('');
+  }
   if (r.local) {
     L.push('', `Local side: ${r.local.copy.files} files written into OPFS in ${fmt(r.local.copy.ms / 1000, 1)} s (not timed), then "Open folder…" → indexed in ` +
       `${fmt(r.local.indexMs / 1000, 1)} s (${r.local.files} files, ${r.local.chunks} chunks).`);
@@ -613,12 +631,17 @@ export function packMarkdown(r: Omit<PackBench, 'markdown'>): string {
   if (r.parity) {
     const k = r.parity.keyword;
     const e = r.parity.exact;
-    L.push('', '### Pack vs local', '',
+    L.push('', `### Pack vs local${r.packSingle ? ' (multi-range host)' : ''}`, '',
       `- Keyword top ${TOP} (path:lines, in order) identical: ${k.filter((x) => x.sameOrder).length} of ${k.length} queries; mean overlap ${fmt(k.reduce((a, x) => a + x.overlap, 0) / Math.max(1, k.length))} of ${TOP}`,
       `- Exact: the same lines shown for ${e.filter((x) => x.sameLines).length} of ${e.length} patterns; the same totals (lines, files) for ${e.filter((x) => x.sameTotals).length} of ${e.length}`);
     const diff = [...k.filter((x) => !x.sameOrder).map((x) => `keyword \`${esc(x.query)}\`: overlap ${x.overlap}/${Math.max(x.pack, x.local)} (pack ${x.pack}, local ${x.local})`),
       ...e.filter((x) => !x.sameLines || !x.sameTotals).map((x) => `exact \`${esc(x.pattern)}\`: pack ${x.pack} lines, local ${x.local}`)];
     if (diff.length) L.push('', 'Differences:', '', ...diff.map((d) => `- ${d}`));
+  }
+  if (r.paritySingle) {
+    const k = r.paritySingle.keyword;
+    const e = r.paritySingle.exact;
+    L.push('', `- Single-range host: keyword top ${TOP} identical for ${k.filter((x) => x.sameOrder).length} of ${k.length} queries; the same exact lines for ${e.filter((x) => x.sameLines).length} of ${e.length} patterns`);
   }
   const rows: string[] = [];
   for (const mode of ['keyword', 'exact', 'semantic'] as const) {
@@ -632,8 +655,8 @@ export function packMarkdown(r: Omit<PackBench, 'markdown'>): string {
     }
   }
   if (rows.length) L.push('', '| mode | query | pack ms | local ms | pack .sift requests | pack .sift KiB | pack results/lines | local results/lines |', '|---|---|---|---|---|---|---|---|', ...rows);
-  const failed = [...(r.pack?.modes ?? []), ...(r.local?.modes ?? [])].flatMap((x) => x.errors.map((e) => `${x.mode}: ${e}`));
-  const notes = [...r.notes, ...failed, ...(r.errors.pack ? [`pack side failed: ${r.errors.pack}`] : []), ...(r.errors.local ? [`local side failed: ${r.errors.local}`] : [])];
+  const failed = [...(r.pack?.modes ?? []), ...(r.packSingle?.modes ?? []), ...(r.local?.modes ?? [])].flatMap((x) => x.errors.map((e) => `${x.mode}: ${e}`));
+  const notes = [...r.notes, ...failed, ...(r.errors.pack ? [`pack side failed: ${r.errors.pack}`] : []), ...(r.errors.packSingle ? [`single-range host side failed: ${r.errors.packSingle}`] : []), ...(r.errors.local ? [`local side failed: ${r.errors.local}`] : [])];
   if (notes.length) L.push('', '### Notes', '', ...notes.map((n) => `- ${n}`));
   return L.join('\n');
 }
@@ -677,10 +700,12 @@ export async function benchPack(o: BenchPackOptions = {}): Promise<PackBench> {
   }
   if (!existsSync(join(dist, 'index.html'))) throw new Error(`${dist}/index.html missing: not a built app`);
 
-  const server = await startStaticServer({ roots: [{ prefix: '/', dir: dist }, { prefix: '/packs/', dir: packsDir }], delayMs });
+  const roots = [{ prefix: '/', dir: dist }, { prefix: '/packs/', dir: packsDir }];
+  const server = await startStaticServer({ roots, delayMs, multiRange: true });
   const pageErrors: string[] = [];
   const errors: PackBench['errors'] = {};
   let pack: PackSide | null = null;
+  let packSingle: PackSide | null = null;
   let local: LocalSide | null = null;
   let chromiumVersion = 'Chromium';
   try {
@@ -690,6 +715,16 @@ export async function benchPack(o: BenchPackOptions = {}): Promise<PackBench> {
     } catch (e) {
       errors.pack = (e as Error).message.split('\n')[0]!.slice(0, 500);
       log(`pack side failed: ${errors.pack}`);
+    }
+    // The same pack from a host that answers one range per request.
+    const single = await startStaticServer({ roots, delayMs });
+    try {
+      packSingle = await packSide(single, manifest, name, !!manifest.contains.embeddings, o.openTimeoutMs ?? OPEN_TIMEOUT_MS, log, pageErrors);
+    } catch (e) {
+      errors.packSingle = (e as Error).message.split('\n')[0]!.slice(0, 500);
+      log(`pack side (single-range host) failed: ${errors.packSingle}`);
+    } finally {
+      await single.close();
     }
     if (!manifest.contains.embeddings) notes.push('semantic not measured: the pack has no embeddings (published with SIFT_OFFLINE=1 and no model on disk)');
     if (!o.packOnly) {
@@ -705,8 +740,9 @@ export async function benchPack(o: BenchPackOptions = {}): Promise<PackBench> {
   }
   if (pageErrors.length) notes.push(`page errors: ${pageErrors.join(' | ')}`);
   const parity = pack && local ? compare(pack, local) : null;
+  const paritySingle = packSingle && local ? compare(packSingle, local) : null;
   const result: Omit<PackBench, 'markdown'> = {
-    machine: machineInfo(), delayMs, tree, publish: { ...pub, dev: !!o.devPack }, manifest, chromium: chromiumVersion, pack, local, parity, errors, notes,
+    machine: machineInfo(), delayMs, tree, publish: { ...pub, dev: !!o.devPack }, manifest, chromium: chromiumVersion, pack, packSingle, local, parity, paritySingle, errors, notes,
     uncommitted: o.dist ? [] : uncommittedAppFiles(), loadavgEnd: loadavg(),
   };
   if (o.dist) notes.push(`app served from ${o.dist} (--dist), not built by this run`);

@@ -35,12 +35,14 @@ import type { Store } from '../core/store/store.ts';
 import { pageRuns, treeShape } from '../core/store/btree.ts';
 
 /**
- * Default page size of a pack. Measured on the kernel subset (bench/corpora/kernel, 11.7k
- * files, 168 MB; see docs/cli.md "sift publish"): the pack is within a few percent of its
- * smallest at every size from 4 KB to 64 KB, and fewer, larger pages mean fewer range requests
- * per query over HTTP.
+ * Default page size of a pack, chosen by what a keyword query reads over HTTP (docs/cli.md
+ * "sift publish", kernel subset, 50 ms per request): a query's ~100 candidate rows land on
+ * ~35–60 scattered leaves whatever the size, and the reader fetches them (and the doclists,
+ * and the files' text) ahead, several at once, so smaller pages cost few extra round trips and
+ * read far fewer bytes — p50 1.0 MB a query at 8 KB against 2.4 MB at 64 KB. The pack's size
+ * barely changes (+1% against 64 KB); the manifest's page hashes grow (8 bytes a page).
  */
-export const DEFAULT_PACK_PAGE_SIZE = 65536;
+export const DEFAULT_PACK_PAGE_SIZE = 8192;
 
 /** Bytes of each page's hash in the manifest's `pageHashes` (a prefix of the page's SHA-256). */
 const PAGE_HASH_BYTES = 8;

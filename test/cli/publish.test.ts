@@ -93,7 +93,7 @@ describe('sift publish', () => {
     const header = readFileSync(first.pack_path).subarray(0, 100);
     const raw = header.readUInt16BE(16);
     expect(raw === 1 ? 65536 : raw).toBe(m.pageSize);
-    expect(m.pageSize).toBe(65536);
+    expect(m.pageSize).toBe(8192); // the default (cmd-publish.ts DEFAULT_PACK_PAGE_SIZE, docs/cli.md)
     // One 8-byte hash prefix per page.
     const bytes = readFileSync(first.pack_path);
     const hashes = Buffer.from(m.pageHashes, 'base64');

@@ -125,6 +125,41 @@ export function leafOfRowid(root: number, rowid: number, page: PageReader, pageC
   return null;
 }
 
+/**
+ * Where the row `rowid` of table leaf page `b` (number `pageNo`) spills: its first overflow
+ * page and how many overflow pages its payload fills, or null when it fits on the leaf (or is
+ * not there). `usable` is the page size less the reserved bytes. The chain's pages are linked
+ * one to the next; `sift publish` writes them in order (VACUUM), so they are usually the run
+ * starting at `first` — a guess a reader may fetch ahead, never trust (SQLite follows the links).
+ */
+export function overflowOf(b: Uint8Array, pageNo: number, rowid: number, usable: number): { first: number; pages: number } | null {
+  const h = headerOffset(pageNo);
+  if (b[h] !== LEAF_TABLE) return null;
+  const cells = u16(b, h + 3);
+  // Cells are in rowid order: binary search.
+  let lo = 0;
+  let hi = cells - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const at = u16(b, h + 8 + 2 * mid);
+    const [payload, n1] = varint(b, at);
+    const [id, n2] = varint(b, at + n1);
+    if (id < rowid) lo = mid + 1;
+    else if (id > rowid) hi = mid - 1;
+    else {
+      const maxLocal = usable - 35;
+      if (payload <= maxLocal) return null;
+      // fileformat2 §1.6: the part kept on the leaf.
+      const minLocal = Math.floor(((usable - 12) * 32) / 255) - 23;
+      const k = minLocal + ((payload - minLocal) % (usable - 4));
+      const local = k <= maxLocal ? k : minLocal;
+      const first = u32(b, at + n1 + n2 + local);
+      return { first, pages: Math.ceil((payload - local) / (usable - 4)) };
+    }
+  }
+  return null;
+}
+
 /** Page numbers as runs `[first, count]` (sorted, merged when adjacent). */
 export function pageRuns(pages: Iterable<number>): Array<[number, number]> {
   const sorted = [...new Set(pages)].sort((a, b) => a - b);

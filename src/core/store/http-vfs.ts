@@ -19,7 +19,7 @@ import { FacadeVFS } from '@journeyapps/wa-sqlite/src/FacadeVFS.js';
 import * as VFS from '@journeyapps/wa-sqlite/src/VFS.js';
 import { sha256Sync } from '../hash/hash.ts';
 import { SiftError } from './errors.ts';
-import { leafOfRowid } from './btree.ts';
+import { leafOfRowid, overflowOf } from './btree.ts';
 
 /** Bytes of each page's hash in the manifest (a prefix of its SHA-256). */
 export const PAGE_HASH_BYTES = 8;
@@ -183,6 +183,24 @@ export class PackPages {
       if (leaf !== null) out.add(leaf - 1);
     }
     return [...out];
+  }
+
+  /**
+   * The overflow pages (0-based) of those `rowids` whose rows spill past their leaf (a long
+   * file's text), guessed as the run after each chain's first page (btree.ts overflowOf);
+   * rows whose leaf is not in memory are skipped.
+   */
+  overflowOf(root: number, rowids: readonly number[]): number[] {
+    const page = (n: number) => this.#cache.get(n - 1) ?? null;
+    const usable = this.pageSize - (this.#cache.get(0)?.[20] ?? 0); // header byte 20: reserved bytes per page
+    const out: number[] = [];
+    for (const id of rowids) {
+      const leaf = leafOfRowid(root, id, page, this.pageCount);
+      const b = leaf === null ? null : page(leaf);
+      const o = b ? overflowOf(b, leaf!, id, usable) : null;
+      if (o) for (let i = 0; i < o.pages && o.first + i <= this.pageCount; i++) out.push(o.first - 1 + i);
+    }
+    return out;
   }
 
   /** Puts pages read earlier (Cache Storage) back into memory; a page that fails its hash is ignored. */

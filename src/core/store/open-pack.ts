@@ -83,7 +83,9 @@ export async function openPackOn(runtime: SqliteRuntime, manifest: PackManifest,
     const roots = manifest.layout?.tables ?? {};
     const prefetchRows = async (table: string, rowids: readonly number[]) => {
       const root = roots[table];
-      if (root) await pages.prefetch(pages.leavesOf(root, rowids));
+      if (!root) return;
+      await pages.prefetch(pages.leavesOf(root, rowids));
+      await pages.prefetch(pages.overflowOf(root, rowids)); // long rows (a file's text): their overflow pages, once the leaves say where
     };
     let opened: Db | null = null;
     const prefetchTerms = async (terms: readonly string[]) => {
