@@ -83,6 +83,8 @@ export interface PathStats {
 export interface ServerStats {
   requests: number;
   bytes: number;
+  /** Requests answered with multipart/byteranges (several ranges at once). */
+  multipart: number;
   byPath: Record<string, PathStats>;
 }
 
@@ -177,7 +179,7 @@ export function resolvePath(roots: readonly StaticRoot[], pathname: string): str
 export async function startStaticServer(o: StaticServerOptions): Promise<RunningStaticServer> {
   const ranges = o.ranges ?? true;
   const delayMs = o.delayMs ?? 0;
-  let stats: ServerStats = { requests: 0, bytes: 0, byPath: {} };
+  let stats: ServerStats = { requests: 0, bytes: 0, multipart: 0, byPath: {} };
   const counter = (path: string): PathStats => (stats.byPath[path] ??= { requests: 0, bytes: 0 });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -225,6 +227,7 @@ export async function startStaticServer(o: StaticServerOptions): Promise<Running
     const multi = ranges && !gzip && o.multiRange ? parseMultiRange(req.headers.range, size) : null;
     if (multi) {
       if (!multi.length) return answer(416, { 'Content-Range': `bytes */${size}` });
+      stats.multipart++;
       const boundary = `sift${Math.random().toString(16).slice(2)}`;
       const pieces: Array<Buffer | { start: number; end: number }> = [];
       for (const r of multi) {
@@ -272,7 +275,7 @@ export async function startStaticServer(o: StaticServerOptions): Promise<Running
     port,
     stats: () => structuredClone(stats),
     reset: () => {
-      stats = { requests: 0, bytes: 0, byPath: {} };
+      stats = { requests: 0, bytes: 0, multipart: 0, byPath: {} };
     },
     close: () =>
       new Promise<void>((ok) => {

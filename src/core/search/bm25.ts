@@ -190,9 +190,8 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
     //    siblings and the constants a chunk defines.
     const targets = query.targets;
     const exact = new Set<number>();
-    // A pack over HTTP: the doclists' pages are fetched at once, while the lookups below run.
-    const doclists = db.prefetchTerms?.(query.expandedTerms);
-    doclists?.catch(() => undefined); // awaited below; a lookup that fails first leaves it handled
+    // A pack over HTTP: the doclists' pages and the index leaves of the lookups below, in one round.
+    await db.prefetchTerms?.(query.expandedTerms, targets.flatMap((t) => [{ index: 'chunks_symbol', key: t.symbol, nocase: true }, { index: 'chunk_names', key: nameKey(t.symbol) }]));
     for (const t of targets) {
       // A qualified target (`crate::parser::Parser`) also takes definitions under another
       // parent, ranked by how their place fits (symbols.ts qualifiedScope): fetched by name.
@@ -220,7 +219,6 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
     //    which re-runs the whole MATCH once per listed rowid (parse_options on the kernel: 347
     //    ms for 3 definitions outside the best 100).
     const n = Math.max(limit, RERANK_CANDIDATES);
-    await doclists;
     const rows = await plannedCandidates(db, query, where, params, [...exact], n);
     for (const row of topRows(rows, n)) scores.set(row.id, -row.r);
     for (const row of rows) if (row.x) scores.set(row.id, -row.r);

@@ -160,6 +160,77 @@ export function overflowOf(b: Uint8Array, pageNo: number, rowid: number, usable:
   return null;
 }
 
+/** The first column of an index cell's record, as far as the page holds it: [bytes, whole?]; null when it is not text. */
+function firstText(b: Uint8Array, payloadAt: number, local: number): [Uint8Array, boolean] | null {
+  const [hsize, n1] = varint(b, payloadAt);
+  const [type] = varint(b, payloadAt + n1);
+  if (type < 13 || type % 2 === 0) return null;
+  const len = (type - 13) / 2;
+  const from = payloadAt + hsize;
+  const have = Math.max(0, Math.min(len, payloadAt + local - from));
+  return [b.subarray(from, from + have), have === len];
+}
+
+/** Compares text bytes as SQLite's BINARY or NOCASE collation does (NOCASE folds ASCII only); `a` may be a prefix (whole = false): equal when it matches so far. */
+function compareText(a: Uint8Array, whole: boolean, key: Uint8Array, nocase: boolean): number {
+  const fold = (x: number) => (nocase && x >= 65 && x <= 90 ? x + 32 : x);
+  const n = Math.min(a.length, key.length);
+  for (let i = 0; i < n; i++) {
+    const d = fold(a[i]!) - fold(key[i]!);
+    if (d) return d;
+  }
+  if (!whole) return 0;
+  return a.length - key.length;
+}
+
+/** At most this many leaves are returned for one key (a name defined very often is read as SQLite goes). */
+const MAX_KEY_LEAVES = 8;
+
+/**
+ * The leaf pages of the index b-tree at `root` (an index, or a WITHOUT ROWID table) that may
+ * hold entries whose first column is the text `key`, compared BINARY or NOCASE as the index
+ * is, reading only interior pages through `page`. Entries of one key may span leaves; a cell
+ * that spills (a very long key) counts as equal. A hint: SQLite's own seek decides.
+ */
+export function leavesOfKey(root: number, key: Uint8Array, nocase: boolean, page: PageReader, pageCount: number, usable: number): number[] {
+  const maxLocal = Math.floor(((usable - 12) * 64) / 255) - 23;
+  const minLocal = Math.floor(((usable - 12) * 32) / 255) - 23;
+  const out: number[] = [];
+  const visit = (p: number, depth: number) => {
+    if (out.length >= MAX_KEY_LEAVES || depth > 20 || p < 1 || p > pageCount) return;
+    const b = page(p);
+    if (!b) {
+      out.push(p); // not at hand: the leaf (a pack keeps every interior page; a one-page tree's root is its leaf)
+      return;
+    }
+    const h = headerOffset(p);
+    if (b[h] === LEAF_INDEX) return void out.push(p);
+    if (b[h] !== INTERIOR_INDEX) return;
+    const cells = u16(b, h + 3);
+    // Child i holds the entries between cell i-1 and cell i; the right-most child those after the last cell.
+    let prevBelow = true; // cell i-1 < key (no cell before the first child)
+    for (let i = 0; i <= cells; i++) {
+      let cmp = 1; // past the last cell: the right-most child
+      let child: number;
+      if (i < cells) {
+        const at = u16(b, h + 12 + 2 * i);
+        child = u32(b, at);
+        const [payload, n] = varint(b, at + 4);
+        const k = minLocal + ((payload - minLocal) % (usable - 4));
+        const local = payload <= maxLocal ? payload : k <= maxLocal ? k : minLocal;
+        const text = firstText(b, at + 4 + n, local);
+        cmp = text ? compareText(text[0], text[1], key, nocase) : 1;
+      } else child = u32(b, h + 8);
+      // The child may hold the key when cell i-1 <= key <= cell i.
+      if (prevBelow && cmp >= 0) visit(child, depth + 1);
+      prevBelow = cmp <= 0;
+      if (cmp > 0) break;
+    }
+  };
+  visit(root, 0);
+  return out;
+}
+
 /** Page numbers as runs `[first, count]` (sorted, merged when adjacent). */
 export function pageRuns(pages: Iterable<number>): Array<[number, number]> {
   const sorted = [...new Set(pages)].sort((a, b) => a - b);

@@ -159,6 +159,36 @@ describe('pack reader', () => {
     await store.db.close();
   });
 
+  it('finds the index leaves of a text key (NOCASE or BINARY) from the interior pages alone: the seek then reads nothing new', async () => {
+    const probe = await openPack(packBytes);
+    const roots = new Map((await probe.store.db.all<{ name: string; rootpage: number }>('SELECT name, rootpage FROM sqlite_schema')).map((r) => [r.name, r.rootpage]));
+    await probe.store.db.close();
+    const pageCount = packBytes.length / PAGE;
+    const page = (n: number) => packBytes.subarray((n - 1) * PAGE, n * PAGE);
+    const interior = ['chunks_symbol', 'chunk_names'].flatMap((n) => treeShape(roots.get(n)!, page, pageCount).interior);
+    expect(treeShape(roots.get('chunks_symbol')!, page, pageCount, true).leaves.length).toBeGreaterThan(2); // several leaves to choose from
+    const m = { ...manifestFor(packBytes), chunks: await source.chunkCount() };
+    const pages = packPages(fileSource(packBytes, []), m);
+    await pages.prefetch([0, ...interior.map((p) => p - 1)]);
+    const { store } = await openPackOn(await nodeRuntime(), m, pages);
+    for (const [index, key, nocase, sql] of [
+      ['chunks_symbol', 'WORKER17', true, 'SELECT id FROM chunks WHERE symbol = ? COLLATE NOCASE'],
+      ['chunks_symbol', 'worker99', true, 'SELECT id FROM chunks WHERE symbol = ? COLLATE NOCASE'],
+      ['chunks_symbol', 'handle_request_7', true, 'SELECT id FROM chunks WHERE symbol = ? COLLATE NOCASE'],
+      ['chunks_symbol', 'zz_not_defined', true, 'SELECT id FROM chunks WHERE symbol = ? COLLATE NOCASE'],
+      ['chunk_names', 'limit_99', false, 'SELECT chunk_id FROM chunk_names WHERE key = ?'],
+    ] as const) {
+      const leaves = pages.leavesOfKey(roots.get(index)!, key, nocase);
+      expect(leaves.length, key).toBeGreaterThan(0);
+      await pages.prefetch(leaves);
+      const before = pages.stats.requests;
+      const rows = await store.db.all(sql, [key]);
+      expect(pages.stats.requests, `${index} ${key}`).toBe(before); // every page the seek read was predicted
+      if (key !== 'zz_not_defined') expect(rows.length, key).toBeGreaterThan(0);
+    }
+    await store.db.close();
+  });
+
   it('is read-only: a write is refused and the pack is unchanged', async () => {
     const { store } = await openPack(packBytes);
     await expect(store.db.exec("INSERT INTO meta(key, value) VALUES ('x', 'y')")).rejects.toThrow();

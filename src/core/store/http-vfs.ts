@@ -19,7 +19,7 @@ import { FacadeVFS } from '@journeyapps/wa-sqlite/src/FacadeVFS.js';
 import * as VFS from '@journeyapps/wa-sqlite/src/VFS.js';
 import { sha256Sync } from '../hash/hash.ts';
 import { SiftError } from './errors.ts';
-import { leafOfRowid, overflowOf } from './btree.ts';
+import { leafOfRowid, leavesOfKey, overflowOf } from './btree.ts';
 
 /** Bytes of each page's hash in the manifest (a prefix of its SHA-256). */
 export const PAGE_HASH_BYTES = 8;
@@ -185,6 +185,15 @@ export class PackPages {
     return [...out];
   }
 
+  /** The leaf pages (0-based) of the index tree at SQLite page `root` that may hold `key` (btree.ts leavesOfKey). */
+  leavesOfKey(root: number, key: string, nocase: boolean): number[] {
+    return leavesOfKey(root, new TextEncoder().encode(key), nocase, (n) => this.#cache.get(n - 1) ?? null, this.pageCount, this.#usable()).map((p) => p - 1);
+  }
+
+  #usable(): number {
+    return this.pageSize - (this.#cache.get(0)?.[20] ?? 0); // header byte 20: reserved bytes per page
+  }
+
   /**
    * The overflow pages (0-based) of those `rowids` whose rows spill past their leaf (a long
    * file's text), guessed as the run after each chain's first page (btree.ts overflowOf);
@@ -192,7 +201,7 @@ export class PackPages {
    */
   overflowOf(root: number, rowids: readonly number[]): number[] {
     const page = (n: number) => this.#cache.get(n - 1) ?? null;
-    const usable = this.pageSize - (this.#cache.get(0)?.[20] ?? 0); // header byte 20: reserved bytes per page
+    const usable = this.#usable();
     const out: number[] = [];
     for (const id of rowids) {
       const leaf = leafOfRowid(root, id, page, this.pageCount);

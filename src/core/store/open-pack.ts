@@ -7,7 +7,7 @@
  * pack's content-addressed file name) and unregistered when its connection closes.
  */
 import { ensureVfs, type SqliteRuntime } from './open.ts';
-import { Db } from './sqlite.ts';
+import { Db, type KeyLookup } from './sqlite.ts';
 import { Store } from './store.ts';
 import { PackPages, PackVFS, type PackPagesOptions, type RangeSource } from './http-vfs.ts';
 import { decodeBase64, type PackManifest } from './pack.ts';
@@ -88,11 +88,21 @@ export async function openPackOn(runtime: SqliteRuntime, manifest: PackManifest,
       await pages.prefetch(pages.overflowOf(root, rowids)); // long rows (a file's text): their overflow pages, once the leaves say where
     };
     let opened: Db | null = null;
-    const prefetchTerms = async (terms: readonly string[]) => {
+    let indexRoots: Map<string, number> | null = null;
+    const prefetchTerms = async (terms: readonly string[], lookups: readonly KeyLookup[] = []) => {
+      if (!opened) return;
+      const want: number[] = [];
       const root = roots.chunks_fts_data;
-      if (!root || !opened) return;
-      const rowids = await doclistRowids(opened, terms);
-      if (rowids.length) await pages.prefetch(pages.leavesOf(root, rowids));
+      if (root) want.push(...pages.leavesOf(root, await doclistRowids(opened, terms)));
+      if (lookups.length) {
+        // Index roots from the schema (page 1, in memory since the pack opened).
+        indexRoots ??= new Map((await opened.all<{ name: string; rootpage: number }>("SELECT name, rootpage FROM sqlite_schema WHERE type IN ('index', 'table')")).map((r) => [r.name, r.rootpage]));
+        for (const l of lookups) {
+          const at = indexRoots.get(l.index);
+          if (at) want.push(...pages.leavesOfKey(at, l.key, !!l.nocase));
+        }
+      }
+      if (want.length) await pages.prefetch(want); // one round: the doclists and the seeks' leaves together
     };
     db = await Db.open(runtime.sqlite3, runtime.module, file, PACK_VFS_NAME, { readOnly: true, lastVfsError: () => vfs.lastError, onClose: () => vfs.remove(file), prefetchRows, prefetchTerms });
     opened = db;

@@ -155,8 +155,16 @@ export interface DbOptions {
   readOnly?: boolean;
   /** Fetch ahead the pages holding these rows (a pack read over HTTP: one round trip for many rows). */
   prefetchRows?: (table: string, rowids: readonly number[]) => Promise<void>;
-  /** Fetch ahead the first pages of these terms' keyword-index doclists (a pack read over HTTP). */
-  prefetchTerms?: (terms: readonly string[]) => Promise<void>;
+  /** Fetch ahead the first pages of these terms' keyword-index doclists, and the index leaves of these lookups (a pack read over HTTP). */
+  prefetchTerms?: (terms: readonly string[], lookups?: readonly KeyLookup[]) => Promise<void>;
+}
+
+/** A seek a statement is about to make: the text `key` in the index (or WITHOUT ROWID table) `index`, by its first column. */
+export interface KeyLookup {
+  index: string;
+  key: string;
+  /** The index compares with COLLATE NOCASE. */
+  nocase?: boolean;
 }
 
 /** Query methods shared by Db and the handle a transaction gets. */
@@ -170,8 +178,8 @@ export interface Queryable {
    * the network fetches their pages at once. Absent or a no-op for local databases.
    */
   prefetchRows?(table: string, rowids: readonly number[]): Promise<void>;
-  /** A hint that the next keyword statements read these terms' doclists (see prefetchRows). */
-  prefetchTerms?(terms: readonly string[]): Promise<void>;
+  /** A hint that the next keyword statements read these terms' doclists and seek these index keys (see prefetchRows). */
+  prefetchTerms?(terms: readonly string[], lookups?: readonly KeyLookup[]): Promise<void>;
 }
 
 /**
@@ -337,7 +345,7 @@ export class Db implements Queryable {
   readonly #conn: Connection;
   /** Set only for a database read over the network (Queryable.prefetchRows). */
   readonly prefetchRows?: (table: string, rowids: readonly number[]) => Promise<void>;
-  readonly prefetchTerms?: (terms: readonly string[]) => Promise<void>;
+  readonly prefetchTerms?: (terms: readonly string[], lookups?: readonly KeyLookup[]) => Promise<void>;
   #queue: Promise<unknown> = Promise.resolve();
 
   /** Wrap an already-open connection (`sqlite3.open_v2` result) of `module` (the API's module). */
