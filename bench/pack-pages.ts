@@ -20,7 +20,8 @@ import { PACK_MANIFEST_NAME, parsePackManifest } from '../src/core/store/pack.ts
 import { SCHEMA_VERSION } from '../src/core/store/schema.ts';
 import { Searcher } from '../src/core/search/search.ts';
 import type { RangeSource } from '../src/core/store/http-vfs.ts';
-import { FIRST_QUERY, KEYWORD_QUERIES } from './pack.ts';
+import { grep } from '../src/core/search/grep.ts';
+import { EXACT_PATTERNS, FIRST_QUERY, KEYWORD_QUERIES } from './pack.ts';
 import { fmt, isMain, parseArgs, percentile } from './util.ts';
 
 export interface PagesRow {
@@ -33,6 +34,10 @@ export interface PagesRow {
   p50Bytes: number;
   p95Bytes: number;
   p50Requests: number;
+  /** Exact search as the app runs it on a pack (200 lines, stopping once they are found). */
+  exactP50Ms: number;
+  exactP95Ms: number;
+  exactP50Bytes: number;
 }
 
 /** A pack file read with `rttMs` waited per request (see the header). */
@@ -76,8 +81,18 @@ export async function measurePack(dir: string, o: { multi: boolean; rttMs: numbe
     bytes.push(pages.stats.bytes - a.bytes);
     reqs.push(pages.stats.requests - a.requests);
   }
+  const ems: number[] = [];
+  const ebytes: number[] = [];
+  for (const pattern of EXACT_PATTERNS) {
+    const a = pages.stats.bytes;
+    const t = performance.now();
+    await grep(store, { pattern, mode: 'exact', limit: 200, stopAtLimit: true });
+    ems.push(performance.now() - t);
+    ebytes.push(pages.stats.bytes - a);
+  }
   await store.db.close();
   return {
+    exactP50Ms: percentile(ems, 50), exactP95Ms: percentile(ems, 95), exactP50Bytes: percentile(ebytes, 50),
     pageSize: m.pageSize, multi: o.multi, openFirstMs, openFirstBytes,
     p50Ms: percentile(ms, 50), p95Ms: percentile(ms, 95), p50Bytes: percentile(bytes, 50), p95Bytes: percentile(bytes, 95), p50Requests: percentile(reqs, 50),
   };
@@ -86,11 +101,11 @@ export async function measurePack(dir: string, o: { multi: boolean; rttMs: numbe
 export function pagesTable(rows: readonly PagesRow[], rttMs: number): string {
   const kib = (b: number) => fmt(b / 1024, 0);
   return [
-    `Keyword queries (${KEYWORD_QUERIES.length}, bench/pack.ts) in Node, ${rttMs} ms per request; bytes and requests are the pack's.`,
+    `Keyword queries (${KEYWORD_QUERIES.length}) and exact patterns (${EXACT_PATTERNS.length}, 200 lines each) of bench/pack.ts, in Node, ${rttMs} ms per request; bytes and requests are the pack's.`,
     '',
-    '| page size | host | open + first query | keyword p50 / p95 | KiB per query p50 / p95 | requests p50 |',
-    '|---|---|---|---|---|---|',
-    ...rows.map((r) => `| ${r.pageSize} | ${r.multi ? 'several ranges per request' : 'one range per request'} | ${fmt(r.openFirstMs, 0)} ms, ${kib(r.openFirstBytes)} KiB | ${fmt(r.p50Ms, 0)} / ${fmt(r.p95Ms, 0)} ms | ${kib(r.p50Bytes)} / ${kib(r.p95Bytes)} | ${r.p50Requests} |`),
+    '| page size | host | open + first query | keyword p50 / p95 | keyword KiB p50 / p95 | keyword requests p50 | exact p50 / p95 | exact KiB p50 |',
+    '|---|---|---|---|---|---|---|---|',
+    ...rows.map((r) => `| ${r.pageSize} | ${r.multi ? 'several ranges per request' : 'one range per request'} | ${fmt(r.openFirstMs, 0)} ms, ${kib(r.openFirstBytes)} KiB | ${fmt(r.p50Ms, 0)} / ${fmt(r.p95Ms, 0)} ms | ${kib(r.p50Bytes)} / ${kib(r.p95Bytes)} | ${r.p50Requests} | ${fmt(r.exactP50Ms, 0)} / ${fmt(r.exactP95Ms, 0)} ms | ${kib(r.exactP50Bytes)} |`),
   ].join('\n');
 }
 

@@ -160,27 +160,84 @@ export function overflowOf(b: Uint8Array, pageNo: number, rowid: number, usable:
   return null;
 }
 
-/** The first column of an index cell's record, as far as the page holds it: [bytes, whole?]; null when it is not text. */
-function firstText(b: Uint8Array, payloadAt: number, local: number): [Uint8Array, boolean] | null {
-  const [hsize, n1] = varint(b, payloadAt);
-  const [type] = varint(b, payloadAt + n1);
-  if (type < 13 || type % 2 === 0) return null;
-  const len = (type - 13) / 2;
-  const from = payloadAt + hsize;
-  const have = Math.max(0, Math.min(len, payloadAt + local - from));
-  return [b.subarray(from, from + have), have === len];
+/** A key's column: text (UTF-8 bytes) or an integer. */
+export type KeyValue = Uint8Array | number;
+
+/** Signed big-endian integer of `n` bytes (serial types 1–6). */
+function intAt(b: Uint8Array, at: number, n: number): number {
+  let v = b[at]! & 0x80 ? -1 : 0;
+  for (let i = 0; i < n; i++) v = v * 256 + b[at + i]!;
+  return v;
 }
 
-/** Compares text bytes as SQLite's BINARY or NOCASE collation does (NOCASE folds ASCII only); `a` may be a prefix (whole = false): equal when it matches so far. */
-function compareText(a: Uint8Array, whole: boolean, key: Uint8Array, nocase: boolean): number {
-  const fold = (x: number) => (nocase && x >= 65 && x <= 90 ? x + 32 : x);
-  const n = Math.min(a.length, key.length);
-  for (let i = 0; i < n; i++) {
-    const d = fold(a[i]!) - fold(key[i]!);
-    if (d) return d;
+const INT_BYTES = [0, 1, 2, 3, 4, 6, 8];
+
+/**
+ * The leading columns of a record, as far as `local` bytes of it are on the page: text as
+ * bytes (`partial` when cut short), integers as numbers, anything else null. Stops at the
+ * first column it cannot read.
+ */
+function recordColumns(b: Uint8Array, at: number, local: number, count: number): { values: Array<KeyValue | null>; partial: boolean } {
+  const end = at + local;
+  const [hsize, n0] = varint(b, at);
+  let h = at + n0;
+  let body = at + hsize;
+  const values: Array<KeyValue | null> = [];
+  while (values.length < count && h < at + hsize) {
+    const [type, n] = varint(b, h);
+    h += n;
+    if (type >= 13 && type % 2 === 1) {
+      const len = (type - 13) / 2;
+      const have = Math.max(0, Math.min(len, end - body));
+      values.push(b.subarray(body, body + have));
+      if (have < len) return { values, partial: true };
+      body += len;
+    } else if (type >= 1 && type <= 6) {
+      if (body + INT_BYTES[type]! > end) return { values, partial: true };
+      values.push(intAt(b, body, INT_BYTES[type]!));
+      body += INT_BYTES[type]!;
+    } else if (type === 8 || type === 9) values.push(type - 8);
+    else return { values: [...values, null], partial: true };
   }
-  if (!whole) return 0;
-  return a.length - key.length;
+  return { values, partial: false };
+}
+
+/**
+ * Compares a record's leading columns with `key` as SQLite orders them (integers before text;
+ * text BINARY, or NOCASE on ASCII). A column that is cut short (`partial`) or unreadable
+ * compares equal as far as it goes: the answer is a hint, never a miss.
+ */
+function compareKey(values: ReadonlyArray<KeyValue | null>, partial: boolean, key: readonly KeyValue[], nocase: boolean): number {
+  const fold = (x: number) => (nocase && x >= 65 && x <= 90 ? x + 32 : x);
+  for (let i = 0; i < key.length; i++) {
+    if (i >= values.length) return 0; // not on the page: undecided
+    const a = values[i]!;
+    const k = key[i]!;
+    if (a === null) return 0;
+    if (typeof a === 'number' || typeof k === 'number') {
+      if (typeof a !== typeof k) return typeof a === 'number' ? -1 : 1;
+      if (a !== k) return (a as number) < (k as number) ? -1 : 1;
+      continue;
+    }
+    const n = Math.min(a.length, k.length);
+    for (let j = 0; j < n; j++) {
+      const d = fold(a[j]!) - fold(k[j]!);
+      if (d) return d;
+    }
+    const last = i === values.length - 1;
+    if (partial && last) return 0;
+    if (a.length !== k.length) return a.length - k.length;
+  }
+  return 0;
+}
+
+/** Bytes of an index cell's payload kept on its page (fileformat2 §1.6, index pages). */
+function indexLocal(payload: number, usable: number): number {
+  const maxLocal = Math.floor(((usable - 12) * 64) / 255) - 23;
+  const minLocal = Math.floor(((usable - 12) * 32) / 255) - 23;
+  if (payload <= maxLocal) return payload;
+  const k = minLocal + ((payload - minLocal) % (usable - 4));
+  return k <= maxLocal ? k : minLocal;
 }
 
 /** At most this many leaves are returned for one key (a name defined very often is read as SQLite goes). */
@@ -188,13 +245,11 @@ const MAX_KEY_LEAVES = 8;
 
 /**
  * The leaf pages of the index b-tree at `root` (an index, or a WITHOUT ROWID table) that may
- * hold entries whose first column is the text `key`, compared BINARY or NOCASE as the index
- * is, reading only interior pages through `page`. Entries of one key may span leaves; a cell
- * that spills (a very long key) counts as equal. A hint: SQLite's own seek decides.
+ * hold entries whose leading columns are `key` (text compared BINARY or NOCASE as the index
+ * is, integers), reading only interior pages through `page`. Entries of one key may span
+ * leaves; a cell cut short by overflow counts as equal. A hint: SQLite's own seek decides.
  */
-export function leavesOfKey(root: number, key: Uint8Array, nocase: boolean, page: PageReader, pageCount: number, usable: number): number[] {
-  const maxLocal = Math.floor(((usable - 12) * 64) / 255) - 23;
-  const minLocal = Math.floor(((usable - 12) * 32) / 255) - 23;
+export function leavesOfKey(root: number, key: readonly KeyValue[], nocase: boolean, page: PageReader, pageCount: number, usable: number): number[] {
   const out: number[] = [];
   const visit = (p: number, depth: number) => {
     if (out.length >= MAX_KEY_LEAVES || depth > 20 || p < 1 || p > pageCount) return;
@@ -208,7 +263,7 @@ export function leavesOfKey(root: number, key: Uint8Array, nocase: boolean, page
     if (b[h] !== INTERIOR_INDEX) return;
     const cells = u16(b, h + 3);
     // Child i holds the entries between cell i-1 and cell i; the right-most child those after the last cell.
-    let prevBelow = true; // cell i-1 < key (no cell before the first child)
+    let prevBelow = true; // cell i-1 <= key (no cell before the first child)
     for (let i = 0; i <= cells; i++) {
       let cmp = 1; // past the last cell: the right-most child
       let child: number;
@@ -216,10 +271,8 @@ export function leavesOfKey(root: number, key: Uint8Array, nocase: boolean, page
         const at = u16(b, h + 12 + 2 * i);
         child = u32(b, at);
         const [payload, n] = varint(b, at + 4);
-        const k = minLocal + ((payload - minLocal) % (usable - 4));
-        const local = payload <= maxLocal ? payload : k <= maxLocal ? k : minLocal;
-        const text = firstText(b, at + 4 + n, local);
-        cmp = text ? compareText(text[0], text[1], key, nocase) : 1;
+        const r = recordColumns(b, at + 4 + n, indexLocal(payload, usable), key.length);
+        cmp = compareKey(r.values, r.partial, key, nocase);
       } else child = u32(b, h + 8);
       // The child may hold the key when cell i-1 <= key <= cell i.
       if (prevBelow && cmp >= 0) visit(child, depth + 1);
@@ -228,6 +281,29 @@ export function leavesOfKey(root: number, key: Uint8Array, nocase: boolean, page
     }
   };
   visit(root, 0);
+  return out;
+}
+
+/**
+ * The rowids of the entries of index leaf `b` whose leading columns are `key` (an index's
+ * record ends with its table's rowid). Entries cut short by overflow are skipped.
+ */
+export function rowidsOfKey(b: Uint8Array, pageNo: number, key: readonly KeyValue[], nocase: boolean, usable: number): number[] {
+  const h = headerOffset(pageNo);
+  if (b[h] !== LEAF_INDEX) return [];
+  const out: number[] = [];
+  const cells = u16(b, h + 3);
+  for (let i = 0; i < cells; i++) {
+    const at = u16(b, h + 8 + 2 * i);
+    const [payload, n] = varint(b, at);
+    const local = indexLocal(payload, usable);
+    if (local < payload) continue;
+    const r = recordColumns(b, at + n, local, 64);
+    if (r.partial || r.values.length <= key.length) continue;
+    if (compareKey(r.values.slice(0, key.length), false, key, nocase) !== 0) continue;
+    const rowid = r.values[r.values.length - 1];
+    if (typeof rowid === 'number') out.push(rowid);
+  }
   return out;
 }
 

@@ -178,13 +178,50 @@ describe('pack reader', () => {
       ['chunks_symbol', 'zz_not_defined', true, 'SELECT id FROM chunks WHERE symbol = ? COLLATE NOCASE'],
       ['chunk_names', 'limit_99', false, 'SELECT chunk_id FROM chunk_names WHERE key = ?'],
     ] as const) {
-      const leaves = pages.leavesOfKey(roots.get(index)!, key, nocase);
+      const leaves = pages.leavesOfKey(roots.get(index)!, [key], nocase);
       expect(leaves.length, key).toBeGreaterThan(0);
       await pages.prefetch(leaves);
       const before = pages.stats.requests;
       const rows = await store.db.all(sql, [key]);
       expect(pages.stats.requests, `${index} ${key}`).toBe(before); // every page the seek read was predicted
       if (key !== 'zz_not_defined') expect(rows.length, key).toBeGreaterThan(0);
+    }
+    // Integer keys: the trigram postings' (seg, gram) index, and the rowids its entries lead to.
+    const keyRoot = roots.get('trigram_postings_key')!;
+    const sample = await store.db.all<{ seg: number; gram: number; id: number }>('SELECT seg, gram, rowid AS id FROM trigram_postings ORDER BY (gram * 7919) % 1000 LIMIT 12');
+    expect(sample.length).toBe(12);
+    for (const { seg, gram, id } of [...sample, { seg: sample[0]!.seg, gram: 0x7fffff, id: -1 }]) {
+      await pages.prefetch(pages.leavesOfKey(keyRoot, [seg, gram], false));
+      const before = pages.stats.requests;
+      const want = await store.db.all<{ id: number }>('SELECT rowid AS id FROM trigram_postings WHERE seg = ? AND gram = ?', [seg, gram]);
+      expect(pages.stats.requests, `gram ${gram}`).toBe(before);
+      expect(pages.rowidsOfKey(keyRoot, [seg, gram], false), `gram ${gram}`).toEqual(want.map((r) => r.id));
+      expect(want.length).toBe(id === -1 ? 0 : 1);
+    }
+    await store.db.close();
+  });
+
+  it('an exact search on a pack fetches its trigram postings ahead, and reads the same lines', async () => {
+    const probe = await openPack(packBytes);
+    const tables = Object.fromEntries((await probe.store.db.all<{ name: string; rootpage: number }>("SELECT name, rootpage FROM sqlite_schema WHERE name IN ('chunks', 'chunks_fts_data', 'file_text')")).map((r) => [r.name, r.rootpage]));
+    const all = (await probe.store.db.all<{ rootpage: number }>('SELECT rootpage FROM sqlite_schema WHERE rootpage > 0')).map((r) => r.rootpage);
+    await probe.store.db.close();
+    const pageCount = packBytes.length / PAGE;
+    const page = (n: number) => packBytes.subarray((n - 1) * PAGE, n * PAGE);
+    const interior = all.flatMap((r) => treeShape(r, page, pageCount).interior);
+    let sync = 0;
+    const src: RangeSource = { read: (a, b) => (sync++, packBytes.slice(a, b)), readAsync: async (a, b) => packBytes.slice(a, b) };
+    const m = { ...manifestFor(packBytes), chunks: await source.chunkCount(), layout: { prefetch: pageRuns([1, ...interior]).map(([f, n]) => [f, n] as [number, number]), tables } };
+    const pages = packPages(src, m);
+    await prefetchLayout(m, pages);
+    const { store } = await openPackOn(await nodeRuntime(), m, pages);
+    await grep(store, { pattern: 'LIMIT_1', mode: 'exact' }); // the segments' leaves, once
+    for (const pattern of ['return job.retry_count * 11', 'value 7', 'MAX_nothing_like_this']) {
+      const before = sync;
+      const a = await grep(source, { pattern, mode: 'exact', limit: 200, stopAtLimit: true });
+      const b = await grep(store, { pattern, mode: 'exact', limit: 200, stopAtLimit: true });
+      expect(b.results, pattern).toEqual(a.results);
+      expect(sync - before, pattern).toBeLessThanOrEqual(1); // the postings, their rows and the files' text came through prefetches
     }
     await store.db.close();
   });

@@ -19,7 +19,7 @@ import { FacadeVFS } from '@journeyapps/wa-sqlite/src/FacadeVFS.js';
 import * as VFS from '@journeyapps/wa-sqlite/src/VFS.js';
 import { sha256Sync } from '../hash/hash.ts';
 import { SiftError } from './errors.ts';
-import { leafOfRowid, leavesOfKey, overflowOf } from './btree.ts';
+import { leafOfRowid, leavesOfKey, overflowOf, rowidsOfKey, type KeyValue } from './btree.ts';
 
 /** Bytes of each page's hash in the manifest (a prefix of its SHA-256). */
 export const PAGE_HASH_BYTES = 8;
@@ -185,9 +185,20 @@ export class PackPages {
     return [...out];
   }
 
-  /** The leaf pages (0-based) of the index tree at SQLite page `root` that may hold `key` (btree.ts leavesOfKey). */
-  leavesOfKey(root: number, key: string, nocase: boolean): number[] {
-    return leavesOfKey(root, new TextEncoder().encode(key), nocase, (n) => this.#cache.get(n - 1) ?? null, this.pageCount, this.#usable()).map((p) => p - 1);
+  /** The leaf pages (0-based) of the index tree at SQLite page `root` that may hold entries led by `key` (btree.ts leavesOfKey). */
+  leavesOfKey(root: number, key: ReadonlyArray<string | number>, nocase: boolean): number[] {
+    return leavesOfKey(root, keyValues(key), nocase, (n) => this.#cache.get(n - 1) ?? null, this.pageCount, this.#usable()).map((p) => p - 1);
+  }
+
+  /** The table rowids of the entries led by `key` in the index tree at `root`, from its leaves in memory (fetch leavesOfKey first). */
+  rowidsOfKey(root: number, key: ReadonlyArray<string | number>, nocase: boolean): number[] {
+    const k = keyValues(key);
+    const out: number[] = [];
+    for (const leaf of leavesOfKey(root, k, nocase, (n) => this.#cache.get(n - 1) ?? null, this.pageCount, this.#usable())) {
+      const b = this.#cache.get(leaf - 1);
+      if (b) out.push(...rowidsOfKey(b, leaf, k, nocase, this.#usable()));
+    }
+    return out;
   }
 
   #usable(): number {
@@ -305,6 +316,11 @@ export class PackPages {
     this.#cache.set(p, page);
     while (this.#cache.size > this.#maxPages) this.#cache.delete(this.#cache.keys().next().value!);
   }
+}
+
+const utf8 = new TextEncoder();
+function keyValues(key: ReadonlyArray<string | number>): KeyValue[] {
+  return key.map((v) => (typeof v === 'string' ? utf8.encode(v) : v));
 }
 
 /**

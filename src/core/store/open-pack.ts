@@ -88,21 +88,35 @@ export async function openPackOn(runtime: SqliteRuntime, manifest: PackManifest,
       await pages.prefetch(pages.overflowOf(root, rowids)); // long rows (a file's text): their overflow pages, once the leaves say where
     };
     let opened: Db | null = null;
-    let indexRoots: Map<string, number> | null = null;
+    let schemaRoots: Map<string, number> | null = null;
     const prefetchTerms = async (terms: readonly string[], lookups: readonly KeyLookup[] = []) => {
       if (!opened) return;
       const want: number[] = [];
       const root = roots.chunks_fts_data;
-      if (root) want.push(...pages.leavesOf(root, await doclistRowids(opened, terms)));
+      if (root && terms.length) want.push(...pages.leavesOf(root, await doclistRowids(opened, terms)));
       if (lookups.length) {
-        // Index roots from the schema (page 1, in memory since the pack opened).
-        indexRoots ??= new Map((await opened.all<{ name: string; rootpage: number }>("SELECT name, rootpage FROM sqlite_schema WHERE type IN ('index', 'table')")).map((r) => [r.name, r.rootpage]));
+        // Index and table roots from the schema (page 1, in memory since the pack opened).
+        schemaRoots ??= new Map((await opened.all<{ name: string; rootpage: number }>("SELECT name, rootpage FROM sqlite_schema WHERE type IN ('index', 'table')")).map((r) => [r.name, r.rootpage]));
         for (const l of lookups) {
-          const at = indexRoots.get(l.index);
+          const at = schemaRoots.get(l.index);
           if (at) want.push(...pages.leavesOfKey(at, l.key, !!l.nocase));
         }
       }
       if (want.length) await pages.prefetch(want); // one round: the doclists and the seeks' leaves together
+      // Then the rows the seeks lead to, where the statement reads them (their leaves, then overflow).
+      const rows = new Map<string, number[]>();
+      for (const l of lookups) {
+        const at = l.table ? schemaRoots?.get(l.index) : undefined;
+        if (!at || !l.table) continue;
+        const ids = pages.rowidsOfKey(at, l.key, !!l.nocase);
+        if (ids.length) rows.set(l.table, [...(rows.get(l.table) ?? []), ...ids]);
+      }
+      for (const [table, ids] of rows) {
+        const tableRoot = schemaRoots?.get(table);
+        if (!tableRoot) continue;
+        await pages.prefetch(pages.leavesOf(tableRoot, ids));
+        await pages.prefetch(pages.overflowOf(tableRoot, ids));
+      }
     };
     db = await Db.open(runtime.sqlite3, runtime.module, file, PACK_VFS_NAME, { readOnly: true, lastVfsError: () => vfs.lastError, onClose: () => vfs.remove(file), prefetchRows, prefetchTerms });
     opened = db;

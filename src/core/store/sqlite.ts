@@ -159,12 +159,14 @@ export interface DbOptions {
   prefetchTerms?: (terms: readonly string[], lookups?: readonly KeyLookup[]) => Promise<void>;
 }
 
-/** A seek a statement is about to make: the text `key` in the index (or WITHOUT ROWID table) `index`, by its first column. */
+/** A seek a statement is about to make: `key` (text or integers) in the index (or WITHOUT ROWID table) `index`, by its leading columns. */
 export interface KeyLookup {
   index: string;
-  key: string;
-  /** The index compares with COLLATE NOCASE. */
+  key: ReadonlyArray<string | number>;
+  /** The index compares text with COLLATE NOCASE. */
   nocase?: boolean;
+  /** The table the index belongs to, when the statement then reads the entries' rows from it (fetched too). */
+  table?: string;
 }
 
 /** Query methods shared by Db and the handle a transaction gets. */

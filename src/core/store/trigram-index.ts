@@ -477,6 +477,11 @@ export class TrigramIndex {
   async candidates(db: Queryable, q: TrigramQuery): Promise<Uint32Array | null> {
     const keys = queryKeys(q);
     if (!keys.length) return null;
+    // A pack over HTTP: the postings' index leaves, rows and overflow pages, each in one round.
+    if (db.prefetchTerms) {
+      const segs = await segments(db);
+      await db.prefetchTerms([], segs.flatMap((seg) => keys.map((gram) => ({ index: 'trigram_postings_key', key: [seg, gram], table: 'trigram_postings' }))));
+    }
     // One statement: pending ids (seg = -1) and the postings of every segment, one snapshot.
     const lists = new Map<number, Uint32Array>();
     let pending: number[] = [];
