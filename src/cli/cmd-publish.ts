@@ -32,7 +32,7 @@ import { META } from '../core/store/meta.ts';
 import { SCHEMA_VERSION } from '../core/store/schema.ts';
 import { PACK_EXTENSION, PACK_FORMAT, PACK_MANIFEST_NAME, packFileName, parsePackManifest, type PackEmbeddings, type PackLayout, type PackManifest } from '../core/store/pack.ts';
 import type { Store } from '../core/store/store.ts';
-import { pageRuns, treeShape } from '../core/store/btree.ts';
+import { leafOfRowid, pageRuns, treeShape } from '../core/store/btree.ts';
 
 /**
  * Default page size of a pack, chosen by what a keyword query reads over HTTP (docs/cli.md
@@ -178,6 +178,11 @@ function hashPack(file: string, pageSize: number): { sha256: string; pageHashes:
 const PREFETCH_WHOLE = ['chunks_fts_docsize', 'chunks_fts_config', 'chunks_fts_idx', 'sqlite_autoindex_file_text_1'];
 /** Tables whose rows a search fetches by rowid (the reader maps candidate ids to leaf pages). */
 const ROWID_TABLES = ['chunks', 'file_text', 'chunks_fts_data'];
+/**
+ * Leaves every first search reads, by rowid: FTS5's averages and structure records (rowids 1
+ * and 10 of its %_data) and the last row of `chunks` (bm25's `max(id)`).
+ */
+const FIRST_READS: Record<string, number[]> = { chunks_fts_data: [1, 10], chunks: [Number.MAX_SAFE_INTEGER] };
 
 /**
  * The pack's layout for readers (store/pack.ts PackLayout): interior pages of every b-tree and
@@ -197,6 +202,10 @@ function packLayout(packPath: string, pageSize: number, roots: Array<{ name: str
       const whole = PREFETCH_WHOLE.includes(r.name);
       const shape = treeShape(r.rootpage, page, pageCount, whole);
       pages.push(...shape.interior, ...shape.leaves, r.rootpage);
+      for (const id of FIRST_READS[r.name] ?? []) {
+        const leaf = leafOfRowid(r.rootpage, id, page, pageCount);
+        if (leaf !== null) pages.push(leaf);
+      }
     }
     const tables: Record<string, number> = {};
     for (const r of roots) if (ROWID_TABLES.includes(r.name)) tables[r.name] = r.rootpage;

@@ -53,7 +53,9 @@ async function doclistRowids(db: Db, terms: readonly string[]): Promise<number[]
       // idx.pgno is the leaf number shifted left once (the low bit flags a doclist index).
       const first = from >> 1;
       const last = Math.min(to === undefined ? first + DOCLIST_PREFETCH_LEAVES : to >> 1, first + DOCLIST_PREFETCH_LEAVES);
-      for (let p = first; p <= last; p++) out.push(segid * 2 ** 37 + p);
+      // Each leaf's rowid, and where its doclist index would be (FTS5_DLIDX_ROWID, height 0: a
+      // long doclist's skip list, read before the doclist; absent ones cost no page of their own).
+      for (let p = first; p <= last; p++) out.push(segid * 2 ** 37 + p, segid * 2 ** 37 + 2 ** 36 + p);
     }
   }
   return out;
