@@ -291,6 +291,8 @@ const api: StoreWorkerApi = {
   },
 
   async openPack(id, manifestRef, savedManifest) {
+    // SQLite's WebAssembly loads while the manifest, the probe and the layout are fetched.
+    browserRuntime().catch(() => undefined);
     let source: PackSource;
     try {
       const url = resolveManifestUrl(manifestRef, self.location.href, PACK_ORIGINS);
