@@ -64,6 +64,15 @@ function readCoiFlag(): Promise<boolean> {
 }
 
 sw.addEventListener('install', (event) => {
+  // Published index packs (issue 27) go to the network without waking this worker, where the
+  // browser has the Static Routing API (Chromium 123+): a search's range requests then skip a
+  // trip through this thread, busy precaching after a first visit. The fetch handler below lets
+  // them through too, for other browsers.
+  const e = event as ExtendableEvent & { addRoutes?: (rules: unknown) => Promise<void> };
+  const Pattern = (globalThis as { URLPattern?: new (init: { pathname: string }) => unknown }).URLPattern;
+  if (typeof e.addRoutes === 'function' && Pattern) {
+    event.waitUntil(e.addRoutes([{ condition: { urlPattern: new Pattern({ pathname: '*.sift' }) }, source: 'network' }]).catch(() => undefined));
+  }
   event.waitUntil(precacheAll());
 });
 

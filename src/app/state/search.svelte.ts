@@ -208,12 +208,15 @@ class Search {
   // ---- running ----
 
   #answered: () => void = () => undefined;
-  /** Resolves once a search (ranked or exact) has answered for the first time. */
+  /**
+   * Resolves once a search (ranked or exact) has shown results for the first time: a search
+   * that ran before any codebase was ready, or was overtaken by a newer one, does not count.
+   */
   readonly firstAnswer: Promise<void> = new Promise((resolve) => (this.#answered = resolve));
 
   async run(): Promise<void> {
     await this.#run();
-    if (this.#query.trim()) this.#answered();
+    if (this.#query.trim() && (this.#results.length > 0 || grepSearch.lines.length > 0)) this.#answered();
   }
 
   async #run(): Promise<void> {

@@ -125,6 +125,12 @@ describe('pack reader', () => {
     expect(String((err as Error).message)).toMatch(/does not match its manifest/);
     expect(classify(err).kind).toBe('io');
     await store.db.close();
+    // Prefetched pages are checked too (with WebCrypto where there is one), one by one or several per request.
+    const m = { ...manifestFor(packBytes), chunks: 1 };
+    const asyncSrc: RangeSource = { read: (a, b) => damaged.slice(a, b), readAsync: async (a, b) => damaged.slice(a, b) };
+    await expect(packPages(asyncSrc, m).prefetch([6, 7])).rejects.toThrow(/page 7 of .* has the wrong hash/);
+    const multiSrc: RangeSource = { ...asyncSrc, readRangesAsync: async (ranges) => ranges.map(([a, b]) => damaged.slice(a, b)) };
+    await expect(packPages(multiSrc, m).prefetch([9, 20, 30])).rejects.toThrow(/does not match its manifest/);
   });
 
   it('refuses a truncated pack (the server sends fewer bytes than asked)', async () => {

@@ -148,7 +148,7 @@ export class PackPages {
       const start = first * this.pageSize;
       const stop = (first + n) * this.pageSize;
       const bytes = this.#source.readAsync ? await this.#source.readAsync(start, stop) : this.#source.read(start, stop);
-      this.#accept(first, first + n - 1, start, stop, bytes, count);
+      await this.#acceptAsync(first, first + n - 1, start, stop, bytes, count);
     };
     let next = 0;
     const worker = async () => {
@@ -163,7 +163,7 @@ export class PackPages {
         for (let i = 0; i < group.length; i++) {
           const [first, n] = group[i]!;
           const bytes = answers[i];
-          if (bytes) this.#accept(first, first + n - 1, first * this.pageSize, (first + n) * this.pageSize, bytes, false);
+          if (bytes) await this.#acceptAsync(first, first + n - 1, first * this.pageSize, (first + n) * this.pageSize, bytes, false);
           else await one([first, n], true);
         }
       }
@@ -290,13 +290,13 @@ export class PackPages {
   }
 
   /** Checks fetched pages p..end against their hashes and keeps them. */
-  #accept(p: number, end: number, start: number, stop: number, bytes: Uint8Array, countRequest = true): void {
+  #accept(p: number, end: number, start: number, stop: number, bytes: Uint8Array, countRequest = true, digests?: Uint8Array[]): void {
     if (countRequest) this.stats.requests++;
     this.stats.bytes += bytes.length;
     if (bytes.length !== stop - start) throw new PackReadError('size', `The index pack ended early: asked for bytes ${start}–${stop - 1}, got ${bytes.length} bytes. The pack on the server is truncated or was replaced.`);
     for (let q = p; q <= end; q++) {
       const page = bytes.subarray((q - p) * this.pageSize, (q - p + 1) * this.pageSize);
-      if (!this.#hashOk(q, page)) {
+      if (!this.#hashOk(q, page, digests?.[q - p])) {
         throw new PackReadError('damaged', `The index pack on the server does not match its manifest (page ${q + 1} of ${this.pageCount} has the wrong hash): it was changed or damaged after publishing. Publish it again.`);
       }
     }
@@ -304,8 +304,20 @@ export class PackPages {
     this.#onFetched?.(p, bytes);
   }
 
-  #hashOk(p: number, page: Uint8Array): boolean {
-    const h = sha256Sync(page);
+  /**
+   * #accept for prefetched pages: the hashes are checked with WebCrypto where there is one (it
+   * runs off this thread, several at once: the layout's megabytes at open cost no JavaScript
+   * SHA-256), then the pages are kept exactly as #accept keeps them.
+   */
+  async #acceptAsync(p: number, end: number, start: number, stop: number, bytes: Uint8Array, countRequest = true): Promise<void> {
+    const subtle = (globalThis as { crypto?: Crypto }).crypto?.subtle;
+    if (!subtle || bytes.length !== stop - start) return this.#accept(p, end, start, stop, bytes, countRequest);
+    const digests = await Promise.all(Array.from({ length: end - p + 1 }, (_, i) => subtle.digest('SHA-256', bytes.subarray(i * this.pageSize, (i + 1) * this.pageSize) as Uint8Array<ArrayBuffer>)));
+    this.#accept(p, end, start, stop, bytes, countRequest, digests.map((d) => new Uint8Array(d)));
+  }
+
+  #hashOk(p: number, page: Uint8Array, digest?: Uint8Array): boolean {
+    const h = digest ?? sha256Sync(page);
     const at = p * PAGE_HASH_BYTES;
     for (let i = 0; i < PAGE_HASH_BYTES; i++) if (h[i] !== this.#hashes[at + i]) return false;
     return true;
