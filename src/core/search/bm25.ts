@@ -191,7 +191,7 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
     const targets = query.targets;
     const exact = new Set<number>();
     // A pack over HTTP: the doclists' pages and the index leaves of the lookups below, in one round.
-    await db.prefetchTerms?.(query.expandedTerms, targets.flatMap((t) => [{ index: 'chunks_symbol', key: [t.symbol], nocase: true }, { index: 'chunk_names', key: [nameKey(t.symbol)], table: 'chunks' }]));
+    await db.prefetchTerms?.(query.ftsGroups.flat().flatMap((p) => [p.phrase, p.word]), targets.flatMap((t) => [{ index: 'chunks_symbol', key: [t.symbol], nocase: true }, { index: 'chunk_names', key: [nameKey(t.symbol)], table: 'chunks' }]));
     for (const t of targets) {
       // A qualified target (`crate::parser::Parser`) also takes definitions under another
       // parent, ranked by how their place fits (symbols.ts qualifiedScope): fetched by name.

@@ -24,37 +24,66 @@ export function packPages(source: RangeSource, manifest: PackManifest, o: Omit<P
   return new PackPages(source, { ...o, size: manifest.bytes, pageSize: manifest.pageSize, hashes: decodeBase64(manifest.pageHashes) });
 }
 
-/** FTS5 leaves read ahead per query word, at most (its doclists and those of the words it prefixes). */
+/** FTS5 leaves read ahead per query token, at most (its doclist and, for a prefix, those of the words it prefixes). */
 export const DOCLIST_PREFETCH_LEAVES = 1024;
+/**
+ * A prefix token's other terms are fetched only when their doclists span at most this many
+ * FTS5 leaves: the planner (fts-plan.ts) searches a common word as typed, without its prefix,
+ * so a wide prefix is usually never read (`"atomic"*` covers every `atomic_*` name).
+ */
+export const PREFIX_PREFETCH_LEAVES = 24;
 
 /**
- * The `chunks_fts_data` rowids of the leaves holding the doclists of every term that starts
- * with a query word, from the FTS5 index's `%_idx` table (fetched whole when the pack opened):
- * they start on the leaf of the last idx entry at or before the word and end on the first
- * entry past its prefix (idx.pgno is `leaf << 1 | has-doclist-index`). Rowids are FTS5's `(segid << 37) + pgno`. Words are lower-cased and
- * split as the unicode61 tokenizer does for ASCII; a miss only costs the read-ahead.
+ * The tokens of FTS5 phrases as the unicode61 tokenizer makes them (lower case, split at
+ * anything but letters and digits; ASCII-exact, a miss only costs reads later), each marked
+ * when it is a prefix: the last token of a phrase written `"…"*`.
  */
-async function doclistRowids(db: Db, terms: readonly string[]): Promise<number[]> {
-  const keys = new Set<string>();
-  for (const t of terms) for (const w of t.toLowerCase().split(/[^\p{L}\p{N}]+/u)) if (w) keys.add(`0${w}`);
-  if (!keys.size) return [];
+export function phraseTokens(phrases: readonly string[]): Array<{ token: string; prefix: boolean }> {
+  const out: Array<{ token: string; prefix: boolean }> = [];
+  for (const raw of phrases) {
+    const m = /^\s*"((?:[^"]|"")*)"\s*(\*?)\s*$/.exec(raw);
+    const text = m ? m[1]!.replace(/""/g, '"') : raw;
+    const words = text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+    words.forEach((w, i) => out.push({ token: w, prefix: !!m?.[2] && i === words.length - 1 }));
+  }
+  return out;
+}
+
+/**
+ * The `chunks_fts_data` rowids of the leaves holding the doclists of the phrases' tokens, from
+ * the FTS5 index's `%_idx` table (fetched whole when the pack opened): a token's doclist
+ * starts on the leaf of the last idx entry at or before it and ends on the leaf of the first
+ * entry past it (past every term it prefixes, for a prefix token whose span is small). idx.pgno
+ * is `leaf << 1 | has-doclist-index`; rowids are FTS5's `(segid << 37) + pgno`, and a leaf's
+ * doclist index (a long doclist's skip list) is at `(segid << 37) + (1 << 36) + pgno`.
+ */
+async function doclistRowids(db: Db, phrases: readonly string[]): Promise<number[]> {
+  const tokens = new Map<string, boolean>();
+  for (const t of phraseTokens(phrases)) tokens.set(t.token, (tokens.get(t.token) ?? false) || t.prefix);
+  if (!tokens.size) return [];
   const enc = new TextEncoder();
   const out: number[] = [];
   const segs = await db.all<{ segid: number }>('SELECT DISTINCT segid FROM chunks_fts_idx');
+  const leafAt = async (segid: number, op: '<=' | '>' | '>=', key: Uint8Array) =>
+    (await db.get<{ pgno: number }>(`SELECT pgno FROM chunks_fts_idx WHERE segid = ? AND term ${op} ? ORDER BY term ${op === '<=' ? 'DESC' : ''} LIMIT 1`, [segid, key]))?.pgno;
   for (const { segid } of segs) {
-    for (const key of keys) {
-      const k = enc.encode(key);
-      const from = (await db.get<{ pgno: number }>('SELECT pgno FROM chunks_fts_idx WHERE segid = ? AND term <= ? ORDER BY term DESC LIMIT 1', [segid, k]))?.pgno;
-      // Every term with this prefix (queries match words as prefixes: "page"* reads pages, pagevec, …).
-      const after = k.slice();
-      after[after.length - 1]!++;
-      const to = (await db.get<{ pgno: number }>('SELECT pgno FROM chunks_fts_idx WHERE segid = ? AND term >= ? ORDER BY term LIMIT 1', [segid, after]))?.pgno;
+    for (const [token, prefix] of tokens) {
+      const k = enc.encode(`0${token}`);
+      const from = await leafAt(segid, '<=', k);
       if (from === undefined) continue;
-      // idx.pgno is the leaf number shifted left once (the low bit flags a doclist index).
       const first = from >> 1;
-      const last = Math.min(to === undefined ? first + DOCLIST_PREFETCH_LEAVES : to >> 1, first + DOCLIST_PREFETCH_LEAVES);
-      // Each leaf's rowid, and where its doclist index would be (FTS5_DLIDX_ROWID, height 0: a
-      // long doclist's skip list, read before the doclist; absent ones cost no page of their own).
+      // The token's own doclist ends on the leaf where the next term starts.
+      const next = await leafAt(segid, '>', k);
+      let last = next === undefined ? first + DOCLIST_PREFETCH_LEAVES : next >> 1;
+      if (prefix) {
+        // Every term with this prefix (`"page"*` reads pages, pagevec, …), when they are few.
+        const after = k.slice();
+        after[after.length - 1]!++;
+        const end = await leafAt(segid, '>=', after);
+        const wide = end === undefined ? first + DOCLIST_PREFETCH_LEAVES : end >> 1;
+        if (wide - last <= PREFIX_PREFETCH_LEAVES) last = wide;
+      }
+      last = Math.min(last, first + DOCLIST_PREFETCH_LEAVES);
       for (let p = first; p <= last; p++) out.push(segid * 2 ** 37 + p, segid * 2 ** 37 + 2 ** 36 + p);
     }
   }

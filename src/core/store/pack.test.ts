@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeBase64, encodeBase64, PackError, packFileName, packUrl, parsePackManifest } from './pack.ts';
 import { originAllowed, resolveManifestUrl } from './pack-http.ts';
 import { SCHEMA_VERSION } from './schema.ts';
+import { phraseTokens } from './open-pack.ts';
 
 const sha = 'ab'.repeat(32);
 function manifest(over: Record<string, unknown> = {}): string {
@@ -73,5 +74,17 @@ describe('manifest URLs and origins', () => {
   it('refuses what is not http(s)', () => {
     expect(() => resolveManifestUrl('javascript:alert(1)', app, [])).toThrow(/http/);
     expect(() => resolveManifestUrl('file:///etc/passwd', app, [])).toThrow(/http/);
+  });
+});
+
+describe('phraseTokens (doclist prefetch of a pack)', () => {
+  it('tokenizes phrases as unicode61 does and marks the last token of a prefix phrase', () => {
+    expect(phraseTokens(['"atomic_inc"*', '"buffer"', '"Page"*', '"say ""hi"""'])).toEqual([
+      { token: 'atomic', prefix: false }, { token: 'inc', prefix: true },
+      { token: 'buffer', prefix: false },
+      { token: 'page', prefix: true },
+      { token: 'say', prefix: false }, { token: 'hi', prefix: false },
+    ]);
+    expect(phraseTokens(['""', '"_"*'])).toEqual([]);
   });
 });

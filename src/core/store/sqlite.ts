@@ -155,7 +155,7 @@ export interface DbOptions {
   readOnly?: boolean;
   /** Fetch ahead the pages holding these rows (a pack read over HTTP: one round trip for many rows). */
   prefetchRows?: (table: string, rowids: readonly number[]) => Promise<void>;
-  /** Fetch ahead the first pages of these terms' keyword-index doclists, and the index leaves of these lookups (a pack read over HTTP). */
+  /** Fetch ahead the doclists of these FTS5 phrases (as written in a MATCH expression) and the index leaves of these lookups (a pack read over HTTP). */
   prefetchTerms?: (terms: readonly string[], lookups?: readonly KeyLookup[]) => Promise<void>;
 }
 
@@ -180,7 +180,7 @@ export interface Queryable {
    * the network fetches their pages at once. Absent or a no-op for local databases.
    */
   prefetchRows?(table: string, rowids: readonly number[]): Promise<void>;
-  /** A hint that the next keyword statements read these terms' doclists and seek these index keys (see prefetchRows). */
+  /** A hint that the next keyword statements read these phrases' doclists and seek these index keys (see prefetchRows). */
   prefetchTerms?(terms: readonly string[], lookups?: readonly KeyLookup[]): Promise<void>;
 }
 
