@@ -143,6 +143,16 @@ class Search {
 
   // ---- inputs ----
 
+  /** Whether a search is queued (typing's debounce, a live refresh) and has not run yet. */
+  get pending(): boolean {
+    return this.#timer !== null;
+  }
+
+  /** Runs the queued search now (Enter after typing: no wait for the debounce). */
+  flush(): void {
+    if (this.#timer) void this.run();
+  }
+
   setQuery(q: string): void {
     this.#query = q;
     this.#writeHash();
