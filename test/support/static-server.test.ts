@@ -164,6 +164,7 @@ describe('startStaticServer', () => {
     const s = await start({ multiRange: true });
     const r = await get(s.url, PACK_PATH, { Range: 'bytes=0-1,10-20,990-5000,2000-2100' });
     expect(r.status).toBe(206);
+    expect(s.stats().multipart).toBe(1);
     const boundary = byterangesBoundary(String(r.headers['content-type']));
     expect(boundary).toBeTruthy();
     const parts = parseByteranges(new Uint8Array(r.body), boundary!);
@@ -248,7 +249,7 @@ describe('startStaticServer', () => {
     expect(st.requests).toBe(5);
     expect(st.bytes).toBe(162);
     s.reset();
-    expect(s.stats()).toEqual({ requests: 0, bytes: 0, byPath: {} });
+    expect(s.stats()).toEqual({ requests: 0, bytes: 0, multipart: 0, byPath: {} });
     await get(s.url, PACK_PATH);
     expect(s.stats().byPath[PACK_PATH]).toEqual({ requests: 1, bytes: 1000 });
   });
