@@ -283,6 +283,27 @@ test('cross-origin isolation via the service worker: on by default, no reload fo
   expect(await page.evaluate(() => crossOriginIsolated)).toBe(false);
 });
 
+test('requests for published index packs (*.sift) go to the network without the service worker (static routing)', async ({ page, context }) => {
+  await page.goto(server.url);
+  await swControlled(page);
+  await page.reload();
+  await expect(page).toHaveTitle('Sift');
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  const seen = new Map<string, { fromServiceWorker: boolean; source?: string }>();
+  cdp.on('Network.responseReceived', (e: { response: { url: string; fromServiceWorker?: boolean; serviceWorkerRouterInfo?: { matchedSourceType?: string } } }) => {
+    seen.set(new URL(e.response.url).pathname, { fromServiceWorker: !!e.response.fromServiceWorker, source: e.response.serviceWorkerRouterInfo?.matchedSourceType });
+  });
+  await page.evaluate(async () => {
+    await fetch('packs/demo/demo-0123456789abcdef.sift', { headers: { Range: 'bytes=0-99' } });
+    await fetch('manifest.webmanifest');
+  });
+  await expect.poll(() => seen.size).toBe(2);
+  const [pack, other] = [...seen.entries()].sort((a, b) => (a[0].endsWith('.sift') ? -1 : b[0].endsWith('.sift') ? 1 : 0));
+  expect(pack![1]).toEqual({ fromServiceWorker: false, source: 'network' });
+  expect(other![1].fromServiceWorker).toBe(true); // everything else still comes from the precache
+});
+
 test('dev/preview servers serve the generated test models under models/generated/', async ({ request, baseURL }) => {
   const res = await request.get(new URL('models/generated/tiny/config.json', baseURL).href);
   expect(res.status(), 'run `npm run models` first').toBe(200);
