@@ -644,6 +644,13 @@ export class Store {
   async grepFiles(query: TrigramQuery | null): Promise<GrepFile[]> {
     const ids = query === null ? null : await this.trigrams.candidates(this.db, query);
     if (ids !== null && ids.length === 0) return [];
+    if (ids !== null && this.db.prefetchTerms) {
+      // A pack over HTTP: the candidates' paths come from file_text's path index (in memory since
+      // the pack opened); their `files` rows, through that table's path index, are fetched in two
+      // rounds instead of one request per row as the join below reads them.
+      const named = await this.db.all<{ path: string }>(`SELECT t.path FROM file_text t INDEXED BY sqlite_autoindex_file_text_1 WHERE t.id IN (SELECT value FROM json_each(?))`, [JSON.stringify(Array.from(ids))]);
+      await this.db.prefetchTerms([], named.map((r) => ({ index: 'sqlite_autoindex_files_1', key: [r.path], table: 'files' })));
+    }
     // INDEXED BY the path index (which also holds the id): reading t.path from the table would
     // read each file's first text page — 16 KB a file, ~90 MB for 5.6k kernel files.
     const sql = `SELECT t.id, t.path, coalesce(f.language, '') AS language, coalesce(f.hash, '') AS hash
