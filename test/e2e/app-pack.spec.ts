@@ -129,6 +129,8 @@ for (const host of ['one range per request', 'several ranges per request (multip
     // Opening and the first search read a part of the pack (the kernel-sized numbers are in bench/pack.ts).
     const first = packStats(srv);
     expect(first.bytes).toBeGreaterThan(0);
+    // The manifest is fetched once: the page starts it at load and the store worker uses that.
+    expect(srv.stats().byPath['/packs/demo/sift-index.json']?.requests).toBe(1);
     expect(first.bytes).toBeLessThan(manifest.bytes * 0.5);
 
     for (const q of QUERIES) {

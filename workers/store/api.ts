@@ -162,9 +162,11 @@ export interface StoreWorkerApi {
   /**
    * Opens a published index by the URL of its `sift-index.json` (issue 27) as a read-only
    * codebase: fetches the manifest (`savedManifest`, the text saved when it was added, is used
-   * when offline), probes the host and reads pages on demand. A refusal is a value.
+   * when offline; `fetchedManifest`, the page's own fetch of the same same-origin URL started
+   * at load, replaces the fetch when it parses), probes the host and reads pages on demand. A
+   * refusal is a value.
    */
-  openPack(codebaseId: string, manifestUrl: string, savedManifest: string | null): Promise<OpenPackResult>;
+  openPack(codebaseId: string, manifestUrl: string, savedManifest: string | null, fetchedManifest?: string | null): Promise<OpenPackResult>;
   /** Downloads a whole published pack (for hosts without byte ranges) and keeps it as a local index. */
   downloadPack(codebaseId: string, manifestUrl: string): Promise<ImportResult>;
   info(codebaseId: string): Promise<CodebaseInfo>;

@@ -290,15 +290,26 @@ const api: StoreWorkerApi = {
     await removeOpfsStoreFiles(id);
   },
 
-  async openPack(id, manifestRef, savedManifest) {
+  async openPack(id, manifestRef, savedManifest, fetchedManifest) {
     // SQLite's WebAssembly loads while the manifest, the probe and the layout are fetched.
     browserRuntime().catch(() => undefined);
     let source: PackSource;
     try {
       const url = resolveManifestUrl(manifestRef, self.location.href, PACK_ORIGINS);
       try {
-        const { manifest, text } = await fetchManifest(url, SCHEMA_VERSION);
-        source = { manifestUrl: url.href, manifest, text, offline: false };
+        // The page's own fetch of this manifest (started at load, same origin): used when it
+        // parses; anything else is fetched again here, for the same checks and messages.
+        let early: PackManifest | null = null;
+        try {
+          early = fetchedManifest ? parsePackManifest(fetchedManifest, SCHEMA_VERSION) : null;
+        } catch {
+          early = null;
+        }
+        if (early && fetchedManifest) source = { manifestUrl: url.href, manifest: early, text: fetchedManifest, offline: false };
+        else {
+          const { manifest, text } = await fetchManifest(url, SCHEMA_VERSION);
+          source = { manifestUrl: url.href, manifest, text, offline: false };
+        }
       } catch (e) {
         if (!(e instanceof PackReadError && e.problem === 'network' && savedManifest)) throw e;
         source = { manifestUrl: url.href, manifest: parsePackManifest(savedManifest, SCHEMA_VERSION), text: savedManifest, offline: true };

@@ -163,8 +163,8 @@ class WorkerBridge {
   }
 
   /** A published index by its manifest URL (issue 27): read-only, read over HTTP byte ranges. */
-  openPack(id: string, manifestUrl: string, savedManifest: string | null, signal?: AbortSignal): Promise<OpenPackResult> {
-    return this.#call('store', 'openPack', [id, manifestUrl, savedManifest], signal);
+  openPack(id: string, manifestUrl: string, savedManifest: string | null, fetchedManifest: string | null = null, signal?: AbortSignal): Promise<OpenPackResult> {
+    return this.#call('store', 'openPack', [id, manifestUrl, savedManifest, fetchedManifest], signal);
   }
 
   /** The whole pack, for hosts without byte ranges: kept as a local (imported) index. */

@@ -484,6 +484,26 @@ class Codebases {
   }
 
   readonly #openingUrls = new Map<string, Promise<string | null>>();
+  /** Manifest fetches started at page load (a `#index=` link's), by absolute URL. */
+  readonly #earlyManifests = new Map<string, Promise<string | null>>();
+
+  /**
+   * Starts fetching a `#index=` link's manifest while the app and its workers start, when it is
+   * on the app's own origin (others wait for the store worker's origin check); openIndexUrl
+   * hands the text to the store worker, which checks it as it checks its own fetch.
+   */
+  prefetchIndexUrl(ref: string): void {
+    let origin: string;
+    let href: string;
+    try {
+      ({ origin, href } = new URL(ref.trim(), location.href));
+    } catch {
+      return;
+    }
+    href = href.replace(/#.*$/, ''); // as openIndexUrl keys it
+    if (origin !== location.origin || !/^https?:/.test(href) || this.#earlyManifests.has(href)) return;
+    this.#earlyManifests.set(href, fetch(href, { cache: 'no-cache', credentials: 'same-origin' }).then((r) => (r.ok ? r.text() : null)).catch(() => null));
+  }
 
   async #openIndexUrl(ref: string): Promise<string | null> {
     const trimmed = ref.trim();
@@ -501,7 +521,9 @@ class Codebases {
     this.#opening = abs;
     this.#packOffer = null;
     try {
-      const res = await this.#bridge.openPack(id, abs, existing?.record.manifest ?? null);
+      const early = this.#earlyManifests.get(abs);
+      this.#earlyManifests.delete(abs);
+      const res = await this.#bridge.openPack(id, abs, existing?.record.manifest ?? null, early ? await early : null);
       if (!res.ok) {
         const canDownload = res.problem === 'no-ranges' || res.problem === 'compressed';
         this.#packOffer = { url: abs, message: res.message, bytes: res.bytes, canDownload };
