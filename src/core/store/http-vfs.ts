@@ -19,7 +19,7 @@ import { FacadeVFS } from '@journeyapps/wa-sqlite/src/FacadeVFS.js';
 import * as VFS from '@journeyapps/wa-sqlite/src/VFS.js';
 import { sha256Sync } from '../hash/hash.ts';
 import { SiftError } from './errors.ts';
-import { leafOfRowid, leavesOfKey, overflowOf, rowidsOfKey, type KeyValue } from './btree.ts';
+import { leafOfRowid, leavesOfKey, overflowOf, rowidsOfKey, type KeyValue, type PageReader } from './btree.ts';
 
 /** Bytes of each page's hash in the manifest (a prefix of its SHA-256). */
 export const PAGE_HASH_BYTES = 8;
@@ -103,6 +103,8 @@ export class PackPages {
   /** Read heads: SQLite interleaves sequential runs (a table's leaves, an index's) with jumps. */
   readonly #heads: Array<{ last: number; ahead: number }> = [];
   readonly stats: PackReadStats = { requests: 0, bytes: 0, hits: 0 };
+  /** SQLite page `n` (1-based) if in memory, for the b-tree walks (btree.ts); never fetches. */
+  readonly #page: PageReader = (n) => this.#cache.get(n - 1) ?? null;
 
   constructor(source: RangeSource, o: PackPagesOptions) {
     if (!(o.pageSize >= 512 && (o.pageSize & (o.pageSize - 1)) === 0)) throw new RangeError(`bad page size ${o.pageSize}`);
@@ -176,10 +178,9 @@ export class PackPages {
    * `root`, found through the interior pages in memory (fetched when the pack opened).
    */
   leavesOf(root: number, rowids: readonly number[]): number[] {
-    const page = (n: number) => this.#cache.get(n - 1) ?? null;
     const out = new Set<number>();
     for (const id of rowids) {
-      const leaf = leafOfRowid(root, id, page, this.pageCount);
+      const leaf = leafOfRowid(root, id, this.#page, this.pageCount);
       if (leaf !== null) out.add(leaf - 1);
     }
     return [...out];
@@ -187,14 +188,14 @@ export class PackPages {
 
   /** The leaf pages (0-based) of the index tree at SQLite page `root` that may hold entries led by `key` (btree.ts leavesOfKey). */
   leavesOfKey(root: number, key: ReadonlyArray<string | number>, nocase: boolean): number[] {
-    return leavesOfKey(root, keyValues(key), nocase, (n) => this.#cache.get(n - 1) ?? null, this.pageCount, this.#usable()).map((p) => p - 1);
+    return leavesOfKey(root, keyValues(key), nocase, this.#page, this.pageCount, this.#usable()).map((p) => p - 1);
   }
 
   /** The table rowids of the entries led by `key` in the index tree at `root`, from its leaves in memory (fetch leavesOfKey first). */
   rowidsOfKey(root: number, key: ReadonlyArray<string | number>, nocase: boolean): number[] {
     const k = keyValues(key);
     const out: number[] = [];
-    for (const leaf of leavesOfKey(root, k, nocase, (n) => this.#cache.get(n - 1) ?? null, this.pageCount, this.#usable())) {
+    for (const leaf of leavesOfKey(root, k, nocase, this.#page, this.pageCount, this.#usable())) {
       const b = this.#cache.get(leaf - 1);
       if (b) out.push(...rowidsOfKey(b, leaf, k, nocase, this.#usable()));
     }
@@ -211,12 +212,11 @@ export class PackPages {
    * rows whose leaf is not in memory are skipped.
    */
   overflowOf(root: number, rowids: readonly number[]): number[] {
-    const page = (n: number) => this.#cache.get(n - 1) ?? null;
     const usable = this.#usable();
     const out: number[] = [];
     for (const id of rowids) {
-      const leaf = leafOfRowid(root, id, page, this.pageCount);
-      const b = leaf === null ? null : page(leaf);
+      const leaf = leafOfRowid(root, id, this.#page, this.pageCount);
+      const b = leaf === null ? null : this.#page(leaf);
       const o = b ? overflowOf(b, leaf!, id, usable) : null;
       if (o) for (let i = 0; i < o.pages && o.first + i <= this.pageCount; i++) out.push(o.first - 1 + i);
     }

@@ -112,11 +112,14 @@ export async function openPackOn(runtime: SqliteRuntime, manifest: PackManifest,
   let db: Db;
   try {
     const roots = manifest.layout?.tables ?? {};
+    /** The rows `rowids` of the table tree at `root`: their leaves, then (long rows, a file's text) their overflow pages, once the leaves say where. */
+    const fetchRows = async (root: number, rowids: readonly number[]) => {
+      await pages.prefetch(pages.leavesOf(root, rowids));
+      await pages.prefetch(pages.overflowOf(root, rowids));
+    };
     const prefetchRows = async (table: string, rowids: readonly number[]) => {
       const root = roots[table];
-      if (!root) return;
-      await pages.prefetch(pages.leavesOf(root, rowids));
-      await pages.prefetch(pages.overflowOf(root, rowids)); // long rows (a file's text): their overflow pages, once the leaves say where
+      if (root) await fetchRows(root, rowids);
     };
     let opened: Db | null = null;
     let schemaRoots: Map<string, number> | null = null;
@@ -144,9 +147,7 @@ export async function openPackOn(runtime: SqliteRuntime, manifest: PackManifest,
       }
       for (const [table, ids] of rows) {
         const tableRoot = schemaRoots?.get(table);
-        if (!tableRoot) continue;
-        await pages.prefetch(pages.leavesOf(tableRoot, ids));
-        await pages.prefetch(pages.overflowOf(tableRoot, ids));
+        if (tableRoot) await fetchRows(tableRoot, ids);
       }
     };
     db = await Db.open(runtime.sqlite3, runtime.module, file, PACK_VFS_NAME, { readOnly: true, lastVfsError: () => vfs.lastError, onClose: () => vfs.remove(file), prefetchRows, prefetchTerms });
