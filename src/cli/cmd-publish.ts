@@ -8,8 +8,10 @@
  * merged into one segment (fewer reads per term), the per-chunk embedding cache and the
  * machine-local meta keys are dropped, and a last VACUUM INTO writes it with `--page-size`
  * pages, no auto-vacuum pointer maps and no free pages. It is checked (PRAGMA integrity_check,
- * the FTS5 integrity-check and Store.integrityCheck's own invariants), hashed and renamed to its
- * content-addressed name.
+ * the FTS5 integrity-check and Store.integrityCheck's own invariants); then a copy of the pages
+ * every search reads (the layout's list: b-tree interiors, the keyword index's small tables) is
+ * appended after the database, so a reader opens it with one range (SQLite ignores bytes past
+ * the pages its header counts); then it is hashed and renamed to its content-addressed name.
  *
  * Invariants:
  * - The manifest is written last, atomically (temp file, fsync, rename): a reader never sees a
@@ -21,7 +23,7 @@
  */
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { chmodSync, closeSync, existsSync, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CliError, freeBytes, safeText, type IndexPaths } from './context.ts';
@@ -146,8 +148,8 @@ function previousPack(out: string): string | null {
   }
 }
 
-/** SHA-256 of the whole file and the first PAGE_HASH_BYTES of each page's, in one pass. */
-function hashPack(file: string, pageSize: number): { sha256: string; pageHashes: Buffer; bytes: number } {
+/** SHA-256 of the whole file and the first PAGE_HASH_BYTES of each page's before byte `dbBytes` (the database's), in one pass. */
+function hashPack(file: string, pageSize: number, dbBytes: number): { sha256: string; pageHashes: Buffer; bytes: number } {
   const whole = createHash('sha256');
   const fd = openSync(file, 'r');
   const buf = Buffer.alloc(Math.max(pageSize, 1 << 20) - (Math.max(pageSize, 1 << 20) % pageSize));
@@ -164,7 +166,7 @@ function hashPack(file: string, pageSize: number): { sha256: string; pageHashes:
       if (n === 0) break;
       const part = buf.subarray(0, n);
       whole.update(part);
-      for (let p = 0; p < n; p += pageSize) pages.push(createHash('sha256').update(part.subarray(p, p + pageSize)).digest().subarray(0, PAGE_HASH_BYTES));
+      for (let p = 0; p < n && bytes + p < dbBytes; p += pageSize) pages.push(createHash('sha256').update(part.subarray(p, p + pageSize)).digest().subarray(0, PAGE_HASH_BYTES));
       bytes += n;
       if (n < buf.length) break;
     }
@@ -210,6 +212,28 @@ function packLayout(packPath: string, pageSize: number, roots: Array<{ name: str
     const tables: Record<string, number> = {};
     for (const r of roots) if (ROWID_TABLES.includes(r.name)) tables[r.name] = r.rootpage;
     return { prefetch: pageRuns(pages), tables };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Appends a copy of the pages in `runs` (1-based `[first, count]`), in that order, after the
+ * database in `file`; returns the copy's byte offset (the database's size). SQLite reads only
+ * the pages its header counts, so the file is still the same database to it.
+ */
+function appendCopy(file: string, pageSize: number, runs: ReadonlyArray<readonly [number, number]>): number {
+  const fd = openSync(file, 'r+');
+  try {
+    const at = fstatSync(fd).size;
+    let to = at;
+    for (const [first, n] of runs) {
+      const b = Buffer.alloc(n * pageSize);
+      if (readSync(fd, b, 0, b.length, (first - 1) * pageSize) !== b.length) throw new CliError(`the pack ended before page ${first + n - 1}; nothing was published`, 1);
+      writeSync(fd, b, 0, b.length, to);
+      to += b.length;
+    }
+    return at;
   } finally {
     closeSync(fd);
   }
@@ -315,6 +339,7 @@ export async function runPublish(dir: string, store: Store, paths: IndexPaths, o
   let manifest: PackManifest;
   let packPath: string;
   let reused = false;
+  let roots: Array<{ name: string; rootpage: number }> = [];
   try {
     // 1. A consistent snapshot of the index, taken while this process still holds the writer lock.
     show('publish: copying the index');
@@ -378,14 +403,19 @@ export async function runPublish(dir: string, store: Store, paths: IndexPaths, o
       if (problems !== 'ok') throw new CliError(`the pack failed its integrity check (${problems.split('\n').slice(0, 3).join('; ')}); nothing was published — run \`sift check ${dir}\``, 1);
       const chunks = await pack.chunkCount();
       if (chunks !== stats.chunks) throw new CliError(`the pack holds ${chunks} chunks, the index ${stats.chunks}; nothing was published`, 1);
+      roots = await pack.db.all<{ name: string; rootpage: number }>('SELECT name, rootpage FROM sqlite_schema WHERE rootpage > 0');
     } finally {
       await pack.close().catch(() => undefined);
     }
     lap('check');
 
-    // 5. Name it by its hash and move it into place (a pack with that name already there has these bytes).
+    // 5. The layout, and after the database a copy of the pages it lists (read in one range).
+    const layout = packLayout(packTemp, p.pageSize, roots);
+    layout.head = appendCopy(packTemp, p.pageSize, layout.prefetch);
+
+    // 6. Name it by its hash and move it into place (a pack with that name already there has these bytes).
     show('publish: hashing');
-    const hashed = hashPack(packTemp, p.pageSize);
+    const hashed = hashPack(packTemp, p.pageSize, layout.head);
     lap('hash');
     const packName = packFileName(p.name, hashed.sha256);
     packPath = join(p.out, packName);
@@ -398,18 +428,16 @@ export async function runPublish(dir: string, store: Store, paths: IndexPaths, o
       renameSync(packTemp, packPath);
       fsyncDir(p.out);
     }
-    // The pack as a reader opens it: read-only, at this schema version.
+    // The pack as a reader opens it: read-only, at this schema version, the copy after it ignored.
     const check = await openNodePack(packPath, { chunks: stats.chunks });
-    let layout: PackLayout;
     try {
       const files = (await check.db.get<{ n: number }>('SELECT count(*) AS n FROM files'))?.n ?? -1;
       if (files !== stats.files) throw new CliError(`the pack at ${packPath} reads back ${files} files, not ${stats.files}`, 1);
-      layout = packLayout(packPath, p.pageSize, await check.db.all<{ name: string; rootpage: number }>('SELECT name, rootpage FROM sqlite_schema WHERE rootpage > 0'));
     } finally {
       await check.close().catch(() => undefined);
     }
 
-    // 6. The manifest, last and atomically.
+    // 7. The manifest, last and atomically.
     manifest = {
       format: PACK_FORMAT,
       name: p.name,

@@ -94,11 +94,22 @@ describe('sift publish', () => {
     const raw = header.readUInt16BE(16);
     expect(raw === 1 ? 65536 : raw).toBe(m.pageSize);
     expect(m.pageSize).toBe(8192); // the default (cmd-publish.ts DEFAULT_PACK_PAGE_SIZE, docs/cli.md)
-    // One 8-byte hash prefix per page.
+    // The database (as many pages as SQLite's header counts: bytes 28-31), then a copy of the
+    // layout's pages in run order.
     const bytes = readFileSync(first.pack_path);
+    const dbPages = header.readUInt32BE(28);
+    expect(m.format).toBe(2);
+    expect(m.layout?.head).toBe(dbPages * m.pageSize);
+    let at = m.layout!.head!;
+    for (const [f, n] of m.layout!.prefetch) {
+      expect(bytes.subarray(at, at + n * m.pageSize).equals(bytes.subarray((f - 1) * m.pageSize, (f - 1 + n) * m.pageSize))).toBe(true);
+      at += n * m.pageSize;
+    }
+    expect(at).toBe(m.bytes);
+    // One 8-byte hash prefix per database page.
     const hashes = Buffer.from(m.pageHashes, 'base64');
-    expect(hashes.length).toBe((m.bytes / m.pageSize) * 8);
-    for (let p = 0; p < m.bytes / m.pageSize; p++) {
+    expect(hashes.length).toBe(dbPages * 8);
+    for (let p = 0; p < dbPages; p++) {
       const want = createHash('sha256').update(bytes.subarray(p * m.pageSize, (p + 1) * m.pageSize)).digest().subarray(0, 8);
       expect(hashes.subarray(p * 8, p * 8 + 8).equals(want)).toBe(true);
     }
@@ -136,6 +147,9 @@ describe('sift publish', () => {
     expect(existsSync(`${first.pack_path}-journal`)).toBe(false);
     // Read-only: SQLite's own check (the FTS5 integrity-check is an INSERT; publish ran it before naming the pack).
     expect((await pack.db.all<{ integrity_check: string }>('PRAGMA integrity_check')).map((r) => r.integrity_check)).toEqual(['ok']);
+    // Still one SQLite database to other tools, the copy after it ignored (Debian's sqlite3 where installed).
+    const native = spawnSync('sqlite3', ['-readonly', first.pack_path, 'PRAGMA integrity_check; SELECT count(*) FROM chunks;'], { encoding: 'utf8' });
+    if (!native.error) expect(native.stdout.trim().split('\n')).toEqual(['ok', String(first.manifest.chunks)]);
     // FTS5's structure record (chunks_fts_data id 10): 4-byte cookie, [v2 marker], nLevel, nSegment varints.
     const block = (await pack.db.get<{ block: Uint8Array }>('SELECT block FROM chunks_fts_data WHERE id = 10'))!.block;
     let at = block[4] === 0xff && block[5] === 0 && block[6] === 0 && block[7] === 1 ? 8 : 4;

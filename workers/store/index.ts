@@ -29,7 +29,7 @@ import { callTool, type ToolAnswer, type ToolCodebase } from '../../src/core/too
 import { browserRuntime } from '../../src/core/store/open-opfs.ts';
 import { openPackOn, packPages, prefetchLayout } from '../../src/core/store/open-pack.ts';
 import { PackReadError, type PackPages } from '../../src/core/store/http-vfs.ts';
-import { PackError, packUrl, parsePackManifest, type PackManifest, type PackStats } from '../../src/core/store/pack.ts';
+import { PackError, packDatabaseBytes, packUrl, parsePackManifest, type PackManifest, type PackStats } from '../../src/core/store/pack.ts';
 import { fetchManifest, HttpRangeSource, PageSaver, probeMultiRange, probePack, prunePageCache, resolveManifestUrl, seedFromCache } from '../../src/core/store/pack-http.ts';
 import { SCHEMA_VERSION } from '../../src/core/store/schema.ts';
 import { openPackVectors } from '../../src/core/vector/pack-vectors.ts';
@@ -345,7 +345,8 @@ const api: StoreWorkerApi = {
     if (bytes.length !== manifest.bytes || (await sha256Hex(bytes)) !== manifest.sha256) {
       return { ok: false, reason: 'corrupt', message: `the downloaded pack (${bytes.length} bytes) does not match its manifest (${manifest.bytes} bytes, SHA-256 ${manifest.sha256.slice(0, 16)}…): it was changed or damaged after publishing` };
     }
-    const res = await api.importIndex(id, bytes, null);
+    // The database alone: the copy of its first reads after it serves only range readers.
+    const res = await api.importIndex(id, bytes.subarray(0, packDatabaseBytes(manifest)), null);
     if (res.ok) await (await get(id)).store.setMeta(META.codebaseName, manifest.name);
     return res.ok ? { ...res, name: manifest.name } : res;
   },

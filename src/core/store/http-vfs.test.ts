@@ -15,7 +15,7 @@ import { Searcher } from '../search/search.ts';
 import { grep } from '../search/grep.ts';
 import { openPackOn, packPages, prefetchLayout } from './open-pack.ts';
 import { pageRuns, treeShape } from './btree.ts';
-import { pageHashes, PackReadError, type RangeSource } from './http-vfs.ts';
+import { pageHashes, PackReadError, PREFETCH_CONCURRENCY, type RangeSource } from './http-vfs.ts';
 import { encodeBase64, type PackManifest } from './pack.ts';
 import { SCHEMA_VERSION } from './schema.ts';
 import { classify } from './errors.ts';
@@ -163,6 +163,57 @@ describe('pack reader', () => {
     }
     expect(async).toBeGreaterThan(before); // doclists and rows came through prefetches
     await store.db.close();
+  });
+
+  it('with a copy of the layout pages after the database (format 2), opens with one range split over the connections, and answers the same', async () => {
+    const probe = await openPack(packBytes);
+    const roots = Object.fromEntries((await probe.store.db.all<{ name: string; rootpage: number }>("SELECT name, rootpage FROM sqlite_schema WHERE name IN ('chunks', 'chunks_fts_data', 'file_text')")).map((r) => [r.name, r.rootpage]));
+    await probe.store.db.close();
+    const pageCount = packBytes.length / PAGE;
+    const page = (n: number) => packBytes.subarray((n - 1) * PAGE, n * PAGE);
+    // The interior pages, and (scattered, so that the runs outnumber the connections) every fifth page.
+    const listed = [...new Set([1, ...Object.values(roots).flatMap((r) => treeShape(r, page, pageCount).interior), ...Array.from({ length: Math.floor(pageCount / 5) }, (_, i) => 5 * i + 3)])].sort((a, b) => a - b);
+    const runs = pageRuns(listed).map(([f, n]) => [f, n] as [number, number]);
+    expect(runs.length).toBeGreaterThan(PREFETCH_CONCURRENCY); // else the copy would save nothing here
+    // What sift publish writes: the database, then its listed pages in run order.
+    const copyOf = (bytes: Uint8Array) => {
+      const parts = [bytes, ...runs.map(([f, n]) => bytes.subarray((f - 1) * PAGE, (f - 1 + n) * PAGE))];
+      const out = new Uint8Array(parts.reduce((a, b) => a + b.length, 0));
+      let at = 0;
+      for (const b of parts) {
+        out.set(b, at);
+        at += b.length;
+      }
+      return out;
+    };
+    const whole = copyOf(packBytes);
+    const m = { ...manifestFor(packBytes), format: 2, bytes: whole.length, chunks: await source.chunkCount(), layout: { prefetch: runs, tables: roots, head: packBytes.length } };
+    const asked: Array<[number, number]> = [];
+    const src: RangeSource = { read: (a, b) => (asked.push([a, b]), whole.slice(a, b)), readAsync: async (a, b) => (asked.push([a, b]), whole.slice(a, b)) };
+    const pages = packPages(src, m);
+    await prefetchLayout(m, pages);
+    expect(asked.length).toBeLessThanOrEqual(PREFETCH_CONCURRENCY);
+    expect(asked.every(([a]) => a >= packBytes.length)).toBe(true); // only the copy was read
+    expect(pages.stats.requests).toBe(asked.length);
+    for (const p of listed) expect(pages.has(p - 1)).toBe(true);
+    const { store } = await openPackOn(await nodeRuntime(), m, pages);
+    for (const q of ['handle request', 'retry count worker']) {
+      const local = (await new Searcher(source).search(q, { limit: 10 })).results.map((r) => `${r.path}:${r.startLine}`);
+      expect((await new Searcher(store).search(q, { limit: 10 })).results.map((r) => `${r.path}:${r.startLine}`)).toEqual(local);
+    }
+    expect(asked.every(([, b]) => b <= whole.length)).toBe(true);
+    await store.db.close();
+
+    // A copied page that does not match its original's hash is refused like the original would be.
+    const damaged = whole.slice();
+    damaged[packBytes.length + PAGE + 100] ^= 1;
+    const bad = packPages({ read: (a, b) => damaged.slice(a, b), readAsync: async (a, b) => damaged.slice(a, b) }, m);
+    const err = await prefetchLayout(m, bad).then(() => null, (e: unknown) => e);
+    expect(err).toBeInstanceOf(PackReadError);
+    expect((err as PackReadError).problem).toBe('damaged');
+    // A copy cut short is a clear error too.
+    const short = packPages({ read: (a, b) => whole.slice(a, Math.min(b, whole.length - PAGE)), readAsync: async (a, b) => whole.slice(a, Math.min(b, whole.length - PAGE)) }, m);
+    await expect(prefetchLayout(m, short)).rejects.toThrow(/ended early/);
   });
 
   it('finds the index leaves of a text key (NOCASE or BINARY) from the interior pages alone: the seek then reads nothing new', async () => {

@@ -174,6 +174,35 @@ export class PackPages {
   }
 
   /**
+   * Fetches pages `list` (0-based) from a copy of them stored in that order at byte `at` of the
+   * source (a pack's layout.head): one contiguous range, split evenly over the connections. Each
+   * page is checked against its own hash and kept as if read from its place.
+   */
+  async prefetchCopy(list: readonly number[], at: number): Promise<void> {
+    if (list.every((p) => this.#cache.has(p))) return;
+    const parts = Math.min(PREFETCH_CONCURRENCY, list.length);
+    const per = Math.ceil(list.length / parts);
+    const part = async (lo: number) => {
+      const hi = Math.min(list.length, lo + per);
+      if (list.slice(lo, hi).every((p) => this.#cache.has(p))) return;
+      const start = at + lo * this.pageSize;
+      const stop = at + hi * this.pageSize;
+      const bytes = this.#source.readAsync ? await this.#source.readAsync(start, stop) : this.#source.read(start, stop);
+      if (bytes.length !== stop - start) this.#accept(list[lo]!, list[lo]!, start, stop, bytes); // throws: the pack ended early
+      // Pages that are neighbours in the database too are kept as one run.
+      for (let i = lo, first = true; i < hi; first = false) {
+        let j = i;
+        while (j + 1 < hi && list[j + 1] === list[j]! + 1) j++;
+        const a = (i - lo) * this.pageSize;
+        const b = (j + 1 - lo) * this.pageSize;
+        await this.#acceptAsync(list[i]!, list[j]!, start + a, start + b, bytes.subarray(a, b), first);
+        i = j + 1;
+      }
+    };
+    await Promise.all(Array.from({ length: parts }, (_, k) => part(k * per)));
+  }
+
+  /**
    * The leaf pages (0-based) holding `rowids` in the table tree whose root is SQLite page
    * `root`, found through the interior pages in memory (fetched when the pack opened).
    */

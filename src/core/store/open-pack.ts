@@ -10,7 +10,7 @@ import { ensureVfs, type SqliteRuntime } from './open.ts';
 import { Db, type KeyLookup } from './sqlite.ts';
 import { Store } from './store.ts';
 import { PackPages, PackVFS, type PackPagesOptions, type RangeSource } from './http-vfs.ts';
-import { decodeBase64, type PackManifest } from './pack.ts';
+import { decodeBase64, packDatabaseBytes, type PackManifest } from './pack.ts';
 
 export const PACK_VFS_NAME = 'sift-pack';
 
@@ -21,7 +21,7 @@ export interface OpenPack {
 
 /** The PackPages of `manifest`'s pack over `source`. */
 export function packPages(source: RangeSource, manifest: PackManifest, o: Omit<PackPagesOptions, 'size' | 'pageSize' | 'hashes'> = {}): PackPages {
-  return new PackPages(source, { ...o, size: manifest.bytes, pageSize: manifest.pageSize, hashes: decodeBase64(manifest.pageHashes) });
+  return new PackPages(source, { ...o, size: packDatabaseBytes(manifest), pageSize: manifest.pageSize, hashes: decodeBase64(manifest.pageHashes) });
 }
 
 /** FTS5 leaves read ahead per query token, at most (its doclist and, for a prefix, those of the words it prefixes). */
@@ -93,13 +93,19 @@ async function doclistRowids(db: Db, phrases: readonly string[]): Promise<number
 /** Bytes fetched at most when a pack opens (its layout's prefetch list; past this, pages are read on demand). */
 export const OPEN_PREFETCH_MAX_BYTES = 24 * 1024 * 1024;
 
-/** Fetches what every search reads (the manifest's layout.prefetch), several requests at once. */
+/**
+ * Fetches what every search reads (the manifest's layout.prefetch): from the pack's copy of
+ * those pages after the database when it has one (one range, split over the connections), else
+ * run by run, several requests at once.
+ */
 export async function prefetchLayout(manifest: PackManifest, pages: PackPages): Promise<void> {
   const runs = manifest.layout?.prefetch ?? [];
   const list: number[] = [];
   for (const [first, n] of runs) for (let i = 0; i < n; i++) list.push(first - 1 + i);
   if (list.length * manifest.pageSize > OPEN_PREFETCH_MAX_BYTES) return;
-  await pages.prefetch(list);
+  const head = manifest.layout?.head;
+  if (head !== undefined) await pages.prefetchCopy(list, head);
+  else await pages.prefetch(list);
 }
 
 /** Open the pack that `pages` reads as a read-only Store. */

@@ -2,7 +2,7 @@
 // an exception from deep inside; a manifest can only name a pack beside it; only allowed
 // origins are fetched.
 import { describe, expect, it } from 'vitest';
-import { decodeBase64, encodeBase64, PackError, packFileName, packUrl, parsePackManifest } from './pack.ts';
+import { decodeBase64, encodeBase64, PackError, packDatabaseBytes, packFileName, packUrl, parsePackManifest } from './pack.ts';
 import { originAllowed, resolveManifestUrl } from './pack-http.ts';
 import { SCHEMA_VERSION } from './schema.ts';
 import { phraseTokens } from './open-pack.ts';
@@ -26,10 +26,22 @@ describe('parsePackManifest', () => {
     expect(m.stats.languages).toEqual({});
   });
 
+  it('reads a format 2 manifest whose pack carries a copy of its layout pages after the database', () => {
+    // 3 database pages, then a copy of pages 1 and 3.
+    const m = parsePackManifest(manifest({ format: 2, bytes: 4096 * 5, layout: { prefetch: [[1, 1], [3, 1]], tables: {}, head: 4096 * 3 } }), SCHEMA_VERSION);
+    expect(m.layout?.head).toBe(4096 * 3);
+    expect(packDatabaseBytes(m)).toBe(4096 * 3);
+    expect(packDatabaseBytes(parsePackManifest(manifest(), SCHEMA_VERSION))).toBe(4096 * 3);
+  });
+
   it.each([
     ['not JSON', '{', /not JSON/],
     ['no format', '{}', /not a Sift index manifest/],
-    ['another format', manifest({ format: 2 }), /format 2.*reads format 1/],
+    ['a newer format', manifest({ format: 3 }), /format 3 by a newer Sift.*formats 1–2.*Update the app/],
+    ['an unknown format', manifest({ format: 0 }), /format 0.*formats 1–2/],
+    ['a copy that is not the layout pages', manifest({ format: 2, bytes: 4096 * 5, layout: { prefetch: [[1, 1]], tables: {}, head: 4096 * 3 } }), /"layout"/],
+    ['a copy inside the database', manifest({ format: 2, bytes: 4096 * 5, layout: { prefetch: [[1, 1], [3, 1]], tables: {}, head: 4096 * 2 + 1 } }), /"layout"/],
+    ['page hashes for the copy too', manifest({ format: 2, bytes: 4096 * 5, pageHashes: encodeBase64(new Uint8Array(40)), layout: { prefetch: [[1, 1], [3, 1]], tables: {}, head: 4096 * 3 } }), /"pageHashes"/],
     ['a newer schema', manifest({ schemaVersion: SCHEMA_VERSION + 1 }), /newer Sift/],
     ['an older schema', manifest({ schemaVersion: SCHEMA_VERSION - 1 }), /older Sift.*again/],
     ['a pack in another folder', manifest({ pack: `../x-${sha.slice(0, 16)}.sift` }), /"pack"/],

@@ -14,8 +14,13 @@
  */
 import type { SkippedStats } from '../walk/skipped.ts';
 
-/** The manifest format this Sift writes and reads. */
-export const PACK_FORMAT = 1;
+/**
+ * The manifest format this Sift writes. 2 added `layout.head` (a copy of the pages every search
+ * reads, after the database); this Sift also reads format 1, which has none.
+ */
+export const PACK_FORMAT = 2;
+/** The oldest manifest format this Sift reads. */
+const OLDEST_PACK_FORMAT = 1;
 /** The manifest's file name in a publish folder. */
 export const PACK_MANIFEST_NAME = 'sift-index.json';
 /** A pack's file extension. */
@@ -42,7 +47,7 @@ export interface PackStats {
 }
 
 export interface PackManifest {
-  format: typeof PACK_FORMAT;
+  format: number;
   /** Codebase name shown in the app (the folder's name unless `--name`). */
   name: string;
   /** `git rev-parse HEAD` of the published folder when it is a git work tree, else null. */
@@ -91,6 +96,18 @@ export interface PackManifest {
 export interface PackLayout {
   prefetch: Array<[number, number]>;
   tables: Record<string, number>;
+  /**
+   * Byte offset of a copy of the `prefetch` pages, in run order, after the database's last page
+   * (its size in bytes: SQLite's header counts only its own pages, so the file stays one SQLite
+   * database). A reader fetches the copy as one range instead of a request per run; the pages
+   * are checked against `pageHashes` as their originals would be. Absent: no copy.
+   */
+  head?: number;
+}
+
+/** Bytes of the SQLite database in the pack: all of it, or up to the layout's copy of its first reads. */
+export function packDatabaseBytes(m: Pick<PackManifest, 'bytes' | 'layout'>): number {
+  return m.layout?.head ?? m.bytes;
 }
 
 export class PackError extends Error {
@@ -124,7 +141,8 @@ export function parsePackManifest(text: string, schemaVersion: number): PackMani
     throw new PackError('This is not a Sift index manifest: it is not JSON (expected sift-index.json, written by `sift publish`).');
   }
   if (!isObject(m) || typeof m.format !== 'number') throw new PackError('This is not a Sift index manifest (no "format"; expected sift-index.json, written by `sift publish`).');
-  if (m.format !== PACK_FORMAT) throw new PackError(`This index was published in format ${m.format}; this Sift reads format ${PACK_FORMAT}. Publish it again with this version of Sift.`);
+  if (m.format > PACK_FORMAT) throw new PackError(`This index was published in format ${m.format} by a newer Sift; this app reads formats ${OLDEST_PACK_FORMAT}–${PACK_FORMAT}. Update the app, or publish it with this version of Sift.`);
+  if (!Number.isSafeInteger(m.format) || m.format < OLDEST_PACK_FORMAT) throw new PackError(`This index was published in format ${m.format}; this Sift reads formats ${OLDEST_PACK_FORMAT}–${PACK_FORMAT}. Publish it again with this version of Sift.`);
   const bad = (field: string) => new PackError(`The index manifest is damaged: "${field}" is missing or invalid.`);
   if (typeof m.name !== 'string' || !m.name.trim() || m.name.length > 200) throw bad('name');
   if (m.commit !== null && (typeof m.commit !== 'string' || !/^[0-9a-f]{7,64}$/i.test(m.commit))) throw bad('commit');
@@ -135,7 +153,11 @@ export function parsePackManifest(text: string, schemaVersion: number): PackMani
   if (!count(m.bytes) || m.bytes < 512) throw bad('bytes');
   if (!count(m.pageSize) || m.pageSize < 512 || m.pageSize > 65536 || (m.pageSize & (m.pageSize - 1)) !== 0) throw bad('pageSize');
   if (m.bytes % m.pageSize !== 0) throw bad('bytes');
-  if (typeof m.pageHashes !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(m.pageHashes) || decodeBase64(m.pageHashes).length !== (m.bytes / m.pageSize) * 8) throw bad('pageHashes');
+  // The database's own bytes: the pack's, less the layout's copy of the pages every search reads.
+  const head = isObject(m.layout) && m.format >= 2 ? m.layout.head : undefined;
+  if (head !== undefined && (!count(head) || head < m.pageSize || head >= m.bytes || head % m.pageSize !== 0)) throw bad('layout');
+  const dbBytes = head ?? m.bytes;
+  if (typeof m.pageHashes !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(m.pageHashes) || decodeBase64(m.pageHashes).length !== (dbBytes / m.pageSize) * 8) throw bad('pageHashes');
   if (!count(m.schemaVersion)) throw bad('schemaVersion');
   if (m.schemaVersion !== schemaVersion) {
     throw new PackError(m.schemaVersion > schemaVersion
@@ -162,14 +184,17 @@ export function parsePackManifest(text: string, schemaVersion: number): PackMani
   let layout: PackLayout | undefined;
   if (m.layout !== undefined) {
     const l = m.layout;
-    const pages = m.bytes / m.pageSize;
+    const pages = dbBytes / m.pageSize;
     const run = (r: unknown) => Array.isArray(r) && r.length === 2 && count(r[0]) && count(r[1]) && r[0] >= 1 && r[1] >= 1 && r[0] + r[1] - 1 <= pages;
     if (!isObject(l) || !Array.isArray(l.prefetch) || !l.prefetch.every(run) || !isObject(l.tables) || !Object.values(l.tables).every((v) => count(v) && v >= 1 && v <= pages)) throw bad('layout');
-    layout = { prefetch: l.prefetch as Array<[number, number]>, tables: l.tables as Record<string, number> };
+    const prefetch = l.prefetch as Array<[number, number]>;
+    // The copy holds exactly the listed pages.
+    if (head !== undefined && prefetch.reduce((n, r) => n + r[1], 0) * m.pageSize !== m.bytes - head) throw bad('layout');
+    layout = { prefetch, tables: l.tables as Record<string, number>, ...(head !== undefined ? { head } : {}) };
   }
   return {
     ...(layout ? { layout } : {}),
-    format: PACK_FORMAT,
+    format: m.format,
     name: m.name,
     commit: (m.commit as string | null) ?? null,
     created: m.created,
