@@ -4,7 +4,8 @@
  *
  * Invariants:
  * - At most one search is in flight; a newer one aborts the older (its result never lands).
- * - Typing is debounced; filter and mode changes search at once.
+ * - Typing is debounced; a query that arrives whole (pasted, dropped, recalled: more than one
+ *   character changed in one input) and filter and mode changes search at once.
  * - Changing weights re-fuses the stored leg hits on this thread — no new query; rows that
  *   were outside the last result list are fetched by id.
  */
@@ -20,8 +21,10 @@ import { handleError } from './notices.svelte.ts';
 import { isGrepMode, parseHash, serializeHash, type AppMode, type UrlSearchState } from './url-state.ts';
 import { grepSearch } from './grep.svelte.ts';
 import { LatestCall, keepSelection } from './latest-call.svelte.ts';
+import { isKeystroke } from './typing.ts';
 
 export const TYPING_DEBOUNCE_MS = 150;
+
 /** Results shown (and fetched from each codebase). */
 export const RESULT_LIMIT = APP_RESULT_LIMIT;
 /** While indexing, live results refresh at most this often. */
@@ -55,6 +58,8 @@ class Search {
 
   #call = new LatestCall();
   #timer: ReturnType<typeof setTimeout> | null = null;
+  /** The queued search is a typed query's (not a live refresh's). */
+  #typing = false;
   #lastLiveRefresh = 0;
   /** Chunk rows seen in the last response (results and their more-pieces), by codebase:id. */
   #rows = new Map<string, StoredChunk>();
@@ -143,9 +148,9 @@ class Search {
 
   // ---- inputs ----
 
-  /** Whether a search is queued (typing's debounce, a live refresh) and has not run yet. */
+  /** Whether a typed query waits for the pause in typing and has not run yet (a queued live refresh is not one). */
   get pending(): boolean {
-    return this.#timer !== null;
+    return this.#timer !== null && this.#typing;
   }
 
   /** Runs the queued search now (Enter after typing: no wait for the debounce). */
@@ -154,10 +159,14 @@ class Search {
   }
 
   setQuery(q: string): void {
+    const typed = isKeystroke(this.#query, q);
     this.#query = q;
     this.#writeHash();
     if (this.#timer) clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => void this.run(), TYPING_DEBOUNCE_MS);
+    // Typing waits for a pause; a query that arrived whole has nothing to wait for.
+    this.#typing = typed;
+    if (typed) this.#timer = setTimeout(() => void this.run(), TYPING_DEBOUNCE_MS);
+    else void this.run();
   }
 
   setMode(m: AppMode): void {
@@ -232,6 +241,7 @@ class Search {
   async #run(): Promise<void> {
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = null;
+    this.#typing = false;
     this.#call.cancel();
     const q = this.#query.trim();
     if (!q) {
