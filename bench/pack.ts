@@ -18,8 +18,10 @@
  *    (Chromium's six connections per host); bandwidth is loopback's and connection set-up is
  *    free. The browser's HTTP cache is kept out (`Cache-Control: no-store`), so the counters
  *    see every read the app makes.
- * 4. Pack side, in headless Debian Chromium with a fresh profile (playwright.config.ts's
- *    switches): navigate to `/#index=packs/<name>/sift-index.json`; time to the codebase row
+ * 4. Pack side, three times — from a host that answers several ranges per request, one that
+ *    answers one range per request, and the latter over HTTPS with HTTP/2 (as CDNs serve; the
+ *    certificate of test/support/tls, accepted with --ignore-certificate-errors) — each in
+ *    headless Debian Chromium with a fresh profile (playwright.config.ts's switches): navigate to `/#index=packs/<name>/sift-index.json`; time to the codebase row
  *    and to the first results of a keyword query (FIRST_QUERY, in Keyword mode); the server's
  *    requests and bytes until then. Then each keyword query and exact pattern (and semantic
  *    queries when the manifest lists embeddings) with the counters reset before it: .sift
@@ -32,7 +34,8 @@
  *
  * Latency is measured in the page: from the input event that types the query to the DOM
  * holding the answer for it (the summary carrying that query, "Searching…" gone), with a
- * MutationObserver — so it includes the app's 150 ms typing debounce and rendering; the
+ * MutationObserver. The query is set whole, as a paste, which the app searches at once (typed
+ * one character at a time it waits 150 ms for a pause); rendering is included; the
  * worker's own time (the summary's "N ms") is reported beside it. Between queries the
  * harness waits until the server has been quiet for QUIET_MS, so a query's trailing reads
  * are not billed to the next one.
@@ -185,11 +188,14 @@ export interface PackBench {
   pack: PackSide | null;
   /** The same pack from a host that answers one range per request (several: the whole file, as Express's send does); absent when not run. */
   packSingle?: PackSide | null;
+  /** The same pack from a host that answers one range per request over HTTP/2 (HTTPS, as CDNs serve); absent when not run. */
+  packH2?: PackSide | null;
   local: LocalSide | null;
   parity: Parity | null;
   /** Parity of the single-range host's answers with the local index. */
   paritySingle?: Parity | null;
-  errors: { pack?: string; packSingle?: string; local?: string };
+  parityH2?: Parity | null;
+  errors: { pack?: string; packSingle?: string; packH2?: string; local?: string };
   notes: string[];
   /** Load average (1, 5, 15 min) when the run ended. */
   loadavgEnd: number[];
@@ -271,9 +277,10 @@ async function settle(server: RunningStaticServer): Promise<void> {
   }
 }
 
-async function newProfile(log: (l: string) => void, errors: string[]): Promise<{ context: BrowserContext; page: Page; profile: string }> {
+async function newProfile(log: (l: string) => void, errors: string[], selfSigned = false): Promise<{ context: BrowserContext; page: Page; profile: string }> {
   const profile = mkdtempSync(join(tmpdir(), 'sift-bench-pack-'));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+  // selfSigned: the HTTP/2 host's certificate (test/support/tls) is accepted.
+  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: selfSigned ? [...CHROMIUM_ARGS, '--ignore-certificate-errors'] : CHROMIUM_ARGS, headless: true });
   const page = context.pages()[0] ?? (await context.newPage());
   page.on('pageerror', (e) => {
     log(`page error: ${e.message}`);
@@ -409,7 +416,7 @@ async function runModeLocal(page: Page, mode: ModeRun<Answer>['mode'], queries: 
 }
 
 async function packSide(server: RunningStaticServer, manifest: PackManifest, name: string, semantic: boolean, openTimeoutMs: number, log: (l: string) => void, pageErrors: string[]): Promise<PackSide> {
-  const { context, page, profile } = await newProfile(log, pageErrors);
+  const { context, page, profile } = await newProfile(log, pageErrors, server.url.startsWith('https:'));
   try {
     const url = `${server.url}/#index=packs/${encodeURIComponent(name)}/${PACK_MANIFEST_NAME}`;
     log(`pack: open ${url}`);
@@ -571,6 +578,7 @@ function modeRows(r: Omit<PackBench, 'markdown'>): string[] {
     const sides = [
       [r.packSingle ? 'pack, multi-range host' : 'pack', r.pack?.modes.find((m) => m.mode === mode)],
       ['pack, single-range host', r.packSingle?.modes.find((m) => m.mode === mode)],
+      ['pack, single-range host over HTTP/2', r.packH2?.modes.find((m) => m.mode === mode)],
       ['local OPFS', r.local?.modes.find((m) => m.mode === mode)],
     ] as const;
     for (const [side, run] of sides) {
@@ -598,12 +606,13 @@ export function packMarkdown(r: Omit<PackBench, 'markdown'>): string {
     ...(r.uncommitted.length ? [`- **The app measured is the working tree**: ${r.uncommitted.length} files under its sources differ from commit ${r.machine.gitCommit} (${r.uncommitted.slice(0, 6).join(', ')}${r.uncommitted.length > 6 ? ', …' : ''})`] : []),
     `- ${r.chromium}, headless, fresh profile per side; server: test/support/static-server.ts with ${r.delayMs} ms waited before every response ` +
       '(one round trip per HTTP request; parallel requests overlap; loopback bandwidth; `Cache-Control: no-store`)',
-    `- Latency: in the page, input event → answer in the DOM, so it includes the app's 150 ms typing debounce and rendering; "worker" is the summary's own time. ` +
+    `- Latency: in the page, input event → answer in the DOM; the query is set whole, as a paste (the app searches at once; typing one character at a time waits 150 ms for a pause), and rendering is included; "worker" is the summary's own time. ` +
       `Load average at the end: ${r.loadavgEnd?.map((x) => x.toFixed(2)).join(' ') ?? 'n/a'}`,
     '',
   ];
   const opened: Array<[string, PackSide | null | undefined]> = r.packSingle !== undefined
-    ? [['a host that answers several ranges per request (multipart/byteranges, as nginx does)', r.pack], ['a host that answers one range per request (several ranges: the whole file, as Express\'s send does)', r.packSingle]]
+    ? [['a host that answers several ranges per request (multipart/byteranges, as nginx does)', r.pack], ['a host that answers one range per request (several ranges: the whole file, as Express\'s send does)', r.packSingle],
+      ...(r.packH2 !== undefined ? [['the same one-range host over HTTPS with HTTP/2 (as CDNs serve: every request on one connection, at once)', r.packH2] as [string, PackSide | null | undefined]] : [])]
     : [['', r.pack]];
   for (const [host, p] of opened) {
     const title = host ? `### Opening the pack from ${host}` : '### Opening the pack';
@@ -643,6 +652,11 @@ export function packMarkdown(r: Omit<PackBench, 'markdown'>): string {
     const e = r.paritySingle.exact;
     L.push('', `- Single-range host: keyword top ${TOP} identical for ${k.filter((x) => x.sameOrder).length} of ${k.length} queries; the same exact lines for ${e.filter((x) => x.sameLines).length} of ${e.length} patterns`);
   }
+  if (r.parityH2) {
+    const k = r.parityH2.keyword;
+    const e = r.parityH2.exact;
+    L.push(`- Single-range host over HTTP/2: keyword top ${TOP} identical for ${k.filter((x) => x.sameOrder).length} of ${k.length} queries; the same exact lines for ${e.filter((x) => x.sameLines).length} of ${e.length} patterns`);
+  }
   const rows: string[] = [];
   for (const mode of ['keyword', 'exact', 'semantic'] as const) {
     const pa = new Map((r.pack?.modes.find((x) => x.mode === mode)?.answers ?? []).map((a) => [a.query, a] as const));
@@ -655,8 +669,8 @@ export function packMarkdown(r: Omit<PackBench, 'markdown'>): string {
     }
   }
   if (rows.length) L.push('', '| mode | query | pack ms | local ms | pack .sift requests | pack .sift KiB | pack results/lines | local results/lines |', '|---|---|---|---|---|---|---|---|', ...rows);
-  const failed = [...(r.pack?.modes ?? []), ...(r.packSingle?.modes ?? []), ...(r.local?.modes ?? [])].flatMap((x) => x.errors.map((e) => `${x.mode}: ${e}`));
-  const notes = [...r.notes, ...failed, ...(r.errors.pack ? [`pack side failed: ${r.errors.pack}`] : []), ...(r.errors.packSingle ? [`single-range host side failed: ${r.errors.packSingle}`] : []), ...(r.errors.local ? [`local side failed: ${r.errors.local}`] : [])];
+  const failed = [...(r.pack?.modes ?? []), ...(r.packSingle?.modes ?? []), ...(r.packH2?.modes ?? []), ...(r.local?.modes ?? [])].flatMap((x) => x.errors.map((e) => `${x.mode}: ${e}`));
+  const notes = [...r.notes, ...failed, ...(r.errors.pack ? [`pack side failed: ${r.errors.pack}`] : []), ...(r.errors.packSingle ? [`single-range host side failed: ${r.errors.packSingle}`] : []), ...(r.errors.packH2 ? [`HTTP/2 host side failed: ${r.errors.packH2}`] : []), ...(r.errors.local ? [`local side failed: ${r.errors.local}`] : [])];
   if (notes.length) L.push('', '### Notes', '', ...notes.map((n) => `- ${n}`));
   return L.join('\n');
 }
@@ -706,6 +720,7 @@ export async function benchPack(o: BenchPackOptions = {}): Promise<PackBench> {
   const errors: PackBench['errors'] = {};
   let pack: PackSide | null = null;
   let packSingle: PackSide | null = null;
+  let packH2: PackSide | null = null;
   let local: LocalSide | null = null;
   let chromiumVersion = 'Chromium';
   try {
@@ -726,6 +741,17 @@ export async function benchPack(o: BenchPackOptions = {}): Promise<PackBench> {
     } finally {
       await single.close();
     }
+    // The same one-range host over HTTPS with HTTP/2 (a self-signed certificate for 127.0.0.1).
+    const tls = join(REPO_DIR, 'test', 'support', 'tls');
+    const h2 = await startStaticServer({ roots, delayMs, tls: { key: readFileSync(join(tls, 'key.pem')), cert: readFileSync(join(tls, 'cert.pem')) } });
+    try {
+      packH2 = await packSide(h2, manifest, name, !!manifest.contains.embeddings, o.openTimeoutMs ?? OPEN_TIMEOUT_MS, log, pageErrors);
+    } catch (e) {
+      errors.packH2 = (e as Error).message.split('\n')[0]!.slice(0, 500);
+      log(`pack side (HTTP/2 host) failed: ${errors.packH2}`);
+    } finally {
+      await h2.close();
+    }
     if (!manifest.contains.embeddings) notes.push('semantic not measured: the pack has no embeddings (published with SIFT_OFFLINE=1 and no model on disk)');
     if (!o.packOnly) {
       try {
@@ -741,8 +767,9 @@ export async function benchPack(o: BenchPackOptions = {}): Promise<PackBench> {
   if (pageErrors.length) notes.push(`page errors: ${pageErrors.join(' | ')}`);
   const parity = pack && local ? compare(pack, local) : null;
   const paritySingle = packSingle && local ? compare(packSingle, local) : null;
+  const parityH2 = packH2 && local ? compare(packH2, local) : null;
   const result: Omit<PackBench, 'markdown'> = {
-    machine: machineInfo(), delayMs, tree, publish: { ...pub, dev: !!o.devPack }, manifest, chromium: chromiumVersion, pack, packSingle, local, parity, paritySingle, errors, notes,
+    machine: machineInfo(), delayMs, tree, publish: { ...pub, dev: !!o.devPack }, manifest, chromium: chromiumVersion, pack, packSingle, packH2, local, parity, paritySingle, parityH2, errors, notes,
     uncommitted: o.dist ? [] : uncommittedAppFiles(), loadavgEnd: loadavg(),
   };
   if (o.dist) notes.push(`app served from ${o.dist} (--dist), not built by this run`);

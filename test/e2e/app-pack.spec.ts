@@ -15,7 +15,7 @@ import { dirname, join, resolve } from 'node:path';
 import { existsSync } from 'node:fs';
 import { installPicker, readFixture } from './helpers/opfs-fixture.ts';
 import { searchFor } from './helpers/app.ts';
-import { startStaticServer, type RunningStaticServer } from '../support/static-server.ts';
+import { startStaticServer, type RunningStaticServer, type ServerStats } from '../support/static-server.ts';
 
 const DIST = resolve(process.env.SIFT_DIST ?? 'dist');
 const fixture = readFixture('test/fixtures/repo-small');
@@ -34,6 +34,7 @@ let server: RunningStaticServer;
 let multiRange: RunningStaticServer;
 let noRanges: RunningStaticServer;
 let gzipping: RunningStaticServer;
+let http2: RunningStaticServer;
 
 /**
  * The CLI's answer on the same tree (the reference). A one-shot `sift` can, rarely and under
@@ -81,6 +82,10 @@ test.beforeAll(async () => {
   multiRange = await startStaticServer({ roots, multiRange: true });
   noRanges = await startStaticServer({ roots, ranges: false });
   gzipping = await startStaticServer({ roots, gzipSift: true });
+  // HTTPS with HTTP/2, as CDNs serve (test/support/tls: a self-signed certificate for 127.0.0.1).
+  const tls = resolve('test/support/tls');
+  // A round trip of 20 ms, so that requests in flight together overlap at the server.
+  http2 = await startStaticServer({ roots, delayMs: 20, tls: { key: readFileSync(join(tls, 'key.pem')), cert: readFileSync(join(tls, 'cert.pem')) } });
 });
 
 test.afterAll(async () => {
@@ -88,6 +93,7 @@ test.afterAll(async () => {
   await multiRange?.close();
   await noRanges?.close();
   await gzipping?.close();
+  await http2?.close();
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
@@ -102,10 +108,10 @@ async function fresh(page: Page, base: string): Promise<void> {
   await page.reload();
 }
 
-function packStats(s: RunningStaticServer): { requests: number; bytes: number } {
+function packStats(s: ServerStats): { requests: number; bytes: number } {
   let requests = 0;
   let bytes = 0;
-  for (const [path, v] of Object.entries(s.stats().byPath)) {
+  for (const [path, v] of Object.entries(s.byPath)) {
     if (path.endsWith('.sift')) {
       requests += v.requests;
       bytes += v.bytes;
@@ -114,9 +120,18 @@ function packStats(s: RunningStaticServer): { requests: number; bytes: number } 
   return { requests, bytes };
 }
 
-for (const host of ['one range per request', 'several ranges per request (multipart/byteranges)'] as const) {
-  test(`#index= opens a published index read-only; results and exact lines equal the CLI on the same tree; only part of the pack is read; a host answering ${host}`, async ({ page }) => {
-    const srv = host === 'one range per request' ? server : multiRange;
+const HOSTS = {
+  'one range per request': () => server,
+  'several ranges per request (multipart/byteranges)': () => multiRange,
+  'one range per request, over HTTP/2': () => http2,
+} as const;
+
+for (const host of Object.keys(HOSTS) as Array<keyof typeof HOSTS>) {
+  test(`#index= opens a published index read-only; results and exact lines equal the CLI on the same tree; only part of the pack is read; a host answering ${host}`, async ({ browser }) => {
+    const srv = HOSTS[host]();
+    // The HTTP/2 host's certificate is self-signed.
+    const context = await browser.newContext({ ignoreHTTPSErrors: srv === http2 });
+    const page = await context.newPage();
     await fresh(page, srv.url);
     srv.reset();
     await page.goto(`${srv.url}/#index=packs/demo/sift-index.json&q=${encodeURIComponent('parse body')}`);
@@ -125,12 +140,14 @@ for (const host of ['one range per request', 'several ranges per request (multip
     await expect(row.getByText('shared · read-only')).toBeVisible();
     await expect(row.getByTestId('pack-info')).toContainText('Published');
     await expect(page.getByTestId('result-summary')).toHaveAttribute('data-query', 'parse body');
+    const opened = srv.stats();
+    srv.reset();
     const manifest = JSON.parse(readFileSync(join(packs, 'demo', 'sift-index.json'), 'utf8')) as { bytes: number };
     // Opening and the first search read a part of the pack (the kernel-sized numbers are in bench/pack.ts).
-    const first = packStats(srv);
+    const first = packStats(opened);
     expect(first.bytes).toBeGreaterThan(0);
     // The manifest is fetched once: the page starts it at load and the store worker uses that.
-    expect(srv.stats().byPath['/packs/demo/sift-index.json']?.requests).toBe(1);
+    expect(opened.byPath['/packs/demo/sift-index.json']?.requests).toBe(1);
     expect(first.bytes).toBeLessThan(manifest.bytes * 0.5);
 
     for (const q of QUERIES) {
@@ -141,7 +158,11 @@ for (const host of ['one range per request', 'several ranges per request (multip
       expect(shown, q).toEqual(cli.slice(0, shown.length));
       expect(shown.length, q).toBeGreaterThan(0);
     }
-    expect(packStats(srv).bytes).toBeLessThan(manifest.bytes);
+    expect(first.bytes + packStats(srv.stats()).bytes).toBeLessThan(manifest.bytes);
+    // Over HTTP/2 a prefetch's requests all go at once; over HTTP/1.1 the browser keeps six
+    // connections, so at most six (and the app asks no more).
+    if (srv === http2) expect(srv.stats().maxInFlight).toBeGreaterThan(6);
+    else expect(srv.stats().maxInFlight).toBeLessThanOrEqual(6);
 
     // Exact search: the same lines as the CLI's exact search over the same files.
     await page.getByText('Exact', { exact: true }).click();
@@ -157,8 +178,9 @@ for (const host of ['one range per request', 'several ranges per request (multip
     expect(lines.sort()).toEqual(cliLines.sort());
     expect(lines.length).toBe(22); // svc4 and svc40–49: two lines each (svc400+ do not exist)
     // The multi-range host was asked for several ranges at once; the other never was (its probe says no).
-    if (srv === multiRange) expect(srv.stats().multipart).toBeGreaterThan(0);
-    else expect(srv.stats().multipart).toBe(0);
+    if (srv === multiRange) expect(opened.multipart + srv.stats().multipart).toBeGreaterThan(0);
+    else expect(opened.multipart + srv.stats().multipart).toBe(0);
+    await context.close();
   });
 }
 
@@ -254,5 +276,5 @@ test('search by meaning on a pack published with --embed, once the app has the s
   await searchFor(page, 'retry policy for a service');
   await expect(page.getByTestId('result-summary')).toContainText('semantic only');
   await expect(page.getByTestId('result').first()).toContainText('semantic');
-  expect(packStats(server).requests).toBeGreaterThan(0);
+  expect(packStats(server.stats()).requests).toBeGreaterThan(0);
 });

@@ -4,6 +4,8 @@
 // normalise `/../` away before the server saw it).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { connect, constants as h2 } from 'node:http2';
+import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -234,6 +236,35 @@ describe('startStaticServer', () => {
     expect(performance.now() - t0).toBeLessThan(4 * 120);
   });
 
+  it('with tls, serves HTTP/2 over HTTPS: ranges as over HTTP/1.1, many requests at once on one connection', async () => {
+    const tlsDir = join(import.meta.dirname, 'tls');
+    const s = await start({ delayMs: 60, tls: { key: readFileSync(join(tlsDir, 'key.pem')), cert: readFileSync(join(tlsDir, 'cert.pem')) } });
+    expect(s.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+    const session = connect(s.url, { ca: readFileSync(join(tlsDir, 'cert.pem')) });
+    try {
+      const ask = (range: string) => new Promise<{ status: number; range: string; body: Buffer }>((ok, fail) => {
+        const req = session.request({ [h2.HTTP2_HEADER_PATH]: PACK_PATH, range });
+        const parts: Buffer[] = [];
+        let head: { status: number; range: string } = { status: 0, range: '' };
+        req.on('response', (h) => (head = { status: Number(h[h2.HTTP2_HEADER_STATUS]), range: String(h['content-range']) }));
+        req.on('data', (c: Buffer) => parts.push(c));
+        req.on('end', () => ok({ ...head, body: Buffer.concat(parts) }));
+        req.on('error', fail);
+        req.end();
+      });
+      const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => ask(`bytes=${i * 100}-${i * 100 + 9}`)));
+      answers.forEach((a, i) => {
+        expect(a.status).toBe(206);
+        expect(a.range).toBe(`bytes ${i * 100}-${i * 100 + 9}/1000`);
+        expect(a.body.equals(slice(i * 100, i * 100 + 9))).toBe(true);
+      });
+      // Ten requests on one connection, all in progress at once (HTTP/1.1 would need ten connections).
+      expect(s.stats().maxInFlight).toBe(10);
+    } finally {
+      session.close();
+    }
+  });
+
   it('counts requests and body bytes per path, and reset() zeroes them', async () => {
     const s = await start({ headers: { 'Cross-Origin-Opener-Policy': 'same-origin' } });
     const h = await get(s.url, PACK_PATH, { Range: 'bytes=0-99' });
@@ -249,7 +280,7 @@ describe('startStaticServer', () => {
     expect(st.requests).toBe(5);
     expect(st.bytes).toBe(162);
     s.reset();
-    expect(s.stats()).toEqual({ requests: 0, bytes: 0, multipart: 0, byPath: {} });
+    expect(s.stats()).toEqual({ requests: 0, bytes: 0, multipart: 0, maxInFlight: 0, byPath: {} });
     await get(s.url, PACK_PATH);
     expect(s.stats().byPath[PACK_PATH]).toEqual({ requests: 1, bytes: 1000 });
   });

@@ -28,9 +28,9 @@ import { errorFields, formatBytes } from '../../src/core/store/errors.ts';
 import { callTool, type ToolAnswer, type ToolCodebase } from '../../src/core/tools/run.ts';
 import { browserRuntime } from '../../src/core/store/open-opfs.ts';
 import { openPackOn, packPages, prefetchLayout } from '../../src/core/store/open-pack.ts';
-import { PackReadError, type PackPages } from '../../src/core/store/http-vfs.ts';
+import { MULTIPLEXED_CONCURRENCY, PackReadError, type PackPages } from '../../src/core/store/http-vfs.ts';
 import { PackError, packDatabaseBytes, packUrl, parsePackManifest, type PackManifest, type PackStats } from '../../src/core/store/pack.ts';
-import { fetchManifest, HttpRangeSource, PageSaver, probeMultiRange, probePack, prunePageCache, resolveManifestUrl, seedFromCache } from '../../src/core/store/pack-http.ts';
+import { fetchManifest, HttpRangeSource, multiplexedHost, PageSaver, probeMultiRange, probePack, prunePageCache, resolveManifestUrl, seedFromCache } from '../../src/core/store/pack-http.ts';
 import { SCHEMA_VERSION } from '../../src/core/store/schema.ts';
 import { openPackVectors } from '../../src/core/vector/pack-vectors.ts';
 import { sha256Hex } from '../../src/core/hash/hash.ts';
@@ -154,6 +154,7 @@ async function openPackReader(source: PackSource): Promise<{ store: Store; opene
     // The two probes at once: ranges at all (the first page), and several per request.
     const [first, multi] = await Promise.all([probePack(href, source.manifest), probeMultiRange(href, source.manifest.bytes)]);
     http.useMultiRange(multi);
+    if (multiplexedHost(href)) pages.concurrency = MULTIPLEXED_CONCURRENCY;
     if (!pages.has(0)) {
       pages.seed(0, first);
       saver.save(0, first);
@@ -167,6 +168,8 @@ async function openPackReader(source: PackSource): Promise<{ store: Store; opene
   await prefetchLayout(source.manifest, pages).catch((e: unknown) => {
     if (!(e instanceof PackReadError && e.problem === 'network')) throw e; // offline: saved pages only
   });
+  // A probe's timing entry may land after its body: asked again once the layout is in.
+  if (multiplexedHost(href)) pages.concurrency = MULTIPLEXED_CONCURRENCY;
   const { store } = await openPackOn(await browserRuntime(), source.manifest, pages);
   return { store, opened: { ...source, offline, packUrl: href, pages, cachedPages } };
 }

@@ -45,6 +45,12 @@ export interface RangeSource {
 
 /** Requests in flight at once when prefetching (browsers open 6 connections per HTTP/1.1 host). */
 export const PREFETCH_CONCURRENCY = 6;
+/**
+ * The same over HTTP/2 or HTTP/3, where every request shares one connection (servers allow 100
+ * or more streams at once): a prefetch's runs all go at once, one round trip instead of one
+ * per six.
+ */
+export const MULTIPLEXED_CONCURRENCY = 64;
 /** Missing pages closer than this are fetched in one request when prefetching (fewer round trips for a few more bytes). */
 const PREFETCH_GAP_PAGES = 2;
 /** Ranges asked for in one request at most, when the source reads several at once (keeps the Range header near 2 KB). */
@@ -103,6 +109,8 @@ export class PackPages {
   /** Read heads: SQLite interleaves sequential runs (a table's leaves, an index's) with jumps. */
   readonly #heads: Array<{ last: number; ahead: number }> = [];
   readonly stats: PackReadStats = { requests: 0, bytes: 0, hits: 0 };
+  /** Prefetch requests in flight at once: PREFETCH_CONCURRENCY, or MULTIPLEXED_CONCURRENCY once the host is known to speak HTTP/2 or 3. */
+  concurrency = PREFETCH_CONCURRENCY;
   /** SQLite page `n` (1-based) if in memory, for the b-tree walks (btree.ts); never fetches. */
   readonly #page: PageReader = (n) => this.#cache.get(n - 1) ?? null;
 
@@ -143,7 +151,7 @@ export class PackPages {
       else runs.push([p, 1]);
     }
     // Requests: one run each, or (several ranges per request) the runs split evenly over the connections.
-    const per = multi ? Math.min(MAX_RANGES_PER_REQUEST, Math.ceil(runs.length / PREFETCH_CONCURRENCY)) : 1;
+    const per = multi ? Math.min(MAX_RANGES_PER_REQUEST, Math.ceil(runs.length / this.concurrency)) : 1;
     const requests: Array<Array<[number, number]>> = [];
     for (let i = 0; i < runs.length; i += per) requests.push(runs.slice(i, i + per));
     const one = async ([first, n]: [number, number], count: boolean) => {
@@ -170,7 +178,7 @@ export class PackPages {
         }
       }
     };
-    await Promise.all(Array.from({ length: Math.min(PREFETCH_CONCURRENCY, requests.length) }, worker));
+    await Promise.all(Array.from({ length: Math.min(this.concurrency, requests.length) }, worker));
   }
 
   /**

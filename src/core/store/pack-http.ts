@@ -144,6 +144,19 @@ export async function probeMultiRange(url: string, size: number, signal?: AbortS
 }
 
 /**
+ * Whether the requests for `url` so far went over HTTP/2 or HTTP/3 (many requests at once on
+ * one connection), from the Resource Timing entries of this worker or page; false when none
+ * says so (no entry yet, a full timing buffer, another origin that hides it).
+ */
+export function multiplexedHost(url: string): boolean {
+  try {
+    return (performance.getEntriesByName(url, 'resource') as PerformanceResourceTiming[]).some((e) => /^h[23]/.test(e.nextHopProtocol ?? ''));
+  } catch {
+    return false;
+  }
+}
+
+/**
  * A pack over HTTP: SQLite's reads with synchronous XMLHttpRequest (dedicated workers only),
  * prefetches with fetch, several ranges per request once `useMultiRange()` says the host
  * answers them (probeMultiRange). An answer that is not what was asked turns that off for the
