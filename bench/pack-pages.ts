@@ -7,7 +7,10 @@
  * request however many ranges it carries. Bandwidth is the disk's. The browser's end-to-end
  * numbers are bench/pack.ts's.
  *
- *   npx tsx bench/pack-pages.ts <published folder>… [--multi] [--rtt 50]
+ *   npx tsx bench/pack-pages.ts <published folder>… [--multi | --h2] [--rtt 50]
+ *
+ * `--h2`: one range per request, all of a prefetch's requests at once (what the app does once
+ * it sees HTTP/2).
  *
  * Prints one row per folder: open + first query, and keyword p50/p95 latency, bytes and requests
  * over KEYWORD_QUERIES (bench/pack.ts).
@@ -19,7 +22,7 @@ import { openPackOn, packPages, prefetchLayout } from '../src/core/store/open-pa
 import { PACK_MANIFEST_NAME, parsePackManifest } from '../src/core/store/pack.ts';
 import { SCHEMA_VERSION } from '../src/core/store/schema.ts';
 import { Searcher } from '../src/core/search/search.ts';
-import type { RangeSource } from '../src/core/store/http-vfs.ts';
+import { MULTIPLEXED_CONCURRENCY, type RangeSource } from '../src/core/store/http-vfs.ts';
 import { grep } from '../src/core/search/grep.ts';
 import { EXACT_PATTERNS, FIRST_QUERY, KEYWORD_QUERIES } from './pack.ts';
 import { fmt, isMain, parseArgs, percentile } from './util.ts';
@@ -27,6 +30,8 @@ import { fmt, isMain, parseArgs, percentile } from './util.ts';
 export interface PagesRow {
   pageSize: number;
   multi: boolean;
+  /** One range per request, all of a prefetch's requests at once (HTTP/2: MULTIPLEXED_CONCURRENCY). */
+  h2: boolean;
   openFirstMs: number;
   openFirstBytes: number;
   p50Ms: number;
@@ -60,9 +65,10 @@ function slowFile(path: string, rttMs: number, multi: boolean): RangeSource {
   };
 }
 
-export async function measurePack(dir: string, o: { multi: boolean; rttMs: number }): Promise<PagesRow> {
+export async function measurePack(dir: string, o: { multi: boolean; rttMs: number; h2?: boolean }): Promise<PagesRow> {
   const m = parsePackManifest(readFileSync(join(dir, PACK_MANIFEST_NAME), 'utf8'), SCHEMA_VERSION);
-  const pages = packPages(slowFile(join(dir, m.pack), o.rttMs, o.multi), m);
+  const pages = packPages(slowFile(join(dir, m.pack), o.rttMs, o.multi && !o.h2), m);
+  if (o.h2) pages.concurrency = MULTIPLEXED_CONCURRENCY;
   const t0 = performance.now();
   await prefetchLayout(m, pages);
   const { store } = await openPackOn(await nodeRuntime(), m, pages);
@@ -93,7 +99,7 @@ export async function measurePack(dir: string, o: { multi: boolean; rttMs: numbe
   await store.db.close();
   return {
     exactP50Ms: percentile(ems, 50), exactP95Ms: percentile(ems, 95), exactP50Bytes: percentile(ebytes, 50),
-    pageSize: m.pageSize, multi: o.multi, openFirstMs, openFirstBytes,
+    pageSize: m.pageSize, multi: o.multi && !o.h2, h2: !!o.h2, openFirstMs, openFirstBytes,
     p50Ms: percentile(ms, 50), p95Ms: percentile(ms, 95), p50Bytes: percentile(bytes, 50), p95Bytes: percentile(bytes, 95), p50Requests: percentile(reqs, 50),
   };
 }
@@ -105,18 +111,18 @@ export function pagesTable(rows: readonly PagesRow[], rttMs: number): string {
     '',
     '| page size | host | open + first query | keyword p50 / p95 | keyword KiB p50 / p95 | keyword requests p50 | exact p50 / p95 | exact KiB p50 |',
     '|---|---|---|---|---|---|---|---|',
-    ...rows.map((r) => `| ${r.pageSize} | ${r.multi ? 'several ranges per request' : 'one range per request'} | ${fmt(r.openFirstMs, 0)} ms, ${kib(r.openFirstBytes)} KiB | ${fmt(r.p50Ms, 0)} / ${fmt(r.p95Ms, 0)} ms | ${kib(r.p50Bytes)} / ${kib(r.p95Bytes)} | ${r.p50Requests} | ${fmt(r.exactP50Ms, 0)} / ${fmt(r.exactP95Ms, 0)} ms | ${kib(r.exactP50Bytes)} |`),
+    ...rows.map((r) => `| ${r.pageSize} | ${r.multi ? 'several ranges per request' : r.h2 ? 'one range per request, HTTP/2' : 'one range per request'} | ${fmt(r.openFirstMs, 0)} ms, ${kib(r.openFirstBytes)} KiB | ${fmt(r.p50Ms, 0)} / ${fmt(r.p95Ms, 0)} ms | ${kib(r.p50Bytes)} / ${kib(r.p95Bytes)} | ${r.p50Requests} | ${fmt(r.exactP50Ms, 0)} / ${fmt(r.exactP95Ms, 0)} ms | ${kib(r.exactP50Bytes)} |`),
   ].join('\n');
 }
 
 if (isMain(import.meta.url)) {
-  const { flags, positional } = parseArgs(process.argv.slice(2), ['multi']);
+  const { flags, positional } = parseArgs(process.argv.slice(2), ['multi', 'h2']);
   const rttMs = flags.get('rtt') ? Number(flags.get('rtt')) : 50;
   if (!positional.length) {
     console.error('usage: npx tsx bench/pack-pages.ts <published folder>… [--multi] [--rtt 50]');
     process.exit(2);
   }
   const rows: PagesRow[] = [];
-  for (const dir of positional) rows.push(await measurePack(dir, { multi: flags.has('multi'), rttMs }));
+  for (const dir of positional) rows.push(await measurePack(dir, { multi: flags.has('multi'), h2: flags.has('h2'), rttMs }));
   console.log(pagesTable(rows, rttMs));
 }

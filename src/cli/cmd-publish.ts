@@ -32,7 +32,7 @@ import { openNodePack, openNodeStore } from '../core/store/open-node.ts';
 import { classify, EXIT_CODE, formatBytes } from '../core/store/errors.ts';
 import { META } from '../core/store/meta.ts';
 import { SCHEMA_VERSION } from '../core/store/schema.ts';
-import { PACK_EXTENSION, PACK_FORMAT, PACK_MANIFEST_NAME, packFileName, parsePackManifest, type PackEmbeddings, type PackLayout, type PackManifest } from '../core/store/pack.ts';
+import { PACK_EXTENSION, PACK_FORMAT, PACK_MANIFEST_NAME, PAGE_HASH_BYTES, packFileName, parsePackManifest, type PackEmbeddings, type PackLayout, type PackManifest } from '../core/store/pack.ts';
 import type { Store } from '../core/store/store.ts';
 import { leafOfRowid, pageRuns, treeShape } from '../core/store/btree.ts';
 
@@ -46,8 +46,6 @@ import { leafOfRowid, pageRuns, treeShape } from '../core/store/btree.ts';
  */
 export const DEFAULT_PACK_PAGE_SIZE = 8192;
 
-/** Bytes of each page's hash in the manifest's `pageHashes` (a prefix of the page's SHA-256). */
-const PAGE_HASH_BYTES = 8;
 
 /** Meta keys that describe the publishing machine, not the index: not part of a pack. */
 const LOCAL_META = [META.skippedFiles, META.modelSpec, META.vectorsStamp] as const;
@@ -148,13 +146,10 @@ function previousPack(out: string): string | null {
   }
 }
 
-/** SHA-256 of the whole file and the first PAGE_HASH_BYTES of each page's before byte `dbBytes` (the database's), in one pass. */
-function hashPack(file: string, pageSize: number, dbBytes: number): { sha256: string; pageHashes: Buffer; bytes: number } {
-  const whole = createHash('sha256');
+/** Reads `file` in large blocks, whole pages each (the last may be short), and hands each to `each`. */
+function readBlocks(file: string, pageSize: number, each: (block: Buffer) => void): void {
   const fd = openSync(file, 'r');
   const buf = Buffer.alloc(Math.max(pageSize, 1 << 20) - (Math.max(pageSize, 1 << 20) % pageSize));
-  const pages: Buffer[] = [];
-  let bytes = 0;
   try {
     for (;;) {
       let n = 0;
@@ -164,16 +159,32 @@ function hashPack(file: string, pageSize: number, dbBytes: number): { sha256: st
         n += r;
       }
       if (n === 0) break;
-      const part = buf.subarray(0, n);
-      whole.update(part);
-      for (let p = 0; p < n && bytes + p < dbBytes; p += pageSize) pages.push(createHash('sha256').update(part.subarray(p, p + pageSize)).digest().subarray(0, PAGE_HASH_BYTES));
-      bytes += n;
+      each(buf.subarray(0, n));
       if (n < buf.length) break;
     }
   } finally {
     closeSync(fd);
   }
-  return { sha256: whole.digest('hex'), pageHashes: Buffer.concat(pages), bytes };
+}
+
+/** The first PAGE_HASH_BYTES of each page's SHA-256, in page order (the database, before anything is appended). */
+function pageHashesOf(file: string, pageSize: number): Buffer {
+  const out: Buffer[] = [];
+  readBlocks(file, pageSize, (block) => {
+    for (let p = 0; p < block.length; p += pageSize) out.push(createHash('sha256').update(block.subarray(p, p + pageSize)).digest().subarray(0, PAGE_HASH_BYTES));
+  });
+  return Buffer.concat(out);
+}
+
+/** SHA-256 (hex) and size of the whole file. */
+function sha256File(file: string, pageSize: number): { sha256: string; bytes: number } {
+  const whole = createHash('sha256');
+  let bytes = 0;
+  readBlocks(file, pageSize, (block) => {
+    whole.update(block);
+    bytes += block.length;
+  });
+  return { sha256: whole.digest('hex'), bytes };
 }
 
 /** Tables read whole by keyword searches (bm25 reads every match's column sizes; FTS5's structure). */
@@ -218,15 +229,19 @@ function packLayout(packPath: string, pageSize: number, roots: Array<{ name: str
 }
 
 /**
- * Appends a copy of the pages in `runs` (1-based `[first, count]`), in that order, after the
- * database in `file`; returns the copy's byte offset (the database's size). SQLite reads only
- * the pages its header counts, so the file is still the same database to it.
+ * Appends `hashes` (zero-padded to whole pages) and then a copy of the pages in `runs` (1-based
+ * `[first, count]`), in that order, after the database in `file`; returns where they start (the
+ * database's size). SQLite reads only the pages its header counts, so the file is still the
+ * same database to it.
  */
-function appendCopy(file: string, pageSize: number, runs: ReadonlyArray<readonly [number, number]>): number {
+function appendCopy(file: string, pageSize: number, hashes: Buffer, runs: ReadonlyArray<readonly [number, number]>): number {
   const fd = openSync(file, 'r+');
   try {
     const at = fstatSync(fd).size;
-    let to = at;
+    const padded = Buffer.alloc(Math.ceil(hashes.length / pageSize) * pageSize);
+    hashes.copy(padded);
+    writeSync(fd, padded, 0, padded.length, at);
+    let to = at + padded.length;
     for (const [first, n] of runs) {
       const b = Buffer.alloc(n * pageSize);
       if (readSync(fd, b, 0, b.length, (first - 1) * pageSize) !== b.length) throw new CliError(`the pack ended before page ${first + n - 1}; nothing was published`, 1);
@@ -409,13 +424,16 @@ export async function runPublish(dir: string, store: Store, paths: IndexPaths, o
     }
     lap('check');
 
-    // 5. The layout, and after the database a copy of the pages it lists (read in one range).
+    // 5. The layout; after the database, its page hashes and a copy of the pages the layout
+    // lists (a reader fetches both as one range when it opens the pack).
+    show('publish: hashing');
     const layout = packLayout(packTemp, p.pageSize, roots);
-    layout.head = appendCopy(packTemp, p.pageSize, layout.prefetch);
+    const pageHashes = pageHashesOf(packTemp, p.pageSize);
+    layout.hashes = createHash('sha256').update(pageHashes).digest('hex');
+    layout.head = appendCopy(packTemp, p.pageSize, pageHashes, layout.prefetch);
 
     // 6. Name it by its hash and move it into place (a pack with that name already there has these bytes).
-    show('publish: hashing');
-    const hashed = hashPack(packTemp, p.pageSize, layout.head);
+    const hashed = sha256File(packTemp, p.pageSize);
     lap('hash');
     const packName = packFileName(p.name, hashed.sha256);
     packPath = join(p.out, packName);
@@ -447,7 +465,6 @@ export async function runPublish(dir: string, store: Store, paths: IndexPaths, o
       bytes: hashed.bytes,
       sha256: hashed.sha256,
       pageSize: p.pageSize,
-      pageHashes: hashed.pageHashes.toString('base64'),
       schemaVersion: SCHEMA_VERSION,
       files: stats.files,
       chunks: stats.chunks,

@@ -94,25 +94,29 @@ describe('sift publish', () => {
     const raw = header.readUInt16BE(16);
     expect(raw === 1 ? 65536 : raw).toBe(m.pageSize);
     expect(m.pageSize).toBe(8192); // the default (cmd-publish.ts DEFAULT_PACK_PAGE_SIZE, docs/cli.md)
-    // The database (as many pages as SQLite's header counts: bytes 28-31), then a copy of the
-    // layout's pages in run order.
+    // The database (as many pages as SQLite's header counts: bytes 28-31), then its page hashes
+    // (one 8-byte SHA-256 prefix per page, zero-padded to whole pages; the manifest has their
+    // SHA-256, not them), then a copy of the layout's pages in run order.
     const bytes = readFileSync(first.pack_path);
     const dbPages = header.readUInt32BE(28);
     expect(m.format).toBe(2);
+    expect(m.pageHashes).toBeUndefined();
     expect(m.layout?.head).toBe(dbPages * m.pageSize);
-    let at = m.layout!.head!;
+    const hashes = bytes.subarray(m.layout!.head!, m.layout!.head! + dbPages * 8);
+    expect(createHash('sha256').update(hashes).digest('hex')).toBe(m.layout?.hashes);
+    for (let p = 0; p < dbPages; p++) {
+      const want = createHash('sha256').update(bytes.subarray(p * m.pageSize, (p + 1) * m.pageSize)).digest().subarray(0, 8);
+      expect(hashes.subarray(p * 8, p * 8 + 8).equals(want)).toBe(true);
+    }
+    let at = m.layout!.head! + Math.ceil((dbPages * 8) / m.pageSize) * m.pageSize;
+    expect(bytes.subarray(m.layout!.head! + dbPages * 8, at).every((b) => b === 0)).toBe(true);
     for (const [f, n] of m.layout!.prefetch) {
       expect(bytes.subarray(at, at + n * m.pageSize).equals(bytes.subarray((f - 1) * m.pageSize, (f - 1 + n) * m.pageSize))).toBe(true);
       at += n * m.pageSize;
     }
     expect(at).toBe(m.bytes);
-    // One 8-byte hash prefix per database page.
-    const hashes = Buffer.from(m.pageHashes, 'base64');
-    expect(hashes.length).toBe(dbPages * 8);
-    for (let p = 0; p < dbPages; p++) {
-      const want = createHash('sha256').update(bytes.subarray(p * m.pageSize, (p + 1) * m.pageSize)).digest().subarray(0, 8);
-      expect(hashes.subarray(p * 8, p * 8 + 8).equals(want)).toBe(true);
-    }
+    // The manifest stays small: no per-page data in it.
+    expect(readFileSync(join(out, PACK_MANIFEST_NAME)).length).toBeLessThan(8192);
     expect(m.commit).toBe(commit);
     expect(m.schemaVersion).toBe(SCHEMA_VERSION);
     expect(m.sift).toBe(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);

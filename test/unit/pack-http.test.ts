@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStaticServer, type RunningStaticServer } from '../support/static-server.ts';
-import { HttpRangeSource, probeMultiRange } from '../../src/core/store/pack-http.ts';
-import { PackPages, pageHashes, PREFETCH_CONCURRENCY } from '../../src/core/store/http-vfs.ts';
+import { HttpRangeSource, multiplexedHost, probeMultiRange } from '../../src/core/store/pack-http.ts';
+import { MULTIPLEXED_CONCURRENCY, PackPages, pageHashes, PREFETCH_CONCURRENCY } from '../../src/core/store/http-vfs.ts';
 
 const PAGE = 4096;
 const PAGES = 2048; // 8 MiB: big enough that a whole-file answer is noticed when it is cut off
@@ -83,5 +83,35 @@ describe('several ranges per request', () => {
       expect(Buffer.from(out).equals(Buffer.from(PACK.subarray(p * PAGE, (p + 1) * PAGE)))).toBe(true);
     }
     expect(multi.stats().requests).toBe(PREFETCH_CONCURRENCY); // every read above came from memory
+  });
+
+  it('one range per request: six requests at once by default (HTTP/1.1), all of a prefetch at once once the host is known to multiplex', async () => {
+    const want = Array.from({ length: 40 }, (_, i) => i * 37 + 5); // 40 runs, none touching
+    for (const [concurrency, most] of [[PREFETCH_CONCURRENCY, PREFETCH_CONCURRENCY], [MULTIPLEXED_CONCURRENCY, want.length]] as const) {
+      const pages = new PackPages(new HttpRangeSource(url(single), PACK.length), { size: PACK.length, pageSize: PAGE, hashes: pageHashes(PACK, PAGE) });
+      pages.concurrency = concurrency;
+      single.reset();
+      await pages.prefetch(want); // the server waits 20 ms per answer: requests sent together overlap
+      expect(single.stats().requests).toBe(want.length);
+      expect(single.stats().maxInFlight).toBe(most);
+      expect(want.every((p) => pages.has(p))).toBe(true);
+    }
+  });
+
+  it('multiplexedHost reads HTTP/2 or HTTP/3 from Resource Timing, and says no when unsure', () => {
+    const real = performance.getEntriesByName.bind(performance);
+    const entries = (protocols: string[]) => () => protocols.map((nextHopProtocol) => ({ nextHopProtocol })) as unknown as PerformanceEntryList;
+    try {
+      for (const [protocols, want] of [[['h2'], true], [['h3'], true], [['http/1.1'], false], [[], false], [[''], false], [['http/1.1', 'h2'], true]] as const) {
+        performance.getEntriesByName = entries([...protocols]);
+        expect(multiplexedHost('https://h.example/p.sift'), protocols.join(',')).toBe(want);
+      }
+      performance.getEntriesByName = () => {
+        throw new Error('no timeline here');
+      };
+      expect(multiplexedHost('https://h.example/p.sift')).toBe(false);
+    } finally {
+      performance.getEntriesByName = real;
+    }
   });
 });

@@ -29,8 +29,8 @@ import { callTool, type ToolAnswer, type ToolCodebase } from '../../src/core/too
 import { browserRuntime } from '../../src/core/store/open-opfs.ts';
 import { openPackOn, packPages, prefetchLayout } from '../../src/core/store/open-pack.ts';
 import { MULTIPLEXED_CONCURRENCY, PackReadError, type PackPages } from '../../src/core/store/http-vfs.ts';
-import { PackError, packDatabaseBytes, packUrl, parsePackManifest, type PackManifest, type PackStats } from '../../src/core/store/pack.ts';
-import { fetchManifest, HttpRangeSource, multiplexedHost, PageSaver, probeMultiRange, probePack, prunePageCache, resolveManifestUrl, seedFromCache } from '../../src/core/store/pack-http.ts';
+import { PackError, packDatabaseBytes, packHashTable, packUrl, parsePackManifest, type PackManifest, type PackStats } from '../../src/core/store/pack.ts';
+import { fetchManifest, HttpRangeSource, multiplexedHost, PageSaver, probeMultiRange, probePack, prunePageCache, resolveManifestUrl, seedFromCache, seedHashesFromCache } from '../../src/core/store/pack-http.ts';
 import { SCHEMA_VERSION } from '../../src/core/store/schema.ts';
 import { openPackVectors } from '../../src/core/vector/pack-vectors.ts';
 import { sha256Hex } from '../../src/core/hash/hash.ts';
@@ -146,19 +146,20 @@ async function openPackReader(source: PackSource): Promise<{ store: Store; opene
   const href = packUrl(source.manifestUrl, source.manifest);
   const saver = new PageSaver(href, source.manifest.pageSize);
   const http = new HttpRangeSource(href, source.manifest.bytes);
-  const pages = packPages(http, source.manifest, { onFetched: (first, bytes) => saver.save(first, bytes) });
+  const pages = packPages(http, source.manifest, { onFetched: (first, bytes) => saver.save(first, bytes), onHashes: (table) => saver.saveHashes(table) });
+  // Format 2 keeps the page hashes in the pack: the saved copy, else they come with the layout below.
+  const table = packHashTable(source.manifest);
+  if (table) await seedHashesFromCache(href, table.sha256, pages);
   const cachedPages = await seedFromCache(href, pages);
   saver.alreadySaved(cachedPages * source.manifest.pageSize);
   let offline = source.offline;
+  let firstPage: Uint8Array | null = null;
   try {
     // The two probes at once: ranges at all (the first page), and several per request.
     const [first, multi] = await Promise.all([probePack(href, source.manifest), probeMultiRange(href, source.manifest.bytes)]);
     http.useMultiRange(multi);
     if (multiplexedHost(href)) pages.concurrency = MULTIPLEXED_CONCURRENCY;
-    if (!pages.has(0)) {
-      pages.seed(0, first);
-      saver.save(0, first);
-    }
+    firstPage = first;
   } catch (e) {
     // Offline with the first page saved: go on, the pages read before answer again.
     if (!(e instanceof PackReadError && e.problem === 'network' && pages.has(0))) throw e;
@@ -170,6 +171,8 @@ async function openPackReader(source: PackSource): Promise<{ store: Store; opene
   });
   // A probe's timing entry may land after its body: asked again once the layout is in.
   if (multiplexedHost(href)) pages.concurrency = MULTIPLEXED_CONCURRENCY;
+  // The probe's first page, checked now that the page hashes are at hand.
+  if (firstPage && !pages.has(0) && pages.seed(0, firstPage)) saver.save(0, firstPage);
   const { store } = await openPackOn(await browserRuntime(), source.manifest, pages);
   return { store, opened: { ...source, offline, packUrl: href, pages, cachedPages } };
 }

@@ -16,7 +16,8 @@ import { grep } from '../search/grep.ts';
 import { openPackOn, packPages, prefetchLayout } from './open-pack.ts';
 import { pageRuns, treeShape } from './btree.ts';
 import { pageHashes, PackReadError, PREFETCH_CONCURRENCY, type RangeSource } from './http-vfs.ts';
-import { encodeBase64, type PackManifest } from './pack.ts';
+import { encodeBase64, parsePackManifest, type PackManifest } from './pack.ts';
+import { createHash } from 'node:crypto';
 import { SCHEMA_VERSION } from './schema.ts';
 import { classify } from './errors.ts';
 
@@ -175,9 +176,11 @@ describe('pack reader', () => {
     const listed = [...new Set([1, ...Object.values(roots).flatMap((r) => treeShape(r, page, pageCount).interior), ...Array.from({ length: Math.floor(pageCount / 5) }, (_, i) => 5 * i + 3)])].sort((a, b) => a - b);
     const runs = pageRuns(listed).map(([f, n]) => [f, n] as [number, number]);
     expect(runs.length).toBeGreaterThan(PREFETCH_CONCURRENCY); // else the copy would save nothing here
-    // What sift publish writes: the database, then its listed pages in run order.
+    // What sift publish writes: the database, its page hashes (padded to whole pages), then its listed pages in run order.
+    const table = pageHashes(packBytes, PAGE);
+    const padded = Math.ceil(table.length / PAGE) * PAGE;
     const copyOf = (bytes: Uint8Array) => {
-      const parts = [bytes, ...runs.map(([f, n]) => bytes.subarray((f - 1) * PAGE, (f - 1 + n) * PAGE))];
+      const parts = [bytes, table, new Uint8Array(padded - table.length), ...runs.map(([f, n]) => bytes.subarray((f - 1) * PAGE, (f - 1 + n) * PAGE))];
       const out = new Uint8Array(parts.reduce((a, b) => a + b.length, 0));
       let at = 0;
       for (const b of parts) {
@@ -187,13 +190,15 @@ describe('pack reader', () => {
       return out;
     };
     const whole = copyOf(packBytes);
-    const m = { ...manifestFor(packBytes), format: 2, bytes: whole.length, chunks: await source.chunkCount(), layout: { prefetch: runs, tables: roots, head: packBytes.length } };
+    const { pageHashes: _, ...inline } = manifestFor(packBytes);
+    const m: PackManifest = { ...inline, pack: `demo-${'0'.repeat(16)}.sift`, format: 2, bytes: whole.length, chunks: await source.chunkCount(), layout: { prefetch: runs, tables: roots, head: packBytes.length, hashes: createHash('sha256').update(table).digest('hex') } };
+    expect(parsePackManifest(JSON.stringify(m), SCHEMA_VERSION).layout).toEqual(m.layout);
     const asked: Array<[number, number]> = [];
     const src: RangeSource = { read: (a, b) => (asked.push([a, b]), whole.slice(a, b)), readAsync: async (a, b) => (asked.push([a, b]), whole.slice(a, b)) };
     const pages = packPages(src, m);
     await prefetchLayout(m, pages);
     expect(asked.length).toBeLessThanOrEqual(PREFETCH_CONCURRENCY);
-    expect(asked.every(([a]) => a >= packBytes.length)).toBe(true); // only the copy was read
+    expect(asked.every(([a]) => a >= packBytes.length)).toBe(true); // only the hashes and the copy were read
     expect(pages.stats.requests).toBe(asked.length);
     for (const p of listed) expect(pages.has(p - 1)).toBe(true);
     const { store } = await openPackOn(await nodeRuntime(), m, pages);
@@ -204,9 +209,15 @@ describe('pack reader', () => {
     expect(asked.every(([, b]) => b <= whole.length)).toBe(true);
     await store.db.close();
 
+    // Page hashes that do not match the manifest's SHA-256 are refused before any page.
+    const badTable = whole.slice();
+    badTable[packBytes.length + 3] ^= 1;
+    const refused = packPages({ read: (a, b) => badTable.slice(a, b), readAsync: async (a, b) => badTable.slice(a, b) }, m);
+    await expect(prefetchLayout(m, refused)).rejects.toThrow(/page hashes have the wrong SHA-256/);
+    expect(refused.hasHashes).toBe(false);
     // A copied page that does not match its original's hash is refused like the original would be.
     const damaged = whole.slice();
-    damaged[packBytes.length + PAGE + 100] ^= 1;
+    damaged[packBytes.length + padded + PAGE + 100] ^= 1;
     const bad = packPages({ read: (a, b) => damaged.slice(a, b), readAsync: async (a, b) => damaged.slice(a, b) }, m);
     const err = await prefetchLayout(m, bad).then(() => null, (e: unknown) => e);
     expect(err).toBeInstanceOf(PackReadError);

@@ -20,9 +20,9 @@ import * as VFS from '@journeyapps/wa-sqlite/src/VFS.js';
 import { sha256Sync } from '../hash/hash.ts';
 import { SiftError } from './errors.ts';
 import { leafOfRowid, leavesOfKey, overflowOf, rowidsOfKey, type KeyValue, type PageReader } from './btree.ts';
+import { PAGE_HASH_BYTES } from './pack.ts';
 
-/** Bytes of each page's hash in the manifest (a prefix of its SHA-256). */
-export const PAGE_HASH_BYTES = 8;
+export { PAGE_HASH_BYTES };
 /** Pages kept in memory per pack, in bytes. */
 export const PACK_CACHE_BYTES = 48 * 1024 * 1024;
 /** Longest read-ahead, in bytes (a run of consecutive pages doubles up to this). */
@@ -80,8 +80,13 @@ export interface PackPagesOptions {
   /** The pack's size in bytes (a multiple of pageSize). */
   size: number;
   pageSize: number;
-  /** PAGE_HASH_BYTES per page (manifest `pageHashes`); every fetched page is checked. */
-  hashes: Uint8Array;
+  /**
+   * PAGE_HASH_BYTES per page (manifest `pageHashes`); every fetched page is checked. null: kept
+   * in the pack (format 2), loaded by prefetchCopy before any page is read.
+   */
+  hashes: Uint8Array | null;
+  /** Called with the page hashes once prefetchCopy has loaded and checked them: to persist them. */
+  onHashes?: (table: Uint8Array) => void;
   cacheBytes?: number;
   readAheadBytes?: number;
   /** Called with every run of pages fetched (first page number, bytes): to persist them. */
@@ -100,7 +105,8 @@ export class PackPages {
   readonly pageSize: number;
   readonly pageCount: number;
   readonly #source: RangeSource;
-  readonly #hashes: Uint8Array;
+  #hashes: Uint8Array | null;
+  readonly #onHashes: PackPagesOptions['onHashes'];
   readonly #maxPages: number;
   readonly #maxAhead: number;
   readonly #onFetched: PackPagesOptions['onFetched'];
@@ -121,11 +127,23 @@ export class PackPages {
     this.size = o.size;
     this.pageSize = o.pageSize;
     this.pageCount = o.size / o.pageSize;
-    if (o.hashes.length !== this.pageCount * PAGE_HASH_BYTES) throw new RangeError(`${o.hashes.length / PAGE_HASH_BYTES} page hashes for ${this.pageCount} pages`);
-    this.#hashes = o.hashes;
+    this.#hashes = null;
+    if (o.hashes) this.setHashes(o.hashes);
+    this.#onHashes = o.onHashes;
     this.#maxPages = Math.max(8, Math.floor((o.cacheBytes ?? PACK_CACHE_BYTES) / o.pageSize));
     this.#maxAhead = Math.max(1, Math.floor((o.readAheadBytes ?? PACK_READ_AHEAD_BYTES) / o.pageSize));
     this.#onFetched = o.onFetched;
+  }
+
+  /** Whether the page hashes are at hand (always, unless the pack keeps them and they were not loaded yet). */
+  get hasHashes(): boolean {
+    return this.#hashes !== null;
+  }
+
+  /** The page hashes, PAGE_HASH_BYTES per page, checked by the caller (the manifest, or their SHA-256). */
+  setHashes(table: Uint8Array): void {
+    if (table.length !== this.pageCount * PAGE_HASH_BYTES) throw new RangeError(`${table.length / PAGE_HASH_BYTES} page hashes for ${this.pageCount} pages`);
+    this.#hashes = table;
   }
 
   /** Whether page `p` is in memory. */
@@ -141,9 +159,10 @@ export class PackPages {
   async prefetch(pageNos: Iterable<number>): Promise<void> {
     const missing = [...new Set(pageNos)].filter((p) => p >= 0 && p < this.pageCount && !this.#cache.has(p)).sort((a, b) => a - b);
     if (!missing.length) return;
-    // With several ranges per request, a gap costs bytes and saves nothing: only touching pages share a range.
+    // With several ranges per request, or requests all at once (HTTP/2), a gap costs bytes and
+    // saves nothing: only touching pages share a range.
     const multi = this.#source.readRangesAsync;
-    const gap = multi ? 1 : PREFETCH_GAP_PAGES;
+    const gap = multi || this.concurrency > PREFETCH_CONCURRENCY ? 1 : PREFETCH_GAP_PAGES;
     const runs: Array<[number, number]> = [];
     for (const p of missing) {
       const last = runs[runs.length - 1];
@@ -183,31 +202,55 @@ export class PackPages {
 
   /**
    * Fetches pages `list` (0-based) from a copy of them stored in that order at byte `at` of the
-   * source (a pack's layout.head): one contiguous range, split evenly over the connections. Each
-   * page is checked against its own hash and kept as if read from its place.
+   * source (a pack's layout.head), and first, when `table` says the pack keeps them there and
+   * they are not loaded, the page hashes (`table.bytes` of them, padded to `table.padded`):
+   * one contiguous range, split evenly over the connections. The hashes are checked against
+   * `table.sha256`, then each page against its hash, and kept as if read from its place.
    */
-  async prefetchCopy(list: readonly number[], at: number): Promise<void> {
-    if (list.every((p) => this.#cache.has(p))) return;
-    const parts = Math.min(PREFETCH_CONCURRENCY, list.length);
-    const per = Math.ceil(list.length / parts);
-    const part = async (lo: number) => {
-      const hi = Math.min(list.length, lo + per);
-      if (list.slice(lo, hi).every((p) => this.#cache.has(p))) return;
-      const start = at + lo * this.pageSize;
-      const stop = at + hi * this.pageSize;
-      const bytes = this.#source.readAsync ? await this.#source.readAsync(start, stop) : this.#source.read(start, stop);
-      if (bytes.length !== stop - start) this.#accept(list[lo]!, list[lo]!, start, stop, bytes); // throws: the pack ended early
-      // Pages that are neighbours in the database too are kept as one run.
-      for (let i = lo, first = true; i < hi; first = false) {
-        let j = i;
-        while (j + 1 < hi && list[j + 1] === list[j]! + 1) j++;
-        const a = (i - lo) * this.pageSize;
-        const b = (j + 1 - lo) * this.pageSize;
-        await this.#acceptAsync(list[i]!, list[j]!, start + a, start + b, bytes.subarray(a, b), first);
-        i = j + 1;
-      }
-    };
-    await Promise.all(Array.from({ length: parts }, (_, k) => part(k * per)));
+  async prefetchCopy(list: readonly number[], at: number, table?: { bytes: number; padded: number; sha256: string }): Promise<void> {
+    const needTable = !!table && !this.#hashes;
+    if (!needTable && list.every((p) => this.#cache.has(p))) return;
+    const skip = table && !needTable ? table.padded : 0;
+    const start = at + skip;
+    const total = (needTable ? table.padded : 0) + list.length * this.pageSize;
+    const parts = Math.max(1, Math.min(PREFETCH_CONCURRENCY, Math.ceil(total / this.pageSize)));
+    const per = Math.ceil(total / parts / this.pageSize) * this.pageSize;
+    const pieces = await Promise.all(Array.from({ length: parts }, async (_, k) => {
+      const a = start + k * per;
+      const b = Math.min(start + total, a + per);
+      if (a >= b) return new Uint8Array(0);
+      const bytes = this.#source.readAsync ? await this.#source.readAsync(a, b) : this.#source.read(a, b);
+      this.stats.requests++;
+      if (bytes.length !== b - a) this.#accept(0, 0, a, b, bytes, false); // throws: the pack ended early
+      return bytes;
+    }));
+    const all = new Uint8Array(total);
+    let off = 0;
+    for (const piece of pieces) {
+      all.set(piece, off);
+      off += piece.length;
+    }
+    let pos = 0;
+    if (needTable) {
+      const hashes = all.slice(0, table.bytes);
+      this.stats.bytes += table.padded;
+      const subtle = (globalThis as { crypto?: Crypto }).crypto?.subtle;
+      const digest = subtle ? new Uint8Array(await subtle.digest('SHA-256', hashes)) : sha256Sync(hashes);
+      const hex = Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
+      if (hex !== table.sha256) throw new PackReadError('damaged', 'The index pack on the server does not match its manifest (its page hashes have the wrong SHA-256): it was changed or damaged after publishing. Publish it again.');
+      this.setHashes(hashes);
+      this.#onHashes?.(hashes);
+      pos = table.padded;
+    }
+    // Pages that are neighbours in the database too are kept as one run.
+    for (let i = 0; i < list.length; ) {
+      let j = i;
+      while (j + 1 < list.length && list[j + 1] === list[j]! + 1) j++;
+      const a = pos + i * this.pageSize;
+      const b = pos + (j + 1) * this.pageSize;
+      await this.#acceptAsync(list[i]!, list[j]!, start + a, start + b, all.subarray(a, b), false);
+      i = j + 1;
+    }
   }
 
   /**
@@ -262,6 +305,7 @@ export class PackPages {
 
   /** Puts pages read earlier (Cache Storage) back into memory; a page that fails its hash is ignored. */
   seed(firstPage: number, bytes: Uint8Array): number {
+    if (!this.#hashes) return 0; // nothing can be checked yet
     let n = 0;
     for (let i = 0; i * this.pageSize < bytes.length; i++) {
       const p = firstPage + i;
@@ -354,6 +398,7 @@ export class PackPages {
   }
 
   #hashOk(p: number, page: Uint8Array, digest?: Uint8Array): boolean {
+    if (!this.#hashes) throw new PackReadError('damaged', 'The index pack was read before its page hashes were loaded.');
     const h = digest ?? sha256Sync(page);
     const at = p * PAGE_HASH_BYTES;
     for (let i = 0; i < PAGE_HASH_BYTES; i++) if (h[i] !== this.#hashes[at + i]) return false;

@@ -10,7 +10,7 @@ import { ensureVfs, type SqliteRuntime } from './open.ts';
 import { Db, type KeyLookup } from './sqlite.ts';
 import { Store } from './store.ts';
 import { PackPages, PackVFS, type PackPagesOptions, type RangeSource } from './http-vfs.ts';
-import { decodeBase64, packDatabaseBytes, type PackManifest } from './pack.ts';
+import { decodeBase64, packDatabaseBytes, packHashTable, type PackManifest } from './pack.ts';
 
 export const PACK_VFS_NAME = 'sift-pack';
 
@@ -21,7 +21,8 @@ export interface OpenPack {
 
 /** The PackPages of `manifest`'s pack over `source`. */
 export function packPages(source: RangeSource, manifest: PackManifest, o: Omit<PackPagesOptions, 'size' | 'pageSize' | 'hashes'> = {}): PackPages {
-  return new PackPages(source, { ...o, size: packDatabaseBytes(manifest), pageSize: manifest.pageSize, hashes: decodeBase64(manifest.pageHashes) });
+  // Format 2 keeps the page hashes in the pack: prefetchLayout loads them (openPackOn makes sure).
+  return new PackPages(source, { ...o, size: packDatabaseBytes(manifest), pageSize: manifest.pageSize, hashes: manifest.pageHashes ? decodeBase64(manifest.pageHashes) : null });
 }
 
 /** FTS5 leaves read ahead per query token, at most (its doclist and, for a prefix, those of the words it prefixes). */
@@ -100,16 +101,22 @@ export const OPEN_PREFETCH_MAX_BYTES = 24 * 1024 * 1024;
  */
 export async function prefetchLayout(manifest: PackManifest, pages: PackPages): Promise<void> {
   const runs = manifest.layout?.prefetch ?? [];
-  const list: number[] = [];
+  let list: number[] = [];
   for (const [first, n] of runs) for (let i = 0; i < n; i++) list.push(first - 1 + i);
-  if (list.length * manifest.pageSize > OPEN_PREFETCH_MAX_BYTES) return;
+  const table = packHashTable(manifest);
+  if (list.length * manifest.pageSize > OPEN_PREFETCH_MAX_BYTES) {
+    if (!table) return;
+    list = []; // the page hashes alone
+  }
   const head = manifest.layout?.head;
-  if (head !== undefined) await pages.prefetchCopy(list, head);
+  if (head !== undefined) await pages.prefetchCopy(list, head, table ?? undefined);
   else await pages.prefetch(list);
 }
 
 /** Open the pack that `pages` reads as a read-only Store. */
 export async function openPackOn(runtime: SqliteRuntime, manifest: PackManifest, pages: PackPages): Promise<OpenPack> {
+  const table = packHashTable(manifest);
+  if (table && !pages.hasHashes) await pages.prefetchCopy([], table.at, table); // the page hashes before any page
   const vfs = await ensureVfs(runtime, PACK_VFS_NAME, () => PackVFS.create(PACK_VFS_NAME, runtime.module));
   // One name per open (a pack opened twice, e.g. after a failed open, gets its own entry).
   const name = `/${manifest.pack}#${Math.random().toString(36).slice(2)}`;

@@ -16,6 +16,7 @@ import type { RangeSource } from './http-vfs.ts';
 import { PackReadError, type PackPages } from './http-vfs.ts';
 import { PackError, packUrl, parsePackManifest, type PackManifest } from './pack.ts';
 import { formatBytes } from './errors.ts';
+import { sha256Hex } from '../hash/hash.ts';
 import { byterangesBoundary, coverRanges, parseByteranges, parseContentRange, rangesHeader } from './byteranges.ts';
 
 /** Cache Storage cache of pack pages. */
@@ -237,7 +238,29 @@ function pageKey(packHref: string, first: number, count: number): string {
   return `${packHref}?sift-pages=${first}-${count}`;
 }
 
-/** Puts every page of `packHref` saved earlier back into `pages`; returns the pages seeded. */
+function hashesKey(packHref: string): string {
+  return `${packHref}?sift-hashes`;
+}
+
+/**
+ * Puts the page hashes of `packHref` saved earlier (format 2 packs keep them in the pack) back
+ * into `pages` when they still match the manifest's SHA-256; returns whether it did.
+ */
+export async function seedHashesFromCache(packHref: string, sha256: string, pages: PackPages): Promise<boolean> {
+  if (typeof caches === 'undefined' || pages.hasHashes) return pages.hasHashes;
+  try {
+    const res = await (await caches.open(PACK_PAGE_CACHE)).match(hashesKey(packHref));
+    if (!res) return false;
+    const table = new Uint8Array(await res.arrayBuffer());
+    if ((await sha256Hex(table)) !== sha256) return false;
+    pages.setHashes(table);
+    return true;
+  } catch {
+    return false; // storage unavailable or another size: read from the network
+  }
+}
+
+/** Puts every page of `packHref` saved earlier back into `pages` (its page hashes at hand); returns the pages seeded. */
 export async function seedFromCache(packHref: string, pages: PackPages): Promise<number> {
   if (typeof caches === 'undefined') return 0;
   try {
@@ -267,6 +290,19 @@ export class PageSaver {
     this.#saved += bytes;
   }
 
+  /** Saves the pack's page hashes (format 2 keeps them in the pack; needed to check saved pages offline). */
+  saveHashes(table: Uint8Array): void {
+    if (typeof caches === 'undefined') return;
+    const copy = table.slice();
+    this.#queue = this.#queue.then(async () => {
+      try {
+        await (await caches.open(PACK_PAGE_CACHE)).put(hashesKey(this.packHref), new Response(copy, { headers: { 'Content-Type': 'application/octet-stream' } }));
+      } catch {
+        // A full quota only costs the offline copy.
+      }
+    });
+  }
+
   save(firstPage: number, bytes: Uint8Array): void {
     if (typeof caches === 'undefined' || this.#saved + bytes.length > PACK_PAGE_CACHE_BYTES) return;
     this.#saved += bytes.length;
@@ -292,7 +328,7 @@ export async function prunePageCache(keep: ReadonlySet<string>): Promise<void> {
   try {
     const cache = await caches.open(PACK_PAGE_CACHE);
     for (const req of await cache.keys()) {
-      const pack = req.url.replace(/\?sift-pages=.*$/, '');
+      const pack = req.url.replace(/\?sift-(pages=.*|hashes)$/, '');
       if (!keep.has(pack)) await cache.delete(req);
     }
   } catch {

@@ -2,7 +2,7 @@
 // an exception from deep inside; a manifest can only name a pack beside it; only allowed
 // origins are fetched.
 import { describe, expect, it } from 'vitest';
-import { decodeBase64, encodeBase64, PackError, packDatabaseBytes, packFileName, packUrl, parsePackManifest } from './pack.ts';
+import { decodeBase64, encodeBase64, PackError, packDatabaseBytes, packFileName, packHashTable, packUrl, parsePackManifest } from './pack.ts';
 import { originAllowed, resolveManifestUrl } from './pack-http.ts';
 import { SCHEMA_VERSION } from './schema.ts';
 import { phraseTokens } from './open-pack.ts';
@@ -31,7 +31,20 @@ describe('parsePackManifest', () => {
     const m = parsePackManifest(manifest({ format: 2, bytes: 4096 * 5, layout: { prefetch: [[1, 1], [3, 1]], tables: {}, head: 4096 * 3 } }), SCHEMA_VERSION);
     expect(m.layout?.head).toBe(4096 * 3);
     expect(packDatabaseBytes(m)).toBe(4096 * 3);
+    expect(packHashTable(m)).toBeNull(); // the hashes are in the manifest
     expect(packDatabaseBytes(parsePackManifest(manifest(), SCHEMA_VERSION))).toBe(4096 * 3);
+  });
+
+  it('reads a format 2 manifest whose pack keeps its page hashes (one padded page) before the copy', () => {
+    const { pageHashes: _, ...rest } = JSON.parse(manifest()) as Record<string, unknown>;
+    const m = parsePackManifest(JSON.stringify({ ...rest, format: 2, bytes: 4096 * 6, layout: { prefetch: [[1, 1], [3, 1]], tables: {}, head: 4096 * 3, hashes: 'cd'.repeat(32) } }), SCHEMA_VERSION);
+    expect(m.pageHashes).toBeUndefined();
+    expect(packHashTable(m)).toEqual({ at: 4096 * 3, bytes: 24, padded: 4096, sha256: 'cd'.repeat(32) });
+    // Without the padded page of hashes the sizes do not add up.
+    expect(() => parsePackManifest(JSON.stringify({ ...rest, format: 2, bytes: 4096 * 5, layout: { prefetch: [[1, 1], [3, 1]], tables: {}, head: 4096 * 3, hashes: 'cd'.repeat(32) } }), SCHEMA_VERSION)).toThrow(/"layout"/);
+    // Neither in the manifest nor in the pack: refused.
+    expect(() => parsePackManifest(JSON.stringify({ ...rest, format: 2, bytes: 4096 * 5, layout: { prefetch: [[1, 1], [3, 1]], tables: {}, head: 4096 * 3 } }), SCHEMA_VERSION)).toThrow(/"pageHashes"/);
+    expect(() => parsePackManifest(JSON.stringify({ ...rest, format: 2, bytes: 4096 * 6, layout: { prefetch: [[1, 1], [3, 1]], tables: {}, head: 4096 * 3, hashes: 'nothex' } }), SCHEMA_VERSION)).toThrow(/"layout"/);
   });
 
   it.each([

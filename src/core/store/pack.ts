@@ -64,9 +64,10 @@ export interface PackManifest {
   pageSize: number;
   /**
    * Base64 of the first 8 bytes of SHA-256 of every page, in page order
-   * (store/http-vfs.ts `pageHashes`): a reader checks each page it fetches.
+   * (store/http-vfs.ts `pageHashes`): a reader checks each page it fetches. Format 1; format 2
+   * keeps them in the pack instead (`layout.hashes`), so the manifest stays a few kilobytes.
    */
-  pageHashes: string;
+  pageHashes?: string;
   /** Index schema version (src/core/store/schema.ts SCHEMA_VERSION) of the pack. */
   schemaVersion: number;
   files: number;
@@ -100,15 +101,32 @@ export interface PackLayout {
    * Byte offset of a copy of the `prefetch` pages, in run order, after the database's last page
    * (its size in bytes: SQLite's header counts only its own pages, so the file stays one SQLite
    * database). A reader fetches the copy as one range instead of a request per run; the pages
-   * are checked against `pageHashes` as their originals would be. Absent: no copy.
+   * are checked against the page hashes as their originals would be. Absent: no copy.
    */
   head?: number;
+  /**
+   * Hex SHA-256 of the page hashes (8 bytes per database page, as `pageHashes` would hold
+   * them), which the pack keeps at `head`, zero-padded to whole pages, before the copy. A reader
+   * fetches them with the copy and checks them against this before any page.
+   */
+  hashes?: string;
 }
 
 /** Bytes of the SQLite database in the pack: all of it, or up to the layout's copy of its first reads. */
 export function packDatabaseBytes(m: Pick<PackManifest, 'bytes' | 'layout'>): number {
   return m.layout?.head ?? m.bytes;
 }
+
+/** Where a format 2 pack keeps its page hashes: at the copy's start, `bytes` long, padded to `padded`; null when the manifest has them. */
+export function packHashTable(m: Pick<PackManifest, 'bytes' | 'layout' | 'pageSize'>): { at: number; bytes: number; padded: number; sha256: string } | null {
+  const l = m.layout;
+  if (l?.head === undefined || !l.hashes) return null;
+  const bytes = (l.head / m.pageSize) * PAGE_HASH_BYTES;
+  return { at: l.head, bytes, padded: Math.ceil(bytes / m.pageSize) * m.pageSize, sha256: l.hashes };
+}
+
+/** Bytes of each page's hash (a prefix of its SHA-256). */
+export const PAGE_HASH_BYTES = 8;
 
 export class PackError extends Error {
   constructor(message: string) {
@@ -157,7 +175,11 @@ export function parsePackManifest(text: string, schemaVersion: number): PackMani
   const head = isObject(m.layout) && m.format >= 2 ? m.layout.head : undefined;
   if (head !== undefined && (!count(head) || head < m.pageSize || head >= m.bytes || head % m.pageSize !== 0)) throw bad('layout');
   const dbBytes = head ?? m.bytes;
-  if (typeof m.pageHashes !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(m.pageHashes) || decodeBase64(m.pageHashes).length !== (dbBytes / m.pageSize) * 8) throw bad('pageHashes');
+  // The page hashes: in the manifest (format 1, or format 2 without them in the pack), or in the pack at `head`.
+  const inPack = head !== undefined && isObject(m.layout) && m.layout.hashes !== undefined;
+  if (inPack && (typeof (m.layout as Record<string, unknown>).hashes !== 'string' || !/^[0-9a-f]{64}$/.test((m.layout as Record<string, unknown>).hashes as string))) throw bad('layout');
+  if (!inPack && (typeof m.pageHashes !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(m.pageHashes) || decodeBase64(m.pageHashes).length !== (dbBytes / m.pageSize) * PAGE_HASH_BYTES)) throw bad('pageHashes');
+  const tablePadded = inPack ? Math.ceil(((dbBytes / m.pageSize) * PAGE_HASH_BYTES) / m.pageSize) * m.pageSize : 0;
   if (!count(m.schemaVersion)) throw bad('schemaVersion');
   if (m.schemaVersion !== schemaVersion) {
     throw new PackError(m.schemaVersion > schemaVersion
@@ -188,9 +210,9 @@ export function parsePackManifest(text: string, schemaVersion: number): PackMani
     const run = (r: unknown) => Array.isArray(r) && r.length === 2 && count(r[0]) && count(r[1]) && r[0] >= 1 && r[1] >= 1 && r[0] + r[1] - 1 <= pages;
     if (!isObject(l) || !Array.isArray(l.prefetch) || !l.prefetch.every(run) || !isObject(l.tables) || !Object.values(l.tables).every((v) => count(v) && v >= 1 && v <= pages)) throw bad('layout');
     const prefetch = l.prefetch as Array<[number, number]>;
-    // The copy holds exactly the listed pages.
-    if (head !== undefined && prefetch.reduce((n, r) => n + r[1], 0) * m.pageSize !== m.bytes - head) throw bad('layout');
-    layout = { prefetch, tables: l.tables as Record<string, number>, ...(head !== undefined ? { head } : {}) };
+    // After the database: the page hashes when kept there, then the copy of exactly the listed pages.
+    if (head !== undefined && tablePadded + prefetch.reduce((n, r) => n + r[1], 0) * m.pageSize !== m.bytes - head) throw bad('layout');
+    layout = { prefetch, tables: l.tables as Record<string, number>, ...(head !== undefined ? { head } : {}), ...(inPack ? { hashes: l.hashes as string } : {}) };
   }
   return {
     ...(layout ? { layout } : {}),
@@ -202,7 +224,7 @@ export function parsePackManifest(text: string, schemaVersion: number): PackMani
     bytes: m.bytes,
     sha256: m.sha256,
     pageSize: m.pageSize,
-    pageHashes: m.pageHashes,
+    ...(inPack ? {} : { pageHashes: m.pageHashes as string }),
     schemaVersion: m.schemaVersion,
     files: m.files as number,
     chunks: m.chunks as number,
