@@ -93,7 +93,7 @@ describe('sift publish', () => {
     const header = readFileSync(first.pack_path).subarray(0, 100);
     const raw = header.readUInt16BE(16);
     expect(raw === 1 ? 65536 : raw).toBe(m.pageSize);
-    expect(m.pageSize).toBe(8192); // the default (cmd-publish.ts DEFAULT_PACK_PAGE_SIZE, docs/cli.md)
+    expect(m.pageSize).toBe(4096); // the default (cmd-publish.ts DEFAULT_PACK_PAGE_SIZE, docs/cli.md)
     // The database (as many pages as SQLite's header counts: bytes 28-31), then its page hashes
     // (one 8-byte SHA-256 prefix per page, zero-padded to whole pages; the manifest has their
     // SHA-256, not them), then a copy of the layout's pages in run order.
@@ -223,11 +223,11 @@ describe('sift publish', () => {
   });
 
   it('keeps older packs unless --prune, which keeps the new one and the previous manifest\'s', () => {
-    const small = publish(['--out', out, '--page-size', '4096', '--name', 'sample']);
-    expect(small.manifest.pageSize).toBe(4096);
+    const small = publish(['--out', out, '--page-size', '2048', '--name', 'sample']);
+    expect(small.manifest.pageSize).toBe(2048);
     expect(small.manifest.name).toBe('sample');
     expect(small.manifest.pack).toMatch(/^sample-[0-9a-f]{16}\.sift$/);
-    expect(small.manifest.bytes % 4096).toBe(0);
+    expect(small.manifest.bytes % 2048).toBe(0);
     expect(small.manifest.bytes).toBeLessThan(first.manifest.bytes);
     expect(small.older_packs).toEqual([first.manifest.pack]);
     expect(small.previous_pack).toBe(first.manifest.pack);
