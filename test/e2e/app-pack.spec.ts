@@ -158,6 +158,9 @@ for (const host of Object.keys(HOSTS) as Array<keyof typeof HOSTS>) {
       expect(shown.length, q).toBeGreaterThan(0);
     }
     expect(first.bytes + packStats(srv.stats()).bytes).toBeLessThan(manifest.bytes);
+    // Each query ran once and each page was fetched once: a range asked again would mean a
+    // search ran twice at once (a pasted query once did) or a page held in memory was fetched.
+    expect(opened.repeatedRanges + srv.stats().repeatedRanges).toBe(0);
     // Over HTTP/2 the browser used one connection for everything (how many of a prefetch's
     // requests go at once is a unit test, test/unit/pack-http.test.ts; the time it saves is in
     // bench/pack.ts's results: this fixture's queries touch too few separate pages to show it).

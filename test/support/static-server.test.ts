@@ -279,8 +279,14 @@ describe('startStaticServer', () => {
     expect(st.byPath['/nope']).toEqual({ requests: 1, bytes: 0 });
     expect(st.requests).toBe(5);
     expect(st.bytes).toBe(162);
+    // A GET for a path and range asked before is a repeat; a HEAD is not.
+    expect(st.repeatedRanges).toBe(0);
+    await get(s.url, PACK_PATH, { Range: 'bytes=-50' }, 'HEAD');
+    expect(s.stats().repeatedRanges).toBe(0);
+    await get(s.url, PACK_PATH, { Range: 'bytes=-50' });
+    expect(s.stats().repeatedRanges).toBe(1);
     s.reset();
-    expect(s.stats()).toEqual({ requests: 0, bytes: 0, multipart: 0, maxInFlight: 0, byPath: {} });
+    expect(s.stats()).toEqual({ requests: 0, bytes: 0, multipart: 0, maxInFlight: 0, repeatedRanges: 0, byPath: {} });
     await get(s.url, PACK_PATH);
     expect(s.stats().byPath[PACK_PATH]).toEqual({ requests: 1, bytes: 1000 });
   });

@@ -94,6 +94,8 @@ export interface ServerStats {
   multipart: number;
   /** The most requests in progress at once (arrived, response not finished). */
   maxInFlight: number;
+  /** GET requests whose path and Range header were both asked before (since start or the last reset). */
+  repeatedRanges: number;
   byPath: Record<string, PathStats>;
 }
 
@@ -188,8 +190,9 @@ export function resolvePath(roots: readonly StaticRoot[], pathname: string): str
 export async function startStaticServer(o: StaticServerOptions): Promise<RunningStaticServer> {
   const ranges = o.ranges ?? true;
   const delayMs = o.delayMs ?? 0;
-  let stats: ServerStats = { requests: 0, bytes: 0, multipart: 0, maxInFlight: 0, byPath: {} };
+  let stats: ServerStats = { requests: 0, bytes: 0, multipart: 0, maxInFlight: 0, repeatedRanges: 0, byPath: {} };
   let inFlight = 0;
+  let asked = new Set<string>();
   const counter = (path: string): PathStats => (stats.byPath[path] ??= { requests: 0, bytes: 0 });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -205,6 +208,11 @@ export async function startStaticServer(o: StaticServerOptions): Promise<Running
     count.requests++;
     inFlight++;
     stats.maxInFlight = Math.max(stats.maxInFlight, inFlight);
+    if (req.method === 'GET' && req.headers.range) {
+      const one = `${key} ${req.headers.range}`;
+      if (asked.has(one)) stats.repeatedRanges++;
+      asked.add(one);
+    }
     let done = false;
     res.on('close', () => {
       if (!done) inFlight--;
@@ -301,7 +309,8 @@ export async function startStaticServer(o: StaticServerOptions): Promise<Running
     port,
     stats: () => structuredClone(stats),
     reset: () => {
-      stats = { requests: 0, bytes: 0, multipart: 0, maxInFlight: inFlight, byPath: {} };
+      stats = { requests: 0, bytes: 0, multipart: 0, maxInFlight: inFlight, repeatedRanges: 0, byPath: {} };
+      asked = new Set();
     },
     close: () =>
       new Promise<void>((ok) => {
