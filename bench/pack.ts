@@ -55,7 +55,7 @@ import { join } from 'node:path';
 import { build } from 'vite';
 import { chromium, type BrowserContext, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS } from '../playwright.config.ts';
-import { startStaticServer, type RunningStaticServer, type ServerStats } from '../test/support/static-server.ts';
+import { startStaticServer, type RunningStaticServer, type ServerStats, type StaticServerOptions } from '../test/support/static-server.ts';
 import { FIXTURE_ROOT, installPicker } from '../test/e2e/helpers/opfs-fixture.ts';
 import { PACK_MANIFEST_NAME, PACK_EXTENSION, packFileName, parsePackManifest, type PackManifest } from '../src/core/store/pack.ts';
 import { SCHEMA_VERSION } from '../src/core/store/schema.ts';
@@ -647,16 +647,10 @@ export function packMarkdown(r: Omit<PackBench, 'markdown'>): string {
       ...e.filter((x) => !x.sameLines || !x.sameTotals).map((x) => `exact \`${esc(x.pattern)}\`: pack ${x.pack} lines, local ${x.local}`)];
     if (diff.length) L.push('', 'Differences:', '', ...diff.map((d) => `- ${d}`));
   }
-  if (r.paritySingle) {
-    const k = r.paritySingle.keyword;
-    const e = r.paritySingle.exact;
-    L.push('', `- Single-range host: keyword top ${TOP} identical for ${k.filter((x) => x.sameOrder).length} of ${k.length} queries; the same exact lines for ${e.filter((x) => x.sameLines).length} of ${e.length} patterns`);
-  }
-  if (r.parityH2) {
-    const k = r.parityH2.keyword;
-    const e = r.parityH2.exact;
-    L.push(`- Single-range host over HTTP/2: keyword top ${TOP} identical for ${k.filter((x) => x.sameOrder).length} of ${k.length} queries; the same exact lines for ${e.filter((x) => x.sameLines).length} of ${e.length} patterns`);
-  }
+  const parityLine = (host: string, p: Parity) =>
+    `- ${host}: keyword top ${TOP} identical for ${p.keyword.filter((x) => x.sameOrder).length} of ${p.keyword.length} queries; the same exact lines for ${p.exact.filter((x) => x.sameLines).length} of ${p.exact.length} patterns`;
+  if (r.paritySingle) L.push('', parityLine('Single-range host', r.paritySingle));
+  if (r.parityH2) L.push(parityLine('Single-range host over HTTP/2', r.parityH2));
   const rows: string[] = [];
   for (const mode of ['keyword', 'exact', 'semantic'] as const) {
     const pa = new Map((r.pack?.modes.find((x) => x.mode === mode)?.answers ?? []).map((a) => [a.query, a] as const));
@@ -725,33 +719,30 @@ export async function benchPack(o: BenchPackOptions = {}): Promise<PackBench> {
   let chromiumVersion = 'Chromium';
   try {
     chromiumVersion = run(CHROMIUM, ['--version']).stdout.trim() || chromiumVersion;
-    try {
-      pack = await packSide(server, manifest, name, !!manifest.contains.embeddings, o.openTimeoutMs ?? OPEN_TIMEOUT_MS, log, pageErrors);
-    } catch (e) {
-      errors.pack = (e as Error).message.split('\n')[0]!.slice(0, 500);
-      log(`pack side failed: ${errors.pack}`);
-    }
-    // The same pack from a host that answers one range per request.
-    const single = await startStaticServer({ roots, delayMs });
-    try {
-      packSingle = await packSide(single, manifest, name, !!manifest.contains.embeddings, o.openTimeoutMs ?? OPEN_TIMEOUT_MS, log, pageErrors);
-    } catch (e) {
-      errors.packSingle = (e as Error).message.split('\n')[0]!.slice(0, 500);
-      log(`pack side (single-range host) failed: ${errors.packSingle}`);
-    } finally {
-      await single.close();
-    }
-    // The same one-range host over HTTPS with HTTP/2 (a self-signed certificate for 127.0.0.1).
+    /** The pack side from `host`, or null with the first line of its error in errors[key]. */
+    const side = async (host: RunningStaticServer, key: 'pack' | 'packSingle' | 'packH2', label: string): Promise<PackSide | null> => {
+      try {
+        return await packSide(host, manifest, name, !!manifest.contains.embeddings, o.openTimeoutMs ?? OPEN_TIMEOUT_MS, log, pageErrors);
+      } catch (e) {
+        errors[key] = (e as Error).message.split('\n')[0]!.slice(0, 500);
+        log(`pack side${label} failed: ${errors[key]}`);
+        return null;
+      }
+    };
+    pack = await side(server, 'pack', '');
+    // The same pack from a host that answers one range per request, then from the same host
+    // over HTTPS with HTTP/2 (a self-signed certificate for 127.0.0.1).
     const tls = join(REPO_DIR, 'test', 'support', 'tls');
-    const h2 = await startStaticServer({ roots, delayMs, tls: { key: readFileSync(join(tls, 'key.pem')), cert: readFileSync(join(tls, 'cert.pem')) } });
-    try {
-      packH2 = await packSide(h2, manifest, name, !!manifest.contains.embeddings, o.openTimeoutMs ?? OPEN_TIMEOUT_MS, log, pageErrors);
-    } catch (e) {
-      errors.packH2 = (e as Error).message.split('\n')[0]!.slice(0, 500);
-      log(`pack side (HTTP/2 host) failed: ${errors.packH2}`);
-    } finally {
-      await h2.close();
-    }
+    const onHost = async (options: Partial<StaticServerOptions>, key: 'packSingle' | 'packH2', label: string) => {
+      const host = await startStaticServer({ roots, delayMs, ...options });
+      try {
+        return await side(host, key, label);
+      } finally {
+        await host.close();
+      }
+    };
+    packSingle = await onHost({}, 'packSingle', ' (single-range host)');
+    packH2 = await onHost({ tls: { key: readFileSync(join(tls, 'key.pem')), cert: readFileSync(join(tls, 'cert.pem')) } }, 'packH2', ' (HTTP/2 host)');
     if (!manifest.contains.embeddings) notes.push('semantic not measured: the pack has no embeddings (published with SIFT_OFFLINE=1 and no model on disk)');
     if (!o.packOnly) {
       try {

@@ -22,7 +22,7 @@
  *   later one removes those of processes that are gone.
  */
 import { execFile } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, type Hash } from 'node:crypto';
 import { chmodSync, closeSync, existsSync, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -147,8 +147,13 @@ function previousPack(out: string): string | null {
   }
 }
 
-/** Reads `file` in large blocks, whole pages each (the last may be short), and hands each to `each`. */
-function readBlocks(file: string, pageSize: number, each: (block: Buffer) => void): void {
+/**
+ * One pass over the database in `file`: the first PAGE_HASH_BYTES of each page's SHA-256, in
+ * page order, and the SHA-256 of the whole file so far (appendCopy goes on feeding it).
+ */
+function hashDatabase(file: string, pageSize: number): { pageHashes: Buffer; whole: Hash } {
+  const whole = createHash('sha256');
+  const pages: Buffer[] = [];
   const fd = openSync(file, 'r');
   const buf = Buffer.alloc(Math.max(pageSize, 1 << 20) - (Math.max(pageSize, 1 << 20) % pageSize));
   try {
@@ -160,32 +165,15 @@ function readBlocks(file: string, pageSize: number, each: (block: Buffer) => voi
         n += r;
       }
       if (n === 0) break;
-      each(buf.subarray(0, n));
+      const part = buf.subarray(0, n);
+      whole.update(part);
+      for (let p = 0; p < n; p += pageSize) pages.push(createHash('sha256').update(part.subarray(p, p + pageSize)).digest().subarray(0, PAGE_HASH_BYTES));
       if (n < buf.length) break;
     }
   } finally {
     closeSync(fd);
   }
-}
-
-/** The first PAGE_HASH_BYTES of each page's SHA-256, in page order (the database, before anything is appended). */
-function pageHashesOf(file: string, pageSize: number): Buffer {
-  const out: Buffer[] = [];
-  readBlocks(file, pageSize, (block) => {
-    for (let p = 0; p < block.length; p += pageSize) out.push(createHash('sha256').update(block.subarray(p, p + pageSize)).digest().subarray(0, PAGE_HASH_BYTES));
-  });
-  return Buffer.concat(out);
-}
-
-/** SHA-256 (hex) and size of the whole file. */
-function sha256File(file: string, pageSize: number): { sha256: string; bytes: number } {
-  const whole = createHash('sha256');
-  let bytes = 0;
-  readBlocks(file, pageSize, (block) => {
-    whole.update(block);
-    bytes += block.length;
-  });
-  return { sha256: whole.digest('hex'), bytes };
+  return { pageHashes: Buffer.concat(pages), whole };
 }
 
 /** Tables read whole by keyword searches (bm25 reads every match's column sizes; FTS5's structure). */
@@ -231,25 +219,29 @@ function packLayout(packPath: string, pageSize: number, roots: Array<{ name: str
 
 /**
  * Appends `hashes` (zero-padded to whole pages) and then a copy of the pages in `runs` (1-based
- * `[first, count]`), in that order, after the database in `file`; returns where they start (the
- * database's size). SQLite reads only the pages its header counts, so the file is still the
- * same database to it.
+ * `[first, count]`), in that order, after the database in `file`, feeding every byte written to
+ * `whole`; returns where they start (the database's size) and the file's size after. SQLite
+ * reads only the pages its header counts, so the file is still the same database to it.
  */
-function appendCopy(file: string, pageSize: number, hashes: Buffer, runs: ReadonlyArray<readonly [number, number]>): number {
+function appendCopy(file: string, pageSize: number, hashes: Buffer, runs: ReadonlyArray<readonly [number, number]>, whole: Hash): { head: number; bytes: number } {
   const fd = openSync(file, 'r+');
   try {
-    const at = fstatSync(fd).size;
+    const head = fstatSync(fd).size;
+    let to = head;
+    const append = (b: Buffer) => {
+      writeSync(fd, b, 0, b.length, to);
+      whole.update(b);
+      to += b.length;
+    };
     const padded = Buffer.alloc(Math.ceil(hashes.length / pageSize) * pageSize);
     hashes.copy(padded);
-    writeSync(fd, padded, 0, padded.length, at);
-    let to = at + padded.length;
+    append(padded);
     for (const [first, n] of runs) {
       const b = Buffer.alloc(n * pageSize);
       if (readSync(fd, b, 0, b.length, (first - 1) * pageSize) !== b.length) throw new CliError(`the pack ended before page ${first + n - 1}; nothing was published`, 1);
-      writeSync(fd, b, 0, b.length, to);
-      to += b.length;
+      append(b);
     }
-    return at;
+    return { head, bytes: to };
   } finally {
     closeSync(fd);
   }
@@ -429,13 +421,14 @@ export async function runPublish(dir: string, store: Store, paths: IndexPaths, o
     // lists (a reader fetches both as one range when it opens the pack).
     show('publish: hashing');
     const layout = packLayout(packTemp, p.pageSize, roots);
-    const pageHashes = pageHashesOf(packTemp, p.pageSize);
+    const { pageHashes, whole } = hashDatabase(packTemp, p.pageSize);
     layout.hashes = createHash('sha256').update(pageHashes).digest('hex');
-    layout.head = appendCopy(packTemp, p.pageSize, pageHashes, layout.prefetch);
+    const appended = appendCopy(packTemp, p.pageSize, pageHashes, layout.prefetch, whole);
+    layout.head = appended.head;
+    const hashed = { sha256: whole.digest('hex'), bytes: appended.bytes };
+    lap('hash');
 
     // 6. Name it by its hash and move it into place (a pack with that name already there has these bytes).
-    const hashed = sha256File(packTemp, p.pageSize);
-    lap('hash');
     const packName = packFileName(p.name, hashed.sha256);
     packPath = join(p.out, packName);
     if (existsSync(packPath) && statSync(packPath).size === hashed.bytes) {

@@ -213,11 +213,7 @@ export async function startStaticServer(o: StaticServerOptions): Promise<Running
       if (asked.has(one)) stats.repeatedRanges++;
       asked.add(one);
     }
-    let done = false;
-    res.on('close', () => {
-      if (!done) inFlight--;
-      done = true;
-    });
+    res.once('close', () => inFlight--);
     const headers: Record<string, string> = { 'Cache-Control': 'no-store' };
     const answer = async (status: number, extra: Record<string, string> = {}, body?: Readable) => {
       if (delayMs > 0) await sleep(delayMs);

@@ -24,7 +24,6 @@ import { LatestCall, keepSelection } from './latest-call.svelte.ts';
 import { isKeystroke } from './typing.ts';
 
 export const TYPING_DEBOUNCE_MS = 150;
-
 /** Results shown (and fetched from each codebase). */
 export const RESULT_LIMIT = APP_RESULT_LIMIT;
 /** While indexing, live results refresh at most this often. */
@@ -159,13 +158,12 @@ class Search {
   }
 
   setQuery(q: string): void {
-    const typed = isKeystroke(this.#query, q);
+    // Typing waits for a pause; a query that arrived whole has nothing to wait for.
+    this.#typing = isKeystroke(this.#query, q);
     this.#query = q;
     this.#writeHash();
     if (this.#timer) clearTimeout(this.#timer);
-    // Typing waits for a pause; a query that arrived whole has nothing to wait for.
-    this.#typing = typed;
-    if (typed) this.#timer = setTimeout(() => void this.run(), TYPING_DEBOUNCE_MS);
+    if (this.#typing) this.#timer = setTimeout(() => void this.run(), TYPING_DEBOUNCE_MS);
     else void this.run();
   }
 

@@ -10,13 +10,7 @@ function multipart(boundary: string, parts: Array<[number, Uint8Array]>, size: n
     chunks.push(enc.encode(`\r\n--${boundary}\r\nContent-Type: application/octet-stream\r\nContent-Range: bytes ${start}-${start + bytes.length - 1}/${size}\r\n\r\n`), bytes);
   }
   chunks.push(enc.encode(`\r\n--${boundary}--\r\n`));
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
+  return new Uint8Array(Buffer.concat(chunks));
 }
 
 describe('byteranges', () => {

@@ -54,6 +54,15 @@ function manifestFor(bytes: Uint8Array, name = 'demo-0123456789abcdef.sift'): Pa
   };
 }
 
+/** The root pages of the tables a search reads by rowid, and their b-trees' interior pages. */
+async function rowidTables(): Promise<{ roots: Record<string, number>; interior: number[] }> {
+  const probe = await openPack(packBytes);
+  const roots = Object.fromEntries((await probe.store.db.all<{ name: string; rootpage: number }>("SELECT name, rootpage FROM sqlite_schema WHERE name IN ('chunks', 'chunks_fts_data', 'file_text')")).map((r) => [r.name, r.rootpage]));
+  await probe.store.db.close();
+  const page = (n: number) => packBytes.subarray((n - 1) * PAGE, n * PAGE);
+  return { roots, interior: Object.values(roots).flatMap((r) => treeShape(r, page, packBytes.length / PAGE).interior) };
+}
+
 async function openPack(bytes: Uint8Array, log: Array<[number, number]> = [], hashesOf: Uint8Array = bytes) {
   const m = { ...manifestFor(hashesOf), bytes: bytes.length, chunks: await source.chunkCount() };
   return openPackOn(await nodeRuntime(), m, packPages(fileSource(bytes, log), m));
@@ -144,12 +153,7 @@ describe('pack reader', () => {
   });
 
   it('with a layout, a search fetches its doclists and candidate rows ahead, several at once, and answers the same', async () => {
-    const probe = await openPack(packBytes);
-    const roots = Object.fromEntries((await probe.store.db.all<{ name: string; rootpage: number }>("SELECT name, rootpage FROM sqlite_schema WHERE name IN ('chunks', 'chunks_fts_data', 'file_text')")).map((r) => [r.name, r.rootpage]));
-    await probe.store.db.close();
-    const pageCount = packBytes.length / PAGE;
-    const page = (n: number) => packBytes.subarray((n - 1) * PAGE, n * PAGE);
-    const interior = Object.values(roots).flatMap((r) => treeShape(r, page, pageCount).interior);
+    const { roots, interior } = await rowidTables();
     const log: Array<[number, number]> = [];
     let async = 0;
     const src: RangeSource = { read: (a, b) => (log.push([a, b]), packBytes.slice(a, b)), readAsync: async (a, b) => (async++, packBytes.slice(a, b)) };
@@ -167,29 +171,16 @@ describe('pack reader', () => {
   });
 
   it('with a copy of the layout pages after the database (format 2), opens with one range split over the connections, and answers the same', async () => {
-    const probe = await openPack(packBytes);
-    const roots = Object.fromEntries((await probe.store.db.all<{ name: string; rootpage: number }>("SELECT name, rootpage FROM sqlite_schema WHERE name IN ('chunks', 'chunks_fts_data', 'file_text')")).map((r) => [r.name, r.rootpage]));
-    await probe.store.db.close();
+    const { roots, interior } = await rowidTables();
     const pageCount = packBytes.length / PAGE;
-    const page = (n: number) => packBytes.subarray((n - 1) * PAGE, n * PAGE);
     // The interior pages, and (scattered, so that the runs outnumber the connections) every fifth page.
-    const listed = [...new Set([1, ...Object.values(roots).flatMap((r) => treeShape(r, page, pageCount).interior), ...Array.from({ length: Math.floor(pageCount / 5) }, (_, i) => 5 * i + 3)])].sort((a, b) => a - b);
+    const listed = [...new Set([1, ...interior, ...Array.from({ length: Math.floor(pageCount / 5) }, (_, i) => 5 * i + 3)])].sort((a, b) => a - b);
     const runs = pageRuns(listed).map(([f, n]) => [f, n] as [number, number]);
     expect(runs.length).toBeGreaterThan(PREFETCH_CONCURRENCY); // else the copy would save nothing here
     // What sift publish writes: the database, its page hashes (padded to whole pages), then its listed pages in run order.
     const table = pageHashes(packBytes, PAGE);
     const padded = Math.ceil(table.length / PAGE) * PAGE;
-    const copyOf = (bytes: Uint8Array) => {
-      const parts = [bytes, table, new Uint8Array(padded - table.length), ...runs.map(([f, n]) => bytes.subarray((f - 1) * PAGE, (f - 1 + n) * PAGE))];
-      const out = new Uint8Array(parts.reduce((a, b) => a + b.length, 0));
-      let at = 0;
-      for (const b of parts) {
-        out.set(b, at);
-        at += b.length;
-      }
-      return out;
-    };
-    const whole = copyOf(packBytes);
+    const whole = new Uint8Array(Buffer.concat([packBytes, table, new Uint8Array(padded - table.length), ...runs.map(([f, n]) => packBytes.subarray((f - 1) * PAGE, (f - 1 + n) * PAGE))]));
     const { pageHashes: _, ...inline } = manifestFor(packBytes);
     const m: PackManifest = { ...inline, pack: `demo-${'0'.repeat(16)}.sift`, format: 2, bytes: whole.length, chunks: await source.chunkCount(), layout: { prefetch: runs, tables: roots, head: packBytes.length, hashes: createHash('sha256').update(table).digest('hex') } };
     expect(parsePackManifest(JSON.stringify(m), SCHEMA_VERSION).layout).toEqual(m.layout);

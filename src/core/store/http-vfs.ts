@@ -17,7 +17,7 @@
  */
 import { FacadeVFS } from '@journeyapps/wa-sqlite/src/FacadeVFS.js';
 import * as VFS from '@journeyapps/wa-sqlite/src/VFS.js';
-import { sha256Sync } from '../hash/hash.ts';
+import { sha256Hex, sha256HexSync, sha256Sync } from '../hash/hash.ts';
 import { SiftError } from './errors.ts';
 import { leafOfRowid, leavesOfKey, overflowOf, rowidsOfKey, type KeyValue, type PageReader } from './btree.ts';
 import { PAGE_HASH_BYTES } from './pack.ts';
@@ -66,6 +66,11 @@ export class PackReadError extends SiftError {
     super('io', message);
     this.problem = problem;
   }
+}
+
+/** A read of bytes start..stop that returned `got` bytes. */
+function endedEarly(start: number, stop: number, got: number): PackReadError {
+  return new PackReadError('size', `The index pack ended early: asked for bytes ${start}–${stop - 1}, got ${got} bytes. The pack on the server is truncated or was replaced.`);
 }
 
 /** The first PAGE_HASH_BYTES of SHA-256 of every page of `pack`, concatenated (what `sift publish` writes). */
@@ -221,7 +226,7 @@ export class PackPages {
       if (a >= b) return new Uint8Array(0);
       const bytes = this.#source.readAsync ? await this.#source.readAsync(a, b) : this.#source.read(a, b);
       this.stats.requests++;
-      if (bytes.length !== b - a) this.#accept(0, 0, a, b, bytes, false); // throws: the pack ended early
+      if (bytes.length !== b - a) throw endedEarly(a, b, bytes.length);
       return bytes;
     }));
     const all = new Uint8Array(total);
@@ -234,9 +239,8 @@ export class PackPages {
     if (needTable) {
       const hashes = all.slice(0, table.bytes);
       this.stats.bytes += table.padded;
-      const subtle = (globalThis as { crypto?: Crypto }).crypto?.subtle;
-      const digest = subtle ? new Uint8Array(await subtle.digest('SHA-256', hashes)) : sha256Sync(hashes);
-      const hex = Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
+      // WebCrypto where there is one (not on a plain-HTTP page of another host).
+      const hex = globalThis.crypto?.subtle ? await sha256Hex(hashes) : sha256HexSync(hashes);
       if (hex !== table.sha256) throw new PackReadError('damaged', 'The index pack on the server does not match its manifest (its page hashes have the wrong SHA-256): it was changed or damaged after publishing. Publish it again.');
       this.setHashes(hashes);
       this.#onHashes?.(hashes);
@@ -374,7 +378,7 @@ export class PackPages {
   #accept(p: number, end: number, start: number, stop: number, bytes: Uint8Array, countRequest = true, digests?: Uint8Array[]): void {
     if (countRequest) this.stats.requests++;
     this.stats.bytes += bytes.length;
-    if (bytes.length !== stop - start) throw new PackReadError('size', `The index pack ended early: asked for bytes ${start}–${stop - 1}, got ${bytes.length} bytes. The pack on the server is truncated or was replaced.`);
+    if (bytes.length !== stop - start) throw endedEarly(start, stop, bytes.length);
     for (let q = p; q <= end; q++) {
       const page = bytes.subarray((q - p) * this.pageSize, (q - p + 1) * this.pageSize);
       if (!this.#hashOk(q, page, digests?.[q - p])) {

@@ -117,12 +117,17 @@ export function packDatabaseBytes(m: Pick<PackManifest, 'bytes' | 'layout'>): nu
   return m.layout?.head ?? m.bytes;
 }
 
+/** Bytes of the page hashes of a database of `dbBytes`, and the same padded to whole pages (as a pack keeps them). */
+function hashTableBytes(dbBytes: number, pageSize: number): { bytes: number; padded: number } {
+  const bytes = (dbBytes / pageSize) * PAGE_HASH_BYTES;
+  return { bytes, padded: Math.ceil(bytes / pageSize) * pageSize };
+}
+
 /** Where a format 2 pack keeps its page hashes: at the copy's start, `bytes` long, padded to `padded`; null when the manifest has them. */
 export function packHashTable(m: Pick<PackManifest, 'bytes' | 'layout' | 'pageSize'>): { at: number; bytes: number; padded: number; sha256: string } | null {
   const l = m.layout;
   if (l?.head === undefined || !l.hashes) return null;
-  const bytes = (l.head / m.pageSize) * PAGE_HASH_BYTES;
-  return { at: l.head, bytes, padded: Math.ceil(bytes / m.pageSize) * m.pageSize, sha256: l.hashes };
+  return { at: l.head, ...hashTableBytes(l.head, m.pageSize), sha256: l.hashes };
 }
 
 /** Bytes of each page's hash (a prefix of its SHA-256). */
@@ -176,10 +181,12 @@ export function parsePackManifest(text: string, schemaVersion: number): PackMani
   if (head !== undefined && (!count(head) || head < m.pageSize || head >= m.bytes || head % m.pageSize !== 0)) throw bad('layout');
   const dbBytes = head ?? m.bytes;
   // The page hashes: in the manifest (format 1, or format 2 without them in the pack), or in the pack at `head`.
-  const inPack = head !== undefined && isObject(m.layout) && m.layout.hashes !== undefined;
-  if (inPack && (typeof (m.layout as Record<string, unknown>).hashes !== 'string' || !/^[0-9a-f]{64}$/.test((m.layout as Record<string, unknown>).hashes as string))) throw bad('layout');
-  if (!inPack && (typeof m.pageHashes !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(m.pageHashes) || decodeBase64(m.pageHashes).length !== (dbBytes / m.pageSize) * PAGE_HASH_BYTES)) throw bad('pageHashes');
-  const tablePadded = inPack ? Math.ceil(((dbBytes / m.pageSize) * PAGE_HASH_BYTES) / m.pageSize) * m.pageSize : 0;
+  const hashes = head !== undefined && isObject(m.layout) ? m.layout.hashes : undefined;
+  const inPack = hashes !== undefined;
+  if (inPack && (typeof hashes !== 'string' || !/^[0-9a-f]{64}$/.test(hashes))) throw bad('layout');
+  const table = hashTableBytes(dbBytes, m.pageSize);
+  if (!inPack && (typeof m.pageHashes !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(m.pageHashes) || decodeBase64(m.pageHashes).length !== table.bytes)) throw bad('pageHashes');
+  const tablePadded = inPack ? table.padded : 0;
   if (!count(m.schemaVersion)) throw bad('schemaVersion');
   if (m.schemaVersion !== schemaVersion) {
     throw new PackError(m.schemaVersion > schemaVersion
@@ -212,7 +219,7 @@ export function parsePackManifest(text: string, schemaVersion: number): PackMani
     const prefetch = l.prefetch as Array<[number, number]>;
     // After the database: the page hashes when kept there, then the copy of exactly the listed pages.
     if (head !== undefined && tablePadded + prefetch.reduce((n, r) => n + r[1], 0) * m.pageSize !== m.bytes - head) throw bad('layout');
-    layout = { prefetch, tables: l.tables as Record<string, number>, ...(head !== undefined ? { head } : {}), ...(inPack ? { hashes: l.hashes as string } : {}) };
+    layout = { prefetch, tables: l.tables as Record<string, number>, ...(head !== undefined ? { head } : {}), ...(inPack ? { hashes: hashes as string } : {}) };
   }
   return {
     ...(layout ? { layout } : {}),
