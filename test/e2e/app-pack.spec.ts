@@ -139,6 +139,9 @@ for (const host of Object.keys(HOSTS) as Array<keyof typeof HOSTS>) {
     await expect(row.getByText('shared · read-only')).toBeVisible();
     await expect(row.getByTestId('pack-info')).toContainText('Published');
     await expect(page.getByTestId('result-summary')).toHaveAttribute('data-query', 'parse body');
+    // Published without vectors: a model could not add them, so none is offered.
+    await expect(page.getByTestId('keyword-only-note')).toContainText('demo was published without vectors');
+    await expect(page.getByTestId('model-offer')).toHaveCount(0);
     const opened = srv.stats();
     srv.reset();
     const manifest = JSON.parse(readFileSync(join(packs, 'demo', 'sift-index.json'), 'utf8')) as { bytes: number };

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStaticServer, type RunningStaticServer } from '../support/static-server.ts';
-import { HttpRangeSource, multiplexedHost, probeMultiRange } from '../../src/core/store/pack-http.ts';
+import { HttpRangeSource, multiplexedHost, probeMultiRange, readPackBody } from '../../src/core/store/pack-http.ts';
 import { MULTIPLEXED_CONCURRENCY, PackPages, pageHashes, PREFETCH_CONCURRENCY } from '../../src/core/store/http-vfs.ts';
 
 const PAGE = 4096;
@@ -113,5 +113,19 @@ describe('several ranges per request', () => {
     } finally {
       performance.getEntriesByName = real;
     }
+  });
+});
+
+describe('downloading a whole pack (a host without ranges)', () => {
+  it('readPackBody reads the real server\'s body with its progress, and refuses one longer than the manifest says', async () => {
+    const seen: Array<{ loaded: number; total: number }> = [];
+    const whole = await readPackBody(await fetch(url(single)), PACK.length, (p) => seen.push(p));
+    expect(Buffer.from(whole).equals(Buffer.from(PACK))).toBe(true);
+    expect(seen.at(-1)).toEqual({ loaded: PACK.length, total: PACK.length });
+    expect(seen.every((p, i) => i === 0 || p.loaded >= seen[i - 1]!.loaded)).toBe(true);
+    // The manifest says less than the server sends: stopped at the manifest's size.
+    await expect(readPackBody(await fetch(url(single)), PACK.length - PAGE)).rejects.toMatchObject({ problem: 'size', message: expect.stringMatching(/larger than its manifest says/) });
+    // Says more: returned short, for the caller's size and hash check.
+    expect((await readPackBody(await fetch(url(single)), PACK.length + PAGE)).length).toBe(PACK.length);
   });
 });

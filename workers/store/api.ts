@@ -18,6 +18,12 @@ import type { ToolAnswer } from '../../src/core/tools/run.ts';
 import type { IndexStructures } from '../../src/core/store/store.ts';
 
 /** What a writer worker sees of one codebase's store, over its MessagePort. */
+/** A whole-pack download so far (downloadPack). */
+export interface DownloadProgress {
+  loaded: number;
+  total: number;
+}
+
 export interface WriterPortApi extends IndexStore, EmbedStore {
   /** Adds freshly embedded vectors to the live vector index (search sees them at once). */
   addVectors(ids: number[], vectors: Float32Array): Promise<void>;
@@ -167,8 +173,11 @@ export interface StoreWorkerApi {
    * refusal is a value.
    */
   openPack(codebaseId: string, manifestUrl: string, savedManifest: string | null, fetchedManifest?: string | null): Promise<OpenPackResult>;
-  /** Downloads a whole published pack (for hosts without byte ranges) and keeps it as a local index. */
-  downloadPack(codebaseId: string, manifestUrl: string): Promise<ImportResult>;
+  /**
+   * Downloads a whole published pack (for hosts without byte ranges) and keeps it as a local
+   * index; onProgress hears the bytes received so far (a few times a second at most).
+   */
+  downloadPack(codebaseId: string, manifestUrl: string, onProgress?: (p: DownloadProgress) => void): Promise<ImportResult>;
   info(codebaseId: string): Promise<CodebaseInfo>;
   /** Index bytes by structure (Store.structureBytes: reads every table once; for the Stats page). */
   structures(codebaseId: string): Promise<IndexStructures>;

@@ -30,7 +30,7 @@ import { browserRuntime } from '../../src/core/store/open-opfs.ts';
 import { openPackOn, packPages, prefetchLayout } from '../../src/core/store/open-pack.ts';
 import { MULTIPLEXED_CONCURRENCY, PackReadError, type PackPages } from '../../src/core/store/http-vfs.ts';
 import { PackError, packDatabaseBytes, packHashTable, packUrl, parsePackManifest, type PackManifest, type PackStats } from '../../src/core/store/pack.ts';
-import { fetchManifest, HttpRangeSource, multiplexedHost, PageSaver, probeMultiRange, probePack, prunePageCache, resolveManifestUrl, seedFromCache, seedHashesFromCache } from '../../src/core/store/pack-http.ts';
+import { fetchManifest, HttpRangeSource, readPackBody, multiplexedHost, PageSaver, probeMultiRange, probePack, prunePageCache, resolveManifestUrl, seedFromCache, seedHashesFromCache } from '../../src/core/store/pack-http.ts';
 import { SCHEMA_VERSION } from '../../src/core/store/schema.ts';
 import { openPackVectors } from '../../src/core/vector/pack-vectors.ts';
 import { sha256Hex } from '../../src/core/hash/hash.ts';
@@ -336,7 +336,7 @@ const api: StoreWorkerApi = {
     }
   },
 
-  async downloadPack(id, manifestRef): Promise<ImportResult> {
+  async downloadPack(id, manifestRef, onProgress): Promise<ImportResult> {
     let manifest: PackManifest;
     let bytes: Uint8Array;
     try {
@@ -344,7 +344,7 @@ const api: StoreWorkerApi = {
       manifest = (await fetchManifest(url, SCHEMA_VERSION)).manifest;
       const res = await fetch(packUrl(url.href, manifest), { credentials: 'same-origin' });
       if (!res.ok) return { ok: false, reason: 'corrupt', message: `downloading the index pack failed: HTTP ${res.status}` };
-      bytes = new Uint8Array(await res.arrayBuffer());
+      bytes = await readPackBody(res, manifest.bytes, onProgress);
     } catch (e) {
       return { ok: false, reason: 'corrupt', message: e instanceof Error ? e.message : String(e) };
     }

@@ -17,7 +17,7 @@
  * worker lives as long as the page because it holds the database connections.
  */
 import { proxy, transfer, wrap, releaseProxy, type Remote } from 'comlink';
-import type { AgentCodebase, StoreWorkerApi, AppGrepRequest, AppGrepResponse, AppSearchRequest, AppSearchResponse, CodebaseInfo, ImportResult, OpenPackResult, VectorModel } from '../../../workers/store/api.ts';
+import type { AgentCodebase, StoreWorkerApi, AppGrepRequest, AppGrepResponse, AppSearchRequest, AppSearchResponse, CodebaseInfo, DownloadProgress, ImportResult, OpenPackResult, VectorModel } from '../../../workers/store/api.ts';
 import type { IndexerWorkerApi, IndexProgress, IndexWalkSettings, LiveFile, SourceRef } from '../../../workers/indexer/api.ts';
 import type { EmbedderWorkerApi, ImportedModel, LoadProgress, ModelConfig, ModelLoadResult } from '../../../workers/embedder/api.ts';
 import type { IndexSummary } from '../../core/index/indexer.ts';
@@ -168,8 +168,8 @@ class WorkerBridge {
   }
 
   /** The whole pack, for hosts without byte ranges: kept as a local (imported) index. */
-  downloadPack(id: string, manifestUrl: string, signal?: AbortSignal): Promise<ImportResult> {
-    return this.#call('store', 'downloadPack', [id, manifestUrl], signal);
+  downloadPack(id: string, manifestUrl: string, onProgress?: (p: DownloadProgress) => void, signal?: AbortSignal): Promise<ImportResult> {
+    return this.#call('store', 'downloadPack', [id, manifestUrl, onProgress ? proxy(onProgress) : undefined], signal);
   }
 
   codebaseInfo(id: string, signal?: AbortSignal): Promise<CodebaseInfo> {

@@ -88,6 +88,8 @@ class Codebases {
   #views = $state.raw<CodebaseView[]>([]);
   #packOffer = $state<PackOffer | null>(null);
   #opening = $state<string | null>(null);
+  /** A whole-pack download in progress (downloadOfferedPack): bytes so far and in all. */
+  #downloading = $state<{ loaded: number; total: number } | null>(null);
   #ready = $state(false);
   /** Bumped whenever searchable data changed (a batch landed, a rescan ended, a tab wrote). */
   #dataVersion = $state(0);
@@ -126,6 +128,10 @@ class Codebases {
   /** The index URL being opened right now (null: none). */
   get opening(): string | null {
     return this.#opening;
+  }
+
+  get downloading(): { loaded: number; total: number } | null {
+    return this.#downloading;
   }
 
   get dataVersion(): number {
@@ -555,8 +561,11 @@ class Codebases {
     if (!offer || !this.#requireWriter()) return false;
     const id = newCodebaseId();
     this.#opening = offer.url;
+    this.#downloading = { loaded: 0, total: offer.bytes ?? 0 };
     try {
-      const res = await this.#bridge.downloadPack(id, offer.url);
+      const res = await this.#bridge.downloadPack(id, offer.url, (p) => {
+        this.#downloading = p;
+      });
       if (!res.ok) {
         notices.push('error', `Download failed: ${res.message}`);
         return false;
@@ -571,6 +580,7 @@ class Codebases {
       return false;
     } finally {
       this.#opening = null;
+      this.#downloading = null;
     }
   }
 

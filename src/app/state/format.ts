@@ -1,21 +1,12 @@
 /** Number, size and duration formatting for the UI. Pure, locale-independent. */
 
+/** Sizes are written one way in messages from the core and on screen. */
+export { formatBytes } from '../../core/store/errors.ts';
+
 export function formatCount(n: number): string {
   if (n < 1000) return String(Math.round(n));
   if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
   return `${(n / 1_000_000).toFixed(1)}M`;
-}
-
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let v = n / 1024;
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return `${v.toFixed(v < 10 ? 1 : 0)} ${units[i]}`;
 }
 
 /** `null` or non-finite → '—'; otherwise `45 s`, `3 min 20 s`, `2 h 5 min`. */

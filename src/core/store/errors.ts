@@ -131,12 +131,17 @@ export function classify(e: unknown): Classified {
   return found('unknown');
 }
 
-/** "1.5 MB" style, for advice about space. */
+/** "512 B", "2.0 KB", "62 MB", "3.0 GB": one decimal below 10 (binary units). Every message and screen uses it. */
 export function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`;
-  if (n < 1024 ** 2) return `${(n / 1024).toFixed(1)} KB`;
-  if (n < 1024 ** 3) return `${(n / 1024 ** 2).toFixed(1)} MB`;
-  return `${(n / 1024 ** 3).toFixed(2)} GB`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let v = n / 1024;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return `${v.toFixed(v < 10 ? 1 : 0)} ${units[i]}`;
 }
 
 /**

@@ -129,6 +129,41 @@ async function hostProblem(url: string, size: string): Promise<void> {
   }
 }
 
+/** How often a whole-pack download reports its progress, at most (ms). */
+const DOWNLOAD_PROGRESS_MS = 250;
+
+/**
+ * The body of a whole-pack download, read into one buffer of the manifest's size as it
+ * arrives, with its progress: a body longer than the manifest says is stopped there (a wrong
+ * or hostile file cannot fill memory). A shorter one is returned short: the caller's size and
+ * hash check names the problem.
+ */
+export async function readPackBody(res: Response, expected: number, onProgress?: (p: { loaded: number; total: number }) => void): Promise<Uint8Array> {
+  const out = new Uint8Array(expected);
+  let loaded = 0;
+  let last = 0;
+  const reader = res.body?.getReader();
+  if (reader) {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (loaded + value.length > expected) {
+        await reader.cancel();
+        throw new PackReadError('size', `The index pack on the server is larger than its manifest says (${formatBytes(expected)}): it is another version. Publish it again.`);
+      }
+      out.set(value, loaded);
+      loaded += value.length;
+      const now = Date.now();
+      if (onProgress && now - last >= DOWNLOAD_PROGRESS_MS) {
+        last = now;
+        onProgress({ loaded, total: expected });
+      }
+    }
+  }
+  onProgress?.({ loaded, total: expected });
+  return out.subarray(0, loaded);
+}
+
 /**
  * Whether the host answers one request for several ranges with `multipart/byteranges` (nginx,
  * Apache and Caddy do; many Node servers and object stores send the whole file instead). Asked
