@@ -66,10 +66,40 @@ function start(args: string[], env: Record<string, string> = {}): Child {
   };
 }
 
+/**
+ * A one-shot command longer than this is stopped and described: what it had printed and where
+ * its threads waited, so a hang says which command hung and whether its answer was complete
+ * (the CLI's exit once hung under CPU load: bin/sift). Well under the tests' own timeouts.
+ */
+const ONE_SHOT_LIMIT_MS = 90_000;
+
+/** Where each thread of a live process waits (Linux /proc), for a hang's report. */
+function threadsOf(pid: number): string {
+  try {
+    return readdirSync(`/proc/${pid}/task`).map((t) => {
+      const read = (f: string) => { try { return readFileSync(`/proc/${pid}/task/${t}/${f}`, 'utf8').trim(); } catch { return '?'; } };
+      return `${read('comm')}:${read('wchan')}`;
+    }).join(' ');
+  } catch {
+    return 'unknown (no /proc)';
+  }
+}
+
 function sift(args: string[], env: Record<string, string> = {}): Promise<Run> {
   const c = start(args, env);
   c.end();
-  return c.done;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const stopped = new Promise<Run>((resolve) => {
+    timer = setTimeout(() => {
+      const threads = threadsOf(c.pid);
+      const out = c.output();
+      c.kill('SIGKILL');
+      const report = `[test] sift ${args.join(' ')} still running after ${ONE_SHOT_LIMIT_MS / 1000} s, stopped; its stdout so far: ${out.length} bytes${out.trim() ? ` ending ${JSON.stringify(out.trim().slice(-80))}` : ''}; its threads: ${threads}`;
+      console.error(report); // shown with the failing test, whichever assertion fails
+      void c.done.then((r) => resolve({ ...r, stderr: `${r.stderr}${report}\n` }));
+    }, ONE_SHOT_LIMIT_MS);
+  });
+  return Promise.race([c.done, stopped]).finally(() => clearTimeout(timer));
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
