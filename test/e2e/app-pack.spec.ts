@@ -25,6 +25,7 @@ for (let i = 0; i < 240; i++) {
   EXTRA[`services/svc${i}/handler.py`] = `"""Service ${i}: retry policy and request parsing."""\n\nMAX_ATTEMPTS_${i} = ${i + 2}\n\n\ndef handle_request_${i}(req):\n    """Parse the body and dispatch request ${i}."""\n    body = parse_body(req)\n    return dispatch(body, attempts=MAX_ATTEMPTS_${i})\n\n\nclass Backoff${i}:\n    def delay(self, attempt):\n        return min(30, 2 ** attempt) + ${i}\n`;
 }
 const MODEL_DIR = 'models/generated/tiny';
+const HOSTILE_NAME = '<img src=x onerror="window.__siftXss=1"><b>demo</b>';
 const QUERIES = ['parse body', 'retry policy', 'Backoff17', 'handle_request_42', 'dispatch attempts'];
 
 let work: string;
@@ -77,6 +78,11 @@ test.beforeAll(async () => {
   const bytes = readFileSync(join(packs, 'damaged', packName));
   for (let p = 3; p < bytes.length / 4096; p++) bytes[p * 4096 + 200] ^= 0x5a;
   writeFileSync(join(packs, 'damaged', packName), bytes);
+  // The same pack under a manifest whose name is markup (a manifest is anyone's JSON).
+  cpSync(join(packs, 'demo'), join(packs, 'hostile'), { recursive: true });
+  const hostile = JSON.parse(readFileSync(join(packs, 'hostile', 'sift-index.json'), 'utf8')) as { name: string };
+  hostile.name = HOSTILE_NAME;
+  writeFileSync(join(packs, 'hostile', 'sift-index.json'), JSON.stringify(hostile));
   const roots = [{ prefix: '/packs/', dir: packs }, { prefix: '/', dir: DIST }];
   server = await startStaticServer({ roots });
   multiRange = await startStaticServer({ roots, multiRange: true });
@@ -214,6 +220,28 @@ test('a host without byte ranges gets the download offer with the size; the down
   await expect(row.getByText('imported')).toBeVisible({ timeout: 60_000 });
   await searchFor(page, 'Backoff17');
   await expect(page.getByTestId('result-path').first()).toHaveText('services/svc17/handler.py');
+});
+
+test('nothing in a pack is markup: its name, its files\' text and the file viewer render as text', async ({ page }) => {
+  const dialogs: string[] = [];
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
+  await fresh(page, server.url);
+  await page.goto(`${server.url}/#index=packs/hostile/sift-index.json`);
+  const row = page.getByRole('listitem', { name: `Codebase ${HOSTILE_NAME}` });
+  await expect(row).toBeVisible();
+  await expect(row).toContainText(HOSTILE_NAME);
+  await searchFor(page, 'xsspayload onerror script');
+  const result = page.getByTestId('result').filter({ hasText: 'evil/xss.html' }).first();
+  await expect(result).toContainText('<img src="x" onerror=');
+  await result.getByRole('button', { name: 'Open file' }).click();
+  await expect(page.getByTestId('file-viewer')).toContainText('<iframe srcdoc=');
+  expect(await page.locator('main img, main script, main iframe, main b').count()).toBe(0);
+  await page.waitForTimeout(300);
+  expect(await page.evaluate(() => (window as unknown as { __siftXss?: number }).__siftXss)).toBeUndefined();
+  expect(dialogs).toEqual([]);
 });
 
 test('a host that compresses the pack is told apart and gets the download offer', async ({ page }) => {
