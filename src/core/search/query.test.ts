@@ -77,7 +77,7 @@ describe('processQuery', () => {
     else expect(d!.kinds).toContain(kind);
   });
 
-  it.each(['struct', 'page', 'page struct', 'struct page table', 'the struct page', 'fn 2fast', 'struct user-name', 'static int foo', 'func (b *Buffer)'])(
+  it.each(['struct', 'page', 'page struct', 'struct page table', 'fn 2fast', 'struct user-name', 'static int foo', 'func (b *Buffer)'])(
     'reads %j as no declaration', (input) => {
       expect(processQuery(input).declared).toBeNull();
     },
@@ -192,13 +192,22 @@ describe('questions about where one name is defined', () => {
     ['where is `parse_args` defined', 'parse_args', null],
     ['Find the Router class', 'Router', 'class'],
     ['which file defines Module::Class', 'Module::Class', null],
+    // A plain word right after a kind cue is the name: C's `struct page`, Python's `class config`.
+    ['where is struct page defined', 'page', 'struct'],
+    ['the struct page', 'page', 'struct'],
+    ['definition of struct page', 'page', 'struct'],
+    ['where is the class config declared', 'config', 'class'],
+    ['find function main', 'main', 'function'],
+    ['where is func init defined', 'init', 'function'],
+    ['where is def parse', 'parse', 'function'],
+    ['where is struct file defined', 'file', 'struct'],
   ])('reads %j as a lookup of %s', (input, name, kind) => {
     const d = processQuery(input).declared;
     expect(d?.name).toBe(name);
     if (kind) expect(d!.kinds).toContain(kind);
     else expect(d!.kinds).toBeNull();
   });
-  it.each(['How does Router handle errors', 'Returns the Foo for a bar', 'Improve Error messages', 'find_subcommand in Command', 'where are retries with backoff done'])(
+  it.each(['How does Router handle errors', 'Returns the Foo for a bar', 'Improve Error messages', 'find_subcommand in Command', 'where are retries with backoff done', 'where is type checking done', 'where is struct page freed', 'where is logging defined', 'where is the struct defined', 'which file is the class in'])(
     'reads %j as prose', (input) => expect(processQuery(input).declared).toBeNull(),
   );
 });

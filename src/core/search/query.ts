@@ -120,10 +120,13 @@ const DEFINITION_CUES = new Set([
   'defined', 'define', 'defines', 'definition', 'definitions', 'declared', 'declares', 'implements', 'declaration', 'declare', 'implemented', 'implementation',
   'located', 'lives', 'live', 'find', 'locate', 'source', 'file', 'is', 'method', 'methods', 'constructor', 'macro',
   'module', 'package', 'trait', 'protocol', 'struct', 'class', 'interface', 'enum', 'type', 'typedef', 'function', 'object', 'record', 'union',
+  'func', 'fn', 'def', 'fun',
 ]);
+/** Cue nouns that are also names in code (`struct file`, `class Source`). */
+const CUE_NOUNS = new Set(['file', 'source']);
 /** A cue word that names the kind of definition asked for → the declaration keyword with those kinds. */
 const CUE_KEYWORDS: Readonly<Record<string, string>> = {
-  method: 'func', methods: 'func', function: 'func', constructor: 'func',
+  method: 'func', methods: 'func', function: 'func', constructor: 'func', func: 'func', fn: 'func', def: 'func', fun: 'func',
   class: 'class', struct: 'struct', trait: 'trait', protocol: 'protocol', interface: 'interface', enum: 'enum', type: 'type',
   typedef: 'typedef', object: 'object', record: 'record', union: 'union', module: 'module', package: 'module', macro: 'macro',
 };
@@ -132,7 +135,8 @@ const CUE_KEYWORDS: Readonly<Record<string, string>> = {
  * A question about where one name is defined, read as a declaration: "where is the Router
  * class defined", "the ArgMatches struct", "where is Plug.Conn defined", "`find_subcommand`
  * method". The name is a code-shaped word (`ArgMatches`, `parse_args`, `Plug.Conn`,
- * `Module::Class`) or a capitalised word (`Router`) or one in backticks; every other word is a
+ * `Module::Class`), a capitalised word (`Router`), a word right after a kind cue (`struct page`)
+ * or one in backticks; every other word is a
  * stop word or a definition cue. A kind cue (`class`, `struct`, `method`) is the keyword.
  */
 function namedIn(words: readonly string[], text: string): Declared | null {
@@ -142,9 +146,13 @@ function namedIn(words: readonly string[], text: string): Declared | null {
   let keyword: string | null = null;
   for (const [i, w] of words.entries()) {
     const lower = w.toLowerCase();
-    // A capitalised first word is how a sentence starts, not a name (unless code-shaped).
-    const shaped = COMPOUND_RE.test(w) || (i > 0 && /^\p{Lu}/u.test(w));
-    if (quoted === w || (DECLARED_NAME_RE.test(w) && shaped && !STOP_WORDS.has(lower) && !DEFINITION_CUES.has(lower))) {
+    // A capitalised first word is how a sentence starts, not a name (unless code-shaped). A
+    // plain word right after a kind cue is a name as code writes it: `struct page`, `class config`.
+    const afterKind = i > 0 && Object.hasOwn(CUE_KEYWORDS, words[i - 1].toLowerCase());
+    const shaped = COMPOUND_RE.test(w) || (i > 0 && /^\p{Lu}/u.test(w)) || afterKind;
+    // `struct file`: a cue noun right after a kind is the name ("which file defines X" elsewhere).
+    const cue = DEFINITION_CUES.has(lower) && !(afterKind && CUE_NOUNS.has(lower));
+    if (quoted === w || (DECLARED_NAME_RE.test(w) && shaped && !STOP_WORDS.has(lower) && !cue)) {
       if (name !== null) return null; // two names: a question about both, not a lookup
       name = w;
       continue;
