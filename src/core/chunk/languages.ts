@@ -404,13 +404,32 @@ const C_ANNOTATION = new RegExp(`${C_ANNOTATION_WORD}(?:[ \\t]*\\((?:[^()\\n]|\\
 const HAS_C_ANNOTATION = new RegExp(C_ANNOTATION_WORD);
 
 /**
+ * A reserved name (two or more leading underscores), with its `( … )` arguments, other than
+ * GNU C's own `__attribute__` / `__declspec` (the grammar reads those).
+ */
+const C_RESERVED_NAME = /(?<![\w$])_{2,}(?!attribute__\b|declspec\b)[A-Za-z]\w*(?:[ \t]*\((?:[^()\n]|\([^()\n]*\))*\))?/g;
+/** What may stay on a `}` line once its annotations are gone: `;`, an attribute, a comment. */
+const C_BRACE_REST = /^\}[ \t;]*(?:__attribute__.*|\/[/*].*)?$/;
+const blank = (m: string) => ' '.repeat(m.length);
+
+/**
  * C/C++ parse input: annotation macros blanked (spaces) on lines that start in column 0
  * with a word — definition and declaration headers, `} __packed;` — never inside comments
  * or indented code, so comment and doc text read from the tree stay the file's own.
+ * After the closing brace of a type (`} __randomize_layout;`, `} ____cacheline_aligned_in_smp;`,
+ * a project's own `} __ec_align4;`), any reserved name is an annotation: the grammar would read
+ * it as a variable of the struct's type, and the struct would get no name. Only when nothing but
+ * `;`, an attribute or a comment is left, so `} __x = { … };` stays a variable.
  */
 export function maskCAnnotations(text: string): string {
-  if (!HAS_C_ANNOTATION.test(text)) return text;
-  return text.replace(/^[A-Za-z_}].*$/gm, (line) => line.replace(C_ANNOTATION, (m) => ' '.repeat(m.length)));
+  const known = HAS_C_ANNOTATION.test(text);
+  if (!known && !/^\}[ \t]*__/m.test(text)) return text;
+  return text.replace(/^[A-Za-z_}].*$/gm, (line) => {
+    const masked = known ? line.replace(C_ANNOTATION, blank) : line;
+    if (!masked.startsWith('}')) return masked;
+    const braced = masked.replace(C_RESERVED_NAME, blank);
+    return C_BRACE_REST.test(braced) ? braced : masked;
+  });
 }
 
 /**

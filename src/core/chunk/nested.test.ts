@@ -231,6 +231,29 @@ describe('C annotation macros do not hide a definition', () => {
     expect(masked).toBe('static int        f(void)\n/* __init stays */\n\tint __init x;\n}         ;\n');
     expect(maskCAnnotations('int __u32_sum(__u32 a);\n')).toBe('int __u32_sum(__u32 a);\n');
   });
+
+  it('after a type\'s closing brace, any reserved name is an annotation; a variable stays', () => {
+    /** The masked line with each run of spaces shown as one (every index is kept: same length). */
+    const masked = (line: string) => {
+      const m = maskCAnnotations(line);
+      expect(m).toHaveLength(line.length);
+      return m.replace(/ +/g, ' ');
+    };
+    expect(masked('} __randomize_layout\n')).toBe('} \n');
+    expect(masked('} ____cacheline_aligned_in_smp; /* hot */\n')).toBe('} ; /* hot */\n');
+    expect(masked('} __ec_align4 __aligned(4);\n')).toBe('} ;\n');
+    expect(masked('} __attribute__((packed));\n')).toBe('} __attribute__((packed));\n');
+    expect(masked('} __table = { 1 };\n')).toBe('} __table = { 1 };\n');
+    expect(masked('}\n\tx = __y;\n')).toBe('}\n\tx = __y;\n');
+  });
+
+  it('a struct closed by a project\'s own annotation macro is the struct, by its name', async () => {
+    const src = ['struct file {', '\tstruct path f_path;', '\tunsigned int f_flags;', '\tvoid *private_data;', '} __randomize_layout', '  __attribute__((aligned(4)));', '', 'struct rq {', '\tint nr_running;', '\tint cpu;', '} ____cacheline_aligned;', ''].join('\n');
+    const chunks = await chunkParsed('include/linux/fs.h', src);
+    expect(find(chunks, 'file')).toMatchObject({ chunkType: 'struct', startLine: 1, endLine: 6 });
+    expect(find(chunks, 'rq')).toMatchObject({ chunkType: 'struct', startLine: 8, endLine: 11 });
+    expect(chunks.map((c) => c.symbol)).not.toContain('__randomize_layout');
+  });
 });
 
 describe('C conditional compilation inside an expression', () => {
