@@ -47,8 +47,11 @@ export const STAT_EVERY_MS = 1500;
 export const SAFETY_WALK_MS = 300_000;
 /** Directories watched at most; past it, stat walks (STAT_EVERY_MS) keep the index fresh. */
 export const MAX_WATCHED_DIRS = 8000;
-/** Folders never watched (the walker's default ignores: tool, dependency and build folders). */
-const UNWATCHED_DIRS: ReadonlySet<string> = new Set(DEFAULT_IGNORE_PATTERNS.filter((p) => p.endsWith('/') && !/[*?[]/.test(p)).map((p) => p.slice(0, -1)));
+/** Folders never watched (the walker's default ignores: tool, dependency and build folders), by name. */
+const IGNORED_DIRS = DEFAULT_IGNORE_PATTERNS.filter((p) => p.endsWith('/') && !/[*?[]/.test(p)).map((p) => p.slice(0, -1));
+const UNWATCHED_DIRS: ReadonlySet<string> = new Set(IGNORED_DIRS.filter((p) => !p.startsWith('/')));
+/** The same, ignored only at the root (`/build/`). */
+const UNWATCHED_ROOT_DIRS: ReadonlySet<string> = new Set(IGNORED_DIRS.filter((p) => p.startsWith('/')).map((p) => p.slice(1)));
 /**
  * Files chunked on the main thread before the chunk pool starts: as `sift index` (16) for an
  * update; more on a first index, whose first answers wait for the first stored batch while a
@@ -424,7 +427,7 @@ export class ServedCodebase implements ToolCodebase {
   #onEvent(dirRel: string, name: string | null): void {
     // The index's own files, when --db puts them inside the tree, are no change of the code.
     if (name && dirname(join(this.root, dirRel, name)) === dirname(this.paths.db) && name.startsWith(basename(this.paths.db))) return;
-    if (name && !UNWATCHED_DIRS.has(name)) {
+    if (name && !UNWATCHED_DIRS.has(name) && !(dirRel === '' && UNWATCHED_ROOT_DIRS.has(name))) {
       // A new folder: watch it at once, so files written into it are seen too.
       const rel = dirRel ? `${dirRel}/${name}` : name;
       try {

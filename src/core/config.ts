@@ -186,7 +186,9 @@ export const DEFAULT_IGNORE_PATTERNS: readonly string[] = [
   '.git/', '.hg/', '.svn/', '__pycache__/', 'node_modules/', '.venv/', 'venv/', '.env/',
   '*.svg', '.DS_Store', 'Thumbs.db', '*.log', '*.tmp',
   '.idea/', '.vscode/', '*.swp', '*.swo',
-  'dist/', 'build/', 'target/',
+  // Build outputs at the root only: deeper down a folder of that name is as often source (Go's
+  // go/build and cmd/dist, Linux's include/target), and a project's nested outputs are in its .gitignore.
+  '/dist/', '/build/', '/target/',
   '.tox/', '.pytest_cache/', '.mypy_cache/', '.ruff_cache/',
   'coverage/', '*.egg-info/',
   '*.min.js', '*.min.css', '*.map', 'package-lock.json', 'yarn.lock', 'pnpm-lock.yaml',

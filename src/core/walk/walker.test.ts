@@ -42,6 +42,14 @@ describe('walk: ignore semantics over a memory source', () => {
       no: { node_modules: 'ignored', dist: 'ignored', 'package-lock.json': 'ignored', 'x.min.js': 'ignored' },
     },
     {
+      // Build outputs sit at the root (a nested one is in the project's .gitignore); a source
+      // folder of that name deeper down is code: Go's go/build and cmd/dist, Linux's include/target.
+      name: 'build output folders are skipped at the root only',
+      files: { 'build/out.js': '', 'target/debug/x.rs': '', 'dist/b.js': '', 'go/build/build.go': '', 'cmd/dist/main.go': '', 'include/target/core.h': '', 'node_modules/y.js': '', 'lib/node_modules/z.js': '' },
+      yes: ['cmd/dist/main.go', 'go/build/build.go', 'include/target/core.h'],
+      no: { build: 'ignored', target: 'ignored', dist: 'ignored', node_modules: 'ignored', 'lib/node_modules': 'ignored' },
+    },
+    {
       name: 'root .gitignore with negation and dir-only pattern',
       files: {
         '.gitignore': '*.gen.ts\n!keep.gen.ts\nout/\n',
