@@ -324,6 +324,30 @@ function countLeading<T>(list: readonly T[], ok: (t: T) => boolean): number {
 
 // ---- grep ------------------------------------------------------------------------------
 
+/** An exact pattern written as a regex: an escape (`\\(`, `\\.`, `\\w`), `.*` / `.+`, or an anchor. */
+const REGEX_SHAPED = /\\[^A-Za-z0-9\s]|\\[wWsSdDbB]|\.[*+]|^\^|\$$/;
+
+/**
+ * An exact grep that found nothing for a pattern written as a regex (callers used to ripgrep
+ * often send `func Open\(` without regex: true): how many lines it matches as a regex, as a
+ * note, so the next call can ask for that. Nothing when it matches none or is not valid RE2.
+ */
+async function asRegexNote(cbs: readonly ToolCodebase[], a: GrepArgs, languages: string[] | null): Promise<string[]> {
+  let total = 0;
+  let files = 0;
+  try {
+    for (const c of cbs) {
+      const r = await grep(c.store, { pattern: a.pattern, mode: 'regex', ignoreCase: a.ignoreCase, limit: 1, path: a.path ?? undefined, languages: languages ?? undefined }, { cache: c.texts });
+      total += r.totalMatches;
+      files += r.filesMatched;
+    }
+  } catch (e) {
+    if (e instanceof GrepPatternError) return [];
+    throw e;
+  }
+  return total > 0 ? [`no line holds this exact text; as a regex (regex: true) it matches ${total} line${total === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'}`] : [];
+}
+
 async function grepTool(host: ToolHost, a: GrepArgs): Promise<ToolAnswer> {
   const cbs = selectCodebases(host, a.codebase);
   const notes = [...a.notes];
@@ -347,6 +371,7 @@ async function grepTool(host: ToolHost, a: GrepArgs): Promise<ToolAnswer> {
     filesMatched += r.filesMatched;
     filesSearched += r.filesSearched;
   }
+  if (total === 0 && !a.regex && REGEX_SHAPED.test(a.pattern)) notes.push(...(await asRegexNote(cbs, a, languages)));
   const page = lines.slice(offset, offset + a.limit);
   const multi = host.codebases().length > 1;
   const entries: Levels[] = page.map((l) => render.grepEntry(l, multi, clipLine(l.content, l.matches[0]?.start ?? 0)));

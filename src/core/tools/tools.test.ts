@@ -183,6 +183,17 @@ describe('grep', () => {
     expect(s.lines.slice(s.with_text).every((l) => l.text === undefined)).toBe(true);
   });
 
+  it('an exact pattern written as a regex that finds nothing says what it finds as a regex', async () => {
+    const a = await call('grep', { pattern: 'raise ValueError\\(' });
+    const s = a.structuredContent as S & { total_matches: number; notes: string[] };
+    expect(s.total_matches).toBe(0);
+    expect(s.notes.join()).toMatch(/as a regex \(regex: true\) it matches 60 lines in 1 file\b/);
+    expect(a.text).toMatch(/regex: true/);
+    // Plain text that finds nothing, or an escape that matches nothing as a regex either: no note.
+    expect(((await call('grep', { pattern: 'no such text here' })).structuredContent as { notes: string[] }).notes).toEqual([]);
+    expect(((await call('grep', { pattern: 'nothing\\(like this' })).structuredContent as { notes: string[] }).notes).toEqual([]);
+  });
+
   it('an invalid regex is a tool error with what and where', async () => {
     const a = await call('grep', { pattern: 'foo(', regex: true });
     expect(a.isError).toBe(true);
