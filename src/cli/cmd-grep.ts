@@ -7,7 +7,7 @@
  * stderr; --json prints one object (--stdin: one line per pattern). A bad pattern is exit 2
  * with what and where; under --stdin it is an `error` object on that pattern's line instead.
  */
-import { DEFAULT_TEXT_CACHE_CHARS, grep, GrepPatternError, TextCache, type GrepMode, type GrepResponse } from '../core/search/grep.ts';
+import { asRegexText, DEFAULT_TEXT_CACHE_CHARS, grep, grepAsRegex, GrepPatternError, TextCache, type GrepMode, type GrepResponse } from '../core/search/grep.ts';
 import { CliError, safeText, type IndexContext } from './context.ts';
 
 export interface GrepCliOptions {
@@ -79,6 +79,9 @@ export async function runGrep(ctx: IndexContext, pattern: string, o: GrepCliOpti
       const { out, summary } = formatGrepHuman(res);
       process.stdout.write(safeText(out)); // control characters in paths/lines shown as \xNN
       if (!quiet) process.stderr.write(`sift: ${summary}\n`);
+      // An exact pattern written as a regex that found nothing: what the regex reading finds.
+      const asRegex = quiet || res.totalMatches > 0 ? null : asRegexText(await grepAsRegex(ctx.store, { pattern, mode: o.mode, ignoreCase: o.ignoreCase, path: o.path, languages: o.languages }, { cache }), '--mode regex');
+      if (asRegex) process.stderr.write(`sift: no line holds this exact text; ${asRegex}\n`);
       // An index made before file text was stored: those files are not searched until re-read.
       const missing = quiet ? 0 : await ctx.store.filesWithoutText();
       if (missing > 0) process.stderr.write(`sift: ${missing} indexed files have no stored text yet and were not searched; run \`sift index\` to store it\n`);

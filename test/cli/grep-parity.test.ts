@@ -159,6 +159,14 @@ describe('exact and regex search equal ripgrep on the indexed files', () => {
     ]);
   });
 
+  it('an exact pattern written as a regex that finds nothing says what --mode regex finds', () => {
+    const r = sift(['search', repo, '\\bfoo\\b', '--db', db, '--mode', 'exact']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/no line holds this exact text; as a regex \(--mode regex\) it matches 3 lines in 1 file\n/);
+    expect(sift(['search', repo, 'no such text', '--db', db, '--mode', 'exact']).stderr).not.toMatch(/as a regex/);
+  });
+
   it('says what and where for an invalid pattern (exit 2), as rg refuses it too', () => {
     const r = sift(['search', repo, 'foo(bar', '--db', db, '--mode', 'regex']);
     expect(r.code).toBe(2);

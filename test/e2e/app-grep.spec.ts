@@ -85,6 +85,17 @@ test('exact and regex search show ripgrep\'s lines, grouped by file', async ({ p
   await expect.poll(() => shownLines(page)).toEqual(rg('TODO', { fixed: true, ignoreCase: true }));
   await page.getByTestId('match-case').click();
 
+  // An exact pattern written as a regex finds no line; the app says what Regex finds, one click away.
+  await grepFor(page, '^def \\w+\\(');
+  await expect(page.getByTestId('grep-as-regex')).toContainText(`${rg('^def \\w+\\(').length} lines`);
+  await page.screenshot({ path: 'test-results/screens/grep-as-regex.png' });
+  await page.getByTestId('grep-as-regex').getByRole('button', { name: 'search as a regex' }).click();
+  await expect.poll(() => shownLines(page)).toEqual(rg('^def \\w+\\('));
+  expect(page.url()).toContain('mode=regex');
+  await page.getByText('Exact', { exact: true }).click();
+  await grepFor(page, 'no such text anywhere');
+  await expect(page.getByTestId('grep-as-regex')).toHaveCount(0);
+
   await page.getByText('Regex', { exact: true }).click();
   expect(page.url()).toContain('mode=regex');
   for (const p of ['^def \\w+\\(', 'line$', '^$', 'a{3}$', '\\bTODO\\b.*\\S$']) {

@@ -6,6 +6,7 @@
  *
  * Only plain data crosses: strings, numbers, plain objects, Uint8Array/Float32Array.
  */
+import type { AsRegex } from '../../src/core/search/grep.ts';
 import type { SearchOptions, SearchResponse, StoredChunk, FileRecord, SearchStrategy } from '../../src/core/types.ts';
 import type { IndexStore } from '../../src/core/index/indexer.ts';
 import type { EmbedStore } from '../../src/core/embed/embed-pass.ts';
@@ -155,6 +156,8 @@ export type AppGrepResponse =
       filesMatched: number;
       filesSearched: number;
       timings: Record<string, number>;
+      /** An exact pattern that matched nothing, written as a regex: what regex mode finds (grepAsRegex); else null. */
+      asRegex: AsRegex | null;
     }
   | { ok: false; pattern: string; message: string; offset: number | null };
 

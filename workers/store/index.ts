@@ -34,7 +34,7 @@ import { fetchManifest, HttpRangeSource, readPackBody, multiplexedHost, PageSave
 import { SCHEMA_VERSION } from '../../src/core/store/schema.ts';
 import { openPackVectors } from '../../src/core/vector/pack-vectors.ts';
 import { sha256Hex } from '../../src/core/hash/hash.ts';
-import { grep, GrepPatternError, DEFAULT_GREP_LIMIT, DEFAULT_TEXT_CACHE_CHARS, MAX_GREP_LIMIT, TextCache } from '../../src/core/search/grep.ts';
+import { addAsRegex, grep, grepAsRegex, GrepPatternError, DEFAULT_GREP_LIMIT, type AsRegex, DEFAULT_TEXT_CACHE_CHARS, MAX_GREP_LIMIT, TextCache } from '../../src/core/search/grep.ts';
 
 interface Open {
   store: Store;
@@ -462,9 +462,19 @@ const api: StoreWorkerApi = {
         throw e;
       }
       if (signal.aborted) throw abortError();
+      // An exact pattern written as a regex that found nothing: what Regex mode would find.
+      let asRegex: AsRegex | null = null;
+      if (totalMatches === 0 && req.mode === 'exact') {
+        for (const id of ids) {
+          const o = await get(id);
+          const r = await grepAsRegex(o.store, { pattern: req.pattern, mode: req.mode, ignoreCase: req.ignoreCase, path: req.pathGlob, languages: req.languages, stopAtLimit: !!o.pack }, { signal, cache: o.texts });
+          asRegex = addAsRegex(asRegex, r);
+        }
+        if (signal.aborted) throw abortError();
+      }
       return {
         ok: true, pattern: req.pattern, mode: req.mode, ignoreCase: req.ignoreCase, lines, totalMatches,
-        truncated: totalMatches > lines.length || !exhaustive, exhaustive, filesMatched, filesSearched, timings: { total: performance.now() - t0 },
+        truncated: totalMatches > lines.length || !exhaustive, exhaustive, filesMatched, filesSearched, timings: { total: performance.now() - t0 }, asRegex,
       };
     });
   },

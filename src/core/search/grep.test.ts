@@ -7,7 +7,7 @@ import { Chunker } from '../chunk/chunker.ts';
 import { nodeWasmLoader } from '../chunk/grammars-node.ts';
 import { openMemoryStore } from '../store/open-node.ts';
 import type { Store } from '../store/store.ts';
-import { compileGrep, grep, GrepPatternError, TextCache, toRe2Syntax } from './grep.ts';
+import { addAsRegex, asRegexText, compileGrep, grep, grepAsRegex, GrepPatternError, TextCache, toRe2Syntax } from './grep.ts';
 import { anyOfTrigrams, literalTrigrams, regexLiterals, regexTrigrams, satisfies, formatTrigramQuery } from './trigram.ts';
 
 let chunker: Chunker;
@@ -95,6 +95,27 @@ describe('grep', () => {
   it('honours a path glob and a language', async () => {
     expect((await grep(store, { pattern: 'line', mode: 'exact', path: 'src/win.txt' })).results.map((r) => r.line)).toEqual([1]);
     expect((await grep(store, { pattern: 'a', mode: 'exact', languages: ['python'], limit: 1 })).results[0]!.path).toBe('src/app.py');
+  });
+});
+
+describe('an exact pattern written as a regex', () => {
+  it('grepAsRegex counts what regex mode finds, only for regex-shaped patterns that found nothing as text', async () => {
+    // `raise ValueError\(` holds no line as text; as a regex it is src/app.py:8.
+    expect(await lines('raise ValueError\\(', 'exact')).toEqual([]);
+    const r = await grepAsRegex(store, { pattern: 'raise ValueError\\(', mode: 'exact' });
+    expect(r).toEqual({ totalMatches: 1, filesMatched: 1, exhaustive: true });
+    expect(asRegexText(r, '--mode regex')).toBe('as a regex (--mode regex) it matches 1 line in 1 file');
+    expect(await grepAsRegex(store, { pattern: 'Val.*x', mode: 'exact' })).toEqual({ totalMatches: 1, filesMatched: 1, exhaustive: true });
+    // Not regex-shaped, matching nothing as a regex either, an invalid regex, or already a regex: null.
+    expect(await grepAsRegex(store, { pattern: 'ValueError bad', mode: 'exact' })).toBeNull();
+    expect(await grepAsRegex(store, { pattern: 'nowhere\\(', mode: 'exact' })).toBeNull();
+    expect(await grepAsRegex(store, { pattern: 'foo\\(', mode: 'exact' })).toBeNull();
+    expect(await grepAsRegex(store, { pattern: 'ValueError\\((', mode: 'exact' })).toBeNull();
+    expect(await grepAsRegex(store, { pattern: 'raise ValueError\\(', mode: 'regex' })).toBeNull();
+    // Two codebases' counts add up; a lower bound stays one.
+    expect(addAsRegex(r, { totalMatches: 2, filesMatched: 1, exhaustive: false })).toEqual({ totalMatches: 3, filesMatched: 2, exhaustive: false });
+    expect(asRegexText(addAsRegex(r, { totalMatches: 2, filesMatched: 1, exhaustive: false }), 'x')).toBe('as a regex (x) it matches at least 3 lines in at least 2 files');
+    expect(addAsRegex(null, null)).toBeNull();
   });
 });
 

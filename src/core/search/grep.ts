@@ -490,6 +490,50 @@ export class TextCache {
  */
 export const DEFAULT_TEXT_CACHE_CHARS = 256 * 1024 * 1024;
 
+/** An exact pattern written as a regex: an escape (`\\(`, `\\.`, `\\w`), `.*` / `.+`, or an anchor. */
+const REGEX_SHAPED = /\\[^A-Za-z0-9\s]|\\[wWsSdDbB]|\.[*+]|^\^|\$$/;
+
+/** Counts of a regex reading of an exact pattern (grepAsRegex). */
+export interface AsRegex {
+  totalMatches: number;
+  filesMatched: number;
+  /** False when the scan stopped at the first match (stopAtLimit): the counts are lower bounds. */
+  exhaustive: boolean;
+}
+
+/**
+ * What an exact grep that found nothing finds when its pattern, written as a regex, is read
+ * as one (people and agents used to ripgrep write `func Open\\(`): the counts, or null when
+ * the pattern does not look like a regex, is not valid RE2 or matches nothing either. Every
+ * surface that answers an exact grep (app, CLI, tools) offers it the same way.
+ */
+export async function grepAsRegex(store: GrepStore, req: GrepRequest, opts: { signal?: AbortSignal; cache?: TextCache } = {}): Promise<AsRegex | null> {
+  if (req.mode !== 'exact' || !REGEX_SHAPED.test(req.pattern)) return null;
+  try {
+    const r = await grep(store, { ...req, mode: 'regex', limit: 1 }, opts);
+    return r.totalMatches > 0 ? { totalMatches: r.totalMatches, filesMatched: r.filesMatched, exhaustive: r.exhaustive } : null;
+  } catch (e) {
+    if (e instanceof GrepPatternError) return null;
+    throw e;
+  }
+}
+
+/** Two codebases' regex readings as one (null when neither matched). */
+export function addAsRegex(a: AsRegex | null, b: AsRegex | null): AsRegex | null {
+  if (!a || !b) return a ?? b;
+  return { totalMatches: a.totalMatches + b.totalMatches, filesMatched: a.filesMatched + b.filesMatched, exhaustive: a.exhaustive && b.exhaustive };
+}
+
+/**
+ * The regex reading's counts in words, with how the caller asks for regex mode: "as a regex
+ * (--mode regex) it matches 3 lines in 2 files"; null when there is nothing to say.
+ */
+export function asRegexText(r: AsRegex | null, how: string): string | null {
+  if (!r) return null;
+  const n = (k: number, w: string) => `${r.exhaustive ? '' : 'at least '}${k.toLocaleString('en-US')} ${w}${k === 1 ? '' : 's'}`;
+  return `as a regex (${how}) it matches ${n(r.totalMatches, 'line')} in ${n(r.filesMatched, 'file')}`;
+}
+
 /**
  * Search the store's file texts. `onLines` receives returned lines as they are found (in
  * order), so a caller can stream them; the response holds them all too.

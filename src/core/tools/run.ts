@@ -18,7 +18,7 @@
 import type { ChunkType, FileRecord, SearchMode, SearchOptions, SearchResponse, SearchResult, StoredChunk } from '../types.ts';
 import type { Queryable } from '../store/sqlite.ts';
 import type { IndexStats } from '../store/store.ts';
-import { grep, GrepPatternError, type GrepLine, type GrepStore, type TextCache } from '../search/grep.ts';
+import { addAsRegex, asRegexText, grep, grepAsRegex, GrepPatternError, type AsRegex, type GrepLine, type GrepStore, type TextCache } from '../search/grep.ts';
 import { mergeRanked } from '../search/results.ts';
 import {
   parseGrepArgs, parseReadArgs, parseSearchArgs, parseStatusArgs, parseSymbolsArgs, relativePath, ToolInputError,
@@ -324,28 +324,15 @@ function countLeading<T>(list: readonly T[], ok: (t: T) => boolean): number {
 
 // ---- grep ------------------------------------------------------------------------------
 
-/** An exact pattern written as a regex: an escape (`\\(`, `\\.`, `\\w`), `.*` / `.+`, or an anchor. */
-const REGEX_SHAPED = /\\[^A-Za-z0-9\s]|\\[wWsSdDbB]|\.[*+]|^\^|\$$/;
-
 /**
- * An exact grep that found nothing for a pattern written as a regex (callers used to ripgrep
- * often send `func Open\(` without regex: true): how many lines it matches as a regex, as a
- * note, so the next call can ask for that. Nothing when it matches none or is not valid RE2.
+ * An exact grep that found nothing for a pattern written as a regex: how many lines it
+ * matches as one (grepAsRegex), as a note, so the next call can ask for that.
  */
 async function asRegexNote(cbs: readonly ToolCodebase[], a: GrepArgs, languages: string[] | null): Promise<string[]> {
-  let total = 0;
-  let files = 0;
-  try {
-    for (const c of cbs) {
-      const r = await grep(c.store, { pattern: a.pattern, mode: 'regex', ignoreCase: a.ignoreCase, limit: 1, path: a.path ?? undefined, languages: languages ?? undefined }, { cache: c.texts });
-      total += r.totalMatches;
-      files += r.filesMatched;
-    }
-  } catch (e) {
-    if (e instanceof GrepPatternError) return [];
-    throw e;
-  }
-  return total > 0 ? [`no line holds this exact text; as a regex (regex: true) it matches ${total} line${total === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'}`] : [];
+  let sum: AsRegex | null = null;
+  for (const c of cbs) sum = addAsRegex(sum, await grepAsRegex(c.store, { pattern: a.pattern, mode: 'exact', ignoreCase: a.ignoreCase, path: a.path ?? undefined, languages: languages ?? undefined }, { cache: c.texts }));
+  const text = asRegexText(sum, 'regex: true');
+  return text ? [`no line holds this exact text; ${text}`] : [];
 }
 
 async function grepTool(host: ToolHost, a: GrepArgs): Promise<ToolAnswer> {
@@ -371,7 +358,7 @@ async function grepTool(host: ToolHost, a: GrepArgs): Promise<ToolAnswer> {
     filesMatched += r.filesMatched;
     filesSearched += r.filesSearched;
   }
-  if (total === 0 && !a.regex && REGEX_SHAPED.test(a.pattern)) notes.push(...(await asRegexNote(cbs, a, languages)));
+  if (total === 0 && !a.regex) notes.push(...(await asRegexNote(cbs, a, languages)));
   const page = lines.slice(offset, offset + a.limit);
   const multi = host.codebases().length > 1;
   const entries: Levels[] = page.map((l) => render.grepEntry(l, multi, clipLine(l.content, l.matches[0]?.start ?? 0)));
