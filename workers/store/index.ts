@@ -537,7 +537,7 @@ const api: StoreWorkerApi = {
       const o = await get(c.id);
       await syncVectors(o);
       served.push({
-        name: c.name, root: null, store: o.store, searcher: o.searcher, texts: o.texts,
+        name: c.name, root: null, store: o.store, searcher: o.searcher, texts: o.texts, remote: !!o.pack,
         progress: () => ({ state: c.indexing ? 'indexing' : 'ready', indexedShare: c.indexedShare }),
       });
     }

@@ -59,6 +59,11 @@ export interface ToolCodebase {
   readonly searcher: { search(query: string, o: SearchOptions): Promise<SearchResponse>; readonly hasVectors: boolean };
   /** File texts kept between grep calls (keyed by content hash, never stale). */
   readonly texts?: TextCache;
+  /**
+   * A shared index read over the network: grep reads files only until the lines a call asks
+   * for are found (stopAtLimit), so its totals are lower bounds, said in a note.
+   */
+  readonly remote?: boolean;
   progress(): ToolProgress;
   /** Why semantic search is off (no embeddings, model missing or still loading), or null/absent. */
   readonly semanticNote?: string | null;
@@ -347,17 +352,20 @@ async function grepTool(host: ToolHost, a: GrepArgs): Promise<ToolAnswer> {
   let total = 0;
   let filesMatched = 0;
   let filesSearched = 0;
+  let exhaustive = true;
   for (const c of cbs) {
     const r = await grep(
       c.store,
-      { pattern: a.pattern, mode: a.regex ? 'regex' : 'exact', ignoreCase: a.ignoreCase, limit: Math.max(1, want - lines.length), path: a.path ?? undefined, languages: languages ?? undefined },
+      { pattern: a.pattern, mode: a.regex ? 'regex' : 'exact', ignoreCase: a.ignoreCase, limit: Math.max(1, want - lines.length), path: a.path ?? undefined, languages: languages ?? undefined, stopAtLimit: !!c.remote },
       { cache: c.texts },
     );
     for (const l of r.results) if (lines.length < want) lines.push({ ...l, codebase: c.name });
     total += r.totalMatches;
     filesMatched += r.filesMatched;
     filesSearched += r.filesSearched;
+    exhaustive &&= r.exhaustive;
   }
+  if (!exhaustive) notes.push('a shared index is read only as far as the lines asked for need: total_matches and files_matched are lower bounds (the cursor continues)');
   if (total === 0 && !a.regex) notes.push(...(await asRegexNote(cbs, a, languages)));
   const page = lines.slice(offset, offset + a.limit);
   const multi = host.codebases().length > 1;
@@ -383,7 +391,7 @@ async function grepTool(host: ToolHost, a: GrepArgs): Promise<ToolAnswer> {
     const picked = chosen.slice(0, n).map((l, i) => entries[i].levels[l]);
     const withText = countLeading(picked, (p) => p.detail === 0);
     const nextOffset = offset + (withText > 0 ? withText : picked.length);
-    const next = n > 0 && nextOffset < total ? encodeCursor(fp, nextOffset) : null;
+    const next = n > 0 && (nextOffset < total || !exhaustive) ? encodeCursor(fp, nextOffset) : null;
     const s = head(n, withText, next);
     s.lines = picked.map((p) => p.structured);
     return { text: render.grepHeader(s) + picked.map((p) => p.text).join(''), structured: s };

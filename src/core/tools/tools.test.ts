@@ -254,3 +254,38 @@ describe('status', () => {
     expect(a.text).toMatch(/files 7/);
   });
 });
+
+describe('grep on a shared index (remote: read only as far as the lines asked for)', () => {
+  it('stops reading at the page, says its totals are lower bounds, and pages to the same lines as a full scan', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 200; i++) files[`m/f${String(i).padStart(3, '0')}.py`] = `def f${i}():\n    return "needle ${i}"\n`;
+    const chunker = await Chunker.create({ loadWasm: nodeWasmLoader });
+    const big = await openMemoryStore();
+    await indexCodebase({ source: new MemoryFileSource(files), store: big, chunker });
+    const served = (remote: boolean): ToolHost => ({
+      codebases: () => [{ name: 'big', root: null, store: big, searcher: new Searcher(big), texts: new TextCache(1 << 20), remote, progress: () => ({ state: 'ready', indexedShare: 1 }) }],
+    });
+    type G = S & { total_matches: number; notes: string[]; lines: Array<{ path: string; line: number; text?: string }> };
+    const all = async (host: ToolHost) => {
+      const got: string[] = [];
+      let page = (await callTool(host, 'grep', { pattern: 'needle', limit: 30 })).structuredContent as G;
+      const first = page;
+      for (let guard = 0; guard < 20; guard++) {
+        got.push(...page.lines.filter((l) => l.text !== undefined).map((l) => `${l.path}:${l.line}`));
+        if (!page.next_cursor) break;
+        page = (await callTool(host, 'grep', { pattern: 'needle', limit: 30, cursor: page.next_cursor })).structuredContent as G;
+      }
+      return { first, got };
+    };
+    const local = await all(served(false));
+    const remote = await all(served(true));
+    expect(local.first.total_matches).toBe(200);
+    expect(local.first.notes.join()).not.toMatch(/lower bounds/);
+    // One batch of files read (64), not all 200; the note says the totals are lower bounds.
+    expect(remote.first.total_matches).toBeLessThan(200);
+    expect(remote.first.notes.join()).toMatch(/lower bounds/);
+    expect(remote.got).toEqual(local.got);
+    expect(new Set(remote.got).size).toBe(200);
+    await big.close();
+  });
+});
