@@ -41,7 +41,7 @@
  * are not billed to the next one.
  *
  * Usage: tsx bench/pack.ts [--quick] [--subset mm,fs] [--dist DIR] [--delay MS] [--dev-pack] [--pack-only]
- *        [--publish-args "--embed --model DIR"] [--open-timeout S]
+ *        [--publish-args="--embed --model DIR"] [--open-timeout S]  (the = form: a value that starts with -- is not read as one)
  *        (also the `pack` hook of `npm run bench`)
  * Writes bench/results/<date>-pack[-quick].{md,json} when both sides ran, else the same files
  * to bench/tmp/pack/ and exits 1. `--dev-pack` builds a stand-in pack from a `sift index` db

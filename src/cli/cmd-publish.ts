@@ -30,6 +30,7 @@ import { CliError, freeBytes, safeText, type IndexPaths } from './context.ts';
 import { updateIndex, type IndexCliOptions, type IndexReport } from './cmd-index.ts';
 import { openNodePack, openNodeStore } from '../core/store/open-node.ts';
 import { classify, EXIT_CODE, formatBytes } from '../core/store/errors.ts';
+import { PACK_VECTOR_LISTS } from '../core/vector/pack-vectors.ts';
 import { META } from '../core/store/meta.ts';
 import { SCHEMA_VERSION } from '../core/store/schema.ts';
 import { PACK_EXTENSION, PACK_FORMAT, PACK_MANIFEST_NAME, PAGE_HASH_BYTES, packFileName, parsePackManifest, type PackEmbeddings, type PackLayout, type PackManifest } from '../core/store/pack.ts';
@@ -178,8 +179,8 @@ function hashDatabase(file: string, pageSize: number): { pageHashes: Buffer; who
 
 /** Tables read whole by keyword searches (bm25 reads every match's column sizes; FTS5's structure). */
 const PREFETCH_WHOLE = ['chunks_fts_docsize', 'chunks_fts_config', 'chunks_fts_idx', 'sqlite_autoindex_file_text_1'];
-/** Tables whose rows a search fetches by rowid (the reader maps candidate ids to leaf pages). */
-const ROWID_TABLES = ['chunks', 'file_text', 'chunks_fts_data'];
+/** Tables whose rows a search fetches by rowid (the reader maps candidate ids to leaf pages; a semantic query's cells too). */
+const ROWID_TABLES = ['chunks', 'file_text', 'chunks_fts_data', PACK_VECTOR_LISTS];
 /**
  * Leaves every first search reads, by rowid: FTS5's averages and structure records (rowids 1
  * and 10 of its %_data) and the last row of `chunks` (bm25's `max(id)`).

@@ -77,6 +77,8 @@ export interface PackInfo {
   pageSize: number;
   /** The pack carries vectors of this model (semantic search when the app loads it). */
   embeddingsModel: string | null;
+  /** The loaded model's key when the pack's vectors are for another model (packVectorsFit), else null. */
+  otherModel: string | null;
   /** Requests and bytes this session fetched from the pack, and pages served from memory. */
   reads: { requests: number; bytes: number; hits: number };
   /** Pages restored from Cache Storage when it opened (readable offline). */

@@ -29,7 +29,7 @@ import { callTool, type ToolAnswer, type ToolCodebase } from '../../src/core/too
 import { browserRuntime } from '../../src/core/store/open-opfs.ts';
 import { openPackOn, packPages, prefetchLayout } from '../../src/core/store/open-pack.ts';
 import { MULTIPLEXED_CONCURRENCY, PackReadError, type PackPages } from '../../src/core/store/http-vfs.ts';
-import { PackError, packDatabaseBytes, packHashTable, packUrl, parsePackManifest, type PackManifest, type PackStats } from '../../src/core/store/pack.ts';
+import { PackError, packDatabaseBytes, packVectorsFit, packHashTable, packUrl, parsePackManifest, type PackManifest, type PackStats } from '../../src/core/store/pack.ts';
 import { fetchManifest, HttpRangeSource, readPackBody, multiplexedHost, PageSaver, probeMultiRange, probePack, prunePageCache, resolveManifestUrl, seedFromCache, seedHashesFromCache } from '../../src/core/store/pack-http.ts';
 import { SCHEMA_VERSION } from '../../src/core/store/schema.ts';
 import { openPackVectors } from '../../src/core/vector/pack-vectors.ts';
@@ -99,7 +99,7 @@ async function buildVectors(store: Store, m: VectorModel | null, pack?: OpenedPa
   if (pack) {
     // A pack's vectors are partitioned and read a few cells per query (vector/partitioned.ts).
     const e = pack.manifest.contains.embeddings;
-    if (!e || e.model !== m.key || e.dim !== m.dim) return null;
+    if (!e || !packVectorsFit(e, m)) return null;
     return openPackVectors(store.db, e.dim);
   }
   const { ids, vectors, dim } = await store.loadVectors(m.key);
@@ -218,6 +218,8 @@ function packInfo(id: string, o: Open, p: OpenedPack): CodebaseInfo {
       bytes: m.bytes,
       pageSize: m.pageSize,
       embeddingsModel: e?.model ?? null,
+      // Vectors for another model than the one loaded: search by meaning is off for this pack.
+      otherModel: !!e && !!model && !packVectorsFit(e, model) ? model.key : null,
       reads: { ...p.pages.stats },
       cachedPages: p.cachedPages,
       offline: p.offline,

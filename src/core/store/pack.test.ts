@@ -2,7 +2,7 @@
 // an exception from deep inside; a manifest can only name a pack beside it; only allowed
 // origins are fetched.
 import { describe, expect, it } from 'vitest';
-import { decodeBase64, encodeBase64, PackError, packDatabaseBytes, packFileName, packHashTable, packUrl, parsePackManifest } from './pack.ts';
+import { decodeBase64, encodeBase64, PackError, packDatabaseBytes, packFileName, packHashTable, packUrl, packVectorsFit, parsePackManifest } from './pack.ts';
 import { originAllowed, resolveManifestUrl } from './pack-http.ts';
 import { SCHEMA_VERSION } from './schema.ts';
 import { phraseTokens } from './open-pack.ts';
@@ -67,6 +67,19 @@ describe('parsePackManifest', () => {
   ])('refuses %s with a clear message', (_what, text, message) => {
     expect(() => parsePackManifest(text, SCHEMA_VERSION)).toThrow(PackError);
     expect(() => parsePackManifest(text, SCHEMA_VERSION)).toThrow(message);
+  });
+});
+
+describe('which model a pack\'s vectors fit', () => {
+  it('takes a model by its name whatever folder named it, with the same dtype, token limit and dimension', () => {
+    const e = { model: 'all-MiniLM-L6-v2@q8/256', dim: 384 };
+    expect(packVectorsFit(e, { key: 'all-MiniLM-L6-v2@q8/256', dim: 384 })).toBe(true);
+    expect(packVectorsFit(e, { key: 'Xenova/all-MiniLM-L6-v2@q8/256', dim: 384 })).toBe(true);
+    expect(packVectorsFit({ model: 'generated/minilm-shape@q8/256', dim: 384 }, { key: 'minilm-shape@q8/256', dim: 384 })).toBe(true);
+    expect(packVectorsFit(e, { key: 'Xenova/all-MiniLM-L6-v2@fp32/256', dim: 384 })).toBe(false);
+    expect(packVectorsFit(e, { key: 'Xenova/all-MiniLM-L6-v2@q8/512', dim: 384 })).toBe(false);
+    expect(packVectorsFit(e, { key: 'Xenova/all-MiniLM-L6-v2@q8/256', dim: 768 })).toBe(false);
+    expect(packVectorsFit(e, { key: 'Xenova/bge-small-en-v1.5@q8/256', dim: 384 })).toBe(false);
   });
 });
 

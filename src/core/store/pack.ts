@@ -37,6 +37,24 @@ export interface PackEmbeddings {
   partitions: number;
 }
 
+/**
+ * Whether a pack's vectors can answer queries embedded by `model` (its key, as the embedder
+ * writes it: `<model id>@<dtype>/<max tokens>`, and its dimension). The model id is compared by
+ * its last path segment: the CLI names a model folder by its own name (`--model
+ * ~/.sift/models/Xenova/all-MiniLM-L6-v2` → `all-MiniLM-L6-v2`), the app by its Hub id or its
+ * bundled folder's last two segments (`Xenova/all-MiniLM-L6-v2`), and both mean the same weights.
+ * Dtype, token limit and dimension must be equal.
+ */
+export function packVectorsFit(e: Pick<PackEmbeddings, 'model' | 'dim'>, model: { key: string; dim: number }): boolean {
+  if (e.dim !== model.dim) return false;
+  const bare = (key: string) => {
+    const at = key.lastIndexOf('@');
+    const id = at < 0 ? key : key.slice(0, at);
+    return `${id.slice(id.lastIndexOf('/') + 1)}${at < 0 ? '' : key.slice(at)}`;
+  };
+  return e.model === model.key || bare(e.model) === bare(model.key);
+}
+
 /** Per-pack statistics the app shows without reading the pack (Store.stats at publish time). */
 export interface PackStats {
   languages: Record<string, { files: number; bytes: number; chunks: number; structured: boolean }>;

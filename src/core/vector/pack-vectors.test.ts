@@ -68,6 +68,18 @@ describe('pack vectors', () => {
     expect(roots.map((r) => r.name)).toEqual([PACK_VECTOR_CELLS, PACK_VECTOR_LISTS]);
   });
 
+  it('asks a pack reader for every probed cell\'s rows at once, before the one SELECT', async () => {
+    const asked: Array<[string, number[]]> = [];
+    // The store's connection, with the hook a pack reader's connection has (open-pack.ts).
+    const db = {
+      all: store.db.all.bind(store.db),
+      prefetchRows: async (table: string, rowids: readonly number[]) => void asked.push([table, [...rowids]]),
+    } as unknown as typeof store.db;
+    const cells = await readCells(db, [3, 0], DIM);
+    expect(cells.map((c) => c.id)).toEqual([3, 0]);
+    expect(asked).toEqual([[PACK_VECTOR_LISTS, [3, 0]]]);
+  });
+
   it('searches like the in-memory index, one SELECT per query for the cells it lacks, none when cached', async () => {
     const { db, listReads } = counting(store.db);
     const index = await openPackVectors(db, DIM, { nprobe: 5 });

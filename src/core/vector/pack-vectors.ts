@@ -16,7 +16,8 @@
  * - Cells are numbered 0..C-1 without gaps; cell c's list holds exactly its `n` vectors.
  * - Every blob's length is checked against n and dim (and every float for finiteness) before
  *   use: a damaged pack is a PackError naming the cell, never a wrong answer or a crash.
- * - readCells is one SELECT per call, whatever the number of cells asked for.
+ * - readCells is one SELECT per call, whatever the number of cells asked for, after one
+ *   prefetch of their pages on a pack read over HTTP.
  */
 import { PackError } from '../store/pack.ts';
 import type { Queryable } from '../store/sqlite.ts';
@@ -107,6 +108,9 @@ export async function readCells(db: Queryable, cellIds: readonly number[], dim: 
   for (const id of cellIds) {
     if (!Number.isInteger(id) || id < 0 || (counts && id >= counts.length)) throw new PackError(`There is no vector cell ${id} in this pack.`);
   }
+  // A pack over HTTP: every probed cell's row and overflow pages in one round, not one cell's
+  // chain after another (the publisher lists this table's root in the manifest's layout).
+  await db.prefetchRows?.(PACK_VECTOR_LISTS, cellIds);
   const rows = await db.all<{ cell: unknown; ids: unknown; scales: unknown; vectors: unknown }>(
     `SELECT cell, ids, scales, vectors FROM ${PACK_VECTOR_LISTS} WHERE cell IN (SELECT value FROM json_each(?))`,
     [JSON.stringify(cellIds)],
