@@ -7,6 +7,7 @@
  * Only plain data crosses: strings, numbers, plain objects, Uint8Array/Float32Array.
  */
 import type { AsRegex } from '../../src/core/search/grep.ts';
+import type { DownloadProgress } from '../../src/core/store/pack-http.ts';
 import type { SearchOptions, SearchResponse, StoredChunk, FileRecord, SearchStrategy } from '../../src/core/types.ts';
 import type { IndexStore } from '../../src/core/index/indexer.ts';
 import type { EmbedStore } from '../../src/core/embed/embed-pass.ts';
@@ -18,13 +19,9 @@ import type { SkippedStats } from '../../src/core/walk/skipped.ts';
 import type { ToolAnswer } from '../../src/core/tools/run.ts';
 import type { IndexStructures } from '../../src/core/store/store.ts';
 
-/** What a writer worker sees of one codebase's store, over its MessagePort. */
-/** A whole-pack download so far (downloadPack). */
-export interface DownloadProgress {
-  loaded: number;
-  total: number;
-}
+export type { DownloadProgress };
 
+/** What a writer worker sees of one codebase's store, over its MessagePort. */
 export interface WriterPortApi extends IndexStore, EmbedStore {
   /** Adds freshly embedded vectors to the live vector index (search sees them at once). */
   addVectors(ids: number[], vectors: Float32Array): Promise<void>;

@@ -34,7 +34,7 @@ import { fetchManifest, HttpRangeSource, readPackBody, multiplexedHost, PageSave
 import { SCHEMA_VERSION } from '../../src/core/store/schema.ts';
 import { openPackVectors } from '../../src/core/vector/pack-vectors.ts';
 import { sha256Hex } from '../../src/core/hash/hash.ts';
-import { addAsRegex, grep, grepAsRegex, GrepPatternError, DEFAULT_GREP_LIMIT, type AsRegex, DEFAULT_TEXT_CACHE_CHARS, MAX_GREP_LIMIT, TextCache } from '../../src/core/search/grep.ts';
+import { addAsRegex, grep, grepAsRegex, GrepPatternError, DEFAULT_GREP_LIMIT, type AsRegex, type GrepRequest, DEFAULT_TEXT_CACHE_CHARS, MAX_GREP_LIMIT, TextCache } from '../../src/core/search/grep.ts';
 
 interface Open {
   store: Store;
@@ -270,6 +270,11 @@ async function closeOne(id: string): Promise<void> {
   await o?.store.close();
 }
 
+/** The app's grep request for one codebase: a shared index is read only as far as the lines asked for need. */
+function grepRequest(req: AppGrepRequest, o: Open): GrepRequest {
+  return { pattern: req.pattern, mode: req.mode, ignoreCase: req.ignoreCase, path: req.pathGlob, languages: req.languages, stopAtLimit: !!o.pack };
+}
+
 function tagResults(codebaseId: string, r: Awaited<ReturnType<Searcher['search']>>): AppSearchResult[] {
   return r.results.map((x) => ({ ...x, codebaseId, explain: r.explain[x.id] ?? [], bm25Signals: r.bm25Signals[x.id] ?? null }));
 }
@@ -452,7 +457,7 @@ const api: StoreWorkerApi = {
         // Codebases one after another, so the first `limit` lines come in a stable order.
         for (const id of ids) {
           const o = await get(id);
-          const r = await grep(o.store, { pattern: req.pattern, mode: req.mode, ignoreCase: req.ignoreCase, limit: Math.max(1, limit - lines.length), path: req.pathGlob, languages: req.languages, stopAtLimit: !!o.pack }, { signal, cache: o.texts });
+          const r = await grep(o.store, { ...grepRequest(req, o), limit: Math.max(1, limit - lines.length) }, { signal, cache: o.texts });
           exhaustive &&= r.exhaustive;
           for (const l of r.results) if (lines.length < limit) lines.push({ ...l, codebaseId: id });
           totalMatches += r.totalMatches;
@@ -469,8 +474,7 @@ const api: StoreWorkerApi = {
       if (totalMatches === 0 && req.mode === 'exact') {
         for (const id of ids) {
           const o = await get(id);
-          const r = await grepAsRegex(o.store, { pattern: req.pattern, mode: req.mode, ignoreCase: req.ignoreCase, path: req.pathGlob, languages: req.languages, stopAtLimit: !!o.pack }, { signal, cache: o.texts });
-          asRegex = addAsRegex(asRegex, r);
+          asRegex = addAsRegex(asRegex, await grepAsRegex(o.store, grepRequest(req, o), { signal, cache: o.texts }));
         }
         if (signal.aborted) throw abortError();
       }

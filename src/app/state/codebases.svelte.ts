@@ -17,7 +17,7 @@
 import { get, set } from 'idb-keyval';
 import { bridge as workerBridge, type WorkerBridge } from '../bridges/workers.ts';
 import { isAbortError } from '../../core/cancel.ts';
-import type { CodebaseInfo } from '../../../workers/store/api.ts';
+import type { CodebaseInfo, DownloadProgress } from '../../../workers/store/api.ts';
 import type { IndexProgress, IndexWalkSettings, SourceRef } from '../../../workers/indexer/api.ts';
 import type { EmbedProgress } from '../../core/embed/embed-pass.ts';
 import type { IndexSummary } from '../../core/index/indexer.ts';
@@ -89,7 +89,7 @@ class Codebases {
   #packOffer = $state<PackOffer | null>(null);
   #opening = $state<string | null>(null);
   /** A whole-pack download in progress (downloadOfferedPack): bytes so far and in all. */
-  #downloading = $state<{ loaded: number; total: number } | null>(null);
+  #downloading = $state<DownloadProgress | null>(null);
   #ready = $state(false);
   /** Bumped whenever searchable data changed (a batch landed, a rescan ended, a tab wrote). */
   #dataVersion = $state(0);
@@ -130,7 +130,7 @@ class Codebases {
     return this.#opening;
   }
 
-  get downloading(): { loaded: number; total: number } | null {
+  get downloading(): DownloadProgress | null {
     return this.#downloading;
   }
 

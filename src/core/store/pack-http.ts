@@ -129,6 +129,12 @@ async function hostProblem(url: string, size: string): Promise<void> {
   }
 }
 
+/** A whole-pack download so far (readPackBody, the store worker's downloadPack). */
+export interface DownloadProgress {
+  loaded: number;
+  total: number;
+}
+
 /** How often a whole-pack download reports its progress, at most (ms). */
 const DOWNLOAD_PROGRESS_MS = 250;
 
@@ -138,7 +144,7 @@ const DOWNLOAD_PROGRESS_MS = 250;
  * or hostile file cannot fill memory). A shorter one is returned short: the caller's size and
  * hash check names the problem.
  */
-export async function readPackBody(res: Response, expected: number, onProgress?: (p: { loaded: number; total: number }) => void): Promise<Uint8Array> {
+export async function readPackBody(res: Response, expected: number, onProgress?: (p: DownloadProgress) => void): Promise<Uint8Array> {
   const out = new Uint8Array(expected);
   let loaded = 0;
   let last = 0;

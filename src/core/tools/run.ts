@@ -18,7 +18,7 @@
 import type { ChunkType, FileRecord, SearchMode, SearchOptions, SearchResponse, SearchResult, StoredChunk } from '../types.ts';
 import type { Queryable } from '../store/sqlite.ts';
 import type { IndexStats } from '../store/store.ts';
-import { addAsRegex, asRegexText, grep, grepAsRegex, GrepPatternError, type AsRegex, type GrepLine, type GrepStore, type TextCache } from '../search/grep.ts';
+import { addAsRegex, asRegexText, grep, grepAsRegex, GrepPatternError, type AsRegex, type GrepLine, type GrepRequest, type GrepStore, type TextCache } from '../search/grep.ts';
 import { mergeRanked } from '../search/results.ts';
 import {
   parseGrepArgs, parseReadArgs, parseSearchArgs, parseStatusArgs, parseSymbolsArgs, relativePath, ToolInputError,
@@ -333,9 +333,9 @@ function countLeading<T>(list: readonly T[], ok: (t: T) => boolean): number {
  * An exact grep that found nothing for a pattern written as a regex: how many lines it
  * matches as one (grepAsRegex), as a note, so the next call can ask for that.
  */
-async function asRegexNote(cbs: readonly ToolCodebase[], a: GrepArgs, languages: string[] | null): Promise<string[]> {
+async function asRegexNote(cbs: readonly ToolCodebase[], request: (c: ToolCodebase) => GrepRequest): Promise<string[]> {
   let sum: AsRegex | null = null;
-  for (const c of cbs) sum = addAsRegex(sum, await grepAsRegex(c.store, { pattern: a.pattern, mode: 'exact', ignoreCase: a.ignoreCase, path: a.path ?? undefined, languages: languages ?? undefined }, { cache: c.texts }));
+  for (const c of cbs) sum = addAsRegex(sum, await grepAsRegex(c.store, request(c), { cache: c.texts }));
   const text = asRegexText(sum, 'regex: true');
   return text ? [`no line holds this exact text; ${text}`] : [];
 }
@@ -353,12 +353,12 @@ async function grepTool(host: ToolHost, a: GrepArgs): Promise<ToolAnswer> {
   let filesMatched = 0;
   let filesSearched = 0;
   let exhaustive = true;
+  /** One codebase's request: a shared index is read only as far as the lines asked for need. */
+  const request = (c: ToolCodebase): GrepRequest => ({
+    pattern: a.pattern, mode: a.regex ? 'regex' : 'exact', ignoreCase: a.ignoreCase, path: a.path ?? undefined, languages: languages ?? undefined, stopAtLimit: !!c.remote,
+  });
   for (const c of cbs) {
-    const r = await grep(
-      c.store,
-      { pattern: a.pattern, mode: a.regex ? 'regex' : 'exact', ignoreCase: a.ignoreCase, limit: Math.max(1, want - lines.length), path: a.path ?? undefined, languages: languages ?? undefined, stopAtLimit: !!c.remote },
-      { cache: c.texts },
-    );
+    const r = await grep(c.store, { ...request(c), limit: Math.max(1, want - lines.length) }, { cache: c.texts });
     for (const l of r.results) if (lines.length < want) lines.push({ ...l, codebase: c.name });
     total += r.totalMatches;
     filesMatched += r.filesMatched;
@@ -366,7 +366,7 @@ async function grepTool(host: ToolHost, a: GrepArgs): Promise<ToolAnswer> {
     exhaustive &&= r.exhaustive;
   }
   if (!exhaustive) notes.push('a shared index is read only as far as the lines asked for need: total_matches and files_matched are lower bounds (the cursor continues)');
-  if (total === 0 && !a.regex) notes.push(...(await asRegexNote(cbs, a, languages)));
+  if (total === 0 && !a.regex) notes.push(...(await asRegexNote(cbs, request)));
   const page = lines.slice(offset, offset + a.limit);
   const multi = host.codebases().length > 1;
   const entries: Levels[] = page.map((l) => render.grepEntry(l, multi, clipLine(l.content, l.matches[0]?.start ?? 0)));
