@@ -204,6 +204,11 @@ export const HOOKS: HookSpec[] = [
     load: async () => { const { benchEmbed } = await import('./embed.ts'); return (quick) => benchEmbed(quick ? { quick, dtypes: ['q8'] } : { quick }); },
   },
   { key: 'browser', title: 'Chromium app on OPFS', load: async () => { const { benchBrowser } = await import('./browser.ts'); return (quick) => benchBrowser({ quick }); } },
+  {
+    // Issue 34: small repositories' index and one-shot search walls, cold index, against Python FTS5 and rg in the same run.
+    key: 'instant', title: 'Instant: small repositories, one-shot search, cold index (issue 34)',
+    load: async () => { const { benchInstant } = await import('./instant.ts'); return (quick) => benchInstant({ quick }); },
+  },
   { key: 'mcp', title: 'sift mcp (warm grep vs rg, first answer) and CLI start', load: async () => { const { benchMcp } = await import('./mcp.ts'); return (quick) => benchMcp({ quick }); } },
   { key: 'grep', title: 'Exact and regex search vs ripgrep (issue 11)', load: async () => { const { benchGrep } = await import('./grep.ts'); return (quick) => benchGrep({ quick }); } },
   {
