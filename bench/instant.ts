@@ -30,6 +30,8 @@ const WORK = join(TMP_DIR, 'instant');
 const SMALL_MIN = 50;
 const SMALL_MAX = 200;
 const QUESTIONS_PER_REPO = 5;
+/** A measured command still running after this long is reported as hung (the bench stops). */
+const HANG_S = { index: 1800, search: 60 } as const;
 
 function log(s: string): void {
   process.stderr.write(`[bench instant] ${s}\n`);
@@ -39,7 +41,6 @@ interface Measured {
   ms: number;
   /** Peak resident set of the process tree, KiB (getrusage of the children). */
   rssKb: number;
-  status: number;
   stdout: string;
 }
 
@@ -48,20 +49,24 @@ interface Measured {
  * holds the largest child's max RSS; Node has no per-child rusage). The wall clock is taken
  * around the child only, so the parent's own start is not counted.
  */
-function measured(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env): Measured {
+function measured(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env, hangS: number = HANG_S.index): Measured {
   const py = [
     'import resource, subprocess, sys, time, json',
     't = time.perf_counter()',
-    'r = subprocess.run(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.PIPE)',
+    'try:',
+    `    r = subprocess.run(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=${hangS})`,
+    'except subprocess.TimeoutExpired as e:',
+    '    r = subprocess.CompletedProcess(e.cmd, "hung", e.stdout or b"", e.stderr or b"")',
     'ms = (time.perf_counter() - t) * 1000',
     'sys.stderr.write(r.stderr.decode("utf-8", "replace")[-2000:])',
     'print(json.dumps({"ms": ms, "rss": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, "status": r.returncode, "out": r.stdout.decode("utf-8", "replace")[-20000:]}))',
   ].join('\n');
   const r = run('python3', ['-c', py, cmd, ...args], { env });
   if (r.status !== 0) throw new Error(`timing ${cmd} failed: ${r.stderr.slice(0, 500)}`);
-  const j = JSON.parse(r.stdout.trim().split('\n').pop()!) as { ms: number; rss: number; status: number; out: string };
+  const j = JSON.parse(r.stdout.trim().split('\n').pop()!) as { ms: number; rss: number; status: number | 'hung'; out: string };
+  if (j.status === 'hung') throw new Error(`${cmd} ${args.slice(0, 4).join(' ')} did not exit within ${hangS} s`);
   if (j.status !== 0) throw new Error(`${cmd} ${args.slice(0, 4).join(' ')} exited ${j.status}: ${r.stderr.slice(-500)}`);
-  return { ms: j.ms, rssKb: j.rss, status: j.status, stdout: j.out };
+  return { ms: j.ms, rssKb: j.rss, stdout: j.out };
 }
 
 interface Side {
@@ -197,7 +202,7 @@ export async function benchInstant(o: { quick?: boolean; base?: string; runs?: n
     const qs = hand.filter((q) => q.repo === spec.name).slice(0, QUESTIONS_PER_REPO);
     for (const q of qs) {
       for (const s of sides) {
-        const m = measured(process.execPath, [s.bin, 'search', dir, q.question, '--mode', 'bm25', '--json', '--db', dbs[s.name]], { ...process.env, SIFT_HOME: join(WORK, spec.name, 'home'), SIFT_OFFLINE: '1' });
+        const m = measured(process.execPath, [s.bin, 'search', dir, q.question, '--mode', 'bm25', '--json', '--db', dbs[s.name]], { ...process.env, SIFT_HOME: join(WORK, spec.name, 'home'), SIFT_OFFLINE: '1' }, HANG_S.search);
         searchWall[s.name].push(m.ms);
       }
       const words = rgWords(q.question);
