@@ -65,6 +65,25 @@ test('a split definition is one result: true line numbers, breadcrumb at the rea
   await page.screenshot({ path: 'test-results/screens/results-split-definition.png', fullPage: true });
 });
 
+test('More context shows the lines around a result on the first click, and Less hides them', async ({ page }) => {
+  await searchFor(page, 'fetchWithTimeout');
+  const card = page.getByTestId('result').filter({ has: page.getByTestId('result-path').getByText('web/client.ts') }).first();
+  await expect(card).toBeVisible();
+  const toggle = card.getByRole('button', { name: /^More/ });
+  await toggle.click();
+  await expect(card.getByRole('button', { name: 'Less' })).toHaveAttribute('aria-expanded', 'true');
+  // The file has lines before the function (the constant, a blank line): they show at once,
+  // numbered with the file's own lines.
+  const before = card.locator('pre[aria-label="Context before"]');
+  await expect(before).toBeVisible();
+  const lines = CLIENT_TS.split('\n');
+  const first = before.locator('.line').first();
+  const no = Number(await first.getAttribute('data-line'));
+  expect((await first.textContent())!.replace(/^\d+/, '').replace(/\n$/, '')).toBe(lines[no - 1]);
+  await card.getByRole('button', { name: 'Less' }).click();
+  await expect(before).toHaveCount(0);
+});
+
 test('the head of a definition answers its name; explain names the tier; multi-select filters and group by file', async ({ page }) => {
   await searchFor(page, 'accumulate');
   const first = page.getByTestId('result').first();
