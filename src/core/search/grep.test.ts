@@ -78,6 +78,15 @@ describe('grep', () => {
     expect(err).toBeInstanceOf(GrepPatternError);
     expect(err.message).toMatch(/invalid regex/);
     expect(err.offset).toBe(2);
+    // An unbalanced group or class points at the '(' left open, the stray ')' or the '[', not at column 0.
+    const at = async (pattern: string) => ((await grep(store, { pattern, mode: 'regex' }).catch((e: unknown) => e)) as GrepPatternError).offset;
+    expect(await at('foo(bar')).toBe(3);
+    expect(await at('(a|b)c(d(e)')).toBe(6);
+    expect(await at('\\(x(y')).toBe(3);
+    expect(await at('ab)c')).toBe(2);
+    expect(await at('x[(]y)z')).toBe(5);
+    expect(await at('ab[cd')).toBe(2);
+    expect(await at('x{2,1}')).toBe(1);
     await expect(grep(store, { pattern: 'a\\nb', mode: 'regex' })).rejects.toThrow(/line break/);
     // ripgrep's class set operations would silently mean something else in RE2.
     await expect(grep(store, { pattern: '[a-z&&[^aeiou]]', mode: 'regex' })).rejects.toThrow(/set operations \(&&\)/);

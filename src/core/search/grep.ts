@@ -221,7 +221,44 @@ export function toRe2Syntax(pattern: string): string {
   return out;
 }
 
-function offsetOf(pattern: string, fragment: string | null): number | null {
+/**
+ * Where an unbalanced group or class starts: the innermost '(' left open, the first ')' with
+ * no '(' (`stray`), or the '[' of a class left open. Escapes and class contents are skipped
+ * (a '(' inside `[...]` or after '\\' opens nothing).
+ */
+function unbalancedAt(pattern: string, want: 'open' | 'stray' | 'class'): number | null {
+  const open: number[] = [];
+  let classStart = -1;
+  for (let i = 0; i < pattern.length; i++) {
+    const ch = pattern[i];
+    if (ch === '\\') {
+      i++;
+      continue;
+    }
+    if (classStart >= 0) {
+      const literalBracket = i === classStart + 1 || (i === classStart + 2 && pattern[classStart + 1] === '^');
+      if (ch === ']' && !literalBracket) classStart = -1;
+    } else if (ch === '[') classStart = i;
+    else if (ch === '(') open.push(i);
+    else if (ch === ')') {
+      if (open.length === 0 && want === 'stray') return i;
+      open.pop();
+    }
+  }
+  if (want === 'class') return classStart >= 0 ? classStart : null;
+  return want === 'open' && open.length ? open[open.length - 1] : null;
+}
+
+/**
+ * The offset a regex error points at. RE2 names the whole pattern for an unbalanced group
+ * or class ("missing closing )"), which would put a caret at column 0: point at the '('
+ * left open, the stray ')' or the '[' instead; otherwise where the named fragment starts.
+ */
+function offsetOf(pattern: string, fragment: string | null, desc = ''): number | null {
+  const balance = /missing closing \)/.test(desc) ? unbalancedAt(pattern, 'open')
+    : /unexpected \)/.test(desc) ? unbalancedAt(pattern, 'stray')
+      : /missing closing \]/.test(desc) ? unbalancedAt(pattern, 'class') : null;
+  if (balance !== null) return balance;
   if (!fragment) return null;
   const i = pattern.indexOf(fragment);
   return i >= 0 ? i : null;
@@ -260,7 +297,7 @@ function compileRegex(pattern: string, ignoreCase: boolean): LineMatcher {
     if (e instanceof RE2JSException) {
       const desc = 'getDescription' in e && typeof e.getDescription === 'function' ? String(e.getDescription()) : e.message;
       const frag = 'getPattern' in e && typeof e.getPattern === 'function' ? (e.getPattern() as string | null) : null;
-      const offset = offsetOf(pattern, frag);
+      const offset = offsetOf(pattern, frag, desc);
       throw new GrepPatternError(`invalid regex: ${desc}${frag ? ` at "${frag}"` : ''}${offset !== null ? ` (offset ${offset})` : ''}`, offset);
     }
     throw e;
