@@ -102,3 +102,29 @@ test('the URL restores a search', async ({ page }) => {
   await expect(page.getByRole('radio', { name: 'Keyword' })).toBeChecked();
   await expect(page.getByTestId('result').first().getByTestId('result-path')).toHaveText('src/utils/strings.ts');
 });
+
+test('Stats and Settings are pages of the URL: Back returns to the search, a link opens the page', async ({ page }) => {
+  await page.getByRole('button', { name: 'Open folder…' }).click();
+  await waitIndexed(page, 'repo-small', FILES);
+  await searchFor(page, 'slugify');
+  const firstPath = page.getByTestId('result').first().getByTestId('result-path');
+  await expect(firstPath).toHaveText('src/utils/strings.ts');
+  await page.getByRole('button', { name: 'Stats' }).click();
+  await expect(page.getByTestId('stat-files')).toHaveText(String(FILES));
+  expect(page.url()).toContain('view=stats');
+  expect(page.url()).toContain('q=slugify');
+  await page.getByRole('button', { name: 'Settings' }).click();
+  expect(page.url()).toContain('view=settings');
+  await page.goBack();
+  await expect(page.getByTestId('stat-files')).toHaveText(String(FILES));
+  await page.goBack();
+  // Back on the search, with its query and results, still in the app.
+  expect(page.url()).not.toContain('view=');
+  await expect(page.getByTestId('search-input')).toHaveValue('slugify');
+  await expect(firstPath).toHaveText('src/utils/strings.ts');
+  await page.goForward();
+  await expect(page.getByTestId('stat-files')).toHaveText(String(FILES));
+  // A link (or a reload) to the page opens it.
+  await page.reload();
+  await expect(page.getByTestId('stat-files')).toHaveText(String(FILES));
+});

@@ -115,7 +115,7 @@ class Search {
 
   // ---- URL ----
 
-  #urlState(): UrlSearchState {
+  #urlState(): Omit<UrlSearchState, 'view'> {
     return { query: this.#query, mode: this.#mode, ignoreCase: this.#ignoreCase, languages: this.#languages, pathGlob: this.#pathGlob, chunkTypes: this.#chunkTypes, kinds: this.#kinds, intent: this.#intent, codebases: this.#codebases, index: this.#index };
   }
 
@@ -123,7 +123,8 @@ class Search {
   /** Resolves when the search it started has answered. */
   applyHash(hash: string): Promise<void> {
     const s = parseHash(hash);
-    const cur = serializeHash(this.#urlState());
+    // (The page shown is the URL's too, but it is no search: ui.applyHash follows it.)
+    const cur = serializeHash({ ...this.#urlState(), view: s.view });
     if (serializeHash(s) === cur) return Promise.resolve();
     this.#query = s.query;
     this.#mode = s.mode;
@@ -140,7 +141,7 @@ class Search {
 
   #writeHash(): void {
     if (typeof history === 'undefined') return;
-    const hash = serializeHash(this.#urlState());
+    const hash = serializeHash({ ...this.#urlState(), view: parseHash(location.hash).view });
     if (hash === location.hash || (hash === '' && location.hash === '')) return;
     history.replaceState(history.state, '', hash || location.pathname + location.search);
   }

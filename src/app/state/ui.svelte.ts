@@ -1,10 +1,12 @@
 /**
- * Presentation state: the page shown, the theme (persisted in localStorage and applied as
- * `data-theme` on <html>), and clipboard copies. No worker calls here.
+ * Presentation state: the page shown (in the URL, `view=`, so Back returns to the page
+ * before), the theme (persisted in localStorage and applied as `data-theme` on <html>), and
+ * clipboard copies. No worker calls here.
  */
 import { notices } from './notices.svelte.ts';
+import { parseHash, serializeHash, type AppView } from './url-state.ts';
 
-export type View = 'search' | 'stats' | 'settings';
+export type View = AppView;
 export type Theme = 'system' | 'light' | 'dark';
 
 const THEME_KEY = 'sift:theme';
@@ -21,8 +23,18 @@ class Ui {
     this.setTheme(saved === 'light' || saved === 'dark' ? saved : 'system');
   }
 
+  /** Shows a page as a new history entry, so Back returns to the page before. */
   show(v: View): void {
     this.#view = v;
+    if (typeof history === 'undefined') return;
+    const s = parseHash(location.hash);
+    if (s.view === v) return;
+    history.pushState(history.state, '', serializeHash({ ...s, view: v }) || location.pathname + location.search);
+  }
+
+  /** The page the URL names (page load, Back and Forward). */
+  applyHash(hash: string): void {
+    this.#view = parseHash(hash).view;
   }
 
   setTheme(t: Theme): void {

@@ -12,6 +12,8 @@ describe('url-state', () => {
     ['#q=router&kind=test,docs&intent=test', { ...DEFAULT_URL_STATE, query: 'router', kinds: ['test', 'docs'], intent: 'test' }],
     ['#q=raise+ValueError%28&mode=exact&i=1', { ...DEFAULT_URL_STATE, query: 'raise ValueError(', mode: 'exact', ignoreCase: true }],
     ['#q=%5Eclass+%5Cw%2B&mode=regex', { ...DEFAULT_URL_STATE, query: '^class \\w+', mode: 'regex' }],
+    ['#q=router&view=stats', { ...DEFAULT_URL_STATE, query: 'router', view: 'stats' }],
+    ['#view=settings', { ...DEFAULT_URL_STATE, view: 'settings' }],
   ];
   it.each(cases)('parses %s', (hash, want) => {
     expect(parseHash(hash)).toEqual(want);
@@ -21,6 +23,7 @@ describe('url-state', () => {
   });
   it('drops invalid values and omits defaults', () => {
     expect(parseHash('#mode=nonsense&type=function,bogus&extra=1')).toEqual({ ...DEFAULT_URL_STATE, chunkTypes: ['function'] });
+    expect(parseHash('#view=nowhere')).toEqual(DEFAULT_URL_STATE);
     expect(parseHash('#kind=code,vendor&intent=later')).toEqual({ ...DEFAULT_URL_STATE, kinds: ['code'] });
     expect(serializeHash(DEFAULT_URL_STATE)).toBe('');
     expect(serializeHash({ ...DEFAULT_URL_STATE, mode: 'bm25', query: 'x y' })).toBe('#q=x+y&mode=keyword');

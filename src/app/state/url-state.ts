@@ -1,6 +1,6 @@
 /**
- * The search as a URL fragment (`#index=…&q=…&mode=…&i=1&lang=…&glob=…&type=…&kind=…&intent=…&cb=…`), so a search can
- * be bookmarked and shared. Pure: parse ∘ serialize is the identity on normalised state,
+ * The search and the page shown as a URL fragment (`#index=…&q=…&mode=…&i=1&lang=…&glob=…&type=…&kind=…&intent=…&cb=…&view=…`),
+ * so a search can be bookmarked and shared, and Back leaves Stats or Settings for the search. Pure: parse ∘ serialize is the identity on normalised state,
  * unknown keys and invalid values are dropped, defaults are omitted from the fragment.
  */
 import type { ChunkType, SearchMode } from '../../core/types.ts';
@@ -9,6 +9,10 @@ import { FILE_KINDS, SEARCH_INTENTS, type FileKind, type SearchIntent } from '..
 
 /** Ranked modes (hybrid/keyword/semantic) and the line modes of issue 11 (exact/regex). */
 export type AppMode = SearchMode | GrepMode;
+
+/** The pages of the app (`view=stats|settings`; the search page is the default). */
+export type AppView = 'search' | 'stats' | 'settings';
+const VIEWS: readonly AppView[] = ['search', 'stats', 'settings'];
 
 export const isGrepMode = (m: AppMode): m is GrepMode => m === 'exact' || m === 'regex';
 
@@ -28,9 +32,11 @@ export interface UrlSearchState {
   codebases: string[];
   /** A published index to open (`index=<URL of sift-index.json>`, relative to the app allowed; issue 27). */
   index: string;
+  /** The page shown. */
+  view: AppView;
 }
 
-export const DEFAULT_URL_STATE: UrlSearchState = { query: '', mode: 'hybrid', ignoreCase: false, languages: [], pathGlob: '', chunkTypes: [], kinds: [], intent: null, codebases: [], index: '' };
+export const DEFAULT_URL_STATE: UrlSearchState = { query: '', mode: 'hybrid', ignoreCase: false, languages: [], pathGlob: '', chunkTypes: [], kinds: [], intent: null, codebases: [], index: '', view: 'search' };
 
 const MODES: Record<string, AppMode> = { hybrid: 'hybrid', keyword: 'bm25', bm25: 'bm25', semantic: 'vector', vector: 'vector', exact: 'exact', regex: 'regex' };
 const MODE_NAMES: Record<AppMode, string> = { hybrid: 'hybrid', bm25: 'keyword', vector: 'semantic', exact: 'exact', regex: 'regex' };
@@ -53,6 +59,7 @@ export function parseHash(hash: string): UrlSearchState {
     intent: (SEARCH_INTENTS as readonly string[]).includes(p.get('intent') ?? '') ? (p.get('intent') as SearchIntent) : null,
     codebases: list(p.get('cb')),
     index: (p.get('index') ?? '').trim(),
+    view: (VIEWS as readonly string[]).includes(p.get('view') ?? '') ? (p.get('view') as AppView) : 'search',
   };
 }
 
@@ -68,6 +75,7 @@ export function serializeHash(s: UrlSearchState): string {
   if (s.kinds.length) p.set('kind', s.kinds.join(','));
   if (s.intent) p.set('intent', s.intent);
   if (s.codebases.length) p.set('cb', s.codebases.join(','));
+  if (s.view !== 'search') p.set('view', s.view);
   const out = p.toString();
   return out ? `#${out}` : '';
 }
