@@ -180,6 +180,39 @@ test('"Not now" is remembered and the download stays one click away', async ({ p
   expect(hub.requests.length).toBeGreaterThan(0);
 });
 
+test('no folder, or no model: the results say so and offer the next step', async ({ page, context }) => {
+  const hub = await simulateHub(context);
+  await installPicker(page, { 'sift-codebase': readFixture('test/fixtures/repo-small') });
+  await page.goto(server.url);
+  await page.getByTestId('model-offer').getByRole('button', { name: 'Not now' }).click();
+  // Typing before any folder is open.
+  await page.getByTestId('search-input').fill('checksum');
+  await expect(page.getByTestId('no-folder')).toContainText('Open a folder first');
+  await page.getByRole('button', { name: 'Open folder…' }).click();
+  await waitIndexed(page, 'repo-small', 22);
+  await expect(page.getByTestId('no-folder')).toHaveCount(0);
+  // Hybrid without a model says why it is keyword only.
+  await searchFor(page, 'compute_checksum');
+  await expect(page.getByTestId('result-summary')).toContainText('keyword only (search by meaning needs the embedding model)');
+  // Semantic without a model: not "No results", but why, and the two ways on.
+  await page.getByRole('radio', { name: 'Semantic' }).check({ force: true });
+  const why = page.getByTestId('meaning-needs-model');
+  await expect(why).toContainText('with an embedding model: all-MiniLM-L6-v2, ≈23 MB, downloaded once');
+  await expect(page.getByTestId('result-summary')).toHaveCount(0);
+  await expect(page.getByText(/^No results for/)).toHaveCount(0);
+  await page.screenshot({ path: 'test-results/screens/semantic-needs-model.png', fullPage: true });
+  await why.getByRole('button', { name: 'Search by keyword instead' }).click();
+  await expect(page.getByRole('radio', { name: 'Keyword' })).toBeChecked();
+  await expect(page.getByTestId('result').first().getByTestId('result-symbol')).toHaveText('compute_checksum');
+  expect(hub.requests).toEqual([]);
+  // The download is one click from there too.
+  await page.getByRole('radio', { name: 'Semantic' }).check({ force: true });
+  await why.getByRole('button', { name: 'Download the model' }).click();
+  await expect(page.getByTestId('result').first()).toBeVisible({ timeout: 120_000 });
+  await expect(why).toHaveCount(0);
+  expect(hub.requests.length).toBeGreaterThan(0);
+});
+
 test.describe('without service workers', () => {
   test.use({ serviceWorkers: 'block' });
 
