@@ -128,3 +128,20 @@ test('Stats and Settings are pages of the URL: Back returns to the search, a lin
   await page.reload();
   await expect(page.getByTestId('stat-files')).toHaveText(String(FILES));
 });
+
+test('on a phone (390 px) the search box and the first result are on the first screen once a folder is open', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  // Before a folder is open, opening one comes first.
+  const open = page.getByRole('button', { name: 'Open folder…' });
+  expect((await open.boundingBox())!.y).toBeLessThan(844);
+  await open.click();
+  await waitIndexed(page, 'repo-small', FILES);
+  await searchFor(page, 'slugify');
+  const input = await page.getByTestId('search-input').boundingBox();
+  expect(input!.y).toBeLessThan(200);
+  const first = await page.getByTestId('result').first().boundingBox();
+  expect(first!.y).toBeLessThan(844);
+  await page.screenshot({ path: 'test-results/screens/phone-search.png' });
+  // The codebases are still there, below.
+  await expect(page.getByRole('listitem', { name: 'Codebase repo-small' })).toBeAttached();
+});
