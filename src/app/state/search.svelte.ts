@@ -16,7 +16,7 @@ import type { FileKind, SearchIntent } from '../../core/text/file-kind.ts';
 import { reFuse } from '../../core/search/search.ts';
 import { idsOf, mergeRanked, rowsOfResults, toResults } from '../../core/search/results.ts';
 import { processQuery } from '../../core/search/query.ts';
-import { APP_RESULT_LIMIT, BM25_WEIGHT } from '../../core/config.ts';
+import { APP_RESULT_LIMIT, BM25_WEIGHT, MAX_SEARCH_LIMIT } from '../../core/config.ts';
 import { handleError } from './notices.svelte.ts';
 import { isGrepMode, parseHash, serializeHash, type AppMode, type UrlSearchState } from './url-state.ts';
 import { grepSearch } from './grep.svelte.ts';
@@ -60,6 +60,10 @@ class Search {
   /** The queued search is a typed query's (not a live refresh's). */
   #typing = false;
   #lastLiveRefresh = 0;
+  /** Results shown: RESULT_LIMIT, raised by Show more (up to MAX_SEARCH_LIMIT); a new search starts over. */
+  #limit = $state(RESULT_LIMIT);
+  /** The last search found more results than it shows. */
+  #more = $state(false);
   /** Chunk rows seen in the last response (results and their more-pieces), by codebase:id. */
   #rows = new Map<string, StoredChunk>();
 
@@ -82,6 +86,18 @@ class Search {
   get selected() { return this.#selected; }
   get explainKey() { return this.#explainKey; }
   get groupByFile() { return this.#groupByFile; }
+  /** More results than shown exist (a lower bound: the count is not known). */
+  get hasMore() { return this.#more; }
+  /** Show more can fetch them (results stop at MAX_SEARCH_LIMIT). */
+  get canShowMore() { return this.#more && this.#limit < MAX_SEARCH_LIMIT; }
+  /** The list stops at the most a search returns. */
+  get atMost() { return this.#limit >= MAX_SEARCH_LIMIT && this.#results.length >= MAX_SEARCH_LIMIT; }
+
+  /** The next RESULT_LIMIT results of the same search, keeping the selection. */
+  async showMore(): Promise<void> {
+    this.#limit = Math.min(MAX_SEARCH_LIMIT, this.#limit + RESULT_LIMIT);
+    await this.run();
+  }
 
   /** Results grouped by codebase + file, files in the order of their best result; `index` is the result's rank − 1. */
   get fileGroups(): Array<{ key: string; path: string; codebaseId: string; items: Array<{ result: AppSearchResult; index: number }> }> {
@@ -136,6 +152,7 @@ class Search {
     this.#intent = s.intent;
     this.#codebases = s.codebases;
     this.#index = s.index;
+    this.#limit = RESULT_LIMIT;
     return this.run();
   }
 
@@ -162,6 +179,7 @@ class Search {
     // Typing waits for a pause; a query that arrived whole has nothing to wait for.
     this.#typing = isKeystroke(this.#query, q);
     this.#query = q;
+    this.#limit = RESULT_LIMIT;
     this.#writeHash();
     if (this.#timer) clearTimeout(this.#timer);
     if (this.#typing) this.#timer = setTimeout(() => void this.run(), TYPING_DEBOUNCE_MS);
@@ -219,6 +237,7 @@ class Search {
   }
 
   #changed(): void {
+    this.#limit = RESULT_LIMIT;
     this.#writeHash();
     void this.run();
   }
@@ -271,7 +290,8 @@ class Search {
       query: q,
       codebaseIds: this.#codebases,
       options: {
-        limit: RESULT_LIMIT,
+        // One more than shown: whether there are more.
+        limit: Math.min(MAX_SEARCH_LIMIT, this.#limit + 1),
         mode,
         languages: this.#languages.length ? this.#languages : undefined,
         pathGlob: this.#pathGlob || undefined,
@@ -285,9 +305,11 @@ class Search {
       this.#rows.clear();
       for (const r of res.results) for (const c of rowsOfResults([r])) this.#rows.set(key({ codebaseId: r.codebaseId, id: c.id }), c);
       const prevKey = this.#results[this.#selected] ? key(this.#results[this.#selected]) : null;
+      const shown = res.results.slice(0, this.#limit);
       this.#response = res;
-      this.#results = res.results;
-      this.#selected = keepSelection(res.results, prevKey, key);
+      this.#results = shown;
+      this.#more = res.results.length > shown.length;
+      this.#selected = keepSelection(shown, prevKey, key);
     });
   }
 
@@ -310,8 +332,8 @@ class Search {
     if (!res) return;
     const weights = { bm25Weight: this.bm25Weight, vectorWeight: this.vectorWeight };
     // The same fusion, grouping by definition and merge as the store worker (search/results.ts).
-    const perCodebase = res.legs.map((legs: CodebaseLegs) => reFuse(legs, weights, RESULT_LIMIT).map((g) => ({ ...g, codebaseId: legs.codebaseId })));
-    const top = mergeRanked(perCodebase, RESULT_LIMIT);
+    const perCodebase = res.legs.map((legs: CodebaseLegs) => reFuse(legs, weights, this.#limit).map((g) => ({ ...g, codebaseId: legs.codebaseId })));
+    const top = mergeRanked(perCodebase, this.#limit);
     // Rows not in the last result list: fetch them by id (no ranking work).
     const missing: Record<string, number[]> = {};
     for (const g of top) for (const id of idsOf([g])) if (!this.#rows.has(key({ codebaseId: g.codebaseId, id }))) (missing[g.codebaseId] ??= []).push(id);
