@@ -82,3 +82,23 @@ test('every text file is indexed; Stats lists what was skipped and why; an exclu
   await nav(page, 'Settings');
   await expect(page.getByTestId('index-settings').getByLabel('Exclude')).toHaveValue('test/');
 });
+
+test("the last scan's warnings open into a list, and are still there after a reload", async ({ page }) => {
+  // A folder with a secrets file (never read): the scan warns about it.
+  await installPicker(page, { default: { name: 'with-secrets', files: { 'src/app.py': b64('def main():\n    pass\n'), 'config/.env': b64('API_KEY=x\n') } } });
+  await resetApp(page);
+  await page.getByRole('button', { name: 'Open folder…' }).click();
+  await waitIndexed(page, 'with-secrets', 1);
+  const row = page.getByRole('listitem', { name: 'Codebase with-secrets' });
+  const warnings = row.getByTestId('scan-warnings');
+  await expect(warnings.locator('summary')).toHaveText(/^\d+ warnings?$/);
+  await warnings.locator('summary').click();
+  await expect(warnings.getByRole('listitem').filter({ hasText: 'config/.env' })).toHaveCount(1);
+  const n = await warnings.getByRole('listitem').count();
+  expect(await warnings.locator('summary').textContent()).toBe(`${n} warning${n === 1 ? '' : 's'}`);
+  await page.screenshot({ path: 'test-results/screens/scan-warnings.png', fullPage: true });
+  await page.reload();
+  await expect(row.getByTestId('last-summary')).toBeVisible();
+  await row.getByTestId('scan-warnings').locator('summary').click();
+  await expect(row.getByTestId('scan-warnings').getByRole('listitem').filter({ hasText: 'config/.env' })).toHaveCount(1);
+});

@@ -6,6 +6,8 @@
  * Invariant: `load` returns only well-formed records (an entry without an id is dropped).
  */
 
+import type { IndexSummary } from '../../core/index/indexer.ts';
+
 /** `pack`: a published index opened by URL (issue 27), read-only and read over HTTP. */
 export type CodebaseKind = 'folder' | 'snapshot' | 'imported' | 'pack';
 
@@ -18,6 +20,8 @@ export interface CodebaseRecord {
   /** `pack` only: the manifest's absolute URL, and its text when last opened (offline reopening). */
   url?: string;
   manifest?: string;
+  /** The last index run's summary (its warnings listed), kept across reloads. */
+  lastSummary?: IndexSummary;
 }
 
 /** The slice of idb-keyval (or any structured-clone key-value store) the records need. */

@@ -71,7 +71,7 @@ export interface CodebasesDeps {
 }
 
 function newView(record: CodebaseRecord, access: Access, info: CodebaseInfo | null = null): CodebaseView {
-  return { record, access, info, job: null, interrupted: false, remoteProgress: null, lastSummary: null, error: null };
+  return { record, access, info, job: null, interrupted: false, remoteProgress: null, lastSummary: record.lastSummary ?? null, error: null };
 }
 
 /** A published index the host cannot serve in parts: the page offers to download it whole. */
@@ -373,7 +373,12 @@ class Codebases {
           }
         },
       });
-      this.#patch(id, { lastSummary: summary });
+      // Kept with the record, so the last scan and its warnings are still there after a reload.
+      const current = this.#views.find((x) => x.record.id === id);
+      if (current) {
+        this.#patch(id, { lastSummary: summary, record: { ...current.record, lastSummary: summary } });
+        await this.#save();
+      }
       if (!summary.unchanged || !opts.quiet) {
         if (!summary.unchanged) await this.#bridge.reloadVectors(id).catch(() => undefined);
         await this.refreshInfo(id);

@@ -29,7 +29,7 @@
 import type { Chunk, CodebaseStatus, FileRecord, IndexStage } from '../types.ts';
 import type { FileSource } from '../source/types.ts';
 import { walk, isProbablyBinary, type WalkOptions, type WalkSkip } from '../walk/walker.ts';
-import { SkipTally, type SkippedStats } from '../walk/skipped.ts';
+import { SKIP_REASON_TEXT, SkipTally, type SkippedStats } from '../walk/skipped.ts';
 import { merkleRoot, sha256Hex } from '../hash/hash.ts';
 import { detectLanguage, languageNeedsText } from '../chunk/languages.ts';
 import { contentHashOf } from '../chunk/embedding-text.ts';
@@ -129,6 +129,9 @@ export interface IndexOptions {
   optimizeAfterRows?: number;
 }
 
+/** Warnings a summary lists (the count goes on past them). */
+export const MAX_WARNING_DETAILS = 200;
+
 export interface IndexWarning {
   path: string;
   kind: 'skipped' | 'parse-fallback' | 'unreadable';
@@ -157,6 +160,8 @@ export interface IndexSummary {
   chunks: { written: number; total: number };
   bytes: number;
   warnings: number;
+  /** The first MAX_WARNING_DETAILS warnings of the run, in the order they came. */
+  warningDetails: IndexWarning[];
   parseFallbacks: number;
   timings: IndexTimings;
   /** ms from start until the first batch was committed (null if nothing was written). */
@@ -313,6 +318,7 @@ class RunLog {
   readonly timings: IndexTimings = { walk: 0, read: 0, hash: 0, chunk: 0, store: 0, optimize: 0, total: 0 };
   readonly files: IndexSummary['files'] = { total: 0, added: 0, changed: 0, deleted: 0, renamed: 0, unchanged: 0, skipped: 0 };
   warnings = 0;
+  readonly warningDetails: IndexWarning[] = [];
   parseFallbacks = 0;
   bytes = 0;
   chunksWritten = 0;
@@ -348,6 +354,7 @@ class RunLog {
 
   warn(w: IndexWarning): void {
     this.warnings++;
+    if (this.warningDetails.length < MAX_WARNING_DETAILS) this.warningDetails.push(w);
     this.opts.onWarning?.(w);
   }
 
@@ -362,7 +369,7 @@ class RunLog {
     this.report(true);
     return {
       status: { ...this.status }, unchanged: end.unchanged, files: this.files, chunks: { written: this.chunksWritten, total: end.chunks },
-      bytes: this.bytes, warnings: this.warnings, parseFallbacks: this.parseFallbacks, timings: this.timings, firstSearchableMs: this.firstSearchableMs,
+      bytes: this.bytes, warnings: this.warnings, warningDetails: this.warningDetails, parseFallbacks: this.parseFallbacks, timings: this.timings, firstSearchableMs: this.firstSearchableMs,
       skipped: this.skips.result(),
     };
   }
@@ -759,7 +766,7 @@ export async function indexCodebase(
     // Rules the user set, and files binary by their extension: counted in stats, not warned about.
     if (s.reason === 'ignored' || s.reason === 'not-included' || s.reason === 'binary') return;
     summary.skipped++;
-    log.warn({ path: s.path, kind: s.reason === 'unreadable' ? 'unreadable' : 'skipped', message: s.detail ?? s.reason });
+    log.warn({ path: s.path, kind: s.reason === 'unreadable' ? 'unreadable' : 'skipped', message: s.detail ? `${SKIP_REASON_TEXT[s.reason]}: ${s.detail}` : SKIP_REASON_TEXT[s.reason] });
   };
   const onWalked = (n: number): void => {
     status.totalFiles = n;

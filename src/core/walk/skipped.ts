@@ -17,6 +17,18 @@ import { extensionOf, type WalkSkip, type WalkSkipReason } from './walker.ts';
 /** A reason the walker gives, or one the indexer adds when it reads a file ('binary' by content, 'unreadable'). */
 export type SkipReason = WalkSkipReason;
 
+/** Each reason in words, for people (the app's Stats page, a scan's warnings). */
+export const SKIP_REASON_TEXT: Record<SkipReason, string> = {
+  binary: 'binary',
+  ignored: 'ignored (.gitignore, .siftignore, defaults, exclude)',
+  'not-included': 'not matched by “include only”',
+  secret: 'likely secret: never read',
+  'too-large': 'over the size limit',
+  unreadable: 'unreadable',
+  'link-outside': 'link leaving the folder',
+  'link-loop': 'link to something already indexed',
+};
+
 export interface SkippedExample {
   path: string;
   reason: SkipReason;
