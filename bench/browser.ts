@@ -28,7 +28,7 @@ import {
   type EmbedBenchRow,
 } from './embed.ts';
 import type { BenchVectorsRow } from './vectors.ts';
-import { defaultNumThreads } from '../src/core/embed/embedder.ts';
+import { defaultNumThreads } from '../src/core/embed/threads.ts';
 import { ensureGeneratedModel } from '../scripts/gen-models.ts';
 import type { BenchPageApi, StoreVariantRun, CloneCost, FsaCosts, ColdIndexResult, CopyResult, EmbedResult, GrepBenchResult, IndexVariant, SearchResult } from './browser/api.ts';
 import { LITERALS, REGEXES } from './shared.ts';

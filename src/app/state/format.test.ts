@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatCount, formatDuration, formatRate, formatWhen } from './format.ts';
+import { formatBytes, formatCount, formatDuration, formatRate, formatWhen, plural } from './format.ts';
 
 describe('format', () => {
+  it('writes a count with its noun, singular only for one', () => {
+    expect(plural(1, 'file')).toBe('1 file');
+    expect(plural(0, 'file')).toBe('0 files');
+    expect(plural(22, 'chunk')).toBe('22 chunks');
+    expect(plural(1234, 'chunk')).toBe('1.2k chunks');
+  });
   it.each([
     [0, '0'], [999, '999'], [1000, '1.0k'], [12_345, '12k'], [2_500_000, '2.5M'],
   ])('count %d → %s', (n, s) => expect(formatCount(n)).toBe(s));

@@ -9,6 +9,11 @@ export function formatCount(n: number): string {
   return `${(n / 1_000_000).toFixed(1)}M`;
 }
 
+/** A count with its noun: `1 file`, `22 files`, `1.2k chunks` (English plural with -s). */
+export function plural(n: number, noun: string): string {
+  return `${formatCount(n)} ${noun}${Math.round(n) === 1 ? '' : 's'}`;
+}
+
 /** `null` or non-finite → '—'; otherwise `45 s`, `3 min 20 s`, `2 h 5 min`. */
 export function formatDuration(seconds: number | null): string {
   if (seconds === null || !Number.isFinite(seconds) || seconds < 0) return '—';

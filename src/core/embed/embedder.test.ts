@@ -2,7 +2,8 @@ import { fileURLToPath } from 'node:url';
 import { dirname, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Rng, ensureGeneratedModel } from '../../../scripts/gen-models.ts';
-import { Embedder, SessionGate, defaultNumThreads, embeddingText, planBatches } from './embedder.ts';
+import { Embedder, SessionGate, embeddingText, planBatches } from './embedder.ts';
+import { defaultNumThreads } from './threads.ts';
 
 const MODELS = resolve(dirname(fileURLToPath(import.meta.url)), '../../../models/generated');
 

@@ -153,17 +153,6 @@ export class SessionGate {
   }
 }
 
-/** ONNX Runtime's own ceiling for wasm threads; more rarely pays for a 6-layer model. */
-export const EMBED_MAX_THREADS = 4;
-
-/**
- * Threads for the wasm backend: one core is left to the page, the store and the indexer
- * (cores − 1, at most `cap`); 1 without cross-origin isolation (no SharedArrayBuffer).
- */
-export function defaultNumThreads(cores: number, isolated: boolean, cap = EMBED_MAX_THREADS): number {
-  if (!isolated) return 1;
-  return Math.max(1, Math.min(Math.floor(cores) - 1, cap));
-}
 
 /** Length-bucketed batches: indices sorted by token length (longest first), cut every batchSize. */
 export function planBatches(lengths: number[], batchSize: number): number[][] {
