@@ -78,7 +78,10 @@ test('exact and regex search show ripgrep\'s lines, grouped by file', async ({ p
   await expect(head.getByTestId('grep-file-count')).toHaveText('1');
   await expect(head.getByTestId('grep-line').locator('mark')).toHaveText('TODO');
 
-  // Aa: ignore case (URL i=1), then the same lines as rg -i.
+  // Controls of ranked search are not shown for lines: chunk type, file kind, first, group by file, the model offer.
+  for (const id of ['filter-type', 'filter-kind', 'filter-intent', 'group-by-file', 'model-offer']) await expect(page.getByTestId(id)).toHaveCount(0);
+  await expect(page.getByTestId('match-case')).toBeChecked();
+  // Match case off: ignore case (URL i=1), then the same lines as rg -i.
   await page.getByTestId('match-case').click();
   await expect(page.getByTestId('grep-summary')).toContainText('ignoring case');
   expect(page.url()).toContain('i=1');
