@@ -99,10 +99,25 @@ export interface IndexStore {
   flushTrigrams?(): Promise<number>;
 }
 
+/** The work a run will hand its chunker, as far as the walk knows it (FileChunker.expect). */
+export interface ChunkWork {
+  /** Files to read (some may turn out unchanged, renamed or binary and are never chunked). */
+  files: number;
+  /** Their bytes (stat sizes). */
+  bytes: number;
+  /** False while the walk is still running: more may follow. */
+  complete: boolean;
+}
+
 /** What the indexer needs from a chunker (the tree-sitter Chunker satisfies it). */
 export interface FileChunker {
   /** Chunks may come back already prepared (`prepareChunks`, e.g. by a worker pool). */
   chunkFile(path: string, text: string): Promise<{ language: string; chunks: Array<Chunk | StoredChunkInput>; parsed: boolean; warnings: string[]; packed?: Uint8Array; grams?: Uint32Array }>;
+  /**
+   * Told once, before the first chunkFile, what the run will chunk at most, so a chunker can
+   * decide whether starting worker threads pays (a small run is chunked in-thread).
+   */
+  expect?(work: ChunkWork): void;
 }
 
 export interface IndexOptions {
@@ -493,6 +508,9 @@ async function applyPlan(
   // A first index decides once it has walked BULK_LOAD_FILES files or the whole folder.
   while (plan.feed && !plan.feed.done && plan.candidates.length < BULK_LOAD_FILES) await plan.feed.more();
   const bulk = plan.candidates.length >= BULK_LOAD_FILES;
+  let bytes = 0;
+  for (const f of plan.candidates) bytes += f.size;
+  chunker.expect?.({ files: plan.candidates.length, bytes, complete: !plan.feed || plan.feed.done });
   await store.setBulkLoad?.(bulk);
   if (!(await store.getMeta(META.createdAt))) await store.setMeta(META.createdAt, new Date().toISOString());
 
