@@ -82,6 +82,8 @@ export type StoredChunkInput = Chunk & { contentHash: string; ftsTokens?: string
 export interface IndexStore {
   getMeta(key: MetaKey): Promise<string | null>;
   setMeta(key: MetaKey, value: string): Promise<void>;
+  /** Several meta values in ONE transaction (one commit instead of one each; absent: setMeta each). */
+  setMetas?(entries: ReadonlyArray<readonly [MetaKey, string]>): Promise<void>;
   getFiles(): Promise<Map<string, FileRecord>>;
   /**
    * `text`: the file's decoded text, stored once for exact/regex search (issue 11); `packed`:
@@ -693,11 +695,15 @@ async function applyPlan(
 
   const root = await merkleRoot([...finalHashes].map(([path, hash]) => ({ path, hash })));
   const updatedAt = new Date().toISOString();
-  await store.setMeta(META.merkleRoot, root);
-  await store.setMeta(META.skippedFiles, JSON.stringify(skippedNow));
-  await saveSkipStats(store, log);
-  await store.setMeta(META.updatedAt, updatedAt);
-  await store.setMeta(META.runState, 'complete');
+  // The run's closing state in one commit (each commit syncs the journal and the database).
+  const skipStats = JSON.stringify(log.skips.result());
+  await setMetas(store, [
+    [META.merkleRoot, root],
+    [META.skippedFiles, JSON.stringify(skippedNow)],
+    ...((await store.getMeta(META.skipStats)) !== skipStats ? [[META.skipStats, skipStats] as const] : []),
+    [META.updatedAt, updatedAt],
+    [META.runState, 'complete'],
+  ]);
 
   return log.finish({ root, files: finalHashes.size, chunks: await store.chunkCount(), updatedAt, unchanged: false });
 }
@@ -757,6 +763,12 @@ function planStreaming(
 const BINARY_CONTENT = 'binary content';
 
 /** Store the run's skip stats (META.skipStats), unless they are what is stored already. */
+/** `entries` in order: in one transaction when the store can (IndexStore.setMetas). */
+async function setMetas(store: Pick<IndexStore, 'setMeta' | 'setMetas'>, entries: ReadonlyArray<readonly [MetaKey, string]>): Promise<void> {
+  if (store.setMetas) return store.setMetas(entries);
+  for (const [key, value] of entries) await store.setMeta(key, value);
+}
+
 async function saveSkipStats(store: Pick<IndexStore, 'getMeta' | 'setMeta'>, log: RunLog): Promise<void> {
   const json = JSON.stringify(log.skips.result());
   if ((await store.getMeta(META.skipStats)) !== json) await store.setMeta(META.skipStats, json);
