@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { ChunkPool, defaultPoolSize, type ChunkWorkerEvents, type ChunkWorkerHandle } from '../core/index/chunk-pool.ts';
 import type { FileChunker } from '../core/index/indexer.ts';
+import { trace } from './trace.ts';
 
 export const DEFAULT_POOL_SIZE = defaultPoolSize(availableParallelism());
 
@@ -33,7 +34,11 @@ export function workerBootstrap(entry = new URL(BUNDLED ? './chunk-worker.mjs' :
 /** Start one chunk worker thread running `bootstrap` and report its messages and death to the pool. */
 export function spawnChunkThread(events: ChunkWorkerEvents, bootstrap = workerBootstrap()): ChunkWorkerHandle {
   const worker = new Worker(bootstrap, { eval: true });
-  worker.on('message', (m: Parameters<ChunkWorkerEvents['message']>[0]) => events.message(m));
+  trace(`chunk thread ${worker.threadId} spawned`);
+  worker.on('message', (m: Parameters<ChunkWorkerEvents['message']>[0]) => {
+    if ('ready' in m) trace(`chunk thread ${worker.threadId} ready`);
+    events.message(m);
+  });
   worker.on('messageerror', () => events.lost('a reply could not be deserialized'));
   worker.on('error', (e: Error) => events.lost(e.message));
   worker.on('exit', (code: number) => events.lost(`exit code ${code}`));

@@ -9,17 +9,14 @@
  * `{ failed }`; then one reply per request.
  */
 import { parentPort } from 'node:worker_threads';
-import { createHash } from 'node:crypto';
 import { Chunker } from '../core/chunk/chunker.ts';
 import { nodeWasmLoader } from '../core/chunk/grammars-node.ts';
 import { serveChunkRequests } from '../core/index/chunk-pool.ts';
 import { nodeTextCodec } from '../core/store/text-codec-node.ts';
+import { nativeSha256 } from './node-hash.ts';
 
 const port = parentPort;
 if (!port) throw new Error('chunk-worker.ts must run in a worker thread');
-
-/** Node's native SHA-256 for content hashes (the pure-JS one was ~4% of this thread's CPU). */
-const nativeSha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 
 port.on('message', serveChunkRequests(
   Chunker.create({ loadWasm: nodeWasmLoader }),

@@ -6,14 +6,17 @@
 import { NodeFileSource } from '../core/source/node-source-node.ts';
 import { Chunker } from '../core/chunk/chunker.ts';
 import { nodeWasmLoader } from '../core/chunk/grammars-node.ts';
-import { indexCodebase, type FileChunker, type IndexSummary } from '../core/index/indexer.ts';
+import { chunkForStore, indexCodebase, type FileChunker, type IndexSummary } from '../core/index/indexer.ts';
+import { nativeSha256 } from './node-hash.ts';
 import { createChunkPool, DEFAULT_POOL_SIZE } from './chunk-pool.ts';
+import { nodeTextCodec } from '../core/store/text-codec-node.ts';
 import { embedPending, type EmbedSummary } from '../core/embed/embed-pass.ts';
 import type { Store } from '../core/store/store.ts';
 import { safeText, type IndexPaths } from './context.ts';
 import { loadCliEmbedder, type ModelChoice } from './model.ts';
 import { rebuildVectorIndex } from './vectors.ts';
 import type { CodebaseStatus } from '../core/types.ts';
+import { trace } from './trace.ts';
 
 export interface IndexCliOptions {
   embed: boolean;
@@ -42,31 +45,50 @@ const FILES_AHEAD_PER_WORKER = 64;
 /** Files chunked on the main thread before the worker pool is started. */
 const IN_THREAD_FIRST_FILES = 16;
 /**
+ * A run that will chunk fewer bytes than this (the walk's sizes, FileChunker.expect) chunks
+ * in-thread and starts no worker: a chunk thread's start (its isolate, the bundle, web-tree-sitter
+ * and each grammar again) cost 0.3–0.45 s of CPU per thread, more than a small run's parsing.
+ * Measured on the loaded 2-core machine (load 9–11, interleaved, CPU user+sys): 72 Python files
+ * (1.3 MB) 3.0 s in-thread, 3.5 s with 1 worker, 4.0 s with 2; 490 Go/JS files (5.9 MB) 7.5 /
+ * 7.8 / 9.1 s.
+ */
+const POOL_MIN_BYTES = 8 * 1024 * 1024;
+/**
  * Merge the FTS index's segments after a run that wrote this many rows: keyword p95 on the
  * kernel subset (197k chunks) went 157 → 130 ms for a one-off rewrite of the FTS b-tree.
  */
 const OPTIMIZE_AFTER_ROWS = 20_000;
 
 /**
- * The chunker for this run: a worker pool when asked for (core's ChunkPool: threads start on
- * the first file it gets; a thread that dies or cannot start hands its files to the in-thread
- * chunker), else in-thread. The pool gets files only once more than a few need chunking, so a
- * rescan with nothing (or little) changed never starts it.
+ * The chunker for this run: in-thread for a small run, else a worker pool too (core's
+ * ChunkPool: a thread that dies or cannot start hands its files to the in-thread chunker). The
+ * walk tells the size of the run (FileChunker.expect): below POOL_MIN_BYTES, with the walk
+ * complete, no thread starts; otherwise the pool starts at once and gets every file after the
+ * first IN_THREAD_FIRST_FILES, which are chunked here while the threads load. Either way a file
+ * comes back as chunkForStore makes it (the worker's code), with Node's native hash and codec.
  */
 async function createChunker(workers: number, quiet: boolean): Promise<{ chunker: FileChunker; concurrency: number; dispose: () => Promise<void> }> {
   let local: Promise<Chunker> | null = null;
-  const inThread = (): Promise<Chunker> => (local ??= Chunker.create({ loadWasm: nodeWasmLoader }));
+  const loadLocal = (): Promise<Chunker> => (local ??= Chunker.create({ loadWasm: nodeWasmLoader }));
+  const inThread: FileChunker = {
+    chunkFile: async (path, text) => chunkForStore(await loadLocal(), path, text, { codec: nodeTextCodec, sha256Hex: nativeSha256 }),
+  };
   const pool = workers > 0
-    ? createChunkPool(workers, inThread, (why) => {
+    ? createChunkPool(workers, async () => inThread, (why) => {
       // Same results, only slower: say so once per thread lost.
       if (!quiet) process.stderr.write(`sift: a chunk worker stopped (${why.split('\n')[0]}); its files are chunked on the main thread\n`);
     })
     : null;
+  // Unknown until `expect` (a caller that never tells gets the pool after the first files).
+  let usePool = pool !== null;
   let seen = 0;
   const chunker: FileChunker = {
-    // A handful of changed files is chunked in-thread: starting the pool costs more (~0.4 s)
-    // than the work, and "one edit searchable within a second" is the common rescan.
-    chunkFile: async (path, text) => (pool && ++seen > IN_THREAD_FIRST_FILES ? pool.chunkFile(path, text) : (await inThread()).chunkFile(path, text)),
+    expect: (work) => {
+      usePool = pool !== null && (!work.complete || work.bytes >= POOL_MIN_BYTES);
+      if (usePool) pool!.start();
+      trace(`chunking ${work.files} files, ${(work.bytes / 1e6).toFixed(1)} MB${work.complete ? '' : ' so far'}: ${usePool ? `${workers} worker threads` : 'in-thread'}`);
+    },
+    chunkFile: (path, text) => (usePool && ++seen > IN_THREAD_FIRST_FILES ? pool!.chunkFile(path, text) : inThread.chunkFile(path, text)),
   };
   return {
     chunker,
@@ -99,9 +121,11 @@ export interface IndexReport {
 /** `sift index`: update the index, print its summary, close the store. */
 export async function runIndex(dir: string, store: Store, paths: IndexPaths, o: IndexCliOptions): Promise<number> {
   const report = await updateIndex(dir, store, paths, o);
+  trace('index updated');
   if (o.json) process.stdout.write(JSON.stringify(report.json, null, 2) + '\n');
   else if (!o.quiet) process.stdout.write(report.lines.join('\n') + '\n');
   await store.close();
+  trace('index closed');
   return 0;
 }
 
@@ -119,6 +143,7 @@ export async function updateIndex(dir: string, store: Store, paths: IndexPaths, 
   const { chunker, concurrency, dispose } = await createChunker(workerCount(o), o.quiet);
   let lexical: IndexSummary;
   const ac = new AbortController();
+  let stage = '';
   const onSigint = (): void => ac.abort();
   process.once('SIGINT', onSigint);
   try {
@@ -131,12 +156,17 @@ export async function updateIndex(dir: string, store: Store, paths: IndexPaths, 
         // Merged inside the run (counted in its time); a bulk load always ends merged.
         optimizeAfterRows: OPTIMIZE_AFTER_ROWS,
         walk: { maxFileSize: o.maxFileSize, extraIgnore: o.ignore, include: o.include },
-        onProgress: (s) => show(progressLine(s)),
+        onProgress: (s) => {
+          if (s.currentStage !== stage) trace(`stage ${(stage = s.currentStage)}`);
+          show(progressLine(s));
+        },
         onWarning: (w) => warnings.push(`${w.path}: ${w.kind}: ${w.message}`),
       },
     );
   } finally {
+    trace('lexical pass done');
     await dispose();
+    trace('chunkers disposed');
   }
   if (tty) process.stderr.write('\r\x1b[K');
   const optimizeMs: number | null = lexical.timings.optimize > 0 ? lexical.timings.optimize : null;

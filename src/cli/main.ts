@@ -29,6 +29,9 @@ import { acquireSessionLock, swapUnderLock, type SessionLock } from '../core/sto
 import { EXIT_CODE } from '../core/store/errors.ts';
 import type { ChunkType, SearchMode, SearchOptions } from '../core/types.ts';
 import { FILE_KINDS, parseFileKind, parseIntent, SEARCH_INTENTS } from '../core/text/file-kind.ts';
+import { trace } from './trace.ts';
+
+export { trace };
 
 const USAGE = `sift — private, instant code search
 
@@ -193,9 +196,9 @@ function indexOptions(v: Values): IndexCliOptions {
 }
 
 async function indexInPlace(dir: string, paths: IndexPaths, o: IndexCliOptions): Promise<number> {
-  const ctx = await openIndex(paths);
+  const [ctx, { runIndex }] = await Promise.all([openIndex(paths), import('./cmd-index.ts')]);
+  trace('index opened');
   await checkBeforeWrite(ctx, o.verify);
-  const { runIndex } = await import('./cmd-index.ts');
   return runIndex(dir, ctx.store, paths, o);
 }
 
@@ -276,6 +279,7 @@ export async function main(argv: string[]): Promise<number> {
       current = paths;
       const o = indexOptions(v);
       const lock = await writerLock(paths, o.quiet);
+      trace('writer lock taken');
       try {
         return cmd === 'rebuild' ? await rebuild(dir, paths, o) : await indexInPlace(dir, paths, o);
       } finally {
@@ -292,8 +296,10 @@ export async function main(argv: string[]): Promise<number> {
       if (!v.stdin && !query.trim()) throw new CliError('missing "<query>"; see `sift --help`', 2);
       const open = async (): Promise<{ prepared: PreparedSearch; ino: number }> => {
         const ctx = await openExistingIndex(dir, paths);
+        trace('index opened');
         const ino = statSync(paths.db).ino;
         const prepared = await runSearch.prepare(ctx, { modelDir: v.model, mode: opts.mode });
+        trace('search prepared');
         if (!v.quiet) prepared.onFault = (line) => process.stderr.write(`sift: ${safeText(line)}\n`);
         if (prepared.note && !v.json && !v.stdin && !v.quiet) process.stderr.write(`sift: ${safeText(prepared.note)}\n`);
         return { prepared, ino };
@@ -321,6 +327,7 @@ export async function main(argv: string[]): Promise<number> {
           return 0;
         }
         const res = await cur.prepared.search(query, opts);
+        trace('searched');
         process.stdout.write(v.json ? JSON.stringify(formatSearchJson(res, !!v.explain), null, 2) + '\n' : formatSearchHuman(res, !!v.explain));
         return 0;
       } finally {
@@ -379,6 +386,7 @@ export async function main(argv: string[]): Promise<number> {
 export async function run(argv: string[]): Promise<void> {
   try {
     process.exitCode = await main(argv);
+    trace('command done');
   } catch (e) {
     const err = describeFailure(e, current);
     process.stderr.write(`sift: ${safeText(err.message)}\n`);

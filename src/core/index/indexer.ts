@@ -82,6 +82,8 @@ export type StoredChunkInput = Chunk & { contentHash: string; ftsTokens?: string
 export interface IndexStore {
   getMeta(key: MetaKey): Promise<string | null>;
   setMeta(key: MetaKey, value: string): Promise<void>;
+  /** Several meta values in ONE transaction (one commit instead of one each; absent: setMeta each). */
+  setMetas?(entries: ReadonlyArray<readonly [MetaKey, string]>): Promise<void>;
   getFiles(): Promise<Map<string, FileRecord>>;
   /**
    * `text`: the file's decoded text, stored once for exact/regex search (issue 11); `packed`:
@@ -99,10 +101,25 @@ export interface IndexStore {
   flushTrigrams?(): Promise<number>;
 }
 
+/** The work a run will hand its chunker, as far as the walk knows it (FileChunker.expect). */
+export interface ChunkWork {
+  /** Files to read (some may turn out unchanged, renamed or binary and are never chunked). */
+  files: number;
+  /** Their bytes (stat sizes). */
+  bytes: number;
+  /** False while the walk is still running: more may follow. */
+  complete: boolean;
+}
+
 /** What the indexer needs from a chunker (the tree-sitter Chunker satisfies it). */
 export interface FileChunker {
   /** Chunks may come back already prepared (`prepareChunks`, e.g. by a worker pool). */
   chunkFile(path: string, text: string): Promise<{ language: string; chunks: Array<Chunk | StoredChunkInput>; parsed: boolean; warnings: string[]; packed?: Uint8Array; grams?: Uint32Array }>;
+  /**
+   * Told once, before the first chunkFile, what the run will chunk at most, so a chunker can
+   * decide whether starting worker threads pays (a small run is chunked in-thread).
+   */
+  expect?(work: ChunkWork): void;
 }
 
 export interface IndexOptions {
@@ -500,6 +517,9 @@ async function applyPlan(
   // A first index decides once it has walked BULK_LOAD_FILES files or the whole folder.
   while (plan.feed && !plan.feed.done && plan.candidates.length < BULK_LOAD_FILES) await plan.feed.more();
   const bulk = plan.candidates.length >= BULK_LOAD_FILES;
+  let bytes = 0;
+  for (const f of plan.candidates) bytes += f.size;
+  chunker.expect?.({ files: plan.candidates.length, bytes, complete: !plan.feed || plan.feed.done });
   await store.setBulkLoad?.(bulk);
   if (!(await store.getMeta(META.createdAt))) await store.setMeta(META.createdAt, new Date().toISOString());
 
@@ -682,11 +702,15 @@ async function applyPlan(
 
   const root = await merkleRoot([...finalHashes].map(([path, hash]) => ({ path, hash })));
   const updatedAt = new Date().toISOString();
-  await store.setMeta(META.merkleRoot, root);
-  await store.setMeta(META.skippedFiles, JSON.stringify(skippedNow));
-  await saveSkipStats(store, log);
-  await store.setMeta(META.updatedAt, updatedAt);
-  await store.setMeta(META.runState, 'complete');
+  // The run's closing state in one commit (each commit syncs the journal and the database).
+  const skipStats = JSON.stringify(log.skips.result());
+  await setMetas(store, [
+    [META.merkleRoot, root],
+    [META.skippedFiles, JSON.stringify(skippedNow)],
+    ...((await store.getMeta(META.skipStats)) !== skipStats ? [[META.skipStats, skipStats] as const] : []),
+    [META.updatedAt, updatedAt],
+    [META.runState, 'complete'],
+  ]);
 
   return log.finish({ root, files: finalHashes.size, chunks: await store.chunkCount(), updatedAt, unchanged: false });
 }
@@ -746,6 +770,12 @@ function planStreaming(
 const BINARY_CONTENT = 'binary content';
 
 /** Store the run's skip stats (META.skipStats), unless they are what is stored already. */
+/** `entries` in order: in one transaction when the store can (IndexStore.setMetas). */
+async function setMetas(store: Pick<IndexStore, 'setMeta' | 'setMetas'>, entries: ReadonlyArray<readonly [MetaKey, string]>): Promise<void> {
+  if (store.setMetas) return store.setMetas(entries);
+  for (const [key, value] of entries) await store.setMeta(key, value);
+}
+
 async function saveSkipStats(store: Pick<IndexStore, 'getMeta' | 'setMeta'>, log: RunLog): Promise<void> {
   const json = JSON.stringify(log.skips.result());
   if ((await store.getMeta(META.skipStats)) !== json) await store.setMeta(META.skipStats, json);

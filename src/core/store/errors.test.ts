@@ -41,7 +41,8 @@ describe('classify', () => {
 
   it('a real SQLite error from a full database file maps to storage-full with exit 6', async () => {
     const store = await openMemoryStore();
-    await store.db.exec('PRAGMA max_page_count = 8; CREATE TABLE big (x BLOB)');
+    // The cap goes below the file's size, which SQLite rounds up to the size: no page is left for the row.
+    await store.db.exec('CREATE TABLE big (x BLOB); PRAGMA max_page_count = 8');
     const err = await store.db.run('INSERT INTO big VALUES (zeroblob(1000000))').catch((e: unknown) => e);
     expect(classify(err).kind).toBe('storage-full');
     expect(EXIT_CODE[classify(err).kind]).toBe(6);

@@ -2,8 +2,9 @@
  * The index schema and its numbered migrations (PRAGMA user_version).
  *
  * Invariants:
- * - Migration N runs once, inside one transaction that also sets user_version = N, so a
- *   crash leaves the database at N-1 or N, never between. Running `migrate` again is a no-op.
+ * - Pending migrations run once, in order, inside ONE transaction that also sets user_version,
+ *   so a crash leaves the database at the version it had or at SCHEMA_VERSION, never between.
+ *   Running `migrate` again is a no-op.
  * - A database newer than this code (user_version > SCHEMA_VERSION) is refused, not touched.
  * - Since schema 5, `chunks_fts` is a contentless FTS5 table (content='', contentless_delete=1)
  *   with one row per chunk (rowid = chunks.id). Store writes, rewrites (rename) and deletes
@@ -337,21 +338,111 @@ export const MIGRATIONS: readonly string[] = [
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
-/** Bring `db` to SCHEMA_VERSION. Returns the version found before migrating. */
-export async function migrate(db: Db): Promise<number> {
+/**
+ * The schema MIGRATIONS[0..SNAPSHOT_VERSION) build, as one script for a NEW database (as Rails
+ * loads schema.rb instead of replaying every migration). Replaying them cost ~100–190 ms of CPU
+ * (ALTER TABLE … DROP COLUMN rewrites and re-checks the schema) and 11 commits of a one-file
+ * `sift index`. schema.test.ts checks that it builds exactly what the migrations build; a new
+ * migration needs no change here (it runs after the snapshot), but may be folded in later.
+ */
+export const SNAPSHOT_VERSION = 11;
+export const SNAPSHOT = `
+  CREATE TABLE files (
+    path TEXT PRIMARY KEY,
+    hash TEXT NOT NULL,
+    size INTEGER NOT NULL DEFAULT 0,
+    mtime INTEGER NOT NULL DEFAULT 0,
+    language TEXT NOT NULL DEFAULT '',
+    indexed_at TEXT NOT NULL,
+    chunk_lo INTEGER,
+    chunk_hi INTEGER
+  );
+  CREATE INDEX files_hash ON files(hash);
+
+  CREATE TABLE chunks (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    path TEXT NOT NULL,
+    start_line INTEGER NOT NULL,
+    end_line INTEGER NOT NULL,
+    language TEXT NOT NULL,
+    chunk_type TEXT NOT NULL,
+    symbol TEXT,
+    parent TEXT,
+    signature TEXT,
+    doc TEXT,
+    content TEXT NOT NULL,
+    content_hash TEXT NOT NULL,
+    sig_doc TEXT GENERATED ALWAYS AS (coalesce(signature, '') || ' ' || coalesce(doc, '')) VIRTUAL,
+    is_data INTEGER GENERATED ALWAYS AS (language IN (${sqlList(DATA_LANGUAGES)})) VIRTUAL,
+    context TEXT,
+    def_line INTEGER,
+    symbols TEXT,
+    text_start INTEGER,
+    text_len INTEGER,
+    defines TEXT,
+    sig_span INTEGER,
+    doc_span INTEGER,
+    kind TEXT NOT NULL DEFAULT 'code'
+  );
+  CREATE INDEX chunks_symbol ON chunks(symbol COLLATE NOCASE);
+  CREATE INDEX chunks_data ON chunks(id) WHERE is_data;
+
+  CREATE TABLE embeddings (
+    content_hash TEXT NOT NULL,
+    model TEXT NOT NULL,
+    vector BLOB NOT NULL,
+    PRIMARY KEY (content_hash, model)
+  ) WITHOUT ROWID;
+
+  CREATE TABLE meta (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  );
+
+  CREATE VIRTUAL TABLE chunks_fts USING fts5(${FTS_COLUMNS}, ${FTS_OPTIONS_V5});
+
+  CREATE TABLE file_text (
+    id INTEGER PRIMARY KEY,
+    path TEXT NOT NULL UNIQUE,
+    data BLOB NOT NULL
+  );
+  CREATE TABLE trigram_postings (
+    seg INTEGER NOT NULL,
+    gram INTEGER NOT NULL,
+    ids BLOB NOT NULL
+  );
+  CREATE UNIQUE INDEX trigram_postings_key ON trigram_postings(seg, gram);
+  CREATE TABLE trigram_pending (id INTEGER PRIMARY KEY, token INTEGER NOT NULL DEFAULT 0);
+
+  CREATE TABLE chunk_names (
+    key TEXT NOT NULL,
+    chunk_id INTEGER NOT NULL,
+    PRIMARY KEY (key, chunk_id)
+  ) WITHOUT ROWID;
+`;
+
+/**
+ * Bring `db` to SCHEMA_VERSION, every pending migration in ONE transaction (a crash leaves the
+ * database at the version found or at SCHEMA_VERSION). A new database (version 0, no tables)
+ * gets SNAPSHOT, then the migrations after it. Returns the version found before migrating.
+ */
+export async function migrate(db: Db, o: { snapshot?: boolean } = {}): Promise<number> {
   const row = await db.get<{ user_version: number }>('PRAGMA user_version');
   const from = row?.user_version ?? 0;
   if (from > SCHEMA_VERSION) {
     throw new Error(`index schema version ${from} is newer than this Sift (${SCHEMA_VERSION}); rebuild the index or update Sift`);
   }
-  for (let v = from; v < SCHEMA_VERSION; v++) {
-    await db.transaction(async (tx) => {
-      await tx.exec(MIGRATIONS[v]);
-      await tx.exec(`PRAGMA user_version = ${v + 1}`);
-      const now = new Date().toISOString();
-      await tx.run(`INSERT INTO meta(key, value) VALUES ('${META.schemaVersion}', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`, [String(v + 1)]);
-      await tx.run(`INSERT OR IGNORE INTO meta(key, value) VALUES ('created_at', ?)`, [now]);
-    });
-  }
+  if (from === SCHEMA_VERSION) return from;
+  await db.transaction(async (tx) => {
+    let v = from;
+    if (v === 0 && o.snapshot !== false && !(await tx.get('SELECT 1 FROM sqlite_schema LIMIT 1'))) {
+      await tx.exec(SNAPSHOT);
+      v = SNAPSHOT_VERSION;
+    }
+    for (; v < SCHEMA_VERSION; v++) await tx.exec(MIGRATIONS[v]!);
+    await tx.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+    await tx.run(`INSERT INTO meta(key, value) VALUES ('${META.schemaVersion}', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`, [String(SCHEMA_VERSION)]);
+    await tx.run(`INSERT OR IGNORE INTO meta(key, value) VALUES ('created_at', ?)`, [new Date().toISOString()]);
+  });
   return from;
 }

@@ -399,6 +399,8 @@ async function moveFileText(tx: Queryable, from: string, to: string): Promise<vo
   await tx.run('UPDATE file_text SET path = ? WHERE path = ?', [to, from]);
 }
 
+const SET_META = 'INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value';
+
 /** Write `file`'s record with the ids of its chunks (null: it has none). */
 async function upsertFile(tx: Queryable, file: FileRecord, now: string, chunks: ChunkRange | null): Promise<void> {
   await tx.run(UPSERT_FILE, [file.path, file.hash, file.size, file.mtime, file.language, now, chunks?.lo ?? null, chunks?.hi ?? null]);
@@ -451,7 +453,15 @@ export class Store {
   }
 
   async setMeta(key: MetaKey, value: string): Promise<void> {
-    await this.db.run('INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value', [key, value]);
+    await this.db.run(SET_META, [key, value]);
+  }
+
+  /** Several meta values, in order, in ONE transaction (one commit: the indexer's closing state). */
+  async setMetas(entries: ReadonlyArray<readonly [MetaKey, string]>): Promise<void> {
+    if (!entries.length) return;
+    await this.db.transaction(async (tx) => {
+      for (const [key, value] of entries) await tx.run(SET_META, [key, value]);
+    });
   }
 
   // ---- files and chunks --------------------------------------------------------------
@@ -898,6 +908,10 @@ export class Store {
    * restores the defaults, which keep small incremental runs' segments merged.
    */
   async setBulkLoad(on: boolean): Promise<void> {
+    // Nothing to write when the FTS settings already are these (a new index: FTS5's defaults, no
+    // rows): a write is a commit, and a small run's commits are most of its time.
+    const set = new Map((await this.db.all<{ k: string; v: number }>(`SELECT k, v FROM chunks_fts_config WHERE k IN ('automerge', 'crisismerge')`)).map((r) => [r.k, r.v]));
+    if ((set.get('automerge') ?? FTS_AUTOMERGE) === (on ? 0 : FTS_AUTOMERGE) && (set.get('crisismerge') ?? FTS_CRISISMERGE) === (on ? FTS_BULK_CRISISMERGE : FTS_CRISISMERGE)) return;
     await this.db.transaction(async (tx) => {
       await tx.run(`INSERT INTO chunks_fts(chunks_fts, rank) VALUES ('automerge', ?)`, [on ? 0 : FTS_AUTOMERGE]);
       await tx.run(`INSERT INTO chunks_fts(chunks_fts, rank) VALUES ('crisismerge', ?)`, [on ? FTS_BULK_CRISISMERGE : FTS_CRISISMERGE]);

@@ -123,9 +123,26 @@ describe('posting lists', () => {
   });
 
   it('builds rows in key order with ascending ids', () => {
-    // Keys below 2^21 are counting-sorted, the hashed ones radix-sorted: both keep ids ascending.
-    const rows = buildPostings([[9, Uint32Array.from([5, 70000, 2 ** 22, 2 ** 32 - 1])], [2, Uint32Array.from([5, 6, 2 ** 32 - 1])], [4, Uint32Array.from([6, 70000, 2 ** 22 + 1])]]);
-    expect(rows.map(([g, b]) => [g, [...decodeIds(b)]])).toEqual([[5, [2, 9]], [6, [2, 4]], [70000, [4, 9]], [2 ** 22, [9]], [2 ** 22 + 1, [4]], [2 ** 32 - 1, [2, 9]]]);
+    // A big segment counting-sorts keys below 2^21 and radix-sorts the hashed ones, a small one
+    // radix-sorts every pair: both keep ids ascending and give the same rows.
+    const entries: Array<[number, Uint32Array]> = [[9, Uint32Array.from([5, 70000, 2 ** 22, 2 ** 32 - 1])], [2, Uint32Array.from([5, 6, 2 ** 32 - 1])], [4, Uint32Array.from([6, 70000, 2 ** 22 + 1])]];
+    const expected = [[5, [2, 9]], [6, [2, 4]], [70000, [4, 9]], [2 ** 22, [9]], [2 ** 22 + 1, [4]], [2 ** 32 - 1, [2, 9]]];
+    expect(buildPostings(entries).map(([g, b]) => [g, [...decodeIds(b)]])).toEqual(expected);
+    expect(buildPostings(entries, 0).map(([g, b]) => [g, [...decodeIds(b)]])).toEqual(expected);
+    const rand = rng(5);
+    const many: Array<[number, Uint32Array]> = [];
+    for (let id = 1; id <= 40; id++) {
+      const keys = new Set<number>();
+      for (let i = 0; i < 200; i++) keys.add(rand() < 0.8 ? Math.floor(rand() * 2 ** 21) : Math.floor(rand() * 2 ** 32));
+      many.push([id * 3, Uint32Array.from(keys)]);
+    }
+    const counted = buildPostings(many, 0);
+    const radixed = buildPostings(many, Infinity);
+    expect(radixed.length).toBe(counted.length);
+    radixed.forEach(([g, b], i) => {
+      expect(g).toBe(counted[i]![0]);
+      expect([...b]).toEqual([...counted[i]![1]]);
+    });
   });
 });
 

@@ -231,14 +231,39 @@ export function evaluate(q: TrigramQuery, lists: ReadonlyMap<number, Uint32Array
 // ---- building segments -----------------------------------------------------------------
 
 /**
- * Rows of one segment from (id, keys) pairs: keys ascending, each with its ids ascending.
- * Exact ASCII keys (< ASCII_KEY_SPACE, nearly all of them in source code) are counting-sorted
- * straight into their lists, fed in ascending id order; the few hashed keys are sorted as
- * (key, id) pairs. 3,000 kernel files (4.8M pairs), same process: 0.52–0.63 s CPU when every
- * pair went through the radix sort, 0.28–0.34 s this way.
+ * Below this many (key, id) pairs a segment is built by radix-sorting every pair: the counting
+ * sort over the whole ASCII key space touches 2M counters (3 × 8 MB) whatever the input, ~100–
+ * 300 ms on a loaded 2-core machine, which was most of the store time of a one-file `sift index`.
  */
-export function buildPostings(entries: ReadonlyArray<readonly [number, Uint32Array]>): Array<[number, Uint8Array]> {
+const COUNTING_SORT_MIN_PAIRS = ASCII_KEY_SPACE;
+/** Bits per radix pass: 3 passes of 11 bits cover a 32-bit key with 2,048 buckets. */
+const RADIX_BITS = 11;
+
+/**
+ * Rows of one segment from (id, keys) pairs: keys ascending, each with its ids ascending.
+ * A big segment counting-sorts its exact ASCII keys (< ASCII_KEY_SPACE, nearly all of them in
+ * source code) straight into their lists, fed in ascending id order, and radix-sorts the few
+ * hashed keys as (key, id) pairs; a small one (fewer than COUNTING_SORT_MIN_PAIRS pairs)
+ * radix-sorts every pair. Same rows either way (`countingSortMinPairs`: tests take both paths). 3,000 kernel files (4.8M pairs), same process:
+ * 0.52–0.63 s CPU when every pair went through the 16-bit radix sort, 0.28–0.34 s counting.
+ */
+export function buildPostings(entries: ReadonlyArray<readonly [number, Uint32Array]>, countingSortMinPairs = COUNTING_SORT_MIN_PAIRS): Array<[number, Uint8Array]> {
   const sorted = [...entries].sort((x, y) => x[0] - y[0]);
+  let pairs = 0;
+  for (const [, keys] of sorted) pairs += keys.length;
+  const rows: Array<[number, Uint8Array]> = [];
+  if (pairs < countingSortMinPairs) {
+    const hk = new Uint32Array(pairs);
+    const hi = new Uint32Array(pairs);
+    let h = 0;
+    for (const [id, keys] of sorted) {
+      hk.set(keys, h);
+      hi.fill(id, h, h + keys.length);
+      h += keys.length;
+    }
+    pushSortedPairs(rows, hk, hi);
+    return rows;
+  }
   const count = new Uint32Array(ASCII_KEY_SPACE + 1);
   let hashed = 0;
   for (const [, keys] of sorted) {
@@ -251,8 +276,8 @@ export function buildPostings(entries: ReadonlyArray<readonly [number, Uint32Arr
   for (let k = 1; k <= ASCII_KEY_SPACE; k++) count[k]! += count[k - 1]!;
   const start = count.slice(0, ASCII_KEY_SPACE);
   const ids = new Uint32Array(count[ASCII_KEY_SPACE]!);
-  let hk = new Uint32Array(hashed);
-  let hi = new Uint32Array(hashed);
+  const hk = new Uint32Array(hashed);
+  const hi = new Uint32Array(hashed);
   let h = 0;
   for (const [id, keys] of sorted) {
     for (let i = 0; i < keys.length; i++) {
@@ -264,40 +289,50 @@ export function buildPostings(entries: ReadonlyArray<readonly [number, Uint32Arr
       }
     }
   }
-  const rows: Array<[number, Uint8Array]> = [];
   for (let k = 0; k < ASCII_KEY_SPACE; k++) {
     const s = count[k]!;
     const e = count[k + 1]!;
     if (e > s) rows.push([k, encodeIds(ids.subarray(s, e))]);
   }
-  // Hashed keys: a stable LSD radix sort (16 + 16 bits) of the pairs keeps each key's ids ascending.
-  let hk2 = new Uint32Array(hashed);
-  let hi2 = new Uint32Array(hashed);
-  const buckets = new Uint32Array(65536);
-  for (const shift of [0, 16]) {
+  pushSortedPairs(rows, hk, hi);
+  return rows;
+}
+
+/**
+ * Append the rows of (key, id) pairs given in ascending id order: a stable LSD radix sort by
+ * key (RADIX_BITS per pass) keeps each key's ids ascending; one row per key, keys ascending.
+ */
+function pushSortedPairs(rows: Array<[number, Uint8Array]>, keys: Uint32Array, ids: Uint32Array): void {
+  const n = keys.length;
+  let hk: Uint32Array = keys;
+  let hi: Uint32Array = ids;
+  let hk2: Uint32Array = new Uint32Array(n);
+  let hi2: Uint32Array = new Uint32Array(n);
+  const mask = (1 << RADIX_BITS) - 1;
+  const buckets = new Uint32Array(1 << RADIX_BITS);
+  for (let shift = 0; shift < 32; shift += RADIX_BITS) {
     buckets.fill(0);
-    for (let i = 0; i < hashed; i++) buckets[(hk[i]! >>> shift) & 0xffff]!++;
+    for (let i = 0; i < n; i++) buckets[(hk[i]! >>> shift) & mask]!++;
     let sum = 0;
-    for (let d = 0; d < 65536; d++) {
+    for (let d = 0; d <= mask; d++) {
       const c = buckets[d]!;
       buckets[d] = sum;
       sum += c;
     }
-    for (let i = 0; i < hashed; i++) {
-      const p = buckets[(hk[i]! >>> shift) & 0xffff]!++;
+    for (let i = 0; i < n; i++) {
+      const p = buckets[(hk[i]! >>> shift) & mask]!++;
       hk2[p] = hk[i]!;
       hi2[p] = hi[i]!;
     }
     [hk, hk2] = [hk2, hk];
     [hi, hi2] = [hi2, hi];
   }
-  for (let s = 0; s < hashed;) {
+  for (let s = 0; s < n;) {
     let e = s + 1;
-    while (e < hashed && hk[e] === hk[s]) e++;
+    while (e < n && hk[e] === hk[s]) e++;
     rows.push([hk[s]!, encodeIds(hi.subarray(s, e))]);
     s = e;
   }
-  return rows;
 }
 
 /** One segment's posting rows (gram, ids), ROWS_PER_INSERT per statement (sqlite.ts insertRows). */
