@@ -9,7 +9,7 @@
  * down); every hook answers null for a node that is no definition.
  */
 import type { ChunkType } from '../types.ts';
-import type { SpecNode, SpecRead } from './languages.ts';
+import type { SpecNode, SpecRead } from './spec-node.ts';
 
 const MAX_NAME_CHARS = 200;
 

@@ -14,6 +14,7 @@
  * workers/indexer/wasm-loader.ts, which lists the same files).
  */
 import type { ChunkType } from '../types.ts';
+import type { SpecNode, SpecRead } from './spec-node.ts';
 import { looksLikeCppHeader } from './cpp-header.ts';
 import {
   clojureBodyDoc, clojureScope, elixirAttributeDoc, elixirBodyDoc, elixirIsAttribute, perlScope, readClojure, readDart,
@@ -237,15 +238,7 @@ export interface LanguageSpec {
   scopeOf?: (node: SpecNode) => string | null;
 }
 
-/**
- * What LanguageSpec.read says a node is: a definition (`qualifier`: the parent its name
- * carries, `M` of Lua's `function M.f`; `body`: the node holding its members or statements,
- * when no `body` field does), or a container whose `members` are definitions with parent
- * `name` (null: the enclosing definition's) and that is no definition itself.
- */
-export type SpecRead =
-  | { kind: ChunkType; name: string | null; qualifier?: string | null; body?: SpecNode | null }
-  | { members: SpecNode | null; name: string | null };
+
 
 export interface ConstantQuery {
   /**
@@ -306,19 +299,6 @@ const JS_CONSTS = jsConsts('');
 /** Module-level `const X = …` (TypeScript: also `… as const`, `… satisfies T`). */
 const TS_CONSTS = jsConsts(' (as_expression) (satisfies_expression)');
 
-/** The small part of web-tree-sitter's Node the tables need (keeps this module import-free). */
-export interface SpecNode {
-  type: string;
-  text: string;
-  startIndex: number;
-  endIndex: number;
-  isNamed: boolean;
-  childForFieldName(name: string): SpecNode | null;
-  namedChild(index: number): SpecNode | null;
-  namedChildCount: number;
-  child(index: number): SpecNode | null;
-  childCount: number;
-}
 
 const JS_COMMON = {
   defs: {
