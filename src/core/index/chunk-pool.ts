@@ -7,8 +7,9 @@
  *
  * Invariants:
  * - Results equal the in-thread Chunker's + prepareChunks: the worker runs the same code.
- * - Workers start on the first request (a rescan that chunks nothing starts none) and live
- *   until `dispose()`; requests sent before a worker has loaded wait in its queue.
+ * - Workers start on the first request (a rescan that chunks nothing starts none), or at
+ *   `start()`, and live until `dispose()`; requests sent before a worker has loaded wait in
+ *   its queue.
  * - A request goes to the live worker with the fewest characters of text in flight (a file's
  *   cost grows with its size): the indexer takes results in walk order, so a worker stuck
  *   behind big files while the other runs dry stalls the whole run. Replies resolve their own
@@ -135,6 +136,11 @@ export class ChunkPool implements FileChunker {
   /** Workers started and still alive (0 before the first request). */
   get liveWorkers(): number {
     return this.#slots?.filter((s) => !s.dead).length ?? 0;
+  }
+
+  /** Starts the workers now, before the first request (they load while the caller works). */
+  start(): void {
+    if (!this.#disposed) this.#start();
   }
 
   chunkFile(path: string, text: string): Promise<ChunkOutput> {
