@@ -8,6 +8,8 @@
  *
  *   npx tsx bench/app-pick.ts [--dist=DIR[@ROOT],…] [--rounds=N] [--trace=FILE]
  *
+ * SIFT_BENCH_CHROMIUM_ARGS adds Chromium switches for an experiment (as in bench/browser.ts).
+ *
  * `--dist`: built app folders to compare, interleaved round by round (ROOT: the checkout
  * whose vite.config.ts serves it; default this one); default: a fresh build of this checkout
  * in bench/tmp/app-pick-dist. `--trace`: a CDP trace of the first round (user timings and
@@ -29,6 +31,8 @@ const CHROMIUM = process.env.SIFT_CHROMIUM ?? '/usr/bin/chromium';
 export const PICK_FILES = 100;
 /** What the person typed before picking (words of several of those files). */
 export const PICK_QUERY = 'parse header';
+/** SIFT_BENCH_CHROMIUM_ARGS: more Chromium switches for an experiment (as in bench/browser.ts), e.g. V8 flags. */
+const EXPERIMENT_ARGS = (process.env.SIFT_BENCH_CHROMIUM_ARGS ?? '').split(' ').filter(Boolean);
 const FIXTURE_ROOT = 'bench-pick';
 const FOLDER = 'picked';
 
@@ -138,7 +142,7 @@ const TRACE_CATEGORIES = ['blink.user_timing', 'v8.wasm', 'disabled-by-default-v
 /** One round in a fresh browser profile: open the app, type the query, pick, wait for results. */
 export async function pickRound(url: string, files: Array<{ path: string; b64: string }>, traceFile?: string): Promise<PickRound> {
   const profile = mkdtempSync(join(tmpdir(), 'sift-pick-'));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true, viewport: { width: 1400, height: 900 } });
+  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, ...EXPERIMENT_ARGS], headless: true, viewport: { width: 1400, height: 900 } });
   try {
     const page = context.pages()[0] ?? (await context.newPage());
     await installPicker(page);
