@@ -33,6 +33,7 @@ import { ensureGeneratedModel } from '../scripts/gen-models.ts';
 import type { BenchPageApi, StoreVariantRun, CloneCost, FsaCosts, ColdIndexResult, CopyResult, EmbedResult, GrepBenchResult, IndexVariant, SearchResult } from './browser/api.ts';
 import { LITERALS, REGEXES } from './shared.ts';
 import { BENCH_PAGE, CORPORA_URL } from './browser/vite.config.ts';
+import { PICK_FILES, PICK_QUERY, buildApp, median, pickFiles, pickRound, serveApp, type PickRound } from './app-pick.ts';
 
 const BENCH_CONFIG = join(REPO_DIR, 'bench/browser/vite.config.ts');
 const APP_OUT_DIR = join(TMP_DIR, 'app-dist');
@@ -82,7 +83,9 @@ const VECTOR_DIM = 384;
  */
 const KERNEL_SUBSET: readonly string[] = KERNEL_DIRS;
 
-export type BrowserSection = 'embed' | 'index' | 'vectors' | 'bundle';
+export type BrowserSection = 'embed' | 'index' | 'vectors' | 'bundle' | 'pick';
+/** Rounds of the pick-to-results row (a fresh browser each; --quick: one). */
+const PICK_ROUNDS = 3;
 
 export interface BenchBrowserOptions {
   quick?: boolean;
@@ -165,6 +168,8 @@ export interface BrowserBench {
   vectors: BenchVectorsRow[];
   memory: Awaited<ReturnType<BenchPageApi['memory']>> | null;
   bundle: BundleSizes | null;
+  /** The built app: a folder picked with a query typed, to the first result on screen (bench/app-pick.ts). */
+  pick: { files: number; query: string; rounds: PickRound[] } | null;
   notes: string[];
 }
 
@@ -249,7 +254,7 @@ export async function benchBrowser(opts: BenchBrowserOptions = {}): Promise<Brow
   const quick = !!opts.quick;
   const log = opts.log ?? ((l: string) => console.error(`[browser] ${l}`));
   const notes: string[] = [];
-  const want = new Set<BrowserSection>(opts.sections ?? ['embed', 'index', 'vectors', 'bundle']);
+  const want = new Set<BrowserSection>(opts.sections ?? ['embed', 'index', 'vectors', 'bundle', 'pick']);
   // The page loads models/generated/: the embedding rows' model and the search's query model
   // (a fresh clone has neither until scripts/gen-models.ts makes them; seeded, seconds).
   if (want.has('embed')) await ensureGeneratedModel(BENCH_MODEL, BENCH_MODEL_DIR);
@@ -416,7 +421,29 @@ export async function benchBrowser(opts: BenchBrowserOptions = {}): Promise<Brow
       rmSync(APP_OUT_DIR, { recursive: true, force: true });
     }
 
-    const result: Omit<BrowserBench, 'markdown'> = { env, embedding, corpus, index, search, grep: grepResult, variantRuns, probes, storeRuns, vectors, memory, bundle, notes };
+    // ---- f. the app itself: pick a folder with a query typed, to the first result shown ----
+    let pick: BrowserBench['pick'] = null;
+    if (want.has('pick')) {
+      log(`build app for pick → results (${PICK_FILES} files of medium, query "${PICK_QUERY}")`);
+      const out = join(TMP_DIR, 'app-pick-dist');
+      await buildApp(out);
+      const app = await serveApp(out);
+      const files = pickFiles();
+      const rounds: PickRound[] = [];
+      try {
+        for (let r = 0; r < (quick ? 1 : PICK_ROUNDS); r++) {
+          const x = await pickRound(app.url, files);
+          rounds.push(x);
+          log(`pick → results ${fmt(x.pickToResultsMs, 0)} ms (browser CPU ${fmt(x.cpuMs ?? NaN, 0)} ms), pick → indexed ${fmt(x.pickToIndexedMs ?? NaN, 0)} ms`);
+        }
+      } finally {
+        await app.close();
+        rmSync(out, { recursive: true, force: true });
+      }
+      pick = { files: files.length, query: PICK_QUERY, rounds };
+    }
+
+    const result: Omit<BrowserBench, 'markdown'> = { env, embedding, corpus, index, search, grep: grepResult, variantRuns, probes, storeRuns, vectors, memory, bundle, pick, notes };
     return { markdown: browserMarkdown(result), ...result };
   } finally {
     await context.close().catch(() => undefined);
@@ -520,6 +547,14 @@ export function browserMarkdown(r: Omit<BrowserBench, 'markdown'>): string {
     L.push('', '### Vector indexes in Chromium (benchVectors in a worker, synthetic clustered 384-d, k = 10)', '',
       '| kind | size | build s | p50 ms | p95 ms | recall@10 | memory MB | serialized MB | load s |', '|---|---|---|---|---|---|---|---|---|',
       ...r.vectors.map((v) => `| ${v.kind} | ${v.size} | ${s(v.buildMs, 1)} | ${fmt(v.searchP50Ms, 2)} | ${fmt(v.searchP95Ms, 2)} | ${v.recall.toFixed(3)} | ${fmt(v.memoryBytes / 1e6)} | ${fmt(v.serializedBytes / 1e6)} | ${s(v.loadMs)} |`));
+  }
+  if (r.pick) {
+    const p = r.pick;
+    const med = (f: (x: PickRound) => number | null) => fmt(median(p.rounds.map((x) => f(x) ?? NaN)), 0);
+    L.push('', `### Pick to results in the app (built app, fresh profile per round: ${p.files} files of medium, "${p.query}" typed first)`, '',
+      'From the folder picker returning to the first result on screen; browser CPU is every Chromium process\'s user + system time from the click to the results seen.', '',
+      '| rounds | pick → results ms (median) | each | browser CPU ms (median) | pick → indexed ms (median) |', '|---|---|---|---|---|',
+      `| ${p.rounds.length} | ${med((x) => x.pickToResultsMs)} | ${p.rounds.map((x) => fmt(x.pickToResultsMs, 0)).join(', ')} | ${med((x) => x.cpuMs)} | ${med((x) => x.pickToIndexedMs)} |`);
   }
   footprintMarkdown(L, r);
   if (r.notes.length) L.push('', ...r.notes.map((n) => `- ${n}`));

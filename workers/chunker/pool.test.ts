@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createChunkWorkerPool, defaultPoolSize, type ChunkWorkerLike } from './pool.ts';
+import { adaptWorker, createChunkWorkerPool, defaultPoolSize, type ChunkWorkerLike } from './pool.ts';
 import type { ChunkPool } from '../../src/core/index/chunk-pool.ts';
 import type { ChunkReply, ChunkRequest, ChunkerStartup } from './api.ts';
 import { Chunker } from '../../src/core/chunk/chunker.ts';
@@ -180,6 +180,52 @@ describe('chunker worker pool (core ChunkPool over Worker)', () => {
     const texts = (s: typeof viaPool) => s.db.all('SELECT path, data FROM file_text ORDER BY path');
     expect(await texts(viaPool)).toEqual(await texts(viaLocal));
     await pool.dispose();
+  });
+
+  it('start() starts the workers before any file', async () => {
+    const workers: FakeWorker[] = [];
+    const pool = createChunkWorkerPool(2, () => (workers.push(new FakeWorker()), workers.at(-1)!), async () => local);
+    pool.start();
+    expect(workers).toHaveLength(2);
+    expect(workers.every((w) => w.received === 0)).toBe(true);
+    await pool.dispose();
+  });
+
+  it('answers a worker\'s WASM request with the parent\'s module, and reports ready workers', async () => {
+    const asked: string[] = [];
+    const module = new WebAssembly.Module(new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]));
+    const posted: unknown[] = [];
+    const w: ChunkWorkerLike = { onmessage: null, onerror: null, onmessageerror: null, postMessage: (m) => posted.push(m), terminate: () => undefined };
+    let ready = 0;
+    const messages: unknown[] = [];
+    adaptWorker(w, { message: (m) => messages.push(m), lost: () => undefined }, {
+      provideWasm: async (file) => {
+        asked.push(file);
+        if (file === 'missing.wasm') throw new Error('no grammar bundled for missing.wasm');
+        return module;
+      },
+      onReady: () => ready++,
+    });
+    w.onmessage!({ data: { wasmRequest: 'web-tree-sitter.wasm' } } as MessageEvent);
+    w.onmessage!({ data: { wasmRequest: 'missing.wasm' } } as MessageEvent);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(asked).toEqual(['web-tree-sitter.wasm', 'missing.wasm']);
+    expect(posted).toEqual([{ wasmReply: 'web-tree-sitter.wasm', module }, { wasmReply: 'missing.wasm', error: 'no grammar bundled for missing.wasm' }]);
+    // WASM traffic is the shell's: the pool hears only the protocol's messages.
+    expect(messages).toEqual([]);
+    w.onmessage!({ data: { ready: true } } as MessageEvent);
+    expect(ready).toBe(1);
+    expect(messages).toEqual([{ ready: true }]);
+  });
+
+  it('a Chunker fed compiled grammar modules chunks exactly as one fed bytes (the runtime, per realm, is instantiated from a module in the browser e2e)', async () => {
+    const compiled = async (file: string) => new WebAssembly.Module(new Uint8Array(await nodeWasmLoader(file)));
+    const fromModules = await Chunker.create({ loadWasm: compiled });
+    try {
+      for (const [p, t] of Object.entries(FILES)) expect(await fromModules.chunkFile(p, t)).toEqual(await local.chunkFile(p, t));
+    } finally {
+      fromModules.dispose();
+    }
   });
 
   it('sizes the pool at all cores but one, at least 2, never more than the cores', () => {

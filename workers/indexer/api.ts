@@ -49,5 +49,7 @@ export type LiveFile =
 export interface IndexerWorkerApi {
   indexCodebase(req: IndexRequest, token: CancelToken, onProgress: (p: IndexProgress) => void): Promise<IndexSummary>;
   readLiveFile(source: SourceRef, path: string): Promise<LiveFile>;
+  /** Loads tree-sitter (fetch, compile) before the first run needs it. */
+  warm(): Promise<void>;
   cancel(token: CancelToken): void;
 }

@@ -14,7 +14,8 @@ import { FileListSource } from '../../src/core/source/memory-source.ts';
 import type { FileSource } from '../../src/core/source/types.ts';
 import { sha256Hex } from '../../src/core/hash/hash.ts';
 import { CancelRegistry, type CancelToken } from '../../src/core/cancel.ts';
-import { browserWasmLoader } from './wasm-loader.ts';
+import { browserWasmModules } from './wasm-loader.ts';
+import { measureSince } from '../../src/core/user-timing.ts';
 import { createChunkWorkerPool, defaultPoolSize } from '../chunker/pool.ts';
 import type { ChunkPool } from '../../src/core/index/chunk-pool.ts';
 import type { FileChunker } from '../../src/core/index/indexer.ts';
@@ -32,46 +33,71 @@ const OPTIMIZE_AFTER_ROWS = 20_000;
 const FILES_AHEAD_PER_WORKER = 16;
 const FILES_AHEAD_IN_THREAD = 4;
 /**
- * Files of a run chunked in this worker before the pool is used (and started): starting the
- * chunker workers (module load + tree-sitter WASM) costs more than a handful of files, and
- * one edited file should be searchable at once.
+ * Files of a run chunked in this worker before the pool is used: one edited file, or the
+ * first few of a run, are searchable at once even when the workers are busy or cold.
  */
 const IN_THREAD_FIRST_FILES = 16;
+/**
+ * Bytes of text a run chunks in this worker before it starts the chunker workers: starting
+ * them (module load, instantiating the runtime and grammars) pays only when more work
+ * follows. A 100-file folder (~0.7 MB) is chunked here, with no worker started; a bigger one
+ * goes on here until a worker has loaded, so no file waits on a worker's start.
+ */
+const POOL_AFTER_BYTES = 1 << 20;
 
 const cancels = new CancelRegistry();
 let chunkerPromise: Promise<Chunker> | null = null;
 /** Kept across runs (the workers keep their loaded grammars); replaced when the size changes. */
-let pool: ChunkPool | null = null;
+let pool: { pool: ChunkPool; ready: number } | null = null;
 
 function getChunker(): Promise<Chunker> {
   if (!chunkerPromise) {
-    const p = Chunker.create({ loadWasm: browserWasmLoader });
+    const t0 = performance.now();
+    const p = Chunker.create({ loadWasm: browserWasmModules });
+    p.then(() => measureSince('tree-sitter', t0), () => undefined);
     p.catch(() => (chunkerPromise = null));
     chunkerPromise = p;
   }
   return chunkerPromise;
 }
 
+function workerPool(workers: number): { pool: ChunkPool; ready: number } {
+  if (pool?.pool.size === workers) return pool;
+  void pool?.pool.dispose();
+  const p: { pool: ChunkPool; ready: number } = { pool: null as unknown as ChunkPool, ready: 0 };
+  p.pool = createChunkWorkerPool(
+    workers,
+    // Nested dedicated workers; a literal URL so Vite bundles the chunker worker.
+    () => new Worker(new URL('../chunker/index.ts', import.meta.url), { type: 'module', name: 'sift-chunker' }),
+    getChunker,
+    // Not a file's warning: the run goes on in-thread with the same results, only slower.
+    (why) => console.warn(`sift: a chunker worker stopped (${why}); its files are chunked in the indexer worker`),
+    // The modules this worker compiled, shared: a worker instantiates, it never compiles.
+    { provideWasm: browserWasmModules, onReady: () => p.ready++ },
+  );
+  pool = p;
+  return p;
+}
+
 /**
- * The chunker of one run: the first IN_THREAD_FIRST_FILES files in this worker, the rest in
- * the pool of `workers` chunker workers (none: all in this worker).
+ * The chunker of one run: this worker until the run has chunked POOL_AFTER_BYTES here and a
+ * chunker worker is ready (and always the first IN_THREAD_FIRST_FILES files), then the pool
+ * of `workers` chunker workers (none: all in this worker).
  */
 function runChunker(workers: number): FileChunker {
-  if (workers <= 0) return { chunkFile: async (path, text) => (await getChunker()).chunkFile(path, text) };
-  if (pool?.size !== workers) {
-    void pool?.dispose();
-    pool = createChunkWorkerPool(
-      workers,
-      // Nested dedicated workers; a literal URL so Vite bundles the chunker worker.
-      () => new Worker(new URL('../chunker/index.ts', import.meta.url), { type: 'module', name: 'sift-chunker' }),
-      getChunker,
-      // Not a file's warning: the run goes on in-thread with the same results, only slower.
-      (why) => console.warn(`sift: a chunker worker stopped (${why}); its files are chunked in the indexer worker`),
-    );
-  }
-  const p = pool;
+  const here: FileChunker = { chunkFile: async (path, text) => (await getChunker()).chunkFile(path, text) };
+  if (workers <= 0) return here;
   let seen = 0;
-  return { chunkFile: async (path, text) => (++seen <= IN_THREAD_FIRST_FILES ? (await getChunker()).chunkFile(path, text) : p.chunkFile(path, text)) };
+  let bytes = 0;
+  return {
+    chunkFile: (path, text) => {
+      const p = pool?.pool.size === workers ? pool : null;
+      if (++seen > IN_THREAD_FIRST_FILES && p && p.ready > 0) return p.pool.chunkFile(path, text);
+      bytes += text.length;
+      if (!p && bytes >= POOL_AFTER_BYTES) workerPool(workers).pool.start();
+      return here.chunkFile(path, text);
+    },
+  };
 }
 
 function toSource(ref: SourceRef): FileSource {
@@ -84,9 +110,14 @@ const api: IndexerWorkerApi = {
   async indexCodebase(req: IndexRequest, token: CancelToken, onProgress: (p: IndexProgress) => void) {
     return cancels.run(token, async (signal) => {
       const store = wrap<WriterPortApi>(req.storePort);
+      const t0 = performance.now();
       try {
         await getChunker();
         const meter = new ProgressMeter(onProgress);
+        // The first committed batch is reported at once (not with the next status, up to
+        // PROGRESS_MS later): a typed query searches it as soon as it lands.
+        let last: Parameters<typeof meter.status>[0] | null = null;
+        let batches = 0;
         const workers = Math.max(0, Math.floor(req.chunkWorkers ?? defaultPoolSize(navigator.hardwareConcurrency)));
         const chunker = runChunker(workers);
         const summary = await indexCodebase(
@@ -98,11 +129,22 @@ const api: IndexerWorkerApi = {
             concurrency: req.filesAhead ?? (workers > 0 ? workers * FILES_AHEAD_PER_WORKER : FILES_AHEAD_IN_THREAD),
             optimizeAfterRows: OPTIMIZE_AFTER_ROWS,
             onWarning: (w) => meter.warning(w),
-            onBatch: () => meter.batch(),
-            onProgress: (status) => meter.status(status),
+            onBatch: () => {
+              meter.batch();
+              if (++batches === 1) measureSince('first-batch', t0);
+              if (batches === 1 && last) {
+                meter.status(last);
+                meter.flush();
+              }
+            },
+            onProgress: (status) => {
+              last = status;
+              meter.status(status);
+            },
           },
         );
         meter.flush();
+        measureSince('index', t0);
         return summary;
       } finally {
         store[releaseProxy]();
@@ -124,6 +166,10 @@ const api: IndexerWorkerApi = {
       if (name === 'NotAllowedError' || name === 'SecurityError') return { ok: false, reason: 'permission', message };
       return { ok: false, reason: 'unreadable', message };
     }
+  },
+
+  async warm() {
+    await getChunker();
   },
 
   cancel(token: CancelToken) {

@@ -208,6 +208,8 @@ export interface StoreWorkerApi {
    * `codebases`, the ones the page lets browser agents search; a bad argument is an error answer.
    */
   agentTool(name: string, args: unknown, codebases: AgentCodebase[]): Promise<ToolAnswer>;
+  /** Loads SQLite (fetch, compile, OPFS VFS) before the first codebase needs it. */
+  warm(): Promise<void>;
   cancel(token: CancelToken): void;
 }
 

@@ -156,6 +156,14 @@ class WorkerBridge {
     }
   }
 
+  /**
+   * Starts worker `name` and loads its WASM (SQLite; tree-sitter) ahead of the work that
+   * needs it: the store at startup, the indexer while a folder is being picked. Best effort.
+   */
+  warm(name: 'store' | 'indexer'): Promise<void> {
+    return (name === 'store' ? this.#call('store', 'warm', []) : this.#call('indexer', 'warm', [])).catch(() => undefined);
+  }
+
   // ---- store ----
 
   openCodebase(id: string, signal?: AbortSignal): Promise<CodebaseInfo> {
@@ -236,11 +244,19 @@ class WorkerBridge {
     source: SourceRef,
     opts: { verify?: boolean; signal?: AbortSignal; onProgress: (p: IndexProgress) => void; walk?: IndexWalkSettings },
   ): Promise<IndexSummary> {
-    const storePort = await this.#writerPort(id, opts.signal);
+    // The indexer starts (worker, tree-sitter, walk) while the store connects its port: the
+    // indexer's first store call waits in the port's queue, not the whole run behind it.
+    const { port1, port2: storePort } = new MessageChannel();
+    const connected = this.#call('store', 'connectWriter', [id, transfer(port1, [port1])], opts.signal);
     const token = newToken('index');
     const w = opts.walk;
     const req = transfer({ source, storePort, verify: opts.verify, include: w?.include, exclude: w?.exclude, maxFileSize: w?.maxFileSize }, [storePort]);
-    return this.#call('indexer', 'indexCodebase', [req, token, proxy(opts.onProgress)], opts.signal, token);
+    const run = this.#call('indexer', 'indexCodebase', [req, token, proxy(opts.onProgress)], opts.signal, token);
+    // A store that cannot serve the port never answers the indexer: stop the run, report why.
+    connected.catch(() => void (this.#handles.indexer?.remote as unknown as Callable | undefined)?.cancel(token));
+    run.catch(() => undefined);
+    await connected;
+    return run;
   }
 
   readLiveFile(source: SourceRef, path: string, signal?: AbortSignal): Promise<LiveFile> {

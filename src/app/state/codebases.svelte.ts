@@ -58,7 +58,7 @@ export interface CodebaseView {
 /** The worker calls the codebases make. */
 export type CodebaseBridge = Pick<
   WorkerBridge,
-  'openCodebase' | 'codebaseInfo' | 'removeCodebase' | 'reloadVectors' | 'setMeta' | 'indexCodebase' | 'embedPending' | 'exportIndex' | 'importIndex' | 'openPack' | 'downloadPack'
+  'openCodebase' | 'codebaseInfo' | 'removeCodebase' | 'reloadVectors' | 'setMeta' | 'indexCodebase' | 'embedPending' | 'exportIndex' | 'importIndex' | 'openPack' | 'downloadPack' | 'warm'
 >;
 
 export interface CodebasesDeps {
@@ -172,6 +172,8 @@ class Codebases {
     });
     await this.#load();
     this.#ready = true;
+    // The first folder added needs SQLite: it loads now, not after the pick.
+    void this.#bridge.warm('store');
     if (typeof window !== 'undefined') {
       window.addEventListener('focus', () => this.#onFocus());
       document.addEventListener('visibilitychange', () => document.visibilityState === 'visible' && this.#onFocus());
@@ -243,8 +245,14 @@ class Codebases {
     return typeof window !== 'undefined' && 'showDirectoryPicker' in window;
   }
 
+  /** A folder is about to be picked or dropped: tree-sitter loads while the person chooses. */
+  prepareToIndex(): void {
+    if (this.#sync.isWriter) void this.#bridge.warm('indexer');
+  }
+
   async openFolder(): Promise<void> {
     if (!this.#requireWriter()) return;
+    this.prepareToIndex();
     let handle: FileSystemDirectoryHandle;
     try {
       handle = await (window as unknown as { showDirectoryPicker(o: object): Promise<FileSystemDirectoryHandle> }).showDirectoryPicker({ id: 'sift-codebase', mode: 'read' });
@@ -267,9 +275,12 @@ class Codebases {
       }
     }
     const record = newRecord(handle.name, 'folder', handle);
-    await this.#add(record, 'granted');
+    // The first index starts with the row, beside opening the store and saving the record
+    // (the store worker takes them in turn): the first results wait on no round trip.
+    const added = this.#add(record, 'granted');
     this.#watch.observe(record.id, handle);
     void this.rescan(record.id);
+    await added;
   }
 
   /** Files from `<input webkitdirectory>` (or a dropped folder's files): a snapshot codebase. */
@@ -281,8 +292,9 @@ class Codebases {
     if (!this.#requireWriter() || snapshot.files.length === 0) return;
     const record = newRecord(snapshot.name, 'snapshot');
     this.#snapshots.set(record.id, snapshot);
-    await this.#add(record, 'none');
+    const added = this.#add(record, 'none');
     void this.rescan(record.id);
+    await added;
   }
 
   /** Drag and drop: a real directory handle where the browser gives one, else the files. */
@@ -294,6 +306,7 @@ class Codebases {
     else notices.push('warning', 'Drop a folder, not single files.');
   }
 
+  /** Adds the row at once (before its first await), then opens the store and saves the record. */
   async #add(record: CodebaseRecord, access: Access): Promise<void> {
     this.#views = [...this.#views, newView(record, access)];
     try {

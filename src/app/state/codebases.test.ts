@@ -68,6 +68,7 @@ function setup(opts: { writer?: boolean; walkSettings?: () => IndexWalkSettings 
     importIndex: async () => ({ ok: false, reason: 'not-sqlite', message: 'no' }),
     openPack: async () => ({ ok: false, problem: 'http', message: 'no', bytes: null }),
     downloadPack: async () => ({ ok: false, reason: 'corrupt', message: 'no' }),
+    warm: async (name) => void calls.push(`warm ${name}`),
   };
   const cb = createCodebases({ bridge, records, tabs, walkSettings: opts.walkSettings });
   return { cb, kv, posted, listeners, indexCalls, calls, tabs };

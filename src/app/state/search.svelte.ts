@@ -313,11 +313,18 @@ class Search {
     });
   }
 
-  /** Called when indexed data changed; re-runs the current search, throttled. */
-  refreshLive(): void {
+  /**
+   * Called when indexed data changed; re-runs the current search. Throttled (LIVE_REFRESH_MS)
+   * while results are on screen and indexing goes on; at once while the query has shown no
+   * results yet (a person waits on them: each batch that lands is searched) and when
+   * `settled` (the run ended: its last files are searched now, not up to a throttle later).
+   */
+  refreshLive(settled = false): void {
     if (!this.#query.trim()) return;
-    const wait = Math.max(0, LIVE_REFRESH_MS - (Date.now() - this.#lastLiveRefresh));
-    if (this.#timer) return; // a search is already queued
+    const waiting = settled || (this.#results.length === 0 && grepSearch.lines.length === 0);
+    const wait = waiting ? 0 : Math.max(0, LIVE_REFRESH_MS - (Date.now() - this.#lastLiveRefresh));
+    if (this.#timer && (this.#typing || !waiting)) return; // a search is already queued
+    if (this.#timer) clearTimeout(this.#timer);
     this.#timer = setTimeout(() => {
       this.#lastLiveRefresh = Date.now();
       void this.run();

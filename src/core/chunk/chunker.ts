@@ -51,7 +51,12 @@ const MAX_ERROR_RATIO = 0.5;
 /** A line this long that is also most of the file marks minified/generated code: chunked as text without parsing. */
 const MINIFIED_LINE_CHARS = 20_000;
 
-export type WasmLoader = (file: string) => Promise<Uint8Array>;
+/**
+ * A WASM file by name: its bytes, or a module compiled already (the browser's indexer worker
+ * compiles each file once and hands the module to its chunker workers: compiled code, tier-up
+ * included, is shared instead of redone per worker).
+ */
+export type WasmLoader = (file: string) => Promise<Uint8Array | WebAssembly.Module>;
 
 export interface ChunkerOptions {
   loadWasm: WasmLoader;
@@ -75,10 +80,20 @@ let runtimeReady: Promise<void> | null = null;
 /** web-tree-sitter's Emscripten module is per realm: initialise it once. */
 function initRuntime(loadWasm: WasmLoader): Promise<void> {
   runtimeReady ??= (async () => {
-    const wasmBinary = await loadWasm(RUNTIME_WASM);
+    const wasm = await loadWasm(RUNTIME_WASM);
     // Emscripten fills this object in with the runtime's exports: tree-access.ts reads them.
-    const moduleArg = { wasmBinary };
-    await Parser.init(moduleArg as unknown as Parameters<typeof Parser.init>[0]);
+    // A compiled module is instantiated through Emscripten's instantiateWasm hook.
+    let failed: (e: unknown) => void = () => undefined;
+    const instantiateFailed = new Promise<never>((_, reject) => (failed = reject));
+    const moduleArg = wasm instanceof WebAssembly.Module
+      ? {
+        instantiateWasm(imports: WebAssembly.Imports, ok: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) {
+          WebAssembly.instantiate(wasm, imports).then((instance) => ok(instance, wasm), failed);
+          return {};
+        },
+      }
+      : { wasmBinary: wasm };
+    await Promise.race([Parser.init(moduleArg as unknown as Parameters<typeof Parser.init>[0]), instantiateFailed]);
     bindTreeRuntime(moduleArg);
   })().catch((err: unknown) => {
     runtimeReady = null;
@@ -233,7 +248,7 @@ export class Chunker {
     let p = this.grammars.get(language);
     if (!p) {
       p = this.loadWasm(GRAMMARS[language])
-        .then((bytes) => Language.load(bytes))
+        .then((wasm) => (wasm instanceof WebAssembly.Module ? Language.loadSync(wasm) : Language.load(wasm)))
         .catch((err: unknown) => (err instanceof Error ? err.message : String(err)));
       this.grammars.set(language, p);
     }

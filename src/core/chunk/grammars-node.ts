@@ -25,7 +25,9 @@ function resolveWasmPath(file: string): string {
 }
 
 /** Reads `web-tree-sitter.wasm` or a grammar file (e.g. `tree-sitter-python.wasm`). */
-export const nodeWasmLoader: WasmLoader = async (file) => {
+export const nodeWasmLoader = async (file: string): Promise<Uint8Array> => {
   const buf = await readFile(resolveWasmPath(file));
   return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
 };
+
+nodeWasmLoader satisfies WasmLoader;
