@@ -469,6 +469,7 @@ export class ServedCodebase implements ToolCodebase {
             walked = Math.max(walked, s.totalFiles);
           },
           onBatch: (b) => {
+            if (first && stored === 0 && process.env.SIFT_MCP_LOG) this.o.log(`${this.name}: first ${b.files} files stored ${Date.now() - this.#startedAt} ms after the server opened the index`);
             stored += b.files;
             if (first) this.#share = Math.min(0.999, stored / Math.max(walked, stored, 1));
           },

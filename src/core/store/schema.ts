@@ -344,14 +344,19 @@ export async function migrate(db: Db): Promise<number> {
   if (from > SCHEMA_VERSION) {
     throw new Error(`index schema version ${from} is newer than this Sift (${SCHEMA_VERSION}); rebuild the index or update Sift`);
   }
-  for (let v = from; v < SCHEMA_VERSION; v++) {
+  // A new database takes every migration in ONE transaction: a commit costs fsyncs, and one
+  // per migration was most of opening a new index (11 commits: 0.6 s of fsync in 1.4 s, loaded
+  // 2-core VM). An existing one migrates a step per transaction, as before.
+  for (let v = from; v < SCHEMA_VERSION; ) {
+    const to = from === 0 ? SCHEMA_VERSION : v + 1;
     await db.transaction(async (tx) => {
-      await tx.exec(MIGRATIONS[v]);
-      await tx.exec(`PRAGMA user_version = ${v + 1}`);
+      for (let k = v; k < to; k++) await tx.exec(MIGRATIONS[k]);
+      await tx.exec(`PRAGMA user_version = ${to}`);
       const now = new Date().toISOString();
-      await tx.run(`INSERT INTO meta(key, value) VALUES ('${META.schemaVersion}', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`, [String(v + 1)]);
+      await tx.run(`INSERT INTO meta(key, value) VALUES ('${META.schemaVersion}', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`, [String(to)]);
       await tx.run(`INSERT OR IGNORE INTO meta(key, value) VALUES ('created_at', ?)`, [now]);
     });
+    v = to;
   }
   return from;
 }
