@@ -125,6 +125,8 @@ export class ServedCodebase implements ToolCodebase {
   /** Paths changed during the first index, stored ahead of the walk by #storeTouched. */
   #touched = new Set<string>();
   #storingTouched: Promise<void> | null = null;
+  /** Files #storeTouched stored (a first answer may come from them: #waitFirst). */
+  #storedAhead = 0;
   /** Index writes, one at a time: the run's and #storeTouched's. */
   #writes: Promise<unknown> = Promise.resolve();
   readonly texts = new TextCache(DEFAULT_TEXT_CACHE_CHARS);
@@ -252,8 +254,9 @@ export class ServedCodebase implements ToolCodebase {
     const called = Date.now();
     // (#running and #state change while this waits.)
     const run = (): Promise<void> | null => this.#running;
+    if (this.#touched.size) void this.#storeTouched();
     for (let p = run(); p && this.#state === 'indexing' && Date.now() - called < FIRST_WAIT_MAX_MS; p = run()) {
-      if (this.#share > 0 && Date.now() - this.#startedAt >= FIRST_ANSWER_BY_MS) break;
+      if ((this.#share > 0 || this.#storedAhead > 0) && Date.now() - this.#startedAt >= FIRST_ANSWER_BY_MS) break;
       await waitAtMost(p, 50);
     }
     if (this.#touched.size && this.#state === 'indexing') void this.#storeTouched();
@@ -342,6 +345,7 @@ export class ServedCodebase implements ToolCodebase {
           const chunks = prepareChunks(chunkText(f.path, text, language, STORED_AHEAD_CHUNKS));
           const record = { path: f.path, size: f.size, language, ...STORED_AHEAD };
           await this.#exclusive(() => this.#index.writeFiles([{ file: record, chunks, text }]));
+          this.#storedAhead++;
           if (process.env.SIFT_MCP_LOG) this.o.log(`${this.name}: stored ${f.path} ahead of the first index`);
         }
       }
