@@ -3,13 +3,17 @@
  * fresh while the server runs, as a ToolCodebase for the core's agent tools.
  *
  * Freshness: a folder without an index is indexed in the background at start (keyword and
- * exact search first: nothing is embedded here); answers come as soon as files are stored,
- * and say what share is. Afterwards every directory holding indexed files is watched
- * (fs.watch, one per directory, never node_modules or .git); a change marks the index dirty
- * and starts a debounced incremental run (the indexer's stat cache: only changed files are
- * read). A call first lets pending file events in, then waits for a dirty index's run (at
- * most REFRESH_WAIT_MS), so an edit is in the next answer. Without working watchers, a stat
- * walk runs before a call when the last one is older than STAT_EVERY_MS.
+ * exact search first: nothing is embedded here). During that first index `grep` and `read`
+ * serve every file the index will hold, stored or not (mcp-disk.ts DiskView: files not
+ * stored yet, or edited since, are read from disk), and `search` answers as soon as files are
+ * stored, saying what share is. Every directory a run walks is watched before it is listed
+ * (fs.watch, one per directory, never node_modules or .git; mcp-disk.ts WatchedSource), so
+ * a change made while a run walks is seen too; a change marks the index dirty and starts a
+ * debounced incremental run (the indexer's stat cache: only changed files are read) — during
+ * the first index the changed files are also stored at once (#storeTouched), ahead of the
+ * walk's order. A call first lets pending file events in, then waits for a dirty index's run
+ * (at most REFRESH_WAIT_MS), so an edit is in the next answer. Without working watchers, a
+ * stat walk runs before a call when the last one is older than STAT_EVERY_MS.
  *
  * Writes are serialized: one run at a time per codebase, under the index's session lock (the
  * one `sift index` takes), so a concurrent `sift index` and this server never write at once
@@ -18,15 +22,19 @@
 import { existsSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { NodeFileSource } from '../core/source/node-source-node.ts';
-import { indexCodebase, type FileChunker } from '../core/index/indexer.ts';
+import { decodeText, indexCodebase, planIndex, prepareChunks, type FileChunker, type IndexStore } from '../core/index/indexer.ts';
+import { isProbablyBinary } from '../core/walk/walker.ts';
+import { chunkText } from '../core/chunk/text.ts';
+import { detectLanguage } from '../core/chunk/languages.ts';
 import { Searcher } from '../core/search/search.ts';
 import { DEFAULT_TEXT_CACHE_CHARS, TextCache } from '../core/search/grep.ts';
 import type { Store } from '../core/store/store.ts';
 import { META } from '../core/store/meta.ts';
-import { DEFAULT_IGNORE_PATTERNS } from '../core/config.ts';
+import { CHUNK_OVERLAP_CHARS, DEFAULT_IGNORE_PATTERNS, MAX_CHUNK_CHARS, MIN_CHUNK_CHARS } from '../core/config.ts';
 import { acquireSessionLock, type SessionLock } from '../core/store/lock-node.ts';
-import { planIndex } from '../core/index/indexer.ts';
-import type { ToolCodebase, ToolProgress } from '../core/tools/run.ts';
+import type { ToolCodebase, ToolProgress, ToolStore } from '../core/tools/run.ts';
+import type { ToolName } from '../core/tools/contract.ts';
+import { DiskTexts, DiskView, walkFiles, WatchedSource } from './mcp-disk.ts';
 import { openIndex, type IndexPaths } from './context.ts';
 import { createChunkPool, DEFAULT_POOL_SIZE } from './chunk-pool.ts';
 
@@ -87,16 +95,13 @@ class Busy extends Error {
 }
 
 /**
- * Index runs of all served codebases, one at a time: two connections of this process writing
- * at once share one SQLite module (two NEW indexes created at once failed: "cannot start a
- * transaction within a transaction"), and on 2 cores two runs only take turns anyway.
+ * The record of a file stored ahead of the first index's order (#storeTouched): an mtime no
+ * stat matches and no hash, so the next run reads and chunks it again (the first index itself
+ * replaces it when its walk comes to it) and records the Merkle root with it.
  */
-let writerTurn: Promise<void> = Promise.resolve();
-function oneWriterAtATime(fn: () => Promise<void>): Promise<void> {
-  const turn = writerTurn.then(fn, fn);
-  writerTurn = turn.catch(() => undefined);
-  return turn;
-}
+const STORED_AHEAD = { mtime: -1, hash: '' } as const;
+/** Its chunks: the plain text chunker's (the run's tree-sitter chunker is busy with the run's files). */
+const STORED_AHEAD_CHUNKS = { maxChunkChars: MAX_CHUNK_CHARS, minChunkChars: MIN_CHUNK_CHARS, overlapChars: CHUNK_OVERLAP_CHARS };
 
 /** Resolves with `p` or after `ms`, whichever comes first (never rejects). */
 function waitAtMost(p: Promise<unknown>, ms: number): Promise<void> {
@@ -107,8 +112,23 @@ function waitAtMost(p: Promise<unknown>, ms: number): Promise<void> {
 }
 
 export class ServedCodebase implements ToolCodebase {
-  store: Store;
+  /** The index. */
+  #index: Store;
   searcher: Searcher;
+  /** During the first index: the latest walk of the files as the tools see them (DiskView), and the #changes it was walked at. */
+  #view: { view: Promise<DiskView>; changes: number } | null = null;
+  /** The latest of them that is ready (and the #changes it was walked at): what `store` serves during the first index. */
+  #ready: DiskView | null = null;
+  #readyChanges = -1;
+  /** Texts the views read from disk (kept until the first index ends). */
+  #diskTexts: DiskTexts | null = null;
+  /** Paths changed during the first index, stored ahead of the walk by #storeTouched. */
+  #touched = new Set<string>();
+  #storingTouched: Promise<void> | null = null;
+  /** Files #storeTouched stored (a first answer may come from them: #waitFirst). */
+  #storedAhead = 0;
+  /** Index writes, one at a time: the run's and #storeTouched's. */
+  #writes: Promise<unknown> = Promise.resolve();
   readonly texts = new TextCache(DEFAULT_TEXT_CACHE_CHARS);
   #state: ToolProgress['state'] = 'ready';
   #share = 1;
@@ -141,7 +161,7 @@ export class ServedCodebase implements ToolCodebase {
     store: Store,
     private readonly o: ServeOptions,
   ) {
-    this.store = store;
+    this.#index = store;
     this.searcher = new Searcher(store);
     this.#ino = statSync(paths.db).ino;
     this.#watchOk = o.watch !== false;
@@ -158,8 +178,13 @@ export class ServedCodebase implements ToolCodebase {
     return cb;
   }
 
+  /** What the tools read: the index, or during the first index the view of every file (DiskView). */
+  get store(): ToolStore {
+    return this.#state === 'indexing' && this.#ready ? this.#ready : this.#index;
+  }
+
   progress(): ToolProgress {
-    return { state: this.#state, indexedShare: this.#share, error: this.#state === 'error' ? this.#error : this.#lag };
+    return { state: this.#state, indexedShare: this.#share, error: this.#state === 'error' ? this.#error : this.#lag, filesComplete: this.#state === 'indexing' && this.#ready !== null };
   }
 
   /** Starts the first run (index or catch up) and the semantic leg's loading, in the background. */
@@ -177,13 +202,13 @@ export class ServedCodebase implements ToolCodebase {
   async #loadVectorLeg(): Promise<void> {
     try {
       const { loadSearchEmbedder } = await import('./model.ts');
-      const choice = await loadSearchEmbedder({ store: this.store });
+      const choice = await loadSearchEmbedder({ store: this.#index });
       if ('unavailable' in choice) {
         this.#semantic = choice.unavailable;
         return;
       }
       const { openVectorIndex } = await import('./vectors.ts');
-      const v = await openVectorIndex(this.store, this.paths, choice.embedder.info.key);
+      const v = await openVectorIndex(this.#index, this.paths, choice.embedder.info.key);
       if (!v || this.#closed) {
         this.#semantic = 'the index has no embeddings for its model';
         await choice.embedder.dispose();
@@ -209,10 +234,14 @@ export class ServedCodebase implements ToolCodebase {
    * STAT_EVERY_MS. With watchers, the SAFETY_WALK_MS walk runs in the background: a call
    * never waits for a walk that no change asked for.
    */
-  async beforeCall(): Promise<void> {
+  async beforeCall(tool?: ToolName): Promise<void> {
     await new Promise((r) => setImmediate(r));
     this.#followRebuild();
-    if (this.#state === 'indexing') return this.#waitFirst();
+    if (this.#state === 'indexing') {
+      // grep and read answer at once, from every file; search and symbols from what is stored.
+      if (tool === 'grep' || tool === 'read') return void (await this.#currentView());
+      return this.#waitFirst();
+    }
     const stale = Date.now() - this.#lastWalk;
     const unwatched = !this.#watchOk && stale > STAT_EVERY_MS;
     const changed = this.#changes > this.#indexedChanges;
@@ -220,15 +249,110 @@ export class ServedCodebase implements ToolCodebase {
     if ((changed || unwatched) && this.#running) await waitAtMost(this.#running, REFRESH_WAIT_MS);
   }
 
-  /** During the first index: see FIRST_ANSWER_BY_MS. */
+  /** During the first index: see FIRST_ANSWER_BY_MS; files changed meanwhile are stored first (#storeTouched). */
   async #waitFirst(): Promise<void> {
     const called = Date.now();
     // (#running and #state change while this waits.)
     const run = (): Promise<void> | null => this.#running;
+    if (this.#touched.size) void this.#storeTouched();
     for (let p = run(); p && this.#state === 'indexing' && Date.now() - called < FIRST_WAIT_MAX_MS; p = run()) {
-      if (this.#share > 0 && Date.now() - this.#startedAt >= FIRST_ANSWER_BY_MS) return;
+      if ((this.#share > 0 || this.#storedAhead > 0) && Date.now() - this.#startedAt >= FIRST_ANSWER_BY_MS) break;
       await waitAtMost(p, 50);
     }
+    if (this.#touched.size && this.#state === 'indexing') void this.#storeTouched();
+    if (this.#storingTouched) await waitAtMost(this.#storingTouched, REFRESH_WAIT_MS);
+  }
+
+  /**
+   * The DiskView of the files as they are now: walked again when a file event came since the
+   * last one was walked (or, without watchers, at every call).
+   */
+  #currentView(): Promise<DiskView> {
+    const changes = this.#changes;
+    if (!this.#view || this.#view.changes !== changes || !this.#watchOk) {
+      // (Synchronous fs: the walk and the reads do not wait behind the run's work on this thread.)
+      this.#diskTexts ??= new DiskTexts(DEFAULT_TEXT_CACHE_CHARS);
+      const view = DiskView.open(this.#index, this.#source({ sync: true }), this.#diskTexts, this.#walkOptions());
+      const entry = { view, changes };
+      view.then((v) => {
+        if (changes < this.#readyChanges) return;
+        this.#ready = v;
+        this.#readyChanges = changes;
+      }, () => undefined);
+      this.#view = entry;
+    }
+    return this.#view.view;
+  }
+
+  /** The folder as a FileSource whose walks watch every directory before listing it. */
+  #source(o: { sync?: boolean } = {}): NodeFileSource {
+    return this.o.watch === false ? new NodeFileSource(this.root, o) : new WatchedSource(this.root, (dir) => this.#watch(dir), o);
+  }
+
+  /** One write to the index at a time (a run's batches and #storeTouched's files). */
+  #exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const turn = this.#writes.then(fn, fn);
+    this.#writes = turn.catch(() => undefined);
+    return turn;
+  }
+
+  /** The index as the indexer writes it: its writes wait for #storeTouched's (#exclusive). */
+  #indexStore(): IndexStore {
+    const s = this.#index;
+    const x = <T>(fn: () => Promise<T>): Promise<T> => this.#exclusive(fn);
+    return {
+      getMeta: (k) => s.getMeta(k),
+      setMeta: (k, v) => s.setMeta(k, v),
+      getFiles: () => s.getFiles(),
+      chunkCount: () => s.chunkCount(),
+      writeFiles: (items) => x(() => s.writeFiles(items)),
+      deleteFiles: (paths) => x(() => s.deleteFiles(paths)),
+      renameFile: (from, to) => x(() => s.renameFile(from, to)),
+      optimizeFts: () => x(() => s.optimizeFts()),
+      setBulkLoad: (on) => x(() => s.setBulkLoad(on)),
+      flushTrigrams: () => x(() => s.flushTrigrams()),
+    };
+  }
+
+  /**
+   * During the first index: store the files changed since it started (file events) now, not
+   * when the walk's order reaches them, or after the run when the walk had passed them — so
+   * `search` finds an edit made during the first index within moments. Only walked files
+   * (the walker's rules) under a path a file event named.
+   * Each is stored as STORED_AHEAD says, so the run after this one chunks it again with the
+   * tree-sitter chunker and records the Merkle root with it.
+   */
+  #storeTouched(): Promise<void> {
+    if (this.#storingTouched) return this.#storingTouched;
+    this.#storingTouched = (async () => {
+      while (this.#touched.size && this.#state === 'indexing' && !this.#closed) {
+        const touched = [...this.#touched];
+        this.#touched.clear();
+        // (The walk alone, not the index's records: a touched file stored again is harmless.)
+        const source = this.#source({ sync: true });
+        const under = (p: string) => touched.some((t) => p === t || p.startsWith(`${t}/`));
+        const files = [...(await walkFiles(source, this.#walkOptions())).values()].filter((f) => under(f.path));
+        for (const f of files) {
+          let data: Uint8Array;
+          try {
+            data = await source.readFile(f.path);
+          } catch {
+            continue;
+          }
+          if (isProbablyBinary(data)) continue;
+          const text = decodeText(data);
+          const language = detectLanguage(f.path, text);
+          const chunks = prepareChunks(chunkText(f.path, text, language, STORED_AHEAD_CHUNKS));
+          const record = { path: f.path, size: f.size, language, ...STORED_AHEAD };
+          await this.#exclusive(() => this.#index.writeFiles([{ file: record, chunks, text }]));
+          this.#storedAhead++;
+          if (process.env.SIFT_MCP_LOG) this.o.log(`${this.name}: stored ${f.path} ahead of the first index`);
+        }
+      }
+    })().catch((e) => this.o.log(`${this.name}: could not store a changed file ahead: ${message(e)}`)).finally(() => {
+      this.#storingTouched = null;
+    });
+    return this.#storingTouched;
   }
 
   /** One incremental run, or joins the one running (which then runs again). */
@@ -240,7 +364,7 @@ export class ServedCodebase implements ToolCodebase {
     this.#running = (async () => {
       do {
         this.#again = false;
-        await oneWriterAtATime(() => this.#run());
+        await this.#run();
       } while (this.#again && !this.#closed);
     })().finally(() => {
       this.#running = null;
@@ -254,7 +378,7 @@ export class ServedCodebase implements ToolCodebase {
     if (this.#lag) notes.push(this.#lag);
     if (this.#state === 'indexing') return { pendingChanges: null, skipped: {}, notes };
     try {
-      const plan = await planIndex({ source: new NodeFileSource(this.root), store: this.store }, { walk: this.#walkOptions() });
+      const plan = await planIndex({ source: new NodeFileSource(this.root), store: this.#index }, { walk: this.#walkOptions() });
       return { pendingChanges: plan.candidates.length + plan.gone.length, skipped: {}, notes };
     } catch (e) {
       notes.push(`could not compare the folder with the index: ${message(e)}`);
@@ -271,7 +395,8 @@ export class ServedCodebase implements ToolCodebase {
     if (this.#chunker) (await this.#chunker).dispose();
     this.#vectors?.index.dispose();
     await this.#vectors?.embedder.dispose().catch(() => undefined);
-    await this.store.close().catch(() => undefined);
+    await this.#storingTouched?.catch(() => undefined);
+    await this.#index.close().catch(() => undefined);
   }
 
   #walkOptions(): { maxFileSize?: number; extraIgnore?: string[]; include?: string[] } {
@@ -288,9 +413,9 @@ export class ServedCodebase implements ToolCodebase {
     }
     if (ino === this.#ino || this.#running) return;
     this.#ino = ino;
-    const old = this.store;
+    const old = this.#index;
     void openIndex(this.paths).then((ctx) => {
-      this.store = ctx.store;
+      this.#index = ctx.store;
       this.searcher = new Searcher(ctx.store);
       // (The vector leg is of the old index; a rebuilt one is searched by keywords until a restart.)
       this.#semantic = 'the index was rebuilt; restart the server for semantic search';
@@ -338,7 +463,7 @@ export class ServedCodebase implements ToolCodebase {
     try {
       if (first) this.o.log(`${this.name}: indexing ${this.root} (keyword and exact search; answers start as files are stored)`);
       const summary = await indexCodebase(
-        { source: new NodeFileSource(this.root), store: this.store, chunker },
+        { source: this.#source(), store: this.#indexStore(), chunker },
         {
           concurrency: Math.max(1, DEFAULT_POOL_SIZE) * FILES_AHEAD_PER_WORKER,
           optimizeAfterRows: OPTIMIZE_AFTER_ROWS,
@@ -348,6 +473,7 @@ export class ServedCodebase implements ToolCodebase {
             walked = Math.max(walked, s.totalFiles);
           },
           onBatch: (b) => {
+            if (first && stored === 0 && process.env.SIFT_MCP_LOG) this.o.log(`${this.name}: first ${b.files} files stored ${Date.now() - this.#startedAt} ms after the server opened the index`);
             stored += b.files;
             if (first) this.#share = Math.min(0.999, stored / Math.max(walked, stored, 1));
           },
@@ -364,6 +490,10 @@ export class ServedCodebase implements ToolCodebase {
       }
       this.#state = 'ready';
       this.#share = 1;
+      this.#view = null;
+      this.#ready = null;
+      this.#readyChanges = -1;
+      this.#diskTexts = null;
     } catch (e) {
       this.#error = message(e);
       this.o.log(`${this.name}: indexing failed: ${this.#error}`);
@@ -381,7 +511,7 @@ export class ServedCodebase implements ToolCodebase {
   async #syncWatchers(): Promise<void> {
     if (this.o.watch === false || this.#closed) return;
     const dirs = new Set<string>(['']);
-    for (const path of (await this.store.getFiles()).keys()) {
+    for (const path of (await this.#index.getFiles()).keys()) {
       for (let d = dirname(path); d !== '.' && d !== '' && !dirs.has(d); d = dirname(d)) dirs.add(d);
     }
     // Folders that are gone stop being watched; folders watched since they appeared stay.
@@ -395,7 +525,7 @@ export class ServedCodebase implements ToolCodebase {
   }
 
   #watch(rel: string): void {
-    if (this.#watchers.has(rel) || this.#closed) return;
+    if (this.#watchers.has(rel) || this.#closed || this.o.watch === false) return;
     if (this.#watchers.size >= MAX_WATCHED_DIRS) {
       if (this.#watchOk) this.o.log(`${this.name}: more than ${MAX_WATCHED_DIRS} folders; changes are found by a stat walk before calls`);
       this.#watchOk = false;
@@ -430,6 +560,7 @@ export class ServedCodebase implements ToolCodebase {
     if (name && !UNWATCHED_DIRS.has(name) && !(dirRel === '' && UNWATCHED_ROOT_DIRS.has(name))) {
       // A new folder: watch it at once, so files written into it are seen too.
       const rel = dirRel ? `${dirRel}/${name}` : name;
+      if (this.#state === 'indexing') this.#touched.add(rel);
       try {
         if (!this.#watchers.has(rel) && statSync(join(this.root, rel)).isDirectory()) this.#watch(rel);
       } catch {
@@ -444,6 +575,7 @@ export class ServedCodebase implements ToolCodebase {
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = setTimeout(() => {
       this.#timer = null;
+      if (this.#touched.size && this.#state === 'indexing') void this.#storeTouched();
       void this.refresh();
     }, WATCH_DEBOUNCE_MS);
   }
@@ -459,3 +591,4 @@ export function codebaseNames(dirs: readonly string[]): string[] {
     return n === 1 ? base : `${base}-${n}`;
   });
 }
+

@@ -54,14 +54,12 @@ export async function runMcp(dirs: string[], o: McpCliOptions): Promise<number> 
   };
   const serve: ServeOptions = { maxFileSize: o.maxFileSize, ignore: o.ignore, include: o.include, watch: o.watch, log };
   const names = codebaseNames(dirs);
-  // One after another: two NEW indexes created at once in one process fail ("cannot start a
-  // transaction within a transaction", then "database is locked"; openNodeStore's migrations).
-  const codebases: ServedCodebase[] = [];
-  for (let i = 0; i < dirs.length; i++) codebases.push(await ServedCodebase.open(names[i], indexPaths(dirs[i], o.db), serve));
+  // Every folder opens and indexes at once (store/sqlite.ts openOneAtATime made that safe).
+  const codebases = await Promise.all(dirs.map((d, i) => ServedCodebase.open(names[i], indexPaths(d, o.db), serve)));
   const host: ToolHost = {
     codebases: () => codebases,
-    beforeCall: async () => {
-      await Promise.all(codebases.map((c) => c.beforeCall()));
+    beforeCall: async (tool) => {
+      await Promise.all(codebases.map((c) => c.beforeCall(tool)));
     },
   };
 

@@ -3,16 +3,21 @@
  * StdioClientTransport, spawning the real bin/sift on a real tree written here (several
  * languages, an ignored file, a secret, a link out of the root). Every tool, answers within
  * their budgets, cursors, grep lines equal to ripgrep's, an edit/add/rename/delete reflected
- * in the next answer, traversal refused, a bad regex, concurrent calls.
+ * in the next answer, traversal refused, a bad regex, concurrent calls. During a first index
+ * (issue 34): grep equal to ripgrep over the walker's files and read of files not stored yet,
+ * a file written or edited then found by search and grep within 2 s, two new folders indexed
+ * at once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ROOT } from './run-sift.ts';
+import { isProbablyBinary, walk } from '../../src/core/walk/walker.ts';
+import { NodeFileSource } from '../../src/core/source/node-source-node.ts';
 
 let work: string;
 let repo: string;
@@ -333,10 +338,11 @@ describe('sift mcp over a plain pipe', () => {
 });
 
 describe('sift mcp over two folders', () => {
-  it('serves both (new indexes), tags entries by codebase and asks which one when a path is in both', async () => {
+  it('indexes both new folders at once, tags entries by codebase and asks which one when a path is in both', async () => {
     const a = join(work, 'two/alpha');
     const b = join(work, 'two/beta');
     for (const [dir, word] of [[a, 'alpha'], [b, 'beta']]) {
+      bigTree(dir, 400, word); // 400 files, .gitignore and src/main.py: 402 indexed
       mkdirSync(join(dir, 'src'), { recursive: true });
       writeFileSync(join(dir, 'src/main.py'), `def run_${word}():\n    return "shared marker ${word}"\n`);
     }
@@ -351,16 +357,180 @@ describe('sift mcp over two folders', () => {
       const g = (await callTwo('grep', { pattern: 'shared marker' })).structuredContent as { total_matches: number; lines: Array<{ codebase: string; path: string }> };
       expect(g.total_matches).toBe(2);
       expect(g.lines.map((l) => `${l.codebase}:${l.path}`)).toEqual(['alpha:src/main.py', 'beta:src/main.py']);
-      const stR = await callTwo('status', {});
-      expect(stR.isError, text(stR)).toBeFalsy();
-      const st = stR.structuredContent as { codebases: Array<{ name: string; files: number }> };
-      expect(st.codebases.map((c) => [c.name, c.files])).toEqual([['alpha', 1], ['beta', 1]]);
+      // Both are indexed at once: some moment finds both partly stored (one after the other, the
+      // first is complete before the second stores a file).
+      type St = { codebases: Array<{ name: string; files: number; state: string; indexed_share: number }> };
+      let together = false;
+      let st: St;
+      do {
+        const stR = await callTwo('status', {});
+        expect(stR.isError, text(stR)).toBeFalsy();
+        st = stR.structuredContent as St;
+        together ||= st.codebases.every((c) => c.state === 'indexing' && c.indexed_share > 0);
+        await new Promise((r) => setTimeout(r, 25));
+      } while (st.codebases.some((c) => c.state === 'indexing'));
+      expect(together).toBe(true);
+      expect(st.codebases.map((c) => [c.name, c.state, c.files])).toEqual([['alpha', 'ready', 402], ['beta', 'ready', 402]]);
       expect(text(await callTwo('read', { path: 'src/main.py' }))).toMatch(/in several codebases \(alpha, beta\); give "codebase"/);
       expect((await callTwo('read', { path: 'src/main.py', codebase: 'beta' })).structuredContent).toMatchObject({ codebase: 'beta', content: expect.stringContaining('run_beta') });
     } finally {
       await two.close();
     }
   });
+});
+
+// ---- during the first index ---------------------------------------------------------------
+
+/**
+ * A folder big enough that its first index is still running when the first calls are answered
+ * (`files` files of ~90 lines in 30 folders, Python, Go and TypeScript), plus what the walker
+ * leaves out: an ignored folder, a secret, binary content, a link out of the root.
+ */
+function bigTree(dir: string, files: number, word: string): void {
+  for (let i = 0; i < files; i++) {
+    const d = join(dir, `pkg${String(i % 30).padStart(2, '0')}`);
+    mkdirSync(d, { recursive: true });
+    const n = String(i).padStart(4, '0');
+    const lines: string[] = [];
+    if (i % 3 === 0) {
+      for (let k = 0; k < 12; k++) lines.push(`def ${word}_handler_${n}_${k}(request, retries=${k}):`, `    """Handle ${word} request ${k} of module ${n}."""`, `    value = request.get("${word}_${k}")`, `    return value or retries  # TODO ${word} ${n}`, '', '');
+    } else if (i % 3 === 1) {
+      lines.push(`package pkg${i % 30}`, '', 'import "fmt"', '');
+      for (let k = 0; k < 12; k++) lines.push(`// Dial${word}${n}x${k} dials ${word} endpoint ${k}.`, `func Dial${word}${n}x${k}(addr string) error {`, `\treturn fmt.Errorf("${word} %s: ${k}", addr)`, '}', '');
+    } else {
+      for (let k = 0; k < 12; k++) lines.push(`export function ${word}Render${n}_${k}(props: { id: number }): string {`, `  // TODO ${word} render ${k}`, `  return \`<div id="\${props.id}">${word} ${k}</div>\`;`, '}', '', '');
+    }
+    writeFileSync(join(d, `m${n}.${['py', 'go', 'ts'][i % 3]}`), lines.join('\n') + '\n');
+  }
+  writeFileSync(join(dir, '.gitignore'), 'build/\n');
+  mkdirSync(join(dir, 'build'), { recursive: true });
+  writeFileSync(join(dir, 'build/out.py'), `def ${word}_handler_built():\n    return 1  # TODO ${word}\n`);
+  writeFileSync(join(dir, '.env'), `TOKEN=${word}_handler_secret TODO\n`);
+  writeFileSync(join(dir, 'pkg00/blob.dat'), Buffer.concat([Buffer.from(`TODO ${word}\n`), Buffer.alloc(64), Buffer.from(`TODO ${word}\n`)]));
+  writeFileSync(join(dir, '..', `${word}-outside.py`), `# TODO ${word} outside the root\n`);
+  symlinkSync(join(dir, '..', `${word}-outside.py`), join(dir, 'pkg00/link-out.py'));
+}
+
+/** The files the index holds now: the walker's list (its rules), less binary content (the indexer's skip). */
+async function walkedFiles(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for await (const f of walk(new NodeFileSource(dir))) if (!isProbablyBinary(readFileSync(join(dir, f.path)))) out.push(f.path);
+  return out;
+}
+
+/** rg over exactly `files` of `dir`. */
+function rgOver(dir: string, files: string[], pattern: string, o: { regex?: boolean; ignoreCase?: boolean } = {}): string[] {
+  const r = spawnSync('rg', ['--no-config', '--sort', 'path', '-n', '--no-heading', '-H', ...(o.regex ? [] : ['-F']), ...(o.ignoreCase ? ['-i'] : []), '-e', pattern, '--', ...files], { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 30 });
+  if (r.status === 1) return [];
+  expect(r.status, r.stderr).toBe(0);
+  return r.stdout.split('\n').filter(Boolean);
+}
+
+/** A fresh server over `dirs` (new indexes under `home`). */
+async function serve(dirs: string[], home: string, env: Record<string, string> = {}): Promise<{ c: Client; err: () => string }> {
+  let err = '';
+  const transport = new StdioClientTransport({
+    command: process.execPath, args: [join(ROOT, 'bin/sift'), 'mcp', ...dirs],
+    env: { ...process.env, SIFT_HOME: home, SIFT_OFFLINE: '1', ...env } as Record<string, string>, stderr: 'pipe',
+  });
+  const t0 = Date.now();
+  transport.stderr?.on('data', (d: Buffer) => {
+    err += `[${Date.now() - t0}] ${d.toString()}`;
+  });
+  const c = new Client({ name: 'sift-test-first', version: '1.0.0' });
+  await c.connect(transport);
+  return { c, err: () => err };
+}
+
+/** Every line of a grep over all pages, and the first page's answer. */
+type GrepPage = Structured & { lines: Array<{ path: string; line: number; text?: string }>; with_text: number; indexed_share: number; total_matches: number; notes: string[] };
+async function grepPages(c: Client, args: Record<string, unknown>): Promise<{ lines: string[]; first: GrepPage }> {
+  const lines: string[] = [];
+  let cursor: string | null = null;
+  let first: GrepPage | null = null;
+  for (let page = 0; page < 500; page++) {
+    const r = await c.callTool({ name: 'grep', arguments: { ...args, ...(cursor ? { cursor } : {}) } });
+    expect(r.isError, text(r)).toBeFalsy();
+    const s = data(r) as GrepPage;
+    first ??= s;
+    lines.push(...s.lines.slice(0, s.with_text).map((l) => `${l.path}:${l.line}:${l.text}`));
+    cursor = s.next_cursor;
+    if (!cursor) return { lines, first };
+  }
+  throw new Error('too many pages');
+}
+
+describe('sift mcp during the first index', () => {
+  it('grep equals rg over the walker\'s files and read serves files not stored yet, from the first call', async () => {
+    const dir = join(work, 'first-grep/repo');
+    bigTree(dir, 1500, 'gamma');
+    const { c, err } = await serve([dir], join(work, 'home-first-grep'));
+    try {
+      const files = await walkedFiles(dir);
+      const cases: Array<[string, { regex?: boolean; ignoreCase?: boolean }]> = [
+        ['TODO gamma 0', {}], ['func Dialgamma\\d+x1\\(', { regex: true }], ['GAMMA_HANDLER_0001', { ignoreCase: true }], ['outside the root', {}],
+      ];
+      let during = 0;
+      for (const [pattern, o] of cases) {
+        const { lines, first } = await grepPages(c, { pattern, regex: !!o.regex, ignore_case: !!o.ignoreCase, limit: 400, max_tokens: 20_000 });
+        if (first.indexed_share < 1) during++;
+        expect(lines, pattern).toEqual(rgOver(dir, files, pattern, o));
+        expect(first.total_matches, pattern).toBe(lines.length);
+      }
+      // The folder is big enough that at least the first answers came while it was indexed.
+      expect(during, err()).toBeGreaterThan(0);
+      // read: the last file of the walk, long before the index reaches it.
+      const last = files.filter((f) => f.endsWith('.ts')).at(-1)!;
+      const r = await c.callTool({ name: 'read', arguments: { path: last, max_tokens: 20_000 } });
+      expect(r.isError, text(r)).toBeFalsy();
+      expect((data(r) as { content: string }).content).toBe(readFileSync(join(dir, last), 'utf8').replace(/\n$/, ''));
+      expect((data(r) as { indexed_share: number }).indexed_share).toBeLessThan(1);
+      for (const path of ['pkg00/link-out.py', '.env', 'build/out.py', 'pkg00/blob.dat', '../gamma-outside.py']) {
+        const e = await c.callTool({ name: 'read', arguments: { path } });
+        expect(e.isError, path).toBe(true);
+        expect(text(e)).not.toMatch(/outside the root\n|secret TODO/);
+      }
+    } finally {
+      await c.close();
+    }
+  }, 120_000);
+
+  it('a file written and a file edited during the first index are found by search and grep within 2 s', async () => {
+    const dir = join(work, 'first-edit/repo');
+    bigTree(dir, 1500, 'delta');
+    // (SIFT_MCP_LOG: the server's timeline is in the message when this fails.)
+    const { c, err } = await serve([dir], join(work, 'home-first-edit'), { SIFT_MCP_LOG: '1' });
+    try {
+      // The server is up and indexing, and its walk has passed pkg00 (some files are stored; it
+      // lists folders in order): a file written into a folder not listed yet is simply walked.
+      await until(async () => {
+        const st = (data(await c.callTool({ name: 'status', arguments: {} })) as { codebases: Array<{ state: string; files: number }> }).codebases[0];
+        expect(st.state, err()).toBe('indexing');
+        return st.files > 0;
+      }, 60_000);
+      writeFileSync(join(dir, 'pkg00/added.py'), 'def zebra_quokka_reconcile(ledger):\n    return ledger.balance()\n');
+      writeFileSync(join(dir, 'pkg00/m0000.py'), readFileSync(join(dir, 'pkg00/m0000.py'), 'utf8') + '\ndef walrus_narwhal_settle():\n    return 42\n');
+      const written = Date.now();
+      // An agent's next search and next grep, each found within 2 s of the write (polled side by side).
+      const found = async (tool: 'search' | 'grep', marker: string, path: string): Promise<number> => {
+        await until(async () => {
+          if (tool === 'grep') return (data(await c.callTool({ name: 'grep', arguments: { pattern: marker } })) as { lines: Array<{ path: string }> }).lines.map((l) => l.path).join() === path;
+          return (data(await c.callTool({ name: 'search', arguments: { query: marker } })) as { results: Array<{ path: string }> }).results[0]?.path === path;
+        }, 2000);
+        return Date.now() - written;
+      };
+      const times = await Promise.all((['search', 'grep'] as const).flatMap((tool) => [found(tool, 'zebra_quokka_reconcile', 'pkg00/added.py'), found(tool, 'walrus_narwhal_settle', 'pkg00/m0000.py')]));
+      for (const t of times) expect(t, err()).toBeLessThan(2000);
+      // Still indexing: these came ahead of the run, not after it.
+      expect((data(await c.callTool({ name: 'status', arguments: {} })) as { codebases: Array<{ state: string }> }).codebases[0].state).toBe('indexing');
+      // Once the index is complete, the edit is there as the run's chunker cuts it.
+      await until(async () => (data(await c.callTool({ name: 'status', arguments: {} })) as { codebases: Array<{ state: string; pending_changes: number }> }).codebases[0].pending_changes === 0, 120_000);
+      const sym = data(await c.callTool({ name: 'symbols', arguments: { name: 'walrus_narwhal_settle' } })) as { symbols: Array<{ path: string; kind: string }> };
+      expect(sym.symbols[0]).toMatchObject({ path: 'pkg00/m0000.py', kind: 'function' });
+    } finally {
+      await c.close();
+    }
+  }, 180_000);
 });
 
 describe('sift mcp with embeddings', () => {

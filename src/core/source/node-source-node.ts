@@ -8,27 +8,51 @@
  * `resolveLink` and decides.
  * Directories' real paths are resolved once per source and cached; a file's own path is
  * lstat'ed and followed only when it is a link (a realpath per file was ~60% of a rescan).
+ * `{ sync: true }`: the same calls made with Node's synchronous fs (one walk and read runs
+ * through without waiting for the event loop: `sift mcp` answering grep from disk while its
+ * index run keeps the main thread busy).
  */
-import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
+import * as fsp from 'node:fs/promises';
+import * as fs from 'node:fs';
 import type { Stats } from 'node:fs';
 import * as nodePath from 'node:path';
 import type { DirEntry, EntryKind, FileInfo, FileSource, LinkTarget } from './types.ts';
 import { assertRelativePath } from './paths.ts';
 
+/** The fs calls a NodeFileSource makes. */
+interface FsCalls {
+  lstat(p: string): Promise<Stats>;
+  stat(p: string): Promise<Stats>;
+  readdir(p: string, o: { withFileTypes: true }): Promise<fs.Dirent[]>;
+  readFile(p: string): Promise<Buffer>;
+  realpath(p: string): Promise<string>;
+}
+
+const ASYNC_FS: FsCalls = { lstat: fsp.lstat, stat: fsp.stat, readdir: fsp.readdir, readFile: fsp.readFile, realpath: fsp.realpath };
+const SYNC_FS: FsCalls = {
+  lstat: async (p) => fs.lstatSync(p),
+  stat: async (p) => fs.statSync(p),
+  readdir: async (p, o) => fs.readdirSync(p, o),
+  readFile: async (p) => fs.readFileSync(p),
+  realpath: async (p) => fs.realpathSync(p),
+};
+
 export class NodeFileSource implements FileSource {
   readonly name: string;
   readonly #root: string;
+  readonly #fs: FsCalls;
   #realRoot: Promise<string> | null = null;
   readonly #realDirs = new Map<string, Promise<string>>();
 
-  constructor(rootAbsPath: string) {
+  constructor(rootAbsPath: string, o: { sync?: boolean } = {}) {
     this.#root = nodePath.resolve(rootAbsPath);
     this.name = this.#root;
+    this.#fs = o.sync ? SYNC_FS : ASYNC_FS;
   }
 
   async readDir(dir: string): Promise<DirEntry[]> {
     const abs = await this.#inside(dir);
-    const dirents = await readdir(abs, { withFileTypes: true });
+    const dirents = await this.#fs.readdir(abs, { withFileTypes: true });
     return dirents.map((d) => {
       const kind: EntryKind = d.isSymbolicLink() ? 'symlink' : d.isDirectory() ? 'directory' : d.isFile() ? 'file' : 'other';
       return { name: d.name, kind };
@@ -37,12 +61,12 @@ export class NodeFileSource implements FileSource {
 
   async stat(path: string): Promise<FileInfo> {
     const { real, lst } = await this.#resolve(path);
-    const s = lst && !lst.isSymbolicLink() ? lst : await stat(real);
+    const s = lst && !lst.isSymbolicLink() ? lst : await this.#fs.stat(real);
     return { size: s.size, mtime: Math.trunc(s.mtimeMs) };
   }
 
   async readFile(path: string): Promise<Uint8Array> {
-    const buf = await readFile(await this.#inside(path));
+    const buf = await this.#fs.readFile(await this.#inside(path));
     // A plain Uint8Array view: callers never depend on Buffer's API.
     return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
   }
@@ -51,7 +75,7 @@ export class NodeFileSource implements FileSource {
     assertRelativePath(path);
     let real: string;
     try {
-      real = await realpath(nodePath.join(this.#root, path));
+      real = await this.#fs.realpath(nodePath.join(this.#root, path));
     } catch (e) {
       // A loop is reported as one (the walker skips it as unreadable); dangling → null ("missing").
       if ((e as NodeJS.ErrnoException).code === 'ELOOP') throw new Error('symlink loop (the link resolves back to itself)');
@@ -60,14 +84,14 @@ export class NodeFileSource implements FileSource {
     }
     const rel = this.#relativeToRoot(real, await this.#getRealRoot());
     if (rel === null) return null;
-    const s = await stat(real);
+    const s = await this.#fs.stat(real);
     if (s.isDirectory()) return { path: rel, kind: 'directory' };
     if (s.isFile()) return { path: rel, kind: 'file' };
     throw new Error(`link to a ${s.isFIFO() ? 'FIFO' : s.isSocket() ? 'socket' : 'device'}, not a regular file`);
   }
 
   #getRealRoot(): Promise<string> {
-    this.#realRoot ??= realpath(this.#root);
+    this.#realRoot ??= this.#fs.realpath(this.#root);
     return this.#realRoot;
   }
 
@@ -91,16 +115,16 @@ export class NodeFileSource implements FileSource {
     const slash = rel.lastIndexOf('/');
     const realDir = await this.#realDir(slash < 0 ? '' : rel.slice(0, slash));
     const leaf = nodePath.join(realDir, rel.slice(slash + 1));
-    const lst = await lstat(leaf);
+    const lst = await this.#fs.lstat(leaf);
     if (!lst.isSymbolicLink()) return { real: leaf, lst };
-    return { real: await this.#checked(rel, await realpath(leaf)), lst };
+    return { real: await this.#checked(rel, await this.#fs.realpath(leaf)), lst };
   }
 
   #realDir(dir: string): Promise<string> {
     if (dir === '') return this.#getRealRoot();
     let p = this.#realDirs.get(dir);
     if (!p) {
-      p = realpath(nodePath.join(this.#root, dir)).then((real) => this.#checked(dir, real));
+      p = this.#fs.realpath(nodePath.join(this.#root, dir)).then((real) => this.#checked(dir, real));
       p.catch(() => this.#realDirs.delete(dir));
       this.#realDirs.set(dir, p);
     }

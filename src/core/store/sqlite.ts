@@ -343,6 +343,22 @@ class Connection implements Queryable {
   }
 }
 
+/** The open in progress on each API (openOneAtATime). */
+const opening = new WeakMap<SQLiteAPI, Promise<unknown>>();
+
+/**
+ * wa-sqlite's open_v2 writes the new connection's handle into ONE scratch word of its module
+ * (sqlite-api.js `tmpPtr`) and reads it back after an await: two opens at once on one module
+ * both read the second one's handle, so two Db objects shared one connection and the second's
+ * BEGIN failed ("cannot start a transaction within a transaction": two new indexes opened at
+ * once by `sift mcp a b`). Opens on one API therefore run one at a time.
+ */
+function openOneAtATime(sqlite3: SQLiteAPI, open: () => Promise<number>): Promise<number> {
+  const turn = (opening.get(sqlite3) ?? Promise.resolve()).then(open, open);
+  opening.set(sqlite3, turn.catch(() => undefined));
+  return turn;
+}
+
 export class Db implements Queryable {
   readonly #conn: Connection;
   /** Set only for a database read over the network (Queryable.prefetchRows). */
@@ -358,12 +374,15 @@ export class Db implements Queryable {
     if (options.prefetchTerms) this.prefetchTerms = options.prefetchTerms;
   }
 
-  /** Open `filename` on a registered VFS (by name) and wrap it; `sqlite3` is the API made from `module`. */
+  /**
+   * Open `filename` on a registered VFS (by name) and wrap it; `sqlite3` is the API made from `module`.
+   * Opens on one API run one at a time (openOneAtATime).
+   */
   static async open(sqlite3: SQLiteAPI, module: SqliteModule, filename: string, vfsName?: string, options: DbOptions = {}): Promise<Db> {
     let handle: number;
     try {
       const flags = options.readOnly ? SQLite.SQLITE_OPEN_READONLY : SQLite.SQLITE_OPEN_CREATE | SQLite.SQLITE_OPEN_READWRITE;
-      handle = await sqlite3.open_v2(filename, flags, vfsName);
+      handle = await openOneAtATime(sqlite3, () => sqlite3.open_v2(filename, flags, vfsName));
     } catch (e) {
       const code = typeof (e as { code?: unknown })?.code === 'number' ? (e as { code: number }).code : SQLite.SQLITE_CANTOPEN;
       throw new StoreError(`cannot open database ${filename}: ${e instanceof Error ? e.message : String(e)}`, code, { cause: e });

@@ -13,7 +13,9 @@
  *   locations only; the cursor continues after the last entry shown WITH text, so an entry
  *   shown only as a location comes again, with its text, on the next page.
  * - `read` and `symbols` serve only files the index holds, by a path relative to the root
- *   (args.ts relativePath): text comes from the index, never from the disk.
+ *   (args.ts relativePath): text comes from the index — or, while an adapter's codebase says
+ *   `filesComplete` (the CLI during a first index), from its store's view of every file the
+ *   index will hold, which reads the files not stored yet from disk (src/cli/mcp-disk.ts).
  */
 import type { ChunkType, FileRecord, SearchMode, SearchOptions, SearchResponse, SearchResult, StoredChunk } from '../types.ts';
 import type { Queryable } from '../store/sqlite.ts';
@@ -47,6 +49,11 @@ export interface ToolProgress {
   /** Share of the codebase's files stored in the index (1 when complete). */
   indexedShare: number;
   error?: string | null;
+  /**
+   * While indexing: `store` serves every file the index will hold (the ones not stored yet
+   * read from disk), so grep and read are complete; search and symbols still see the stored share.
+   */
+  filesComplete?: boolean;
 }
 
 /** One served codebase. */
@@ -128,13 +135,21 @@ function selectCodebases(host: ToolHost, wanted: string | null): readonly ToolCo
   throw new ToolInputError(`no codebase "${wanted}"; served: ${all.map((c) => c.name).join(', ')}`);
 }
 
-/** The share of files indexed over the chosen codebases, and a note for each one still indexing. */
-function indexing(cbs: readonly ToolCodebase[], notes: string[]): number {
+/**
+ * The share of files indexed over the chosen codebases, and a note for each one still
+ * indexing. `byText`: the tool reads file texts (grep, read), complete where `filesComplete`.
+ */
+function indexing(cbs: readonly ToolCodebase[], notes: string[], byText = false): number {
   let share = 1;
   for (const c of cbs) {
     const p = c.progress();
     share = Math.min(share, p.indexedShare);
-    if (p.state === 'indexing') notes.push(`${c.name} is still being indexed (${Math.floor(p.indexedShare * 100)}% of files stored): this answer covers the stored files only`);
+    if (p.state === 'indexing') {
+      const pct = Math.floor(p.indexedShare * 100);
+      notes.push(byText && p.filesComplete
+        ? `${c.name} is still being indexed (${pct}% of files stored): the files not stored yet were read from disk, so this answer covers every file`
+        : `${c.name} is still being indexed (${pct}% of files stored): this answer covers the stored files only`);
+    }
     if (p.state === 'error' && p.error) notes.push(`${c.name}: indexing failed (${p.error}); answers come from the index as it is`);
   }
   return Number(share.toFixed(4));
@@ -343,7 +358,7 @@ async function asRegexNote(cbs: readonly ToolCodebase[], request: (c: ToolCodeba
 async function grepTool(host: ToolHost, a: GrepArgs): Promise<ToolAnswer> {
   const cbs = selectCodebases(host, a.codebase);
   const notes = [...a.notes];
-  const share = indexing(cbs, notes);
+  const share = indexing(cbs, notes, true);
   const languages = await checkLanguages(cbs, a.languages, share >= 1);
   const fp = fingerprint('grep', { p: a.pattern, r: a.regex, i: a.ignoreCase, g: a.path, l: languages, n: a.limit, c: a.codebase });
   const offset = offsetOf(a.cursor, fp);
@@ -438,7 +453,7 @@ async function resolveFile(host: ToolHost, input: string, wanted: string | null)
 async function readTool(host: ToolHost, a: ReadArgs): Promise<ToolAnswer> {
   const { c, rel, file } = await resolveFile(host, a.path, a.codebase);
   const notes = [...a.notes];
-  const share = indexing([c], notes);
+  const share = indexing([c], notes, true);
   const text = await c.store.getFileText(rel);
   if (text === null) throw new ToolInputError(`"${rel}" has no stored text in this index (made by an older Sift); run \`sift index\` on the folder`);
   const all = text.split('\n');

@@ -1,0 +1,162 @@
+/**
+ * `sift mcp` during a first index (issue 34): the files Sift indexes, whether stored yet or
+ * not, for `grep` and `read`.
+ *
+ * DiskView is a ToolStore over one walk of the folder (the walker itself: the same ignore
+ * rules, size limit and secret skips as the index run) whose file texts come from disk,
+ * through the NodeFileSource (never outside the root; binary content skipped, as the indexer
+ * does), kept between views by stat (DiskTexts). Stored or not yet, edited since or not, a
+ * walked file is served as it is on disk, and a stored file the walk no longer finds is not
+ * served; the index itself is not read for text (its connection is busy with the run's
+ * writes). So grep's lines are ripgrep's over exactly the walked files, from the first call,
+ * with grep.ts's line semantics (the core's grep runs over this view). Chunks, symbols and
+ * stats still come from the index.
+ *
+ * WatchedSource starts a directory's watcher before the directory is listed: a file written
+ * there afterwards raises an event, a file written before is in the listing — so no change
+ * made while a walk runs (the index run's or a view's) goes unseen.
+ */
+import type { FileRecord } from '../core/types.ts';
+import type { GrepFile, Store } from '../core/store/store.ts';
+import type { TrigramQuery } from '../core/search/trigram.ts';
+import type { ToolStore } from '../core/tools/run.ts';
+import type { DirEntry } from '../core/source/types.ts';
+import { NodeFileSource } from '../core/source/node-source-node.ts';
+import { isProbablyBinary, walk, type WalkedFile, type WalkOptions } from '../core/walk/walker.ts';
+import { decodeText } from '../core/index/indexer.ts';
+import { detectLanguage, languageNeedsText } from '../core/chunk/languages.ts';
+
+/** Files read from disk at once by a view. */
+const DISK_READS_AT_ONCE = 32;
+
+/**
+ * Texts read from disk, kept between views by path with the stat they were read at (the
+ * indexer's stat cache rule: same size and mtime, same text); null for binary content.
+ */
+export class DiskTexts {
+  readonly #map = new Map<string, { size: number; mtime: number; text: string | null }>();
+  #chars = 0;
+  constructor(readonly maxChars: number) {}
+
+  async get(source: NodeFileSource, f: WalkedFile): Promise<string | null> {
+    const e = this.#map.get(f.path);
+    if (e && e.size === f.size && e.mtime === f.mtime) return e.text;
+    const text = await diskText(source, f.path);
+    if (e) this.#chars -= e.text?.length ?? 0;
+    if (this.#chars + (text?.length ?? 0) <= this.maxChars) {
+      this.#map.set(f.path, { size: f.size, mtime: f.mtime, text });
+      this.#chars += text?.length ?? 0;
+    } else this.#map.delete(f.path);
+    return text;
+  }
+}
+
+/** The walker's files of `source`, by path, in walk order. */
+export async function walkFiles(source: NodeFileSource, o: Omit<WalkOptions, 'signal' | 'onSkip'>): Promise<Map<string, WalkedFile>> {
+  const walked = new Map<string, WalkedFile>();
+  for await (const f of walk(source, o)) walked.set(f.path, f);
+  return walked;
+}
+
+/** A NodeFileSource that calls `beforeList(dir)` before it lists a directory. */
+export class WatchedSource extends NodeFileSource {
+  constructor(
+    root: string,
+    private readonly beforeList: (dir: string) => void,
+    o: { sync?: boolean } = {},
+  ) {
+    super(root, o);
+  }
+
+  override async readDir(dir: string): Promise<DirEntry[]> {
+    this.beforeList(dir);
+    return super.readDir(dir);
+  }
+}
+
+/** SQLite's BINARY order of TEXT (UTF-8 bytes), the order grep's files come in. */
+function byUtf8(a: { key: Buffer }, b: { key: Buffer }): number {
+  return Buffer.compare(a.key, b.key);
+}
+
+/** Text of a file read from disk, or null when its content is binary or it cannot be read. */
+async function diskText(source: NodeFileSource, path: string): Promise<string | null> {
+  let data: Uint8Array;
+  try {
+    data = await source.readFile(path);
+  } catch {
+    return null;
+  }
+  return isProbablyBinary(data) ? null : decodeText(data);
+}
+
+export class DiskView implements ToolStore {
+  /** Walked files in SQLite's BINARY path order (as the index lists them); a file's id is its place here, from 1. */
+  readonly #files: WalkedFile[];
+
+  private constructor(
+    private readonly store: Store,
+    private readonly source: NodeFileSource,
+    private readonly texts: DiskTexts,
+    /** Walked files, by path. */
+    private readonly walked: Map<string, WalkedFile>,
+  ) {
+    this.#files = [...walked.values()].map((f) => ({ f, key: Buffer.from(f.path) })).sort(byUtf8).map((x) => x.f);
+  }
+
+  /** Walk `source` now. */
+  static async open(store: Store, source: NodeFileSource, texts: DiskTexts, o: Omit<WalkOptions, 'signal' | 'onSkip'>): Promise<DiskView> {
+    return new DiskView(store, source, texts, await walkFiles(source, o));
+  }
+
+  get db(): Store['db'] {
+    return this.store.db;
+  }
+
+  async getFile(path: string): Promise<FileRecord | null> {
+    const f = this.walked.get(path);
+    if (!f) return null;
+    const text = await this.texts.get(this.source, f);
+    if (text === null) return null;
+    return { path, hash: '', size: f.size, mtime: f.mtime, language: detectLanguage(path, languageNeedsText(path) ? text : undefined) };
+  }
+
+  async getFileText(path: string): Promise<string | null> {
+    const f = this.walked.get(path);
+    return f ? this.texts.get(this.source, f) : null;
+  }
+
+  getFileChunks(path: string): ReturnType<Store['getFileChunks']> {
+    return this.walked.has(path) ? this.store.getFileChunks(path) : Promise.resolve([]);
+  }
+
+  getChunks(ids: number[], o?: { content?: boolean }): ReturnType<Store['getChunks']> {
+    return this.store.getChunks(ids, o);
+  }
+
+  stats(): ReturnType<Store['stats']> {
+    return this.store.stats();
+  }
+
+  /** Every walked file (no trigram prefilter: grep's matcher decides), in path order. */
+  async grepFiles(_query: TrigramQuery | null): Promise<GrepFile[]> {
+    return this.#files.map((f, i) => ({ id: i + 1, path: f.path, language: detectLanguage(f.path), hash: '' }));
+  }
+
+  async fileTextsById(ids: readonly number[]): Promise<Map<number, string>> {
+    const out = new Map<number, string>();
+    for (let i = 0; i < ids.length; i += DISK_READS_AT_ONCE) {
+      const part = ids.slice(i, i + DISK_READS_AT_ONCE);
+      const texts = await Promise.all(part.map((id) => this.texts.get(this.source, this.#files[id - 1]!)));
+      part.forEach((id, k) => {
+        const t = texts[k];
+        if (t !== null && t !== undefined) out.set(id, t);
+      });
+    }
+    return out;
+  }
+
+  async fileTextCount(): Promise<number> {
+    return this.walked.size;
+  }
+}
