@@ -71,7 +71,7 @@ export interface FtsBaseline extends LatencyStats {
 }
 
 /** Query times (ms) of `sql` statements run `runs` times each in one sqlite3 process. */
-function timedQueries(db: string, statements: readonly string[], runs: number): number[] {
+export function timedQueries(db: string, statements: readonly string[], runs: number): number[] {
   // Statements return one count(*) row each, so printing results costs nothing measurable.
   const script = ['.timer on'];
   for (const s of statements) for (let i = 0; i < runs; i++) script.push(s);
