@@ -357,6 +357,8 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
 
 const WORD_RE = /[\p{L}\p{N}\p{M}_$]+/gu;
 const SEGMENT_RE = /[\p{L}\p{N}\p{M}]+/gu;
+/** A character outside ASCII (lower-casing it may change the length). */
+const NON_ASCII_RE = /[\u0080-\uffff]/;
 
 /**
  * Character ranges [start, end) in `content` that match the query's terms, mirroring what
@@ -373,10 +375,14 @@ export function highlightRanges(content: string, query: ProcessedQuery | string)
   for (const m of content.matchAll(WORD_RE)) {
     if (ranges.length >= MAX_HIGHLIGHTS) break;
     const word = m[0];
-    if (terms.includes(word.toLowerCase())) {
+    const lower = word.toLowerCase();
+    if (terms.includes(lower)) {
       ranges.push([m.index, m.index + word.length]);
       continue;
     }
+    // Every token and part below is a piece of the word, lower-cased: in an ASCII word (where
+    // lower-casing keeps each character in its place) one can hit only if a term is in it.
+    if (!NON_ASCII_RE.test(word) && !terms.some((t) => lower.includes(t))) continue;
     // FTS5 tokens of the word (unicode61 splits on `_`/`$`), then their identifier parts.
     for (const seg of word.matchAll(SEGMENT_RE)) {
       const start = m.index + seg.index;
