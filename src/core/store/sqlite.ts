@@ -155,8 +155,12 @@ export interface DbOptions {
   readOnly?: boolean;
   /** Fetch ahead the pages holding these rows (a pack read over HTTP: one round trip for many rows). */
   prefetchRows?: (table: string, rowids: readonly number[]) => Promise<void>;
-  /** Fetch ahead the doclists of these FTS5 phrases (as written in a MATCH expression) and the index leaves of these lookups (a pack read over HTTP). */
-  prefetchTerms?: (terms: readonly string[], lookups?: readonly KeyLookup[]) => Promise<void>;
+  /**
+   * Fetch ahead the doclists of these FTS5 phrases (as written in a MATCH expression) and the
+   * index leaves of these lookups (a pack read over HTTP). Statements it needs go through `q`:
+   * the Db itself, or inside `Db.read` that read's handle (the Db would wait for the read).
+   */
+  prefetchTerms?: (terms: readonly string[], lookups: readonly KeyLookup[] | undefined, q: Queryable) => Promise<void>;
 }
 
 /** A seek a statement is about to make: `key` (text or integers) in the index (or WITHOUT ROWID table) `index`, by its leading columns. */
@@ -349,13 +353,19 @@ export class Db implements Queryable {
   readonly prefetchRows?: (table: string, rowids: readonly number[]) => Promise<void>;
   readonly prefetchTerms?: (terms: readonly string[], lookups?: readonly KeyLookup[]) => Promise<void>;
   #queue: Promise<unknown> = Promise.resolve();
+  /** DbOptions.prefetchTerms, for a read's handle (Db.read). */
+  readonly #prefetchTermsOn?: DbOptions['prefetchTerms'];
 
   /** Wrap an already-open connection (`sqlite3.open_v2` result) of `module` (the API's module). */
   constructor(sqlite3: SQLiteAPI, module: SqliteModule, handle: number, options: DbOptions = {}) {
     this.#conn = new Connection(sqlite3, module, handle, options);
     const prefetch = options.prefetchRows;
     if (prefetch) this.prefetchRows = (table, rowids) => (rowids.length ? prefetch(table, rowids) : Promise.resolve());
-    if (options.prefetchTerms) this.prefetchTerms = options.prefetchTerms;
+    const terms = options.prefetchTerms;
+    if (terms) {
+      this.prefetchTerms = (t, lookups) => terms(t, lookups, this);
+      this.#prefetchTermsOn = terms;
+    }
   }
 
   /** Open `filename` on a registered VFS (by name) and wrap it; `sqlite3` is the API made from `module`. */
@@ -438,13 +448,14 @@ export class Db implements Queryable {
   read<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     return this.#locked(async () => {
       const conn = this.#conn;
+      const terms = this.#prefetchTermsOn;
       const tx: Queryable = {
         exec: (sql: string) => conn.exec(sql),
         run: (sql: string, params?: SqlParams) => conn.run(sql, params),
         all: <R = Row>(sql: string, params?: SqlParams) => conn.all<R>(sql, params),
         get: <R = Row>(sql: string, params?: SqlParams) => conn.get<R>(sql, params),
         ...(this.prefetchRows ? { prefetchRows: this.prefetchRows } : {}),
-        ...(this.prefetchTerms ? { prefetchTerms: this.prefetchTerms } : {}),
+        ...(terms ? { prefetchTerms: (t: readonly string[], lookups?: readonly KeyLookup[]) => terms(t, lookups, tx) } : {}),
       };
       if (conn.inTransaction) return fn(tx);
       await conn.exec('BEGIN');
