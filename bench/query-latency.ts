@@ -32,7 +32,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync, createWriteStream } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { readBenchQueries, timedQueries } from './baselines.ts';
+import { readBenchQueries, sqliteTimes } from './baselines.ts';
 import { SQLITE3 } from './eval/seed-baseline.ts';
 import { CORPORA_DIR, REPO_DIR, TMP_DIR, fmt, isMain, median, percentile, runOk } from './util.ts';
 import { openNodeStore } from '../src/core/store/open-node.ts';
@@ -63,16 +63,20 @@ export interface SideStats {
   p90: number;
   p99: number;
   mean: number;
+  /** CPU time of this process per search (user + system, ms): what a loaded machine's waits do not inflate. */
+  cpu: { p50: number; p90: number; p99: number; mean: number };
   /** Median per stage over questions (Searcher timings). */
   stages: Record<string, { p50: number; p99: number }>;
   perQuery: number[];
+  perQueryCpu: number[];
 }
 
 export interface CorpusLatency {
   corpus: string;
   questions: number;
   sides: SideStats[];
-  native: { p50: number; p90: number; p99: number; mean: number } | null;
+  /** Wall time, and `cpu` (user + sys) as sqlite3's timer reports them, per question the median of its runs (at least 3). */
+  native: { p50: number; p90: number; p99: number; mean: number; cpu: { p50: number; p90: number; p99: number; mean: number } } | null;
   /** Questions whose ranked lists differ between the first side and another (two sides or more). */
   differences: Array<{ question: string; side: string; a: string[]; b: string[] }>;
 }
@@ -150,9 +154,9 @@ export async function nativeCopy(indexDb: string, name: string): Promise<string>
 }
 
 /** Native FTS5 on the index file: the processed OR, the keyword leg's weighted bm25, LIMIT 10. */
-function nativeTimes(db: string, matches: readonly string[], bm25Expr: string, runs: number): number[] {
+function nativeTimes(db: string, matches: readonly string[], bm25Expr: string, runs: number): { real: number[]; cpu: number[] } {
   const statements = matches.map((m) => `SELECT count(*) FROM (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH '${(m || '""').replace(/'/g, "''")}' ORDER BY ${bm25Expr} LIMIT 10);`);
-  return timedQueries(db, statements, runs);
+  return sqliteTimes(db, statements, runs);
 }
 
 export async function measureCorpus(corpus: Corpus, sides: readonly SideApi[], o: { runs: number; native: boolean; max?: number; cold?: boolean; firstPass?: boolean }): Promise<CorpusLatency> {
@@ -166,6 +170,7 @@ export async function measureCorpus(corpus: Corpus, sides: readonly SideApi[], o
   const opened = [];
   for (const s of sides) opened.push(await open(s));
   const times = sides.map(() => [] as number[][]);
+  const cpuTimes = sides.map(() => [] as number[][]);
   const stageTimes = sides.map(() => new Map<string, number[][]>());
   const differences: CorpusLatency['differences'] = [];
   // Untimed: each side's first search (statement preparation, the first page reads).
@@ -181,9 +186,12 @@ export async function measureCorpus(corpus: Corpus, sides: readonly SideApi[], o
           await x.store.close();
           opened[i] = await open(x.side);
         }
+        const c0 = process.cpuUsage();
         const t = performance.now();
         const res = await opened[i].searcher.search(q, { mode: 'bm25', limit: 10 });
         (times[i][qi] ??= []).push(performance.now() - t);
+        const c = process.cpuUsage(c0);
+        (cpuTimes[i][qi] ??= []).push((c.user + c.system) / 1000);
         for (const [k, v] of Object.entries(res.timings)) {
           const per = stageTimes[i].get(k) ?? [];
           (per[qi] ??= []).push(v);
@@ -199,15 +207,22 @@ export async function measureCorpus(corpus: Corpus, sides: readonly SideApi[], o
   for (const x of opened) await x.store.close();
   /** Per question: its first pass (o.firstPass) or the median of its passes. */
   const pick = (xs: number[]) => (o.firstPass ? xs[0] : median(xs));
-  const native = o.native ? stats(nativeTimes(await nativeCopy(dbFile, corpus.name), questions.map((q) => sides[0].processQuery(q).ftsQuery), sides[0].BM25_EXPR, o.runs)) : null;
+  const nat = o.native ? nativeTimes(await nativeCopy(dbFile, corpus.name), questions.map((q) => sides[0].processQuery(q).ftsQuery), sides[0].BM25_EXPR, Math.max(3, o.runs)) : null;
+  const native = nat ? { ...stats(nat.real), cpu: stats(nat.cpu) } : null;
   return {
     corpus: corpus.name,
     questions: questions.length,
     sides: sides.map((s, i) => ({
       root: s.root,
       ...stats(times[i].map(pick)),
-      stages: Object.fromEntries([...stageTimes[i]].map(([k, v]) => [k, { p50: percentile(v.map(pick), 50), p99: percentile(v.map(pick), 99) }])),
+      cpu: stats(cpuTimes[i].map(pick)),
+      // A stage a question did not go through (no count to make, say) took 0 ms.
+      stages: Object.fromEntries([...stageTimes[i]].map(([k, v]) => {
+        const per = questions.map((_, qi) => (v[qi] ? pick(v[qi]) : 0));
+        return [k, { p50: percentile(per, 50), p99: percentile(per, 99) }];
+      })),
       perQuery: times[i].map(pick),
+      perQueryCpu: cpuTimes[i].map(pick),
     })),
     native,
     differences,
@@ -219,17 +234,21 @@ function row(name: string, n: number, s: { p50: number; p90: number; p99: number
 }
 
 export function latencyMarkdown(all: readonly CorpusLatency[]): string {
-  const lines = ['| corpus / side | questions | p50 ms | p90 ms | p99 ms | mean ms | stages p50 (p99) ms |', '|---|---|---|---|---|---|---|'];
+  const lines = ['| corpus / side | questions | p50 ms | p90 ms | p99 ms | mean ms | CPU p50 / p99 ms | stages p50 (p99) ms |', '|---|---|---|---|---|---|---|---|'];
   for (const c of all) {
     for (const s of c.sides) {
       const stages = Object.entries(s.stages).map(([k, v]) => `${k} ${fmt(v.p50, 2)} (${fmt(v.p99, 1)})`).join(', ');
-      lines.push(row(`${c.corpus} ${s.root}`, c.questions, s, ` ${stages} |`));
+      lines.push(row(`${c.corpus} ${s.root}`, c.questions, s, ` ${fmt(s.cpu.p50, 2)} / ${fmt(s.cpu.p99, 2)} | ${stages} |`));
     }
-    if (c.native) lines.push(row(`${c.corpus} native sqlite3 FTS5`, c.questions, c.native, ' |'));
+    if (c.native) lines.push(row(`${c.corpus} native sqlite3 FTS5`, c.questions, c.native, ` ${fmt(c.native.cpu.p50, 2)} / ${fmt(c.native.cpu.p99, 2)} | |`));
   }
   if (all.length > 1) {
     const pooled = all[0].sides.map((_, i) => all.flatMap((c) => c.sides[i].perQuery));
-    all[0].sides.forEach((s, i) => lines.push(row(`all ${s.root}`, pooled[i].length, stats(pooled[i]), ' |')));
+    const pooledCpu = all[0].sides.map((_, i) => all.flatMap((c) => c.sides[i].perQueryCpu));
+    all[0].sides.forEach((s, i) => {
+      const cpu = stats(pooledCpu[i]);
+      lines.push(row(`all ${s.root}`, pooled[i].length, stats(pooled[i]), ` ${fmt(cpu.p50, 2)} / ${fmt(cpu.p99, 2)} | |`));
+    });
   }
   const diffs = all.reduce((n, c) => n + c.differences.length, 0);
   if (all[0]?.sides.length > 1) lines.push('', `Ranked lists that differ between sides: ${diffs} of ${all.reduce((n, c) => n + c.questions, 0)} questions.`);
@@ -256,7 +275,8 @@ if (isMain(import.meta.url)) {
     const r = await measureCorpus(c, sides, { runs: Number(flags.get('runs') ?? 3), native: !flags.has('no-native'), cold: flags.has('cold'), firstPass: flags.has('first-pass'), max: flags.has('max') ? Number(flags.get('max')) : undefined });
     out.push(r);
     const s = r.sides.map((x) => `${fmt(x.p50, 2)}/${fmt(x.p90, 2)}/${fmt(x.p99, 2)}`).join(' vs ');
-    console.error(`${c.name}: ${r.questions} questions, p50/p90/p99 ${s}${r.native ? `; native ${fmt(r.native.p50, 2)}/${fmt(r.native.p90, 2)}/${fmt(r.native.p99, 2)}` : ''}${r.differences.length ? `; ${r.differences.length} lists differ` : ''}`);
+    const cpu = r.sides.map((x) => `${fmt(x.cpu.p50, 2)}/${fmt(x.cpu.p99, 2)}`).join(' vs ');
+    console.error(`${c.name}: ${r.questions} questions, p50/p90/p99 ${s}, CPU p50/p99 ${cpu}${r.native ? `; native ${fmt(r.native.p50, 2)}/${fmt(r.native.p90, 2)}/${fmt(r.native.p99, 2)}, CPU ${fmt(r.native.cpu.p50, 2)}/${fmt(r.native.cpu.p99, 2)}` : ''}${r.differences.length ? `; ${r.differences.length} lists differ` : ''}`);
   }
   console.log(latencyMarkdown(out));
   if (flags.has('out')) writeFileSync(flags.get('out')!, JSON.stringify(out, null, 1));
