@@ -691,20 +691,20 @@ export class Store {
     return this.db.read(async (tx) => {
       // Inside the transaction: no other connection commits until it ends (rollback journal).
       const state = await dbState(tx);
-      if (state !== this.#readState) {
-        this.#readState = state;
-        this.#generation++;
-        this.#texts.clear();
+      if (state !== this.readState) {
+        this.readState = state;
+        this.readGeneration++;
+        this.texts.clear();
       }
-      return fn({ db: tx, generation: this.#generation, getChunks: (ids, o) => readChunks(tx, ids, o, this.#texts), chunkCount: () => this.#chunkCountOn(tx) });
+      return fn({ db: tx, generation: this.readGeneration, getChunks: (ids, o) => readChunks(tx, ids, o, this.texts), chunkCount: () => this.chunkCountOn(tx) });
     });
   }
 
   /** The database state (dbState) Store.read last saw, and how many different ones it has seen. */
-  #readState: string | null = null;
-  #generation = 0;
+  private readState: string | null = null;
+  private readGeneration = 0;
   /** File texts Store.read's readers inflated, kept while the database is unchanged (read checks). */
-  readonly #texts = new TextLru(READ_TEXT_CACHE_CHARS);
+  private readonly texts = new TextLru(READ_TEXT_CACHE_CHARS);
 
   /** All chunks of one file, in line order. */
   async getFileChunks(path: string): Promise<StoredChunk[]> {
@@ -722,10 +722,10 @@ export class Store {
    * and as much of the page cache), so it runs once per change of the database (dbState).
    */
   chunkCount(): Promise<number> {
-    return this.#chunkCountOn(this.db);
+    return this.chunkCountOn(this.db);
   }
 
-  async #chunkCountOn(db: Queryable): Promise<number> {
+  private async chunkCountOn(db: Queryable): Promise<number> {
     if (this.fixedChunkCount !== null) return this.fixedChunkCount;
     const state = await dbState(db);
     const c = this.counted;
