@@ -71,16 +71,29 @@ export interface FtsBaseline extends LatencyStats {
 }
 
 /** Query times (ms) of `sql` statements run `runs` times each in one sqlite3 process. */
-function timedQueries(db: string, statements: readonly string[], runs: number): number[] {
+export function timedQueries(db: string, statements: readonly string[], runs: number): number[] {
+  return sqliteTimes(db, statements, runs).real;
+}
+
+/**
+ * Per statement, the median of `runs` runs in one sqlite3 process (`.timer on`): wall time and
+ * CPU time (user + sys, which a loaded machine's waits do not inflate), in ms.
+ */
+export function sqliteTimes(db: string, statements: readonly string[], runs: number): { real: number[]; cpu: number[] } {
   // Statements return one count(*) row each, so printing results costs nothing measurable.
   const script = ['.timer on'];
   for (const s of statements) for (let i = 0; i < runs; i++) script.push(s);
   const r = runOk(SQLITE3, ['-readonly', db], { input: script.join('\n') });
-  const times = [...r.stdout.matchAll(/Run Time: real ([\d.]+)/g)].map((m) => Number(m[1]) * 1000);
+  const times = [...r.stdout.matchAll(/Run Time: real ([\d.]+) user ([\d.]+) sys ([\d.]+)/g)].map((m) => ({ real: Number(m[1]) * 1000, cpu: (Number(m[2]) + Number(m[3])) * 1000 }));
   if (times.length !== statements.length * runs) throw new Error(`sqlite3 timer: expected ${statements.length * runs} timings, got ${times.length}`);
-  const out: number[] = [];
-  for (let q = 0; q < statements.length; q++) out.push(median(times.slice(q * runs, (q + 1) * runs)));
-  return out;
+  const real: number[] = [];
+  const cpu: number[] = [];
+  for (let q = 0; q < statements.length; q++) {
+    const mine = times.slice(q * runs, (q + 1) * runs);
+    real.push(median(mine.map((t) => t.real)));
+    cpu.push(median(mine.map((t) => t.cpu)));
+  }
+  return { real, cpu };
 }
 
 export function ftsBaseline(

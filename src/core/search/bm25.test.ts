@@ -230,3 +230,23 @@ describe('highlightRanges', () => {
     for (let i = 1; i < r.length; i++) expect(r[i][0]).toBeGreaterThan(r[i - 1][1] - 1);
   });
 });
+
+describe('KeywordCache', () => {
+  it('answers a count it knows for any cap (exact below the cap it was counted to, else only up to it), and forgets on another generation', async () => {
+    const { KeywordCache } = await import('./bm25.ts');
+    const c = new KeywordCache();
+    expect(c.use(1)).toBe(c);
+    c.setCount('"a"', 4000, 120); // exact: 120 rows
+    expect([c.count('"a"', 4000), c.count('"a"', 100), c.count('"a"', 1e6)]).toEqual([120, 100, 120]);
+    c.setCount('"b"', 4000, 4000); // at least 4000
+    expect([c.count('"b"', 4000), c.count('"b"', 10), c.count('"b"', 40_000)]).toEqual([4000, 10, undefined]);
+    c.setCount('"b"', 40_000, 12_345);
+    expect(c.count('"b"', 1e6)).toBe(12_345);
+    c.tableRows = 99;
+    expect(c.use(1)).toBe(c);
+    expect(c.count('"a"', 4000)).toBe(120);
+    c.use(2);
+    expect([c.count('"a"', 4000), c.tableRows]).toEqual([undefined, null]);
+    expect(c.use(undefined)).toBeUndefined();
+  });
+});

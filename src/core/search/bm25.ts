@@ -117,22 +117,79 @@ async function ftsCandidates(db: Queryable, match: string, where: string, params
   );
 }
 
-/** FTS5 rows matching `match`, counted up to `cap` (the planner's probe). */
-export function probeRows(db: Queryable): RowProbe {
+/** FTS5 rows matching `match`, counted up to `cap` (the planner's probe); `cache`: counts kept between queries. */
+export function probeRows(db: Queryable, cache?: KeywordCache): RowProbe {
   return async (match, cap) => {
+    const known = cache?.count(match, cap);
+    if (known !== undefined) return known;
     const rows = await db.all<{ n: number }>('SELECT count(*) AS n FROM (SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)', [match, cap]);
-    return rows[0]?.n ?? 0;
+    const n = rows[0]?.n ?? 0;
+    cache?.setCount(match, cap, n);
+    return n;
   };
 }
 
+/** Most phrase counts a KeywordCache keeps (then it starts over). */
+const KEYWORD_CACHE_COUNTS = 20_000;
+
+/**
+ * What the keyword leg keeps between the queries of one Searcher, valid while the database is
+ * unchanged (ChunkReader.generation): the planner's row counts per phrase and the table's row
+ * bound. A query's plan and results are the same with or without it; words that come back in
+ * later questions are not counted again.
+ */
+export class KeywordCache {
+  #generation: number | undefined = undefined;
+  /** Per MATCH expression: its rows, exact when below `cap`, else at least `cap`. */
+  readonly #counts = new Map<string, { n: number; cap: number }>();
+  tableRows: number | null = null;
+
+  /** Start using the cache for a read of `generation`; another generation (or none) empties it. */
+  use(generation: number | undefined): KeywordCache | undefined {
+    if (generation === undefined || generation !== this.#generation) {
+      this.#counts.clear();
+      this.tableRows = null;
+      this.#generation = generation;
+    }
+    return generation === undefined ? undefined : this;
+  }
+
+  /** min(rows, cap) when known. */
+  count(match: string, cap: number): number | undefined {
+    const c = this.#counts.get(match);
+    if (!c) return undefined;
+    if (c.n < c.cap) return Math.min(c.n, cap); // exact
+    return cap <= c.cap ? cap : undefined; // at least c.cap rows
+  }
+
+  setCount(match: string, cap: number, n: number): void {
+    const c = this.#counts.get(match);
+    if (c && c.cap >= cap) return;
+    if (this.#counts.size >= KEYWORD_CACHE_COUNTS) this.#counts.clear();
+    this.#counts.set(match, { n, cap });
+  }
+}
+
 /** Candidate rows of every planned statement (fallback when too few), one row per id. Exported for tests. */
-export async function plannedCandidates(db: Queryable, query: ProcessedQuery, where: string, params: SqlValue[], exact: number[], n: number): Promise<FtsRow[]> {
+export async function plannedCandidates(db: Queryable, query: ProcessedQuery, where: string, params: SqlValue[], exact: number[], n: number, timings?: Record<string, number>, cache?: KeywordCache): Promise<FtsRow[]> {
   // chunks.id is the FTS rowid: the largest is at least the row count bm25 uses.
-  const tableRows = (await db.all<{ n: number | null }>('SELECT max(id) AS n FROM chunks'))[0]?.n ?? 0;
+  const tableRows = cache?.tableRows ?? (await db.all<{ n: number | null }>('SELECT max(id) AS n FROM chunks'))[0]?.n ?? 0;
+  if (cache) cache.tableRows = tableRows;
   const options = {
     cap: FTS_PLAN_CAP, bigCap: FTS_PLAN_BIG_CAP, thetaGuess: FTS_PLAN_THETA_GUESS, wordEnough: FTS_PLAN_WORD_ENOUGH, enough: n, identifier: query.isIdentifierLike, tableRows,
   };
-  const probe = probeRows(db);
+  const counting = probeRows(db, cache);
+  // The planner's counts are `plan`; searchBm25 books the rest of this as `fts`.
+  const probe: RowProbe = timings ? async (match, cap) => {
+    const t = performance.now();
+    try {
+      return await counting(match, cap);
+    } finally {
+      const ms = performance.now() - t;
+      timings.plan = (timings.plan ?? 0) + ms;
+      timings.fts = (timings.fts ?? 0) - ms;
+    }
+  } : counting;
   const plan = await planFts(query.ftsGroups, probe, options);
   const byId = new Map<number, FtsRow>();
   const run = async (matches: string[], only?: string) => {
@@ -176,14 +233,26 @@ function topRows(rows: readonly FtsRow[], n: number): FtsRow[] {
   return [...rows].sort((a, b) => a.r - b.r || a.id - b.id).slice(0, n);
 }
 
-/** Rank chunks for `query` with FTS5 BM25. Returns at most `limit` hits; [] for an empty query. */
-export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: SearchFilters, limit: number, intent: SearchIntent = 'code'): Promise<Hit[]> {
+/**
+ * Rank chunks for `query` with FTS5 BM25. Returns at most `limit` hits; [] for an empty query.
+ * `timings`, when given, gets each stage's milliseconds: `defs` (definition lookups), `plan`
+ * (the planner's row counts), `fts` (the candidate statements), `rows` (candidate rows) and
+ * `rank` (rerank, file signals, definitions). `cache`: what the Searcher keeps between queries
+ * (KeywordCache, already checked against the database).
+ */
+export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: SearchFilters, limit: number, intent: SearchIntent = 'code', timings?: Record<string, number>, cache?: KeywordCache): Promise<Hit[]> {
   if (!query.ftsQuery || !(limit > 0)) return [];
   const { where, params } = filterSql(filters);
   const scores = new Map<number, number>();
   /** Per-candidate rerank signals (rerank.ts), surfaced in explain. */
   const signals = new Map<number, Record<string, number>>();
 
+  let mark = performance.now();
+  const stage = (name: string) => {
+    const now = performance.now();
+    if (timings) timings[name] = (timings[name] ?? 0) + now - mark;
+    mark = now;
+  };
   try {
     // 1. Definitions of the query's identifiers: always candidates (ranked first for
     //    identifier queries). By symbol (indexed), and by chunk_names: the names of merged
@@ -219,7 +288,9 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
     //    which re-runs the whole MATCH once per listed rowid (parse_options on the kernel: 347
     //    ms for 3 definitions outside the best 100).
     const n = Math.max(limit, RERANK_CANDIDATES);
-    const rows = await plannedCandidates(db, query, where, params, [...exact], n);
+    stage('defs');
+    const rows = await plannedCandidates(db, query, where, params, [...exact], n, timings, cache);
+    stage('fts');
     for (const row of topRows(rows, n)) scores.set(row.id, -row.r);
     for (const row of rows) if (row.x) scores.set(row.id, -row.r);
     for (const id of exact) if (!scores.has(id)) scores.set(id, 0);
@@ -244,6 +315,7 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
         cands.push({ id: r.id, symbol: r.symbol, parent: r.parent, path: r.path, language: r.language, content: r.content, score: scores.get(r.id) ?? 0, exact: !!m });
       }
     }
+    stage('rows');
     cands.sort((a, b) => b.score - a.score || a.id - b.id);
     scores.clear();
     // 4. File-level signals (signals.ts): the query's words in the path, other matching pieces
@@ -268,6 +340,7 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
         }
       }
     }
+    stage('rank');
   } catch (e) {
     if (isFtsSyntaxError(e)) return []; // processQuery guards against this; never surface it
     throw e;
@@ -284,6 +357,8 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
 
 const WORD_RE = /[\p{L}\p{N}\p{M}_$]+/gu;
 const SEGMENT_RE = /[\p{L}\p{N}\p{M}]+/gu;
+/** A character outside ASCII (lower-casing it may change the length). */
+const NON_ASCII_RE = /[\u0080-\uffff]/;
 
 /**
  * Character ranges [start, end) in `content` that match the query's terms, mirroring what
@@ -300,10 +375,14 @@ export function highlightRanges(content: string, query: ProcessedQuery | string)
   for (const m of content.matchAll(WORD_RE)) {
     if (ranges.length >= MAX_HIGHLIGHTS) break;
     const word = m[0];
-    if (terms.includes(word.toLowerCase())) {
+    const lower = word.toLowerCase();
+    if (terms.includes(lower)) {
       ranges.push([m.index, m.index + word.length]);
       continue;
     }
+    // Every token and part below is a piece of the word, lower-cased: in an ASCII word (where
+    // lower-casing keeps each character in its place) one can hit only if a term is in it.
+    if (!NON_ASCII_RE.test(word) && !terms.some((t) => lower.includes(t))) continue;
     // FTS5 tokens of the word (unicode61 splits on `_`/`$`), then their identifier parts.
     for (const seg of word.matchAll(SEGMENT_RE)) {
       const start = m.index + seg.index;

@@ -205,6 +205,24 @@ describe('planned statements on a real FTS5 index', () => {
     for (const [id, r] of both) expect(r).toBeCloseTo(full.get(id)!, 9);
   });
 
+  it('below the cap, counts only a multi-token word and scores as the counted OR does: same rows, same bm25', async () => {
+    for (const text of ['buffer deflate', 'buffer_deflate', 'deflate buffer_deflat zzzunknown', 'memory buffer']) {
+      const q = processQuery(text);
+      const asked: string[] = [];
+      const counting: RowProbe = (match, cap) => { asked.push(match); return probe(match, cap); };
+      // cap above the table's 240 rows: no phrase can be common.
+      const small = await planFts(q.ftsGroups, counting, { ...OPTS, cap: 241, tableRows: 240 });
+      expect(small.kind).toBe('or');
+      expect(asked.every((m) => /[_]/.test(m))).toBe(true);
+      // The same plan with every phrase counted (the rule before): the same OR, less phrases that match nothing.
+      const counted = await planFts(q.ftsGroups, probe, { ...OPTS, cap: 241, tableRows: 241 });
+      expect(counted.kind).toBe('or');
+      const a = await scored(small.matches[0] ?? '""');
+      const b = counted.matches.length ? await scored(counted.matches[0]) : new Map<number, number>();
+      expect([...a].sort((x, y) => x[0] - y[0])).toEqual([...b].sort((x, y) => x[0] - y[0]));
+    }
+  });
+
   it('a rare plan that passes its bound has exactly the full OR\'s best rows and scores', async () => {
     const q = processQuery('buffer deflate');
     const plan = await planFts(q.ftsGroups, probe, { ...OPTS, enough: 5, tableRows: 240 });

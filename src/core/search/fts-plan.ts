@@ -41,9 +41,9 @@ export type RowProbe = (match: string, cap: number) => Promise<number>;
 export interface PlannedGroup {
   /** The group's phrases as searched (a prefix marker may have been dropped). */
   phrases: string[];
-  /** Each phrase's rows, counted up to the cap. */
+  /** Each phrase's rows, counted up to the cap (-1: not counted, a table below the cap: smallTablePlan). */
   phraseRows: number[];
-  /** Rows matching any phrase, summed per phrase, each counted up to the cap. */
+  /** Rows matching any phrase, summed per phrase, each counted up to the cap (-1: not counted). */
   rows: number;
 }
 
@@ -138,6 +138,7 @@ function selectWith(rare: readonly string[], common: readonly string[]): string[
  * then the phrase as written when they differ, and with two common phrases their real counts.
  */
 export async function planFts(groups: readonly (readonly FtsPhrase[])[], probe: RowProbe, o: FtsPlanOptions): Promise<FtsPlan> {
+  if (o.tableRows < o.cap) return smallTablePlan(groups, probe, o);
   const planned: PlannedGroup[] = [];
   /** Whether planned[0] is the query's first group (an identifier query's whole name). */
   let firstKept = false;
@@ -201,6 +202,30 @@ export async function planFts(groups: readonly (readonly FtsPhrase[])[], probe: 
   const left = phrases.slice(0, common);
   const kept = phrases.slice(common).map((p) => p.phrase);
   return { kind: 'rare', matches: selectWith(kept, left.map((p) => p.phrase)), fallback: or.matches, bound: sumBounds(left), phrases, common, counted, groups: planned };
+}
+
+/**
+ * The plan for a table with fewer rows than the cap (`tableRows` < `cap`): no phrase can be
+ * common, so planFts would always end in the full OR, and its counts would only drop phrases
+ * that match nothing (which add nothing to any row's score) and pick the form of a multi-token
+ * word (`mutex_lock` as typed once `wordEnough` rows name it). Only such a word is counted:
+ * the OR is the same, less the counts. The groups' rows are those counts, -1 where none was made.
+ */
+async function smallTablePlan(groups: readonly (readonly FtsPhrase[])[], probe: RowProbe, o: FtsPlanOptions): Promise<FtsPlan> {
+  const planned: PlannedGroup[] = [];
+  for (const group of groups) {
+    const phrases: string[] = [];
+    const phraseRows: number[] = [];
+    for (const { phrase, word } of group) {
+      const counted = word !== phrase && isMultiToken(word) ? await probe(word, o.cap) : -1;
+      const asTyped = word === phrase || counted >= o.wordEnough;
+      phrases.push(asTyped ? word : phrase);
+      phraseRows.push(asTyped ? counted : -1);
+    }
+    if (phrases.length) planned.push({ phrases, phraseRows, rows: -1 });
+  }
+  const all = planned.flatMap((g) => g.phrases);
+  return { kind: 'or', matches: all.length ? [all.join(' OR ')] : [], fallback: [], groups: planned };
 }
 
 function sumBounds(phrases: readonly BoundedPhrase[]): number {

@@ -14,7 +14,8 @@
 
 import type { ChunkType } from '../types.ts';
 import { COMPOUND_RE, splitIdentifier } from '../text/identifiers.ts';
-import { symbolTargets, type SymbolTarget } from './symbols.ts';
+import { symbolTargets } from './symbols.ts';
+import type { Declared, FtsPhrase, ProcessedQuery } from './query-types.ts';
 
 import {
   INNER_PREFIX_MIN_CHARS, MAX_EXPANDED_TERMS, MAX_INPUT_CHARS, MAX_TERM_CHARS, MAX_TERMS, NL_QUERY_WORDS, PREFIX_MIN_CHARS, STEM_FTS_TERMS,
@@ -22,54 +23,7 @@ import {
 
 export { INNER_PREFIX_MIN_CHARS, MAX_EXPANDED_TERMS, MAX_INPUT_CHARS, MAX_TERM_CHARS, MAX_TERMS, NL_QUERY_WORDS, PREFIX_MIN_CHARS, STEM_FTS_TERMS };
 
-/** One term of `ftsQuery`: the phrase as OR-ed there, and the word as typed (quoted, no stem, no prefix). */
-export interface FtsPhrase {
-  phrase: string;
-  word: string;
-}
-
-export interface ProcessedQuery {
-  /** The input as given. */
-  original: string;
-  /** Lower-cased words and identifier parts, stop words removed, deduplicated. */
-  terms: string[];
-  /** Every lower-case word and identifier part of the query, stop words included (symbol-name matching). */
-  words: string[];
-  /** `terms` plus abbreviation expansions (both directions), capped at MAX_EXPANDED_TERMS. */
-  expandedTerms: string[];
-  /** Words as typed that look like identifiers: camelCase, snake_case, `Foo::bar`, `a.b`. */
-  identifiers: string[];
-  /** Safe FTS5 MATCH expression; '' when nothing searchable is left. */
-  ftsQuery: string;
-  /**
-   * The phrases of `ftsQuery` grouped by query term: a term's own phrase, then those of its
-   * abbreviation expansions (`"table"*`, `"tbl"`). `ftsQuery` is all of them joined by OR; the
-   * keyword leg's planner (bm25.ts) treats a group as one alternative when it restricts a query.
-   */
-  ftsGroups: FtsPhrase[][];
-  /** The whole query is one identifier-shaped word (`getUserName`, `kalloc`, `Foo::bar`). */
-  isIdentifierLike: boolean;
-  /**
-   * The whole query is a declaration written as code: optional modifiers, a declaration
-   * keyword and one identifier (`struct page`, `def parse_args`, `pub fn main`, `class
-   * Foo`), or a Go method (`func (b *Buffer) Write` names `Buffer.Write`), or a question
-   * about where one name is defined ("where is the Router class defined": namedIn), else
-   * null. Its name is looked up as a definition, like an identifier query's.
-   */
-  declared: Declared | null;
-  /** The names this query looks up as definitions (symbols.ts symbolTargets), computed once here. */
-  targets: SymbolTarget[];
-}
-
-/** A query that reads `<keyword> <name>` (ProcessedQuery.declared). */
-export interface Declared {
-  /** The keyword, lower-case, as typed (`struct`, `def`, `define`). */
-  keyword: string;
-  /** The declared name as typed (case kept). */
-  name: string;
-  /** The chunk types a definition of that keyword has; null when any (constants, macros, modules). */
-  kinds: readonly ChunkType[] | null;
-}
+export type { Declared, FtsPhrase, ProcessedQuery } from './query-types.ts';
 
 const FUNCTION_KINDS: readonly ChunkType[] = ['function', 'method'];
 /**

@@ -218,6 +218,63 @@ describe('vector leg relevance floor', () => {
   });
 });
 
+describe('what a Searcher and its Store keep between queries', () => {
+  /** `path` written through `s` with its text (chunk content then refers into file_text). */
+  const put = async (s: Store, path: string, text: string) => {
+    const { chunks, language } = await chunker.chunkFile(path, text);
+    await s.writeFiles([{
+      file: { path, hash: sha256HexSync(text), size: text.length, mtime: 0, language }, text,
+      chunks: chunks.map((c) => ({ ...c, contentHash: sha256HexSync(embeddingText(c)) })),
+    }]);
+  };
+  const fn = (name: string, body: string) => `export function ${name}() {\n  // ${body}\n  return 1;\n}\n`;
+  /** Each result as path, lines and content: what must equal a fresh Searcher's. */
+  const shown = (rs: SearchResult[]) => rs.map((r) => `${r.path}:${r.startLine}-${r.endLine}\n${r.content}`);
+
+  it('follows writes on its own connection and on another one: the next search reads the new counts and texts', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { openNodeStore } = await import('../store/open-node.ts');
+    const dir = mkdtempSync(join(tmpdir(), 'sift-searcher-cache-'));
+    const file = join(dir, 'index.db');
+    const reader = await openNodeStore(file);
+    const writer = await openNodeStore(file);
+    try {
+      await put(reader, 'a.ts', fn('gadgetAlpha', 'gadget wiring, first version'));
+      const searcher = new Searcher(reader);
+      const fresh = async () => {
+        const s = await openNodeStore(file);
+        try {
+          return shown((await new Searcher(s).search('gadget wiring', { mode: 'bm25' })).results);
+        } finally {
+          await s.close();
+        }
+      };
+      const first = await searcher.search('gadget wiring', { mode: 'bm25' });
+      expect(first.results[0].content).toContain('first version');
+      // Another connection rewrites a.ts and adds files: this Searcher's next search sees them.
+      await put(writer, 'a.ts', fn('gadgetAlpha', 'gadget wiring, second version, longer than before'));
+      for (let i = 0; i < 5; i++) await put(writer, `b${i}.ts`, fn(`gadget${i}`, 'gadget gadget wiring'));
+      const second = await searcher.search('gadget wiring', { mode: 'bm25' });
+      expect(second.results.find((r) => r.path === 'a.ts')?.content).toContain('second version');
+      expect(shown(second.results)).toEqual(await fresh());
+      expect(second.results).toHaveLength(6);
+      // This connection deletes and rewrites: seen too.
+      await reader.deleteFiles(['b0.ts', 'b1.ts']);
+      await put(reader, 'a.ts', fn('gadgetAlpha', 'gadget wiring, third'));
+      const third = await searcher.search('gadget wiring', { mode: 'bm25' });
+      expect(third.results.find((r) => r.path === 'a.ts')?.content).toContain('third');
+      expect(shown(third.results)).toEqual(await fresh());
+      expect(third.results).toHaveLength(4);
+    } finally {
+      await writer.close();
+      await reader.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('fusionWeights', () => {
   it('leans on the keyword leg for a name lookup and weighs both legs alike for prose', async () => {
     const { fusionWeights } = await import('./search.ts');

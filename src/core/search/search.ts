@@ -20,9 +20,9 @@ import {
 import { processQuery, type ProcessedQuery } from './query.ts';
 import { kindFactor } from './signals.ts';
 import { fileKind, intentOfQuery, type SearchIntent } from '../text/file-kind.ts';
-import { searchBm25 } from './bm25.ts';
+import { KeywordCache, searchBm25 } from './bm25.ts';
 import { compilePathGlob } from '../text/path-glob.ts';
-import type { Queryable } from '../store/sqlite.ts';
+import type { ChunkReader } from '../store/store.ts';
 import { strategyFor, type FusedItem } from './fuse.ts';
 import type { VectorIndex } from '../vector/types.ts';
 import { definitionKeys, idsOf, rankGroups, toResults, type GroupedItem, type LegHits } from './results.ts';
@@ -30,12 +30,30 @@ import { definitionSteps, matchDefinition, wantsDefinitions, type SymbolTarget }
 
 export type { LegHits } from './results.ts';
 
-export interface SearchStore {
-  /** The connection the keyword leg queries (search/bm25.ts). */
-  readonly db: Queryable;
-  /** `{ content: false }`: rows with `content` '' (no file text read). */
-  getChunks(ids: number[], o?: { content?: boolean }): Promise<StoredChunk[]>;
-  chunkCount(): Promise<number>;
+/**
+ * What a search reads: `db` is the connection the keyword leg queries (search/bm25.ts);
+ * getChunks with `{ content: false }` gives rows with `content` '' (no file text read).
+ */
+export interface SearchStore extends ChunkReader {
+  /**
+   * Run `fn` with a reader whose statements share one read transaction (Store.read: one lock
+   * for a whole search instead of one per statement). Absent: the store itself reads.
+   */
+  read?<T>(fn: (reader: ChunkReader) => Promise<T>): Promise<T>;
+}
+
+/** One search's question and settings, as `search` worked them out. */
+interface Ask {
+  query: string;
+  options: SearchOptions;
+  pq: ProcessedQuery;
+  intent: SearchIntent;
+  mode: SearchMode;
+  wantBm25: boolean;
+  wantVector: boolean;
+  limit: number;
+  timings: Record<string, number>;
+  t0: number;
 }
 
 export interface QueryEmbedder {
@@ -56,6 +74,8 @@ export class Searcher {
   #embedder: QueryEmbedder | null;
   #vectors: VectorIndex | null;
   #embeddedCount: number;
+  /** The keyword leg's row counts, kept while the database is unchanged (bm25.ts KeywordCache). */
+  readonly #keyword = new KeywordCache();
 
   constructor(store: SearchStore, opts: { embedder?: QueryEmbedder | null; vectors?: VectorIndex | null } = {}) {
     this.#store = store;
@@ -84,24 +104,43 @@ export class Searcher {
     const mode: SearchMode = options.mode ?? (this.hasVectors ? 'hybrid' : 'bm25');
     const wantBm25 = mode !== 'vector';
     const wantVector = mode !== 'bm25' && this.hasVectors;
-    // Only when some chunks have vectors (0 embedded is a ratio of 0 however many there are).
-    const total = this.#embeddedCount > 0 ? await this.#store.chunkCount() : 0;
-    const embeddedRatio = total > 0 ? Math.min(1, this.#embeddedCount / total) : 0;
-
     const candidates = Math.max(LEG_CANDIDATES, limit);
+    const keyword = (r: ChunkReader): Promise<Hit[]> => (wantBm25 && pq.ftsQuery
+      ? this.#timed(timings, 'bm25', () => searchBm25(r.db, pq, filters, candidates, intent, timings, this.#keyword.use(r.generation)))
+      : Promise.resolve([]));
     const noVector: VectorLeg = { hits: [], floor: null, dropped: 0 };
+    const ask: Ask = { query, options, pq, intent, mode, wantBm25, wantVector, limit, timings, t0 };
+    // Keyword only: the whole search is one read transaction. With the vector leg, the keyword
+    // leg's reads are one and the results' another: the query's embedding runs between them
+    // without holding the connection.
+    if (!wantVector) return this.#reading(async (r) => this.#finish(r, ask, await keyword(r), noVector));
     const [bm25, vector] = await Promise.all([
-      wantBm25 && pq.ftsQuery ? this.#timed(timings, 'bm25', () => searchBm25(this.#store.db, pq, filters, candidates, intent)) : Promise.resolve<Hit[]>([]),
-      wantVector && query.trim() ? this.#timed(timings, 'vector', () => this.#vectorLeg(query, filters, candidates)) : Promise.resolve(noVector),
+      this.#reading(keyword),
+      query.trim() ? this.#timed(timings, 'vector', () => this.#vectorLeg(query, filters, candidates)) : Promise.resolve(noVector),
     ]);
+    return this.#reading((r) => this.#finish(r, ask, bm25, vector));
+  }
 
+  /** `fn` with the store's reader in one read transaction (SearchStore.read), else with the store itself. */
+  #reading<T>(fn: (r: ChunkReader) => Promise<T>): Promise<T> {
+    return this.#store.read ? this.#store.read(fn) : fn(this.#store);
+  }
+
+  /** Metadata for every candidate, grouping, fusion, and the shown results' rows — read through `r`. */
+  async #finish(r: ChunkReader, ask: Ask, bm25: Hit[], vector: VectorLeg): Promise<FullSearchResponse> {
+    const { query, options, pq, intent, mode, wantBm25, wantVector, limit, timings, t0 } = ask;
+    // Only when some chunks have vectors (0 embedded is a ratio of 0 however many there are).
+    const total = this.#embeddedCount > 0 ? await r.chunkCount() : 0;
+    const embeddedRatio = total > 0 ? Math.min(1, this.#embeddedCount / total) : 0;
     // Metadata for every candidate: definition matching, grouping by definition, results.
     const tf = performance.now();
     const ids = [...new Set([...bm25.map((h) => h.id), ...vector.hits.map((h) => h.id)])];
     // Grouping and definition tiers need metadata only; file text is read for the results.
-    const rows = ids.length ? await this.#store.getChunks(ids, { content: false }) : [];
+    const rows = ids.length ? await r.getChunks(ids, { content: false }) : [];
+    const tm = performance.now();
+    timings.meta = tm - tf;
     const fileOf: Record<number, string> = {};
-    for (const r of rows) fileOf[r.id] = r.path;
+    for (const row of rows) fileOf[row.id] = row.path;
     const legs: LegHits = {
       bm25,
       vector: kindOrder(vector.hits, rows, intent),
@@ -115,8 +154,13 @@ export class Searcher {
     const weights = { bm25Weight: options.bm25Weight ?? auto.bm25Weight, vectorWeight: options.vectorWeight ?? auto.vectorWeight };
     const groups = rankGroups(legs, weights, limit);
     const shown = idsOf(groups);
-    const byId = new Map((shown.length ? await this.#store.getChunks(shown) : []).map((r) => [r.id, r]));
+    const tr = performance.now();
+    timings.group = tr - tm;
+    const byId = new Map((shown.length ? await r.getChunks(shown) : []).map((c) => [c.id, c]));
+    const tx = performance.now();
+    timings.text = tx - tr;
     const results = toResults(groups, (id) => byId.get(id), pq);
+    timings.results = performance.now() - tx;
     timings.fuse = performance.now() - tf;
     timings.total = performance.now() - t0;
     const explain: Record<number, FusedItem['explain']> = {};

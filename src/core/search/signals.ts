@@ -46,8 +46,22 @@ export interface FileCandidate extends Scored {
 
 const PATH_WORD_RE = /[\p{L}\p{N}]+/gu;
 
-/** A path's words, lower-case, with identifier parts and light stems: [file-name words, directory words]. */
-export function pathWordSets(path: string): [Set<string>, Set<string>] {
+/** Paths whose word sets pathWordSets keeps (a pure function of the path: nothing to invalidate); then it starts over. */
+const PATH_WORDS_KEPT = 50_000;
+const pathWords = new Map<string, [ReadonlySet<string>, ReadonlySet<string>]>();
+
+/** A path's words, lower-case, with identifier parts and light stems: [file-name words, directory words]. Kept per path. */
+export function pathWordSets(path: string): [ReadonlySet<string>, ReadonlySet<string>] {
+  let sets = pathWords.get(path);
+  if (!sets) {
+    if (pathWords.size >= PATH_WORDS_KEPT) pathWords.clear();
+    sets = makePathWordSets(path);
+    pathWords.set(path, sets);
+  }
+  return sets;
+}
+
+function makePathWordSets(path: string): [Set<string>, Set<string>] {
   const slash = path.lastIndexOf('/');
   const add = (set: Set<string>, text: string) => {
     for (const m of text.matchAll(PATH_WORD_RE)) {

@@ -21,30 +21,13 @@
  * Invariants: pure; a chunk that is not a definition of a target gets null; the tier of a
  * chunk never depends on other chunks.
  */
-import type { ProcessedQuery } from './query.ts';
+import type { ProcessedQuery, SymbolTarget } from './query-types.ts';
 import { fileKind } from '../text/file-kind.ts';
 import { DECLARATION_OTHER_KIND, DEFINITION_KIND_STEPS, DEFINITION_SIZE_LINES, DEFINITION_SIZE_STEP, DEFINITION_TIERS, MAX_SYMBOL_TARGETS, QUALIFIED_TIERS } from '../config.ts';
 
 const QUALIFIER_RE = /::|->|[.#]/;
 
-export interface SymbolTarget {
-  /** The name as typed (case kept). */
-  symbol: string;
-  /** Required parent as typed, or null. */
-  parent: string | null;
-  /**
-   * The chunk types the query's declaration keyword names (`struct page`: struct-like), or
-   * null. A definition of another type, or a constant, keeps DECLARATION_OTHER_KIND of its tier.
-   */
-  kinds?: readonly string[] | null;
-  /**
-   * For a qualified name (`crate::parser::Parser`, `pkg.Func`, `Plug.Conn.send_resp`): every
-   * qualifier as typed. A definition of the last name whose parent is not the last qualifier
-   * still matches, lower (QUALIFIED_TIERS): its parent is another qualifier, or its path holds
-   * one (Rust modules, Go packages, Elixir and Java namespaces are paths), or neither.
-   */
-  qualifiers?: readonly string[];
-}
+export type { SymbolTarget } from './query-types.ts';
 
 export interface DefinitionMatch {
   /** DEFINITION_TIERS value, in (0, 1]. */

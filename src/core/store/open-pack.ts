@@ -7,7 +7,7 @@
  * pack's content-addressed file name) and unregistered when its connection closes.
  */
 import { ensureVfs, type SqliteRuntime } from './open.ts';
-import { Db, type KeyLookup } from './sqlite.ts';
+import { Db, type KeyLookup, type Queryable } from './sqlite.ts';
 import { Store } from './store.ts';
 import { PackPages, PackVFS, type PackPagesOptions, type RangeSource } from './http-vfs.ts';
 import { decodeBase64, packDatabaseBytes, packHashTable, type PackManifest } from './pack.ts';
@@ -58,7 +58,7 @@ export function phraseTokens(phrases: readonly string[]): Array<{ token: string;
  * is `leaf << 1 | has-doclist-index`; rowids are FTS5's `(segid << 37) + pgno`, and a leaf's
  * doclist index (a long doclist's skip list) is at `(segid << 37) + (1 << 36) + pgno`.
  */
-async function doclistRowids(db: Db, phrases: readonly string[]): Promise<number[]> {
+async function doclistRowids(db: Queryable, phrases: readonly string[]): Promise<number[]> {
   const tokens = new Map<string, boolean>();
   for (const t of phraseTokens(phrases)) tokens.set(t.token, (tokens.get(t.token) ?? false) || t.prefix);
   if (!tokens.size) return [];
@@ -134,10 +134,9 @@ export async function openPackOn(runtime: SqliteRuntime, manifest: PackManifest,
       const root = roots[table];
       if (root) await fetchRows(root, rowids);
     };
-    let opened: Db | null = null;
     let schemaRoots: Map<string, number> | null = null;
-    const prefetchTerms = async (terms: readonly string[], lookups: readonly KeyLookup[] = []) => {
-      if (!opened) return;
+    // `opened`: the Db, or the handle of the read it runs in (DbOptions.prefetchTerms).
+    const prefetchTerms = async (terms: readonly string[], lookups: readonly KeyLookup[] = [], opened: Queryable) => {
       const want: number[] = [];
       const root = roots.chunks_fts_data;
       if (root && terms.length) want.push(...pages.leavesOf(root, await doclistRowids(opened, terms)));
@@ -164,7 +163,6 @@ export async function openPackOn(runtime: SqliteRuntime, manifest: PackManifest,
       }
     };
     db = await Db.open(runtime.sqlite3, runtime.module, file, PACK_VFS_NAME, { readOnly: true, lastVfsError: () => vfs.lastError, onClose: () => vfs.remove(file), prefetchRows, prefetchTerms });
-    opened = db;
   } catch (e) {
     vfs.remove(file);
     throw e;

@@ -309,10 +309,21 @@ function ftsRow(id: number, pathText: string, c: { symbol: string | null; parent
 export async function resolveChunkContent<T extends {
   path: string; content: string; text_start: number | null; text_len: number | null;
   signature?: string | null; doc?: string | null; sig_span?: number | null; doc_span?: number | null;
-}>(db: Queryable, rows: T[]): Promise<T[]> {
+}>(db: Queryable, rows: T[], cache?: TextLru): Promise<T[]> {
   const paths = [...new Set(rows.filter((r) => r.text_start !== null).map((r) => r.path))];
   if (!paths.length) return rows;
-  const texts = await readTexts(db, 'path', paths);
+  const texts = new Map<string, string>();
+  for (const p of paths) {
+    const t = cache?.get(p);
+    if (t !== undefined) texts.set(p, t);
+  }
+  const missing = texts.size ? paths.filter((p) => !texts.has(p)) : paths;
+  if (missing.length) {
+    for (const [p, t] of await readTexts(db, 'path', missing)) {
+      texts.set(p, t);
+      cache?.set(p, t);
+    }
+  }
   for (const r of rows) {
     if (r.text_start === null) continue;
     const text = texts.get(r.path);
@@ -323,6 +334,91 @@ export async function resolveChunkContent<T extends {
   }
   return rows;
 }
+/**
+ * The FTS columns (rowid, names, path_words, sig_doc, content, tokens) of up to `limit` stored
+ * chunks after id `afterId`, remade from the rows as Store writes them (ftsRow): the contentless
+ * chunks_fts cannot be read back. For a native FTS5 copy of an index (bench/query-latency.ts).
+ */
+export async function storedFtsRows(db: Queryable, afterId: number, limit: number): Promise<SqlValue[][]> {
+  const rows = await resolveChunkContent(db, await db.all<ChunkRow>(`SELECT ${CHUNK_COLUMNS} FROM chunks WHERE id > ? ORDER BY id LIMIT ?`, [afterId, limit]));
+  return rows.map((r) => ftsRow(r.id, pathWords(r.path), { ...r, names: r.symbols ? r.symbols.split(' ') : null }));
+}
+
+/** Chunk rows read through one connection or transaction handle (Store.read hands one to a search). */
+export interface ChunkReader {
+  readonly db: Queryable;
+  /**
+   * Within one Store, the same number as long as the database is unchanged (Store.read): what
+   * a reader's caller may key caches on. Absent: nothing may be kept between reads.
+   */
+  readonly generation?: number;
+  /** As Store.getChunks. */
+  getChunks(ids: number[], o?: { content?: boolean }): Promise<StoredChunk[]>;
+  chunkCount(): Promise<number>;
+}
+
+/** Store.getChunks on any connection or transaction handle; `texts`: file texts known to be current (filled as read). */
+async function readChunks(db: Queryable, ids: number[], o: { content?: boolean } = {}, texts?: TextLru): Promise<StoredChunk[]> {
+  const byId = new Map<number, StoredChunk>();
+  for (const part of chunked([...new Set(ids)])) {
+    await db.prefetchRows?.('chunks', part); // a pack over HTTP: the rows' pages at once
+    const rows = await db.all<ChunkRow>(`SELECT ${CHUNK_COLUMNS} FROM chunks WHERE id IN (${marks(part.length)})`, part);
+    if (o.content === false) for (const r of rows) r.content = '';
+    for (const r of o.content === false ? rows : await resolveChunkContent(db, rows, texts)) byId.set(r.id, toStoredChunk(r));
+  }
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+/**
+ * What tells whether a database changed since it was last read: a change made on this
+ * connection moves total_changes(), one committed by another (a second tab, a CLI process)
+ * moves data_version. Both are read without I/O.
+ */
+async function dbState(db: Queryable): Promise<string> {
+  const s = await db.get<{ changes: number; version: number }>('SELECT total_changes() AS changes, (SELECT data_version FROM pragma_data_version) AS version');
+  return `${s?.changes} ${s?.version}`;
+}
+
+/** Characters of file text Store.read keeps inflated between searches (UTF-16 units: ~2 bytes each). */
+export const READ_TEXT_CACHE_CHARS = 4_000_000;
+
+/** File texts by path, least recently used dropped past `maxChars` characters. */
+class TextLru {
+  readonly #map = new Map<string, string>();
+  #chars = 0;
+  constructor(private readonly maxChars: number) {}
+
+  get(path: string): string | undefined {
+    const t = this.#map.get(path);
+    if (t !== undefined) {
+      this.#map.delete(path);
+      this.#map.set(path, t);
+    }
+    return t;
+  }
+
+  set(path: string, text: string): void {
+    if (text.length > this.maxChars) return;
+    const old = this.#map.get(path);
+    if (old !== undefined) {
+      this.#chars -= old.length;
+      this.#map.delete(path);
+    }
+    this.#map.set(path, text);
+    this.#chars += text.length;
+    for (const [p, t] of this.#map) {
+      if (this.#chars <= this.maxChars) break;
+      this.#map.delete(p);
+      this.#chars -= t.length;
+    }
+  }
+
+  clear(): void {
+    this.#map.clear();
+    this.#chars = 0;
+  }
+}
+
 const UPSERT_FILE = `INSERT INTO files (path, hash, size, mtime, language, indexed_at, chunk_lo, chunk_hi) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
   ON CONFLICT(path) DO UPDATE SET hash = excluded.hash, size = excluded.size, mtime = excluded.mtime,
   language = excluded.language, indexed_at = excluded.indexed_at, chunk_lo = excluded.chunk_lo, chunk_hi = excluded.chunk_hi`;
@@ -592,16 +688,33 @@ export class Store {
    * row's `content` '' and reads no file text (metadata for ranking and grouping): `signature`
    * and `doc` are then null where the row keeps them as spans (schema 8).
    */
-  async getChunks(ids: number[], o: { content?: boolean } = {}): Promise<StoredChunk[]> {
-    const byId = new Map<number, StoredChunk>();
-    for (const part of chunked([...new Set(ids)])) {
-      await this.db.prefetchRows?.('chunks', part); // a pack over HTTP: the rows' pages at once
-      const rows = await this.db.all<ChunkRow>(`SELECT ${CHUNK_COLUMNS} FROM chunks WHERE id IN (${marks(part.length)})`, part);
-      if (o.content === false) for (const r of rows) r.content = '';
-      for (const r of o.content === false ? rows : await resolveChunkContent(this.db, rows)) byId.set(r.id, toStoredChunk(r));
-    }
-    return ids.flatMap((id) => byId.get(id) ?? []);
+  getChunks(ids: number[], o: { content?: boolean } = {}): Promise<StoredChunk[]> {
+    return readChunks(this.db, ids, o);
   }
+
+  /**
+   * `fn` with a reader whose statements all run in ONE read transaction (Db.read): one lock
+   * and one change-counter check for a whole search instead of one per statement. The reader's
+   * `db` is the transaction's handle; the Store's own methods must not be called inside `fn`.
+   */
+  read<T>(fn: (reader: ChunkReader) => Promise<T>): Promise<T> {
+    return this.db.read(async (tx) => {
+      // Inside the transaction: no other connection commits until it ends (rollback journal).
+      const state = await dbState(tx);
+      if (state !== this.readState) {
+        this.readState = state;
+        this.readGeneration++;
+        this.texts.clear();
+      }
+      return fn({ db: tx, generation: this.readGeneration, getChunks: (ids, o) => readChunks(tx, ids, o, this.texts), chunkCount: () => this.chunkCountOn(tx) });
+    });
+  }
+
+  /** The database state (dbState) Store.read last saw, and how many different ones it has seen. */
+  private readState: string | null = null;
+  private readGeneration = 0;
+  /** File texts Store.read's readers inflated, kept while the database is unchanged (read checks). */
+  private readonly texts = new TextLru(READ_TEXT_CACHE_CHARS);
 
   /** All chunks of one file, in line order. */
   async getFileChunks(path: string): Promise<StoredChunk[]> {
@@ -612,22 +725,23 @@ export class Store {
   }
 
   /** chunkCount's last answer, and the state of the database it was counted in. */
-  private counted: { changes: number; version: number; n: number } | null = null;
+  private counted: { state: string; n: number } | null = null;
 
   /**
    * The number of chunks. count(*) reads an index of every row (6.4 MB on the kernel subset,
-   * and as much of the page cache), so it runs once per change of the database: a change made
-   * on this connection moves total_changes(), one committed by another (a second tab, a CLI
-   * process) moves data_version. Both are read without I/O.
+   * and as much of the page cache), so it runs once per change of the database (dbState).
    */
-  async chunkCount(): Promise<number> {
+  chunkCount(): Promise<number> {
+    return this.chunkCountOn(this.db);
+  }
+
+  private async chunkCountOn(db: Queryable): Promise<number> {
     if (this.fixedChunkCount !== null) return this.fixedChunkCount;
-    const state = await this.db.get<{ changes: number; version: number }>(
-      'SELECT total_changes() AS changes, (SELECT data_version FROM pragma_data_version) AS version');
+    const state = await dbState(db);
     const c = this.counted;
-    if (state && c && c.changes === state.changes && c.version === state.version) return c.n;
-    const n = (await this.db.get<{ n: number }>('SELECT count(*) AS n FROM chunks'))?.n ?? 0;
-    this.counted = state ? { ...state, n } : null;
+    if (c && c.state === state) return c.n;
+    const n = (await db.get<{ n: number }>('SELECT count(*) AS n FROM chunks'))?.n ?? 0;
+    this.counted = { state, n };
     return n;
   }
 

@@ -1,0 +1,74 @@
+/**
+ * The shapes of a processed query (query.ts makes them) and of the names it looks up as
+ * definitions (symbols.ts makes and matches them): below both, so neither imports the other
+ * for its types.
+ */
+import type { ChunkType } from '../types.ts';
+
+/** One term of `ftsQuery`: the phrase as OR-ed there, and the word as typed (quoted, no stem, no prefix). */
+export interface FtsPhrase {
+  phrase: string;
+  word: string;
+}
+
+export interface ProcessedQuery {
+  /** The input as given. */
+  original: string;
+  /** Lower-cased words and identifier parts, stop words removed, deduplicated. */
+  terms: string[];
+  /** Every lower-case word and identifier part of the query, stop words included (symbol-name matching). */
+  words: string[];
+  /** `terms` plus abbreviation expansions (both directions), capped at MAX_EXPANDED_TERMS. */
+  expandedTerms: string[];
+  /** Words as typed that look like identifiers: camelCase, snake_case, `Foo::bar`, `a.b`. */
+  identifiers: string[];
+  /** Safe FTS5 MATCH expression; '' when nothing searchable is left. */
+  ftsQuery: string;
+  /**
+   * The phrases of `ftsQuery` grouped by query term: a term's own phrase, then those of its
+   * abbreviation expansions (`"table"*`, `"tbl"`). `ftsQuery` is all of them joined by OR; the
+   * keyword leg's planner (bm25.ts) treats a group as one alternative when it restricts a query.
+   */
+  ftsGroups: FtsPhrase[][];
+  /** The whole query is one identifier-shaped word (`getUserName`, `kalloc`, `Foo::bar`). */
+  isIdentifierLike: boolean;
+  /**
+   * The whole query is a declaration written as code: optional modifiers, a declaration
+   * keyword and one identifier (`struct page`, `def parse_args`, `pub fn main`, `class
+   * Foo`), or a Go method (`func (b *Buffer) Write` names `Buffer.Write`), or a question
+   * about where one name is defined ("where is the Router class defined": namedIn), else
+   * null. Its name is looked up as a definition, like an identifier query's.
+   */
+  declared: Declared | null;
+  /** The names this query looks up as definitions (symbols.ts symbolTargets), computed once here. */
+  targets: SymbolTarget[];
+}
+
+/** A query that reads `<keyword> <name>` (ProcessedQuery.declared). */
+export interface Declared {
+  /** The keyword, lower-case, as typed (`struct`, `def`, `define`). */
+  keyword: string;
+  /** The declared name as typed (case kept). */
+  name: string;
+  /** The chunk types a definition of that keyword has; null when any (constants, macros, modules). */
+  kinds: readonly ChunkType[] | null;
+}
+
+export interface SymbolTarget {
+  /** The name as typed (case kept). */
+  symbol: string;
+  /** Required parent as typed, or null. */
+  parent: string | null;
+  /**
+   * The chunk types the query's declaration keyword names (`struct page`: struct-like), or
+   * null. A definition of another type, or a constant, keeps DECLARATION_OTHER_KIND of its tier.
+   */
+  kinds?: readonly string[] | null;
+  /**
+   * For a qualified name (`crate::parser::Parser`, `pkg.Func`, `Plug.Conn.send_resp`): every
+   * qualifier as typed. A definition of the last name whose parent is not the last qualifier
+   * still matches, lower (QUALIFIED_TIERS): its parent is another qualifier, or its path holds
+   * one (Rust modules, Go packages, Elixir and Java namespaces are paths), or neither.
+   */
+  qualifiers?: readonly string[];
+}
