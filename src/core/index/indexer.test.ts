@@ -1,5 +1,5 @@
 import { describe, it, expect, beforeAll } from 'vitest';
-import { BULK_LOAD_FILES, diffWalk, indexCodebase, planIndex, prepareChunks, type IndexStore } from './indexer.ts';
+import { BULK_LOAD_FILES, diffWalk, indexCodebase, planIndex, prepareChunks, type FileChunker, type IndexStore } from './indexer.ts';
 import { FTS_AUTOMERGE, FTS_BULK_CRISISMERGE, FTS_CRISISMERGE } from '../store/store.ts';
 import { identifierTokens } from '../text/identifiers.ts';
 import { sha256Hex } from '../hash/hash.ts';
@@ -305,6 +305,19 @@ describe('indexCodebase', () => {
     expect(await segments(merged)).toBe(1);
     expect(res.timings.optimize).toBeGreaterThan(0);
     expect(await snapshot(merged)).toEqual(await snapshot(plain));
+  });
+
+  it('a slow start is searchable before the 25th file: the first batch is flushed once 250 ms have passed', async () => {
+    // Each file takes 60 ms to chunk (a grammar loading, a loaded machine): 25 files would take 1.5 s.
+    const slowChunker: FileChunker = { chunkFile: async (path, text) => { await new Promise((r) => setTimeout(r, 60)); return chunker.chunkFile(path, text); } };
+    const store = await openMemoryStore();
+    const batches: number[] = [];
+    const files = repo(30);
+    const res = await indexCodebase({ source: new MemoryFileSource(files), store, chunker: slowChunker }, { onBatch: (b) => batches.push(b.files) });
+    expect(res.files.added).toBe(Object.keys(files).length);
+    expect(batches[0]).toBeGreaterThan(0);
+    expect(batches[0]).toBeLessThan(25);
+    expect(res.firstSearchableMs!).toBeLessThan(res.timings.total * 0.75);
   });
 
   it('a first index writes its first batch while the walk is still running, and indexes everything', async () => {

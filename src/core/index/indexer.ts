@@ -42,8 +42,14 @@ import { fileTrigramKeys } from '../text/trigram-keys.ts';
 
 /** The chunker's own text fallback, for a file the chunker itself faulted on. */
 const TEXT_FALLBACK = { maxChunkChars: MAX_CHUNK_CHARS, minChunkChars: MIN_CHUNK_CHARS, overlapChars: CHUNK_OVERLAP_CHARS };
-/** Flush the first batch early so the codebase is searchable within moments. */
+/**
+ * Flush the first batch early so the codebase is searchable within moments: at FIRST_BATCH_FILES
+ * files, or with what is chunked once FIRST_FLUSH_MS have passed since the run started (a slow
+ * start — grammars loading, a loaded machine — would otherwise keep a typed query or an agent's
+ * first call waiting for 25 files, or for the bulk load's flush interval).
+ */
 const FIRST_BATCH_FILES = 25;
+const FIRST_FLUSH_MS = 250;
 /** Flush at least this often (ms) so a slow folder still shows results. */
 const FLUSH_INTERVAL_MS = 1000;
 /**
@@ -462,7 +468,7 @@ class BatchWriter {
   add(file: FileRecord, chunks: StoredChunkInput[], outcome?: { text: string; packed: Uint8Array; grams: Uint32Array }): boolean {
     this.#batch.push({ file, chunks, text: outcome?.text, packed: outcome?.packed, grams: outcome?.grams }); // issue 11: text → file_text
     this.#rows += chunks.length;
-    if (this.log.firstSearchableMs === null && this.#inFlight === null && this.#batch.length >= FIRST_BATCH_FILES) return true;
+    if (this.log.firstSearchableMs === null && this.#inFlight === null && (this.#batch.length >= FIRST_BATCH_FILES || now() - this.log.t0 >= FIRST_FLUSH_MS)) return true;
     if (this.#rows >= this.batchRows * MAX_BATCH_FACTOR) return true;
     return this.#writeDone && (this.#rows >= this.batchRows || now() - this.#lastFlush > this.flushIntervalMs);
   }
