@@ -80,11 +80,11 @@ test('open a folder, index it, search, filter, open the file at the line', async
   await page.getByTestId('result').first().getByRole('button', { name: 'Explain' }).click();
   await expect(page.getByTestId('explain')).toBeVisible();
   await expect(page.getByTestId('bm25-signals')).toContainText(/name \d\.\d\d/);
-  const before = await page.getByTestId('fused-score').textContent();
-  const calls = await page.evaluate(() => performance.getEntriesByType('resource').length);
-  await page.getByTestId('weight-slider').fill('0.9');
-  await expect(page.getByTestId('fused-score')).not.toHaveText(before ?? '');
-  expect(await page.evaluate(() => performance.getEntriesByType('resource').length)).toBe(calls);
+  // Why, in words; a legend for exactly the signals shown; no semantic weight without a model.
+  await expect(page.getByTestId('explain-why')).toHaveText(/^#1: .+\.$/);
+  const shown = (await page.getByTestId('bm25-signals').textContent())!.replace(/^.*inside: /, '').split(' · ').map((x) => x.split(' ')[0]);
+  expect(await page.getByTestId('bm25-legend').locator('li strong').allTextContents()).toEqual(shown);
+  await expect(page.getByTestId('weight-slider')).toHaveCount(0);
   await page.screenshot({ path: 'test-results/screens/explain.png' });
 
   // Stats page.

@@ -34,6 +34,14 @@ test('import the tiny model, embed, and search semantically', async ({ page }) =
   await searchFor(page, 'compute_checksum');
   await expect(page.getByTestId('result-summary')).toContainText('hybrid');
   await expect(page.getByTestId('result').first().getByTestId('result-symbol')).toHaveText('compute_checksum');
+  // Explain with both legs: the slider re-fuses the same hits without a new search.
+  await page.getByTestId('result').first().getByRole('button', { name: 'Explain' }).click();
+  await expect(page.getByTestId('explain-why')).toContainText('#1:');
+  const before = await page.getByTestId('fused-score').textContent();
+  const calls = await page.evaluate(() => performance.getEntriesByType('resource').length);
+  await page.getByTestId('weight-slider').fill('0.9');
+  await expect(page.getByTestId('fused-score')).not.toHaveText(before ?? '');
+  expect(await page.evaluate(() => performance.getEntriesByType('resource').length)).toBe(calls);
 
   // The model choice survives a reload.
   await page.reload();

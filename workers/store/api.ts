@@ -21,8 +21,13 @@ import type { IndexStructures } from '../../src/core/store/store.ts';
 
 export type { DownloadProgress };
 
-/** What a writer worker sees of one codebase's store, over its MessagePort. */
-export interface WriterPortApi extends IndexStore, EmbedStore {
+/**
+ * What a writer worker sees of one codebase's store, over its MessagePort. Every optional
+ * IndexStore method is required here: through Comlink any property of the proxy looks
+ * present, so the indexer's `store.setMetas?.(…)` calls it whether or not the worker has it
+ * (a missing one failed every app index run at its end: "reading 'apply'").
+ */
+export interface WriterPortApi extends Required<IndexStore>, EmbedStore {
   /** Adds freshly embedded vectors to the live vector index (search sees them at once). */
   addVectors(ids: number[], vectors: Float32Array): Promise<void>;
 }

@@ -381,6 +381,7 @@ const api: StoreWorkerApi = {
     const writer: WriterPortApi = {
       getMeta: (k) => s.getMeta(k),
       setMeta: (k, v) => s.setMeta(k, v),
+      setMetas: (entries) => s.setMetas(entries),
       getFiles: () => s.getFiles(),
       writeFiles: (items) => s.writeFiles(items),
       deleteFiles: (paths) => s.deleteFiles(paths),

@@ -12,6 +12,9 @@ export async function waitIndexed(page: Page, name: string, files: number): Prom
   await expect(row.getByTestId('progress')).toHaveCount(0, { timeout: 90_000 });
   await expect(row.getByTestId('codebase-stats')).toHaveAttribute('data-files', String(files), { timeout: 90_000 });
   await expect(row.getByTestId('progress')).toHaveCount(0, { timeout: 90_000 });
+  // The run ended as a run should: no "Indexing stopped before it finished" (a run that failed
+  // at its end once showed every file and passed here).
+  await expect(row.getByTestId('interrupted')).toHaveCount(0);
 }
 
 export async function searchFor(page: Page, query: string): Promise<void> {
