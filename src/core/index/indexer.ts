@@ -802,7 +802,7 @@ export async function indexCodebase(
     // Rules the user set, and files binary by their extension: counted in stats, not warned about.
     if (s.reason === 'ignored' || s.reason === 'not-included' || s.reason === 'binary') return;
     summary.skipped++;
-    log.warn({ path: s.path, kind: s.reason === 'unreadable' ? 'unreadable' : 'skipped', message: s.detail ? `${SKIP_REASON_TEXT[s.reason]}: ${s.detail}` : SKIP_REASON_TEXT[s.reason] });
+    log.warn({ path: s.path, kind: s.reason === 'unreadable' ? 'unreadable' : 'skipped', message: s.detail ?? SKIP_REASON_TEXT[s.reason] });
   };
   const onWalked = (n: number): void => {
     status.totalFiles = n;
