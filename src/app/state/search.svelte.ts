@@ -60,6 +60,8 @@ class Search {
   /** The queued search is a typed query's (not a live refresh's). */
   #typing = false;
   #lastLiveRefresh = 0;
+  /** The person has set the query or a filter since the page loaded (applyHash atStart). */
+  #touched = false;
   /** Results shown: RESULT_LIMIT, raised by Show more (up to MAX_SEARCH_LIMIT); a new search starts over. */
   #limit = $state(RESULT_LIMIT);
   /** The last search found more results than it shows. */
@@ -137,7 +139,10 @@ class Search {
 
   /** Applies the URL fragment (page load, back/forward, a shared link) and searches. */
   /** Resolves when the search it started has answered. */
-  applyHash(hash: string): Promise<void> {
+  applyHash(hash: string, o: { atStart?: boolean } = {}): Promise<void> {
+    // At start the URL's search is applied once the workers are up: a person who typed (or
+    // changed a filter) meanwhile keeps what they did, and it is what the URL says now.
+    if (o.atStart && this.#touched) return Promise.resolve();
     const s = parseHash(hash);
     // (The page shown is the URL's too, but it is no search: ui.applyHash follows it.)
     const cur = serializeHash({ ...this.#urlState(), view: s.view });
@@ -176,6 +181,7 @@ class Search {
   }
 
   setQuery(q: string): void {
+    this.#touched = true;
     // Typing waits for a pause; a query that arrived whole has nothing to wait for.
     this.#typing = isKeystroke(this.#query, q);
     this.#query = q;
@@ -237,6 +243,7 @@ class Search {
   }
 
   #changed(): void {
+    this.#touched = true;
     this.#limit = RESULT_LIMIT;
     this.#writeHash();
     void this.run();
