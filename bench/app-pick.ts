@@ -139,6 +139,33 @@ const CLOCK_TICKS = 100;
 /** Trace categories: user timings (performance.mark in any thread), V8's WASM compiles, thread names. */
 const TRACE_CATEGORIES = ['blink.user_timing', 'v8.wasm', 'disabled-by-default-v8.wasm.detailed', 'devtools.timeline', 'v8', '__metadata'];
 
+/**
+ * Start a browser-wide CDP trace of `categories` from `page`'s session; `stop` writes it to a
+ * file (the JSON object DevTools saves) and returns its bytes. (bench/browser.ts traces with it too.)
+ */
+export async function startTrace(page: Page, categories: readonly string[]): Promise<{ stop(file: string): Promise<Buffer> }> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Tracing.start', { transferMode: 'ReturnAsStream', traceConfig: { includedCategories: [...categories], recordMode: 'recordAsMuchAsPossible' } });
+  return {
+    async stop(file: string) {
+      const done = new Promise<string>((resolve) => cdp.once('Tracing.tracingComplete', (e) => resolve(e.stream!)));
+      await cdp.send('Tracing.end');
+      const stream = await done;
+      const parts: Buffer[] = [];
+      for (;;) {
+        const r = await cdp.send('IO.read', { handle: stream, size: 1 << 22 });
+        parts.push(Buffer.from(r.data, r.base64Encoded ? 'base64' : 'utf8'));
+        if (r.eof) break;
+      }
+      await cdp.send('IO.close', { handle: stream });
+      await cdp.detach();
+      const data = Buffer.concat(parts);
+      writeFileSync(file, data);
+      return data;
+    },
+  };
+}
+
 /** One round in a fresh browser profile: open the app, type the query, pick, wait for results. */
 export async function pickRound(url: string, files: Array<{ path: string; b64: string }>, traceFile?: string): Promise<PickRound> {
   const profile = mkdtempSync(join(tmpdir(), 'sift-pick-'));
@@ -153,9 +180,8 @@ export async function pickRound(url: string, files: Array<{ path: string; b64: s
     // The typed query's first answer (no codebase yet) has landed and the page is idle.
     await page.getByRole('button', { name: 'Open folder…' }).waitFor();
     await page.waitForTimeout(1500);
-    const cdp = traceFile ? await context.newCDPSession(page) : null;
+    const tracing = traceFile ? await startTrace(page, TRACE_CATEGORIES) : null;
     let phases: PickPhase[] | undefined;
-    if (cdp) await cdp.send('Tracing.start', { transferMode: 'ReturnAsStream', traceConfig: { includedCategories: TRACE_CATEGORIES, recordMode: 'recordAsMuchAsPossible' } });
     const cpu0 = browserCpuMs(profile);
     await page.getByRole('button', { name: 'Open folder…' }).click();
     await page.waitForFunction(() => (window as unknown as { __firstResultAt?: number }).__firstResultAt !== undefined, null, { timeout: 60_000, polling: 50 });
@@ -165,18 +191,8 @@ export async function pickRound(url: string, files: Array<{ path: string; b64: s
       const w = window as unknown as { __pickedAt: number; __firstResultAt: number; __indexedAt?: number };
       return { picked: w.__pickedAt, first: w.__firstResultAt, indexed: w.__indexedAt ?? null, results: document.querySelectorAll('[data-testid="result"]').length };
     });
-    if (cdp) {
-      const done = new Promise<string>((resolve) => cdp.once('Tracing.tracingComplete', (e) => resolve(e.stream!)));
-      await cdp.send('Tracing.end');
-      const stream = await done;
-      const parts: Buffer[] = [];
-      for (;;) {
-        const r = await cdp.send('IO.read', { handle: stream, size: 1 << 22 });
-        parts.push(Buffer.from(r.data, r.base64Encoded ? 'base64' : 'utf8'));
-        if (r.eof) break;
-      }
-      const data = Buffer.concat(parts);
-      writeFileSync(traceFile!, data);
+    if (tracing) {
+      const data = await tracing.stop(traceFile!);
       const parsed = JSON.parse(data.toString('utf8')) as { traceEvents?: TraceEvent[] } | TraceEvent[];
       phases = pickBreakdown(Array.isArray(parsed) ? parsed : parsed.traceEvents ?? [], t.first - t.picked);
     }

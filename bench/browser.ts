@@ -13,7 +13,7 @@
  * Invariants: nothing is written outside bench/tmp/ (dist/ is never touched); the browser,
  * server and profile are always torn down; every number comes from this run.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -33,7 +33,7 @@ import { ensureGeneratedModel } from '../scripts/gen-models.ts';
 import type { BenchPageApi, StoreVariantRun, CloneCost, FsaCosts, ColdIndexResult, CopyResult, EmbedResult, GrepBenchResult, IndexVariant, SearchResult } from './browser/api.ts';
 import { LITERALS, REGEXES } from './shared.ts';
 import { BENCH_PAGE, CORPORA_URL } from './browser/vite.config.ts';
-import { PICK_FILES, PICK_QUERY, buildApp, median, pickFiles, pickRound, serveApp, type PickRound } from './app-pick.ts';
+import { PICK_FILES, PICK_QUERY, buildApp, median, pickFiles, pickRound, serveApp, startTrace, type PickRound } from './app-pick.ts';
 
 const BENCH_CONFIG = join(REPO_DIR, 'bench/browser/vite.config.ts');
 const APP_OUT_DIR = join(TMP_DIR, 'app-dist');
@@ -223,33 +223,6 @@ function pageApi(page: Page) {
 /** Trace categories: V8's sampling profiler on every thread, plus thread names. */
 const TRACE_CATEGORIES = ['disabled-by-default-v8.cpu_profiler', '__metadata'];
 
-/**
- * Start a browser-wide CDP trace from `page`'s session; `stop` writes it to a file (as the
- * JSON object DevTools saves) and returns its size in bytes.
- */
-async function startTrace(page: Page): Promise<{ stop(file: string): Promise<number> }> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Tracing.start', { transferMode: 'ReturnAsStream', traceConfig: { includedCategories: TRACE_CATEGORIES, recordMode: 'recordAsMuchAsPossible' } });
-  return {
-    async stop(file: string) {
-      const done = new Promise<string>((resolve) => cdp.once('Tracing.tracingComplete', (e) => resolve(e.stream!)));
-      await cdp.send('Tracing.end');
-      const stream = await done;
-      const parts: Buffer[] = [];
-      for (;;) {
-        const r = await cdp.send('IO.read', { handle: stream, size: 1 << 22 });
-        parts.push(Buffer.from(r.data, r.base64Encoded ? 'base64' : 'utf8'));
-        if (r.eof) break;
-      }
-      await cdp.send('IO.close', { handle: stream });
-      await cdp.detach();
-      const data = Buffer.concat(parts);
-      writeFileSync(file, data);
-      return data.length;
-    },
-  };
-}
-
 export async function benchBrowser(opts: BenchBrowserOptions = {}): Promise<BrowserBench> {
   const quick = !!opts.quick;
   const log = opts.log ?? ((l: string) => console.error(`[browser] ${l}`));
@@ -386,9 +359,9 @@ export async function benchBrowser(opts: BenchBrowserOptions = {}): Promise<Brow
     if (want.has('index') && corpus && !opts.variantsOnly) {
       const name = corpus.name;
       log('indexing');
-      const tracing = opts.traceFile ? await startTrace(page) : null;
+      const tracing = opts.traceFile ? await startTrace(page, TRACE_CATEGORIES) : null;
       index = await call('indexCorpus', name, `bench-${name}`);
-      if (tracing && opts.traceFile) log(`trace: ${fmt(mb(await tracing.stop(opts.traceFile)))} MiB written to ${opts.traceFile}`);
+      if (tracing && opts.traceFile) log(`trace: ${fmt(mb((await tracing.stop(opts.traceFile)).length))} MiB written to ${opts.traceFile}`);
       log(`indexed ${index.summary.files.total} files, ${index.summary.chunks.total} chunks in ${fmt(index.summary.timings.total / 1000, 1)} s; rescan ${fmt((index.rescan?.timings.total ?? NaN) / 1000, 2)} s`);
       memory = await call('memory');
       search = await call('search', { storeName: `bench-${name}`, queries: readBenchQueries(), runs: SEARCH_RUNS, queryModelId: QUERY_MODEL, dim: VECTOR_DIM });
