@@ -154,9 +154,10 @@ class Codebases {
     this.#views = this.#views.map((v) => (v.record.id === id ? { ...v, ...patch } : v));
   }
 
-  async #save(): Promise<void> {
+  /** Saves the records; `listChanged: false` when no other tab needs to reload its list (a scan's summary). */
+  async #save(o: { listChanged?: boolean } = {}): Promise<void> {
     await this.#records.save(this.#views.map((v) => v.record));
-    this.#sync.listChanged();
+    if (o.listChanged !== false) this.#sync.listChanged();
   }
 
   /** Loads the records, checks access and opens every database. */
@@ -390,7 +391,8 @@ class Codebases {
       const current = this.#views.find((x) => x.record.id === id);
       if (current) {
         this.#patch(id, { lastSummary: summary, record: { ...current.record, lastSummary: summary } });
-        await this.#save();
+        // (Other tabs would reopen every codebase on a list change: a summary is no such change.)
+        await this.#save({ listChanged: false });
       }
       if (!summary.unchanged || !opts.quiet) {
         if (!summary.unchanged) await this.#bridge.reloadVectors(id).catch(() => undefined);
