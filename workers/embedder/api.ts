@@ -6,6 +6,7 @@
 import type { CancelToken } from '../../src/core/cancel.ts';
 import type { EmbedProgress, EmbedSummary } from '../../src/core/embed/embed-pass.ts';
 import type { LoadProgress } from '../../src/core/embed/embedder.ts';
+import type { ModelFamily } from '../../src/core/embed/model-files.ts';
 
 export type { LoadProgress };
 
@@ -20,6 +21,8 @@ export interface ModelConfig {
   source: ModelSourceKind;
   /** e.g. `Xenova/all-MiniLM-L6-v2`, or the imported folder's name for `opfs`. */
   modelId: string;
+  /** `served`: the files the build's manifest lists for it (nothing else is requested). */
+  files?: string[];
   dtype?: 'fp32' | 'fp16' | 'q8';
   /** Default: min(cores − 1, 4) when cross-origin isolated, else 1. */
   numThreads?: number;
@@ -29,6 +32,8 @@ export interface ModelConfig {
 
 export interface ModelInfo {
   modelId: string;
+  /** Found from the model's files: a transformer (Transformers.js) or a static (model2vec) table. */
+  family: ModelFamily;
   device: string;
   dtype: string;
   dim: number;
@@ -60,7 +65,7 @@ export interface EmbedderWorkerApi {
   serveQueries(port: MessagePort): void;
   /** Embeds every pending chunk of the store behind `storePort` (a WriterPortApi port). */
   embedPending(storePort: MessagePort, token: CancelToken, onProgress: (p: EmbedProgress) => void): Promise<EmbedSummary>;
-  /** Copies a model folder (config.json, tokenizer*.json, onnx/*.onnx) into OPFS. */
+  /** Copies a model folder (config.json, tokenizer*.json, onnx/*.onnx or model.safetensors) into OPFS. */
   importModelFolder(handle: FileSystemDirectoryHandle): Promise<ImportedModel>;
   listImportedModels(): Promise<ImportedModel[]>;
   removeImportedModel(name: string): Promise<void>;

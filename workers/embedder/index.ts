@@ -104,7 +104,7 @@ async function load(cfg: ModelConfig, signal: AbortSignal, onProgress?: (p: Load
     return {
       ok: true,
       info: {
-        modelId: i.modelId, device: i.device, dtype: i.dtype, dim: i.dim, key: i.key, loadMs: performance.now() - t0,
+        modelId: i.modelId, family: 'transformer', device: i.device, dtype: i.dtype, dim: i.dim, key: i.key, loadMs: performance.now() - t0,
         threads: i.device === 'wasm' ? threads : 0, webgpu,
       },
     };

@@ -4,18 +4,22 @@
  * is answered from OPFS before any network or local fetch is tried; every other key (hub
  * downloads, served models) goes to the browser's Cache Storage, as Transformers.js would.
  *
- * Invariants: a model name is one path segment of [\w.-]; only the files a Transformers.js
- * model folder needs are copied (config/tokenizer JSON, vocab, onnx/*.onnx); an import is
- * written to a temporary folder and renamed into place only when complete.
+ * Static (model2vec) models are read from OPFS directly (importedModelFiles).
+ *
+ * Invariants: a model name is one path segment of [\w.-]; only the files a model folder of
+ * either family needs are copied (config/tokenizer JSON, vocab, onnx/*.onnx for a transformer;
+ * config.json, tokenizer.json, model.safetensors for a static model); an import is written to
+ * a temporary folder and renamed into place only when complete.
  */
 import type { ImportedModel } from './api.ts';
+import { isSafeModelFileName, type ModelFiles } from '../../src/core/embed/model-files.ts';
+import { HUB_CACHE } from './model-files.ts';
 
 export const MODELS_DIR = 'sift-models';
 /** The localModelPath Transformers.js is given for OPFS models (never fetched). */
 export const OPFS_MODEL_PATH = '/__sift_opfs_models__/';
-const HUB_CACHE = 'transformers-cache';
 const NAME_RE = /^[\w.-]{1,96}$/;
-const WANTED = /^(config\.json|tokenizer\.json|tokenizer_config\.json|special_tokens_map\.json|vocab\.txt|generation_config\.json|onnx\/[\w.-]+\.onnx(_data)?)$/;
+const WANTED = /^(config\.json|tokenizer\.json|tokenizer_config\.json|special_tokens_map\.json|vocab\.txt|generation_config\.json|model\.safetensors|onnx\/[\w.-]+\.onnx(_data)?)$/;
 
 interface IterableDir {
   entries(): AsyncIterableIterator<[string, FileSystemHandle]>;
@@ -64,8 +68,8 @@ export async function importModelFolder(handle: FileSystemDirectoryHandle): Prom
   const files: Array<{ path: string; file: FileSystemFileHandle }> = [];
   await collect(handle, '', files);
   const names = new Set(files.map((f) => f.path));
-  if (!names.has('config.json') || !names.has('tokenizer.json') || ![...names].some((n) => n.startsWith('onnx/'))) {
-    throw new Error(`"${name}" is not a Transformers.js model folder: it needs config.json, tokenizer.json and onnx/*.onnx`);
+  if (!names.has('config.json') || !names.has('tokenizer.json') || !(names.has('model.safetensors') || [...names].some((n) => n.startsWith('onnx/')))) {
+    throw new Error(`"${name}" is not a model folder: it needs config.json, tokenizer.json and either onnx/*.onnx (Transformers.js) or model.safetensors (model2vec)`);
   }
   const root = await modelsRoot();
   const tmpName = `.tmp-${name}-${Date.now()}`;
@@ -108,19 +112,42 @@ export async function removeImportedModel(name: string): Promise<void> {
   await (await modelsRoot()).removeEntry(name, { recursive: true }).catch(() => undefined);
 }
 
-async function opfsFile(key: string): Promise<File | null> {
-  const i = key.indexOf(OPFS_MODEL_PATH);
-  if (i < 0) return null;
-  const rel = key.slice(i + OPFS_MODEL_PATH.length).split('?')[0];
-  const parts = rel.split('/').filter(Boolean);
-  if (parts.length < 2 || parts.some((p) => !NAME_RE.test(p))) return null;
+/** A file of an imported model (`file` relative to its folder), or null when there is none. */
+export async function readImportedFile(model: string, file: string): Promise<File | null> {
+  const parts = [model, ...file.split('/')];
+  if (parts.some((p) => !NAME_RE.test(p))) return null;
   try {
     let d = await modelsRoot();
     for (const p of parts.slice(0, -1)) d = await d.getDirectoryHandle(p);
-    return await (await d.getFileHandle(parts[parts.length - 1])).getFile();
-  } catch {
-    return null;
+    return await (await d.getFileHandle(parts[parts.length - 1]!)).getFile();
+  } catch (e) {
+    // No such folder or file (or a folder where a file was expected): the model lacks it.
+    if ((e as { name?: string }).name === 'NotFoundError' || (e as { name?: string }).name === 'TypeMismatchError') return null;
+    throw e;
   }
+}
+
+/** An imported model's files, for the static family's loader (ModelFiles). */
+export function importedModelFiles(model: string): ModelFiles {
+  return {
+    where: `imported model ${model}`,
+    async read(file, onProgress) {
+      if (!isSafeModelFileName(file)) throw new Error(`"${file}" is not a file inside the model folder`);
+      const f = await readImportedFile(model, file);
+      if (!f) return null;
+      const bytes = new Uint8Array(await f.arrayBuffer());
+      onProgress?.(bytes.byteLength, bytes.byteLength);
+      return bytes;
+    },
+  };
+}
+
+async function opfsFile(key: string): Promise<File | null> {
+  const i = key.indexOf(OPFS_MODEL_PATH);
+  if (i < 0) return null;
+  const parts = key.slice(i + OPFS_MODEL_PATH.length).split('?')[0]!.split('/').filter(Boolean);
+  if (parts.length < 2) return null;
+  return readImportedFile(parts[0]!, parts.slice(1).join('/'));
 }
 
 /** Transformers.js CacheInterface: OPFS for imported models, Cache Storage for the rest. */

@@ -19,7 +19,7 @@ import { bridge as workerBridge, type WorkerBridge } from '../bridges/workers.ts
 import { isAbortError } from '../../core/cancel.ts';
 import type { CodebaseInfo, DownloadProgress } from '../../../workers/store/api.ts';
 import type { IndexProgress, IndexWalkSettings, SourceRef } from '../../../workers/indexer/api.ts';
-import type { EmbedProgress } from '../../core/embed/embed-pass.ts';
+import type { EmbedProgress, EmbedSummary } from '../../core/embed/embed-pass.ts';
 import type { IndexSummary } from '../../core/index/indexer.ts';
 import { fileSnapshot, readDrop, type FileSnapshot } from '../../core/source/drop.ts';
 import { META } from '../../core/store/meta.ts';
@@ -103,6 +103,8 @@ class Codebases {
   readonly #snapshots = new Map<string, FileSnapshot>();
   /** Set by the model state: embeds new chunks after indexing when a model is loaded. */
   embedAfterIndex: ((id: string) => void) | null = null;
+  /** Set by the model state: told each finished embedding pass (its chunks/s refine the estimates). */
+  embedFinished: ((summary: EmbedSummary) => void) | null = null;
 
   constructor(deps: CodebasesDeps) {
     this.#bridge = deps.bridge;
@@ -441,7 +443,7 @@ class Codebases {
     this.#patch(id, { job: { kind: 'embed', progress: null } });
     let last = 0;
     try {
-      await this.#bridge.embedPending(id, {
+      const summary = await this.#bridge.embedPending(id, {
         signal,
         onProgress: (p) => {
           this.#patch(id, { job: { kind: 'embed', progress: p } });
@@ -452,6 +454,7 @@ class Codebases {
         },
       });
       this.#sync.indexUpdated(id);
+      this.embedFinished?.(summary);
     } catch (e) {
       handleError(e, `Embedding ${v.record.name}`);
     } finally {

@@ -9,22 +9,39 @@
  *   Hub in Settings); after that the model comes from the browser's cache, offline too.
  * - No request 404s on load: bundled models are known from the manifest, never probed.
  * - After a model loads, every codebase's pending chunks are embedded (writer tab only),
- *   one codebase at a time.
+ *   one codebase at a time. Vectors are kept per (chunk content, model), so switching to a
+ *   model that ran before embeds only what it lacks; keyword search never waits for it.
+ * - The offer's choice is between the catalogue's models (model-catalogue.ts), each with an
+ *   estimate for the open codebases on this device: the family's measured rate until the
+ *   model has run here, then its observed chunks/s (kept in localStorage).
  */
 import { bridge } from '../bridges/workers.ts';
 import type { ImportedModel, LoadProgress, ModelConfig, ModelInfo, ModelSourceKind } from '../../../workers/embedder/api.ts';
 import { DEFAULT_MODEL_ID } from '../../core/config.ts';
 import { BUNDLED_MODELS_FILE, parseBundledModels, type BundledModel } from '../../core/embed/model-source.ts';
 import { codebases } from './codebases.svelte.ts';
+import { CATALOGUE, estimate, recommended, PROSE_MODEL, type CatalogueModel, type Device, type Estimate } from './model-catalogue.ts';
 import { handleError, notices } from './notices.svelte.ts';
 import { tabs } from './tabs.svelte.ts';
 
 const SETTINGS_KEY = 'sift:model';
 /** 'later' once the user said "Not now" to the download offer. */
 const OFFER_KEY = 'sift:model-offer';
+/** Observed chunks/s per model id on this device: { [modelId]: number }. */
+const RATES_KEY = 'sift:model-rates';
+/** A pass shorter than this says little about a model's speed (startup, a few batches). */
+const MIN_CHUNKS_FOR_RATE = 32;
 /** What the offer promises: the q8 ONNX file (22.9 MB) plus tokenizer and config. */
-export const HUB_DOWNLOAD_MB = 23;
+export const HUB_DOWNLOAD_MB = PROSE_MODEL.downloadMB;
 export const DEFAULT_MODEL_NAME = DEFAULT_MODEL_ID.split('/').pop() ?? DEFAULT_MODEL_ID;
+
+/** A model the offer lists, with what embedding the open codebases would take here. */
+export interface ModelChoice {
+  model: CatalogueModel;
+  estimate: Estimate;
+  /** The model the offer suggests (the fast one when MiniLM would take over ~5 minutes). */
+  recommended: boolean;
+}
 
 export interface ModelSettings {
   /** 'auto': the bundled model when the deploy ships one, else none until the user downloads. */
@@ -47,6 +64,7 @@ class Model {
   #bundled = $state.raw<BundledModel[]>([]);
   #download = $state.raw<LoadProgress | null>(null);
   #offerDeferred = $state(false);
+  #rates = $state.raw<Record<string, number>>({});
   /** Set by Download: the next successful load says the model is now cached. */
   #consented = false;
   #ctl: AbortController | null = null;
@@ -64,6 +82,34 @@ class Model {
   get offerDeferred() { return this.#offerDeferred; }
   /** Where the current model comes from (after 'auto' is resolved). */
   get source(): ModelSourceKind | 'none' { return this.#resolve().source; }
+  /** Observed chunks/s per model id on this device. */
+  get rates(): Readonly<Record<string, number>> { return this.#rates; }
+
+  /** Chunks the open codebases hold (what a model that has not run here would embed). */
+  get chunkTotal(): number {
+    let n = 0;
+    for (const v of codebases.list) if (v.record.kind !== 'pack') n += v.info?.chunks ?? 0;
+    return n;
+  }
+
+  /** Chunks `modelId` would still embed: all of them, less what the loaded model already has. */
+  pendingFor(modelId: string): number {
+    let n = 0;
+    const loaded = this.#status === 'ready' && this.#info?.modelId === modelId;
+    for (const v of codebases.list) {
+      if (v.record.kind === 'pack' || !v.info) continue;
+      n += loaded ? Math.max(0, v.info.chunks - v.info.embedded) : v.info.chunks;
+    }
+    return n;
+  }
+
+  /** The catalogue with estimates for the open codebases on this device, recommended one first. */
+  get choices(): ModelChoice[] {
+    const device = thisDevice();
+    const pick = recommended(this.chunkTotal, device, this.#rates);
+    return CATALOGUE.map((m) => ({ model: m, estimate: estimate(m, this.pendingFor(m.id), device, this.#rates[m.id]), recommended: m.id === pick.id }))
+      .sort((a, b) => Number(b.recommended) - Number(a.recommended));
+  }
 
   async init(): Promise<void> {
     try {
@@ -73,8 +119,15 @@ class Model {
       // corrupt setting: defaults
     }
     this.#offerDeferred = localStorage.getItem(OFFER_KEY) === 'later';
+    this.#rates = readRates();
     codebases.embedAfterIndex = (id) => {
       if (this.ready) void codebases.embed(id);
+    };
+    codebases.embedFinished = (summary) => {
+      const id = this.#info?.modelId;
+      if (!id || summary.newlyEmbedded < MIN_CHUNKS_FOR_RATE || !(summary.rate > 0)) return;
+      this.#rates = { ...this.#rates, [id]: summary.rate };
+      localStorage.setItem(RATES_KEY, JSON.stringify(this.#rates));
     };
     this.#bundled = await readBundledModels();
     await this.load();
@@ -86,12 +139,22 @@ class Model {
     await this.load();
   }
 
-  /** The offer's Download: the default model from the Hub, cached for offline use. */
-  async downloadDefault(): Promise<void> {
+  /** The person chose a catalogue model: downloaded once from the Hub, cached for offline use. */
+  async choose(modelId: string): Promise<void> {
     localStorage.removeItem(OFFER_KEY);
     this.#offerDeferred = false;
     this.#consented = true;
-    await this.apply({ source: 'hub', modelId: DEFAULT_MODEL_ID, dtype: 'auto' });
+    await this.apply({ source: 'hub', modelId, dtype: 'auto' });
+  }
+
+  /** One-click download where there is no room for the choice: the recommended model. */
+  async downloadDefault(): Promise<void> {
+    await this.choose(this.recommendedModel.id);
+  }
+
+  /** The model a one-click download gets: MiniLM, or the fast model when MiniLM would be slow here. */
+  get recommendedModel(): CatalogueModel {
+    return recommended(this.chunkTotal, thisDevice(), this.#rates);
   }
 
   /** The offer's "Not now": remembered; the hint stays one click away. */
@@ -118,7 +181,7 @@ class Model {
       this.#info = null;
       if (s.source === 'auto') {
         this.#status = 'offer';
-        this.#message = `Keyword search only. Search by meaning needs ${DEFAULT_MODEL_NAME} (≈${HUB_DOWNLOAD_MB} MB, downloaded once from Hugging Face).`;
+        this.#message = `Keyword search only. Search by meaning needs a model, downloaded once from Hugging Face: ${CATALOGUE.map((m) => `${m.name} (≈${m.downloadMB} MB)`).join(' or ')}.`;
       } else {
         this.#status = 'none';
         this.#message = 'Search by meaning is off: keyword search only.';
@@ -136,7 +199,12 @@ class Model {
     this.#ctl = ctl;
     this.#status = 'loading';
     this.#message = null;
-    const cfg: ModelConfig = { source, modelId, dtype: s.dtype === 'auto' ? undefined : s.dtype };
+    const cfg: ModelConfig = {
+      source,
+      modelId,
+      dtype: s.dtype === 'auto' ? undefined : s.dtype,
+      ...(source === 'served' ? { files: this.#bundled.find((m) => m.id === modelId)?.files ?? [] } : {}),
+    };
     let fetched = 0;
     try {
       const res = await bridge.loadModel(cfg, ctl.signal, (p) => {
@@ -212,6 +280,22 @@ class Model {
     } catch (e) {
       handleError(e, 'Removing the model');
     }
+  }
+}
+
+/** This device, as the estimates see it. */
+function thisDevice(): Device {
+  return { cores: navigator.hardwareConcurrency || 1, isolated: globalThis.crossOriginIsolated === true };
+}
+
+function readRates(): Record<string, number> {
+  try {
+    const r = JSON.parse(localStorage.getItem(RATES_KEY) ?? '{}') as Record<string, unknown>;
+    const out: Record<string, number> = {};
+    for (const [k, v] of Object.entries(r ?? {})) if (typeof v === 'number' && v > 0 && Number.isFinite(v)) out[k] = v;
+    return out;
+  } catch {
+    return {};
   }
 }
 
