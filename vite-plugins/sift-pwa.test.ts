@@ -99,9 +99,24 @@ describe('bundleModels', () => {
     expect(JSON.parse(readFileSync(join(out, 'sift-models.json'), 'utf8'))).toEqual({ models: got });
   });
 
+  it('bundles a static (model2vec) folder: config, tokenizer and model.safetensors', () => {
+    const src = mkdtempSync(join(tmpdir(), 'sift-model-'));
+    writeFileSync(join(src, 'config.json'), '{}');
+    writeFileSync(join(src, 'tokenizer.json'), '{}');
+    writeFileSync(join(src, 'model.safetensors'), new Uint8Array(8));
+    writeFileSync(join(src, 'README.md'), 'not copied');
+    const out = mkdtempSync(join(tmpdir(), 'sift-dist-'));
+    const got = bundleModels(out, [{ id: 'minishlab/potion-code-16M-v2', dir: src }]);
+    expect(got).toEqual([{ id: 'minishlab/potion-code-16M-v2', files: ['config.json', 'model.safetensors', 'tokenizer.json'], bytes: 12 }]);
+  });
+
   it('fails the build on a folder that is no model', () => {
     const out = mkdtempSync(join(tmpdir(), 'sift-dist-'));
-    expect(() => bundleModels(out, [{ id: 'x', dir: out }])).toThrow(/not a Transformers.js model folder/);
+    expect(() => bundleModels(out, [{ id: 'x', dir: out }])).toThrow(/not a model folder/);
+    const tokOnly = mkdtempSync(join(tmpdir(), 'sift-model-'));
+    writeFileSync(join(tokOnly, 'config.json'), '{}');
+    writeFileSync(join(tokOnly, 'tokenizer.json'), '{}');
+    expect(() => bundleModels(out, [{ id: 'x', dir: tokOnly }])).toThrow(/neither onnx\/\*\.onnx nor model\.safetensors/);
   });
 });
 

@@ -54,8 +54,11 @@ export interface SiftPwaOptions {
   bundleModels?: Array<{ id: string; dir: string }>;
 }
 
-/** The files of a Transformers.js model folder the app can use (as workers/embedder/opfs-models.ts copies). */
-const MODEL_FILE_RE = /^(config\.json|tokenizer\.json|tokenizer_config\.json|special_tokens_map\.json|vocab\.txt|generation_config\.json|onnx\/[\w.-]+\.onnx(_data)?)$/;
+/**
+ * The files of a model folder the app can use (as workers/embedder/opfs-models.ts copies): a
+ * Transformers.js folder (onnx/*.onnx) or a static model as model2vec writes it (model.safetensors).
+ */
+const MODEL_FILE_RE = /^(config\.json|tokenizer\.json|tokenizer_config\.json|special_tokens_map\.json|vocab\.txt|generation_config\.json|model\.safetensors|onnx\/[\w.-]+\.onnx(_data)?)$/;
 
 /**
  * Copies each model folder's usable files to `<outDir>/models/<id>/` and writes the
@@ -66,10 +69,10 @@ export function bundleModels(outDir: string, models: Array<{ id: string; dir: st
   for (const { id, dir } of models) {
     const src = resolve(dir);
     if (!existsSync(join(src, 'config.json')) || !existsSync(join(src, 'tokenizer.json'))) {
-      throw new Error(`sift-pwa: ${dir} is not a Transformers.js model folder (needs config.json, tokenizer.json, onnx/*.onnx)`);
+      throw new Error(`sift-pwa: ${dir} is not a model folder (needs config.json, tokenizer.json, and onnx/*.onnx or model.safetensors)`);
     }
     const files = listFiles(src).filter((f) => MODEL_FILE_RE.test(f));
-    if (!files.some((f) => f.startsWith('onnx/'))) throw new Error(`sift-pwa: ${dir} has no onnx/*.onnx`);
+    if (!files.some((f) => f.startsWith('onnx/') || f === 'model.safetensors')) throw new Error(`sift-pwa: ${dir} has neither onnx/*.onnx nor model.safetensors`);
     let bytes = 0;
     for (const f of files) {
       const to = join(outDir, 'models', id, f);
@@ -132,6 +135,7 @@ export function parsePackOrigins(spec: string): string[] {
 const CONTENT_TYPES: Record<string, string> = {
   '.json': 'application/json',
   '.onnx': 'application/octet-stream',
+  '.safetensors': 'application/octet-stream',
   '.txt': 'text/plain; charset=utf-8',
   '.model': 'application/octet-stream',
   '.bin': 'application/octet-stream',
