@@ -107,7 +107,9 @@ test('new user: one-click download, nothing from the Hub before it, semantic sea
 
   await page.goto(server.url);
   const offer = page.getByTestId('model-offer');
-  await expect(offer).toContainText('Search by meaning: download all-MiniLM-L6-v2 (≈23 MB, once, from Hugging Face)');
+  // A small folder: MiniLM is suggested (it embeds these 48 chunks in seconds); the code model is offered beside it.
+  await expect(offer.getByTestId('model-choice-item').first()).toContainText('MiniLM');
+  await expect(offer.getByTestId('model-choice-item').first()).toContainText('23 MB');
   await expect(offer).toContainText('Nothing is requested from Hugging Face until you click');
   await page.getByRole('button', { name: 'Open folder…' }).click();
   await waitIndexed(page, 'repo-small', 22);
@@ -119,7 +121,7 @@ test('new user: one-click download, nothing from the Hub before it, semantic sea
   expect(failed, 'a new user sees no failed request').toEqual([]);
   expect(server.requests.filter((p) => p.includes('/models/')), 'no probing of models/').toEqual([]);
 
-  await offer.getByRole('button', { name: 'Download' }).click();
+  await offer.getByRole('button', { name: /^Download MiniLM/ }).click();
   await expect(offer).toHaveCount(0);
   const row = page.getByRole('listitem', { name: 'Codebase repo-small' });
   await expect(row.getByTestId('codebase-stats')).toContainText('100% embedded', { timeout: 120_000 });
@@ -168,12 +170,12 @@ test('"Not now" is remembered and the download stays one click away', async ({ p
   await page.getByTestId('model-offer').getByRole('button', { name: 'Not now' }).click();
   await expect(page.getByTestId('model-offer')).toHaveCount(0);
   const hint = page.getByTestId('keyword-only-note');
-  await expect(hint.getByRole('button', { name: /Search by meaning: download all-MiniLM-L6-v2/ })).toBeVisible();
+  await expect(hint.getByRole('button', { name: /Search by meaning: download MiniLM \(23 MB\)/ })).toBeVisible();
   await page.reload();
   await expect(hint).toBeVisible();
   await expect(page.getByTestId('model-offer')).toHaveCount(0);
   await page.getByRole('button', { name: 'Settings' }).click();
-  await expect(page.getByRole('button', { name: /Download all-MiniLM-L6-v2/ })).toBeVisible();
+  await expect(page.getByRole('button', { name: /Use MiniLM \(23 MB\)/ })).toBeVisible();
   expect(hub.requests).toEqual([]);
   expect(failed).toEqual([]);
   // One click from the hint: the download starts and the model becomes ready.
