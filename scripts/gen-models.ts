@@ -4,9 +4,15 @@
  * (config.json, tokenizer.json, tokenizer_config.json, onnx/model.onnx,
  * onnx/model_quantized.onnx).
  *
- *   npm run models                      # both models into models/generated/
+ *   npm run models                      # every model into models/generated/
  *   npm run models -- --only tiny       # just one
  *   npm run models -- --out DIR         # another output root
+ *
+ * Also static (model2vec-format) models, STATIC_SPECS: config.json, tokenizer.json (the same
+ * generated WordPiece vocabulary) and model.safetensors with `embeddings` [vocab × dim] and,
+ * per spec, `weights` [vocab] and `mapping` [vocab] (vocabulary quantisation), stored as
+ * float32, float16 or int8 the way model2vec stores them. `potion-shape` has the shape of
+ * minishlab's potion models (30,522-token WordPiece, 256 dims, float32, normalize).
  *
  * Invariants:
  * - Output is a pure function of the spec (seeded PRNG, fixed vocabulary): two runs
@@ -27,6 +33,7 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { writeSafetensors, type SafetensorsDtype } from '../src/core/embed/safetensors.ts';
 
 // ---- tuning constants -------------------------------------------------------------
 
@@ -603,37 +610,164 @@ export async function generateModel(spec: ModelSpec, dir: string, opts: Generate
   return sizes;
 }
 
+
+// ---- static (model2vec) models ------------------------------------------------------
+
+/** Bump when a static model's output changes (independent of GENERATOR_VERSION). */
+export const STATIC_GENERATOR_VERSION = 1;
+
+export interface StaticSpec {
+  name: string;
+  /** Exact vocabulary size (0: the small vocabulary without padding). */
+  vocabSize: number;
+  trigrams: boolean;
+  dim: number;
+  dtype: 'float32' | 'float16' | 'int8';
+  normalize: boolean;
+  /** Per-token weights (model2vec's `weights`, by original token id). */
+  weights: boolean;
+  /** Vocabulary quantisation: this many table rows and a `mapping` from token id to row. */
+  clusters?: number;
+  /** config.json as old potion models write it (model_type, hidden_dim) or as potion-code-16M (neither). */
+  configStyle: 'model2vec' | 'bare';
+}
+
+export const STATIC_SPECS: Record<string, StaticSpec> = {
+  'potion-shape': { name: 'potion-shape', vocabSize: 30522, trigrams: true, dim: 256, dtype: 'float32', normalize: true, weights: false, configStyle: 'bare' },
+  'static-tiny': { name: 'static-tiny', vocabSize: 0, trigrams: false, dim: 8, dtype: 'float32', normalize: true, weights: true, clusters: 64, configStyle: 'model2vec' },
+  'static-tiny-f16': { name: 'static-tiny-f16', vocabSize: 0, trigrams: false, dim: 8, dtype: 'float16', normalize: false, weights: false, configStyle: 'model2vec' },
+  'static-tiny-int8': { name: 'static-tiny-int8', vocabSize: 0, trigrams: false, dim: 8, dtype: 'int8', normalize: true, weights: true, configStyle: 'bare' },
+};
+
+/** float32 → float16 bits, round to nearest even (as numpy's astype(float16)). */
+export function toHalf(x: number): number {
+  const f = new Float32Array([x]);
+  const u = new Uint32Array(f.buffer)[0];
+  const sign = (u >>> 16) & 0x8000;
+  const exp = (u >>> 23) & 0xff;
+  let mant = u & 0x7fffff;
+  if (exp === 0xff) return sign | 0x7c00 | (mant ? 0x200 : 0);
+  let e = exp - 127 + 15;
+  if (e >= 0x1f) return sign | 0x7c00;
+  if (e <= 0) {
+    if (e < -10) return sign;
+    mant |= 0x800000;
+    const shift = 14 - e;
+    const half = 1 << (shift - 1);
+    let r = mant >> shift;
+    const rest = mant & ((1 << shift) - 1);
+    if (rest > half || (rest === half && r & 1)) r++;
+    return sign | r;
+  }
+  let r = mant >> 13;
+  const rest = mant & 0x1fff;
+  if (rest > 0x1000 || (rest === 0x1000 && r & 1)) {
+    r++;
+    if (r === 0x400) {
+      r = 0;
+      e++;
+      if (e >= 0x1f) return sign | 0x7c00;
+    }
+  }
+  return sign | (e << 10) | r;
+}
+
+/**
+ * model2vec's int8 quantisation (quantization.py): scale = max|x| / 127, x / scale rounded
+ * half to even and clipped to ±127; the scale is not stored (normalising cancels it).
+ */
+export function quantizeInt8(x: Float32Array): Int8Array {
+  let max = 0;
+  for (const v of x) max = Math.max(max, Math.abs(v));
+  const scale = max / 127 || 1;
+  const out = new Int8Array(x.length);
+  for (let i = 0; i < x.length; i++) {
+    const q = x[i] / scale;
+    const f = Math.floor(q);
+    const r = q - f > 0.5 || (q - f === 0.5 && f % 2 !== 0) ? f + 1 : f;
+    out[i] = Math.max(-127, Math.min(127, r));
+  }
+  return out;
+}
+
+/** The float32 values of a static spec: the table, weights and mapping (seeded). */
+export function staticWeights(spec: StaticSpec, vocab: number): { table: Float32Array; rows: number; weights: Float32Array | null; mapping: Int32Array | null } {
+  const rng = new Rng(SEED ^ 0x57a71c);
+  const rows = spec.clusters ?? vocab;
+  const table = rng.normalArray(rows * spec.dim, 1);
+  const weights = spec.weights ? Float32Array.from({ length: vocab }, () => 0.25 + rng.uniform() * 1.75) : null;
+  const mapping = spec.clusters ? Int32Array.from({ length: vocab }, (_, i) => (i * 7919) % rows) : null;
+  return { table, rows, weights, mapping };
+}
+
+export async function generateStaticModel(spec: StaticSpec, dir: string): Promise<Record<string, number>> {
+  const vocab = buildVocab(spec.vocabSize, spec.trigrams);
+  const { table, rows, weights, mapping } = staticWeights(spec, vocab.length);
+  const stored: { dtype: SafetensorsDtype; data: ArrayBufferView } =
+    spec.dtype === 'float32' ? { dtype: 'F32', data: table }
+    : spec.dtype === 'float16' ? { dtype: 'F16', data: Uint16Array.from(table, toHalf) }
+    : { dtype: 'I8', data: quantizeInt8(table) };
+  const tensors = [{ name: 'embeddings', shape: [rows, spec.dim], ...stored }];
+  if (weights) tensors.push({ name: 'weights', dtype: 'F32', shape: [vocab.length], data: weights });
+  if (mapping) tensors.push({ name: 'mapping', dtype: 'I32', shape: [vocab.length], data: mapping });
+  const config: Record<string, unknown> = spec.configStyle === 'model2vec'
+    ? { model_type: 'model2vec', tokenizer_name: 'sift-generated', apply_pca: spec.dim, hidden_dim: spec.dim, normalize: spec.normalize, embedding_dtype: spec.dtype }
+    : { normalize: spec.normalize, embedding_dtype: spec.dtype };
+  if (mapping) config.vocabulary_quantization = rows;
+  config.sift_static_generator_version = STATIC_GENERATOR_VERSION;
+  const files: Record<string, Uint8Array | string> = {
+    'tokenizer.json': JSON.stringify(tokenizerJson(vocab)),
+    'model.safetensors': writeSafetensors(tensors),
+    'modules.json': JSON.stringify([{ idx: 0, name: '0', path: '.', type: 'sentence_transformers.models.StaticEmbedding' }], null, 4) + '\n',
+    // Written last: a config.json with the current version marks a complete folder.
+    'config.json': JSON.stringify(config, null, 4) + '\n',
+  };
+  await mkdir(dir, { recursive: true });
+  const sizes: Record<string, number> = {};
+  for (const [name, body] of Object.entries(files)) {
+    const tmp = join(dir, `${name}.${process.pid}.tmp`);
+    await writeFile(tmp, body);
+    await rename(tmp, join(dir, name));
+    sizes[name] = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
+  }
+  return sizes;
+}
+
 /**
  * Generates `<out>/<name>` unless a complete folder from this generator version is
  * there; returns the folder. For tests and scripts that need a model offline.
  */
 export async function ensureGeneratedModel(name = 'tiny', out = 'models/generated'): Promise<string> {
   const spec = MODEL_SPECS[name];
-  if (!spec) throw new Error(`unknown model ${name}`);
+  const staticSpec = STATIC_SPECS[name];
+  if (!spec && !staticSpec) throw new Error(`unknown model ${name}`);
   const dir = resolve(out, name);
   try {
-    const config = JSON.parse(await readFile(join(dir, 'config.json'), 'utf8')) as { sift_generator_version?: number };
-    if (config.sift_generator_version === GENERATOR_VERSION) return dir;
+    const config = JSON.parse(await readFile(join(dir, 'config.json'), 'utf8')) as { sift_generator_version?: number; sift_static_generator_version?: number };
+    if (spec && config.sift_generator_version === GENERATOR_VERSION) return dir;
+    if (staticSpec && config.sift_static_generator_version === STATIC_GENERATOR_VERSION) return dir;
   } catch {
     // Missing or unreadable: generate below.
   }
-  await generateModel(spec, dir);
+  if (spec) await generateModel(spec, dir);
+  else await generateStaticModel(staticSpec!, dir);
   return dir;
 }
 
 function parseArgs(argv: string[]): { only: string[]; out: string } {
-  let only = Object.keys(MODEL_SPECS);
+  const all = [...Object.keys(MODEL_SPECS), ...Object.keys(STATIC_SPECS)];
+  let only = all;
   let out = 'models/generated';
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--only') {
       const v = argv[++i] ?? '';
-      if (!MODEL_SPECS[v]) throw new Error(`--only expects one of ${Object.keys(MODEL_SPECS).join(', ')}`);
-      only = [v];
+      if (!all.includes(v)) throw new Error(`--only expects one of ${all.join(', ')}`);
+      only = only === all ? [v] : [...only, v];
     } else if (a === '--out') {
       out = argv[++i] ?? out;
     } else {
-      throw new Error(`unknown argument ${a}; usage: gen-models [--only tiny|minilm-shape] [--out DIR]`);
+      throw new Error(`unknown argument ${a}; usage: gen-models [--only NAME]... [--out DIR] (names: ${all.join(', ')})`);
     }
   }
   return { only, out };
@@ -644,8 +778,13 @@ async function main(): Promise<void> {
   for (const name of only) {
     const t0 = performance.now();
     const dir = resolve(out, name);
-    const sizes = await generateModel(MODEL_SPECS[name]!, dir);
     const mb = (n: number) => (n / 1e6).toFixed(1);
+    if (STATIC_SPECS[name]) {
+      const sizes = await generateStaticModel(STATIC_SPECS[name], dir);
+      console.log(`${name}: ${dir} (static, ${STATIC_SPECS[name].dtype}, model.safetensors ${mb(sizes['model.safetensors']!)} MB, ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+      continue;
+    }
+    const sizes = await generateModel(MODEL_SPECS[name]!, dir);
     console.log(
       `${name}: ${dir} (fp32 ${mb(sizes['onnx/model.onnx']!)} MB, q8 ${mb(sizes['onnx/model_quantized.onnx']!)} MB, ` +
         `${((performance.now() - t0) / 1000).toFixed(1)} s)`,

@@ -172,6 +172,15 @@ export const EMBED_BATCH_SIZE = 32;
 export const EMBED_MAX_TOKENS = 256;
 export const EMBED_DIM = 384;
 export const DEFAULT_MODEL_ID = 'Xenova/all-MiniLM-L6-v2';
+/** The Hugging Face Hub; a model's file is `<HUB_URL>/<id>/resolve/main/<file>` (as Transformers.js asks for it). */
+export const HUB_URL = 'https://huggingface.co';
+/**
+ * Static (model2vec) models: tokens per text after unknown tokens are dropped (model2vec's
+ * `encode` default, max_length=512), and texts per batch — one batch is ~20 ms of table
+ * lookups at ~7,000 chunks/s, the longest a waiting query waits.
+ */
+export const STATIC_MAX_TOKENS = 512;
+export const STATIC_BATCH_SIZE = 128;
 
 export const HNSW_M = 16;
 export const HNSW_EF_CONSTRUCTION = 200;

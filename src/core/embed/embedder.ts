@@ -17,7 +17,11 @@
  */
 import { AutoModel, AutoTokenizer, Tensor, env } from '@huggingface/transformers';
 import type { PreTrainedModel, PreTrainedTokenizer } from '@huggingface/transformers';
-import { EMBED_BATCH_SIZE, EMBED_MAX_TOKENS } from '../config.ts';
+import { EMBED_BATCH_SIZE, EMBED_MAX_TOKENS, HUB_URL } from '../config.ts';
+import { SessionGate } from './session-gate.ts';
+import type { ModelFamily } from './model-files.ts';
+
+export { SessionGate };
 
 // The embedding text lives in its own module so the indexer (and its workers) can compute
 // content hashes without loading Transformers.js.
@@ -48,6 +52,8 @@ export interface EmbedderOptions {
   numThreads?: number;
   maxTokens?: number;
   batchSize?: number;
+  /** The Hub's address (default Transformers.js' https://huggingface.co/); tests point it at a local server. */
+  remoteHost?: string;
   /** Browser: where the app serves onnxruntime-web's .mjs and .wasm (offline use). */
   wasmPaths?: { mjs: string; wasm: string };
 }
@@ -66,8 +72,25 @@ export interface EmbedderInfo {
   dtype: string;
   dim: number;
   maxTokens: number;
-  /** modelId + dtype + maxTokens: recorded in the index; a change re-embeds. */
+  /** modelId + dtype + maxTokens (+ family): recorded in the index; a change re-embeds. */
   key: string;
+  /** 'transformer' (this class) or 'static' (static-embedder.ts). */
+  family: ModelFamily;
+}
+
+/**
+ * What every embedder offers, whatever its family: the CLI, the worker and the embedding pass
+ * use this, and load one through load-embedder.ts.
+ */
+export interface SiftEmbedder {
+  readonly info: EmbedderInfo;
+  /** Tokens per text before truncation (count > maxTokens ⇒ truncated). */
+  countTokens(texts: string[]): number[];
+  /** texts.length × dim floats, row-major, in input order; batches wait behind waiting queries. */
+  embed(texts: string[], signal?: AbortSignal): Promise<Float32Array>;
+  /** A query's vector: runs before any indexing batch still waiting. */
+  embedQuery(text: string): Promise<Float32Array>;
+  dispose(): Promise<void>;
 }
 
 /** The fields of a chunk that go into its embedding text. */
@@ -113,6 +136,8 @@ function configureEnv(opts: EmbedderOptions): void {
   // Node: hub downloads land here (laid out as <cacheDir>/<modelId>/…, so it can double
   // as a localModelPath on the next run).
   if (opts.cacheDir !== undefined) env.cacheDir = opts.cacheDir;
+  const host = opts.remoteHost ?? HUB_URL;
+  env.remoteHost = host.endsWith('/') ? host : `${host}/`;
   // Transformers.js otherwise re-imports ORT's .mjs from a blob: URL, which the app's
   // Content-Security-Policy (script-src 'self') refuses: "no available backend found".
   (env as { useWasmCache?: boolean }).useWasmCache = false;
@@ -125,34 +150,6 @@ function configureEnv(opts: EmbedderOptions): void {
     if (opts.wasmPaths) wasm.wasmPaths = { mjs: opts.wasmPaths.mjs, wasm: opts.wasmPaths.wasm };
   }
 }
-
-/**
- * Serialises session runs with two priorities: a waiting query goes before any waiting
- * indexing batch. ONNX Runtime runs one inference per session at a time anyway; the gate
- * decides the order instead of arrival.
- */
-export class SessionGate {
-  #busy = false;
-  readonly #queries: Array<() => void> = [];
-  readonly #batches: Array<() => void> = [];
-
-  async run<T>(priority: 'query' | 'batch', fn: () => Promise<T>): Promise<T> {
-    // A session run can resolve without yielding to the event loop, so batch after batch
-    // would chain on microtasks and a query's message (a macrotask) would wait for the whole
-    // pass. Yielding one macrotask before each batch lets a waiting query in.
-    if (priority === 'batch') await new Promise<void>((go) => setTimeout(go, 0));
-    if (this.#busy) await new Promise<void>((go) => (priority === 'query' ? this.#queries : this.#batches).push(go));
-    this.#busy = true;
-    try {
-      return await fn();
-    } finally {
-      const next = this.#queries.shift() ?? this.#batches.shift();
-      if (next) next(); // hands the gate over without releasing it
-      else this.#busy = false;
-    }
-  }
-}
-
 
 /** Length-bucketed batches: indices sorted by token length (longest first), cut every batchSize. */
 export function planBatches(lengths: number[], batchSize: number): number[][] {
@@ -181,7 +178,7 @@ function byteProgress(report: (p: LoadProgress) => void): (e: unknown) => void {
   };
 }
 
-export class Embedder {
+export class Embedder implements SiftEmbedder {
   readonly info: EmbedderInfo;
   private readonly batchSize: number;
   private readonly gate = new SessionGate();
@@ -219,6 +216,7 @@ export class Embedder {
       dim,
       maxTokens,
       key: `${opts.modelId}@${dtype}/${maxTokens}`,
+      family: 'transformer',
     };
     return new Embedder(tokenizer, model, info, opts.batchSize ?? EMBED_BATCH_SIZE);
   }
