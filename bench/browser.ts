@@ -30,7 +30,7 @@ import {
 import type { BenchVectorsRow } from './vectors.ts';
 import { defaultNumThreads } from '../src/core/embed/threads.ts';
 import { ensureGeneratedModel } from '../scripts/gen-models.ts';
-import type { BenchPageApi, StoreVariantRun, CloneCost, FsaCosts, ColdIndexResult, CopyResult, EmbedResult, GrepBenchResult, IndexVariant, SearchResult } from './browser/api.ts';
+import type { BenchPageApi, StoreVariantRun, CloneCost, FsaCosts, ColdIndexResult, CopyResult, EmbedResult, GrepBenchResult, IndexVariant, SearchResult, StaticEmbedResult } from './browser/api.ts';
 import { LITERALS, REGEXES } from './shared.ts';
 import { BENCH_PAGE, CORPORA_URL } from './browser/vite.config.ts';
 import { PICK_FILES, PICK_QUERY, buildApp, median, pickFiles, pickRound, serveApp, startTrace, type PickRound } from './app-pick.ts';
@@ -75,6 +75,12 @@ const STORE_BATCH_ROWS = 8000;
 /** Files chunked for the clone-cost probe (--probes). */
 const PROBE_CLONE_FILES = 400;
 const QUERY_MODEL = 'generated/tiny';
+/** The generated static (model2vec) model, in the shape of the code model the app offers. */
+const STATIC_MODEL = 'potion-shape';
+/** The static row re-embeds the chunk set until this long has passed (one pass is milliseconds). */
+const STATIC_MIN_MS = 2000;
+/** Issue 36: static chunks/s on one thread ≥ 600 × MiniLM-shaped q8 on one thread, same chunks, same run. */
+const STATIC_TARGET_RATIO = 600;
 const SEARCH_RUNS = 3;
 const VECTOR_DIM = 384;
 /**
@@ -154,6 +160,8 @@ export interface BrowserBench {
   markdown: string;
   env: { crossOriginIsolated: boolean; webgpu: string; hardwareConcurrency: number; chromium: string; loadavg: number[] };
   embedding: EmbedBenchRow[];
+  /** The static model on the same chunks, one thread, beside MiniLM-shaped q8 on one thread from this run. */
+  staticEmbedding: (StaticEmbedResult & { model: string; texts: number; minilmQ8OneThread: number; ratio: number }) | null;
   corpus: { name: string; copy: CopyResult } | null;
   index: ColdIndexResult | null;
   search: SearchResult | null;
@@ -231,6 +239,7 @@ export async function benchBrowser(opts: BenchBrowserOptions = {}): Promise<Brow
   // The page loads models/generated/: the embedding rows' model and the search's query model
   // (a fresh clone has neither until scripts/gen-models.ts makes them; seeded, seconds).
   if (want.has('embed')) await ensureGeneratedModel(BENCH_MODEL, BENCH_MODEL_DIR);
+  if (want.has('embed')) await ensureGeneratedModel(STATIC_MODEL, BENCH_MODEL_DIR);
   if (want.has('index')) await ensureGeneratedModel(QUERY_MODEL.replace(/^generated\//, ''), BENCH_MODEL_DIR);
   log('build bench page');
   await build({ configFile: BENCH_CONFIG, logLevel: 'error' });
@@ -257,6 +266,7 @@ export async function benchBrowser(opts: BenchBrowserOptions = {}): Promise<Brow
     const texts = want.has('embed') ? await loadBenchTexts(count) : [];
     const encoded = want.has('embed') ? encodeTexts(await loadBenchTokenizer(BENCH_MODEL_DIR, BENCH_MODEL), texts) : [];
     const embedding: EmbedBenchRow[] = [];
+    let staticEmbedding: BrowserBench['staticEmbedding'] = null;
     for (const dtype of want.has('embed') ? (quick ? EMBED_DTYPES_QUICK : EMBED_DTYPES) : []) {
       for (const threads of EMBED_THREADS) {
         const { r, native } = await bestOf(
@@ -301,6 +311,12 @@ export async function benchBrowser(opts: BenchBrowserOptions = {}): Promise<Brow
       }
       const one = embedding.find((e) => e.runtime === 'chromium wasm' && e.dtype === 'q8' && e.threads === 1 && !e.batchSize);
       const two = embedding.find((e) => e.runtime === 'chromium wasm' && e.dtype === 'q8' && e.threads === 2 && !e.batchSize);
+      if (one) {
+        const r = await call('embedStatic', { modelId: `generated/${STATIC_MODEL}`, texts, minMs: STATIC_MIN_MS });
+        staticEmbedding = { ...r, model: STATIC_MODEL, texts: texts.length, minilmQ8OneThread: one.chunksPerSec, ratio: r.chunksPerSec / one.chunksPerSec };
+        log(`embed static ${STATIC_MODEL} 1t: ${r.chunksPerSec.toFixed(0)}/s (${r.embedded} texts, load ${r.loadMs.toFixed(0)} ms) = ${staticEmbedding.ratio.toFixed(0)}× MiniLM-shaped q8 1t`);
+        if (staticEmbedding.ratio < STATIC_TARGET_RATIO) notes.push(`static model ${staticEmbedding.ratio.toFixed(0)}× MiniLM-shaped q8 on one thread: below the ${STATIC_TARGET_RATIO}× target`);
+      }
       if (one && two) notes.push(`q8 speed-up from the 2nd thread in Chromium: ×${(two.chunksPerSec / one.chunksPerSec).toFixed(2)} (cores ${env.hardwareConcurrency}; the app uses min(cores − 1, 4) threads when isolated)`);
       if (one) notes.push(`2,000 chunks at the 1-thread q8 rate: ${fmt(2000 / one.chunksPerSec / 60, 1)} min of embedding (estimate; bench/browser-semantic.ts measures it through the app)`);
     }
@@ -416,7 +432,7 @@ export async function benchBrowser(opts: BenchBrowserOptions = {}): Promise<Brow
       pick = { files: files.length, query: PICK_QUERY, rounds };
     }
 
-    const result: Omit<BrowserBench, 'markdown'> = { env, embedding, corpus, index, search, grep: grepResult, variantRuns, probes, storeRuns, vectors, memory, bundle, pick, notes };
+    const result: Omit<BrowserBench, 'markdown'> = { env, embedding, staticEmbedding, corpus, index, search, grep: grepResult, variantRuns, probes, storeRuns, vectors, memory, bundle, pick, notes };
     return { markdown: browserMarkdown(result), ...result };
   } finally {
     await context.close().catch(() => undefined);
@@ -493,6 +509,12 @@ export function browserMarkdown(r: Omit<BrowserBench, 'markdown'>): string {
     L.push('', '### Embedding (MiniLM-shaped model, same chunks and batches, 256 tokens, batch 32, length-bucketed)', '',
       '| runtime | dtype | threads | batch | chunks/s | ratio to onnxruntime-node | note |', '|---|---|---|---|---|---|---|',
       ...r.embedding.map((e) => `| ${e.runtime} | ${e.dtype} | ${e.threads} | ${e.batchSize ?? 32} | ${fmt(e.chunksPerSec, 2)} | ${e.ratioToNative.toFixed(2)} | ${e.note ?? ''} |`));
+  }
+  if (r.staticEmbedding) {
+    const s = r.staticEmbedding;
+    L.push('', `### Static model (${s.model}, ${s.dim}-d, key ${s.key}), same ${s.texts} chunks, one thread`, '',
+      `${fmt(s.chunksPerSec, 0)} chunks/s (${s.embedded} texts in the timed loop; load ${fmt(s.loadMs, 0)} ms) against MiniLM-shaped q8 on one thread ` +
+      `${fmt(s.minilmQ8OneThread, 2)} chunks/s in this run: **${fmt(s.ratio, 0)}×** (target ≥ ${STATIC_TARGET_RATIO}×).`);
   }
   if (r.probes) {
     const f = r.probes.fsa;

@@ -16,6 +16,24 @@ export interface EmbedRequest {
   device?: 'wasm' | 'webgpu';
 }
 
+/** A static (model2vec) model's throughput on this worker's one thread (no wasm threads). */
+export interface StaticEmbedRequest {
+  /** Folder under the served models/ path holding config.json, tokenizer.json, model.safetensors. */
+  modelId: string;
+  texts: string[];
+  /** The texts are embedded again until this much time has passed (the set alone takes milliseconds). */
+  minMs: number;
+}
+
+export interface StaticEmbedResult {
+  chunksPerSec: number;
+  /** Texts embedded in the timed loop (texts.length × rounds). */
+  embedded: number;
+  loadMs: number;
+  dim: number;
+  key: string;
+}
+
 export interface EmbedResult {
   chunksPerSec: number;
   loadMs: number;
@@ -147,6 +165,7 @@ export interface BenchWorkerApi {
   cloneCost(name: string, maxFiles: number): Promise<CloneCost>;
   fsaCosts(name: string): Promise<FsaCosts>;
   embed(req: EmbedRequest): Promise<EmbedResult>;
+  embedStatic(req: StaticEmbedRequest): Promise<StaticEmbedResult>;
   copyCorpus(req: CopyRequest): Promise<CopyResult>;
   search(req: SearchRequest): Promise<SearchResult>;
   grep(req: GrepBenchRequest): Promise<GrepBenchResult>;
@@ -186,6 +205,7 @@ export interface BenchPageApi {
   cloneCost(name: string, maxFiles: number): Promise<CloneCost>;
   fsaCosts(name: string): Promise<FsaCosts>;
   embed(req: EmbedRequest): Promise<EmbedResult>;
+  embedStatic(req: StaticEmbedRequest): Promise<StaticEmbedResult>;
   copyCorpus(req: CopyRequest): Promise<CopyResult>;
   /** Cold index + no-change rescan through the app's real store and indexer workers. */
   indexCorpus(name: string, storeName: string, opts?: IndexCorpusOptions): Promise<ColdIndexResult>;

@@ -53,6 +53,7 @@ async function indexOnce(name: string, storeName: string, handle: FileSystemDire
 
 const api: BenchPageApi = {
   embed: (req) => inWorker((w) => w.embed(req)),
+  embedStatic: (req) => inWorker((w) => w.embedStatic(req)),
   copyCorpus: (req) => inWorker((w) => w.copyCorpus(req)),
   fsaCosts: (name) => inWorker((w) => w.fsaCosts(name)),
   storeVariants: (req) => inWorker((w) => w.storeVariants(req)),

@@ -9,7 +9,9 @@
  * timed that the driver does not report.
  */
 import { expose } from 'comlink';
-import type { BenchWorkerApi, StoreVariantRun, StoreVariantsRequest, CloneCost, FsaCosts, CopyRequest, EmbedRequest, GrepBenchRequest, GrepBenchResult, ModeLatency, SearchRequest } from './api.ts';
+import type { BenchWorkerApi, StoreVariantRun, StoreVariantsRequest, CloneCost, FsaCosts, CopyRequest, EmbedRequest, GrepBenchRequest, GrepBenchResult, ModeLatency, SearchRequest, StaticEmbedRequest } from './api.ts';
+import { loadEmbedder } from '../../src/core/embed/load-embedder.ts';
+import { servedModelFiles } from '../../workers/embedder/model-files.ts';
 import { DEFAULT_TEXT_CACHE_CHARS, grep, TextCache } from '../../src/core/search/grep.ts';
 import { Embedder } from '../../src/core/embed/embedder.ts';
 import { localModelPath, ortWasmPaths } from '../../src/core/embed/ort-assets.ts';
@@ -104,6 +106,27 @@ const api: BenchWorkerApi = {
       const t = performance.now();
       await e.embed(req.texts); // length-bucketed batches of EMBED_BATCH_SIZE
       return { chunksPerSec: req.texts.length / ((performance.now() - t) / 1000), loadMs, device: e.info.device, crossOriginIsolated };
+    } finally {
+      await e.dispose();
+    }
+  },
+
+  async embedStatic(req: StaticEmbedRequest) {
+    const t0 = performance.now();
+    // The app's own loading path: the served-models ModelFiles, the family read from the files.
+    const files = servedModelFiles(new URL(localModelPath(), location.origin).href, req.modelId, ['config.json', 'tokenizer.json', 'model.safetensors']);
+    const e = await loadEmbedder({ files, modelId: req.modelId, transformer: {} });
+    const loadMs = performance.now() - t0;
+    try {
+      if (e.info.family !== 'static') throw new Error(`${req.modelId} is a ${e.info.family} model, not static`);
+      await e.embed(req.texts.slice(0, WARMUP_TEXTS));
+      let embedded = 0;
+      const t = performance.now();
+      do {
+        await e.embed(req.texts);
+        embedded += req.texts.length;
+      } while (performance.now() - t < req.minMs);
+      return { chunksPerSec: embedded / ((performance.now() - t) / 1000), embedded, loadMs, dim: e.info.dim, key: e.info.key };
     } finally {
       await e.dispose();
     }

@@ -1,7 +1,12 @@
 /**
- * Embedder worker: owns the one model session. Loads a model from the app's served
- * `models/` folder, from a folder imported into OPFS, or (only when asked) from the Hub;
- * embeds queries for the store worker and runs the embedding pass over a store port.
+ * Embedder worker: owns the one model. Loads a model from the app's served `models/`
+ * folder, from a folder imported into OPFS, or (only when asked) from the Hub; embeds
+ * queries for the store worker and runs the embedding pass over a store port.
+ *
+ * Two families, found from the model's files (ModelFiles, model-files.ts): a transformer
+ * runs through Transformers.js on ONNX Runtime Web (which reads its files itself, through
+ * the same Cache Storage and OPFS); a static (model2vec) model is a token table read once
+ * and embedded on this worker's thread, thousands of chunks per second.
  *
  * Invariants: one model at a time; loads are serialised (Transformers.js env is global).
  * Device: WebGPU when an adapter exists (falling back to wasm if its session fails), else
@@ -12,12 +17,15 @@ import { expose, releaseProxy, transfer, wrap } from 'comlink';
 import { env } from '@huggingface/transformers';
 import type { EmbedderWorkerApi, LoadProgress, ModelConfig, ModelLoadResult } from './api.ts';
 import type { WriterPortApi } from '../store/api.ts';
-import { Embedder } from '../../src/core/embed/embedder.ts';
+import type { SiftEmbedder } from '../../src/core/embed/embedder.ts';
+import { loadEmbedder } from '../../src/core/embed/load-embedder.ts';
 import { defaultNumThreads } from '../../src/core/embed/threads.ts';
 import { embedPending } from '../../src/core/embed/embed-pass.ts';
-import { ortWasmPaths, localModelPath } from '../../src/core/embed/ort-assets.ts';
+import { ortWasmPaths, localModelPath, appBaseUrl } from '../../src/core/embed/ort-assets.ts';
+import type { ModelFiles } from '../../src/core/embed/model-files.ts';
 import { CancelRegistry, abortError, type CancelToken } from '../../src/core/cancel.ts';
-import { importModelFolder, listImportedModels, modelCache, OPFS_MODEL_PATH, removeImportedModel } from './opfs-models.ts';
+import { importedModelFiles, importModelFolder, listImportedModels, modelCache, OPFS_MODEL_PATH, removeImportedModel } from './opfs-models.ts';
+import { hubModelFiles, servedModelFiles } from './model-files.ts';
 
 /**
  * Chunks per session run in the browser. Measured 2026-11-22 (bench/browser.ts --quick,
@@ -28,7 +36,7 @@ import { importModelFolder, listImportedModels, modelCache, OPFS_MODEL_PATH, rem
 const BROWSER_EMBED_BATCH = 8;
 
 const cancels = new CancelRegistry();
-let embedder: Embedder | null = null;
+let embedder: SiftEmbedder | null = null;
 let loading: Promise<unknown> = Promise.resolve();
 
 // Imported models are read from OPFS through Transformers.js's custom-cache hook; Hub
@@ -39,7 +47,7 @@ env.customCache = modelCache as unknown as typeof env.customCache;
 function isMissing(e: unknown): boolean {
   const m = e instanceof Error ? `${e.name} ${e.message}` : String(e);
   // A static host's SPA fallback answers a missing file with index.html: not JSON.
-  return /not found|404|ModelFileNotFound|local_files_only|allowRemoteModels=false|Could not locate|is not valid JSON|Unexpected token '<'/i.test(m);
+  return /not found|config\.json is missing|404|ModelFileNotFound|local_files_only|allowRemoteModels=false|Could not locate|is not valid JSON|Unexpected token '<'/i.test(m);
 }
 
 /** Whether this worker can run WebGPU: '' when it can, else what is missing. */
@@ -53,36 +61,48 @@ async function webGpuMissing(): Promise<string> {
   }
 }
 
+/** The model's files where the config says they are; the Hub only for a 'hub' config (consent given). */
+function modelFiles(cfg: ModelConfig): ModelFiles {
+  if (cfg.source === 'hub') return hubModelFiles(cfg.modelId);
+  if (cfg.source === 'opfs') return importedModelFiles(cfg.modelId);
+  return servedModelFiles(new URL('models/', appBaseUrl()).href, cfg.modelId, cfg.files ?? []);
+}
+
 /**
- * Loads the model. 'served' models are only asked for when the build's manifest lists them
- * (the page checks), so no request 404s; Hub models skip the app's own origin entirely and
- * come from the Transformers.js cache (Cache Storage) or, on first use, the Hub.
+ * Loads the model; its family is read from its files (load-embedder.ts). 'served' models
+ * are only asked for the files the build's manifest lists, so no request 404s; Hub models
+ * skip the app's own origin entirely and come from Cache Storage or, on first use, the Hub.
+ * A transformer tries WebGPU first when there is an adapter; a static model needs none.
  */
 async function load(cfg: ModelConfig, signal: AbortSignal, onProgress?: (p: LoadProgress) => void): Promise<ModelLoadResult> {
   const t0 = performance.now();
   const old = embedder;
   embedder = null;
   await old?.dispose().catch(() => undefined);
+  const files = modelFiles(cfg);
   const want = cfg.device ?? 'auto';
   const gpuMissing = want === 'wasm' ? 'wasm chosen in settings' : await webGpuMissing();
   const threads = cfg.numThreads ?? defaultNumThreads(navigator.hardwareConcurrency || 1, globalThis.crossOriginIsolated === true);
   const attempt = (device: 'wasm' | 'webgpu') =>
-    Embedder.load({
+    loadEmbedder({
+      files,
       modelId: cfg.modelId,
-      localModelPath: cfg.source === 'opfs' ? OPFS_MODEL_PATH : localModelPath(),
-      allowRemote: cfg.source === 'hub',
-      allowLocal: cfg.source !== 'hub',
-      device,
-      // q8 everywhere unless chosen otherwise: the ≈23 MB file the offer promises, and one
-      // vector key whichever device runs it.
-      dtype: cfg.dtype ?? 'q8',
-      numThreads: threads,
-      wasmPaths: ortWasmPaths(device),
-      batchSize: BROWSER_EMBED_BATCH,
+      transformer: {
+        localModelPath: cfg.source === 'opfs' ? OPFS_MODEL_PATH : localModelPath(),
+        allowRemote: cfg.source === 'hub',
+        allowLocal: cfg.source !== 'hub',
+        device,
+        // q8 everywhere unless chosen otherwise: the ≈23 MB file the offer promises, and one
+        // vector key whichever device runs it.
+        dtype: cfg.dtype ?? 'q8',
+        numThreads: threads,
+        wasmPaths: ortWasmPaths(device),
+        batchSize: BROWSER_EMBED_BATCH,
+      },
       onProgress,
     });
   try {
-    let next: Embedder;
+    let next: SiftEmbedder;
     let webgpu = gpuMissing;
     if (!gpuMissing) {
       try {
@@ -104,8 +124,10 @@ async function load(cfg: ModelConfig, signal: AbortSignal, onProgress?: (p: Load
     return {
       ok: true,
       info: {
-        modelId: i.modelId, family: 'transformer', device: i.device, dtype: i.dtype, dim: i.dim, key: i.key, loadMs: performance.now() - t0,
-        threads: i.device === 'wasm' ? threads : 0, webgpu,
+        modelId: i.modelId, family: i.family, device: i.device, dtype: i.dtype, dim: i.dim, key: i.key, loadMs: performance.now() - t0,
+        // A static model embeds on this worker's one thread.
+        threads: i.family === 'static' ? 1 : i.device === 'wasm' ? threads : 0,
+        webgpu: i.family === 'static' ? 'not needed: a static model is a table lookup' : webgpu,
       },
     };
   } catch (e) {
@@ -115,7 +137,7 @@ async function load(cfg: ModelConfig, signal: AbortSignal, onProgress?: (p: Load
   }
 }
 
-function current(): Embedder {
+function current(): SiftEmbedder {
   if (!embedder) throw Object.assign(new Error('No embedding model is loaded'), { name: 'ModelMissingError' });
   return embedder;
 }

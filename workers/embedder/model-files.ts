@@ -16,8 +16,8 @@
  * - Progress reports bytes of this file: (loaded, total); total is 0 when unknown.
  */
 import { isSafeModelFileName, type ModelFiles } from '../../src/core/embed/model-files.ts';
+import { HUB_URL } from '../../src/core/config.ts';
 
-export const HUB_ORIGIN = 'https://huggingface.co';
 /** Transformers.js's Cache Storage name for Hub downloads (its `env.cacheKey`). */
 export const HUB_CACHE = 'transformers-cache';
 
@@ -65,13 +65,13 @@ async function readBody(res: Response, onProgress?: Progress): Promise<Uint8Arra
 
 /** The Hub URL of a file of a model, as Transformers.js builds it. */
 export function hubFileUrl(modelId: string, name: string): string {
-  return `${HUB_ORIGIN}/${modelId}/resolve/main/${name}`;
+  return `${HUB_URL}/${modelId}/resolve/main/${name}`;
 }
 
 /** A model on the Hub, cached in Cache Storage: the second load makes no request. */
 export function hubModelFiles(modelId: string): ModelFiles {
   return {
-    where: `${HUB_ORIGIN}/${modelId}`,
+    where: `${HUB_URL}/${modelId}`,
     async read(name, onProgress) {
       check(name);
       const url = hubFileUrl(modelId, name);
@@ -104,30 +104,6 @@ export function servedModelFiles(modelsUrl: string, modelId: string, listed: rea
       if (res.status === 404) return null;
       if (!res.ok) throw new Error(`${base.href}${name}: HTTP ${res.status}`);
       return readBody(res, onProgress);
-    },
-  };
-}
-
-/**
- * The same files, with one running byte count over every file read (what LoadProgress
- * reports): each file's latest (loaded, total), summed.
- */
-export function withProgress(inner: ModelFiles, report: (p: { file: string; loaded: number; total: number }) => void): ModelFiles {
-  const files = new Map<string, { loaded: number; total: number }>();
-  return {
-    where: inner.where,
-    read(name, onProgress) {
-      return inner.read(name, (loaded, total) => {
-        files.set(name, { loaded, total });
-        let l = 0;
-        let t = 0;
-        for (const f of files.values()) {
-          l += f.loaded;
-          t += Math.max(f.total, f.loaded);
-        }
-        report({ file: name, loaded: l, total: t });
-        onProgress?.(loaded, total);
-      });
     },
   };
 }
