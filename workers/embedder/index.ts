@@ -26,6 +26,7 @@ import type { ModelFiles } from '../../src/core/embed/model-files.ts';
 import { CancelRegistry, abortError, type CancelToken } from '../../src/core/cancel.ts';
 import { importedModelFiles, importModelFolder, listImportedModels, modelCache, OPFS_MODEL_PATH, removeImportedModel } from './opfs-models.ts';
 import { hubModelFiles, servedModelFiles } from './model-files.ts';
+import { WriteBehindStore } from './write-behind.ts';
 
 /**
  * Chunks per session run in the browser. Measured 2026-11-22 (bench/browser.ts --quick,
@@ -170,14 +171,18 @@ const api: EmbedderWorkerApi = {
   async embedPending(storePort: MessagePort, token: CancelToken, onProgress) {
     const model = current();
     const store = wrap<WriterPortApi>(storePort);
+    // Vectors are written in groups (write-behind.ts): a commit on OPFS costs more than a
+    // static model takes to embed a page.
+    const writes = new WriteBehindStore(store);
     try {
       return await cancels.run(token, (signal) =>
         embedPending(
-          { store, embedder: model, onVectors: (ids, vectors) => store.addVectors(ids, vectors) },
+          { store: writes, embedder: model, onVectors: (ids, vectors) => store.addVectors(ids, vectors) },
           { signal, onProgress: (p) => onProgress(p) },
         ),
       );
     } finally {
+      await writes.flush();
       store[releaseProxy]();
       storePort.close();
     }

@@ -1,0 +1,67 @@
+import { fileURLToPath } from 'node:url';
+import { dirname, resolve } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Chunk, FileRecord } from '../../src/core/types.ts';
+import { openMemoryStore } from '../../src/core/store/open-node.ts';
+import { ensureGeneratedModel } from '../../scripts/gen-models.ts';
+import { loadEmbedder } from '../../src/core/embed/load-embedder.ts';
+import { folderModelFiles } from '../../src/core/embed/model-files-node.ts';
+import type { SiftEmbedder } from '../../src/core/embed/embedder.ts';
+import { embedPending, type EmbedStore } from '../../src/core/embed/embed-pass.ts';
+import { WriteBehindStore } from './write-behind.ts';
+
+const MODELS = resolve(dirname(fileURLToPath(import.meta.url)), '../../models/generated');
+
+function item(path: string, n: number): { file: FileRecord; chunks: Array<Chunk & { contentHash: string }> } {
+  return {
+    file: { path, hash: `h-${path}`, size: 100, mtime: 1_700_000_000_000, language: 'typescript' },
+    chunks: Array.from({ length: n }, (_, i) => ({
+      path, startLine: i * 10 + 1, endLine: i * 10 + 9, language: 'typescript', chunkType: 'function' as const,
+      symbol: `fn${i}`, parent: null, signature: `function fn${i}()`, doc: null,
+      content: `function fn${i}() { return "${path} ${i}" }`, contentHash: `${path}#${i}`,
+    })),
+  };
+}
+
+describe('WriteBehindStore (real store, the static tiny model, the real pass)', () => {
+  let embedder: SiftEmbedder;
+  beforeAll(async () => {
+    await ensureGeneratedModel('static-tiny', MODELS);
+    embedder = await loadEmbedder({ files: folderModelFiles(`${MODELS}/static-tiny`), modelId: 'static-tiny', transformer: {} });
+  });
+
+  it('writes every vector, in groups, and the pass counts them all', async () => {
+    const store = await openMemoryStore();
+    await store.writeFiles([item('vendor/lib/a.ts', 3), item('src/a.ts', 150), item('src/b.ts', 300)]);
+    const commits: number[] = [];
+    const counting: EmbedStore = Object.assign(Object.create(store) as EmbedStore, {
+      putEmbeddings: (m: string, items: Array<{ hash: string; vector: Float32Array }>) => {
+        commits.push(items.length);
+        return store.putEmbeddings(m, items);
+      },
+    });
+    const wb = new WriteBehindStore(counting, 200);
+    const summary = await embedPending({ store: wb, embedder });
+    await wb.flush();
+    expect(summary.newlyEmbedded).toBe(453);
+    expect(summary.embedded).toBe(453);
+    expect(await store.embeddedCount(embedder.info.key)).toBe(453);
+    // Pages of 64 grouped into transactions of ≥ 200 (the last one holds the rest).
+    expect(commits.slice(0, -1).every((n) => n >= 200)).toBe(true);
+    expect(commits.reduce((a, b) => a + b, 0)).toBe(453);
+    expect(commits.length).toBeLessThan(Math.ceil(453 / 64));
+    expect((await embedPending({ store: new WriteBehindStore(store), embedder })).newlyEmbedded).toBe(0);
+  });
+
+  it('a cancelled pass keeps what was embedded once flushed', async () => {
+    const store = await openMemoryStore();
+    await store.writeFiles([item('src/c.ts', 300)]);
+    const wb = new WriteBehindStore(store, 1024);
+    const ctl = new AbortController();
+    let pages = 0;
+    await expect(embedPending({ store: wb, embedder }, { signal: ctl.signal, onProgress: () => { if (++pages === 3) ctl.abort(); } })).rejects.toThrow(/cancelled|abort/i);
+    expect(await store.embeddedCount(embedder.info.key)).toBe(0);
+    await wb.flush();
+    expect(await store.embeddedCount(embedder.info.key)).toBe(128);
+  });
+});
