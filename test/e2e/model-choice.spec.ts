@@ -62,8 +62,8 @@ test('the offer: both models with size, use and estimate; the fast one recommend
   const offer = page.getByTestId('model-offer');
   const items = offer.getByTestId('model-choice-item');
   await expect(items).toHaveCount(2);
-  const fast = items.filter({ hasText: 'potion-code' });
-  const minilm = items.filter({ hasText: 'MiniLM' });
+  const fast = offer.getByRole('listitem', { name: 'potion-code' });
+  const minilm = offer.getByRole('listitem', { name: 'MiniLM' });
   await expect(fast).toContainText('34 MB');
   await expect(fast).toContainText('recommended here');
   await expect(fast).toContainText('Good for code');
@@ -80,6 +80,8 @@ test('the offer: both models with size, use and estimate; the fast one recommend
   await expect(offer.getByTestId('model-choice')).toBeHidden();
   const box = await offer.boundingBox();
   expect(box!.height, 'one line on a phone').toBeLessThan(60);
+  expect(box!.x + box!.width, 'the line and its button fit the screen').toBeLessThanOrEqual(390);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth), 'the offer widens nothing').toBeLessThanOrEqual(390);
   await page.screenshot({ path: 'test-results/screens/model-offer-390.png' });
   await choose.click();
   await expect(offer.getByTestId('model-choice')).toBeVisible();
