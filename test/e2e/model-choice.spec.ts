@@ -23,6 +23,9 @@ const STATIC_DIR = 'models/generated/potion-shape';
 const CODE_MODEL = 'minishlab/potion-code-16M-v2';
 const HUB = /^https:\/\/([\w-]+\.)*(huggingface\.co|hf\.co)\//;
 const PREFIX = `https://huggingface.co/${CODE_MODEL}/resolve/main/`;
+/** MiniLM on the simulated Hub: the generated tiny transformer (first-run-model.spec.ts does the same). */
+const MINILM_PREFIX = 'https://huggingface.co/Xenova/all-MiniLM-L6-v2/resolve/main/';
+const TINY_DIR = 'models/generated/tiny';
 /** 300 generated TypeScript files, 6 functions each: more chunks than MiniLM embeds in 5 minutes on one thread. */
 const FOLDER = syntheticFixture('many-functions', 300);
 
@@ -38,8 +41,9 @@ async function simulateHub(context: BrowserContext): Promise<Hub> {
     const url = route.request().url();
     hub.requests.push(url);
     if (hub.down) return route.abort('internetdisconnected');
-    const file = url.startsWith(PREFIX) ? url.slice(PREFIX.length).split('?')[0]! : '';
-    const path = join(STATIC_DIR, file);
+    const [prefix, dir] = url.startsWith(MINILM_PREFIX) ? [MINILM_PREFIX, TINY_DIR] : [PREFIX, STATIC_DIR];
+    const file = url.startsWith(prefix) ? url.slice(prefix.length).split('?')[0]! : '';
+    const path = join(dir, file);
     const headers = { 'access-control-allow-origin': '*' };
     if (!file || file.includes('..') || !existsSync(path)) return route.fulfill({ status: 404, headers, body: 'Entry not found' });
     return route.fulfill({ status: 200, headers: { ...headers, 'content-type': file.endsWith('.json') ? 'application/json' : 'application/octet-stream' }, body: readFileSync(path) });
@@ -109,6 +113,7 @@ test('Hub path: the static code model downloads on consent, embeds every chunk, 
   console.log(`[model-choice] every chunk embedded ${embeddedMs} ms after the click`);
   expect(hub.requests.length).toBeGreaterThan(0);
   expect(hub.requests.every((u) => u.startsWith(PREFIX)), hub.requests.join('\n')).toBe(true);
+  const staticRequests = hub.requests.length;
   expect(hub.requests.some((u) => u.endsWith('/model.safetensors'))).toBe(true);
 
   await page.getByRole('radio', { name: 'Semantic' }).check({ force: true });
@@ -122,6 +127,23 @@ test('Hub path: the static code model downloads on consent, embeds every chunk, 
   await expect(page.getByTestId('codebase-models')).toContainText(`${FOLDER.name}: ${CODE_MODEL} (100% embedded)`);
   await page.screenshot({ path: 'test-results/screens/model-settings.png', fullPage: true });
 
+  // Switching to MiniLM: keyword search answers while it embeds; switching back finds every
+  // potion-code vector still stored (vectors are kept per model).
+  await page.getByTestId('model-list').getByRole('button', { name: /^Use MiniLM/ }).click();
+  await page.getByRole('button', { name: 'Search' }).click();
+  await page.getByRole('radio', { name: 'Keyword' }).check({ force: true });
+  await searchFor(page, 'compute_7_3');
+  await expect(page.getByTestId('result').first().getByTestId('result-symbol')).toHaveText('compute_7_3');
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await expect(page.getByTestId('model-status')).toContainText('Ready: Xenova/all-MiniLM-L6-v2', { timeout: 60_000 });
+  const back = Date.now();
+  await page.getByTestId('model-list').getByRole('button', { name: /^Use potion-code/ }).click();
+  await expect(page.getByTestId('model-status')).toContainText(`Ready: ${CODE_MODEL}`, { timeout: 60_000 });
+  await expect(page.getByTestId('codebase-models')).toContainText(`${FOLDER.name}: ${CODE_MODEL} (100% embedded)`, { timeout: 60_000 });
+  console.log(`[model-choice] back on potion-code, every vector there, ${Date.now() - back} ms after the click`);
+  await page.getByRole('button', { name: 'Search' }).click();
+
+  expect(hub.requests.slice(staticRequests).every((u) => u.startsWith(MINILM_PREFIX)), 'switching back reads potion-code from the cache').toBe(true);
   // Cached: a reload with the Hub unreachable still loads the model and answers by meaning.
   const before = hub.requests.length;
   hub.down = true;

@@ -128,7 +128,7 @@ async function load(cfg: ModelConfig, signal: AbortSignal, onProgress?: (p: Load
         modelId: i.modelId, family: i.family, device: i.device, dtype: i.dtype, dim: i.dim, key: i.key, loadMs: performance.now() - t0,
         // A static model embeds on this worker's one thread.
         threads: i.family === 'static' ? 1 : i.device === 'wasm' ? threads : 0,
-        webgpu: i.family === 'static' ? 'not needed: a static model is a table lookup' : webgpu,
+        webgpu: i.family === 'static' ? 'a static model embeds by table lookup on the CPU' : webgpu,
       },
     };
   } catch (e) {
