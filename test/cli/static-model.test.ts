@@ -166,7 +166,8 @@ describe('the Hub path, served locally', () => {
     expect(out.embedding).toMatchObject({ model: ID, dtype: 'float32' });
     expect(requests).toEqual(['config.json', 'model.safetensors', 'tokenizer.json'].map((f) => `/${ID}/resolve/main/${f}`));
     for (const f of ['config.json', 'model.safetensors', 'tokenizer.json']) {
-      expect(readFileSync(join(home, 'models', ID, f))).toEqual(readFileSync(join(potion, f)));
+      // (Buffer.equals: a deep toEqual over 31 MB takes minutes.)
+      expect(readFileSync(join(home, 'models', ID, f)).equals(readFileSync(join(potion, f))), f).toBe(true);
     }
     // Later runs read the cached copy: no request, with or without downloads allowed.
     const s = await siftAsync(['search', repo, 'retry failed upload', '--db', hdb, '--json'], { SIFT_HOME: home, SIFT_OFFLINE: '1', SIFT_HUB_URL: url });
@@ -212,9 +213,8 @@ describe('sift mcp --model (static)', () => {
       }
     };
     try {
-      // Keyword answers come at once (the first index needs no model).
-      const k = await search({ query: 'getUserName', mode: 'keyword' });
-      expect(k.results[0]?.path).toBe('src/auth/session.ts');
+      // Keyword answers come as the first index stores files (it needs no model).
+      await until(async () => (await search({ query: 'getUserName', mode: 'keyword' })).results[0]?.path === 'src/auth/session.ts', 30_000);
       await until(async () => (await search({ query: 'retry failed upload' })).strategy === 'hybrid', 60_000);
       expect((await search({ query: 'retry failed upload' })).embedded_share).toBe(1);
       const status = (await c.callTool({ name: 'status', arguments: {} })).structuredContent as { codebases: Array<{ model: string; model_family: string }> };
