@@ -4,6 +4,7 @@
 import { safeText, type IndexContext } from './context.ts';
 import type { SkippedStats } from '../core/walk/skipped.ts';
 import type { IndexStructures } from '../core/store/store.ts';
+import { familyOfKey } from '../core/embed/model-files.ts';
 
 function fmtBytes(n: number): string {
   if (n < 1024) return `${n} B`;
@@ -37,7 +38,7 @@ export async function runStats(ctx: IndexContext, json: boolean): Promise<number
     const s = await ctx.store.stats();
     const st = await ctx.store.structureBytes();
     if (json) {
-      process.stdout.write(JSON.stringify({ dir: ctx.dir, db: ctx.paths.db, ...s, structures: st }, null, 2) + '\n');
+      process.stdout.write(JSON.stringify({ dir: ctx.dir, db: ctx.paths.db, ...s, modelFamily: s.model ? familyOfKey(s.model) : null, structures: st }, null, 2) + '\n');
       return 0;
     }
     const lines = [
@@ -47,6 +48,7 @@ export async function runStats(ctx: IndexContext, json: boolean): Promise<number
       `  symbols:      ${s.symbols}`,
       `  index size:   ${fmtBytes(s.dbBytes)}${s.bytes ? ` (${(s.dbBytes / s.bytes).toFixed(2)}× source)` : ''}`,
       `  embedded:     ${s.embeddedChunks}/${s.chunks}${s.model ? ` (${s.model})` : ''}`,
+      ...(s.model ? [`  model:        ${s.model.slice(0, s.model.lastIndexOf('@'))}, ${familyOfKey(s.model) === 'static' ? 'static (model2vec)' : 'transformer'} family`] : []),
       `  last indexed: ${s.lastIndexed ?? 'never'}`,
       '  languages:',
       ...Object.entries(s.languages)

@@ -36,7 +36,7 @@ export { trace };
 const USAGE = `sift — private, instant code search
 
 Usage:
-  sift index <dir> [--db FILE] [--no-embed] [--model DIR] [--verify] [--max-file-size BYTES]
+  sift index <dir> [--db FILE] [--no-embed] [--model DIR|HUB_ID] [--verify] [--max-file-size BYTES]
                    [--include GLOB]... [--exclude GLOB]... [--workers N] [--json]
                    every text file is indexed; --include: only paths matching one GLOB; --exclude
                    (or --ignore): skip matching paths (gitignore syntax, relative to <dir>)
@@ -53,7 +53,7 @@ Usage:
   sift stats <dir> [--json] [--db FILE]
   sift types <dir> [--json] [--db FILE]
   sift check <dir> [--json] [--db FILE]           integrity check of the index (exit 4 when corrupt)
-  sift mcp [<dir> ...] [--db FILE] [--include GLOB]... [--exclude GLOB]... [--no-watch]
+  sift mcp [<dir> ...] [--db FILE] [--include GLOB]... [--exclude GLOB]... [--no-watch] [--model DIR|HUB_ID]
                                                   MCP server over stdio for coding agents: search, grep, read,
                                                   symbols, status over <dir>s (default: .), kept fresh (README "Agents")
   sift publish <dir> --out FOLDER [--embed] [--name NAME] [--page-size BYTES] [--prune] [--json]
@@ -63,7 +63,10 @@ Usage:
 
 Indexes live in ~/.sift/indexes/<sha256(dir)[:16]>/ (override with --db FILE or SIFT_HOME).
 Exit codes: 2 usage, 3 no index, 4 corrupt index, 5 index busy, 6 disk full, 1 other.
-Models: --model DIR (a Transformers.js folder), else ~/.sift/models/Xenova/all-MiniLM-L6-v2, else the Hugging Face Hub.
+Models: --model DIR|HUB_ID: a transformer (Transformers.js folder: config.json, tokenizer.json, onnx/) or a static
+model2vec model (config.json, tokenizer.json, model.safetensors; e.g. minishlab/potion-code-16M, embeds ~300x faster);
+else the model the index records, else Xenova/all-MiniLM-L6-v2. A Hub id is read from ~/.sift/models/<id>/, else
+downloaded there from the Hugging Face Hub (not with SIFT_OFFLINE=1).
 `;
 
 const OPTIONS = {
@@ -375,7 +378,7 @@ export async function main(argv: string[]): Promise<number> {
       const { runMcp } = await import('./mcp.ts');
       return runMcp((dirs.length ? dirs : ['.']).map(folder), {
         db: v.db, maxFileSize: num(v['max-file-size'], 'max-file-size'), ignore: [...(v.ignore ?? []), ...(v.exclude ?? [])],
-        include: v.include, watch: !v['no-watch'], quiet: !!v.quiet,
+        include: v.include, watch: !v['no-watch'], quiet: !!v.quiet, model: v.model,
       });
     }
     default:

@@ -18,6 +18,14 @@
  * Writes are serialized: one run at a time per codebase, under the index's session lock (the
  * one `sift index` takes), so a concurrent `sift index` and this server never write at once
  * — when another process holds it, this server answers from the index as it is, and says so.
+ *
+ * Embeddings (`sift mcp --model M`, issue 36): after each run that changed the index (and at
+ * start), the chunks without a vector for M are embedded in the background (embed-pass.ts),
+ * under the same lock, in pages whose writes join the write queue; a run that is wanted stops
+ * the pass at its next batch (the pass resumes after it: vectors are kept per content and
+ * model), and the vector leg is reloaded after each pass. Answers never wait for embedding:
+ * keyword search answers throughout, semantic search from the vectors written so far. Without
+ * --model, the model the index records is loaded for queries only (never downloaded).
  */
 import { existsSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -37,6 +45,9 @@ import type { ToolName } from '../core/tools/contract.ts';
 import { DiskTexts, DiskView, walkFiles, WatchedSource } from './mcp-disk.ts';
 import { openIndex, type IndexPaths } from './context.ts';
 import { createChunkPool, DEFAULT_POOL_SIZE } from './chunk-pool.ts';
+import type { SiftEmbedder } from '../core/embed/embedder.ts';
+import type { EmbedStore } from '../core/embed/embed-pass.ts';
+import type { VectorIndex } from '../core/vector/types.ts';
 
 /** Wait for a dirty index's incremental run before answering, at most this long. */
 export const REFRESH_WAIT_MS = 4000;
@@ -81,6 +92,8 @@ export interface ServeOptions {
   include?: string[];
   /** Watch directories for changes (default true). */
   watch?: boolean;
+  /** `--model`: embed new chunks with this model (a folder or Hub id) in the background. */
+  model?: string;
   log: (line: string) => void;
 }
 
@@ -151,7 +164,13 @@ export class ServedCodebase implements ToolCodebase {
   #closed = false;
   readonly #startedAt = Date.now();
   #semantic: string | null = 'the semantic leg is loading';
-  #vectors: { embedder: { dispose(): Promise<void> }; index: { dispose(): void } } | null = null;
+  /** The model: for queries, and with --model for the background embedding too. */
+  #embedder: SiftEmbedder | null = null;
+  #vectorIndex: VectorIndex | null = null;
+  /** The background embedding (--model): the loop running, its pass's abort, and a wish to run again. */
+  #embedding: Promise<void> | null = null;
+  #embedAbort: AbortController | null = null;
+  #embedAgain = false;
   #chunker: Promise<{ chunkFile: FileChunker['chunkFile']; dispose: () => void }> | null = null;
 
   private constructor(
@@ -194,33 +213,121 @@ export class ServedCodebase implements ToolCodebase {
   }
 
   /**
-   * The semantic leg, when the index has embeddings and their model is on this machine
-   * (model.ts: the model recorded by `sift index`, never downloaded): loaded in the background,
+   * The semantic leg. Without --model: when the index has embeddings and their model is on
+   * this machine (model.ts: the model recorded by `sift index`, never downloaded). With
+   * --model: that model (downloaded when allowed, as `sift index` does), recorded in the index,
+   * and new chunks are embedded in the background (#startEmbedding). Loaded in the background,
    * so no answer waits for it; until then, and without it, search is keyword only and says so.
-   * New chunks the server indexes get no vectors (`sift index` embeds them).
    */
   async #loadVectorLeg(): Promise<void> {
     try {
-      const { loadSearchEmbedder } = await import('./model.ts');
-      const choice = await loadSearchEmbedder({ store: this.#index });
+      const { loadCliEmbedder, loadSearchEmbedder } = await import('./model.ts');
+      const embed = this.o.model !== undefined;
+      const choice = embed ? await loadCliEmbedder({ modelDir: this.o.model, store: this.#index }) : await loadSearchEmbedder({ store: this.#index });
       if ('unavailable' in choice) {
         this.#semantic = choice.unavailable;
+        if (embed) this.o.log(`${this.name}: no embedding model (${choice.unavailable}); keyword search only`);
         return;
       }
-      const { openVectorIndex } = await import('./vectors.ts');
-      const v = await openVectorIndex(this.#index, this.paths, choice.embedder.info.key);
-      if (!v || this.#closed) {
-        this.#semantic = 'the index has no embeddings for its model';
+      if (this.#closed) {
         await choice.embedder.dispose();
         return;
       }
-      this.#vectors = { embedder: choice.embedder, index: v.index };
-      this.searcher.setVectorLeg(choice.embedder, v.index);
-      this.#semantic = null;
-      this.o.log(`${this.name}: semantic search on (${choice.embedder.info.modelId}, ${v.index.size} vectors)`);
+      this.#embedder = choice.embedder;
+      await this.#reloadVectors();
+      if (embed) {
+        this.o.log(`${this.name}: embedding new chunks in the background with ${choice.embedder.info.modelId} (${choice.embedder.info.family})`);
+        this.#startEmbedding();
+      } else if (!this.#vectorIndex) {
+        this.#semantic = 'the index has no embeddings for its model';
+      }
     } catch (e) {
       this.#semantic = `semantic search unavailable: ${message(e)}`;
     }
+  }
+
+  /** The vector index of the model's embeddings, as they are now, in place of the last one. */
+  async #reloadVectors(): Promise<void> {
+    const embedder = this.#embedder;
+    if (!embedder || this.#closed) return;
+    const { openVectorIndex } = await import('./vectors.ts');
+    const v = await openVectorIndex(this.#index, this.paths, embedder.info.key);
+    const old = this.#vectorIndex;
+    if (this.#closed) {
+      v?.index.dispose();
+      return;
+    }
+    if (!v) {
+      this.#semantic = this.o.model !== undefined ? 'no chunk is embedded yet (embedding in the background)' : 'the index has no embeddings for its model';
+      return;
+    }
+    this.#vectorIndex = v.index;
+    this.searcher.setVectorLeg(embedder, v.index);
+    if (this.#semantic !== null) this.o.log(`${this.name}: semantic search on (${embedder.info.modelId}, ${v.index.size} vectors)`);
+    this.#semantic = null;
+    // A search may still be reading the old index: dispose of it later.
+    if (old) setTimeout(() => old.dispose(), 5000).unref();
+  }
+
+  /** Starts the background embedding (--model), or asks the running loop for one more pass. */
+  #startEmbedding(): void {
+    if (!this.#embedder || this.o.model === undefined || this.#closed) return;
+    if (this.#embedding) {
+      this.#embedAgain = true;
+      return;
+    }
+    this.#embedding = (async () => {
+      do {
+        this.#embedAgain = false;
+        await this.#embedPass();
+      } while (this.#embedAgain && !this.#closed);
+    })().catch((e) => this.o.log(`${this.name}: embedding failed: ${message(e)}`)).finally(() => {
+      this.#embedding = null;
+    });
+  }
+
+  /** Stops the background pass at its next batch (a run is wanted) and waits for it. */
+  async #stopEmbedding(): Promise<void> {
+    this.#embedAbort?.abort();
+    await this.#embedding;
+  }
+
+  /** One pass of embedPending under the session lock; the vectors are reloaded after it. */
+  async #embedPass(): Promise<void> {
+    const embedder = this.#embedder;
+    // Never during a run (it stops this pass first and starts another after it) or the first index.
+    if (!embedder || this.#running || this.#state !== 'ready' || this.#closed) return;
+    let lock: SessionLock;
+    try {
+      lock = await acquireSessionLock(this.paths.db, { timeoutMs: 0, busy: (pid) => new Busy(pid) });
+    } catch (e) {
+      this.o.log(`${this.name}: embedding waits: ${message(e)}`);
+      return;
+    }
+    const ac = new AbortController();
+    this.#embedAbort = ac;
+    const s = this.#index;
+    const store: EmbedStore = {
+      pendingEmbeddings: (m, limit, after) => s.pendingEmbeddings(m, limit, after),
+      getChunks: (ids) => s.getChunks(ids),
+      putEmbeddings: (m, items) => this.#exclusive(() => s.putEmbeddings(m, items)),
+      embeddedCount: (m) => s.embeddedCount(m),
+      chunkCount: () => s.chunkCount(),
+    };
+    let fresh = 0;
+    try {
+      const { embedPending } = await import('../core/embed/embed-pass.ts');
+      const r = await embedPending({ store, embedder }, { signal: ac.signal });
+      fresh = r.newlyEmbedded;
+      if (fresh) this.o.log(`${this.name}: embedded ${fresh} chunks in ${Math.round(r.ms)} ms (${r.embedded}/${r.total} embedded)`);
+    } catch (e) {
+      if (!ac.signal.aborted) throw e;
+      fresh = 1; // (stopped for a run: what it wrote is kept; reload below)
+    } finally {
+      this.#embedAbort = null;
+      lock.release();
+    }
+    if (fresh || !this.#vectorIndex) await this.#reloadVectors();
   }
 
   /** Why semantic search is off, or null when it is on. */
@@ -368,6 +475,8 @@ export class ServedCodebase implements ToolCodebase {
       } while (this.#again && !this.#closed);
     })().finally(() => {
       this.#running = null;
+      // New chunks (and the first index's) get their vectors now, in the background.
+      this.#startEmbedding();
     });
     return this.#running;
   }
@@ -393,8 +502,9 @@ export class ServedCodebase implements ToolCodebase {
     this.#watchers.clear();
     await this.#running?.catch(() => undefined);
     if (this.#chunker) (await this.#chunker).dispose();
-    this.#vectors?.index.dispose();
-    await this.#vectors?.embedder.dispose().catch(() => undefined);
+    await this.#stopEmbedding().catch(() => undefined);
+    this.#vectorIndex?.dispose();
+    await this.#embedder?.dispose().catch(() => undefined);
     await this.#storingTouched?.catch(() => undefined);
     await this.#index.close().catch(() => undefined);
   }
@@ -437,6 +547,8 @@ export class ServedCodebase implements ToolCodebase {
 
   async #run(): Promise<void> {
     if (this.#closed) return;
+    // The background embedding holds the lock: stop it at its next batch (it resumes after the run).
+    await this.#stopEmbedding();
     const changesSeen = this.#changes;
     const started = Date.now();
     let lock: SessionLock;

@@ -31,6 +31,8 @@ export interface McpCliOptions {
   include?: string[];
   watch: boolean;
   quiet: boolean;
+  /** --model: embed new chunks with this model in the background. */
+  model?: string;
 }
 
 /** The tool definitions as MCP lists them. */
@@ -52,7 +54,7 @@ export async function runMcp(dirs: string[], o: McpCliOptions): Promise<number> 
   const log = (line: string): void => {
     if (!o.quiet) process.stderr.write(`sift mcp: ${safeText(line)}\n`);
   };
-  const serve: ServeOptions = { maxFileSize: o.maxFileSize, ignore: o.ignore, include: o.include, watch: o.watch, log };
+  const serve: ServeOptions = { maxFileSize: o.maxFileSize, ignore: o.ignore, include: o.include, watch: o.watch, model: o.model, log };
   const names = codebaseNames(dirs);
   // Every folder opens and indexes at once (store/sqlite.ts openOneAtATime made that safe).
   const codebases = await Promise.all(dirs.map((d, i) => ServedCodebase.open(names[i], indexPaths(d, o.db), serve)));

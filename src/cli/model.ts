@@ -4,18 +4,29 @@
  * else the Hugging Face Hub (downloaded into that folder, offline afterwards). The spec is
  * recorded in the index (meta `model_spec`) so `sift search` embeds queries with the same
  * model. No model → a value saying why, never an exception: search runs keyword-only.
+ *
+ * Either family: loadEmbedder reads the folder (or the Hub, through $SIFT_HOME/models) and
+ * picks transformer (Transformers.js) or static (model2vec) from the files. SIFT_HUB_URL
+ * replaces https://huggingface.co for both (tests serve generated models from a local server).
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Embedder } from '../core/embed/embedder.ts';
+import type { SiftEmbedder } from '../core/embed/embedder.ts';
+import { loadEmbedder } from '../core/embed/load-embedder.ts';
+import { folderModelFiles, hubModelFiles } from '../core/embed/model-files-node.ts';
 import { resolveModelSource } from '../core/embed/model-source-node.ts';
 import { sourceOptions, looksLikePath, type ModelSource } from '../core/embed/model-source.ts';
-import { DEFAULT_MODEL_ID } from '../core/config.ts';
+import { DEFAULT_MODEL_ID, HUB_URL } from '../core/config.ts';
 import { siftHome } from './context.ts';
 import { META, type MetaKey } from '../core/store/meta.ts';
 
-/** Give up on the hub quickly when offline instead of hanging the CLI. */
+/** Give up on the hub when a download makes no progress this long (offline) instead of hanging the CLI. */
 const HUB_TIMEOUT_MS = 30_000;
+
+/** The Hub's address: SIFT_HUB_URL, else https://huggingface.co. */
+export function hubUrl(): string {
+  return process.env.SIFT_HUB_URL || HUB_URL;
+}
 
 interface MetaStore {
   getMeta(key: MetaKey): Promise<string | null>;
@@ -23,7 +34,7 @@ interface MetaStore {
 }
 
 export interface ModelChoice {
-  embedder: Embedder;
+  embedder: SiftEmbedder;
   source: ModelSource;
 }
 
@@ -32,15 +43,28 @@ function dtypeFor(source: ModelSource): 'q8' | 'fp32' {
   return existsSync(join(source.localModelPath, source.modelId, 'onnx', 'model_quantized.onnx')) ? 'q8' : 'fp32';
 }
 
-async function load(source: ModelSource): Promise<Embedder> {
-  // Imported here, when a model is wanted: Transformers.js (and onnxruntime-node) took ~0.8 s
-  // to import, more than half of every CLI start — `sift search --mode bm25`, `stats`, `check`.
-  const { Embedder } = await import('../core/embed/embedder.ts');
-  const loading = Embedder.load({ ...sourceOptions(source), device: 'cpu', dtype: dtypeFor(source) });
-  if (!source.allowRemote) return loading;
+async function load(source: ModelSource): Promise<SiftEmbedder> {
+  const dir = join(source.localModelPath, source.modelId);
+  const files = source.origin === 'hub' ? hubModelFiles({ id: source.modelId, cacheDir: source.localModelPath, hubUrl: hubUrl() }) : folderModelFiles(dir);
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let stalled: (e: Error) => void = () => undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`could not download ${source.modelId} from the Hugging Face Hub within ${HUB_TIMEOUT_MS / 1000}s`)), HUB_TIMEOUT_MS);
+    stalled = reject;
+  });
+  // (Downloads only: the timer restarts at every progress event, so a slow link is not cut.)
+  const alive = (): void => {
+    if (!source.allowRemote) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => stalled(new Error(`could not download ${source.modelId} from the Hugging Face Hub (no data for ${HUB_TIMEOUT_MS / 1000}s)`)), HUB_TIMEOUT_MS);
+  };
+  alive();
+  const loading = loadEmbedder({
+    files,
+    modelId: source.modelId,
+    // Transformers.js and onnxruntime-node are imported by loadEmbedder only for a transformer:
+    // their ~0.8 s import is no part of `sift search --mode bm25`, `stats`, `check` or a static model.
+    transformer: { ...sourceOptions(source), device: 'cpu', dtype: dtypeFor(source), remoteHost: hubUrl() },
+    onProgress: alive,
   });
   try {
     return await Promise.race([loading, timeout]);

@@ -159,7 +159,7 @@ describe('Embedder (generated tiny model, Node)', () => {
   });
 
   it('reports what it loaded', () => {
-    expect(fp32.info).toEqual({ modelId: 'tiny', device: 'cpu', dtype: 'fp32', dim: 32, maxTokens: 256, key: 'tiny@fp32/256' });
+    expect(fp32.info).toEqual({ modelId: 'tiny', device: 'cpu', dtype: 'fp32', dim: 32, maxTokens: 256, key: 'tiny@fp32/256', family: 'transformer' });
     expect(q8.info.device).toBe('cpu'); // auto in Node
     expect(q8.info.key).toBe('tiny@q8/256');
   });

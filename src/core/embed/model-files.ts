@@ -25,3 +25,11 @@ export interface ModelFiles {
 export function isSafeModelFileName(name: string): boolean {
   return name.length > 0 && !name.startsWith('/') && !name.includes('\\') && !name.split('/').some((s) => s === '' || s === '.' || s === '..');
 }
+
+/**
+ * The family an index's model key names: the static embedder writes `<id>@static-<dtype>/<n>`,
+ * the transformer embedder `<id>@<dtype>/<n>` (embedder.ts, static-embedder.ts).
+ */
+export function familyOfKey(key: string): ModelFamily {
+  return key.slice(key.lastIndexOf('@') + 1).startsWith('static-') ? 'static' : 'transformer';
+}

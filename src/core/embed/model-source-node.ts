@@ -37,6 +37,17 @@ async function isModelDir(dir: string): Promise<boolean> {
   }
 }
 
+/**
+ * A downloaded model is complete: its config, tokenizer and weights (model.safetensors for a
+ * static model, onnx/ for a transformer) are there. A download cut after config.json is
+ * fetched again (when downloads are allowed) instead of failing offline.
+ */
+async function isCompleteModelDir(dir: string): Promise<boolean> {
+  if (!(await isModelDir(dir))) return false;
+  const has = async (name: string) => stat(join(dir, name)).then(() => true, () => false);
+  return (await has('tokenizer.json')) && ((await has('model.safetensors')) || (await has('onnx')));
+}
+
 export function userModelsDir(home = homedir()): string {
   return join(home, SIFT_MODELS_DIR);
 }
@@ -56,7 +67,7 @@ export async function resolveModelSource(opts: ResolveModelOptions = {}): Promis
 
   if (!isHubId(spec)) return { ok: false, reason: `${spec}: neither a model folder nor a hub id` };
   const models = opts.modelsDir ?? userModelsDir(home);
-  if (await isModelDir(join(models, spec))) {
+  if (await isCompleteModelDir(join(models, spec))) {
     return { ok: true, source: { origin: 'user-cache', modelId: spec, localModelPath: models, allowRemote: false } };
   }
   if (!opts.allowRemote) {

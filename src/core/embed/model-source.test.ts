@@ -43,14 +43,16 @@ describe('model-source (pure)', () => {
 
 describe('resolveModelSource (Node)', () => {
   let root: string;
-  const makeModel = async (dir: string) => {
+  const makeModel = async (dir: string, files = ['config.json']) => {
     await mkdir(dir, { recursive: true });
-    await writeFile(join(dir, 'config.json'), '{}');
+    for (const f of files) await writeFile(join(dir, f), '{}');
   };
   beforeAll(async () => {
     root = await mkdtemp(join(tmpdir(), 'sift-models-'));
     await makeModel(join(root, 'work', 'models', 'tiny'));
-    await makeModel(join(root, 'home', '.sift', 'models', 'Xenova', 'cached-model'));
+    await makeModel(join(root, 'home', '.sift', 'models', 'Xenova', 'cached-model'), ['config.json', 'tokenizer.json', 'model.safetensors']);
+    // A download cut after config.json: not complete, so the Hub is asked again (when allowed).
+    await makeModel(join(root, 'home', '.sift', 'models', 'Xenova', 'half-model'));
     await mkdir(join(root, 'work', 'empty'), { recursive: true });
   });
   afterAll(async () => {
@@ -63,6 +65,7 @@ describe('resolveModelSource (Node)', () => {
     { name: 'user cache', model: 'Xenova/cached-model', remote: false, origin: 'user-cache', id: 'Xenova/cached-model', base: 'home/.sift/models' },
     { name: 'hub when allowed', model: 'Xenova/other', remote: true, origin: 'hub', id: 'Xenova/other', base: 'home/.sift/models' },
     { name: 'hub refused offline', model: 'Xenova/other', remote: false, reason: /downloads are off/ },
+    { name: 'a half download goes back to the hub', model: 'Xenova/half-model', remote: true, origin: 'hub', id: 'Xenova/half-model', base: 'home/.sift/models' },
     { name: 'folder without config.json', model: './empty', remote: false, reason: /config\.json missing/ },
   ])('$name', async ({ model, remote, origin, id, base, reason }) => {
     const r = await resolveModelSource({ model, allowRemote: remote, home: join(root, 'home'), cwd: join(root, 'work') });

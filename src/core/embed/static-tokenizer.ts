@@ -95,6 +95,11 @@ const ASCII_PUNCT = new Uint8Array(128);
 for (let c = 0x21; c <= 0x7e; c++) {
   if ((c <= 0x2f) || (c >= 0x3a && c <= 0x40) || (c >= 0x5b && c <= 0x60) || c >= 0x7b) ASCII_PUNCT[c] = 1;
 }
+function isAscii(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) >= 0x80) return false;
+  return true;
+}
+
 /** Word cache entries before it is cleared (bounded memory on huge vocabularies of names). */
 const WORD_CACHE_MAX = 200_000;
 // BertNormalizer's clean_text removes these ASCII controls (tab, LF and CR become spaces).
@@ -392,7 +397,7 @@ class FastWordPiece implements StaticTokenizer {
   private wordPiece(w: string): number | Int32Array {
     const whole = this.vocab.get(w);
     // (A word longer than max_input_chars_per_word is unk even when it is in the vocabulary.)
-    const asciiOnly = !/[^\u0000-\u007f]/.test(w);
+    const asciiOnly = isAscii(w);
     const chars = asciiOnly ? null : [...w];
     const len = chars ? chars.length : w.length;
     if (len > this.maxChars) return this.unk;

@@ -319,6 +319,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
               skipped: { type: 'object', additionalProperties: { type: 'integer' }, description: 'Files left out of the index, by reason.' },
               languages: { type: 'object', additionalProperties: { type: 'integer' }, description: 'Indexed files per language.' },
               model: { type: ['string', 'null'] },
+              model_family: { type: ['string', 'null'], enum: ['transformer', 'static', null], description: 'transformer (e.g. MiniLM) or static (model2vec: a token table, embeds at keyword speed).' },
               error: { type: ['string', 'null'] },
             },
             required: ['name', 'state', 'files', 'chunks', 'embedded_share'],

@@ -202,7 +202,7 @@ export function statusText(s: { codebases: Obj[]; notes: string[] }): string {
     const langs = Object.entries(c.languages as Record<string, number>).map(([k, v]) => `${k} ${v}`).join(', ');
     out.push(
       `${printable(String(c.name))}${c.root ? ` (${printable(String(c.root))})` : ''}: ${c.state}${Number(c.indexed_share) < 1 ? `, ${Math.floor(Number(c.indexed_share) * 100)}% of files stored` : ''}`,
-      `  files ${c.files} · chunks ${c.chunks} · embedded ${Math.round(Number(c.embedded_share) * 100)}%${c.model ? ` (${c.model})` : ' (no model: keyword and exact search only)'}`,
+      `  files ${c.files} · chunks ${c.chunks} · embedded ${Math.round(Number(c.embedded_share) * 100)}%${c.model ? ` (${c.model}${c.model_family ? `, ${c.model_family}` : ''})` : ' (no model: keyword and exact search only)'}`,
       `  last indexed ${c.last_indexed ?? 'never'} · pending changes ${c.pending_changes ?? 'unknown'}`,
       `  skipped: ${skipped || 'none'}`,
       `  languages: ${langs || 'none'}`,

@@ -18,6 +18,7 @@
  *   index will hold, which reads the files not stored yet from disk (src/cli/mcp-disk.ts).
  */
 import type { ChunkType, FileRecord, SearchMode, SearchOptions, SearchResponse, SearchResult, StoredChunk } from '../types.ts';
+import { familyOfKey } from '../embed/model-files.ts';
 import type { Queryable } from '../store/sqlite.ts';
 import type { IndexStats } from '../store/store.ts';
 import { addAsRegex, asRegexText, grep, grepAsRegex, GrepPatternError, type AsRegex, type GrepLine, type GrepRequest, type GrepStore, type TextCache } from '../search/grep.ts';
@@ -767,6 +768,7 @@ async function statusTool(host: ToolHost, a: StatusArgs): Promise<ToolAnswer> {
       skipped,
       languages: Object.fromEntries(langs.map(([l, v]) => [l, v.files])),
       model: s.model,
+      model_family: s.model ? familyOfKey(s.model) : null,
       error: p.error ?? null,
     });
   }
