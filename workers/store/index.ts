@@ -516,7 +516,12 @@ const api: StoreWorkerApi = {
 
   async outline(id, path): Promise<OutlineEntry[]> {
     const rows = await fileDefinitions(toolCodebase(await get(id), id, { state: 'ready', indexedShare: 1 }), path);
-    return rows.map((r) => ({ name: r.name, kind: r.kind, container: r.container, startLine: r.startLine, endLine: r.endLine }));
+    // A qualified name is indexed with its last part too (`Shop.Web.Conn` and `Conn`, for
+    // lookups); the outline names the definition once, qualified.
+    const qualified = new Set(rows.flatMap((r) => (/[.:]/.test(r.name) ? [`${r.startLine}\n${r.name.split(/::|\./).pop()}`] : [])));
+    return rows
+      .filter((r) => /[.:]/.test(r.name) || !qualified.has(`${r.startLine}\n${r.name}`))
+      .map((r) => ({ name: r.name, kind: r.kind, container: r.container, startLine: r.startLine, endLine: r.endLine }));
   },
 
   async setMeta(id, key, value) {
