@@ -228,7 +228,7 @@ describe('highlightRanges', () => {
   it('an identifier query marks the identifier, not its parts and stems, where the content has it', () => {
     const doc = '  @doc """\n  Sends a response.\n  """\n  def send_response(conn) do\n    send_resp(conn)\n  end';
     expect(mark(doc, 'send_response')).toEqual(['send_response']);
-    expect(mark('Plug.Conn.send_resp(conn, 200)', 'Conn.send_resp')).toEqual(['Conn', 'send_resp']);
+    expect(mark('Plug.Conn.send_resp(socket, 200)', 'Conn.send_resp')).toEqual(['Conn', 'send_resp']);
     // Without the identifier itself, what matched is its parts, as before.
     expect(mark('Sends a response', 'send_response')).toEqual(['Sends', 'response']);
   });
