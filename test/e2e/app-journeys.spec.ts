@@ -81,13 +81,16 @@ async function journey(page: Page, width: Width, prefix: string): Promise<void> 
     await expect(viewer).toBeVisible();
     const matches = viewer.getByTestId('viewer-matches');
     // send_response on lines 17, 22, 28 and 34 of the file (send_resp is another name).
-    await expect(matches).toContainText('1 of 4 matches');
+    await expect(matches).toContainText(width === 'phone' ? '1 of 4' : '1 of 4 matches');
     await expect(viewer.locator('mark').first()).toHaveText('send_response');
     await page.keyboard.press('n');
     await expect(matches).toContainText('2 of');
     await viewer.getByRole('button', { name: 'Previous match (Shift+N)' }).click();
     await expect(matches).toContainText('1 of');
     if (width === 'phone') {
+      // The viewer's controls on one row under its title.
+      const y = async (name: string) => (await viewer.getByRole('button', { name }).boundingBox())!.y;
+      expect(await y('Close file (Esc)')).toBe(await y('Next match (N)'));
       await expect(viewer.getByTestId('viewer-outline')).toHaveCount(0);
       await viewer.getByRole('button', { name: 'Outline' }).click();
     }
