@@ -100,6 +100,17 @@ export interface AppSearchRequest {
   codebaseIds: string[];
 }
 
+/** One definition of a file's outline (core/tools/run.ts fileDefinitions). */
+export interface OutlineEntry {
+  name: string;
+  /** Its chunk type (`function`, `class`…) or, for a member found in the text, its declaration's kind. */
+  kind: string;
+  /** The class-like definition it is a member of, or null. */
+  container: string | null;
+  startLine: number;
+  endLine: number;
+}
+
 /** A result, tagged with its codebase (chunk ids are per database). */
 export interface AppSearchResult extends Omit<SearchResponse['results'][number], never> {
   codebaseId: string;
@@ -204,6 +215,8 @@ export interface StoreWorkerApi {
   getFile(codebaseId: string, path: string): Promise<FileRecord | null>;
   /** A file's text as indexed (file_text), or null: for codebases without a readable folder. */
   getFileText(codebaseId: string, path: string): Promise<string | null>;
+  /** The definitions of one file, in line order (the agent tools' `symbols path=`), for the viewer's outline. */
+  outline(codebaseId: string, path: string): Promise<OutlineEntry[]>;
   setMeta(codebaseId: string, key: MetaKey, value: string): Promise<void>;
   exportIndex(codebaseId: string): Promise<Uint8Array>;
   /** Writes `bytes` as the database of `codebaseId` after checking schema and model. */

@@ -10,7 +10,7 @@
  * - Removing a codebase closes its connection before deleting its files.
  */
 import { expose, transfer, transferHandlers, wrap, type Remote } from 'comlink';
-import type { AgentCodebase, AppGrepLine, AppGrepRequest, AppGrepResponse, AppSearchRequest, AppSearchResponse, AppSearchResult, CodebaseInfo, CodebaseLegs, ImportResult, StoreWorkerApi, VectorModel, WriterPortApi } from './api.ts';
+import type { AgentCodebase, OutlineEntry, AppGrepLine, AppGrepRequest, AppGrepResponse, AppSearchRequest, AppSearchResponse, AppSearchResult, CodebaseInfo, CodebaseLegs, ImportResult, StoreWorkerApi, VectorModel, WriterPortApi } from './api.ts';
 import type { FileRecord } from '../../src/core/types.ts';
 import { openOpfsStore } from '../../src/core/store/open-opfs.ts';
 import { openMemoryStoreOn } from '../../src/core/store/open.ts';
@@ -29,7 +29,7 @@ import { TieredIndex } from '../../src/core/vector/tiered.ts';
 import { CancelRegistry, abortError, type CancelToken } from '../../src/core/cancel.ts';
 import { META } from '../../src/core/store/meta.ts';
 import { errorFields, formatBytes } from '../../src/core/store/errors.ts';
-import { callTool, type ToolAnswer, type ToolCodebase } from '../../src/core/tools/run.ts';
+import { callTool, fileDefinitions, type ToolAnswer, type ToolCodebase, type ToolProgress } from '../../src/core/tools/run.ts';
 import { browserRuntime } from '../../src/core/store/open-opfs.ts';
 import { openPackOn, packPages, prefetchLayout } from '../../src/core/store/open-pack.ts';
 import { MULTIPLEXED_CONCURRENCY, PackReadError, type PackPages } from '../../src/core/store/http-vfs.ts';
@@ -126,6 +126,11 @@ async function syncVectors(o: Open): Promise<void> {
   o.vectors = await buildVectors(o.store, model, o.pack);
   o.vectorsKey = key;
   o.searcher.setVectorLeg(embedderForSearch(), o.vectors);
+}
+
+/** An open codebase as the agent tools see it (core/tools/run.ts). */
+function toolCodebase(o: Open, name: string, progress: ToolProgress): ToolCodebase {
+  return { name, root: null, store: o.store, searcher: o.searcher, texts: o.texts, remote: !!o.pack, progress: () => progress };
 }
 
 function get(id: string): Promise<Open> {
@@ -509,6 +514,16 @@ const api: StoreWorkerApi = {
     return (await get(id)).store.getFileText(path);
   },
 
+  async outline(id, path): Promise<OutlineEntry[]> {
+    const rows = await fileDefinitions(toolCodebase(await get(id), id, { state: 'ready', indexedShare: 1 }), path);
+    // A qualified name is indexed with its last part too (`Shop.Web.Conn` and `Conn`, for
+    // lookups); the outline names the definition once, qualified.
+    const qualified = new Set(rows.flatMap((r) => (/[.:]/.test(r.name) ? [`${r.startLine}\n${r.name.split(/::|\./).pop()}`] : [])));
+    return rows
+      .filter((r) => /[.:]/.test(r.name) || !qualified.has(`${r.startLine}\n${r.name}`))
+      .map((r) => ({ name: r.name, kind: r.kind, container: r.container, startLine: r.startLine, endLine: r.endLine }));
+  },
+
   async setMeta(id, key, value) {
     await (await get(id)).store.setMeta(key, value);
   },
@@ -554,10 +569,7 @@ const api: StoreWorkerApi = {
     for (const c of cbs) {
       const o = await get(c.id);
       await syncVectors(o);
-      served.push({
-        name: c.name, root: null, store: o.store, searcher: o.searcher, texts: o.texts, remote: !!o.pack,
-        progress: () => ({ state: c.indexing ? 'indexing' : 'ready', indexedShare: c.indexedShare }),
-      });
+      served.push(toolCodebase(o, c.name, { state: c.indexing ? 'indexing' : 'ready', indexedShare: c.indexedShare }));
     }
     return callTool({ codebases: () => served }, name, args);
   },

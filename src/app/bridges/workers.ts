@@ -17,7 +17,7 @@
  * worker lives as long as the page because it holds the database connections.
  */
 import { proxy, transfer, wrap, releaseProxy, type Remote } from 'comlink';
-import type { AgentCodebase, StoreWorkerApi, AppGrepRequest, AppGrepResponse, AppSearchRequest, AppSearchResponse, CodebaseInfo, DownloadProgress, ImportResult, OpenPackResult, VectorModel } from '../../../workers/store/api.ts';
+import type { AgentCodebase, OutlineEntry, StoreWorkerApi, AppGrepRequest, AppGrepResponse, AppSearchRequest, AppSearchResponse, CodebaseInfo, DownloadProgress, ImportResult, OpenPackResult, VectorModel } from '../../../workers/store/api.ts';
 import type { IndexerWorkerApi, IndexProgress, IndexWalkSettings, LiveFile, SourceRef } from '../../../workers/indexer/api.ts';
 import type { EmbedderWorkerApi, ImportedModel, LoadProgress, ModelConfig, ModelLoadResult } from '../../../workers/embedder/api.ts';
 import type { IndexSummary } from '../../core/index/indexer.ts';
@@ -217,6 +217,10 @@ class WorkerBridge {
 
   getFileText(id: string, path: string, signal?: AbortSignal): Promise<string | null> {
     return this.#call('store', 'getFileText', [id, path], signal);
+  }
+
+  outline(id: string, path: string, signal?: AbortSignal): Promise<OutlineEntry[]> {
+    return this.#call('store', 'outline', [id, path], signal);
   }
 
   setMeta(id: string, key: MetaKey, value: string, signal?: AbortSignal): Promise<void> {

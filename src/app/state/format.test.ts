@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatCount, formatDuration, formatRate, formatWhen, plural } from './format.ts';
+import { chunkTypeLabel, formatBytes, formatCount, formatDuration, formatRate, formatWhen, plural } from './format.ts';
 
 describe('format', () => {
   it('writes a count with its noun, singular only for one', () => {
@@ -27,5 +27,14 @@ describe('format', () => {
     expect(formatWhen('2025-01-02T11:30:00Z', now)).toBe('30 min ago');
     expect(formatWhen('2025-01-02T09:00:00Z', now)).toBe('3 h ago');
     expect(formatWhen('2024-12-01T09:00:00Z', now)).toBe('2024-12-01');
+  });
+});
+
+describe('chunkTypeLabel', () => {
+  it('badges an Elixir module as a module and a protocol as a protocol, every other type as stored', () => {
+    expect(chunkTypeLabel('elixir', 'class')).toBe('module');
+    expect(chunkTypeLabel('elixir', 'interface')).toBe('protocol');
+    expect(chunkTypeLabel('elixir', 'function')).toBe('function');
+    expect(chunkTypeLabel('python', 'class')).toBe('class');
   });
 });

@@ -40,3 +40,14 @@ export function formatWhen(iso: string | null, now = Date.now()): string {
   if (s < 86_400) return `${Math.round(s / 3600)} h ago`;
   return new Date(t).toISOString().slice(0, 10);
 }
+
+/**
+ * The badge of a result's chunk type. The index stores an Elixir `defmodule` as a `class`
+ * (queries such as `class Conn` find it, and `module` is the chunk type of top-level code):
+ * on screen it is what Elixir calls it, a module (and a `defprotocol`, stored as an
+ * `interface`, a protocol).
+ */
+export function chunkTypeLabel(language: string, chunkType: string): string {
+  if (language !== 'elixir') return chunkType;
+  return chunkType === 'class' ? 'module' : chunkType === 'interface' ? 'protocol' : chunkType;
+}

@@ -272,6 +272,7 @@ class Search {
     if (!q) {
       this.#response = null;
       this.#results = [];
+      this.#more = false;
       this.#selected = -1;
       grepSearch.clear();
       return;
@@ -281,6 +282,7 @@ class Search {
       // Lines, not ranked results (issue 11); grep.svelte.ts runs it and cancels the older one.
       this.#response = null;
       this.#results = [];
+      this.#more = false;
       this.#selected = -1;
       await grepSearch.run({
         pattern: this.#query,

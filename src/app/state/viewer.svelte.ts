@@ -6,7 +6,7 @@
  * Invariant: only the latest `open` lands; a newer one aborts the older read.
  */
 import { bridge } from '../bridges/workers.ts';
-import type { AppSearchResult } from '../../../workers/store/api.ts';
+import type { AppSearchResult, OutlineEntry } from '../../../workers/store/api.ts';
 import { codebases } from './codebases.svelte.ts';
 import { handleError } from './notices.svelte.ts';
 
@@ -38,8 +38,11 @@ class Viewer {
   #loading = $state(false);
   #ctl: AbortController | null = null;
   #context = $state.raw<Readonly<Record<string, ResultContext | 'unavailable'>>>({});
+  #outline = $state.raw<OutlineEntry[] | null>(null);
 
   get file() { return this.#file; }
+  /** The open file's definitions as indexed (null while read or when the index has none). */
+  get outline() { return this.#outline; }
   get loading() { return this.#loading; }
 
   context(key: string): ResultContext | 'unavailable' | undefined {
@@ -71,6 +74,15 @@ class Viewer {
     this.#loading = true;
     const base = { codebaseId: r.codebaseId, path: r.path, language: r.language, line: r.startLine, endLine: r.endLine };
     this.#file = { ...base, text: r.content, firstLine: r.startLine, status: 'unavailable', note: null };
+    this.#outline = null;
+    bridge.outline(r.codebaseId, r.path, ctl.signal).then(
+      (o) => {
+        if (this.#ctl === ctl) this.#outline = o;
+      },
+      () => {
+        // No outline (the file left the index, the read was cancelled): the viewer shows none.
+      },
+    );
     try {
       const got = await this.#read(r, ctl.signal);
       if (ctl.signal.aborted) return;
@@ -94,6 +106,7 @@ class Viewer {
     this.#ctl?.abort();
     this.#ctl = null;
     this.#file = null;
+    this.#outline = null;
     this.#loading = false;
   }
 

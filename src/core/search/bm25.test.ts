@@ -225,6 +225,13 @@ describe('highlightRanges', () => {
   ])('%s / %s', (content, q, expected) => {
     expect(mark(content, q)).toEqual(expected);
   });
+  it('an identifier query marks the identifier, not its parts and stems, where the content has it', () => {
+    const doc = '  @doc """\n  Sends a response.\n  """\n  def send_response(conn) do\n    send_resp(conn)\n  end';
+    expect(mark(doc, 'send_response')).toEqual(['send_response']);
+    expect(mark('Plug.Conn.send_resp(socket, 200)', 'Conn.send_resp')).toEqual(['Conn', 'send_resp']);
+    // Without the identifier itself, what matched is its parts, as before.
+    expect(mark('Sends a response', 'send_response')).toEqual(['Sends', 'response']);
+  });
   it('ranges are sorted and disjoint', () => {
     const r = highlightRanges('getUserName user userName', 'user name getusername');
     for (let i = 1; i < r.length; i++) expect(r[i][0]).toBeGreaterThan(r[i - 1][1] - 1);

@@ -359,21 +359,36 @@ const WORD_RE = /[\p{L}\p{N}\p{M}_$]+/gu;
 const SEGMENT_RE = /[\p{L}\p{N}\p{M}]+/gu;
 /** A character outside ASCII (lower-casing it may change the length). */
 const NON_ASCII_RE = /[\u0080-\uffff]/;
+/** What joins the names of a qualified identifier (`Foo::bar`, `a.b`, `a->b`, `Class#method`). */
+const IDENTIFIER_QUALIFIER_RE = /::|->|[.#/]/;
 
 /**
  * Character ranges [start, end) in `content` that match the query's terms, mirroring what
  * FTS5 matched: a whole word equal to a term (`get_user_name`), else an FTS token (`user` in
  * user_id) equal to or, for terms of PREFIX_MIN_CHARS+, starting with a term, else identifier
- * parts (`User` in getUserName). Case-insensitive; sorted, overlaps merged, capped.
+ * parts (`User` in getUserName). Case-insensitive; sorted, overlaps merged, capped at `max`.
+ *
+ * A query that is one identifier (`send_response`, `Plug.Conn.send_resp`) marks only the words
+ * that are that identifier (or one of its qualifiers) where the content has one: its parts and
+ * their stems ("Sends", "response" in the doc comment) matched too, but are not what was asked.
  */
-export function highlightRanges(content: string, query: ProcessedQuery | string): Array<[number, number]> {
+export function highlightRanges(content: string, query: ProcessedQuery | string, max = MAX_HIGHLIGHTS): Array<[number, number]> {
   const q = typeof query === 'string' ? processQuery(query) : query;
   const terms = q.expandedTerms.filter((t) => !t.includes(' '));
   if (!terms.length || !content) return [];
+  if (q.isIdentifierLike) {
+    const names = new Set(q.identifiers.flatMap((id) => id.split(IDENTIFIER_QUALIFIER_RE)).filter(Boolean).map((n) => n.toLowerCase()));
+    const whole: Array<[number, number]> = [];
+    for (const m of content.matchAll(WORD_RE)) {
+      if (whole.length >= max) break;
+      if (names.has(m[0].toLowerCase())) whole.push([m.index, m.index + m[0].length]);
+    }
+    if (whole.length) return whole;
+  }
   const hits = (word: string) => terms.some((t) => word === t || (t.length >= PREFIX_MIN_CHARS && word.startsWith(t)));
   const ranges: Array<[number, number]> = [];
   for (const m of content.matchAll(WORD_RE)) {
-    if (ranges.length >= MAX_HIGHLIGHTS) break;
+    if (ranges.length >= max) break;
     const word = m[0];
     const lower = word.toLowerCase();
     if (terms.includes(lower)) {
@@ -402,5 +417,5 @@ export function highlightRanges(content: string, query: ProcessedQuery | string)
     if (last && r[0] < last[1]) last[1] = Math.max(last[1], r[1]);
     else merged.push([r[0], r[1]]);
   }
-  return merged.slice(0, MAX_HIGHLIGHTS);
+  return merged.slice(0, max);
 }

@@ -511,7 +511,7 @@ async function readTool(host: ToolHost, a: ReadArgs): Promise<ToolAnswer> {
 
 // ---- symbols ---------------------------------------------------------------------------
 
-interface SymbolRow {
+export interface SymbolRow {
   codebase: ToolCodebase;
   name: string;
   kind: string;
@@ -645,6 +645,24 @@ async function textDeclarations(c: ToolCodebase, name: string, have: readonly Sy
   return out;
 }
 
+/**
+ * Every definition of one stored file, in line order (the outer one first at a shared line):
+ * the index's definitions (pieces of one merged, merged siblings and constants on their own
+ * lines) and the members of class-like chunks found in the text. `symbols path=` lists these,
+ * and the app's file viewer shows them as its outline.
+ */
+export async function fileDefinitions(c: ToolCodebase, rel: string): Promise<SymbolRow[]> {
+  const chunks = await c.store.getFileChunks(rel);
+  const rows = mergePieces(chunks.flatMap((ch) => definitionsOf(c, ch, null)));
+  const lines = fileLinesOf((await c.store.getFileText(rel)) ?? '');
+  const at = new Set(rows.map((r) => `${r.name}\n${r.startLine}`));
+  for (const ch of chunks) {
+    if (!ch.symbol || !CONTAINER_KINDS.has(ch.chunkType) || ch.context) continue;
+    for (const m of membersOf(c, ch, lines)) if (!at.has(`${m.name}\n${m.startLine}`)) rows.push(m);
+  }
+  return rows.sort((x, y) => x.startLine - y.startLine || y.endLine - x.endLine);
+}
+
 async function symbolsTool(host: ToolHost, a: SymbolsArgs): Promise<ToolAnswer> {
   const notes = [...a.notes];
   let rows: SymbolRow[] = [];
@@ -654,15 +672,7 @@ async function symbolsTool(host: ToolHost, a: SymbolsArgs): Promise<ToolAnswer> 
     const { c, rel } = await resolveFile(host, a.path, a.codebase);
     cbs = [c];
     pathShown = rel;
-    const chunks = await c.store.getFileChunks(rel);
-    rows = mergePieces(chunks.flatMap((ch) => definitionsOf(c, ch, null)));
-    const lines = fileLinesOf((await c.store.getFileText(rel)) ?? '');
-    const at = new Set(rows.map((r) => `${r.name}\n${r.startLine}`));
-    for (const ch of chunks) {
-      if (!ch.symbol || !CONTAINER_KINDS.has(ch.chunkType) || ch.context) continue;
-      for (const m of membersOf(c, ch, lines)) if (!at.has(`${m.name}\n${m.startLine}`)) rows.push(m);
-    }
-    rows.sort((x, y) => x.startLine - y.startLine || y.endLine - x.endLine);
+    rows = await fileDefinitions(c, rel);
   } else {
     cbs = selectCodebases(host, a.codebase);
     const full = a.name!;
