@@ -11,7 +11,7 @@ import type { Embedder } from '../core/embed/embedder.ts';
 import { resolveModelSource } from '../core/embed/model-source-node.ts';
 import { sourceOptions, looksLikePath, type ModelSource } from '../core/embed/model-source.ts';
 import { DEFAULT_MODEL_ID } from '../core/config.ts';
-import { siftHome } from './context.ts';
+import { siftHome } from './home.ts';
 import { META, type MetaKey } from '../core/store/meta.ts';
 
 /** Give up on the hub quickly when offline instead of hanging the CLI. */
