@@ -58,7 +58,7 @@ Usage:
   sift mcp [<dir> ...] [--db FILE] [--include GLOB]... [--exclude GLOB]... [--no-watch]
                                                   MCP server over stdio for coding agents: search, grep, read,
                                                   symbols, status over <dir>s (default: .), kept fresh (README "Agents")
-  sift serve [--status | --stop] [--json]       the warm server one-shot searches use when it runs (started by
+  sift serve [--status | --stop] [--json]          the warm server one-shot searches use when it runs (started by
                                                   the first search, one per SIFT_HOME, exits after 10 min idle;
                                                   SIFT_SERVER=0 turns it off: docs/cli.md "Warm server")
   sift publish <dir> --out FOLDER [--embed] [--name NAME] [--page-size BYTES] [--prune] [--json]
