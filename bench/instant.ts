@@ -9,7 +9,7 @@
  *     (`rg -i -c -e word …`: every word of the question, as a keyword search reads them), cold
  *     (SIFT_SERVER=0: the whole CLI in the process) and warm (through a `sift serve` this bench
  *     starts and stops, after one untimed search of that index; the server's CPU per question
- *     is read from /proc and reported beside the client's);
+ *     is read from /proc and reported beside the client's), and `node -e 0` for Node's own start;
  *   - cold index of the medium corpus (and of the kernel subset in full runs) against the same
  *     Python FTS5 build of its files.
  * Runs of the sides alternate (sift, python, base sift, sift, …) so load hits them alike.
@@ -62,6 +62,8 @@ interface Measured {
 function measured(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env, hangS: number = HANG_S.index, okStatus: readonly number[] = [0]): Measured {
   const py = [
     'import resource, subprocess, sys, time, json',
+    // A delta: python3 may be a shim (pyenv) whose own helper processes are already counted here.
+    'u0 = resource.getrusage(resource.RUSAGE_CHILDREN)',
     't = time.perf_counter()',
     'try:',
     `    r = subprocess.run(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=${hangS})`,
@@ -70,7 +72,7 @@ function measured(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.
     'ms = (time.perf_counter() - t) * 1000',
     'sys.stderr.write(r.stderr.decode("utf-8", "replace")[-2000:])',
     'u = resource.getrusage(resource.RUSAGE_CHILDREN)',
-    'print(json.dumps({"ms": ms, "cpu": (u.ru_utime + u.ru_stime) * 1000, "rss": u.ru_maxrss, "status": r.returncode, "out": r.stdout.decode("utf-8", "replace")[-20000:]}))',
+    'print(json.dumps({"ms": ms, "cpu": (u.ru_utime + u.ru_stime - u0.ru_utime - u0.ru_stime) * 1000, "rss": u.ru_maxrss, "status": r.returncode, "out": r.stdout.decode("utf-8", "replace")[-20000:]}))',
   ].join('\n');
   const r = run('python3', ['-c', py, cmd, ...args], { env });
   if (r.status !== 0) throw new Error(`timing ${cmd} failed: ${r.stderr.slice(0, 500)}`);
@@ -109,6 +111,8 @@ interface SearchStats {
   rg: Spread & { cpuP50: number };
   /** The warm server's own CPU per question (ms), and commands it answered out of those sent. */
   server: { cpuPerQuestion: number; served: number; sent: number } | null;
+  /** Node's own start (`node -e 0`), the floor of any one-shot `sift`, measured in the same rounds. */
+  node: Spread & { cpuP50: number };
 }
 
 export interface InstantReport {
@@ -257,6 +261,8 @@ interface SearchSample {
   hung: Record<string, number>;
   rgWall: number[];
   rgCpu: number[];
+  nodeWall: number[];
+  nodeCpu: number[];
   serverCpu: number;
   served: number;
   sent: number;
@@ -265,7 +271,7 @@ interface SearchSample {
 function newSample(names: string[]): SearchSample {
   return {
     wall: Object.fromEntries(names.map((n) => [n, []])), cpu: Object.fromEntries(names.map((n) => [n, []])),
-    hung: Object.fromEntries(names.map((n) => [n, 0])), rgWall: [], rgCpu: [], serverCpu: 0, served: 0, sent: 0,
+    hung: Object.fromEntries(names.map((n) => [n, 0])), rgWall: [], rgCpu: [], nodeWall: [], nodeCpu: [], serverCpu: 0, served: 0, sent: 0,
   };
 }
 
@@ -302,6 +308,9 @@ async function searchRound(q: string, dir: string, dbs: Record<string, string>, 
   const r = measured('rg', ['--no-config', '-i', '-c', '--no-messages', ...words.flatMap((w) => ['-e', w]), '--', dir], process.env, HANG_S.search, [0, 1]);
   acc.rgWall.push(r.ms);
   acc.rgCpu.push(r.cpuMs);
+  const n = measured(process.execPath, ['-e', '0'], process.env, HANG_S.search);
+  acc.nodeWall.push(n.ms);
+  acc.nodeCpu.push(n.cpuMs);
 }
 
 function searchStats(acc: SearchSample, names: string[]): SearchStats {
@@ -309,6 +318,7 @@ function searchStats(acc: SearchSample, names: string[]): SearchStats {
     questions: acc.rgWall.length,
     perSide: Object.fromEntries(names.map((n) => [n, { ...spread(acc.wall[n]), hung: acc.hung[n], cpuP50: percentile(acc.cpu[n], 50) }])),
     rg: { ...spread(acc.rgWall), cpuP50: percentile(acc.rgCpu, 50) },
+    node: { ...spread(acc.nodeWall), cpuP50: percentile(acc.nodeCpu, 50) },
     server: names.includes('warm') ? { cpuPerQuestion: acc.sent ? acc.serverCpu / acc.sent : NaN, served: acc.served, sent: acc.sent } : null,
   };
 }
@@ -399,7 +409,7 @@ function searchRows(what: string, st: SearchStats, hasBase: boolean): string[] {
   ];
   const w = st.perSide.warm;
   if (w && st.server) {
-    rows.push(`| the same, warm (\`sift serve\` running; ${st.server.served} of ${st.server.sent} answered by it): client's wall and CPU; the server's CPU ${fmt(st.server.cpuPerQuestion)} ms per question | ${cell(w)} | ${hasBase ? '| ' : ''}${rg} | ${x(w.p50, st.rg.p50)} (p50) | ≤ 250 ms |`);
+    rows.push(`| the same, warm (\`sift serve\` running; ${st.server.served} of ${st.server.sent} answered by it): client's wall and CPU; the server's CPU ${fmt(st.server.cpuPerQuestion)} ms per question | ${cell(w)} | ${hasBase ? '| ' : ''}${rg}; Node's own start (\`node -e 0\`): ${fmt(st.node.p50)} / ${fmt(st.node.p90)} / ${fmt(st.node.max)} ms, CPU ${fmt(st.node.cpuP50)} ms | ${x(w.p50, st.rg.p50)} (p50) | ≤ 250 ms |`);
   }
   return rows;
 }

@@ -29,6 +29,8 @@ import { nodeRuntime, useEnvBusyTimeout } from '../core/store/open-node.ts';
 const DEFAULT_IDLE_EXIT_S = 600;
 /** How often the server checks that the socket file is still its own. */
 const SOCKET_CHECK_MS = 5_000;
+/** Longest wait, once stopping, for the commands queued before: then it exits anyway. */
+const STOP_GRACE_MS = 30_000;
 /** Longest wait for a connection's request line. */
 const REQUEST_TIMEOUT_MS = 10_000;
 /** Longest request line accepted (argv, cwd, environment). */
@@ -136,6 +138,8 @@ export async function runServe(run: RunCommand, io: CliIo): Promise<number> {
     clearInterval(checkTimer);
     // Closing unlinks the socket file: only when it is still ours (never another server's).
     if (ours) server.close();
+    // A command that never finishes (a fault outside its promise) does not keep the process.
+    setTimeout(() => done(), STOP_GRACE_MS);
     void queue.then(async () => {
       await warm.closeAll();
       done();
