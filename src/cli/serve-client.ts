@@ -14,7 +14,7 @@
  */
 import { createConnection } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { bundleVersion, forwardedEnv, FRAME, FrameReader, SERVED_COMMANDS, socketPath, type ServeRequest, type ServeStatus } from './serve-protocol.ts';
+import { bundleVersion, forwardedEnv, FRAME, FrameReader, runDirState, SERVED_COMMANDS, socketPath, type ServeRequest, type ServeStatus } from './serve-protocol.ts';
 import { trace } from './trace.ts';
 
 export { trace };
@@ -102,6 +102,9 @@ export async function runThroughServer(argv: string[], started: { ms: number; cp
   const version = bundleVersion();
   const sock = socketPath();
   if (!version || !sock) return { code: null, startServer: false, why: version ? 'socket path too long' : 'not the bundle' };
+  // No server yet (start one), or a socket folder others may enter (never used).
+  const dir = runDirState();
+  if (dir !== 'private') return { code: null, startServer: dir === 'missing', why: `socket folder ${dir}` };
   let connected: { ms: number; cpu: NodeJS.CpuUsage } | undefined;
   const a = await ask(sock, request('run', version, argv), { onConnect: () => (connected = { ms: performance.now(), cpu: process.cpuUsage() }) });
   if (a.kind === 'done') {
@@ -119,7 +122,7 @@ export async function runThroughServer(argv: string[], started: { ms: number; cp
 /** `sift serve --status` / `--stop`: the running server's status (it stops after `stop`), or null when none answers. */
 export async function askServer(op: 'status' | 'stop'): Promise<ServeStatus | null> {
   const sock = socketPath();
-  if (!sock) return null;
+  if (!sock || runDirState() !== 'private') return null;
   const a = await ask(sock, request(op, bundleVersion() ?? '', []));
   return a.kind === 'status' ? a.status : null;
 }

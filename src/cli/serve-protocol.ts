@@ -14,7 +14,7 @@
  * The client writes nothing until X, so after any failure before it (no server, a refusal, a
  * lost connection, a timeout) it runs the command in-process as if there were no server.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { lstatSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { siftHome } from './home.ts';
 
@@ -99,12 +99,18 @@ export function bundleSourcesChanged(inputs: ReadonlyArray<{ path: string; size:
   return inputs.length === 0;
 }
 
-/** True when `file` exists and belongs to this user (a run folder or socket someone else made is never used). */
-export function ownedByMe(file: string): boolean {
+/**
+ * The socket's folder: `private` when it is a folder (not a link) of this user that no one else
+ * may enter (0700 or tighter), `missing`, or `unsafe`. The server listens and the client connects
+ * only when it is private, so another user can neither reach this user's server nor answer this
+ * user's commands with a socket of their own (a SIFT_HOME under a shared folder such as /tmp).
+ */
+export function runDirState(): 'private' | 'missing' | 'unsafe' {
   try {
-    return statSync(file).uid === process.getuid?.();
-  } catch {
-    return false;
+    const s = lstatSync(runDir());
+    return s.isDirectory() && s.uid === process.getuid?.() && (s.mode & 0o077) === 0 ? 'private' : 'unsafe';
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : 'unsafe';
   }
 }
 

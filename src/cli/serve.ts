@@ -21,7 +21,7 @@ import { chmodSync, lstatSync, mkdirSync, unlinkSync } from 'node:fs';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { CliError } from './context.ts';
 import type { CliIo, RunCommand } from './io.ts';
-import { bundleInputs, bundleSourcesChanged, bundleVersion, forwardedEnv, FRAME, frame, isForwardedEnv, ownedByMe, runDir, SERVED_COMMANDS, socketPath, type ServeRequest, type ServeStatus } from './serve-protocol.ts';
+import { bundleInputs, bundleSourcesChanged, bundleVersion, forwardedEnv, FRAME, frame, isForwardedEnv, runDir, runDirState, SERVED_COMMANDS, socketPath, type ServeRequest, type ServeStatus } from './serve-protocol.ts';
 import { WarmIndexes } from './warm-indexes.ts';
 import { nodeRuntime, useEnvBusyTimeout } from '../core/store/open-node.ts';
 
@@ -74,12 +74,13 @@ function socketIno(sock: string): bigint | null {
   }
 }
 
-/** Make the socket's folder (0700) and check it is this user's. */
+/** Make the socket's folder 0700 and check that it is this user's alone (serve-protocol.ts runDirState). */
 function prepareRunDir(): void {
   const dir = runDir();
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  if (!ownedByMe(dir)) throw new CliError(`${dir} belongs to another user; the server will not listen there`, 1);
-  chmodSync(dir, 0o700);
+  const s = lstatSync(dir);
+  if (s.isDirectory() && s.uid === process.getuid?.()) chmodSync(dir, 0o700);
+  if (runDirState() !== 'private') throw new CliError(`${dir} is not a folder of this user's alone; the server will not listen there`, 1);
 }
 
 /**

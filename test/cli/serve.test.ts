@@ -13,13 +13,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from './run-sift.ts';
 import { ask } from '../../src/cli/serve-client.ts';
-import type { ServeRequest, ServeStatus } from '../../src/cli/serve-protocol.ts';
+import { FRAME, frame, type ServeRequest, type ServeStatus } from '../../src/cli/serve-protocol.ts';
 
 const SIFT = join(ROOT, 'bin/sift');
 const FIXTURE = join(ROOT, 'test/fixtures/sample-repo');
@@ -52,7 +52,7 @@ function sift(args: string[], o: { served: boolean; home?: string; extra?: Recor
 }
 
 /** Same as `sift`, without blocking: for concurrent clients. */
-function siftAsync(args: string[], o: { served: boolean }): Promise<Run> {
+function siftAsync(args: string[], o: { served: boolean; home?: string }): Promise<Run> {
   return new Promise((resolve) => {
     const p = spawn(process.execPath, [SIFT, ...args], { env: env(o), cwd: work });
     let stdout = '';
@@ -340,6 +340,28 @@ describe('sift serve', () => {
       expect(r.stderr).toMatch(/no index for/);
     } finally {
       squatter.close();
+    }
+  }, 60_000);
+
+  it('a socket in a folder others may enter is never asked, even one that answers like a server', async () => {
+    const other = join(work, 'open-home');
+    mkdirSync(join(other, 'run'), { recursive: true });
+    chmodSync(join(other, 'run'), 0o755);
+    // Another user's "server" there would answer anything: it is never asked.
+    let asked = 0;
+    const spoof = createServer((c) => {
+      asked++;
+      c.end(Buffer.concat([frame(FRAME.accepted), frame(FRAME.out, 'spoofed\n'), frame(FRAME.exit, JSON.stringify({ code: 0, ms: 1 }))]));
+    });
+    await new Promise<void>((resolve) => spoof.listen(sockOf(other), resolve));
+    try {
+      // Not spawnSync: this process must be free to answer if it were asked.
+      const r = await siftAsync(['search', repo, 'parse', '--mode', 'bm25'], { served: true, home: other });
+      expect(r.stdout).not.toContain('spoofed');
+      expect(r.code).toBe(3); // this home has no index of repo: answered in-process
+      expect(asked).toBe(0);
+    } finally {
+      spoof.close();
     }
   }, 60_000);
 
