@@ -23,5 +23,8 @@ export default defineConfig({
     // fails the test that spawned it by timeout without saying anything about Sift.
     retry: 1,
     pool: 'forks',
+    // No warm server (docs/cli.md "Warm server") for the CLI tests: every `sift` they run answers
+    // in-process and none starts a server that outlives them; test/cli/serve.test.ts starts its own.
+    env: { SIFT_SERVER: '0' },
   },
 });

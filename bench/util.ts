@@ -19,6 +19,10 @@ export const RESULTS_DIR = join(BENCH_DIR, 'results');
 export const TMP_DIR = join(BENCH_DIR, 'tmp');
 export const SIFT_BIN = join(REPO_DIR, 'bin', 'sift');
 
+// Every benchmark times one-shot `sift` processes as they run without a warm server (docs/cli.md
+// "Warm server"): none is used or started unless a benchmark starts one itself (instant.ts).
+process.env.SIFT_SERVER ??= '0';
+
 /** Largest output a child may write before we treat it as a fault (bytes). */
 const MAX_CHILD_OUTPUT = 1024 * 1024 * 1024;
 

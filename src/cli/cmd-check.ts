@@ -4,6 +4,7 @@
  * corrupt index (exit 4) with the advice to rebuild — the only command that concludes that
  * from a check rather than from an error SQLite raised.
  */
+import type { CliIo } from './io.ts';
 import { CliError, safeText, type IndexContext } from './context.ts';
 import { EXIT_CODE } from '../core/store/errors.ts';
 import type { Store } from '../core/store/store.ts';
@@ -38,16 +39,16 @@ export function corruptFromReport(ctx: { dir: string; db: string }, report: Chec
   return new CliError(`the index at ${ctx.db} is corrupt (integrity check: ${shown}${more}); run \`sift rebuild ${ctx.dir}\``, EXIT_CODE.corrupt);
 }
 
-export async function runCheck(ctx: IndexContext, json: boolean): Promise<number> {
+export async function runCheck(ctx: IndexContext, json: boolean, io: CliIo): Promise<number> {
   try {
     const report = await checkStore(ctx.store);
     const files = report.ok ? (await ctx.store.stats()).files : null;
     if (json) {
-      process.stdout.write(JSON.stringify({ dir: ctx.dir, db: ctx.paths.db, ok: report.ok, problems: report.problems, ms: Math.round(report.ms) }, null, 2) + '\n');
+      io.out(JSON.stringify({ dir: ctx.dir, db: ctx.paths.db, ok: report.ok, problems: report.problems, ms: Math.round(report.ms) }, null, 2) + '\n');
       return report.ok ? 0 : EXIT_CODE.corrupt;
     }
     if (!report.ok) throw corruptFromReport({ dir: ctx.dir, db: ctx.paths.db }, report);
-    process.stdout.write(safeText(`${ctx.paths.db}: ok (${files} files; integrity_check and FTS5 integrity-check passed in ${(report.ms / 1000).toFixed(2)}s)`) + '\n');
+    io.out(safeText(`${ctx.paths.db}: ok (${files} files; integrity_check and FTS5 integrity-check passed in ${(report.ms / 1000).toFixed(2)}s)`) + '\n');
     return 0;
   } finally {
     await ctx.store.close();

@@ -9,6 +9,7 @@
  */
 import { asRegexText, DEFAULT_TEXT_CACHE_CHARS, grep, grepAsRegex, GrepPatternError, TextCache, type GrepMode, type GrepResponse } from '../core/search/grep.ts';
 import { CliError, safeText, type IndexContext } from './context.ts';
+import type { CliIo } from './io.ts';
 
 export interface GrepCliOptions {
   mode: GrepMode;
@@ -63,46 +64,56 @@ function errorJson(pattern: string, mode: GrepMode, e: GrepPatternError): Record
   return { query: pattern, mode, strategy: mode, error: e.message, error_offset: e.offset, results: [] };
 }
 
-/** File texts kept across the queries of one process (`--stdin`): later scans skip SQLite. */
-const cache = new TextCache(DEFAULT_TEXT_CACHE_CHARS);
+/** An opened index for grep, with the file texts its scans keep (later scans skip SQLite). */
+export interface GrepSession {
+  ctx: IndexContext;
+  cache: TextCache;
+  close(): Promise<void>;
+}
 
-async function runOne(ctx: IndexContext, pattern: string, o: GrepCliOptions): Promise<GrepResponse> {
-  return grep(ctx.store, { pattern, mode: o.mode, ignoreCase: o.ignoreCase, limit: o.limit, path: o.path, languages: o.languages }, { cache });
+/** `maxChars`: file text kept across this session's patterns (`--stdin`, the warm server). */
+export function openGrep(ctx: IndexContext, maxChars = DEFAULT_TEXT_CACHE_CHARS): GrepSession {
+  return { ctx, cache: new TextCache(maxChars), close: () => ctx.store.close() };
+}
+
+async function runOne(g: GrepSession, pattern: string, o: GrepCliOptions): Promise<GrepResponse> {
+  return grep(g.ctx.store, { pattern, mode: o.mode, ignoreCase: o.ignoreCase, limit: o.limit, path: o.path, languages: o.languages }, { cache: g.cache });
 }
 
 /** One pattern; exit code 0 (matches or not), 2 for an invalid pattern. */
-export async function runGrep(ctx: IndexContext, pattern: string, o: GrepCliOptions, json: boolean, quiet: boolean): Promise<number> {
+export async function runGrep(g: GrepSession, pattern: string, o: GrepCliOptions, json: boolean, quiet: boolean, io: CliIo): Promise<number> {
+  const { ctx, cache } = g;
   try {
-    const res = await runOne(ctx, pattern, o);
-    if (json) process.stdout.write(JSON.stringify(formatGrepJson(res), null, 2) + '\n');
+    const res = await runOne(g, pattern, o);
+    if (json) io.out(JSON.stringify(formatGrepJson(res), null, 2) + '\n');
     else {
       const { out, summary } = formatGrepHuman(res);
-      process.stdout.write(safeText(out)); // control characters in paths/lines shown as \xNN
-      if (!quiet) process.stderr.write(`sift: ${summary}\n`);
+      io.out(safeText(out)); // control characters in paths/lines shown as \xNN
+      if (!quiet) io.err(`sift: ${summary}\n`);
       // An exact pattern written as a regex that found nothing: what the regex reading finds.
       const asRegex = quiet || res.totalMatches > 0 ? null : asRegexText(await grepAsRegex(ctx.store, { pattern, mode: o.mode, ignoreCase: o.ignoreCase, path: o.path, languages: o.languages }, { cache }), '--mode regex');
-      if (asRegex) process.stderr.write(`sift: no line holds this exact text; ${asRegex}\n`);
+      if (asRegex) io.err(`sift: no line holds this exact text; ${asRegex}\n`);
       // An index made before file text was stored: those files are not searched until re-read.
       const missing = quiet ? 0 : await ctx.store.filesWithoutText();
-      if (missing > 0) process.stderr.write(`sift: ${missing} indexed files have no stored text yet and were not searched; run \`sift index\` to store it\n`);
+      if (missing > 0) io.err(`sift: ${missing} indexed files have no stored text yet and were not searched; run \`sift index\` to store it\n`);
     }
     return 0;
   } catch (e) {
     if (!(e instanceof GrepPatternError)) throw e;
-    if (json) process.stdout.write(JSON.stringify(errorJson(pattern, o.mode, e), null, 2) + '\n');
+    if (json) io.out(JSON.stringify(errorJson(pattern, o.mode, e), null, 2) + '\n');
     throw new CliError(e.message + (e.offset !== null ? `\n  ${printable(pattern)}\n  ${' '.repeat(printable(pattern.slice(0, e.offset)).length)}^` : ''), 2);
   }
 }
 
 /** One pattern per input line, one JSON line per pattern; a bad pattern answers with an error object. */
-export async function runGrepLines(ctx: IndexContext, lines: AsyncIterable<string>, o: GrepCliOptions): Promise<number> {
+export async function runGrepLines(g: GrepSession, lines: AsyncIterable<string>, o: GrepCliOptions, io: CliIo): Promise<number> {
   for await (const line of lines) {
     if (!line) continue;
     try {
-      process.stdout.write(JSON.stringify(formatGrepJson(await runOne(ctx, line, o))) + '\n');
+      io.out(JSON.stringify(formatGrepJson(await runOne(g, line, o))) + '\n');
     } catch (e) {
       if (!(e instanceof GrepPatternError)) throw e;
-      process.stdout.write(JSON.stringify(errorJson(line, o.mode, e)) + '\n');
+      io.out(JSON.stringify(errorJson(line, o.mode, e)) + '\n');
     }
   }
   return 0;

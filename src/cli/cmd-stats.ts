@@ -1,6 +1,7 @@
 /**
  * `sift stats` and `sift types`: what is in an index, for people (text) and scripts (--json).
  */
+import type { CliIo } from './io.ts';
 import { safeText, type IndexContext } from './context.ts';
 import type { SkippedStats } from '../core/walk/skipped.ts';
 import type { IndexStructures } from '../core/store/store.ts';
@@ -33,12 +34,12 @@ function structureLines(st: IndexStructures, sourceBytes: number): string[] {
     `    ${k.padEnd(12)} ${fmtBytes(v).padStart(9)}  ${((100 * v) / (st.total || 1)).toFixed(1).padStart(5)}%${sourceBytes ? `  ${(v / sourceBytes).toFixed(2)}× source` : ''}`);
 }
 
-export async function runStats(ctx: IndexContext, json: boolean): Promise<number> {
+export async function runStats(ctx: IndexContext, json: boolean, io: CliIo): Promise<number> {
   try {
     const s = await ctx.store.stats();
     const st = await ctx.store.structureBytes();
     if (json) {
-      process.stdout.write(JSON.stringify({ dir: ctx.dir, db: ctx.paths.db, ...s, modelFamily: s.model ? familyOfKey(s.model) : null, structures: st }, null, 2) + '\n');
+      io.out(JSON.stringify({ dir: ctx.dir, db: ctx.paths.db, ...s, modelFamily: s.model ? familyOfKey(s.model) : null, structures: st }, null, 2) + '\n');
       return 0;
     }
     const lines = [
@@ -66,17 +67,17 @@ export async function runStats(ctx: IndexContext, json: boolean): Promise<number
       ...structureLines(st, s.bytes),
       ...skippedLines(s.skipped),
     ];
-    process.stdout.write(lines.map(safeText).join('\n') + '\n');
+    io.out(lines.map(safeText).join('\n') + '\n');
     return 0;
   } finally {
     await ctx.store.close();
   }
 }
 
-export async function runTypes(ctx: IndexContext, json: boolean): Promise<number> {
+export async function runTypes(ctx: IndexContext, json: boolean, io: CliIo): Promise<number> {
   try {
     const types = await ctx.store.chunkTypes();
-    process.stdout.write(json ? JSON.stringify({ chunk_types: types }, null, 2) + '\n' : types.join('\n') + '\n');
+    io.out(json ? JSON.stringify({ chunk_types: types }, null, 2) + '\n' : types.join('\n') + '\n');
     return 0;
   } finally {
     await ctx.store.close();

@@ -6,11 +6,11 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, statfsSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { lastBusyPid, openNodeStore, takeHotJournalRecovery } from '../core/store/open-node.ts';
 import { classify, EXIT_CODE, formatBytes, SiftError, type Classified } from '../core/store/errors.ts';
 import type { Store } from '../core/store/store.ts';
+import { siftHome } from './home.ts';
 
 export class CliError extends Error {
   constructor(
@@ -26,10 +26,6 @@ export interface IndexPaths {
   dir: string;
   db: string;
   vectors: string;
-}
-
-export function siftHome(): string {
-  return process.env.SIFT_HOME ? resolve(process.env.SIFT_HOME) : join(homedir(), '.sift');
 }
 
 export function indexPaths(dir: string, dbOverride?: string): IndexPaths {

@@ -11,7 +11,7 @@
  * second writer waits up to SIFT_LOCK_TIMEOUT seconds); `rebuild` builds beside the index and
  * swaps it in, so readers see the old index until then.
  */
-import { parseArgs } from 'node:util';
+import { inspect, parseArgs } from 'node:util';
 import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -30,6 +30,8 @@ import { EXIT_CODE } from '../core/store/errors.ts';
 import type { ChunkType, SearchMode, SearchOptions } from '../core/types.ts';
 import { FILE_KINDS, parseFileKind, parseIntent, SEARCH_INTENTS } from '../core/text/file-kind.ts';
 import { trace } from './trace.ts';
+import { processIo, type CliIo, type Invocation } from './io.ts';
+import { WARM_TEXT_CACHE_CHARS } from './warm-indexes.ts';
 
 export { trace };
 
@@ -56,6 +58,9 @@ Usage:
   sift mcp [<dir> ...] [--db FILE] [--include GLOB]... [--exclude GLOB]... [--no-watch] [--model DIR|HUB_ID]
                                                   MCP server over stdio for coding agents: search, grep, read,
                                                   symbols, status over <dir>s (default: .), kept fresh (README "Agents")
+  sift serve [--status | --stop] [--json]          the warm server one-shot searches use when it runs (started by
+                                                  the first search, one per SIFT_HOME, exits after 10 min idle;
+                                                  SIFT_SERVER=0 turns it off: docs/cli.md "Warm server")
   sift publish <dir> --out FOLDER [--embed] [--name NAME] [--page-size BYTES] [--prune] [--json]
                      [index options: --db, --model, --max-file-size, --include, --exclude, --workers]
                                                   update the index, then write a read-only pack and its manifest
@@ -99,6 +104,8 @@ const OPTIONS = {
   name: { type: 'string' },
   'page-size': { type: 'string' },
   prune: { type: 'boolean' },
+  status: { type: 'boolean' },
+  stop: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -141,8 +148,10 @@ function searchOptions(v: Values): SearchOptions {
   };
 }
 
-/** The index the running command works on, for failure messages. */
-let current: IndexPaths | null = null;
+/** One run of a command: where its output goes, and the index it works on (for failure messages). */
+interface RunState extends Invocation {
+  index: IndexPaths | null;
+}
 
 /** How long `sift index` waits for another writer of the same index (SIFT_LOCK_TIMEOUT, seconds). */
 const DEFAULT_LOCK_TIMEOUT_S = 900;
@@ -172,12 +181,12 @@ async function checkBeforeWrite(ctx: IndexContext, verify: boolean): Promise<voi
 }
 
 /** The index's writer session lock (`sift index`, `rebuild`, `publish`): waits for another writer, then exit 5. */
-async function writerLock(paths: IndexPaths, quiet: boolean): Promise<SessionLock> {
+async function writerLock(paths: IndexPaths, quiet: boolean, io: CliIo): Promise<SessionLock> {
   mkdirSync(dirname(paths.db), { recursive: true });
   return acquireSessionLock(paths.db, {
     timeoutMs: lockTimeoutMs(),
     onWait: (pid) => {
-      if (!quiet) process.stderr.write(`sift: another sift index is writing this index (pid ${pid}); waiting up to ${lockTimeoutMs() / 1000}s…\n`);
+      if (!quiet) io.err(`sift: another sift index is writing this index (pid ${pid}); waiting up to ${lockTimeoutMs() / 1000}s…\n`);
     },
     busy: (pid, ms) =>
       new CliError(`another sift index is writing this index (pid ${pid}); gave up after ${Math.round(ms / 1000)}s — run it again when that one finishes (SIFT_LOCK_TIMEOUT sets the wait)`, EXIT_CODE.busy),
@@ -235,8 +244,13 @@ async function rebuild(dir: string, paths: IndexPaths, o: IndexCliOptions): Prom
   return code;
 }
 
+/** The files a kept-open index was opened from (warm-indexes.ts): any change opens it afresh. */
+function indexFiles(paths: IndexPaths): string[] {
+  return [paths.db, `${paths.db}-journal`, paths.vectors];
+}
+
 /** `search --mode exact|regex` (issue 11): every matching line, ripgrep style, not ranked chunks. */
-async function grepCommand(dir: string, paths: IndexPaths, v: Values, rest: string[]): Promise<number> {
+async function grepCommand(dir: string, paths: IndexPaths, v: Values, rest: string[], r: RunState): Promise<number> {
   if (!v.stdin && rest.length === 0) throw new CliError('missing "<pattern>"; see `sift --help`', 2);
   const o: GrepCliOptions = {
     mode: v.mode === 'regex' ? 'regex' : 'exact',
@@ -245,23 +259,35 @@ async function grepCommand(dir: string, paths: IndexPaths, v: Values, rest: stri
     path: v.path,
     languages: v.lang?.flatMap((l) => l.split(',')).map((l) => l.trim().toLowerCase()).filter(Boolean),
   };
-  const ctx = await openExistingIndex(dir, paths);
+  const { runGrep, runGrepLines, openGrep } = await import('./cmd-grep.ts');
+  const open = async () => openGrep(await openExistingIndex(dir, paths), r.warm ? WARM_TEXT_CACHE_CHARS : undefined);
+  if (r.warm && !v.stdin) {
+    const key = `grep\0${paths.db}`;
+    const g = await r.warm.use(key, indexFiles(paths), open);
+    try {
+      return await runGrep(g, rest.join(' '), o, !!v.json, !!v.quiet, r.io);
+    } catch (e) {
+      r.warm.discard(key);
+      throw e;
+    }
+  }
+  const g = await open();
   try {
-    const { runGrep, runGrepLines } = await import('./cmd-grep.ts');
-    if (!v.stdin) return await runGrep(ctx, rest.join(' '), o, !!v.json, !!v.quiet);
+    if (!v.stdin) return await runGrep(g, rest.join(' '), o, !!v.json, !!v.quiet, r.io);
     const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
     try {
-      return await runGrepLines(ctx, rl, o);
+      return await runGrepLines(g, rl, o, r.io);
     } finally {
       rl.close();
       process.stdin.destroy();
     }
   } finally {
-    await ctx.store.close().catch(() => undefined);
+    await g.close().catch(() => undefined);
   }
 }
 
-export async function main(argv: string[]): Promise<number> {
+async function main(argv: string[], r: RunState): Promise<number> {
+  const { io } = r;
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
@@ -271,7 +297,7 @@ export async function main(argv: string[]): Promise<number> {
   const { values: v, positionals } = parsed;
   const [cmd, dirArg, ...rest] = positionals;
   if (v.help || !cmd || cmd === 'help') {
-    process.stdout.write(USAGE);
+    io.out(USAGE);
     return cmd || v.help ? 0 : 2;
   }
   switch (cmd) {
@@ -279,9 +305,9 @@ export async function main(argv: string[]): Promise<number> {
     case 'rebuild': {
       const dir = folder(dirArg);
       const paths = indexPaths(dir, v.db);
-      current = paths;
+      r.index = paths;
       const o = indexOptions(v);
-      const lock = await writerLock(paths, o.quiet);
+      const lock = await writerLock(paths, o.quiet, io);
       trace('writer lock taken');
       try {
         return cmd === 'rebuild' ? await rebuild(dir, paths, o) : await indexInPlace(dir, paths, o);
@@ -292,22 +318,32 @@ export async function main(argv: string[]): Promise<number> {
     case 'search': {
       const dir = folder(dirArg);
       const paths: IndexPaths = indexPaths(dir, v.db);
-      if (v.mode === 'exact' || v.mode === 'regex') return grepCommand(dir, paths, v, rest); // issue 11
-      current = paths;
+      if (v.mode === 'exact' || v.mode === 'regex') return grepCommand(dir, paths, v, rest, r); // issue 11
+      r.index = paths;
       const opts = searchOptions(v);
       const query = rest.join(' ');
       if (!v.stdin && !query.trim()) throw new CliError('missing "<query>"; see `sift --help`', 2);
-      const open = async (): Promise<{ prepared: PreparedSearch; ino: number }> => {
+      const open = async (): Promise<{ prepared: PreparedSearch; ino: number; close(): Promise<void> }> => {
         const ctx = await openExistingIndex(dir, paths);
         trace('index opened');
         const ino = statSync(paths.db).ino;
         const prepared = await runSearch.prepare(ctx, { modelDir: v.model, mode: opts.mode });
         trace('search prepared');
-        if (!v.quiet) prepared.onFault = (line) => process.stderr.write(`sift: ${safeText(line)}\n`);
-        if (prepared.note && !v.json && !v.stdin && !v.quiet) process.stderr.write(`sift: ${safeText(prepared.note)}\n`);
-        return { prepared, ino };
+        return { prepared, ino, close: () => prepared.close() };
       };
-      let cur = await open();
+      // A kept-open search (warm server) is per index, model and whether the vector leg is loaded.
+      const key = `search\0${paths.db}\0${v.model ? resolve(v.model) : ''}\0${opts.mode === 'bm25' ? 'bm25' : 'vectors'}`;
+      const warm = v.stdin ? null : r.warm;
+      let cur = warm ? await warm.use(key, indexFiles(paths), open) : await open();
+      // Said on every run, the kept-open ones too: the note, and a vector leg that fails now.
+      const announce = (prepared: PreparedSearch): void => {
+        prepared.onFault = v.quiet ? null : (line) => {
+          warm?.discard(key); // a fresh open would try the vector leg again (and say so again)
+          io.err(`sift: ${safeText(line)}\n`);
+        };
+        if (prepared.note && !v.json && !v.stdin && !v.quiet) io.err(`sift: ${safeText(prepared.note)}\n`);
+      };
+      announce(cur.prepared);
       try {
         if (v.stdin) {
           const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
@@ -318,9 +354,10 @@ export async function main(argv: string[]): Promise<number> {
               if (indexReplaced(paths.db, cur.ino)) {
                 await cur.prepared.close();
                 cur = await open();
+                announce(cur.prepared);
               }
               const res = await cur.prepared.search(line, opts);
-              process.stdout.write(JSON.stringify(formatSearchJson(res, !!v.explain)) + '\n');
+              io.out(JSON.stringify(formatSearchJson(res, !!v.explain)) + '\n');
             }
           } finally {
             // After a fatal error, stop reading: waiting for stdin to close would hang the caller.
@@ -331,26 +368,29 @@ export async function main(argv: string[]): Promise<number> {
         }
         const res = await cur.prepared.search(query, opts);
         trace('searched');
-        process.stdout.write(v.json ? JSON.stringify(formatSearchJson(res, !!v.explain), null, 2) + '\n' : formatSearchHuman(res, !!v.explain));
+        io.out(v.json ? JSON.stringify(formatSearchJson(res, !!v.explain), null, 2) + '\n' : formatSearchHuman(res, !!v.explain));
         return 0;
+      } catch (e) {
+        warm?.discard(key);
+        throw e;
       } finally {
-        await cur.prepared.close().catch(() => undefined);
+        if (!warm) await cur.prepared.close().catch(() => undefined);
       }
     }
     case 'stats': {
       const dir = folder(dirArg);
-      const ctx = await openExistingIndex(dir, (current = indexPaths(dir, v.db)));
-      return runStats(ctx, !!v.json);
+      const ctx = await openExistingIndex(dir, (r.index = indexPaths(dir, v.db)));
+      return runStats(ctx, !!v.json, io);
     }
     case 'types': {
       const dir = folder(dirArg);
-      const ctx = await openExistingIndex(dir, (current = indexPaths(dir, v.db)));
-      return runTypes(ctx, !!v.json);
+      const ctx = await openExistingIndex(dir, (r.index = indexPaths(dir, v.db)));
+      return runTypes(ctx, !!v.json, io);
     }
     case 'check': {
       const dir = folder(dirArg);
-      const ctx = await openExistingIndex(dir, (current = indexPaths(dir, v.db)));
-      return runCheck(ctx, !!v.json);
+      const ctx = await openExistingIndex(dir, (r.index = indexPaths(dir, v.db)));
+      return runCheck(ctx, !!v.json, io);
     }
     case 'publish': {
       // issue 27: loaded by this command only.
@@ -360,9 +400,9 @@ export async function main(argv: string[]): Promise<number> {
       const { preparePublish, runPublish } = await import('./cmd-publish.ts');
       const p: PublishOptions = preparePublish(dir, { out: v.out, name: v.name, pageSize: v['page-size'], prune: !!v.prune });
       const paths = indexPaths(dir, v.db);
-      current = paths;
+      r.index = paths;
       const o = { ...indexOptions(v), embed: !!v.embed, embedOff: 'not asked for (sift publish --embed embeds)' };
-      const lock = await writerLock(paths, o.quiet);
+      const lock = await writerLock(paths, o.quiet, io);
       try {
         const ctx = await openIndex(paths);
         await checkBeforeWrite(ctx, o.verify);
@@ -381,19 +421,37 @@ export async function main(argv: string[]): Promise<number> {
         include: v.include, watch: !v['no-watch'], quiet: !!v.quiet, model: v.model,
       });
     }
+    case 'serve': {
+      // The warm server (serve.ts); --status and --stop ask the one running for this home.
+      if (dirArg) throw new CliError(`unexpected argument "${dirArg}"; see \`sift --help\``, 2);
+      if (v.status || v.stop) {
+        const { askServer } = await import('./serve-client.ts');
+        const s = await askServer(v.stop ? 'stop' : 'status');
+        if (v.json) io.out(JSON.stringify(s ? { running: true, stopping: !!v.stop, ...s } : { running: false }, null, 2) + '\n');
+        else if (!s) io.out('no sift server is running for this home\n');
+        else if (v.stop) io.out(`stopping the sift server (pid ${s.pid}) after its last command\n`);
+        else io.out(`sift server pid ${s.pid} on ${s.socket}: since ${s.startedAt}, ${s.commands} commands, ${s.indexes.open} indexes open (${s.indexes.opened} opens, ${s.indexes.reused} reuses); exits after ${s.idleExitS} s idle\n`);
+        return 0;
+      }
+      const { runServe } = await import('./serve.ts');
+      return runServe(run, io);
+    }
     default:
       throw new CliError(`unknown command "${cmd}"; see \`sift --help\``, 2);
   }
 }
 
-export async function run(argv: string[]): Promise<void> {
+/** Runs one command line; returns its exit code. Every failure is one line on `inv.io`'s stderr. */
+export async function run(argv: string[], inv: Invocation = { io: processIo, warm: null }): Promise<number> {
+  const r: RunState = { ...inv, index: null };
   try {
-    process.exitCode = await main(argv);
+    const code = await main(argv, r);
     trace('command done');
+    return code;
   } catch (e) {
-    const err = describeFailure(e, current);
-    process.stderr.write(`sift: ${safeText(err.message)}\n`);
-    if (process.env.SIFT_DEBUG) console.error(e);
-    process.exitCode = err.exitCode;
+    const err = describeFailure(e, r.index);
+    r.io.err(`sift: ${safeText(err.message)}\n`);
+    if (process.env.SIFT_DEBUG) r.io.err(`${inspect(e)}\n`);
+    return err.exitCode;
   }
 }

@@ -17,7 +17,7 @@ import { folderModelFiles, hubModelFiles } from '../core/embed/model-files-node.
 import { resolveModelSource } from '../core/embed/model-source-node.ts';
 import { sourceOptions, looksLikePath, type ModelSource } from '../core/embed/model-source.ts';
 import { DEFAULT_MODEL_ID, HUB_URL } from '../core/config.ts';
-import { siftHome } from './context.ts';
+import { siftHome } from './home.ts';
 import { META, type MetaKey } from '../core/store/meta.ts';
 
 /** Give up on the hub when a download makes no progress this long (offline) instead of hanging the CLI. */

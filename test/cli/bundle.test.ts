@@ -15,7 +15,7 @@ let work: string;
 
 /** Runs the bundle at `out` with `args`, as bin/sift would. */
 function bundled(args: string[]) {
-  const code = `import(${JSON.stringify(join(out, 'main.mjs'))}).then((m) => m.run(${JSON.stringify(args)}))`;
+  const code = `import(${JSON.stringify(join(out, 'main.mjs'))}).then((m) => m.run(${JSON.stringify(args)})).then((code) => { process.exitCode = code; })`;
   return spawnSync(process.execPath, ['--input-type=module', '-e', code], {
     encoding: 'utf8', timeout: 120_000, env: { ...process.env, SIFT_HOME: join(work, 'home'), SIFT_OFFLINE: '1' },
   });

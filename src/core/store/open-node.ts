@@ -56,6 +56,15 @@ export function lastBusyPid(): number | null {
 }
 
 /**
+ * The wait for another process's lock that a store opened now would get (SIFT_BUSY_TIMEOUT_MS):
+ * the VFS's wait is process-wide and set by each open, so a process that keeps stores open (the
+ * warm server, cli/serve.ts) sets it again before each command.
+ */
+export async function useEnvBusyTimeout(): Promise<void> {
+  (await nodeVfs(await nodeRuntime())).busyTimeoutMs = envBusyTimeout() ?? BUSY_TIMEOUT_MS;
+}
+
+/**
  * Open (creating if needed, unless `existing`) the index database at `file`. A database newer
  * than this code is refused with a `newer-schema` SiftError before anything touches it.
  */
