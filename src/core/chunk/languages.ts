@@ -403,13 +403,63 @@ const blank = (m: string) => ' '.repeat(m.length);
  */
 export function maskCAnnotations(text: string): string {
   const known = HAS_C_ANNOTATION.test(text);
-  if (!known && !/^\}[ \t]*__/m.test(text)) return text;
-  return text.replace(/^[A-Za-z_}].*$/gm, (line) => {
+  const annotated = !known && !/^\}[ \t]*__/m.test(text) ? text : text.replace(/^[A-Za-z_}].*$/gm, (line) => {
     const masked = known ? line.replace(C_ANNOTATION, blank) : line;
     if (!masked.startsWith('}')) return masked;
     const braced = masked.replace(C_RESERVED_NAME, blank);
     return C_BRACE_REST.test(braced) ? braced : masked;
   });
+  return maskCTypeMacros(maskCMacroLines(annotated));
+}
+
+/**
+ * An export or attribute macro between `class` / `struct` / `union` and the name
+ * (`class PROTOBUF_EXPORT Message : public MessageLite`, `class FMT_API format_error`,
+ * `struct PACKED hdr {`): upper case, then the name, then what a definition head goes on with
+ * (`final`, `:`, `{`, `<`, the end of the line). The grammar reads the macro as the name, or
+ * the base class as the name; blanked, the name is the type's.
+ */
+const C_TYPE_MACRO = /^([ \t]*(?:template[ \t]*<.*>[ \t]*)?(?:class|struct|union)[ \t]+)([A-Z][A-Z0-9_]*[A-Z0-9])(?=[ \t]+[A-Za-z_]\w*[ \t]*(?:final\b[ \t]*)?(?::(?!:)|\{|<|$|\/[/*]))/gm;
+
+function maskCTypeMacros(text: string): string {
+  return text.replace(C_TYPE_MACRO, (_, head: string, macro: string) => head + blank(macro));
+}
+
+/**
+ * A line that is one upper-case name alone (a trailing comment allowed): a macro used as a
+ * statement, or as an access specifier (`JSON_PRIVATE_UNLESS_TESTED:`).
+ */
+const C_MACRO_LINE = /^[ \t]*[A-Z_][A-Z0-9_]*[A-Z0-9][ \t]*(?::(?!:)[ \t]*)?(?:\/\/.*|\/\*.*\*\/[ \t]*)?$/m;
+
+/**
+ * Lines that hold one upper-case macro name and nothing else (`NLOHMANN_JSON_NAMESPACE_BEGIN`,
+ * `FMT_BEGIN_NAMESPACE`, `G_BEGIN_DECLS`, `NLOHMANN_BASIC_JSON_TPL_DECLARATION`, `Q_OBJECT`) are
+ * and the access-specifier macros of a class (`JSON_PRIVATE_UNLESS_TESTED:`, an ERROR node that
+ * took the whole class with it) are blanked where a declaration may start: after a line that ends a statement, a block or a
+ * comment (`;`, `{`, `}`, `:`, `*\/`), a preprocessor line, or nothing, and not before `}`, `,`
+ * or `=`. Unexpanded, the grammar glues the macro to the next declaration (`namespace detail`
+ * named as a declaration of type NLOHMANN_JSON_NAMESPACE_BEGIN, the class after it named by
+ * its base class). An enumerator alone on its line follows a `,` or comes before the `}`: kept.
+ */
+function maskCMacroLines(text: string): string {
+  if (!C_MACRO_LINE.test(text)) return text;
+  const lines = text.split('\n');
+  const code = (line: string) => line.replace(/\/\/.*$/, '').trim();
+  let prev = '';
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    const c = code(line);
+    if (c && C_MACRO_LINE.test(line) && !/\\$/.test(prev) && (prev === '' || prev.startsWith('#') || /(?:[;{}:]|\*\/)$/.test(prev))) {
+      let next = '';
+      for (let j = i + 1; j < lines.length && !next; j++) next = code(lines[j]);
+      if (!/^[},=]/.test(next)) {
+        lines[i] = blank(line.replace(/\r$/, '')) + (line.endsWith('\r') ? '\r' : '');
+        continue;
+      }
+    }
+    if (c) prev = c;
+  }
+  return lines.join('\n');
 }
 
 /**

@@ -256,6 +256,46 @@ describe('C annotation macros do not hide a definition', () => {
   });
 });
 
+describe('C++ macros around a definition do not rename it (issue 35)', () => {
+  const pad = (name: string) => Array.from({ length: 4 }, (_, i) => `  int ${name}_field_${i};`);
+  it('an export macro between class and the name: the class is named, not its macro or base', async () => {
+    const src = [
+      'namespace proto {', 'class PROTOBUF_EXPORT Message : public MessageLite {', ' public:', ...pad('m'), '};',
+      'class FMT_API format_error : public std::runtime_error {', ' public:', ...pad('f'), '};',
+      'struct PACKED wire_hdr {', ...pad('h'), '};', '}', '',
+    ].join('\n');
+    const chunks = await chunkParsed('src/message.h', src);
+    expect(chunks.map((c) => c.symbol)).toEqual(expect.arrayContaining(['Message', 'format_error', 'wire_hdr']));
+    expect(chunks.map((c) => c.symbol)).not.toContain('MessageLite');
+    expect(chunks.map((c) => c.symbol)).not.toContain('runtime_error');
+    expect(chunks.map((c) => c.symbol)).not.toContain('PROTOBUF_EXPORT');
+  });
+
+  it('macro statement lines (namespace begin/end, a template head, an access specifier) are blanked', async () => {
+    const src = [
+      '#include <vector>', 'JSONLIB_NAMESPACE_BEGIN', 'namespace detail {', '',
+      '/// doc of the iterator', 'JSONLIB_TPL_DECLARATION', 'class iter_impl', '{', '  public:',
+      '    iter_impl() = default;', '    int get() const { return m_v; }',
+      '  JSONLIB_PRIVATE_UNLESS_TESTED:', '    int m_v = 0;', '    void set_end() noexcept { m_v = -1; }', '};',
+      '}  // namespace detail', 'JSONLIB_NAMESPACE_END', '',
+    ].join('\n');
+    const chunks = await chunkParsed('include/iter_impl.hpp', src);
+    const cls = chunks.find((c) => c.symbol === 'iter_impl' && c.chunkType === 'class');
+    expect(cls).toBeDefined();
+    expect(cls!.parent).toBe('detail');
+    expect(chunks.map((c) => c.parent)).not.toContain('namespace detail');
+  });
+
+  it('keeps an enumerator alone on its line, labels\' code and every index', () => {
+    const src = 'enum e {\n  FIRST,\n  LAST\n};\nenum f {\n  ONLY\n};\nFOO_BEGIN\nint x;\n';
+    const m = maskCAnnotations(src);
+    expect(m).toHaveLength(src.length);
+    expect(m).toBe('enum e {\n  FIRST,\n  LAST\n};\nenum f {\n  ONLY\n};\n         \nint x;\n');
+    // `struct TAG var;` declares a variable of type struct TAG: not a macro.
+    expect(maskCAnnotations('struct FOO bar;\nstruct FOO *p;\n')).toBe('struct FOO bar;\nstruct FOO *p;\n');
+  });
+});
+
 describe('C conditional compilation inside an expression', () => {
   // tree-sitter cannot read an #ifdef in the middle of an expression: the rest of the file
   // becomes one ERROR node. The chunker reads it again with the conditional lines blanked.
