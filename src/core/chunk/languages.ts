@@ -189,6 +189,12 @@ export interface LanguageSpec {
    */
   parseRetry?: (input: string) => string;
   /**
+   * Another parse input (same contract), tried on every file it changes; the tree with fewer
+   * unread errors is kept, the first on a tie of none (C/C++: a project's macros around definitions
+   * blanked, see blankCMacros).
+   */
+  parseAlternative?: (input: string) => string;
+  /**
    * Constants the text defines that are no definition of their own (C/C++: object-like
    * `#define`s, see cObjectMacros), each with the index of its line's start. A chunk lists
    * the ones on its lines in `defines`, so a search for the name finds where it is defined.
@@ -403,13 +409,24 @@ const blank = (m: string) => ' '.repeat(m.length);
  */
 export function maskCAnnotations(text: string): string {
   const known = HAS_C_ANNOTATION.test(text);
-  const annotated = !known && !/^\}[ \t]*__/m.test(text) ? text : text.replace(/^[A-Za-z_}].*$/gm, (line) => {
+  if (!known && !/^\}[ \t]*__/m.test(text)) return text;
+  return text.replace(/^[A-Za-z_}].*$/gm, (line) => {
     const masked = known ? line.replace(C_ANNOTATION, blank) : line;
     if (!masked.startsWith('}')) return masked;
     const braced = masked.replace(C_RESERVED_NAME, blank);
     return C_BRACE_REST.test(braced) ? braced : masked;
   });
-  return maskCTypeMacros(maskCMacroLines(annotated));
+}
+
+/**
+ * C/C++ second reading (parseAlternative): a project's own macros around definitions blanked,
+ * the export macro of a type head (maskCTypeMacros) and macro statement lines
+ * (maskCMacroLines). Unlike the annotations these are not known names, and blanking one of a
+ * pair (`FMT_BEGIN_NAMESPACE` … `FMT_END_NAMESPACE`) can turn a local error into one that
+ * covers the file, so the chunker keeps this reading only when it parses no worse.
+ */
+export function blankCMacros(input: string): string {
+  return maskCTypeMacros(maskCMacroLines(input));
 }
 
 /**
@@ -444,7 +461,7 @@ const C_MACRO_LINE = /^[ \t]*[A-Z_][A-Z0-9_]*[A-Z0-9][ \t]*(?::(?!:)[ \t]*)?(?:\
 function maskCMacroLines(text: string): string {
   if (!C_MACRO_LINE.test(text)) return text;
   const lines = text.split('\n');
-  const code = (line: string) => line.replace(/\/\/.*$/, '').trim();
+  const code = (line: string) => line.replace(/\/\/.*$/, '').replace(/\/\*.*?\*\/[ \t]*$/, '').trim();
   let prev = '';
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
@@ -641,6 +658,7 @@ export const LANGUAGE_SPECS: Readonly<Record<string, LanguageSpec>> = {
     refine: refineC,
     parseInput: maskCAnnotations,
     parseRetry: blankCConditionals,
+    parseAlternative: blankCMacros,
     constants: cObjectMacros,
     constantQueries: [C_ENUMERATORS],
   },
@@ -656,6 +674,7 @@ export const LANGUAGE_SPECS: Readonly<Record<string, LanguageSpec>> = {
     refine: refineC,
     parseInput: maskCAnnotations,
     parseRetry: blankCConditionals,
+    parseAlternative: blankCMacros,
     constants: cObjectMacros,
     constantQueries: [C_ENUMERATORS],
   },
