@@ -431,12 +431,12 @@ export function blankCMacros(input: string): string {
 
 /**
  * An export or attribute macro between `class` / `struct` / `union` and the name
- * (`class PROTOBUF_EXPORT Message : public MessageLite`, `class FMT_API format_error`,
+ * (`class PROTOBUF_EXPORT Message : public MessageLite`, `class FMT_SO_VISIBILITY("default") format_error`,
  * `struct PACKED hdr {`): upper case, then the name, then what a definition head goes on with
  * (`final`, `:`, `{`, `<`, the end of the line). The grammar reads the macro as the name, or
  * the base class as the name; blanked, the name is the type's.
  */
-const C_TYPE_MACRO = /^([ \t]*(?:template[ \t]*<.*>[ \t]*)?(?:class|struct|union)[ \t]+)([A-Z][A-Z0-9_]*[A-Z0-9])(?=[ \t]+[A-Za-z_]\w*[ \t]*(?:final\b[ \t]*)?(?::(?!:)|\{|<|$|\/[/*]))/gm;
+const C_TYPE_MACRO = /^([ \t]*(?:template[ \t]*<.*>[ \t]*)?(?:class|struct|union)[ \t]+)([A-Z][A-Z0-9_]*[A-Z0-9_](?:\([^()\n]*\))?)(?=[ \t]+[A-Za-z_]\w*[ \t]*(?:final\b[ \t]*)?(?::(?!:)|\{|<|$|\/[/*]))/gm;
 
 function maskCTypeMacros(text: string): string {
   return text.replace(C_TYPE_MACRO, (_, head: string, macro: string) => head + blank(macro));

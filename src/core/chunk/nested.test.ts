@@ -261,11 +261,12 @@ describe('C++ macros around a definition do not rename it (issue 35)', () => {
   it('an export macro between class and the name: the class is named, not its macro or base', async () => {
     const src = [
       'namespace proto {', 'class PROTOBUF_EXPORT Message : public MessageLite {', ' public:', ...pad('m'), '};',
-      'class FMT_API format_error : public std::runtime_error {', ' public:', ...pad('f'), '};',
+      'class LIB_VISIBILITY("default") format_error : public std::runtime_error {', ' public:', ...pad('f'), '};',
+      'class TEST_API_ Mutex {', ' public:', ...pad('x'), '};',
       'struct PACKED wire_hdr {', ...pad('h'), '};', '}', '',
     ].join('\n');
     const chunks = await chunkParsed('src/message.h', src);
-    expect(chunks.map((c) => c.symbol)).toEqual(expect.arrayContaining(['Message', 'format_error', 'wire_hdr']));
+    expect(chunks.map((c) => c.symbol)).toEqual(expect.arrayContaining(['Message', 'format_error', 'Mutex', 'wire_hdr']));
     expect(chunks.map((c) => c.symbol)).not.toContain('MessageLite');
     expect(chunks.map((c) => c.symbol)).not.toContain('runtime_error');
     expect(chunks.map((c) => c.symbol)).not.toContain('PROTOBUF_EXPORT');
