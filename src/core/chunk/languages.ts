@@ -418,6 +418,31 @@ export function maskCAnnotations(text: string): string {
   });
 }
 
+const RUBY_MODULE = /^([ \t]*)module[ \t]+((?:::)?[A-Z]\w*(?:::[A-Z]\w*)*)/gm;
+
+/**
+ * Ruby modules: a module is a namespace of its members and a definition of its own name
+ * (`module MultiRoute`, `module Sinatra` reopened in every file of a gem, `module
+ * Rack::Protection`). Each is listed by its name and by its qualified name (`Sinatra::Helpers`:
+ * the modules it is written inside, read from indentation, which Ruby code keeps), so a lookup
+ * of `Sinatra::Helpers` finds base.rb's `module Helpers`, not `RespondWith::Helpers`.
+ */
+export function rubyModules(text: string): ConstantDef[] {
+  const out: ConstantDef[] = [];
+  if (!text.includes('module')) return out;
+  const open: Array<{ indent: number; name: string }> = [];
+  for (const m of text.matchAll(RUBY_MODULE)) {
+    const indent = m[1]!.replace(/\t/g, '  ').length;
+    while (open.length && open[open.length - 1]!.indent >= indent) open.pop();
+    const written = m[2]!.replace(/^::/, '');
+    const qualified = [...open.map((o) => o.name), written].join('::');
+    const last = written.slice(written.lastIndexOf(':') + 1);
+    for (const name of new Set([last, written, qualified])) out.push({ name, lineStart: m.index! });
+    open.push({ indent, name: written });
+  }
+  return out;
+}
+
 /**
  * C/C++ second reading (parseAlternative): a project's own macros around definitions blanked,
  * the export macro of a type head (maskCTypeMacros) and macro statement lines
@@ -728,6 +753,7 @@ export const LANGUAGE_SPECS: Readonly<Record<string, LanguageSpec>> = {
     attributes: new Set(),
     docStyle: 'preceding',
     lineComment: '#',
+    constants: rubyModules,
   },
   php: {
     defs: {

@@ -316,6 +316,17 @@ describe('C++ macros around a definition do not rename it (issue 35)', () => {
   });
 });
 
+describe('Ruby modules define their names (issue 35)', () => {
+  it('a module, reopened or nested or scoped, is listed (also qualified) in the defines of the chunk holding its line', async () => {
+    const src = ['require "x"', '', 'module Sinatra', '  # doc', '  module MultiRoute', '    def head(path, opts = {}, &block)', '      route(:HEAD, path, opts, &block)', '    end', '  end', '  register MultiRoute', 'end', 'module Rack::Protection', '  X = 1', 'end', ''].join('\n');
+    const chunks = await chunkParsed('lib/sinatra/multi_route.rb', src);
+    const defines = chunks.flatMap((c) => c.defines ?? []);
+    expect(defines).toEqual(['Sinatra', 'MultiRoute', 'Sinatra::MultiRoute', 'Protection', 'Rack::Protection']);
+    expect(chunks.find((c) => c.defines?.includes('MultiRoute'))!.startLine).toBeLessThanOrEqual(5);
+    expect(find(chunks, 'head')).toMatchObject({ parent: 'MultiRoute' });
+  });
+});
+
 describe('C conditional compilation inside an expression', () => {
   // tree-sitter cannot read an #ifdef in the middle of an expression: the rest of the file
   // becomes one ERROR node. The chunker reads it again with the conditional lines blanked.

@@ -16,7 +16,7 @@
 import { FILE_SIGNALS, KIND_FACTORS } from '../config.ts';
 import { fileKind, type SearchIntent } from '../text/file-kind.ts';
 import { splitIdentifier } from '../text/identifiers.ts';
-import { lightStem } from './query.ts';
+import { expandAbbreviation, lightStem } from './query.ts';
 
 /** A candidate being scored: its score and the named contributions that made it. */
 export interface Scored {
@@ -81,12 +81,34 @@ function makePathWordSets(path: string): [Set<string>, Set<string>] {
   return [name, dirs];
 }
 
-/** Does a path word set hold query term `t` (or its stem, or a word it abbreviates / that abbreviates it)? */
+/** Shortest shared start of two words of one word form (`compose` / `composition`, `iterator` / `iteration`). */
+const WORD_FORM_MIN_PREFIX = 6;
+
+/**
+ * Are `a` and `b` forms of one word beyond what lightStem strips: they share a start of at
+ * least WORD_FORM_MIN_PREFIX characters that leaves at most two of the shorter one
+ * (`compose` / `composition`, `iterator` / `iteration`, `validate` / `validation`), not
+ * `general` / `generic` or `format` / `formal` (five).
+ */
+export function sameWordForm(a: string, b: string): boolean {
+  const n = Math.min(a.length, b.length);
+  if (n < WORD_FORM_MIN_PREFIX) return false;
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i >= WORD_FORM_MIN_PREFIX && i >= n - 2;
+}
+
+/**
+ * Does a path word set hold query term `t` (or its stem, a word it starts or that starts it,
+ * another form of the word, or a word it abbreviates / that abbreviates it: `utility` → `util`,
+ * `error` → `err`, `configuration` → `cfg`)?
+ */
 function holds(set: ReadonlySet<string>, t: string, stem: string): boolean {
   if (set.has(t) || set.has(stem)) return true;
+  for (const e of expandAbbreviation(t)) if (set.has(e)) return true;
   if (t.length < 4) return false;
   for (const w of set) {
-    if (w.length >= 4 && (w.startsWith(stem) || (w.length >= 4 && stem.startsWith(w)))) return true;
+    if (w.length >= 4 && (w.startsWith(stem) || stem.startsWith(w) || sameWordForm(w, t))) return true;
   }
   return false;
 }
