@@ -56,7 +56,7 @@ export const RERANK_WEIGHTS = { bm25: 1, name: 1, coverage: 0, exact: 1 } as con
  *   candidate's, summed (at most fileEvidenceCap) × fileEvidenceWeight.
  * Plain objects, so bench/eval/tune-repos.ts can try other values in-process.
  */
-export const FILE_SIGNALS = { pathWeight: 0.6, pathNameWeight: 2, fileEvidenceWeight: 0.15, fileEvidenceCap: 2 };
+export const FILE_SIGNALS = { pathWeight: 0.6, pathNameWeight: 2, fileEvidenceWeight: 0.15, fileEvidenceCap: 2, fileCoverWeight: 0.3 };
 /**
  * The `kind` signal: a candidate's score × KIND_FACTORS[intent][kind] (text/file-kind.ts). For
  * a code question (the default) the implementation leads; a question that asks for tests, docs,

@@ -17,6 +17,7 @@ import { FILE_SIGNALS, KIND_FACTORS } from '../config.ts';
 import { fileKind, type SearchIntent } from '../text/file-kind.ts';
 import { splitIdentifier } from '../text/identifiers.ts';
 import { expandAbbreviation, lightStem } from './query.ts';
+import { maskCount } from './rerank.ts';
 
 /** A candidate being scored: its score and the named contributions that made it. */
 export interface Scored {
@@ -42,6 +43,8 @@ export function scaleScore(c: Scored, name: string, factor: number): void {
 export interface FileCandidate extends Scored {
   path: string;
   language: string;
+  /** The query terms present in the candidate (rerank.ts termMask), when the `cover` signal is on. */
+  terms?: number;
 }
 
 const PATH_WORD_RE = /[\p{L}\p{N}]+/gu;
@@ -134,8 +137,11 @@ export function pathSignal(path: string, terms: readonly string[]): number {
  * `path`, `file` (evidence from other pieces of the file) and `kind` (× KIND_FACTORS).
  * `terms`: the query's content words (ProcessedQuery.terms); `intent`: which kinds lead.
  */
-export function applyFileSignals(cands: FileCandidate[], terms: readonly string[], intent: SearchIntent): void {
+export function applyFileSignals(cands: FileCandidate[], terms: readonly string[], intent: SearchIntent, coverTerms = 0): void {
   if (!cands.length) return;
+  // The terms the file's candidate pieces hold together (`cover`).
+  const fileTerms = new Map<string, number>();
+  if (coverTerms > 0) for (const c of cands) fileTerms.set(c.path, (fileTerms.get(c.path) ?? 0) | (c.terms ?? 0));
   const ts = [...new Set(terms.filter((t) => t.length >= 2 && !t.includes(' ')))];
   const best = Math.max(...cands.map((c) => c.score));
   // Evidence per file: the scores of its pieces relative to the best candidate.
@@ -159,6 +165,7 @@ export function applyFileSignals(cands: FileCandidate[], terms: readonly string[
     const others = Math.min(FILE_SIGNALS.fileEvidenceCap, rels.reduce((s, r) => s + r, 0) - own);
     addScore(c, 'path', FILE_SIGNALS.pathWeight * p);
     addScore(c, 'file', FILE_SIGNALS.fileEvidenceWeight * others);
+    if (coverTerms > 0) addScore(c, 'cover', FILE_SIGNALS.fileCoverWeight * maskCount(fileTerms.get(c.path)!) / Math.min(coverTerms, 31));
     let factor = kindCache.get(c.path);
     if (factor === undefined) {
       factor = kindFactor(c.path, c.language, intent);
