@@ -141,7 +141,17 @@ export function applyFileSignals(cands: FileCandidate[], terms: readonly string[
   if (!cands.length) return;
   // The terms the file's candidate pieces hold together (`cover`).
   const fileTerms = new Map<string, number>();
-  if (coverTerms > 0) for (const c of cands) fileTerms.set(c.path, (fileTerms.get(c.path) ?? 0) | (c.terms ?? 0));
+  if (coverTerms > 0) {
+    // Over the file's best FILE_SIGNALS.coverPieces pieces, so a long file is not credited for
+    // holding every word somewhere.
+    const taken = new Map<string, number>();
+    for (const c of [...cands].sort((a, b) => b.score - a.score)) {
+      const n = taken.get(c.path) ?? 0;
+      if (n >= FILE_SIGNALS.coverPieces) continue;
+      taken.set(c.path, n + 1);
+      fileTerms.set(c.path, (fileTerms.get(c.path) ?? 0) | (c.terms ?? 0));
+    }
+  }
   const ts = [...new Set(terms.filter((t) => t.length >= 2 && !t.includes(' ')))];
   const best = Math.max(...cands.map((c) => c.score));
   // Evidence per file: the scores of its pieces relative to the best candidate.
