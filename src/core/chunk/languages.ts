@@ -409,8 +409,8 @@ const blank = (m: string) => ' '.repeat(m.length);
  */
 export function maskCAnnotations(text: string): string {
   const known = HAS_C_ANNOTATION.test(text);
-  if (!known && !/^\}[ \t]*__/m.test(text)) return text;
-  return text.replace(/^[A-Za-z_}].*$/gm, (line) => {
+  if (!known && !/^\}[ \t]*__/m.test(text)) return maskCTypeMacros(text);
+  return maskCTypeMacros(text).replace(/^[A-Za-z_}].*$/gm, (line) => {
     const masked = known ? line.replace(C_ANNOTATION, blank) : line;
     if (!masked.startsWith('}')) return masked;
     const braced = masked.replace(C_RESERVED_NAME, blank);
@@ -444,14 +444,13 @@ export function rubyModules(text: string): ConstantDef[] {
 }
 
 /**
- * C/C++ second reading (parseAlternative): a project's own macros around definitions blanked,
- * the export macro of a type head (maskCTypeMacros) and macro statement lines
+ * C/C++ second reading (parseAlternative): a project's own macro statement lines blanked
  * (maskCMacroLines). Unlike the annotations these are not known names, and blanking one of a
  * pair (`FMT_BEGIN_NAMESPACE` … `FMT_END_NAMESPACE`) can turn a local error into one that
  * covers the file, so the chunker keeps this reading only when it parses no worse.
  */
 export function blankCMacros(input: string): string {
-  return maskCTypeMacros(maskCMacroLines(input));
+  return maskCMacroLines(input);
 }
 
 /**
@@ -476,25 +475,31 @@ const C_MACRO_LINE = /^[ \t]*[A-Z_][A-Z0-9_]*[A-Z0-9][ \t]*(?::(?!:)[ \t]*)?(?:\
 /**
  * Lines that hold one upper-case macro name and nothing else (`NLOHMANN_JSON_NAMESPACE_BEGIN`,
  * `FMT_BEGIN_NAMESPACE`, `G_BEGIN_DECLS`, `NLOHMANN_BASIC_JSON_TPL_DECLARATION`, `Q_OBJECT`) are
- * and the access-specifier macros of a class (`JSON_PRIVATE_UNLESS_TESTED:`, an ERROR node that
- * took the whole class with it) are blanked where a declaration may start: after a line that ends a statement, a block or a
+ * the access-specifier macros of a class (`JSON_PRIVATE_UNLESS_TESTED:`, an ERROR node that
+ * took the whole class with it) and macro calls alone at the start of a line without a `;`
+ * (`FMT_PRAGMA_CLANG(diagnostic ignored "…")`, not before a `{`: `TEST(a, b)` then its body)
+ * are blanked where a declaration may start: after a line that ends a statement, a block or a
  * comment (`;`, `{`, `}`, `:`, `*\/`), a preprocessor line, or nothing, and not before `}`, `,`
  * or `=`. Unexpanded, the grammar glues the macro to the next declaration (`namespace detail`
  * named as a declaration of type NLOHMANN_JSON_NAMESPACE_BEGIN, the class after it named by
  * its base class). An enumerator alone on its line follows a `,` or comes before the `}`: kept.
  */
+/** A macro call alone at the start of a line, no `;` (`FMT_PRAGMA_CLANG(diagnostic push)`). */
+const C_MACRO_CALL_LINE = /^[A-Z_][A-Z0-9_]*[ \t]*\([^;{}\n]*\)[ \t]*(?:\/\/.*)?$/m;
+
 function maskCMacroLines(text: string): string {
-  if (!C_MACRO_LINE.test(text)) return text;
+  if (!C_MACRO_LINE.test(text) && !C_MACRO_CALL_LINE.test(text)) return text;
   const lines = text.split('\n');
   const code = (line: string) => line.replace(/\/\/.*$/, '').replace(/\/\*.*?\*\/[ \t]*$/, '').trim();
   let prev = '';
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     const c = code(line);
-    if (c && C_MACRO_LINE.test(line) && !/\\$/.test(prev) && (prev === '' || prev.startsWith('#') || /(?:[;{}:]|\*\/)$/.test(prev))) {
+    const call = C_MACRO_CALL_LINE.test(line);
+    if (c && (call || C_MACRO_LINE.test(line)) && !/\\$/.test(prev) && (prev === '' || prev.startsWith('#') || /(?:[;{}:]|\*\/)$/.test(prev))) {
       let next = '';
       for (let j = i + 1; j < lines.length && !next; j++) next = code(lines[j]);
-      if (!/^[},=]/.test(next)) {
+      if (!(call ? /^[{},=]/ : /^[},=]/).test(next)) {
         lines[i] = blank(line.replace(/\r$/, '')) + (line.endsWith('\r') ? '\r' : '');
         continue;
       }
