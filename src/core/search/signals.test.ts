@@ -50,6 +50,9 @@ describe('applyFileSignals', () => {
     expect(cs[0].signals.file).toBeUndefined();
   });
   it('cover: a file whose pieces together hold more of the query\'s words gets more', () => {
+    const saved = FILE_SIGNALS.fileCoverWeight;
+    (FILE_SIGNALS as { fileCoverWeight: number }).fileCoverWeight = 0.3;
+    try {
     // terms: 3; a.go's one piece holds term 0 strongly; b.go's two pieces hold terms 0-2 between them.
     const withTerms = (c: FileCandidate, terms: number) => ({ ...c, terms });
     const cs = [withTerms(cand(1, 'a.go', 1), 0b001), withTerms(cand(2, 'b.go', 0.9), 0b011), withTerms(cand(3, 'b.go', 0.2), 0b100)];
@@ -62,6 +65,9 @@ describe('applyFileSignals', () => {
     const off = [cand(1, 'a.go', 1)];
     applyFileSignals(off, ['x'], 'any');
     expect(off[0].signals.cover).toBeUndefined();
+    } finally {
+      (FILE_SIGNALS as { fileCoverWeight: number }).fileCoverWeight = saved;
+    }
   });
   it('records every contribution by name so explain sums to the score', () => {
     const c = cand(1, 'retry.go', 2);
