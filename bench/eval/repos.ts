@@ -126,7 +126,7 @@ export interface RepoEvalReport {
   sides: Array<Side & { repos: RepoRun[] }>;
   /** system name → aggregate. */
   systems: Record<string, Aggregate & { topKinds: Record<string, number> }>;
-  questions: Array<{ id: string; category: string; source: string; answers: number; ndcg: Record<string, number>; firstHit: Record<string, number | null> }>;
+  questions: Array<{ id: string; category: string; source: string; class?: string; answers: number; ndcg: Record<string, number>; firstHit: Record<string, number | null> }>;
 }
 
 function siftBin(root: string): string {
@@ -211,7 +211,7 @@ export async function evalRepos(specs: readonly RepoSpec[], sides: readonly Side
         if (!systemTops.has(system)) systemTops.set(system, []);
         qs.forEach((q, i) => {
           scored.get(system)!.push({
-            id: q.id, repo: q.repo, language: spec.language, category: q.category, source: q.source,
+            id: q.id, repo: q.repo, language: spec.language, category: q.category, source: q.source, ...(q.class ? { class: q.class } : {}),
             ndcg: ndcg(ranked[i], q.answers), distinct: distinctFiles(ranked[i]), firstHit: firstHit(ranked[i], q.answers),
           });
           (tops[q.id] ??= {})[system] = ranked[i];
@@ -229,7 +229,7 @@ export async function evalRepos(specs: readonly RepoSpec[], sides: readonly Side
     if (!tops[q.id]) continue;
     const byId = (s: string) => scored.get(s)!.find((x) => x.id === q.id)!;
     report.questions.push({
-      id: q.id, category: q.category, source: q.source, answers: q.answers.length,
+      id: q.id, category: q.category, source: q.source, ...(q.class ? { class: q.class } : {}), answers: q.answers.length,
       ndcg: Object.fromEntries(systems.map((s) => [s, Number(byId(s).ndcg.toFixed(4))])),
       firstHit: Object.fromEntries(systems.map((s) => [s, byId(s).firstHit])),
     });
@@ -276,7 +276,7 @@ export function reposMarkdown(r: RepoEvalReport, o: { command: string }): string
     lines.push(`| ${lang} | ${r.systems[systems[0]].languages[lang].repos} | ${systems.map((s) => f3(r.systems[s].languages[lang]?.ndcg)).join(' | ')} |`);
   }
   lines.push('', '## Per category and source (pooled questions)', '', `| | questions | ${systems.join(' | ')} |`, `|---|---|${rule}`);
-  for (const [label, key] of [['category', 'categories'], ['source', 'sources']] as const) {
+  for (const [label, key] of [['category', 'categories'], ['source', 'sources'], ['class', 'classes']] as const) {
     for (const c of Object.keys(r.systems[systems[0]][key]).sort()) {
       lines.push(`| ${label} ${c} | ${r.systems[systems[0]][key][c].questions} | ${systems.map((s) => f3(r.systems[s][key][c]?.ndcg)).join(' | ')} |`);
     }

@@ -7,9 +7,11 @@
  * command per point; `--half even|odd` tunes on one half of each repository's questions and
  * confirms on the other. `--fails N` prints N misses with the top results.
  *
- * Usage: tsx bench/eval/tune-repos.ts [repo ...] [--dbdir DIR] [--reindex] [--source hand|commit] [--category behaviour|architecture|symbol|change] [--set pathWeight=0.6,factor=0.8,code.test=0.5] [--half even] [--fails 5]
+ * `--out FILE` writes every question's NDCG@10 and top files (JSON), for diffing two runs.
+ *
+ * Usage: tsx bench/eval/tune-repos.ts [repo ...] [--dbdir DIR] [--reindex] [--source hand|commit] [--category behaviour|architecture|symbol|change] [--set pathWeight=0.6,factor=0.8,code.test=0.5] [--half even] [--fails 5] [--out FILE]
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openNodeStore } from '../../src/core/store/open-node.ts';
 import { Searcher } from '../../src/core/search/search.ts';
@@ -49,8 +51,10 @@ async function main(): Promise<void> {
   const half = typeof flags.half === 'string' ? flags.half : null;
   const fails = Number(flags.fails ?? 0);
   const perRepo: Array<{ repo: string; language: string; n: number; ndcg: number }> = [];
+  const perQuestion: Array<{ id: string; question: string; category: string; class?: string; answers: string[]; ndcg: number; top: string[] }> = [];
   const bySource: Record<string, number[]> = {};
   const byCategory: Record<string, number[]> = {};
+  const byClass: Record<string, number[]> = {};
   for (const spec of specs) {
     const db = join(dbdir, `${spec.name}.db`);
     if (flags.reindex || !existsSync(db)) {
@@ -71,8 +75,10 @@ async function main(): Promise<void> {
       const paths = res.results.map((r) => r.path);
       const s = ndcg(paths, q.answers);
       scores.push(s);
+      perQuestion.push({ id: q.id, question: q.question, category: q.category, class: q.class, answers: q.answers, ndcg: s, top: [...new Set(paths)].slice(0, 5) });
       (bySource[q.source] ??= []).push(s);
       (byCategory[q.category] ??= []).push(s);
+      if (q.class) (byClass[q.class] ??= []).push(s);
       if (s < 0.5 && shown < fails) {
         shown++;
         console.log(`  MISS ${q.id} "${q.question}" want ${q.answers.join(', ')}\n    got ${[...new Set(paths)].slice(0, 5).join(' | ')}`);
@@ -85,6 +91,11 @@ async function main(): Promise<void> {
   console.log(`\nmean of per-repo NDCG@10: ${mean(perRepo.map((r) => r.ndcg)).toFixed(4)} over ${perRepo.length} repos`);
   console.log(`by source: ${Object.entries(bySource).map(([k, v]) => `${k} ${mean(v).toFixed(3)} (${v.length})`).join('  ')}`);
   console.log(`by category: ${Object.entries(byCategory).map(([k, v]) => `${k} ${mean(v).toFixed(3)} (${v.length})`).join('  ')}`);
+  console.log(`by class: ${Object.entries(byClass).map(([k, v]) => `${k} ${mean(v).toFixed(3)} (${v.length})`).join('  ')}`);
+  const byLanguage: Record<string, number[]> = {};
+  for (const r of perRepo) (byLanguage[r.language] ??= []).push(r.ndcg);
+  console.log(`by language: ${Object.entries(byLanguage).sort().map(([k, v]) => `${k} ${mean(v).toFixed(3)}`).join('  ')}`);
+  if (typeof flags.out === 'string') writeFileSync(flags.out, JSON.stringify({ perRepo, questions: perQuestion }, null, 1) + '\n');
 }
 
 if (isMain(import.meta.url)) await main();

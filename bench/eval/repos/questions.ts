@@ -32,6 +32,12 @@ import { run } from '../../util.ts';
 
 export type Category = 'change' | 'behaviour' | 'architecture' | 'symbol';
 export type Source = 'commit' | 'hand';
+/**
+ * The failure classes of issue 35 a hand-written question was written for: the concept is the
+ * file in another word form (`concept-file`), a name behind a macro, attribute or sigil
+ * (`macro-name`), a namespaced name in prose (`namespaced`).
+ */
+export type QuestionClass = 'concept-file' | 'macro-name' | 'namespaced';
 
 export interface Question {
   /** `<repo name>/c<n>` for commits, `<repo name>/h<n>` for hand-written ones. */
@@ -44,6 +50,8 @@ export interface Question {
   answers: string[];
   /** The commit a `commit` question comes from. */
   commit?: string;
+  /** The issue 35 failure class a hand-written question tests (reported apart). */
+  class?: QuestionClass;
 }
 
 export const MIN_WORDS = 4;

@@ -57,6 +57,8 @@ export interface ScoredQuestion {
   language: string;
   category: string;
   source: string;
+  /** Issue 35 failure class (hand-written questions written for one). */
+  class?: string;
   ndcg: number;
   distinct: number;
   firstHit: number | null;
@@ -77,6 +79,8 @@ export interface Aggregate {
   languages: Record<string, { repos: number; ndcg: number }>;
   categories: Record<string, { questions: number; ndcg: number }>;
   sources: Record<string, { questions: number; ndcg: number }>;
+  /** Per issue 35 failure class, over the questions that have one. */
+  classes: Record<string, { questions: number; ndcg: number }>;
 }
 
 function groupBy<T>(xs: readonly T[], key: (x: T) => string): Map<string, T[]> {
@@ -114,5 +118,6 @@ export function aggregate(scored: readonly ScoredQuestion[]): Aggregate {
     languages,
     categories: byPooled((q) => q.category),
     sources: byPooled((q) => q.source),
+    classes: Object.fromEntries(Object.entries(byPooled((q) => q.class ?? '')).filter(([k]) => k)),
   };
 }

@@ -171,19 +171,36 @@ export class Chunker {
     const recovered = (type: string) => type in spec.defs || type in spec.wrappers || spec.namespaces.has(type) || spec.comments.has(type);
     let tree = parse(input);
     if (typeof tree === 'string') return asText(`${tree}; chunked as text`);
+    /** The input the kept tree was read from. */
+    let read = input;
     try {
       let errors = errorShares(tree.rootNode, text.length, recovered);
       if (errors.all > MAX_ERROR_RATIO && spec.parseRetry) {
         // A second reading (same length, same indices) for a tree that is mostly errors, even
         // when the definitions inside them could be read: it may read the broken one too.
-        const retry = parse(spec.parseRetry(input));
+        const retryInput = spec.parseRetry(input);
+        const retry = parse(retryInput);
         if (typeof retry !== 'string') {
           const retryErrors = errorShares(retry.rootNode, text.length, recovered);
           if (retryErrors.unread < errors.unread) {
             tree.delete();
             tree = retry;
+            read = retryInput;
             errors = retryErrors;
           } else retry.delete();
+        }
+      }
+      const alternative = spec.parseAlternative?.(read);
+      if (alternative !== undefined && alternative !== read) {
+        // A reading with the project's own macros blanked: kept when it reads as well or better.
+        const alt = parse(alternative);
+        if (typeof alt !== 'string') {
+          const altErrors = errorShares(alt.rootNode, text.length, recovered);
+          if (altErrors.unread < errors.unread || (altErrors.unread === errors.unread && altErrors.all <= errors.all)) {
+            tree.delete();
+            tree = alt;
+            errors = altErrors;
+          } else alt.delete();
         }
       }
       if (errors.unread > MAX_ERROR_RATIO) {

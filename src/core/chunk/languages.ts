@@ -189,6 +189,12 @@ export interface LanguageSpec {
    */
   parseRetry?: (input: string) => string;
   /**
+   * Another parse input (same contract), tried on every file it changes; the tree with fewer
+   * unread errors is kept, the first on a tie of none (C/C++: a project's macros around definitions
+   * blanked, see blankCMacros).
+   */
+  parseAlternative?: (input: string) => string;
+  /**
    * Constants the text defines that are no definition of their own (C/C++: object-like
    * `#define`s, see cObjectMacros), each with the index of its line's start. A chunk lists
    * the ones on its lines in `defines`, so a search for the name finds where it is defined.
@@ -403,13 +409,104 @@ const blank = (m: string) => ' '.repeat(m.length);
  */
 export function maskCAnnotations(text: string): string {
   const known = HAS_C_ANNOTATION.test(text);
-  if (!known && !/^\}[ \t]*__/m.test(text)) return text;
-  return text.replace(/^[A-Za-z_}].*$/gm, (line) => {
+  if (!known && !/^\}[ \t]*__/m.test(text)) return maskCTypeMacros(text);
+  return maskCTypeMacros(text).replace(/^[A-Za-z_}].*$/gm, (line) => {
     const masked = known ? line.replace(C_ANNOTATION, blank) : line;
     if (!masked.startsWith('}')) return masked;
     const braced = masked.replace(C_RESERVED_NAME, blank);
     return C_BRACE_REST.test(braced) ? braced : masked;
   });
+}
+
+const RUBY_MODULE = /^([ \t]*)module[ \t]+((?:::)?[A-Z]\w*(?:::[A-Z]\w*)*)/gm;
+
+/**
+ * Ruby modules: a module is a namespace of its members and a definition of its own name
+ * (`module MultiRoute`, `module Sinatra` reopened in every file of a gem, `module
+ * Rack::Protection`). Each is listed by its name and by its qualified name (`Sinatra::Helpers`:
+ * the modules it is written inside, read from indentation, which Ruby code keeps), so a lookup
+ * of `Sinatra::Helpers` finds base.rb's `module Helpers`, not `RespondWith::Helpers`.
+ */
+export function rubyModules(text: string): ConstantDef[] {
+  const out: ConstantDef[] = [];
+  if (!text.includes('module')) return out;
+  const open: Array<{ indent: number; name: string }> = [];
+  for (const m of text.matchAll(RUBY_MODULE)) {
+    const indent = m[1]!.replace(/\t/g, '  ').length;
+    while (open.length && open[open.length - 1]!.indent >= indent) open.pop();
+    const written = m[2]!.replace(/^::/, '');
+    const qualified = [...open.map((o) => o.name), written].join('::');
+    const last = written.slice(written.lastIndexOf(':') + 1);
+    for (const name of new Set([last, written, qualified])) out.push({ name, lineStart: m.index! });
+    open.push({ indent, name: written });
+  }
+  return out;
+}
+
+/**
+ * C/C++ second reading (parseAlternative): a project's own macro statement lines blanked
+ * (maskCMacroLines). Unlike the annotations these are not known names, and blanking one of a
+ * pair (`FMT_BEGIN_NAMESPACE` … `FMT_END_NAMESPACE`) can turn a local error into one that
+ * covers the file, so the chunker keeps this reading only when it parses no worse.
+ */
+export function blankCMacros(input: string): string {
+  return maskCMacroLines(input);
+}
+
+/**
+ * An export or attribute macro between `class` / `struct` / `union` and the name
+ * (`class PROTOBUF_EXPORT Message : public MessageLite`, `class FMT_SO_VISIBILITY("default") format_error`,
+ * `struct PACKED hdr {`): upper case, then the name, then what a definition head goes on with
+ * (`final`, `:`, `{`, `<`, the end of the line). The grammar reads the macro as the name, or
+ * the base class as the name; blanked, the name is the type's.
+ */
+const C_TYPE_MACRO = /^([ \t]*(?:template[ \t]*<.*>[ \t]*)?(?:class|struct|union)[ \t]+)([A-Z][A-Z0-9_]*[A-Z0-9_](?:\([^()\n]*\))?)(?=[ \t]+[A-Za-z_]\w*[ \t]*(?:final\b[ \t]*)?(?::(?!:)|\{|<|$|\/[/*]))/gm;
+
+function maskCTypeMacros(text: string): string {
+  return text.replace(C_TYPE_MACRO, (_, head: string, macro: string) => head + blank(macro));
+}
+
+/**
+ * A line that is one upper-case name alone (a trailing comment allowed): a macro used as a
+ * statement, or as an access specifier (`JSON_PRIVATE_UNLESS_TESTED:`).
+ */
+const C_MACRO_LINE = /^[ \t]*[A-Z_][A-Z0-9_]*[A-Z0-9][ \t]*(?::(?!:)[ \t]*)?(?:\/\/.*|\/\*.*\*\/[ \t]*)?$/m;
+
+/**
+ * Lines that hold one upper-case macro name and nothing else (`NLOHMANN_JSON_NAMESPACE_BEGIN`,
+ * `FMT_BEGIN_NAMESPACE`, `G_BEGIN_DECLS`, `NLOHMANN_BASIC_JSON_TPL_DECLARATION`, `Q_OBJECT`) are
+ * the access-specifier macros of a class (`JSON_PRIVATE_UNLESS_TESTED:`, an ERROR node that
+ * took the whole class with it) and macro calls alone at the start of a line without a `;`
+ * (`FMT_PRAGMA_CLANG(diagnostic ignored "…")`, not before a `{`: `TEST(a, b)` then its body)
+ * are blanked where a declaration may start: after a line that ends a statement, a block or a
+ * comment (`;`, `{`, `}`, `:`, `*\/`), a preprocessor line, or nothing, and not before `}`, `,`
+ * or `=`. Unexpanded, the grammar glues the macro to the next declaration (`namespace detail`
+ * named as a declaration of type NLOHMANN_JSON_NAMESPACE_BEGIN, the class after it named by
+ * its base class). An enumerator alone on its line follows a `,` or comes before the `}`: kept.
+ */
+/** A macro call alone at the start of a line, no `;` (`FMT_PRAGMA_CLANG(diagnostic push)`). */
+const C_MACRO_CALL_LINE = /^[A-Z_][A-Z0-9_]*[ \t]*\([^;{}\n]*\)[ \t]*(?:\/\/.*)?$/m;
+
+function maskCMacroLines(text: string): string {
+  if (!C_MACRO_LINE.test(text) && !C_MACRO_CALL_LINE.test(text)) return text;
+  const lines = text.split('\n');
+  const code = (line: string) => line.replace(/\/\/.*$/, '').replace(/\/\*.*?\*\/[ \t]*$/, '').trim();
+  let prev = '';
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    const c = code(line);
+    const call = C_MACRO_CALL_LINE.test(line);
+    if (c && (call || C_MACRO_LINE.test(line)) && !/\\$/.test(prev) && (prev === '' || prev.startsWith('#') || /(?:[;{}:]|\*\/)$/.test(prev))) {
+      let next = '';
+      for (let j = i + 1; j < lines.length && !next; j++) next = code(lines[j]);
+      if (!(call ? /^[{},=]/ : /^[},=]/).test(next)) {
+        lines[i] = blank(line.replace(/\r$/, '')) + (line.endsWith('\r') ? '\r' : '');
+        continue;
+      }
+    }
+    if (c) prev = c;
+  }
+  return lines.join('\n');
 }
 
 /**
@@ -591,6 +688,7 @@ export const LANGUAGE_SPECS: Readonly<Record<string, LanguageSpec>> = {
     refine: refineC,
     parseInput: maskCAnnotations,
     parseRetry: blankCConditionals,
+    parseAlternative: blankCMacros,
     constants: cObjectMacros,
     constantQueries: [C_ENUMERATORS],
   },
@@ -606,6 +704,7 @@ export const LANGUAGE_SPECS: Readonly<Record<string, LanguageSpec>> = {
     refine: refineC,
     parseInput: maskCAnnotations,
     parseRetry: blankCConditionals,
+    parseAlternative: blankCMacros,
     constants: cObjectMacros,
     constantQueries: [C_ENUMERATORS],
   },
@@ -659,6 +758,7 @@ export const LANGUAGE_SPECS: Readonly<Record<string, LanguageSpec>> = {
     attributes: new Set(),
     docStyle: 'preceding',
     lineComment: '#',
+    constants: rubyModules,
   },
   php: {
     defs: {

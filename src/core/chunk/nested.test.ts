@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Chunk } from '../types.ts';
 import { Chunker } from './chunker.ts';
 import { nodeWasmLoader } from './grammars-node.ts';
-import { blankCConditionals, maskCAnnotations } from './languages.ts';
+import { blankCConditionals, blankCMacros, maskCAnnotations } from './languages.ts';
 
 let chunker: Chunker;
 beforeAll(async () => {
@@ -253,6 +253,77 @@ describe('C annotation macros do not hide a definition', () => {
     expect(find(chunks, 'file')).toMatchObject({ chunkType: 'struct', startLine: 1, endLine: 6 });
     expect(find(chunks, 'rq')).toMatchObject({ chunkType: 'struct', startLine: 8, endLine: 11 });
     expect(chunks.map((c) => c.symbol)).not.toContain('__randomize_layout');
+  });
+});
+
+describe('C++ macros around a definition do not rename it (issue 35)', () => {
+  const pad = (name: string) => Array.from({ length: 4 }, (_, i) => `  int ${name}_field_${i};`);
+  it('an export macro between class and the name: the class is named, not its macro or base', async () => {
+    const src = [
+      'namespace proto {', 'class PROTOBUF_EXPORT Message : public MessageLite {', ' public:', ...pad('m'), '};',
+      'class LIB_VISIBILITY("default") format_error : public std::runtime_error {', ' public:', ...pad('f'), '};',
+      'class TEST_API_ Mutex {', ' public:', ...pad('x'), '};',
+      'struct PACKED wire_hdr {', ...pad('h'), '};', '}', '',
+    ].join('\n');
+    const chunks = await chunkParsed('src/message.h', src);
+    expect(chunks.map((c) => c.symbol)).toEqual(expect.arrayContaining(['Message', 'format_error', 'Mutex', 'wire_hdr']));
+    expect(chunks.map((c) => c.symbol)).not.toContain('MessageLite');
+    expect(chunks.map((c) => c.symbol)).not.toContain('runtime_error');
+    expect(chunks.map((c) => c.symbol)).not.toContain('PROTOBUF_EXPORT');
+  });
+
+  it('macro statement lines (namespace begin/end, a template head, an access specifier) are blanked', async () => {
+    const src = [
+      '#include <vector>', 'JSONLIB_NAMESPACE_BEGIN', 'namespace detail {', '',
+      '/// doc of the iterator', 'JSONLIB_TPL_DECLARATION', 'class iter_impl', '{', '  public:',
+      '    iter_impl() = default;', '    int get() const { return m_v; }',
+      '  JSONLIB_PRIVATE_UNLESS_TESTED:', '    int m_v = 0;', '    void set_end() noexcept { m_v = -1; }', '};',
+      '}  // namespace detail', 'JSONLIB_NAMESPACE_END', '',
+    ].join('\n');
+    const chunks = await chunkParsed('include/iter_impl.hpp', src);
+    const cls = chunks.find((c) => c.symbol === 'iter_impl' && c.chunkType === 'class');
+    expect(cls).toBeDefined();
+    expect(cls!.parent).toBe('detail');
+    expect(chunks.map((c) => c.parent)).not.toContain('namespace detail');
+  });
+
+  it('keeps an enumerator alone on its line, labels\' code and every index', () => {
+    const src = 'enum e {\n  FIRST, /* one */\n  LAST\n};\nenum f {\n  ONLY\n};\nFOO_BEGIN\nint x;\n';
+    const m = blankCMacros(src);
+    expect(m).toHaveLength(src.length);
+    expect(m).toBe('enum e {\n  FIRST, /* one */\n  LAST\n};\nenum f {\n  ONLY\n};\n         \nint x;\n');
+    // `struct TAG var;` declares a variable of type struct TAG: not a macro.
+    expect(blankCMacros('struct FOO bar;\nstruct FOO *p;\n')).toBe('struct FOO bar;\nstruct FOO *p;\n');
+  });
+
+  it('keeps the first reading when blanking a macro would break the file', async () => {
+    // Reduced (delta debugging) from fmt's ranges.h, whose macros read blanked left 67% of the
+    // file in ERROR nodes: the tree with fewer errors is the one kept.
+    const src = [
+      '#ifndef LIB_RANGES_H_', '#include "format.h"', '#if LIB_HAS_CPP_ATTRIBUTE(clang::lifetimebound)', '#endif', 'LIB_EXPORT',
+      'template <typename Tuple, typename Char> struct tuple_join_view : detail::view {',
+      '  LIB_CONSTEXPR tuple_join_view(const Tuple& t, basic_string_view<Char> s)', '#endif',
+      'struct formatter<tuple_join_view<Tuple, Char>, Char,', '                 enable_if_t<is_tuple_like<Tuple>::value>> {',
+      '  LIB_CONSTEXPR auto parse(parse_context<Char>& ctx) -> const Char* {', '    out = detail::copy<Char>(value.sep, out);',
+      '    return do_format(value, ctx, std::integral_constant<size_t, N - 1>());', '  }', '};',
+      'namespace detail {', 'template <typename Container> struct all {', '  const Container& c;',
+      '  auto begin() const -> typename Container::const_iterator { return c.begin(); }',
+      '  auto end() const -> typename Container::const_iterator { return c.end(); }', '};', '}', '',
+    ].join('\n');
+    const { chunks, parsed } = await chunker.chunkFile('include/lib/ranges.h', src);
+    expect(parsed).toBe(true);
+    expect(chunks.map((c) => c.symbol)).toContain('all');
+  });
+});
+
+describe('Ruby modules define their names (issue 35)', () => {
+  it('a module, reopened or nested or scoped, is listed (also qualified) in the defines of the chunk holding its line', async () => {
+    const src = ['require "x"', '', 'module Sinatra', '  # doc', '  module MultiRoute', '    def head(path, opts = {}, &block)', '      route(:HEAD, path, opts, &block)', '    end', '  end', '  register MultiRoute', 'end', 'module Rack::Protection', '  X = 1', 'end', ''].join('\n');
+    const chunks = await chunkParsed('lib/sinatra/multi_route.rb', src);
+    const defines = chunks.flatMap((c) => c.defines ?? []);
+    expect(defines).toEqual(['Sinatra', 'MultiRoute', 'Sinatra::MultiRoute', 'Protection', 'Rack::Protection']);
+    expect(chunks.find((c) => c.defines?.includes('MultiRoute'))!.startLine).toBeLessThanOrEqual(5);
+    expect(find(chunks, 'head')).toMatchObject({ parent: 'MultiRoute' });
   });
 });
 

@@ -26,10 +26,10 @@ import type { Queryable, SqlValue } from '../store/sqlite.ts';
 import { nameKey, resolveChunkContent } from '../store/store.ts';
 import { compilePathGlob, PATH_MATCH_FUNCTION } from '../text/path-glob.ts';
 import { identifierParts } from '../text/identifiers.ts';
-import { BM25_COLUMN_WEIGHTS, FTS_PLAN_BIG_CAP, FTS_PLAN_CAP, FTS_PLAN_THETA_GUESS, FTS_PLAN_WORD_ENOUGH, KEYWORD_DEFINITION_BOOST, MAX_EXACT_SYMBOL_ROWS, RERANK_CANDIDATES, RERANK_WEIGHTS } from '../config.ts';
-import { PREFIX_MIN_CHARS, processQuery, type ProcessedQuery } from './query.ts';
+import { BM25_COLUMN_WEIGHTS, FILE_SIGNALS, FTS_PLAN_BIG_CAP, FTS_PLAN_CAP, FTS_PLAN_THETA_GUESS, FTS_PLAN_WORD_ENOUGH, KEYWORD_DEFINITION_BOOST, MAX_EXACT_SYMBOL_ROWS, RERANK_CANDIDATES, RERANK_WEIGHTS } from '../config.ts';
+import { PREFIX_MIN_CHARS, lightStem, processQuery, type ProcessedQuery } from './query.ts';
 import { essentialRows, planFts, replan, type BoundedPhrase, type RowProbe } from './fts-plan.ts';
-import { rerank, type RerankCandidate } from './rerank.ts';
+import { rerank, signalTerms, termMask, type RerankCandidate } from './rerank.ts';
 import { applyFileSignals, type FileCandidate } from './signals.ts';
 import type { SearchIntent } from '../text/file-kind.ts';
 import { definitionRank, matchDefinition, wantsDefinitions, type DefinitionMatch } from './symbols.ts';
@@ -300,7 +300,8 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
     const cands: Array<RerankCandidate & { language: string }> = [];
     const tiers = new Map<number, DefinitionMatch>();
     // Content lives in file_text since schema 5 (resolveChunkContent reads each file once).
-    const content = RERANK_WEIGHTS.coverage > 0 ? 'content, text_start, text_len' : "'' AS content, NULL AS text_start, NULL AS text_len";
+    const needContent = RERANK_WEIGHTS.coverage > 0 || FILE_SIGNALS.fileCoverWeight > 0;
+    const content = needContent ? 'content, text_start, text_len' : "'' AS content, NULL AS text_start, NULL AS text_len";
     for (let i = 0; i < ids.length; i += RERANK_FETCH_BATCH) {
       const part = ids.slice(i, i + RERANK_FETCH_BATCH);
       await db.prefetchRows?.('chunks', part); // a pack over HTTP: the rows' pages at once
@@ -321,10 +322,16 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
     // 4. File-level signals (signals.ts): the query's words in the path, other matching pieces
     //    of the file, and the file's kind for the query's intent.
     const candOf = new Map(cands.map((c) => [c.id, c]));
-    const scored: FileCandidate[] = rerank(cands, query.terms, RERANK_WEIGHTS, query.words).map((r) => ({
-      id: r.id, score: r.score, signals: { ...r.signals }, path: candOf.get(r.id)!.path, language: candOf.get(r.id)!.language,
-    }));
-    applyFileSignals(scored, query.terms, intent);
+    const coverTerms = FILE_SIGNALS.fileCoverWeight > 0 ? signalTerms(query.terms) : [];
+    const coverStems = coverTerms.map(lightStem);
+    const scored: FileCandidate[] = rerank(cands, query.terms, RERANK_WEIGHTS, query.words).map((r) => {
+      const c = candOf.get(r.id)!;
+      return {
+        id: r.id, score: r.score, signals: { ...r.signals }, path: c.path, language: c.language,
+        ...(coverTerms.length ? { terms: termMask(c, coverTerms, coverStems) } : {}),
+      };
+    });
+    applyFileSignals(scored, query.terms, intent, coverTerms.length);
     for (const r of scored) {
       scores.set(r.id, r.score);
       signals.set(r.id, r.signals);

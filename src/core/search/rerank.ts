@@ -109,23 +109,44 @@ function nameSignal(symbol: string | null, terms: string[], stems: string[], wor
   return (partHits / parts.length) * termShare;
 }
 
-function coverageSignal(c: RerankCandidate, terms: string[], stems: string[]): number {
-  if (!terms.length) return 0;
+/**
+ * Which of the query's terms (by index) are present anywhere in the candidate: its content,
+ * symbol, parent and path, identifier parts and stems included, as a bit mask (terms past the
+ * 31st are not counted).
+ */
+export function termMask(c: Pick<RerankCandidate, 'symbol' | 'parent' | 'path' | 'content'>, terms: readonly string[], stems: readonly string[]): number {
   const words = wordSet(`${c.symbol ?? ''} ${c.parent ?? ''} ${c.path} ${c.content}`);
-  let hits = 0;
-  for (let i = 0; i < terms.length; i++) {
+  let mask = 0;
+  for (let i = 0; i < terms.length && i < 31; i++) {
     if (words.has(terms[i])) {
-      hits++;
+      mask |= 1 << i;
       continue;
     }
     for (const w of words) {
       if (termMatchesWord(terms[i], stems[i], w)) {
-        hits++;
+        mask |= 1 << i;
         break;
       }
     }
   }
-  return hits / terms.length;
+  return mask;
+}
+
+/** Bits set in a term mask. */
+export function maskCount(mask: number): number {
+  let n = 0;
+  for (let m = mask; m; m &= m - 1) n++;
+  return n;
+}
+
+/** The rerank's terms for `terms`: long enough for the signals, no phrases, each once. */
+export function signalTerms(terms: readonly string[]): string[] {
+  return [...new Set(terms.filter((t) => t.length >= MIN_SIGNAL_TERM_CHARS && !t.includes(' ')))];
+}
+
+function coverageSignal(c: RerankCandidate, terms: string[], stems: string[]): number {
+  if (!terms.length) return 0;
+  return maskCount(termMask(c, terms, stems)) / Math.min(terms.length, 31);
 }
 
 /**
@@ -140,7 +161,7 @@ export function rerank(
   words: readonly string[] = terms,
 ): Reranked[] {
   const wordSetQ = new Set(words);
-  const ts = [...new Set(terms.filter((t) => t.length >= MIN_SIGNAL_TERM_CHARS && !t.includes(' ')))];
+  const ts = signalTerms(terms);
   const stems = ts.map(lightStem);
   const best = Math.max(0, ...candidates.map((c) => c.score));
   const out = candidates.map((c, order) => {

@@ -16,7 +16,8 @@
 import { FILE_SIGNALS, KIND_FACTORS } from '../config.ts';
 import { fileKind, type SearchIntent } from '../text/file-kind.ts';
 import { splitIdentifier } from '../text/identifiers.ts';
-import { lightStem } from './query.ts';
+import { expandAbbreviation, lightStem } from './query.ts';
+import { maskCount } from './rerank.ts';
 
 /** A candidate being scored: its score and the named contributions that made it. */
 export interface Scored {
@@ -42,6 +43,8 @@ export function scaleScore(c: Scored, name: string, factor: number): void {
 export interface FileCandidate extends Scored {
   path: string;
   language: string;
+  /** The query terms present in the candidate (rerank.ts termMask), when the `cover` signal is on. */
+  terms?: number;
 }
 
 const PATH_WORD_RE = /[\p{L}\p{N}]+/gu;
@@ -81,12 +84,34 @@ function makePathWordSets(path: string): [Set<string>, Set<string>] {
   return [name, dirs];
 }
 
-/** Does a path word set hold query term `t` (or its stem, or a word it abbreviates / that abbreviates it)? */
+/** Shortest shared start of two words of one word form (`compose` / `composition`, `iterator` / `iteration`). */
+const WORD_FORM_MIN_PREFIX = 6;
+
+/**
+ * Are `a` and `b` forms of one word beyond what lightStem strips: they share a start of at
+ * least WORD_FORM_MIN_PREFIX characters that leaves at most two of the shorter one
+ * (`compose` / `composition`, `iterator` / `iteration`, `validate` / `validation`), not
+ * `general` / `generic` or `format` / `formal` (five).
+ */
+export function sameWordForm(a: string, b: string): boolean {
+  const n = Math.min(a.length, b.length);
+  if (n < WORD_FORM_MIN_PREFIX) return false;
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i >= WORD_FORM_MIN_PREFIX && i >= n - 2;
+}
+
+/**
+ * Does a path word set hold query term `t` (or its stem, a word it starts or that starts it,
+ * another form of the word, or a word it abbreviates / that abbreviates it: `utility` → `util`,
+ * `error` → `err`, `configuration` → `cfg`)?
+ */
 function holds(set: ReadonlySet<string>, t: string, stem: string): boolean {
   if (set.has(t) || set.has(stem)) return true;
+  for (const e of expandAbbreviation(t)) if (set.has(e)) return true;
   if (t.length < 4) return false;
   for (const w of set) {
-    if (w.length >= 4 && (w.startsWith(stem) || (w.length >= 4 && stem.startsWith(w)))) return true;
+    if (w.length >= 4 && (w.startsWith(stem) || stem.startsWith(w) || sameWordForm(w, t))) return true;
   }
   return false;
 }
@@ -112,8 +137,21 @@ export function pathSignal(path: string, terms: readonly string[]): number {
  * `path`, `file` (evidence from other pieces of the file) and `kind` (× KIND_FACTORS).
  * `terms`: the query's content words (ProcessedQuery.terms); `intent`: which kinds lead.
  */
-export function applyFileSignals(cands: FileCandidate[], terms: readonly string[], intent: SearchIntent): void {
+export function applyFileSignals(cands: FileCandidate[], terms: readonly string[], intent: SearchIntent, coverTerms = 0): void {
   if (!cands.length) return;
+  // The terms the file's candidate pieces hold together (`cover`).
+  const fileTerms = new Map<string, number>();
+  if (coverTerms > 0) {
+    // Over the file's best FILE_SIGNALS.coverPieces pieces, so a long file is not credited for
+    // holding every word somewhere.
+    const taken = new Map<string, number>();
+    for (const c of [...cands].sort((a, b) => b.score - a.score)) {
+      const n = taken.get(c.path) ?? 0;
+      if (n >= FILE_SIGNALS.coverPieces) continue;
+      taken.set(c.path, n + 1);
+      fileTerms.set(c.path, (fileTerms.get(c.path) ?? 0) | (c.terms ?? 0));
+    }
+  }
   const ts = [...new Set(terms.filter((t) => t.length >= 2 && !t.includes(' ')))];
   const best = Math.max(...cands.map((c) => c.score));
   // Evidence per file: the scores of its pieces relative to the best candidate.
@@ -137,6 +175,7 @@ export function applyFileSignals(cands: FileCandidate[], terms: readonly string[
     const others = Math.min(FILE_SIGNALS.fileEvidenceCap, rels.reduce((s, r) => s + r, 0) - own);
     addScore(c, 'path', FILE_SIGNALS.pathWeight * p);
     addScore(c, 'file', FILE_SIGNALS.fileEvidenceWeight * others);
+    if (coverTerms > 0) addScore(c, 'cover', FILE_SIGNALS.fileCoverWeight * maskCount(fileTerms.get(c.path)!) / Math.min(coverTerms, 31));
     let factor = kindCache.get(c.path);
     if (factor === undefined) {
       factor = kindFactor(c.path, c.language, intent);

@@ -334,6 +334,12 @@ export const MIGRATIONS: readonly string[] = [
   UPDATE chunks SET kind = sift_file_kind(path, language) WHERE sift_file_kind(path, language) <> 'code';
   UPDATE files SET hash = '', mtime = -1 WHERE language IN (${sqlList(RECHUNK_AT_11)});
   `,
+  // 12 (issue 35): C/C++ definitions behind a project's own macros are named (`class
+  // PROTOBUF_EXPORT Message`, a class after `NLOHMANN_JSON_NAMESPACE_BEGIN`) and Ruby modules
+  // are names a chunk defines: C, C++ and Ruby files are re-chunked on the next run.
+  `
+  UPDATE files SET hash = '', mtime = -1 WHERE language IN ('c', 'cpp', 'ruby');
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
