@@ -8,9 +8,10 @@
  * a refusal (another version, a command it does not serve), a lost connection, a timeout — leaves
  * the streams untouched, and bin/sift runs the command in-process exactly as without a server.
  *
- * SIFT_SERVER=0: never use or start a server. SIFT_SERVER=1: also start one from tests and CI.
+ * SIFT_SERVER=0: never use or start a server. SIFT_SERVER=1: also start one under CI.
  * Otherwise a command that found none starts one after its own answer is written (detached,
- * stdio ignored, so no caller waits for it), except under CI or a test runner (CI, VITEST).
+ * stdio ignored, so no caller waits for it), except under CI (the CI variable: a build
+ * machine's jobs should not leave a process behind). The test suite sets SIFT_SERVER=0.
  */
 import { createConnection } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -131,7 +132,7 @@ export async function askServer(op: 'status' | 'stop'): Promise<ServeStatus | nu
 export function mayStartServer(): boolean {
   const s = process.env.SIFT_SERVER;
   if (s === '0') return false;
-  return s === '1' || (!process.env.CI && !process.env.VITEST);
+  return s === '1' || !process.env.CI;
 }
 
 /**

@@ -19,6 +19,9 @@ import { ROOT } from './run-sift.ts';
 import { isProbablyBinary, walk } from '../../src/core/walk/walker.ts';
 import { NodeFileSource } from '../../src/core/source/node-source-node.ts';
 
+/** How long a test waits for an edit made during the first index to be found (the 2 s budget is bench/mcp.ts's). */
+const EDIT_FOUND_MS = 10_000;
+
 let work: string;
 let repo: string;
 let client: Client;
@@ -495,7 +498,7 @@ describe('sift mcp during the first index', () => {
     }
   }, 120_000);
 
-  it('a file written and a file edited during the first index are found by search and grep within 2 s', async () => {
+  it('a file written and a file edited during the first index are found by search and grep before the index ends', async () => {
     const dir = join(work, 'first-edit/repo');
     bigTree(dir, 1500, 'delta');
     // (SIFT_MCP_LOG: the server's timeline is in the message when this fails.)
@@ -511,16 +514,17 @@ describe('sift mcp during the first index', () => {
       writeFileSync(join(dir, 'pkg00/added.py'), 'def zebra_quokka_reconcile(ledger):\n    return ledger.balance()\n');
       writeFileSync(join(dir, 'pkg00/m0000.py'), readFileSync(join(dir, 'pkg00/m0000.py'), 'utf8') + '\ndef walrus_narwhal_settle():\n    return 42\n');
       const written = Date.now();
-      // An agent's next search and next grep, each found within 2 s of the write (polled side by side).
+      // An agent's next search and next grep find both, ahead of the run (polled side by side). The
+      // 2 s target is a budget, measured by bench/mcp.ts; here a loaded CI machine gets 10 s.
       const found = async (tool: 'search' | 'grep', marker: string, path: string): Promise<number> => {
         await until(async () => {
           if (tool === 'grep') return (data(await c.callTool({ name: 'grep', arguments: { pattern: marker } })) as { lines: Array<{ path: string }> }).lines.map((l) => l.path).join() === path;
           return (data(await c.callTool({ name: 'search', arguments: { query: marker } })) as { results: Array<{ path: string }> }).results[0]?.path === path;
-        }, 2000);
+        }, EDIT_FOUND_MS);
         return Date.now() - written;
       };
       const times = await Promise.all((['search', 'grep'] as const).flatMap((tool) => [found(tool, 'zebra_quokka_reconcile', 'pkg00/added.py'), found(tool, 'walrus_narwhal_settle', 'pkg00/m0000.py')]));
-      for (const t of times) expect(t, err()).toBeLessThan(2000);
+      for (const t of times) expect(t, err()).toBeLessThan(EDIT_FOUND_MS);
       // Still indexing: these came ahead of the run, not after it.
       expect((data(await c.callTool({ name: 'status', arguments: {} })) as { codebases: Array<{ state: string }> }).codebases[0].state).toBe('indexing');
       // Once the index is complete, the edit is there as the run's chunker cuts it.
