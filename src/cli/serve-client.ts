@@ -8,7 +8,8 @@
  * a refusal (another version, a command it does not serve), a lost connection, a timeout — leaves
  * the streams untouched, and bin/sift runs the command in-process exactly as without a server.
  *
- * SIFT_SERVER=0: never use or start a server. SIFT_SERVER=1: also start one under CI.
+ * SIFT_SERVER=0: never use or start a server. SIFT_SERVER=use: use a running one, never start one.
+ * SIFT_SERVER=1: also start one under CI.
  * Otherwise a command that found none starts one after its own answer is written (detached,
  * stdio ignored, so no caller waits for it), except under CI (the CI variable: a build
  * machine's jobs should not leave a process behind). The test suite sets SIFT_SERVER=0.
@@ -131,7 +132,7 @@ export async function askServer(op: 'status' | 'stop'): Promise<ServeStatus | nu
 /** Whether a command that found no server may start one (see the header). */
 export function mayStartServer(): boolean {
   const s = process.env.SIFT_SERVER;
-  if (s === '0') return false;
+  if (s === '0' || s === 'use') return false;
   return s === '1' || !process.env.CI;
 }
 

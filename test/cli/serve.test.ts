@@ -8,8 +8,9 @@
  * their own answer; an index changed by another process between two searches is answered from
  * its new state; only the user can reach the socket; no server outlives these tests.
  *
- * Every other test runs with SIFT_SERVER=0 (vite.config.ts), and a client under Vitest never
- * starts a server unless SIFT_SERVER=1: here servers are started on purpose and stopped in afterAll.
+ * Every other test runs with SIFT_SERVER=0 (vite.config.ts); here clients run with SIFT_SERVER=use
+ * (use a running server, start none) unless a test says otherwise: servers are started on purpose
+ * and stopped in afterAll.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -41,7 +42,7 @@ interface Run {
 
 function env(o: { served: boolean; home?: string; extra?: Record<string, string> }): NodeJS.ProcessEnv {
   const e: NodeJS.ProcessEnv = { ...process.env, SIFT_HOME: o.home ?? home, SIFT_OFFLINE: '1' };
-  if (o.served) delete e.SIFT_SERVER; // use a running server; under Vitest never start one
+  if (o.served) e.SIFT_SERVER = 'use'; // use a running server, never start one
   else e.SIFT_SERVER = '0';
   return { ...e, ...o.extra };
 }
