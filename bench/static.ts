@@ -49,7 +49,8 @@ export interface StaticBench {
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
-  return s.length ? s[Math.floor(s.length / 2)]! : NaN;
+  const m = s.length >> 1;
+  return s.length ? (s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2) : NaN;
 }
 
 function siftJson(args: string[], home: string): { out: Record<string, unknown>; s: number } {
@@ -159,6 +160,7 @@ export async function benchStatic(o: { quick?: boolean; count?: number; rounds?:
 const proc = (globalThis as { process?: { argv: string[] } }).process;
 if (proc?.argv[1] && /bench\/static\.ts$/.test(proc.argv[1])) {
   const argv = proc.argv.slice(2);
-  const r = await benchStatic({ quick: argv.includes('--quick'), kernel: argv.includes('--kernel'), log: (l) => console.error(l) });
+  const rounds = argv.indexOf('--rounds');
+  const r = await benchStatic({ quick: argv.includes('--quick'), kernel: argv.includes('--kernel'), rounds: rounds >= 0 ? Number(argv[rounds + 1]) : undefined, log: (l) => console.error(l) });
   console.log(r.markdown);
 }
