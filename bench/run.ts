@@ -203,6 +203,12 @@ export const HOOKS: HookSpec[] = [
     key: 'embedding', title: 'Embedding throughput',
     load: async () => { const { benchEmbed } = await import('./embed.ts'); return (quick) => benchEmbed(quick ? { quick, dtypes: ['q8'] } : { quick }); },
   },
+  {
+    // Issue 36: the static (model2vec) family vs the MiniLM-shaped q8 model, same chunks, same run;
+    // full runs add the kernel subset through the CLI (embedding pass, vector bytes, pack size).
+    key: 'static', title: 'Static (model2vec) embedding vs MiniLM-shaped q8, Node (issue 36)',
+    load: async () => { const { benchStatic } = await import('./static.ts'); return (quick) => benchStatic({ quick, kernel: !quick }); },
+  },
   { key: 'browser', title: 'Chromium app on OPFS', load: async () => { const { benchBrowser } = await import('./browser.ts'); return (quick) => benchBrowser({ quick }); } },
   {
     // Issue 34: small repositories' index and one-shot search walls, cold index, against Python FTS5 and rg in the same run.

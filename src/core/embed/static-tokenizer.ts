@@ -117,14 +117,14 @@ const FNV_PRIME = 0x01000193;
  */
 class WordTable {
   static readonly MAX_WORD = 64;
-  private static readonly SLOTS = 1 << 17;
+  private static readonly SLOTS = 1 << 18;
   private readonly keyOff = new Int32Array(WordTable.SLOTS).fill(-1);
   private readonly keyLen = new Int32Array(WordTable.SLOTS);
   private readonly keyHash = new Int32Array(WordTable.SLOTS);
   readonly valOff = new Int32Array(WordTable.SLOTS);
   readonly valLen = new Int32Array(WordTable.SLOTS);
-  private chars = new Uint16Array(1 << 20);
-  ids = new Int32Array(1 << 18);
+  private chars = new Uint16Array(1 << 21);
+  ids = new Int32Array(1 << 19);
   private charsUsed = 0;
   private idsUsed = 0;
   private count = 0;
@@ -196,6 +196,8 @@ class FastWordPiece implements StaticTokenizer {
   private readonly cleanText: boolean;
   private readonly added: Map<string, { id: number; lstrip: boolean; rstrip: boolean }>;
   private readonly trie: TrieNode | null;
+  /** ASCII characters an added token starts with. */
+  private readonly firstAscii = new Uint8Array(128);
   /** Word → its piece ids: one id, or several. */
   private readonly cache = new Map<string, number | Int32Array>();
   private readonly table = new WordTable();
@@ -225,6 +227,7 @@ class FastWordPiece implements StaticTokenizer {
     const added = json.added_tokens ?? [];
     this.added = new Map(added.map((t) => [t.content, { id: t.id, lstrip: t.lstrip === true, rstrip: t.rstrip === true }]));
     this.trie = added.length ? buildTrie(added.map((t) => t.content)) : null;
+    for (const t of added) if (t.content.charCodeAt(0) < 128) this.firstAscii[t.content.charCodeAt(0)] = 1;
     for (let c = 0; c < 128; c++) this.punct.push(ASCII_PUNCT[c] ? this.wordPiece(String.fromCharCode(c)) : this.unk);
   }
 
@@ -251,8 +254,15 @@ class FastWordPiece implements StaticTokenizer {
     let start = 0;
     let i = 0;
     const n = text.length;
+    const first = this.firstAscii;
     while (i < n) {
-      let node: TrieNode | undefined = root.next.get(text.charCodeAt(i));
+      const c0 = text.charCodeAt(i);
+      // Most characters start no added token: one table read (ASCII) instead of a Map lookup.
+      if (c0 < 128 && !first[c0]) {
+        i++;
+        continue;
+      }
+      let node: TrieNode | undefined = root.next.get(c0);
       if (!node) {
         i++;
         continue;
