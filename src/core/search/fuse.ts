@@ -10,7 +10,10 @@
  * `combinedScore`; the order is total and deterministic (combined score desc, then BM25
  * rank, vector rank — absent ranks last — then id); a definition outranks every item without
  * one, and a higher tier outranks a lower one, because the `definition` contribution is the
- * largest possible RRF score plus tier × a unit larger than any RRF difference.
+ * largest possible RRF score plus tier × a unit larger than any RRF difference. With
+ * `keywordFirst` (a name lookup) an item the keyword leg found gets no vector contribution and a
+ * `keyword_first` contribution of the largest possible RRF score instead, so the keyword leg's
+ * order is kept and vector-only items follow it.
  */
 
 import type { Hit, SearchMode, SearchStrategy } from '../types.ts';
@@ -40,6 +43,13 @@ export interface FuseOptions {
   definitionTiers?: ReadonlyMap<number, number>;
   /** Size step per definition (symbols.ts sizeStep): DEFINITION_SIZE_STEP each, within its tier. */
   definitionSizes?: ReadonlyMap<number, number>;
+  /**
+   * A name lookup (symbols.ts wantsDefinitions): the keyword leg orders everything it found, and
+   * the vector leg orders only what the keyword leg did not find, after it. Meaning then adds
+   * results to a lookup without ever moving one (issue 36: hybrid changes no name lookup's
+   * answer, whatever the model).
+   */
+  keywordFirst?: boolean;
 }
 
 export interface ExplainEntry {
@@ -107,8 +117,10 @@ export function fuseRrf(bm25: readonly Hit[], vector: readonly Hit[], opts: Fuse
     }
     if (item.vectorRank !== null) {
       item.legs.push('vector');
-      item.explain.push({ signal: 'vector_rrf', value: item.vectorRank, contribution: wv / (k + item.vectorRank) });
+      const keywordOrders = opts.keywordFirst === true && item.bm25Rank !== null;
+      item.explain.push({ signal: 'vector_rrf', value: item.vectorRank, contribution: keywordOrders ? 0 : wv / (k + item.vectorRank) });
     }
+    if (opts.keywordFirst === true && item.bm25Rank !== null) item.explain.push({ signal: 'keyword_first', value: 1, contribution: maxRrf });
     const tier = tiers.get(item.id);
     if (tier !== undefined) {
       const rankBy = definitionRank({ tier, size: opts.definitionSizes?.get(item.id) ?? 0 });

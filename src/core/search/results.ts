@@ -35,6 +35,8 @@ export interface LegHits {
   vectorFloor: number | null;
   /** Vector hits dropped below the floor. */
   vectorDropped: number;
+  /** A name lookup: the keyword leg's order is kept, vector-only hits follow (fuse.ts keywordFirst). */
+  keywordFirst?: boolean;
 }
 
 /** A fused item that stands for its definition; `more` are the other pieces' items, best first. */
@@ -95,7 +97,7 @@ export function definitionKeys(rows: readonly StoredChunk[]): Record<number, str
 export function rankGroups(legs: LegHits, weights: { bm25Weight: number; vectorWeight: number }, limit: number): GroupedItem[] {
   const tiers = new Map<number, number>(Object.entries(legs.definitionTiers).map(([id, t]) => [Number(id), t]));
   const sizes = new Map<number, number>(Object.entries(legs.definitionSizes ?? {}).map(([id, s]) => [Number(id), s]));
-  const fused = fuseRrf(legs.bm25, legs.vector, { k: RRF_K, ...weights, definitionTiers: tiers, definitionSizes: sizes });
+  const fused = fuseRrf(legs.bm25, legs.vector, { k: RRF_K, ...weights, definitionTiers: tiers, definitionSizes: sizes, keywordFirst: legs.keywordFirst === true });
   const groups = new Map<string, GroupedItem>();
   const all: GroupedItem[] = [];
   for (const f of fused) {
