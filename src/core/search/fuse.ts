@@ -85,6 +85,8 @@ export function fuseRrf(bm25: readonly Hit[], vector: readonly Hit[], opts: Fuse
   for (const id of opts.exactSymbolIds ?? []) tiers.set(id, 1);
   for (const [id, t] of opts.definitionTiers ?? []) if (t > 0) tiers.set(id, t);
   const maxRrf = (wb + wv) / (k + 1);
+  // Only with a vector leg to hold back: a keyword-only list keeps its scores as they were.
+  const keywordFirst = opts.keywordFirst === true && vector.length > 0;
   // One tier step is worth more than any RRF difference, so tiers never swap.
   const unit = (FUSION_DEFINITION_BOOST + maxRrf) / TIER_GAP;
 
@@ -117,10 +119,10 @@ export function fuseRrf(bm25: readonly Hit[], vector: readonly Hit[], opts: Fuse
     }
     if (item.vectorRank !== null) {
       item.legs.push('vector');
-      const keywordOrders = opts.keywordFirst === true && item.bm25Rank !== null;
+      const keywordOrders = keywordFirst && item.bm25Rank !== null;
       item.explain.push({ signal: 'vector_rrf', value: item.vectorRank, contribution: keywordOrders ? 0 : wv / (k + item.vectorRank) });
     }
-    if (opts.keywordFirst === true && item.bm25Rank !== null) item.explain.push({ signal: 'keyword_first', value: 1, contribution: maxRrf });
+    if (keywordFirst && item.bm25Rank !== null) item.explain.push({ signal: 'keyword_first', value: 1, contribution: maxRrf });
     const tier = tiers.get(item.id);
     if (tier !== undefined) {
       const rankBy = definitionRank({ tier, size: opts.definitionSizes?.get(item.id) ?? 0 });
