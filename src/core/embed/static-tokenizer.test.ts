@@ -85,6 +85,8 @@ describe('static tokenizer: fast WordPiece = @huggingface/tokenizers', () => {
   const corpora = [
     { name: 'medium (Go + JS)', dir: join(ROOT, 'bench/corpora/medium'), count: 3000, stride: 3 },
     { name: 'kernel (C)', dir: join(ROOT, 'bench/corpora/kernel'), count: 2000, stride: 17 },
+    // Always there after npm ci, so a clean clone (CI) compares real code too.
+    { name: 'node_modules/svelte (JS, TS declarations)', dir: join(ROOT, 'node_modules/svelte'), count: 1000, stride: 2 },
   ];
   for (const c of corpora) {
     it.skipIf(!existsSync(c.dir))(`equals the library on ${c.count} chunks of ${c.name}`, async () => {
@@ -102,7 +104,7 @@ describe('static tokenizer: fast WordPiece = @huggingface/tokenizers', () => {
       }
       expect(tokens).toBeGreaterThan(c.count * 20);
       // (The slow path for lines with other characters runs too; medium has some.)
-      if (c.name.startsWith('medium')) expect(nonAscii).toBeGreaterThan(0);
+      if (!c.name.startsWith('kernel')) expect(nonAscii).toBeGreaterThan(0);
     }, 120_000);
   }
 
