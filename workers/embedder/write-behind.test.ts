@@ -59,9 +59,14 @@ describe('WriteBehindStore (real store, the static tiny model, the real pass)', 
     const wb = new WriteBehindStore(store, 1024);
     const ctl = new AbortController();
     let pages = 0;
-    await expect(embedPending({ store: wb, embedder }, { signal: ctl.signal, onProgress: () => { if (++pages === 3) ctl.abort(); } })).rejects.toThrow(/cancelled|abort/i);
+    let reported = 0;
+    // (Page sizes are the pass's to choose: it grows them for a fast model.)
+    await expect(embedPending({ store: wb, embedder }, { signal: ctl.signal, onProgress: (p) => { reported = p.embedded; if (++pages === 3) ctl.abort(); } })).rejects.toThrow(/cancelled|abort/i);
     expect(await store.embeddedCount(embedder.info.key)).toBe(0);
     await wb.flush();
-    expect(await store.embeddedCount(embedder.info.key)).toBe(128);
+    const kept = await store.embeddedCount(embedder.info.key);
+    expect(kept).toBeGreaterThan(0);
+    expect(kept).toBeLessThan(300);
+    expect(kept).toBe(reported);
   });
 });
