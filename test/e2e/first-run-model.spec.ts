@@ -203,7 +203,8 @@ test('no folder, or no model: the results say so and offer the next step', async
   // Semantic without a model: not "No results", but why, and the two ways on.
   await page.getByRole('radio', { name: 'Semantic' }).check({ force: true });
   const why = page.getByTestId('meaning-needs-model');
-  await expect(why).toContainText('with an embedding model: all-MiniLM-L6-v2, ≈23 MB, downloaded once');
+  // The model the button downloads: the recommended one (MiniLM for a folder this small).
+  await expect(why).toContainText('with an embedding model: MiniLM (Xenova/all-MiniLM-L6-v2, ≈23 MB, downloaded once');
   await expect(page.getByTestId('result-summary')).toHaveCount(0);
   await expect(page.getByText(/^No results for/)).toHaveCount(0);
   await page.screenshot({ path: 'test-results/screens/semantic-needs-model.png', fullPage: true });
