@@ -47,8 +47,8 @@ export const PROSE_MODEL: CatalogueModel = {
 /**
  * The code-tuned static (model2vec) model: 256-d, model.safetensors 32.5 MB + tokenizer.json
  * (https://huggingface.co/minishlab/potion-code-16M-v2/tree/main lists 33.5 MB in all),
- * distilled from nomic-ai/CodeRankEmbed and trained on code (CornStack). MIT, as
- * potion-code-16M's card states. (minishlab/blink-code-16M, 62,500 × 256, claims to supersede
+ * distilled from nomic-ai/CodeRankEmbed and trained on code (CornStack). potion-code-16M's card
+ * states MIT; the v2 card read here states no licence, so the offer says to check the card. (minishlab/blink-code-16M, 62,500 × 256, claims to supersede
  * it on CoIR; its file sizes and licence could not be verified here, so it is not offered.)
  */
 export const CODE_MODEL: CatalogueModel = {
@@ -57,7 +57,7 @@ export const CODE_MODEL: CatalogueModel = {
   name: 'potion-code',
   downloadMB: 34,
   dim: 256,
-  licence: 'MIT',
+  licence: 'licence: see its card',
   card: 'https://huggingface.co/minishlab/potion-code-16M-v2',
   goodAt: 'code: trained on source code, and hundreds of times faster to embed than MiniLM',
 };
