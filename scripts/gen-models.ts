@@ -599,9 +599,16 @@ export async function generateModel(spec: ModelSpec, dir: string, opts: Generate
   // Written last: a config.json with the current version marks a complete folder.
   files['config.json'] = JSON.stringify(configJson(spec, vocab.length), null, 2) + '\n';
   await mkdir(join(dir, 'onnx'), { recursive: true });
+  return writeModelFiles(dir, files);
+}
+
+/**
+ * Writes a model folder's files in order (config.json last) and returns their sizes. Each is
+ * written then renamed: a concurrent reader (another test file) never sees half a file.
+ */
+async function writeModelFiles(dir: string, files: Record<string, Uint8Array | string>): Promise<Record<string, number>> {
   const sizes: Record<string, number> = {};
   for (const [name, body] of Object.entries(files)) {
-    // Write-then-rename: a concurrent reader (another test file) never sees half a file.
     const tmp = join(dir, `${name}.${process.pid}.tmp`);
     await writeFile(tmp, body);
     await rename(tmp, join(dir, name));
@@ -723,14 +730,7 @@ export async function generateStaticModel(spec: StaticSpec, dir: string): Promis
     'config.json': JSON.stringify(config, null, 4) + '\n',
   };
   await mkdir(dir, { recursive: true });
-  const sizes: Record<string, number> = {};
-  for (const [name, body] of Object.entries(files)) {
-    const tmp = join(dir, `${name}.${process.pid}.tmp`);
-    await writeFile(tmp, body);
-    await rename(tmp, join(dir, name));
-    sizes[name] = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
-  }
-  return sizes;
+  return writeModelFiles(dir, files);
 }
 
 /**

@@ -102,12 +102,17 @@ function aligned(st: Safetensors, t: TensorInfo): ArrayBuffer {
 
 const littleEndian = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
-/** A float or integer tensor as float32 values, row-major (integers are taken as they are, unscaled). */
-export function readFloat32(st: Safetensors, name: string): Float32Array {
+/** The tensor `name` and its bytes, aligned for a typed array of its element type. */
+function tensorBytes(st: Safetensors, name: string): { t: TensorInfo; buf: ArrayBuffer } {
   const t = st.tensors.get(name);
   if (!t) throw new Error(`${st.where}: no tensor "${name}"`);
   if (!littleEndian && ELEMENT_BYTES[t.dtype] > 1) throw new Error('big-endian platforms are not supported');
-  const buf = aligned(st, t);
+  return { t, buf: aligned(st, t) };
+}
+
+/** A float or integer tensor as float32 values, row-major (integers are taken as they are, unscaled). */
+export function readFloat32(st: Safetensors, name: string): Float32Array {
+  const { t, buf } = tensorBytes(st, name);
   switch (t.dtype) {
     case 'F32': return new Float32Array(buf);
     case 'F64': return Float32Array.from(new Float64Array(buf));
@@ -134,10 +139,7 @@ export function readFloat32(st: Safetensors, name: string): Float32Array {
 
 /** An integer tensor as int32 values; throws on floats or values outside int32. */
 export function readInt32(st: Safetensors, name: string): Int32Array {
-  const t = st.tensors.get(name);
-  if (!t) throw new Error(`${st.where}: no tensor "${name}"`);
-  if (!littleEndian && ELEMENT_BYTES[t.dtype] > 1) throw new Error('big-endian platforms are not supported');
-  const buf = aligned(st, t);
+  const { t, buf } = tensorBytes(st, name);
   switch (t.dtype) {
     case 'I32': return new Int32Array(buf);
     case 'I16': return Int32Array.from(new Int16Array(buf));
