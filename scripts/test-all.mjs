@@ -33,8 +33,12 @@ if (NEEDED.length > 0) {
   }
 }
 
-if (existsSync('scripts/gen-models.ts') && !existsSync('models/generated/tiny/config.json')) {
-  if (run('npx', ['tsx', 'scripts/gen-models.ts', '--only', 'tiny']) !== 0) process.exit(1);
+// tiny for the unit tests; potion-shape for the browser's static-model specs (which would
+// otherwise skip when Playwright runs without Vitest having generated it first).
+for (const name of ['tiny', 'potion-shape']) {
+  if (existsSync('scripts/gen-models.ts') && !existsSync(`models/generated/${name}/config.json`)) {
+    if (run('npx', ['tsx', 'scripts/gen-models.ts', '--only', name]) !== 0) process.exit(1);
+  }
 }
 
 /** Runs a command with its output passed through, and keeps that output to repeat at the end. */
