@@ -168,11 +168,15 @@ describe('StaticEmbedder (generated tiny tables, by hand)', () => {
 });
 
 describe('StaticEmbedder refuses inconsistent model files', () => {
-  const files = (over: Partial<Record<string, Uint8Array | null>>) => ({
+  // 'truncated' stands for the real table cut short: read when the test runs, after beforeAll
+  // generated the model (a clean clone has none when the file is collected).
+  const files = (over: Partial<Record<string, Uint8Array | null | 'truncated'>>) => ({
     where: 'mem',
     async read(name: string) {
-      if (name in over) return over[name] ?? null;
-      return new Uint8Array(readFileSync(join(MODELS, 'static-tiny', name)));
+      const real = () => new Uint8Array(readFileSync(join(MODELS, 'static-tiny', name)));
+      if (!(name in over)) return real();
+      const o = over[name];
+      return o === 'truncated' ? real().subarray(0, 600) : (o ?? null);
     },
   });
 
@@ -183,7 +187,7 @@ describe('StaticEmbedder refuses inconsistent model files', () => {
   it.each([
     { name: 'no table', over: { 'model.safetensors': null }, error: 'mem: model.safetensors is missing' },
     { name: 'no tokenizer', over: { 'tokenizer.json': null }, error: 'mem: tokenizer.json is missing' },
-    { name: 'truncated table', over: { 'model.safetensors': new Uint8Array(readFileSync(join(MODELS, 'static-tiny', 'model.safetensors'))).subarray(0, 600) }, error: /the file is truncated/ },
+    { name: 'truncated table', over: { 'model.safetensors': 'truncated' as const }, error: /the file is truncated/ },
     { name: 'config not JSON', over: { 'config.json': new TextEncoder().encode('{') }, error: /config.json is not valid JSON/ },
   ])('$name', async ({ over, error }) => {
     await expect(StaticEmbedder.load(files(over), { modelId: 'x' })).rejects.toThrow(error);
