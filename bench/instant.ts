@@ -96,6 +96,8 @@ interface IndexRow {
   rssKb: Record<string, number>;
   pythonMs: number;
   windows: number;
+  /** Through the warm server (`wall.warm`): the server's CPU ms per index, median. */
+  serverCpuMs?: number | null;
 }
 
 interface Spread {
@@ -119,7 +121,7 @@ export interface InstantReport {
   machine: MachineInfo;
   sides: string[];
   small: IndexRow[];
-  smallSummary: { repos: number; medianFiles: number; wallMedian: Record<string, number>; pythonMedian: number; rssMax: Record<string, number> };
+  smallSummary: { repos: number; medianFiles: number; wallMedian: Record<string, number>; serverCpuMedian: number; pythonMedian: number; rssMax: Record<string, number> };
   search: SearchStats;
   /** One-shot search on the medium corpus (bench/queries.txt), when it is prepared. */
   mediumSearch: SearchStats | null;
@@ -131,11 +133,12 @@ function fileCount(dir: string): number {
   return listFiles(dir).length;
 }
 
-/** One fresh `sift index --no-embed` of `dir` into `db`. */
-function siftIndexOnce(side: Side, dir: string, db: string, home: string): Measured {
+/** One fresh `sift index --no-embed` of `dir` into `db`: in its own process (SIFT_SERVER=0), or through `warm`'s server. */
+function siftIndexOnce(side: Side, dir: string, db: string, home: string, warm: WarmServer | null = null): Measured {
   rmSync(db, { force: true });
-  for (const ext of ['-wal', '-shm', '-journal', '.lock']) rmSync(db + ext, { force: true });
-  return measured(process.execPath, [side.bin, 'index', dir, '--no-embed', '--db', db, '--json', '--quiet'], { ...process.env, SIFT_HOME: home, SIFT_OFFLINE: '1' });
+  for (const ext of ['-wal', '-shm', '-journal', '.lock', '.rebuild']) rmSync(db + ext, { force: true });
+  const env = warm ? warm.env : { ...process.env, SIFT_HOME: home, SIFT_OFFLINE: '1', SIFT_SERVER: '0' };
+  return measured(process.execPath, [side.bin, 'index', dir, '--no-embed', '--db', db, '--json', '--quiet'], env);
 }
 
 async function indexedFiles(db: string): Promise<string[]> {
@@ -148,13 +151,15 @@ async function indexedFiles(db: string): Promise<string[]> {
 }
 
 /** Index rows for `dir`, sides and Python alternating, `runs` rounds; returns the row and each side's db. */
-async function indexRow(corpus: string, dir: string, sides: readonly Side[], runs: number): Promise<{ row: IndexRow; dbs: Record<string, string> }> {
+async function indexRow(corpus: string, dir: string, sides: readonly Side[], runs: number, warm: WarmServer | null = null): Promise<{ row: IndexRow; dbs: Record<string, string> }> {
   const work = join(WORK, corpus);
   mkdirSync(work, { recursive: true });
   const home = join(work, 'home');
   const dbs = Object.fromEntries(sides.map((s) => [s.name, join(work, `${s.name}.db`)]));
-  const walls: Record<string, number[]> = Object.fromEntries(sides.map((s) => [s.name, []]));
-  const rss: Record<string, number[]> = Object.fromEntries(sides.map((s) => [s.name, []]));
+  const names = [...sides.map((s) => s.name), ...(warm ? ['warm'] : [])];
+  const walls: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
+  const rss: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
+  const serverCpu: number[] = [];
   const py: number[] = [];
   let chunks = 0;
   let windows = 0;
@@ -172,6 +177,16 @@ async function indexRow(corpus: string, dir: string, sides: readonly Side[], run
         }
       }
     }
+    if (warm) {
+      // This checkout's index through its warm server (a small folder's index is served): the
+      // client's wall and RSS, and the server's CPU from /proc.
+      const cpu0 = procCpuMs(warm.pid);
+      const m = siftIndexOnce(sides[0], dir, join(work, 'warm.db'), home, warm);
+      const cpu1 = procCpuMs(warm.pid);
+      walls.warm.push(m.ms);
+      rss.warm.push(m.rssKb);
+      if (cpu0 !== null && cpu1 !== null) serverCpu.push(cpu1 - cpu0);
+    }
     if (list === null) {
       list = join(work, 'files.txt');
       writeFileSync(list, (await indexedFiles(dbs[sides[0].name])).join('\n') + '\n');
@@ -184,8 +199,9 @@ async function indexRow(corpus: string, dir: string, sides: readonly Side[], run
   return {
     row: {
       corpus, files, chunks, windows, pythonMs: median(py),
-      wall: Object.fromEntries(sides.map((s) => [s.name, median(walls[s.name])])),
-      rssKb: Object.fromEntries(sides.map((s) => [s.name, Math.max(...rss[s.name])])),
+      wall: Object.fromEntries(names.map((n) => [n, median(walls[n])])),
+      rssKb: Object.fromEntries(names.map((n) => [n, Math.max(...rss[n])])),
+      serverCpuMs: serverCpu.length ? median(serverCpu) : null,
     },
     dbs,
   };
@@ -354,7 +370,7 @@ export async function benchInstant(o: { quick?: boolean; base?: string; runs?: n
   try {
     for (const { spec } of picked) {
       const dir = checkoutDir(spec);
-      const { row, dbs } = await indexRow(spec.name, dir, sides, runs);
+      const { row, dbs } = await indexRow(spec.name, dir, sides, runs, warm);
       small.push(row);
       log(`${spec.name}: ${row.files} files, sift ${fmt(row.wall.sift)} ms${o.base ? `, base ${fmt(row.wall.base)} ms` : ''}, python FTS5 ${fmt(row.pythonMs)} ms`);
       const qs = hand.filter((q) => q.repo === spec.name).slice(0, QUESTIONS_PER_REPO);
@@ -386,7 +402,8 @@ export async function benchInstant(o: { quick?: boolean; base?: string; runs?: n
   const smallSummary = {
     repos: small.length,
     medianFiles: median(small.map((r) => r.files)),
-    wallMedian: Object.fromEntries(sides.map((s) => [s.name, median(small.map((r) => r.wall[s.name]))])),
+    wallMedian: Object.fromEntries([...sides.map((s) => s.name), 'warm'].map((n) => [n, median(small.map((r) => r.wall[n]).filter((v) => v !== undefined))])),
+    serverCpuMedian: median(small.map((r) => r.serverCpuMs).filter((v): v is number => typeof v === 'number')),
     pythonMedian: median(small.map((r) => r.pythonMs)),
     rssMax: Object.fromEntries(sides.map((s) => [s.name, Math.max(...small.map((r) => r.rssKb[s.name]))])),
   };
@@ -423,6 +440,7 @@ export function instantMarkdown(r: Omit<InstantReport, 'markdown'>, base?: strin
     '| measure | sift | ' + (hasBase ? 'base | ' : '') + 'native reference (same run) | ratio | target |',
     '|---|---|' + (hasBase ? '---|' : '') + '---|---|---|',
     `| \`sift index --no-embed\`, ${s.repos} repositories of ${SMALL_MIN}–${SMALL_MAX} files (median ${fmt(s.medianFiles)} files): median of per-repository medians | ${fmt(s.wallMedian.sift)} ms | ${hasBase ? `${fmt(s.wallMedian.base)} ms | ` : ''}Python sqlite3 FTS5, 40-line windows: ${fmt(s.pythonMedian)} ms | ${x(s.wallMedian.sift, s.pythonMedian)} | ≤ 500 ms |`,
+    `| the same, warm (\`sift index\` of a small folder runs in the warm server when one runs): client's wall; the server's CPU ${fmt(s.serverCpuMedian)} ms per index | ${fmt(s.wallMedian.warm)} ms | ${hasBase ? '| ' : ''}the same Python build | ${x(s.wallMedian.warm, s.pythonMedian)} | ≤ 500 ms |`,
     `| peak RSS of those runs (largest) | ${fmt(s.rssMax.sift / 1024)} MiB | ${hasBase ? `${fmt(s.rssMax.base / 1024)} MiB | ` : ''} | ${hasBase ? x(s.rssMax.sift, s.rssMax.base) + ' of base' : ''} | no higher than e804d1e |`,
     ...searchRows(`${r.search.questions} questions of ${s.repos} repositories`, r.search, hasBase),
     ...(r.mediumSearch ? searchRows(`${r.mediumSearch.questions} questions (bench/queries.txt) of the medium corpus`, r.mediumSearch, hasBase) : []),
@@ -430,9 +448,9 @@ export function instantMarkdown(r: Omit<InstantReport, 'markdown'>, base?: strin
     '',
     '<details><summary>Per repository</summary>',
     '',
-    '| repository | files | chunks | sift ms | ' + (hasBase ? 'base ms | ' : '') + 'python FTS5 ms | sift RSS MiB |',
-    '|---|---|---|---|' + (hasBase ? '---|' : '') + '---|---|',
-    ...r.small.map((row) => `| ${row.corpus} | ${row.files} | ${row.chunks} | ${fmt(row.wall.sift)} | ${hasBase ? `${fmt(row.wall.base)} | ` : ''}${fmt(row.pythonMs)} | ${fmt(row.rssKb.sift / 1024)} |`),
+    '| repository | files | chunks | sift ms | warm ms | ' + (hasBase ? 'base ms | ' : '') + 'python FTS5 ms | sift RSS MiB |',
+    '|---|---|---|---|---|' + (hasBase ? '---|' : '') + '---|---|',
+    ...r.small.map((row) => `| ${row.corpus} | ${row.files} | ${row.chunks} | ${fmt(row.wall.sift)} | ${fmt(row.wall.warm)} | ${hasBase ? `${fmt(row.wall.base)} | ` : ''}${fmt(row.pythonMs)} | ${fmt(row.rssKb.sift / 1024)} |`),
     '',
     '</details>',
   ];

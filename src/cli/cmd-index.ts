@@ -17,6 +17,7 @@ import { loadCliEmbedder, type ModelChoice } from './model.ts';
 import { rebuildVectorIndex } from './vectors.ts';
 import type { CodebaseStatus } from '../core/types.ts';
 import { trace } from './trace.ts';
+import { processIo, type CliIo } from './io.ts';
 
 export interface IndexCliOptions {
   embed: boolean;
@@ -33,6 +34,14 @@ export interface IndexCliOptions {
   workers?: number;
   /** Why embedding is off when `embed` is false (default: "disabled (--no-embed)"). */
   embedOff?: string;
+  /** Where output, notes and progress go (default: this process's streams; the warm server's client otherwise). */
+  io?: CliIo;
+  /**
+   * Called when the keyword pass is done, before embedding: a new index built beside its final
+   * name goes into place here (main.ts), so keyword search works while embedding runs. Returns
+   * the store to embed into, or null when nothing more is written (no embedding asked for).
+   */
+  afterLexical?: (store: Store) => Promise<Store | null>;
 }
 
 /**
@@ -67,7 +76,7 @@ const OPTIMIZE_AFTER_ROWS = 20_000;
  * first IN_THREAD_FIRST_FILES, which are chunked here while the threads load. Either way a file
  * comes back as chunkForStore makes it (the worker's code), with Node's native hash and codec.
  */
-async function createChunker(workers: number, quiet: boolean): Promise<{ chunker: FileChunker; concurrency: number; dispose: () => Promise<void> }> {
+async function createChunker(workers: number, quiet: boolean, io: CliIo): Promise<{ chunker: FileChunker; concurrency: number; dispose: () => Promise<void> }> {
   let local: Promise<Chunker> | null = null;
   const loadLocal = (): Promise<Chunker> => (local ??= Chunker.create({ loadWasm: nodeWasmLoader }));
   const inThread: FileChunker = {
@@ -76,7 +85,7 @@ async function createChunker(workers: number, quiet: boolean): Promise<{ chunker
   const pool = workers > 0
     ? createChunkPool(workers, async () => inThread, (why) => {
       // Same results, only slower: say so once per thread lost.
-      if (!quiet) process.stderr.write(`sift: a chunk worker stopped (${why.split('\n')[0]}); its files are chunked on the main thread\n`);
+      if (!quiet) io.err(`sift: a chunk worker stopped (${why.split('\n')[0]}); its files are chunked on the main thread\n`);
     })
     : null;
   // Unknown until `expect` (a caller that never tells gets the pool after the first files).
@@ -116,31 +125,36 @@ export interface IndexReport {
   lines: string[];
   /** The embedding pass: what it did, or why it did not run. */
   embedding: (EmbedSummary & { model: string; device: string; dtype: string }) | { skipped: string };
+  /** The store the run ended with (another than the one given after `afterLexical`), still open; null when that closed it. */
+  store: Store | null;
 }
 
 /** `sift index`: update the index, print its summary, close the store. */
 export async function runIndex(dir: string, store: Store, paths: IndexPaths, o: IndexCliOptions): Promise<number> {
   const report = await updateIndex(dir, store, paths, o);
   trace('index updated');
-  if (o.json) process.stdout.write(JSON.stringify(report.json, null, 2) + '\n');
-  else if (!o.quiet) process.stdout.write(report.lines.join('\n') + '\n');
-  await store.close();
+  const io = o.io ?? processIo;
+  if (o.json) io.out(JSON.stringify(report.json, null, 2) + '\n');
+  else if (!o.quiet) io.out(report.lines.join('\n') + '\n');
+  if (report.store) await report.store.close();
   trace('index closed');
   return 0;
 }
 
 /**
  * Bring the index of `dir` up to date (walk, chunk, store; then embed unless `o.embed` is
- * false) and say what was done. Prints progress on a terminal only; leaves `store` open.
+ * false) and say what was done. Prints progress on a terminal only; leaves the store open
+ * (`given`, or the one `afterLexical` returned: IndexReport.store).
  * `sift index` and `sift publish` both run it, under the index's writer lock.
  */
-export async function updateIndex(dir: string, store: Store, paths: IndexPaths, o: IndexCliOptions): Promise<IndexReport> {
-  const tty = process.stderr.isTTY && !o.quiet;
+export async function updateIndex(dir: string, given: Store, paths: IndexPaths, o: IndexCliOptions): Promise<IndexReport> {
+  let store: Store | null = given;
+  const io = o.io ?? processIo;
   const show = (line: string): void => {
-    if (tty) process.stderr.write(`\r\x1b[K${line}`);
+    if (!o.quiet) io.progress(line);
   };
   const warnings: string[] = [];
-  const { chunker, concurrency, dispose } = await createChunker(workerCount(o), o.quiet);
+  const { chunker, concurrency, dispose } = await createChunker(workerCount(o), o.quiet, io);
   let lexical: IndexSummary;
   const ac = new AbortController();
   let stage = '';
@@ -148,7 +162,7 @@ export async function updateIndex(dir: string, store: Store, paths: IndexPaths, 
   process.once('SIGINT', onSigint);
   try {
     lexical = await indexCodebase(
-      { source: new NodeFileSource(dir), store, chunker },
+      { source: new NodeFileSource(dir), store: given, chunker },
       {
         signal: ac.signal,
         verify: o.verify,
@@ -168,16 +182,17 @@ export async function updateIndex(dir: string, store: Store, paths: IndexPaths, 
     await dispose();
     trace('chunkers disposed');
   }
-  if (tty) process.stderr.write('\r\x1b[K');
+  show('');
+  if (o.afterLexical) store = await o.afterLexical(given);
   const optimizeMs: number | null = lexical.timings.optimize > 0 ? lexical.timings.optimize : null;
 
   let embedding: (EmbedSummary & { model: string; device: string; dtype: string }) | { skipped: string } = { skipped: o.embedOff ?? 'disabled (--no-embed)' };
   let vectors: { kind: string; count: number; ms: number } | null = null;
-  if (o.embed) {
+  if (o.embed && store) {
     const choice: ModelChoice | { unavailable: string } = await loadCliEmbedder({ modelDir: o.modelDir, store });
     if ('unavailable' in choice) {
       embedding = { skipped: choice.unavailable };
-      if (!o.json && !o.quiet) process.stderr.write(`sift: no embedding model (${choice.unavailable}); keyword search only\n`);
+      if (!o.json && !o.quiet) io.err(`sift: no embedding model (${choice.unavailable}); keyword search only\n`);
     } else {
       try {
         const res = await embedPending(
@@ -187,7 +202,7 @@ export async function updateIndex(dir: string, store: Store, paths: IndexPaths, 
             onProgress: (p) => show(`embedding ${p.embedded}/${p.total} chunks  ${p.rate.toFixed(1)} chunks/s`),
           },
         );
-        if (tty) process.stderr.write('\r\x1b[K');
+        show('');
         embedding = { ...res, model: choice.embedder.info.modelId, device: choice.embedder.info.device, dtype: choice.embedder.info.dtype };
         try {
           vectors = await rebuildVectorIndex(store, paths, choice.embedder.info.key);
@@ -195,7 +210,7 @@ export async function updateIndex(dir: string, store: Store, paths: IndexPaths, 
           // The vector file is a cache (search rebuilds it from the embeddings): warn, keep the index.
           const why = e instanceof Error ? e.message.split('\n')[0] : String(e);
           warnings.push(`vector cache not saved: ${why}`);
-          if (!o.json && !o.quiet) process.stderr.write(`sift: vector cache not saved (${safeText(why)}); search rebuilds it\n`);
+          if (!o.json && !o.quiet) io.err(`sift: vector cache not saved (${safeText(why)}); search rebuilds it\n`);
         }
       } finally {
         await choice.embedder.dispose();
@@ -234,5 +249,5 @@ export async function updateIndex(dir: string, store: Store, paths: IndexPaths, 
   if ('embedded' in embedding) lines.push(`embeddings: ${embedding.embedded}/${embedding.total} chunks (${embedding.newlyEmbedded} new, ${embedding.rate.toFixed(1)} chunks/s, ${embedding.model} ${embedding.dtype} on ${embedding.device})`);
   else lines.push(`embeddings: skipped — ${embedding.skipped}`);
   lines.push(`index: ${paths.db}`);
-  return { json, lines: lines.map(safeText), embedding };
+  return { json, lines: lines.map(safeText), embedding, store };
 }

@@ -23,10 +23,11 @@
  */
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes, type Hash } from 'node:crypto';
-import { chmodSync, closeSync, existsSync, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CliError, freeBytes, safeText, type IndexPaths } from './context.ts';
+import { fsyncDir, fsyncFile } from './durable.ts';
 import { updateIndex, type IndexCliOptions, type IndexReport } from './cmd-index.ts';
 import { openNodePack, openNodeStore } from '../core/store/open-node.ts';
 import { classify, EXIT_CODE, formatBytes } from '../core/store/errors.ts';
@@ -245,23 +246,6 @@ function appendCopy(file: string, pageSize: number, hashes: Buffer, runs: Readon
     return { head, bytes: to };
   } finally {
     closeSync(fd);
-  }
-}
-
-function fsyncFile(file: string): void {
-  const fd = openSync(file, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-function fsyncDir(dir: string): void {
-  try {
-    fsyncFile(dir);
-  } catch {
-    // Not every file system lets a folder be fsynced; the rename is still atomic.
   }
 }
 

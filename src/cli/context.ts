@@ -102,10 +102,10 @@ export function describeFailure(e: unknown, paths: IndexPaths | null): CliError 
   }
 }
 
-export async function openIndex(paths: IndexPaths): Promise<IndexContext> {
+export async function openIndex(paths: IndexPaths, o: { scratch?: boolean } = {}): Promise<IndexContext> {
   mkdirSync(dirname(paths.db), { recursive: true });
   try {
-    const store = await openNodeStore(paths.db);
+    const store = await openNodeStore(paths.db, { scratch: o.scratch });
     return { dir: paths.dir, paths, store };
   } catch (e) {
     throw describeFailure(e, paths);

@@ -16,14 +16,19 @@
  */
 import { createConnection } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { bundleVersion, forwardedEnv, FRAME, FrameReader, runDirState, SERVED_COMMANDS, socketPath, type ServeRequest, type ServeStatus } from './serve-protocol.ts';
+import { bundleVersion, forwardedEnv, FRAME, FrameReader, isServedCommand, runDirState, socketPath, type ServeRequest, type ServeStatus } from './serve-protocol.ts';
+import { progressBytes } from './io.ts';
 import { trace } from './trace.ts';
 
 export { trace };
 
 /** Longest wait for the server to read the request and say it will run it. */
 const ACCEPT_TIMEOUT_MS = 1000;
-/** Longest wait for an accepted command's answer; past it the command runs in-process. */
+/**
+ * Longest wait for an accepted search's answer; past it the search runs in-process. An accepted
+ * `index` has none: it holds the index's writer lock, so a second run here would only wait for
+ * it; the client waits for its answer or for the connection to close (the server gone).
+ */
 const ANSWER_TIMEOUT_MS = 120_000;
 
 type Answer =
@@ -34,7 +39,7 @@ type Answer =
   | { kind: 'failed'; why: string };
 
 /** One request, one answer; resolves (never rejects) when the answer is complete or cannot come. */
-export function ask(sock: string, req: ServeRequest, o: { onConnect?: () => void } = {}): Promise<Answer> {
+export function ask(sock: string, req: ServeRequest, o: { onConnect?: () => void; onProgress?: (line: string) => void } = {}): Promise<Answer> {
   return new Promise((resolve) => {
     const writes: Array<{ fd: 1 | 2; bytes: Buffer }> = [];
     const reader = new FrameReader();
@@ -63,7 +68,9 @@ export function ask(sock: string, req: ServeRequest, o: { onConnect?: () => void
       for (const f of reader.push(chunk)) {
         if (f.kind === FRAME.accepted) {
           clearTimeout(timer);
-          timer = setTimeout(() => finish({ kind: 'failed', why: 'no answer in time' }), ANSWER_TIMEOUT_MS);
+          if (req.argv[0] !== 'index') timer = setTimeout(() => finish({ kind: 'failed', why: 'no answer in time' }), ANSWER_TIMEOUT_MS);
+        } else if (f.kind === FRAME.progress) {
+          o.onProgress?.(f.payload.toString('utf8'));
         } else if (f.kind === FRAME.out || f.kind === FRAME.err) {
           writes.push({ fd: f.kind === FRAME.out ? 1 : 2, bytes: Buffer.from(f.payload) });
         } else if (f.kind === FRAME.exit) {
@@ -97,10 +104,10 @@ export type ServerOutcome = { code: number } | { code: null; startServer: boolea
  * command is served. With SIFT_TRACE=1 prints the client's phases (node started, connected,
  * answered with the server's own ms).
  */
-export async function runThroughServer(argv: string[], started: { ms: number; cpu: NodeJS.CpuUsage }): Promise<ServerOutcome> {
+export async function runThroughServer(argv: string[], started: { ms: number; cpu: NodeJS.CpuUsage }, o: { smallFolder?: boolean } = {}): Promise<ServerOutcome> {
   if (process.env.SIFT_SERVER === '0') return { code: null, startServer: false, why: 'SIFT_SERVER=0' };
-  // Served: one-shot read-only commands; a debug run prints its stack from the process itself.
-  if (!SERVED_COMMANDS.includes(argv[0]) || argv.includes('--stdin') || process.env.SIFT_DEBUG) return { code: null, startServer: false, why: 'not served' };
+  // Served: one-shot searches and small indexes; a debug run prints its stack from the process itself.
+  if (!isServedCommand(argv, !!o.smallFolder) || process.env.SIFT_DEBUG) return { code: null, startServer: false, why: 'not served' };
   const version = bundleVersion();
   const sock = socketPath();
   if (!version || !sock) return { code: null, startServer: false, why: version ? 'socket path too long' : 'not the bundle' };
@@ -108,7 +115,16 @@ export async function runThroughServer(argv: string[], started: { ms: number; cp
   const dir = runDirState();
   if (dir !== 'private') return { code: null, startServer: dir === 'missing', why: `socket folder ${dir}` };
   let connected: { ms: number; cpu: NodeJS.CpuUsage } | undefined;
-  const a = await ask(sock, request('run', version, argv), { onConnect: () => (connected = { ms: performance.now(), cpu: process.cpuUsage() }) });
+  // Progress lines come only when this stderr is a terminal (the request says so); the command clears its last.
+  let showing = false;
+  const a = await ask(sock, request('run', version, argv), {
+    onConnect: () => (connected = { ms: performance.now(), cpu: process.cpuUsage() }),
+    onProgress: (line) => {
+      showing = line !== '';
+      process.stderr.write(progressBytes(line));
+    },
+  });
+  if (showing && a.kind !== 'done') process.stderr.write(progressBytes(''));
   if (a.kind === 'done') {
     // Printed only when served: otherwise the in-process run prints its own phases from the start.
     trace('node started', started);

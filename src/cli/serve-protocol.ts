@@ -8,6 +8,7 @@
  * [kind: 1 byte][length: uint32 big-endian][payload]:
  *   A  accepted: the server read the request and will run it (payload empty)
  *   O  bytes the command wrote to stdout;  E  bytes it wrote to stderr (in the order written)
+ *   P  a progress line (`index` on a terminal): the client shows it at once; never output
  *   X  done: JSON { code, ms } (the exit code; the server's ms for the command)
  *   F  not run, run it yourself: JSON { why, restart } (e.g. another version: the server exits)
  *   S  JSON status (op "status" and "stop")
@@ -18,8 +19,21 @@ import { lstatSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { siftHome } from './home.ts';
 
-/** Commands a client sends to the server: one-shot and read-only (search, and grep as `search --mode exact|regex`). */
-export const SERVED_COMMANDS: readonly string[] = ['search'];
+/**
+ * Commands a client sends to the server: a one-shot search (ranked, and grep as `search --mode
+ * exact|regex`; not `--stdin`), and `index` of a small folder (bin/sift's isSmallFolder: at most
+ * 1,000 entries, the rule that also picks Liftoff-only code), whose fixed costs (Node, the bundle, SQLite's and the grammars'
+ * WebAssembly) outweigh its work. A bigger index runs in its own process: it shows its progress
+ * as it goes and does not hold the server's queue for minutes.
+ */
+export const SERVED_COMMANDS: readonly string[] = ['search', 'index'];
+
+/** Whether `argv` is served; `smallFolder`: the index command's folder is small (bin/sift counts). */
+export function isServedCommand(argv: readonly string[], smallFolder: boolean): boolean {
+  if (argv.includes('--stdin')) return false;
+  if (argv[0] === 'search') return true;
+  return argv[0] === 'index' && smallFolder;
+}
 
 /**
  * Longest socket path used: sun_path holds 108 bytes on Linux, 104 on macOS (with the NUL). A
@@ -120,7 +134,7 @@ export interface ServeRequest {
   argv: string[];
   cwd: string;
   env: Record<string, string>;
-  /** The client's streams; no served command's output depends on them today (no colours, no widths). */
+  /** The client's streams: only `index`'s progress lines depend on them (sent when stderr is a terminal). */
   tty: { stdout: boolean; stderr: boolean; columns: number | null };
 }
 
@@ -134,7 +148,8 @@ export interface ServeStatus {
   indexes: { open: number; opened: number; reused: number };
 }
 
-export const FRAME = { accepted: 0x41, out: 0x4f, err: 0x45, exit: 0x58, fallback: 0x46, status: 0x53 } as const;
+/** P: a passing progress line (CliIo.progress), shown at once on the client's terminal; not output. */
+export const FRAME = { accepted: 0x41, out: 0x4f, err: 0x45, progress: 0x50, exit: 0x58, fallback: 0x46, status: 0x53 } as const;
 
 export function frame(kind: number, payload: string | Uint8Array = ''): Buffer {
   const body = typeof payload === 'string' ? Buffer.from(payload, 'utf8') : Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);

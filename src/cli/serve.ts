@@ -21,7 +21,7 @@ import { chmodSync, lstatSync, mkdirSync, unlinkSync } from 'node:fs';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { CliError } from './context.ts';
 import type { CliIo, RunCommand } from './io.ts';
-import { bundleInputs, bundleSourcesChanged, bundleVersion, forwardedEnv, FRAME, frame, isForwardedEnv, runDir, runDirState, SERVED_COMMANDS, socketPath, type ServeRequest, type ServeStatus } from './serve-protocol.ts';
+import { bundleInputs, bundleSourcesChanged, bundleVersion, forwardedEnv, FRAME, frame, isForwardedEnv, runDir, runDirState, isServedCommand, socketPath, type ServeRequest, type ServeStatus } from './serve-protocol.ts';
 import { WarmIndexes } from './warm-indexes.ts';
 import { nodeRuntime, useEnvBusyTimeout } from '../core/store/open-node.ts';
 
@@ -171,8 +171,16 @@ export async function runServe(run: RunCommand, io: CliIo): Promise<number> {
     try {
       await useEnvBusyTimeout();
       const code = await run(req.argv, {
-        io: { out: (t) => send(FRAME.out, t), err: (t) => send(FRAME.err, t) },
+        io: {
+          out: (t) => send(FRAME.out, t),
+          err: (t) => send(FRAME.err, t),
+          progress: (line) => {
+            if (req.tty?.stderr) send(FRAME.progress, line);
+          },
+        },
         warm,
+        // Only a small folder's index is served (the client counted it: isServedCommand).
+        smallFolder: req.argv[0] === 'index',
       });
       send(FRAME.exit, JSON.stringify({ code, ms: performance.now() - t0 }));
     } catch (e) {
@@ -243,7 +251,8 @@ export async function runServe(run: RunCommand, io: CliIo): Promise<number> {
       return;
     }
     if (stopping) return refuse('stopping', false);
-    if (!SERVED_COMMANDS.includes(req.argv[0]) || req.argv.includes('--stdin')) return refuse('not served', false);
+    // The client judged the folder of an `index` small (serve-protocol.ts isServedCommand).
+    if (!isServedCommand(req.argv, true)) return refuse('not served', false);
     socket.write(frame(FRAME.accepted));
     clearTimeout(idleTimer);
     enqueue(req, socket);
@@ -258,6 +267,7 @@ export async function runServe(run: RunCommand, io: CliIo): Promise<number> {
   // The grep command's chunk now: a rebuild replaces the bundle's files under a running server.
   void nodeRuntime().catch(() => undefined);
   void import('./cmd-grep.ts').catch(() => undefined);
+  void import('./cmd-index.ts').catch(() => undefined);
   const warmup = process.env.SIFT_SERVER_WARMUP;
   delete process.env.SIFT_SERVER_WARMUP;
   let warmArgv: unknown = null;
@@ -266,7 +276,9 @@ export async function runServe(run: RunCommand, io: CliIo): Promise<number> {
   } catch {
     // no warm-up
   }
-  if (Array.isArray(warmArgv) && warmArgv.every((a) => typeof a === 'string') && SERVED_COMMANDS.includes(warmArgv[0] as string)) {
+  if (Array.isArray(warmArgv) && warmArgv.every((a) => typeof a === 'string') && warmArgv[0] === 'search' && isServedCommand(warmArgv as string[], false)) {
+    // A search that started the server runs again (its index opened, its output discarded); an
+    // index is not run twice: the compiles above are its warm-up.
     enqueue({ op: 'run', version, argv: warmArgv as string[], cwd: process.cwd(), env: forwardedEnv(), tty: { stdout: false, stderr: false, columns: null } }, null);
   } else {
     process.chdir('/');

@@ -235,23 +235,53 @@ describe('two processes on one index', () => {
 describe('a crash mid-write', () => {
   it('SIGKILL during sift index: readers never see corruption, the next run finishes and loses nothing', async () => {
     const db = join(work, 'killed', 'index.db');
-    const c = start(['index', tree, '--db', db, '--no-embed', '-q', '--workers', '0']);
-    c.end();
-    // Kill while a write transaction is open (its rollback journal exists).
-    let exited = false;
-    void c.done.then(() => (exited = true));
-    const journal = `${db}-journal`;
-    while (!exited && !existsSync(journal)) await sleep(2);
-    expect(exited, 'the index finished before it could be killed; grow the tree').toBe(false);
-    c.kill('SIGKILL');
-    const killed = await c.done;
-    expect(killed.signal).toBe('SIGKILL');
-    const search = await sift(['search', tree, 'unique_marker_1', '--db', db, '--mode', 'bm25', '--json']);
-    expect([0, 3], search.stderr).toContain(search.code);
-    const next = await sift(['index', tree, '--db', db, '--no-embed']);
-    expect(next.code, next.stderr).toBe(0);
-    expect(next.stderr).not.toMatch(/waiting/); // the dead writer's lock is stale, not busy
+    const building = `${db}.rebuild`;
+    // A new index of a small folder is built beside (db.rebuild) and renamed in when complete:
+    // killed while building, there is still no index, and the next run starts afresh.
+    const first = start(['index', tree, '--db', db, '--no-embed', '-q', '--workers', '0']);
+    first.end();
+    let firstDone = false;
+    void first.done.then(() => (firstDone = true));
+    while (!firstDone && !(existsSync(building) && statSync(building).size > 0)) await sleep(2);
+    expect(firstDone, 'the index finished before it could be killed; grow the tree').toBe(false);
+    first.kill('SIGKILL');
+    expect((await first.done).signal).toBe('SIGKILL');
+    expect(existsSync(db)).toBe(false);
+    const none = await sift(['search', tree, 'unique_marker_1', '--db', db, '--mode', 'bm25', '--json']);
+    expect(none.code, none.stderr).toBe(3);
+    await buildIndex(db);
+    expect(existsSync(building)).toBe(false);
     await expectHealthy(db);
+
+    // In place: every file changed, killed while a write transaction is open (its rollback journal exists).
+    const originals = new Map<string, string>();
+    for (const sub of readdirSync(tree)) {
+      for (const f of readdirSync(join(tree, sub))) {
+        const file = join(tree, sub, f);
+        originals.set(file, readFileSync(file, 'utf8'));
+        writeFileSync(file, `${originals.get(file)}\n# edited\n`);
+      }
+    }
+    try {
+      const c = start(['index', tree, '--db', db, '--no-embed', '-q', '--workers', '0']);
+      c.end();
+      let exited = false;
+      void c.done.then(() => (exited = true));
+      const journal = `${db}-journal`;
+      while (!exited && !existsSync(journal)) await sleep(2);
+      expect(exited, 'the index finished before it could be killed; grow the tree').toBe(false);
+      c.kill('SIGKILL');
+      const killed = await c.done;
+      expect(killed.signal).toBe('SIGKILL');
+      const search = await sift(['search', tree, 'unique_marker_1', '--db', db, '--mode', 'bm25', '--json']);
+      expect(search.code, search.stderr).toBe(0);
+      const next = await sift(['index', tree, '--db', db, '--no-embed']);
+      expect(next.code, next.stderr).toBe(0);
+      expect(next.stderr).not.toMatch(/waiting/); // the dead writer's lock is stale, not busy
+      await expectHealthy(db);
+    } finally {
+      for (const [file, text] of originals) writeFileSync(file, text);
+    }
   }, 180_000);
 
   it('SIGKILL during a bulk load (1,000+ files): the next run resumes; keyword and exact search find every file; FTS5 merges as before', async () => {

@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import { ROOT } from './run-sift.ts';
 import { ask } from '../../src/cli/serve-client.ts';
 import { FRAME, frame, type ServeRequest, type ServeStatus } from '../../src/cli/serve-protocol.ts';
+import { acquireSessionLock } from '../../src/core/store/lock-node.ts';
 
 const SIFT = join(ROOT, 'bin/sift');
 const FIXTURE = join(ROOT, 'test/fixtures/sample-repo');
@@ -228,6 +229,66 @@ describe('sift serve', () => {
     expect(runs.map(normalized)).toEqual(expected);
     expect((await status())!.commands - before).toBe(queries.length);
   }, 120_000);
+
+  it('indexes a small folder as in-process (same summary, same index), and leaves a big folder to the client', async () => {
+    await ensureServer();
+    const folder = join(work, 'small-index');
+    cpSync(FIXTURE, folder, { recursive: true });
+    const servedDb = join(work, 'small-served', 'index.db');
+    const ownDb = join(work, 'small-own', 'index.db');
+    const fresh = () => {
+      for (const db of [servedDb, ownDb]) rmSync(join(db, '..'), { recursive: true, force: true });
+    };
+    // Timings and the index's path differ between the two runs; nothing else may.
+    const same = (r: Run, db: string): Run => {
+      const t = (x: string) => x.split(db).join('<db>').replace(/in \d+(\.\d+)?s/g, 'in Ns').replace(/"(\w*_ms|ms|seconds|timings)": ?(\{[^}]*\}|[\d.]+)/g, '"$1":0');
+      return { code: r.code, stdout: t(r.stdout), stderr: t(r.stderr) };
+    };
+    const commands = async () => (await status())!.commands;
+    for (const extra of [[], ['--json']]) {
+      fresh();
+      const before = await commands();
+      const served = sift(['index', folder, '--no-embed', '--db', servedDb, ...extra], { served: true });
+      expect(await commands()).toBe(before + 1);
+      const inProcess = sift(['index', folder, '--no-embed', '--db', ownDb, ...extra], { served: false });
+      expect(same(served, servedDb)).toEqual(same(inProcess, ownDb));
+      expect(served.code).toBe(0);
+      for (const q of ['getUserName', 'session token']) {
+        const a = sift(['search', folder, q, '--mode', 'bm25', '--json', '--db', servedDb], { served: false });
+        const b = sift(['search', folder, q, '--mode', 'bm25', '--json', '--db', ownDb], { served: false });
+        expect(normalized(a)).toEqual(normalized(b));
+      }
+    }
+    // A client on a terminal gets the progress lines as they come, apart from the output.
+    fresh();
+    const lines: string[] = [];
+    const st = (await status())!;
+    const a = await ask(sockOf(home), { ...req('run', st.version), argv: ['index', folder, '--no-embed', '--db', servedDb], env: { SIFT_HOME: home, SIFT_OFFLINE: '1' }, tty: { stdout: true, stderr: true, columns: 80 } }, { onProgress: (l) => lines.push(l) });
+    expect(a.kind).toBe('done');
+    expect(lines.some((l) => /files \d+\/\d+/.test(l))).toBe(true);
+    expect(lines.at(-1)).toBe('');
+    if (a.kind === 'done') expect(Buffer.concat(a.writes.map((w) => w.bytes)).toString()).not.toMatch(/\r|files \d+\/\d+ +chunks/);
+    // Indexed again through the server: unchanged.
+    expect(sift(['index', folder, '--no-embed', '--db', servedDb], { served: true }).stdout).toMatch(/unchanged/);
+    // Another process writing that index: the server does not wait in its queue; the client
+    // waits itself, as without a server (here 1 s, then exit 5).
+    const lock = await acquireSessionLock(servedDb, { timeoutMs: 0, busy: () => new Error('busy') });
+    try {
+      const waited = sift(['index', folder, '--no-embed', '--db', servedDb], { served: true, extra: { SIFT_LOCK_TIMEOUT: '1' } });
+      expect(waited.code).toBe(5);
+      expect(waited.stderr).toContain(`another sift index is writing this index (pid ${process.pid}); waiting up to 1s`);
+    } finally {
+      lock.release();
+    }
+    // Over 1,000 entries: run by the client itself (its progress shown as it goes).
+    const big = join(work, 'big-index');
+    mkdirSync(big);
+    for (let i = 0; i < 1001; i++) writeFileSync(join(big, `f${i}.txt`), `line ${i}\n`);
+    const before = await commands();
+    const r = sift(['index', big, '--no-embed', '-q', '--db', join(work, 'big-own', 'index.db')], { served: true });
+    expect(r.code, r.stderr).toBe(0);
+    expect(await commands()).toBe(before);
+  }, 180_000);
 
   it('answers from the index as another process left it: updated in place, rebuilt, removed', async () => {
     await ensureServer();

@@ -37,6 +37,8 @@ export interface NodeStoreOptions {
   existing?: boolean;
   /** Longest wait for another process's lock (default SIFT_BUSY_TIMEOUT_MS or BUSY_TIMEOUT_MS). */
   busyTimeoutMs?: number;
+  /** A file being built that no other connection opens and that is discarded unless complete (Store.open's `scratch`). */
+  scratch?: boolean;
 }
 
 function envBusyTimeout(): number | undefined {
@@ -81,7 +83,7 @@ export async function openNodeStore(file: string, o: NodeStoreOptions = {}): Pro
       throw new SiftError('newer-schema', `the index at ${file} has schema version ${version}, newer than this Sift understands (${SCHEMA_VERSION})`);
     }
     if (o.existing && version === 0) throw new SiftError('no-index', `${file} holds no Sift index`);
-    return await Store.open(db);
+    return await Store.open(db, { scratch: o.scratch });
   } catch (e) {
     await db.close().catch(() => undefined);
     throw e;

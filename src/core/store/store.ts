@@ -508,12 +508,19 @@ export class Store {
 
   private constructor(readonly db: Db) {}
 
-  /** Wrap an open Db: apply pragmas and migrations. */
-  static async open(db: Db): Promise<Store> {
+  /**
+   * Wrap an open Db: apply pragmas and migrations. `scratch`: a file being built whole that no
+   * other connection opens and that is thrown away unless complete (a rebuild's or a new index's,
+   * renamed into place after one fsync): its commits need neither fsync, a journal on disk, nor
+   * lock files (locking_mode EXCLUSIVE keeps the one lock; the journal lives in memory, so a
+   * failed statement still rolls back).
+   */
+  static async open(db: Db, o: { scratch?: boolean } = {}): Promise<Store> {
     // page_size/auto_vacuum only for a new file: on an existing one `PRAGMA auto_vacuum = …` starts a
     // write (a reader then needs the write lock, and fails on a full disk).
     const fresh = ((await db.get<{ page_count: number }>('PRAGMA page_count'))?.page_count ?? 0) === 0;
-    await db.exec(`${fresh ? `PRAGMA page_size = ${PAGE_SIZE}; PRAGMA auto_vacuum = ${AUTO_VACUUM}; ` : ''}PRAGMA foreign_keys = OFF; PRAGMA temp_store = MEMORY; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -16000;`);
+    const durability = o.scratch ? 'PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF;' : 'PRAGMA synchronous = NORMAL;';
+    await db.exec(`${fresh ? `PRAGMA page_size = ${PAGE_SIZE}; PRAGMA auto_vacuum = ${AUTO_VACUUM}; ` : ''}PRAGMA foreign_keys = OFF; PRAGMA temp_store = MEMORY; ${durability} PRAGMA cache_size = -16000;`);
     registerFileKind(db); // migration 11 fills the kind column with it
     await migrate(db);
     registerPathMatch(db);
