@@ -33,6 +33,8 @@ export interface IndexRequest {
   chunkWorkers?: number;
   /** Files read, hashed and chunked ahead of the one being stored (default: see index.ts). */
   filesAhead?: number;
+  /** The query typed while this run starts: a small folder's files holding its words go first (core IndexOptions.firstFor). */
+  firstFor?: string;
 }
 
 /** What to index: the app's indexing settings, as the request carries them. */

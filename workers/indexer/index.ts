@@ -128,6 +128,7 @@ const api: IndexerWorkerApi = {
             verify: req.verify,
             concurrency: req.filesAhead ?? (workers > 0 ? workers * FILES_AHEAD_PER_WORKER : FILES_AHEAD_IN_THREAD),
             optimizeAfterRows: OPTIMIZE_AFTER_ROWS,
+            firstFor: req.firstFor,
             onWarning: (w) => meter.warning(w),
             onBatch: () => {
               meter.batch();

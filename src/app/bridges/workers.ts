@@ -246,7 +246,7 @@ class WorkerBridge {
   async indexCodebase(
     id: string,
     source: SourceRef,
-    opts: { verify?: boolean; signal?: AbortSignal; onProgress: (p: IndexProgress) => void; walk?: IndexWalkSettings },
+    opts: { verify?: boolean; signal?: AbortSignal; onProgress: (p: IndexProgress) => void; walk?: IndexWalkSettings; firstFor?: string },
   ): Promise<IndexSummary> {
     // The indexer starts (worker, tree-sitter, walk) while the store connects its port: the
     // indexer's first store call waits in the port's queue, not the whole run behind it.
@@ -254,7 +254,7 @@ class WorkerBridge {
     const connected = this.#call('store', 'connectWriter', [id, transfer(port1, [port1])], opts.signal);
     const token = newToken('index');
     const w = opts.walk;
-    const req = transfer({ source, storePort, verify: opts.verify, include: w?.include, exclude: w?.exclude, maxFileSize: w?.maxFileSize }, [storePort]);
+    const req = transfer({ source, storePort, verify: opts.verify, include: w?.include, exclude: w?.exclude, maxFileSize: w?.maxFileSize, firstFor: opts.firstFor }, [storePort]);
     const run = this.#call('indexer', 'indexCodebase', [req, token, proxy(opts.onProgress)], opts.signal, token);
     // A store that cannot serve the port never answers the indexer: stop the run, report why.
     connected.catch(() => void (this.#handles.indexer?.remote as unknown as Callable | undefined)?.cancel(token));

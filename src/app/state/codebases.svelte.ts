@@ -85,6 +85,12 @@ export interface PackOffer {
 }
 
 class Codebases {
+  /**
+   * The query typed while a run starts (App.svelte wires the search box here): a small folder's
+   * files holding its words are indexed first, so results come with the first batch.
+   */
+  queryWhileIndexing: () => string = () => '';
+
   #views = $state.raw<CodebaseView[]>([]);
   #packOffer = $state<PackOffer | null>(null);
   #opening = $state<string | null>(null);
@@ -376,6 +382,7 @@ class Codebases {
       const summary = await this.#bridge.indexCodebase(id, source, {
         verify: opts.verify,
         walk: this.#walkSettings(),
+        firstFor: this.queryWhileIndexing().trim() || undefined,
         signal,
         onProgress: (p) => {
           this.#patch(id, { job: { kind: 'index', progress: p } });

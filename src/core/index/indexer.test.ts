@@ -320,6 +320,37 @@ describe('indexCodebase', () => {
     expect(res.firstSearchableMs!).toBeLessThan(res.timings.total * 0.75);
   });
 
+  it('firstFor: a small run chunks and commits the files holding the query\'s words first, and indexes the same', async () => {
+    const files = repo(80);
+    // Three files far down the walk order hold the words a person typed before picking the folder.
+    for (const i of [61, 70, 79]) files[`src/mod${i}.py`] += `\n\ndef parse_header_line(raw):\n    return raw.split(':')\n`;
+    const committed: string[][] = [];
+    const store = await openMemoryStore();
+    const seen = new Set<string>();
+    const onBatch = async () => {
+      const now = [...(await store.getFiles()).keys()].filter((p) => !seen.has(p));
+      now.forEach((p) => seen.add(p));
+      committed.push(now);
+    };
+    const order: string[] = [];
+    const recording: FileChunker = { chunkFile: (path, text) => (order.push(path), chunker.chunkFile(path, text)) };
+    const res = await indexCodebase({ source: new MemoryFileSource(files), store, chunker: recording }, { firstFor: 'Parse header', onBatch: () => void onBatch() });
+    expect(res.files.added).toBe(Object.keys(files).length);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(order.slice(0, 3)).toEqual(['src/mod61.py', 'src/mod70.py', 'src/mod79.py']);
+    // The first commit (at 25 files or after FIRST_FLUSH_MS, whichever comes first) starts with them.
+    expect(committed[0]!.length).toBeGreaterThan(0);
+    expect(committed[0]!.slice(0, 3)).toEqual(['src/mod61.py', 'src/mod70.py', 'src/mod79.py'].slice(0, Math.min(3, committed[0]!.length)));
+    // Without it, those come last; either way the index is the same.
+    const plain = await openMemoryStore();
+    await indexCodebase({ source: new MemoryFileSource(files), store: plain, chunker });
+    expect(await snapshot(store)).toEqual(await snapshot(plain));
+    // A query no file holds changes nothing; nor does a run too big to read ahead (not tested here: 8 MB).
+    const none = await openMemoryStore();
+    await indexCodebase({ source: new MemoryFileSource(files), store: none, chunker }, { firstFor: 'zzqx' });
+    expect(await snapshot(none)).toEqual(await snapshot(plain));
+  });
+
   it('a first index writes its first batch while the walk is still running, and indexes everything', async () => {
     // 60 folders of 20 files. The bulk-load decision waits for BULK_LOAD_FILES walked files,
     // then writing starts; the last 10 folders take 300 ms each to list, so the walk is still

@@ -150,6 +150,42 @@ export interface IndexOptions {
    * CLI optimizes on its own after the run).
    */
   optimizeAfterRows?: number;
+  /**
+   * What the person (or agent) is searching for while this run goes: in a small run (the walk
+   * complete, at most FIRST_FOR_MAX_FILES files and FIRST_FOR_MAX_BYTES), the files holding
+   * most of its words are chunked and committed first, so the first batch already answers it.
+   */
+  firstFor?: string;
+}
+
+/** Runs up to this size read every file before chunking, to put `firstFor`'s files first. */
+const FIRST_FOR_MAX_FILES = 2000;
+const FIRST_FOR_MAX_BYTES = 8 << 20;
+
+/** Words of `query` a file's text is checked for (letters, digits, `_`; 2+ characters; lower case). */
+function firstForWords(query: string): string[] {
+  return [...new Set(query.toLowerCase().match(/[\p{L}\p{N}_]{2,}/gu) ?? [])].slice(0, 16);
+}
+
+/**
+ * `files` reordered so those whose text holds more of `words` (case-insensitive) come first,
+ * ties in walk order, with the bytes read for each (handed to the run, so nothing is read twice).
+ */
+async function orderForQuery(files: readonly WalkedFile[], words: readonly string[], read: (f: WalkedFile) => Promise<Uint8Array | null>): Promise<{ order: WalkedFile[]; data: Map<string, Uint8Array> }> {
+  const data = new Map<string, Uint8Array>();
+  const score = new Map<string, number>();
+  const decoder = new TextDecoder();
+  await Promise.all(files.map(async (f) => {
+    const bytes = await read(f);
+    if (!bytes) return;
+    data.set(f.path, bytes);
+    const text = decoder.decode(bytes).toLowerCase();
+    let n = 0;
+    for (const w of words) if (text.includes(w)) n++;
+    score.set(f.path, n);
+  }));
+  const order = files.map((f, i) => ({ f, i, s: score.get(f.path) ?? 0 })).sort((a, b) => b.s - a.s || a.i - b.i).map((x) => x.f);
+  return { order, data };
 }
 
 /** Warnings a summary lists (the count goes on past them). */
@@ -558,12 +594,25 @@ async function applyPlan(
       timings.chunk += now() - tc;
     }
   };
+  // A query waiting for this run: in a small, fully walked run its files go first (IndexOptions.firstFor).
+  let candidates: readonly WalkedFile[] = plan.candidates;
+  let readAlready: Map<string, Uint8Array> | null = null;
+  const words = opts.firstFor ? firstForWords(opts.firstFor) : [];
+  if (words.length > 0 && (!plan.feed || plan.feed.done) && candidates.length > FIRST_BATCH_FILES && candidates.length <= FIRST_FOR_MAX_FILES && bytes <= FIRST_FOR_MAX_BYTES) {
+    const tr = now();
+    const r = await orderForQuery(candidates, words, (f) => source.readFile(f.path).catch(() => null));
+    timings.read += now() - tr;
+    candidates = r.order;
+    readAlready = r.data;
+  }
   // Read + hash + (unless it looks like a rename or an untouched file) chunk, ahead of order.
   const prepare = async (f: WalkedFile): Promise<Prepared> => {
     const tr = now();
     let data: Uint8Array;
     try {
-      data = await source.readFile(f.path);
+      const early = readAlready?.get(f.path);
+      if (early) readAlready!.delete(f.path);
+      data = early ?? (await source.readFile(f.path));
     } catch (error) {
       return { kind: 'unreadable', error };
     } finally {
@@ -585,8 +634,8 @@ async function applyPlan(
   const ahead: Array<Promise<Prepared>> = [];
   let next = 0;
   const fill = (): void => {
-    while (ahead.length < concurrency && next < plan.candidates.length) {
-      const p = prepare(plan.candidates[next++]!);
+    while (ahead.length < concurrency && next < candidates.length) {
+      const p = prepare(candidates[next++]!);
       p.catch(() => undefined);
       ahead.push(p);
     }
@@ -595,9 +644,9 @@ async function applyPlan(
   try {
     for (let i = 0; ; i++) {
       // A first index consumes the walk as it goes (plan.feed); otherwise the list is whole.
-      while (plan.feed && !plan.feed.done && i >= plan.candidates.length) await plan.feed.more();
-      if (i >= plan.candidates.length) break;
-      const f = plan.candidates[i]!;
+      while (plan.feed && !plan.feed.done && i >= candidates.length) await plan.feed.more();
+      if (i >= candidates.length) break;
+      const f = candidates[i]!;
       log.checkAbort();
       fill();
       const prep = await ahead.shift()!;
