@@ -60,8 +60,8 @@ Usage:
   sift mcp [<dir> ...] [--db FILE] [--include GLOB]... [--exclude GLOB]... [--no-watch] [--model DIR|HUB_ID]
                                                   MCP server over stdio for coding agents: search, grep, read,
                                                   symbols, status over <dir>s (default: .), kept fresh (README "Agents")
-  sift serve [--status | --stop] [--json]          the warm server one-shot searches use when it runs (started by
-                                                  the first search, one per SIFT_HOME, exits after 10 min idle;
+  sift serve [--status | --stop] [--json]          the warm server one-shot searches and small indexes use when it
+                                                  runs (started by the first, one per SIFT_HOME, exits after 10 min idle;
                                                   SIFT_SERVER=0 turns it off: docs/cli.md "Warm server")
   sift publish <dir> --out FOLDER [--embed] [--name NAME] [--page-size BYTES] [--prune] [--json]
                      [index options: --db, --model, --max-file-size, --include, --exclude, --workers]
