@@ -159,7 +159,9 @@ export async function updateIndex(dir: string, given: Store, paths: IndexPaths, 
   const ac = new AbortController();
   let stage = '';
   const onSigint = (): void => ac.abort();
-  process.once('SIGINT', onSigint);
+  // Ctrl-C stops this process's own run; a run in the warm server (detached, another Io) has no terminal.
+  const ownProcess = io === processIo;
+  if (ownProcess) process.once('SIGINT', onSigint);
   try {
     lexical = await indexCodebase(
       { source: new NodeFileSource(dir), store: given, chunker },
@@ -217,7 +219,7 @@ export async function updateIndex(dir: string, given: Store, paths: IndexPaths, 
       }
     }
   }
-  process.off('SIGINT', onSigint);
+  if (ownProcess) process.off('SIGINT', onSigint);
 
   const json = {
     dir,
