@@ -21,9 +21,9 @@
  * the JS function sift_path_match(glob, path) (picomatch, compiled once per glob), which
  * `registerPathMatch` (text/path-glob.ts) installs on the connection (Store.open does).
  */
-import type { Hit, SearchFilters } from '../types.ts';
+import type { Hit, SearchFilters, StoredChunk } from '../types.ts';
 import type { Queryable, SqlValue } from '../store/sqlite.ts';
-import { nameKey, resolveChunkContent } from '../store/store.ts';
+import { nameKey, readChunks } from '../store/store.ts';
 import { compilePathGlob, PATH_MATCH_FUNCTION } from '../text/path-glob.ts';
 import { identifierParts } from '../text/identifiers.ts';
 import { BM25_COLUMN_WEIGHTS, FILE_SIGNALS, FTS_PLAN_BIG_CAP, FTS_PLAN_CAP, FTS_PLAN_THETA_GUESS, FTS_PLAN_WORD_ENOUGH, KEYWORD_DEFINITION_BOOST, MAX_EXACT_SYMBOL_ROWS, RERANK_CANDIDATES, RERANK_WEIGHTS } from '../config.ts';
@@ -37,8 +37,6 @@ import { definitionRank, matchDefinition, wantsDefinitions, type DefinitionMatch
 export { BM25_COLUMN_WEIGHTS, MAX_EXACT_SYMBOL_ROWS, RERANK_CANDIDATES };
 /** The keyword leg's boost for a tier-1 definition (config.ts KEYWORD_DEFINITION_BOOST). */
 export const EXACT_SYMBOL_BOOST = KEYWORD_DEFINITION_BOOST;
-/** Candidate rows read per statement (bounded bind parameters). */
-const RERANK_FETCH_BATCH = 500;
 /** Most highlight ranges returned for one chunk. */
 export const MAX_HIGHLIGHTS = 500;
 
@@ -238,9 +236,11 @@ function topRows(rows: readonly FtsRow[], n: number): FtsRow[] {
  * `timings`, when given, gets each stage's milliseconds: `defs` (definition lookups), `plan`
  * (the planner's row counts), `fts` (the candidate statements), `rows` (candidate rows) and
  * `rank` (rerank, file signals, definitions). `cache`: what the Searcher keeps between queries
- * (KeywordCache, already checked against the database).
+ * (KeywordCache, already checked against the database). `rowsOut`, when given, gets every
+ * candidate's row (Store.getChunks with `{ content: false }`, content '' unless a signal read it)
+ * by id: the hits' metadata, read once in the same transaction.
  */
-export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: SearchFilters, limit: number, intent: SearchIntent = 'code', timings?: Record<string, number>, cache?: KeywordCache): Promise<Hit[]> {
+export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: SearchFilters, limit: number, intent: SearchIntent = 'code', timings?: Record<string, number>, cache?: KeywordCache, rowsOut?: Map<number, StoredChunk>): Promise<Hit[]> {
   if (!query.ftsQuery || !(limit > 0)) return [];
   const { where, params } = filterSql(filters);
   const scores = new Map<number, number>();
@@ -299,22 +299,14 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
     const ids = [...scores.keys()];
     const cands: Array<RerankCandidate & { language: string }> = [];
     const tiers = new Map<number, DefinitionMatch>();
-    // Content lives in file_text since schema 5 (resolveChunkContent reads each file once).
+    // The candidates' rows, as Store.getChunks gives them (content lives in file_text since
+    // schema 5 and is read only when a signal needs it); the caller's metadata for these ids.
     const needContent = RERANK_WEIGHTS.coverage > 0 || FILE_SIGNALS.fileCoverWeight > 0;
-    const content = needContent ? 'content, text_start, text_len' : "'' AS content, NULL AS text_start, NULL AS text_len";
-    for (let i = 0; i < ids.length; i += RERANK_FETCH_BATCH) {
-      const part = ids.slice(i, i + RERANK_FETCH_BATCH);
-      await db.prefetchRows?.('chunks', part); // a pack over HTTP: the rows' pages at once
-      const rows = await resolveChunkContent(db, await db.all<{ id: number; symbol: string | null; parent: string | null; path: string; language: string; content: string; symbols: string | null; defines: string | null; context: string | null; chunk_type: string; start_line: number; end_line: number; text_start: number | null; text_len: number | null }>(
-        `SELECT id, symbol, parent, path, language, ${content}, symbols, defines, context, chunk_type, start_line, end_line FROM chunks WHERE id IN (${part.map(() => '?').join(', ')})`, part));
-      for (const r of rows) {
-        const m = matchDefinition(targets, {
-          symbol: r.symbol, parent: r.parent, names: r.symbols ? r.symbols.split(' ') : null, defines: r.defines ? r.defines.split(' ') : null, context: r.context, chunkType: r.chunk_type,
-          startLine: r.start_line, endLine: r.end_line, path: r.path,
-        });
-        if (m) tiers.set(r.id, m);
-        cands.push({ id: r.id, symbol: r.symbol, parent: r.parent, path: r.path, language: r.language, content: r.content, score: scores.get(r.id) ?? 0, exact: !!m });
-      }
+    for (const r of await readChunks(db, ids, { content: needContent })) {
+      const m = matchDefinition(targets, r);
+      if (m) tiers.set(r.id, m);
+      cands.push({ id: r.id, symbol: r.symbol, parent: r.parent, path: r.path, language: r.language, content: r.content, score: scores.get(r.id) ?? 0, exact: !!m });
+      rowsOut?.set(r.id, r);
     }
     stage('rows');
     cands.sort((a, b) => b.score - a.score || a.id - b.id);
