@@ -201,7 +201,7 @@ class RawReader {
     this.#names.delete(stmt);
   }
 
-  /** The current row of `stmt` as an object keyed by column name. */
+  /** The current row of `stmt` as an object keyed by column name (`names`: this.names(stmt)). */
   row(stmt: number, names: readonly string[]): Row {
     const m = this.m;
     const row: Row = {};
@@ -403,7 +403,7 @@ class Connection implements Queryable {
       let columns: string[] | null = null;
       // The first step through wa-sqlite (it takes the locks, where a VFS may ask for a retry),
       // the next ones straight through the module while no VFS operation is queued.
-      for (let rc = await this.sqlite3.step(stmt); rc === SQLite.SQLITE_ROW; rc = await this.#next(stmt)) {
+      for (let rc = await this.sqlite3.step(stmt); rc === SQLite.SQLITE_ROW; rc = this.#next(stmt) ?? await this.#nextQueued(stmt)) {
         if (!collect) continue;
         columns ??= this.#reader.names(stmt);
         rows.push(this.#reader.row(stmt, columns));
@@ -422,16 +422,36 @@ class Connection implements Queryable {
 
   /**
    * sqlite3_step after a statement's first step, straight through the module's export: what
-   * wa-sqlite's `step` does (sqlite-api.js `retry`, then its check), without its wrappers.
+   * wa-sqlite's `step` does (sqlite-api.js `retry`, then its check), without its wrappers or a
+   * promise per row. null: a VFS operation is queued (#nextQueued waits for it).
    */
-  async #next(stmt: number): Promise<number> {
+  #next(stmt: number): number | null {
     const m = this.module;
-    if (m.retryOps.length || m.pendingOps.length) return this.sqlite3.step(stmt);
-    let rc = m._sqlite3_step(stmt);
-    // A VFS queued operations: wait for them as `retry` does (a step asked to retry runs once more).
-    if (m.retryOps.length || m.pendingOps.length) rc = await this.#afterOps(stmt, rc);
+    if (m.retryOps.length || m.pendingOps.length) return null;
+    const rc = m._sqlite3_step(stmt);
+    // A VFS queued operations: #nextQueued waits for them as `retry` does.
+    if (m.retryOps.length || m.pendingOps.length) {
+      this.#queuedRc = rc;
+      return null;
+    }
+    return this.#checked(rc);
+  }
+
+  /** The step's result `rc`, or wa-sqlite's error for it. */
+  #checked(rc: number): number {
     if (rc === SQLite.SQLITE_ROW || rc === SQLite.SQLITE_DONE) return rc;
-    throw new SQLite.SQLiteError(m.UTF8ToString(m._sqlite3_errmsg(this.handle)), rc);
+    throw new SQLite.SQLiteError(this.module.UTF8ToString(this.module._sqlite3_errmsg(this.handle)), rc);
+  }
+
+  /** The result of a step #next made that queued VFS operations; null: none made. */
+  #queuedRc: number | null = null;
+
+  /** #next's step when a VFS operation was queued: before it (wa-sqlite's own step), or after (retry's rules). */
+  async #nextQueued(stmt: number): Promise<number> {
+    const rc = this.#queuedRc;
+    this.#queuedRc = null;
+    if (rc === null) return this.sqlite3.step(stmt);
+    return this.#checked(await this.#afterOps(stmt, rc));
   }
 
   /** sqlite-api.js `retry` from its first call's result `rc` on. */
