@@ -232,6 +232,16 @@ describe('highlightRanges', () => {
     // Without the identifier itself, what matched is its parts, as before.
     expect(mark('Sends a response', 'send_response')).toEqual(['Sends', 'response']);
   });
+  it('ASCII text (looked at only around the terms) is marked as a scan of every word marks it', () => {
+    // A non-ASCII character far down makes the same lines go through the scan of every word.
+    const code = 'func (c *Conn) ReadUser(userID int) error {\n\t// reads $user_name, getUserNames, USERS\n\treturn c.readUser_id(userID)\n}\n';
+    const cases: Array<[string, number]> = [['user', 500], ['read user name', 500], ['getUserName', 500], ['Conn.readUser_id', 500], ['user name', 3], ['usernames', 500], ['id', 500]];
+    for (const [q, max] of cases) {
+      const scanned = highlightRanges(`${code}// é\n`, q, max).filter(([a]) => a < code.length);
+      expect(highlightRanges(code, q, max), q).toEqual(scanned);
+    }
+    expect(mark(code, 'user name').length).toBeGreaterThan(4);
+  });
   it('ranges are sorted and disjoint', () => {
     const r = highlightRanges('getUserName user userName', 'user name getusername');
     for (let i = 1; i < r.length; i++) expect(r[i][0]).toBeGreaterThan(r[i - 1][1] - 1);

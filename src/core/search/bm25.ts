@@ -21,9 +21,9 @@
  * the JS function sift_path_match(glob, path) (picomatch, compiled once per glob), which
  * `registerPathMatch` (text/path-glob.ts) installs on the connection (Store.open does).
  */
-import type { Hit, SearchFilters } from '../types.ts';
+import type { Hit, SearchFilters, StoredChunk } from '../types.ts';
 import type { Queryable, SqlValue } from '../store/sqlite.ts';
-import { nameKey, resolveChunkContent } from '../store/store.ts';
+import { nameKey, readChunks } from '../store/store.ts';
 import { compilePathGlob, PATH_MATCH_FUNCTION } from '../text/path-glob.ts';
 import { identifierParts } from '../text/identifiers.ts';
 import { BM25_COLUMN_WEIGHTS, FILE_SIGNALS, FTS_PLAN_BIG_CAP, FTS_PLAN_CAP, FTS_PLAN_THETA_GUESS, FTS_PLAN_WORD_ENOUGH, KEYWORD_DEFINITION_BOOST, MAX_EXACT_SYMBOL_ROWS, RERANK_CANDIDATES, RERANK_WEIGHTS } from '../config.ts';
@@ -37,8 +37,6 @@ import { definitionRank, matchDefinition, wantsDefinitions, type DefinitionMatch
 export { BM25_COLUMN_WEIGHTS, MAX_EXACT_SYMBOL_ROWS, RERANK_CANDIDATES };
 /** The keyword leg's boost for a tier-1 definition (config.ts KEYWORD_DEFINITION_BOOST). */
 export const EXACT_SYMBOL_BOOST = KEYWORD_DEFINITION_BOOST;
-/** Candidate rows read per statement (bounded bind parameters). */
-const RERANK_FETCH_BATCH = 500;
 /** Most highlight ranges returned for one chunk. */
 export const MAX_HIGHLIGHTS = 500;
 
@@ -238,9 +236,11 @@ function topRows(rows: readonly FtsRow[], n: number): FtsRow[] {
  * `timings`, when given, gets each stage's milliseconds: `defs` (definition lookups), `plan`
  * (the planner's row counts), `fts` (the candidate statements), `rows` (candidate rows) and
  * `rank` (rerank, file signals, definitions). `cache`: what the Searcher keeps between queries
- * (KeywordCache, already checked against the database).
+ * (KeywordCache, already checked against the database). `rowsOut`, when given, gets every
+ * candidate's row (Store.getChunks with `{ content: false }`, content '' unless a signal read it)
+ * by id: the hits' metadata, read once in the same transaction.
  */
-export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: SearchFilters, limit: number, intent: SearchIntent = 'code', timings?: Record<string, number>, cache?: KeywordCache): Promise<Hit[]> {
+export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: SearchFilters, limit: number, intent: SearchIntent = 'code', timings?: Record<string, number>, cache?: KeywordCache, rowsOut?: Map<number, StoredChunk>): Promise<Hit[]> {
   if (!query.ftsQuery || !(limit > 0)) return [];
   const { where, params } = filterSql(filters);
   const scores = new Map<number, number>();
@@ -299,22 +299,14 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
     const ids = [...scores.keys()];
     const cands: Array<RerankCandidate & { language: string }> = [];
     const tiers = new Map<number, DefinitionMatch>();
-    // Content lives in file_text since schema 5 (resolveChunkContent reads each file once).
+    // The candidates' rows, as Store.getChunks gives them (content lives in file_text since
+    // schema 5 and is read only when a signal needs it); the caller's metadata for these ids.
     const needContent = RERANK_WEIGHTS.coverage > 0 || FILE_SIGNALS.fileCoverWeight > 0;
-    const content = needContent ? 'content, text_start, text_len' : "'' AS content, NULL AS text_start, NULL AS text_len";
-    for (let i = 0; i < ids.length; i += RERANK_FETCH_BATCH) {
-      const part = ids.slice(i, i + RERANK_FETCH_BATCH);
-      await db.prefetchRows?.('chunks', part); // a pack over HTTP: the rows' pages at once
-      const rows = await resolveChunkContent(db, await db.all<{ id: number; symbol: string | null; parent: string | null; path: string; language: string; content: string; symbols: string | null; defines: string | null; context: string | null; chunk_type: string; start_line: number; end_line: number; text_start: number | null; text_len: number | null }>(
-        `SELECT id, symbol, parent, path, language, ${content}, symbols, defines, context, chunk_type, start_line, end_line FROM chunks WHERE id IN (${part.map(() => '?').join(', ')})`, part));
-      for (const r of rows) {
-        const m = matchDefinition(targets, {
-          symbol: r.symbol, parent: r.parent, names: r.symbols ? r.symbols.split(' ') : null, defines: r.defines ? r.defines.split(' ') : null, context: r.context, chunkType: r.chunk_type,
-          startLine: r.start_line, endLine: r.end_line, path: r.path,
-        });
-        if (m) tiers.set(r.id, m);
-        cands.push({ id: r.id, symbol: r.symbol, parent: r.parent, path: r.path, language: r.language, content: r.content, score: scores.get(r.id) ?? 0, exact: !!m });
-      }
+    for (const r of await readChunks(db, ids, { content: needContent })) {
+      const m = matchDefinition(targets, r);
+      if (m) tiers.set(r.id, m);
+      cands.push({ id: r.id, symbol: r.symbol, parent: r.parent, path: r.path, language: r.language, content: r.content, score: scores.get(r.id) ?? 0, exact: !!m });
+      rowsOut?.set(r.id, r);
     }
     stage('rows');
     cands.sort((a, b) => b.score - a.score || a.id - b.id);
@@ -368,6 +360,54 @@ const SEGMENT_RE = /[\p{L}\p{N}\p{M}]+/gu;
 const NON_ASCII_RE = /[\u0080-\uffff]/;
 /** What joins the names of a qualified identifier (`Foo::bar`, `a.b`, `a->b`, `Class#method`). */
 const IDENTIFIER_QUALIFIER_RE = /::|->|[.#/]/;
+/** ASCII characters WORD_RE matches: letters, digits, `_`, `$`. */
+const ASCII_WORD = new Uint8Array(128);
+for (let c = 0; c < 128; c++) ASCII_WORD[c] = /[A-Za-z0-9_$]/.test(String.fromCharCode(c)) ? 1 : 0;
+/** A string WORD_RE would match whole in ASCII text (anything else is never inside an ASCII word). */
+const ASCII_WORD_RE = /^[a-z0-9_$]+$/;
+
+/** What highlightRanges needs from a query, worked out once per ProcessedQuery. */
+interface HighlightTerms {
+  terms: string[];
+  /** An identifier query's names (lower-case), else null. */
+  names: Set<string> | null;
+  /** The terms and names that can be inside a word of ASCII text: a word with none of them in it marks nothing. */
+  termNeedles: string[];
+  nameNeedles: string[];
+}
+
+const highlightTermsOf = new WeakMap<ProcessedQuery, HighlightTerms>();
+
+function highlightTerms(q: ProcessedQuery): HighlightTerms {
+  let h = highlightTermsOf.get(q);
+  if (!h) {
+    const terms = q.expandedTerms.filter((t) => !t.includes(' '));
+    const names = q.isIdentifierLike ? new Set(q.identifiers.flatMap((id) => id.split(IDENTIFIER_QUALIFIER_RE)).filter(Boolean).map((n) => n.toLowerCase())) : null;
+    const needles = (xs: Iterable<string>) => [...new Set([...xs].filter((x) => ASCII_WORD_RE.test(x)))];
+    h = { terms, names, termNeedles: needles(terms), nameNeedles: needles(names ?? []) };
+    highlightTermsOf.set(q, h);
+  }
+  return h;
+}
+
+/**
+ * The words of ASCII `content` (WORD_RE's matches) that hold one of `needles`, in order, as
+ * [start, end): each needle found in the lower-cased text (`lowered`), widened to its word.
+ */
+function asciiWordsHolding(content: string, lowered: string, needles: readonly string[]): Array<[number, number]> {
+  const ends = new Map<number, number>();
+  for (const n of needles) {
+    for (let at = lowered.indexOf(n); at >= 0; at = lowered.indexOf(n, at + 1)) {
+      let start = at;
+      while (start > 0 && ASCII_WORD[content.charCodeAt(start - 1)]) start--;
+      if (ends.has(start)) continue;
+      let end = at + n.length;
+      while (end < content.length && ASCII_WORD[content.charCodeAt(end)]) end++;
+      ends.set(start, end);
+    }
+  }
+  return [...ends].sort((a, b) => a[0] - b[0]);
+}
 
 /**
  * Character ranges [start, end) in `content` that match the query's terms, mirroring what
@@ -378,28 +418,36 @@ const IDENTIFIER_QUALIFIER_RE = /::|->|[.#/]/;
  * A query that is one identifier (`send_response`, `Plug.Conn.send_resp`) marks only the words
  * that are that identifier (or one of its qualifiers) where the content has one: its parts and
  * their stems ("Sends", "response" in the doc comment) matched too, but are not what was asked.
+ *
+ * In ASCII content only the words that hold a term (or a name) are looked at: a word marks
+ * something only if one is in it, so the ranges are those of a scan of every word.
  */
 export function highlightRanges(content: string, query: ProcessedQuery | string, max = MAX_HIGHLIGHTS): Array<[number, number]> {
   const q = typeof query === 'string' ? processQuery(query) : query;
-  const terms = q.expandedTerms.filter((t) => !t.includes(' '));
+  const { terms, names, termNeedles, nameNeedles } = highlightTerms(q);
   if (!terms.length || !content) return [];
-  if (q.isIdentifierLike) {
-    const names = new Set(q.identifiers.flatMap((id) => id.split(IDENTIFIER_QUALIFIER_RE)).filter(Boolean).map((n) => n.toLowerCase()));
+  const ascii = !NON_ASCII_RE.test(content);
+  const lowered = ascii ? content.toLowerCase() : '';
+  /** [start, end) of the words to look at, in order: every word, or in ASCII text those holding a needle. */
+  const wordsWith = (needles: readonly string[]): Iterable<[number, number]> => (ascii
+    ? asciiWordsHolding(content, lowered, needles)
+    : [...content.matchAll(WORD_RE)].map((m): [number, number] => [m.index, m.index + m[0].length]));
+  if (names) {
     const whole: Array<[number, number]> = [];
-    for (const m of content.matchAll(WORD_RE)) {
+    for (const [start, end] of wordsWith(nameNeedles)) {
       if (whole.length >= max) break;
-      if (names.has(m[0].toLowerCase())) whole.push([m.index, m.index + m[0].length]);
+      if (names.has(ascii ? lowered.slice(start, end) : content.slice(start, end).toLowerCase())) whole.push([start, end]);
     }
     if (whole.length) return whole;
   }
   const hits = (word: string) => terms.some((t) => word === t || (t.length >= PREFIX_MIN_CHARS && word.startsWith(t)));
   const ranges: Array<[number, number]> = [];
-  for (const m of content.matchAll(WORD_RE)) {
+  for (const [wordStart, wordEnd] of wordsWith(termNeedles)) {
     if (ranges.length >= max) break;
-    const word = m[0];
-    const lower = word.toLowerCase();
+    const word = content.slice(wordStart, wordEnd);
+    const lower = ascii ? lowered.slice(wordStart, wordEnd) : word.toLowerCase();
     if (terms.includes(lower)) {
-      ranges.push([m.index, m.index + word.length]);
+      ranges.push([wordStart, wordEnd]);
       continue;
     }
     // Every token and part below is a piece of the word, lower-cased: in an ASCII word (where
@@ -407,7 +455,7 @@ export function highlightRanges(content: string, query: ProcessedQuery | string,
     if (!NON_ASCII_RE.test(word) && !terms.some((t) => lower.includes(t))) continue;
     // FTS5 tokens of the word (unicode61 splits on `_`/`$`), then their identifier parts.
     for (const seg of word.matchAll(SEGMENT_RE)) {
-      const start = m.index + seg.index;
+      const start = wordStart + seg.index;
       if (hits(seg[0].toLowerCase())) {
         ranges.push([start, start + seg[0].length]);
         continue;

@@ -70,9 +70,9 @@ function termMatchesWord(t: string, stem: string, w: string): boolean {
   return false;
 }
 
-/** Does query term `t` name symbol part `p`? Adds the abbreviation direction: `dec` ← decrement. */
-function termMatchesPart(t: string, stem: string, p: string): boolean {
-  return termMatchesWord(t, stem, p) || (p.length >= MIN_ABBREV_CHARS && t.startsWith(p)) || lightStem(p) === stem;
+/** Does query term `t` name symbol part `p` (whose light stem is `pStem`)? Adds the abbreviation direction: `dec` ← decrement. */
+function termMatchesPart(t: string, stem: string, p: string, pStem: string): boolean {
+  return termMatchesWord(t, stem, p) || (p.length >= MIN_ABBREV_CHARS && t.startsWith(p)) || pStem === stem;
 }
 
 /** All lower-case words and identifier parts of `text`. */
@@ -86,16 +86,33 @@ function wordSet(text: string): Set<string> {
   return out;
 }
 
+/** Symbols whose parts symbolParts keeps (a pure function of the symbol: nothing to invalidate); then it starts over. */
+const SYMBOL_PARTS_KEPT = 50_000;
+const symbolPartsKept = new Map<string, { parts: string[]; stems: string[] }>();
+
+/** A symbol's distinct identifier parts (lower-case) and their light stems, kept per symbol. */
+function symbolParts(symbol: string): { parts: string[]; stems: string[] } {
+  let got = symbolPartsKept.get(symbol);
+  if (!got) {
+    if (symbolPartsKept.size >= SYMBOL_PARTS_KEPT) symbolPartsKept.clear();
+    const parts = [...new Set(symbol.split(/[^\p{L}\p{N}\p{M}]+/u).flatMap(splitIdentifier))].filter(Boolean);
+    got = { parts, stems: parts.map(lightStem) };
+    symbolPartsKept.set(symbol, got);
+  }
+  return got;
+}
+
 function nameSignal(symbol: string | null, terms: string[], stems: string[], words: ReadonlySet<string>): number {
   if (!symbol || !terms.length) return 0;
-  const parts = [...new Set(symbol.split(/[^\p{L}\p{N}\p{M}]+/u).flatMap(splitIdentifier))].filter(Boolean);
+  const { parts, stems: partStems } = symbolParts(symbol);
   if (!parts.length) return 0;
   const termHit = new Array<boolean>(terms.length).fill(false);
   let partHits = 0;
-  for (const p of parts) {
+  for (let j = 0; j < parts.length; j++) {
+    const p = parts[j];
     let hit = words.has(p); // `is`, `if`: stop words name parts too (`idle_cpu` vs `rcu_is_idle_cpu`)
     for (let i = 0; i < terms.length; i++) {
-      if (termMatchesPart(terms[i], stems[i], p)) {
+      if (termMatchesPart(terms[i], stems[i], p, partStems[j])) {
         hit = true;
         termHit[i] = true;
       } else if (p.length > terms[i].length && terms[i].length >= MIN_INFIX_CHARS && p.includes(terms[i])) {

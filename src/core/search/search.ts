@@ -105,15 +105,20 @@ export class Searcher {
     const wantBm25 = mode !== 'vector';
     const wantVector = mode !== 'bm25' && this.hasVectors;
     const candidates = Math.max(LEG_CANDIDATES, limit);
-    const keyword = (r: ChunkReader): Promise<Hit[]> => (wantBm25 && pq.ftsQuery
-      ? this.#timed(timings, 'bm25', () => searchBm25(r.db, pq, filters, candidates, intent, timings, this.#keyword.use(r.generation)))
+    const keyword = (r: ChunkReader, rows?: Map<number, StoredChunk>): Promise<Hit[]> => (wantBm25 && pq.ftsQuery
+      ? this.#timed(timings, 'bm25', () => searchBm25(r.db, pq, filters, candidates, intent, timings, this.#keyword.use(r.generation), rows))
       : Promise.resolve([]));
     const noVector: VectorLeg = { hits: [], floor: null, dropped: 0 };
     const ask: Ask = { query, options, pq, intent, mode, wantBm25, wantVector, limit, timings, t0 };
-    // Keyword only: the whole search is one read transaction. With the vector leg, the keyword
-    // leg's reads are one and the results' another: the query's embedding runs between them
-    // without holding the connection.
-    if (!wantVector) return this.#reading(async (r) => this.#finish(r, ask, await keyword(r), noVector));
+    // Keyword only: the whole search is one read transaction, and the keyword leg's candidate
+    // rows are the hits' metadata. With the vector leg, the keyword leg's reads are one and the
+    // results' another: the query's embedding runs between them without holding the connection.
+    if (!wantVector) {
+      return this.#reading(async (r) => {
+        const rows = new Map<number, StoredChunk>();
+        return this.#finish(r, ask, await keyword(r, rows), noVector, rows);
+      });
+    }
     const [bm25, vector] = await Promise.all([
       this.#reading(keyword),
       query.trim() ? this.#timed(timings, 'vector', () => this.#vectorLeg(query, filters, candidates)) : Promise.resolve(noVector),
@@ -126,8 +131,11 @@ export class Searcher {
     return this.#store.read ? this.#store.read(fn) : fn(this.#store);
   }
 
-  /** Metadata for every candidate, grouping, fusion, and the shown results' rows — read through `r`. */
-  async #finish(r: ChunkReader, ask: Ask, bm25: Hit[], vector: VectorLeg): Promise<FullSearchResponse> {
+  /**
+   * Metadata for every candidate, grouping, fusion, and the shown results' rows — read through
+   * `r`; `known`: rows already read in the same transaction (content not needed), by id.
+   */
+  async #finish(r: ChunkReader, ask: Ask, bm25: Hit[], vector: VectorLeg, known?: ReadonlyMap<number, StoredChunk>): Promise<FullSearchResponse> {
     const { query, options, pq, intent, mode, wantBm25, wantVector, limit, timings, t0 } = ask;
     // Only when some chunks have vectors (0 embedded is a ratio of 0 however many there are).
     const total = this.#embeddedCount > 0 ? await r.chunkCount() : 0;
@@ -136,7 +144,9 @@ export class Searcher {
     const tf = performance.now();
     const ids = [...new Set([...bm25.map((h) => h.id), ...vector.hits.map((h) => h.id)])];
     // Grouping and definition tiers need metadata only; file text is read for the results.
-    const rows = ids.length ? await r.getChunks(ids, { content: false }) : [];
+    const unread = known ? ids.filter((id) => !known.has(id)) : ids;
+    const read = unread.length ? await r.getChunks(unread, { content: false }) : [];
+    const rows = known?.size ? rowsInOrder(ids, known, read) : read;
     const tm = performance.now();
     timings.meta = tm - tf;
     const fileOf: Record<number, string> = {};
@@ -217,6 +227,12 @@ interface VectorLeg {
   hits: Hit[];
   floor: number | null;
   dropped: number;
+}
+
+/** The rows of `ids` in that order (as getChunks gives them), from `known` and then `read`; ids with no row are left out. */
+function rowsInOrder(ids: readonly number[], known: ReadonlyMap<number, StoredChunk>, read: readonly StoredChunk[]): StoredChunk[] {
+  const more = new Map(read.map((row) => [row.id, row]));
+  return ids.flatMap((id) => known.get(id) ?? more.get(id) ?? []);
 }
 
 /** The vector leg's floor for a query whose best hit has cosine `best`: absolute and relative. */

@@ -56,6 +56,24 @@ export interface SqliteModule {
   _sqlite3_bind_double(stmt: number, i: number, v: number): number;
   _sqlite3_bind_null(stmt: number, i: number): number;
   _sqlite3_clear_bindings(stmt: number): number;
+  _sqlite3_step(stmt: number): number;
+  _sqlite3_data_count(stmt: number): number;
+  _sqlite3_column_count(stmt: number): number;
+  _sqlite3_column_name(stmt: number, i: number): number;
+  _sqlite3_column_type(stmt: number, i: number): number;
+  /** The low 32 bits (signed); the high ones are getTempRet0(). */
+  _sqlite3_column_int64(stmt: number, i: number): number;
+  _sqlite3_column_double(stmt: number, i: number): number;
+  _sqlite3_column_text(stmt: number, i: number): number;
+  _sqlite3_column_blob(stmt: number, i: number): number;
+  _sqlite3_column_bytes(stmt: number, i: number): number;
+  getTempRet0(): number;
+  UTF8ToString(ptr: number): string;
+  _sqlite3_errmsg(db: number): number;
+  /** sqlite-api.js: operations a VFS queued for a call to be retried (a step is retried after them). */
+  retryOps: Array<Promise<unknown>>;
+  /** sqlite-api.js: operations a VFS queued that a call waits for before it returns. */
+  pendingOps: Array<Promise<unknown>>;
 }
 
 const BIND_ERRORS: Record<number, string> = { 7: 'out of memory', 18: 'string or blob too big', 21: 'misuse', 25: 'parameter index out of range' };
@@ -146,6 +164,99 @@ class RawBinder {
   }
 }
 
+/** High 32 bits of the integers a JS number holds exactly (as sqlite-api.js cvt32x2AsSafe). */
+const SAFE_HI_MAX = Math.floor(Number.MAX_SAFE_INTEGER / 0x100000000);
+const SAFE_HI_MIN = Math.floor(Number.MIN_SAFE_INTEGER / 0x100000000);
+
+/**
+ * Reads result rows with the module's exports: the values wa-sqlite's `row` gives (INTEGER as a
+ * number, as a bigint past 2^53; FLOAT; TEXT up to its first NUL, as UTF8ToString decodes it;
+ * BLOB copied out of WASM memory; NULL), without its per-call wrappers (ccall's lookups and
+ * conversions, a statement check per column), and each statement's column names read once.
+ * The keyword leg reads ~100–300 rows of up to 20 columns per search.
+ */
+class RawReader {
+  readonly #names = new Map<number, string[]>();
+  readonly #decoder = new TextDecoder();
+
+  constructor(
+    private readonly m: SqliteModule,
+    private readonly sqlite3: SQLiteAPI,
+  ) {}
+
+  /** The statement's column names (kept until `forget`). */
+  names(stmt: number): string[] {
+    let names = this.#names.get(stmt);
+    if (!names) {
+      names = [];
+      const n = this.m._sqlite3_column_count(stmt);
+      for (let i = 0; i < n; i++) names.push(this.m.UTF8ToString(this.m._sqlite3_column_name(stmt, i)));
+      this.#names.set(stmt, names);
+    }
+    return names;
+  }
+
+  /** Drop what is kept for a statement about to be finalized. */
+  forget(stmt: number): void {
+    this.#names.delete(stmt);
+  }
+
+  /** The current row of `stmt` as an object keyed by column name (`names`: this.names(stmt)). */
+  row(stmt: number, names: readonly string[]): Row {
+    const m = this.m;
+    const row: Row = {};
+    const n = m._sqlite3_data_count(stmt);
+    for (let i = 0; i < n; i++) {
+      let v: SqlValue | bigint;
+      switch (m._sqlite3_column_type(stmt, i)) {
+        case SQLite.SQLITE_INTEGER: {
+          const lo = m._sqlite3_column_int64(stmt, i);
+          const hi = m.getTempRet0();
+          v = hi > SAFE_HI_MAX || hi < SAFE_HI_MIN ? this.sqlite3.column_int64(stmt, i) : hi * 0x100000000 + (lo & 0x7fffffff) - (lo & 0x80000000);
+          break;
+        }
+        case SQLite.SQLITE_FLOAT:
+          v = m._sqlite3_column_double(stmt, i);
+          break;
+        case SQLite.SQLITE_TEXT:
+          v = this.#text(stmt, i);
+          break;
+        case SQLite.SQLITE_BLOB: {
+          const len = m._sqlite3_column_bytes(stmt, i);
+          const p = m._sqlite3_column_blob(stmt, i);
+          v = m.HEAPU8.slice(p, p + len);
+          break;
+        }
+        default:
+          v = null;
+      }
+      row[names[i]] = v as SqlValue;
+    }
+    return row;
+  }
+
+  #text(stmt: number, i: number): string {
+    const m = this.m;
+    const p = m._sqlite3_column_text(stmt, i);
+    if (!p) return '';
+    const len = m._sqlite3_column_bytes(stmt, i);
+    const heap = m.HEAPU8; // after the calls: memory may have grown
+    if (len <= ASCII_LOOP_MAX) {
+      let s = '';
+      let j = 0;
+      for (; j < len; j++) {
+        const c = heap[p + j];
+        if (c === 0 || c > 0x7f) break;
+        s += String.fromCharCode(c);
+      }
+      if (j === len || heap[p + j] === 0) return s;
+    }
+    const bytes = heap.subarray(p, p + len);
+    const nul = bytes.indexOf(0);
+    return this.#decoder.decode(nul < 0 ? bytes : bytes.subarray(0, nul));
+  }
+}
+
 export interface DbOptions {
   /** The VFS's last caught exception (OPFS VFSes keep one); used to detect quota errors. */
   lastVfsError?: () => unknown;
@@ -215,6 +326,7 @@ function isQuotaError(e: unknown): boolean {
 class Connection implements Queryable {
   readonly #cache = new Map<string, number>();
   readonly #binder: RawBinder;
+  readonly #reader: RawReader;
   #closed = false;
 
   constructor(
@@ -224,6 +336,7 @@ class Connection implements Queryable {
     private readonly options: DbOptions,
   ) {
     this.#binder = new RawBinder(module, sqlite3);
+    this.#reader = new RawReader(module, sqlite3);
   }
 
   wrapError(e: unknown): StoreError {
@@ -272,6 +385,7 @@ class Connection implements Queryable {
     if (this.#cache.size > STATEMENT_CACHE_SIZE) {
       const [oldSql, oldStmt] = this.#cache.entries().next().value as [string, number];
       this.#cache.delete(oldSql);
+      this.#reader.forget(oldStmt);
       await this.sqlite3.finalize(oldStmt);
     }
     return stmt;
@@ -287,16 +401,12 @@ class Connection implements Queryable {
       if (Array.isArray(params)) this.#binder.bind(stmt, params as readonly SqlValue[]);
       else if (params !== undefined) this.sqlite3.bind_collection(stmt, params as never);
       let columns: string[] | null = null;
-      while ((await this.sqlite3.step(stmt)) === SQLite.SQLITE_ROW) {
+      // The first step through wa-sqlite (it takes the locks, where a VFS may ask for a retry),
+      // the next ones straight through the module while no VFS operation is queued.
+      for (let rc = await this.sqlite3.step(stmt); rc === SQLite.SQLITE_ROW; rc = this.#next(stmt) ?? await this.#nextQueued(stmt)) {
         if (!collect) continue;
-        columns ??= this.sqlite3.column_names(stmt);
-        const values = this.sqlite3.row(stmt);
-        const row: Row = {};
-        for (let i = 0; i < columns.length; i++) {
-          const v = values[i];
-          row[columns[i]] = v instanceof Uint8Array ? v.slice() : Array.isArray(v) ? Uint8Array.from(v) : v;
-        }
-        rows.push(row);
+        columns ??= this.#reader.names(stmt);
+        rows.push(this.#reader.row(stmt, columns));
         if (rows.length >= max) break;
       }
       return rows;
@@ -307,6 +417,66 @@ class Connection implements Queryable {
         await this.sqlite3.reset(stmt).catch(() => undefined);
         this.#binder.clear(stmt);
       }
+    }
+  }
+
+  /**
+   * sqlite3_step after a statement's first step, straight through the module's export: what
+   * wa-sqlite's `step` does (sqlite-api.js `retry`, then its check), without its wrappers or a
+   * promise per row. null: a VFS operation is queued (#nextQueued waits for it).
+   */
+  #next(stmt: number): number | null {
+    const m = this.module;
+    if (m.retryOps.length || m.pendingOps.length) return null;
+    const rc = m._sqlite3_step(stmt);
+    // A VFS queued operations: #nextQueued waits for them as `retry` does.
+    if (m.retryOps.length || m.pendingOps.length) {
+      this.#queuedRc = rc;
+      return null;
+    }
+    return this.#checked(rc);
+  }
+
+  /** The step's result `rc`, or wa-sqlite's error for it. */
+  #checked(rc: number): number {
+    if (rc === SQLite.SQLITE_ROW || rc === SQLite.SQLITE_DONE) return rc;
+    throw new SQLite.SQLiteError(this.module.UTF8ToString(this.module._sqlite3_errmsg(this.handle)), rc);
+  }
+
+  /** The result of a step #next made that queued VFS operations; null: none made. */
+  #queuedRc: number | null = null;
+
+  /** #next's step when a VFS operation was queued: before it (wa-sqlite's own step), or after (retry's rules). */
+  async #nextQueued(stmt: number): Promise<number> {
+    const rc = this.#queuedRc;
+    this.#queuedRc = null;
+    if (rc === null) return this.sqlite3.step(stmt);
+    return this.#checked(await this.#afterOps(stmt, rc));
+  }
+
+  /** sqlite-api.js `retry` from its first call's result `rc` on. */
+  async #afterOps(stmt: number, rc: number): Promise<number> {
+    const m = this.module;
+    for (let attempt = 0; ; attempt++) {
+      if (rc === SQLite.SQLITE_OK || m.retryOps.length === 0) {
+        if (m.pendingOps.length) {
+          try {
+            await Promise.all(m.pendingOps);
+          } catch (e) {
+            return (e as { code?: number }).code || SQLite.SQLITE_ERROR;
+          } finally {
+            m.pendingOps = [];
+          }
+        }
+        return rc;
+      }
+      if (attempt === 1) return rc;
+      try {
+        await Promise.all(m.retryOps);
+      } finally {
+        m.retryOps = [];
+      }
+      rc = m._sqlite3_step(stmt);
     }
   }
 

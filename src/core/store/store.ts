@@ -357,8 +357,11 @@ export interface ChunkReader {
   chunkCount(): Promise<number>;
 }
 
-/** Store.getChunks on any connection or transaction handle; `texts`: file texts known to be current (filled as read). */
-async function readChunks(db: Queryable, ids: number[], o: { content?: boolean } = {}, texts?: TextLru): Promise<StoredChunk[]> {
+/**
+ * Store.getChunks on any connection or transaction handle (the keyword leg reads its candidates'
+ * rows through it); `texts`: file texts known to be current (filled as read).
+ */
+export async function readChunks(db: Queryable, ids: readonly number[], o: { content?: boolean } = {}, texts?: TextLru): Promise<StoredChunk[]> {
   const byId = new Map<number, StoredChunk>();
   for (const part of chunked([...new Set(ids)])) {
     await db.prefetchRows?.('chunks', part); // a pack over HTTP: the rows' pages at once
