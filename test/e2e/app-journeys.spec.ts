@@ -149,6 +149,8 @@ async function journey(page: Page, width: Width, prefix: string): Promise<void> 
     await card.scrollIntoViewIfNeeded();
     await card.getByRole('button', { name: 'Explain' }).click();
     await expect(card.getByTestId('explain-why')).toContainText('#1');
+    // No signal the ranking does not weigh (coverage read 0.00 on a piece with every word).
+    await expect(card.getByTestId('bm25-signals')).not.toContainText('coverage');
     await shot(page, `${prefix}-06-explain`);
     await card.getByRole('button', { name: 'Explain' }).click();
   });
@@ -238,6 +240,19 @@ async function keyboardJourney(page: Page): Promise<void> {
   await shot(page, 'light-wide-12-keyboard-explain');
   await page.keyboard.press('Enter');
 
+  // A filter menu: Tab to it, Enter opens it, Space checks a type, Esc closes it.
+  const typeMenu = page.getByRole('button', { name: 'Chunk type' });
+  await tabTo(page, typeMenu);
+  await page.keyboard.press('Enter');
+  await tabTo(page, page.getByRole('checkbox', { name: 'function', exact: true }));
+  await page.keyboard.press('Space');
+  await expect(typeMenu).toHaveText('function');
+  await expect(page.getByTestId('result-type').first()).toHaveText('function');
+  await page.keyboard.press('Space');
+  await page.keyboard.press('Escape');
+  await expect(typeMenu).toHaveText('All');
+  await expect(typeMenu).toHaveAttribute('aria-expanded', 'false');
+
   // Past result 20.
   await type('parse config');
   await expect(page.getByTestId('result-summary')).toHaveAttribute('data-query', 'parse config');
@@ -308,7 +323,7 @@ test('journeys at 1400 and 390 px, light; the changed screens dark', async ({ pa
       await shot(page, `${prefix}-04-viewer`);
       await page.keyboard.press('Escape');
       if (width === 'phone') await page.getByTestId('filters-toggle').click();
-      await page.getByTestId('filter-type').locator('summary').click();
+      await page.getByRole('button', { name: 'Chunk type' }).click();
       // Stored types by what they are here: a class may be an Elixir module; `module` is top-level code.
       const types = page.getByTestId('filter-type').getByRole('checkbox');
       await expect(page.getByTestId('filter-type').getByRole('checkbox', { name: 'class or Elixir module' })).toBeVisible();
@@ -318,6 +333,7 @@ test('journeys at 1400 and 390 px, light; the changed screens dark', async ({ pa
       await shot(page, `${prefix}-05-filters`);
       await page.keyboard.press('Escape');
       await visitAndBack(page, 'Stats', async () => {
+        await shot(page, `${prefix}-07-stats-top`);
         await page.getByTestId('stat-details').locator('summary').click();
         await expect(page.getByText('Merkle root')).toBeVisible();
       }, `${prefix}-07-stats`);
