@@ -21,8 +21,8 @@ const PHONE = { width: 390, height: 844 };
 type Width = 'wide' | 'phone';
 
 const started = Date.now();
-async function shot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: `test-results/journeys/${name}.png` });
+async function shot(page: Page, name: string, fullPage = false): Promise<void> {
+  await page.screenshot({ path: `test-results/journeys/${name}.png`, fullPage });
   if (process.env.SIFT_E2E_TIMES) console.log(`${((Date.now() - started) / 1000).toFixed(1)} s ${name}`);
 }
 
@@ -52,7 +52,8 @@ async function visitAndBack(page: Page, label: 'Stats' | 'Settings', check: () =
   await page.getByRole('navigation', { name: 'Pages' }).getByRole('button', { name: label }).click();
   await check();
   await everyControlNamed(page, name);
-  await shot(page, name);
+  // The whole page once (at 1400 px, light), to look at below the fold.
+  await shot(page, name, name === 'light-wide-08-settings');
   await page.goBack();
   await expect(page.getByTestId('search-input')).toBeVisible();
   await expect(page.getByTestId('result').first()).toBeVisible();
