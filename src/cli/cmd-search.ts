@@ -10,7 +10,9 @@ import { openVectorIndex, type OpenedVectors } from './vectors.ts';
 import { safeText } from './context.ts';
 import { classify, messageOf } from '../core/store/errors.ts';
 import type { SearchMode, SearchOptions } from '../core/types.ts';
+import { snippet, type SnippetBlock } from '../core/text/snippet.ts';
 
+/** Lines of a result shown (the app's card shows more; the same rule folds a long doc). */
 const SNIPPET_LINES = 6;
 
 export interface PreparedSearch {
@@ -142,8 +144,14 @@ export function formatSearchHuman(res: FullSearchResponse, explain: boolean): st
       const first = r.context.split('\n')[0];
       out.push(`    ${String(r.contextLine).padStart(5)}  ${safeText(first.length > 150 ? first.slice(0, 147) + '…' : first)}`, '           …');
     }
-    const lines = r.content.split('\n').slice(0, SNIPPET_LINES);
-    lines.forEach((l, i) => out.push(`    ${String(r.startLine + i).padStart(5)}  ${safeText(l.length > 150 ? l.slice(0, 147) + '…' : l)}`));
+    // The definition line is shown: a long doc above it is folded (core/text/snippet.ts).
+    const s = snippet({ content: r.content, startLine: r.startLine, defLine: r.defLine, highlights: [] }, { whole: false, maxLines: SNIPPET_LINES });
+    const print = (b: SnippetBlock) => b.code.split('\n').forEach((l, i) => out.push(`    ${String(b.firstLine + i).padStart(5)}  ${safeText(l.length > 150 ? l.slice(0, 147) + '…' : l)}`));
+    if (s.head) {
+      print(s.head);
+      out.push(`           ⋯ ${s.folded} more doc line${s.folded === 1 ? '' : 's'}`);
+    }
+    print(s.body);
     out.push('');
   }
   out.push(`${res.results.length} results · ${res.strategy} · ${Math.round(res.embeddedRatio * 100)}% embedded · ${res.timings.total?.toFixed(1)} ms`);

@@ -106,6 +106,25 @@ describe('sift index / search / stats / types', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^lib\/kalloc\.c:\d+-\d+ {2}kzalloc/m);
   });
+
+  it('shows a documented definition\'s line in human output, its long doc folded (the app\'s rule)', () => {
+    const dir = join(work, 'documented');
+    const doc = ['  @doc """', '  Sends a response.', '', '  The body is encoded as JSON.', '  It raises when a response was sent.', '  """'];
+    mkdirSync(join(dir, 'lib'), { recursive: true });
+    writeFileSync(join(dir, 'lib/conn.ex'), ['defmodule Conn do', ...doc, '  def send_response(conn, body) do', '    {conn, body}', '  end', 'end', ''].join('\n'));
+    const ddb = join(work, 'documented.db');
+    json(['index', dir, '--db', ddb, '--no-embed', '--json']);
+    const r = sift(['search', dir, 'send_response', '--db', ddb]);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.split('\n');
+    const at = lines.findIndex((l) => l.startsWith('lib/conn.ex:2-'));
+    expect(lines.slice(at + 1, at + 5)).toEqual([
+      '        2    @doc """',
+      '        3    Sends a response.',
+      '           ⋯ 4 more doc lines',
+      '        8    def send_response(conn, body) do',
+    ]);
+  });
 });
 
 describe('what is indexed: every text file, --include / --exclude, and stats on what was skipped', () => {

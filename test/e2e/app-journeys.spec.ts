@@ -7,6 +7,7 @@
  * first result on the first screen); the dark theme the screens that differ, at both widths.
  * Every step writes test-results/journeys/<theme>-<width>-<step>.png, to be looked at.
  */
+import { writeFileSync } from 'node:fs';
 import { test, expect, type Page } from '@playwright/test';
 import { installPicker } from './helpers/opfs-fixture.ts';
 import { journeyProject, JOURNEY_FACTS } from './helpers/project-fixture.ts';
@@ -20,16 +21,39 @@ const PHONE = { width: 390, height: 844 };
 type Width = 'wide' | 'phone';
 
 const started = Date.now();
-async function shot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: `test-results/journeys/${name}.png` });
+async function shot(page: Page, name: string, fullPage = false): Promise<void> {
+  await page.screenshot({ path: `test-results/journeys/${name}.png`, fullPage });
   if (process.env.SIFT_E2E_TIMES) console.log(`${((Date.now() - started) / 1000).toFixed(1)} s ${name}`);
+}
+
+/** Roles of controls: each one on screen must have a name (getByRole finds it by that name). */
+const CONTROL = /^\s*- (button|link|textbox|searchbox|checkbox|radio|combobox|slider|spinbutton|switch|tab|menuitem|option)(?: \[[^\]]*\])*:?\s*$/;
+
+/** Every control in the accessibility tree on screen now has a name. */
+async function everyControlNamed(page: Page, where: string): Promise<void> {
+  const tree = await page.locator('body').ariaSnapshot();
+  if (process.env.SIFT_E2E_ARIA) writeFileSync(`test-results/journeys/${where.replace(/\W+/g, '-')}.aria.yml`, tree);
+  const unnamed = tree.split('\n').filter((l) => CONTROL.test(l));
+  expect(unnamed, `controls without a name (${where}):\n${tree}`).toEqual([]);
+}
+
+/** Presses Tab (Shift+Tab back) until `target` has the focus: how a keyboard reaches it. */
+async function tabTo(page: Page, target: ReturnType<Page['locator']>, back = false, max = 150): Promise<void> {
+  const handle = await target.elementHandle();
+  for (let i = 0; i < max; i++) {
+    if (await page.evaluate((el) => document.activeElement === el, handle)) return;
+    await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
+  }
+  throw new Error(`Tab never reached ${target}`);
 }
 
 /** Opens a page of the header and comes back with the browser's Back. */
 async function visitAndBack(page: Page, label: 'Stats' | 'Settings', check: () => Promise<void>, name: string): Promise<void> {
   await page.getByRole('navigation', { name: 'Pages' }).getByRole('button', { name: label }).click();
   await check();
-  await shot(page, name);
+  await everyControlNamed(page, name);
+  // The whole page once (at 1400 px, light), to look at below the fold.
+  await shot(page, name, name === 'light-wide-08-settings');
   await page.goBack();
   await expect(page.getByTestId('search-input')).toBeVisible();
   await expect(page.getByTestId('result').first()).toBeVisible();
@@ -58,6 +82,7 @@ async function identifierSearch(page: Page, width: Width, prefix: string): Promi
     const first = await card.boundingBox();
     expect(first!.y).toBeLessThan(PHONE.height);
   }
+  await everyControlNamed(page, `${prefix} search`);
   await shot(page, `${prefix}-02-search`);
 }
 
@@ -69,6 +94,8 @@ async function journey(page: Page, width: Width, prefix: string): Promise<void> 
     await card.getByRole('button', { name: /^More/ }).click();
     await expect(card.getByLabel('Context after')).toBeVisible();
     await expect(card.getByLabel('Context before')).toContainText('import Plug.Conn');
+    // The lines around are marked like the result's own (send_error calls send_response).
+    await expect(card.getByLabel('Context after').locator('mark')).toHaveText(['send_response']);
     await expect(card.getByTestId('result-doc-fold')).toHaveCount(0);
     await card.getByRole('button', { name: 'Less' }).scrollIntoViewIfNeeded();
     await shot(page, `${prefix}-03-context`);
@@ -101,6 +128,9 @@ async function journey(page: Page, width: Width, prefix: string): Promise<void> 
     const line = viewer.locator('.line.focus').first();
     await expect(line).toContainText('def redirect_to(conn, path)');
     await expect(line).toBeInViewport();
+    // The definition's lines end at its own `end`, not the module's (line 43).
+    await expect(viewer.locator('.line.focus')).toHaveCount(5);
+    await everyControlNamed(page, `${prefix} viewer`);
     await shot(page, `${prefix}-04-viewer`);
     await page.keyboard.press('Escape');
     await expect(viewer).toBeHidden();
@@ -120,6 +150,8 @@ async function journey(page: Page, width: Width, prefix: string): Promise<void> 
     await card.scrollIntoViewIfNeeded();
     await card.getByRole('button', { name: 'Explain' }).click();
     await expect(card.getByTestId('explain-why')).toContainText('#1');
+    // No signal the ranking does not weigh (coverage read 0.00 on a piece with every word).
+    await expect(card.getByTestId('bm25-signals')).not.toContainText('coverage');
     await shot(page, `${prefix}-06-explain`);
     await card.getByRole('button', { name: 'Explain' }).click();
   });
@@ -145,6 +177,7 @@ async function journey(page: Page, width: Width, prefix: string): Promise<void> 
     // The caret sits under the '(' left open.
     const caret = (await err.locator('pre').textContent())!.split('\n')[1];
     expect(caret.indexOf('^')).toBe('send_response'.length);
+    await everyControlNamed(page, `${prefix} regex`);
     await shot(page, `${prefix}-09-regex-error`);
     await page.getByRole('radio', { name: 'Exact' }).check({ force: true });
     await expect(page.getByTestId('grep-summary')).toHaveAttribute('data-query', 'send_response(conn');
@@ -156,12 +189,110 @@ async function journey(page: Page, width: Width, prefix: string): Promise<void> 
     await page.getByRole('radio', { name: 'Semantic' }).check({ force: true });
     await page.getByTestId('search-input').fill('how errors are sent to the client');
     const why = page.getByTestId('meaning-needs-model');
+    await expect(why).toContainText('Semantic search needs the embedding model');
     await expect(why.getByRole('button', { name: 'Download the model' })).toBeVisible();
+    // One offer of the download: the model offer (on a phone its one line) steps aside.
+    await expect(page.getByTestId('model-offer')).toHaveCount(0);
+    await expect(page.getByRole('button', { name: /download/i })).toHaveCount(1);
+    await everyControlNamed(page, `${prefix} semantic`);
     await shot(page, `${prefix}-11-semantic`);
     await why.getByRole('button', { name: 'Search by keyword instead' }).click();
     await expect(page.getByRole('radio', { name: 'Keyword' })).toBeChecked();
     await expect(page.getByTestId('result').first()).toBeVisible();
   });
+}
+
+/** The journeys again with the keyboard only (Tab, Enter, arrows, the app's keys), at 1400 px. */
+async function keyboardJourney(page: Page): Promise<void> {
+  const box = page.getByTestId('search-input');
+  const type = async (q: string) => {
+    await page.keyboard.press('/');
+    await expect(box).toBeFocused();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type(q);
+  };
+  const nav = (name: string) => page.getByRole('navigation', { name: 'Pages' }).getByRole('button', { name });
+
+  // Search, open the first result with Enter, the next match, a definition from the outline, Esc.
+  await type('send_response');
+  await expect(page.getByTestId('result-summary')).toHaveAttribute('data-query', 'send_response');
+  await page.keyboard.press('Enter');
+  const viewer = page.getByTestId('file-viewer');
+  await expect(viewer.getByTestId('viewer-matches')).toContainText('1 of 4');
+  await page.keyboard.press('n');
+  await expect(viewer.getByTestId('viewer-matches')).toContainText('2 of 4');
+  await tabTo(page, viewer.getByTestId('viewer-outline').getByRole('button', { name: /redirect_to/ }));
+  await page.keyboard.press('Enter');
+  await expect(viewer.locator('.line.focus').first()).toContainText('def redirect_to(conn, path)');
+  await page.keyboard.press('Escape');
+  await expect(viewer).toBeHidden();
+
+  // More context and Explain on the first card: Tab to them, Enter, Enter again to close.
+  const card = page.getByTestId('result').first();
+  await tabTo(page, card.getByRole('button', { name: /^More/ }));
+  await page.keyboard.press('Enter');
+  await expect(card.getByLabel('Context after')).toBeVisible();
+  await expect(card.getByRole('button', { name: 'Less' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(card.getByLabel('Context after')).toHaveCount(0);
+  await tabTo(page, card.getByRole('button', { name: 'Explain' }));
+  await page.keyboard.press('Enter');
+  await expect(card.getByTestId('explain-why')).toContainText('#1');
+  await shot(page, 'light-wide-12-keyboard-explain');
+  await page.keyboard.press('Enter');
+
+  // A filter menu: Tab to it, Enter opens it, Space checks a type, Esc closes it.
+  const typeMenu = page.getByRole('button', { name: 'Chunk type' });
+  await tabTo(page, typeMenu);
+  await page.keyboard.press('Enter');
+  await tabTo(page, page.getByRole('checkbox', { name: 'function', exact: true }));
+  await page.keyboard.press('Space');
+  await expect(typeMenu).toHaveText('function');
+  await expect(page.getByTestId('result-type').first()).toHaveText('function');
+  await page.keyboard.press('Space');
+  await page.keyboard.press('Escape');
+  await expect(typeMenu).toHaveText('All');
+  await expect(typeMenu).toHaveAttribute('aria-expanded', 'false');
+
+  // Past result 20.
+  await type('parse config');
+  await expect(page.getByTestId('result-summary')).toHaveAttribute('data-query', 'parse config');
+  await tabTo(page, page.getByTestId('show-more'));
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('result')).toHaveCount(40);
+
+  // Stats and Settings from the header, and back to the same search.
+  for (const [label, heading] of [['Stats', 'Index statistics'], ['Settings', 'Settings']] as const) {
+    await page.keyboard.press('/');
+    await tabTo(page, nav(label), true);
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('heading', { name: heading, exact: true })).toBeVisible();
+    await tabTo(page, nav('Search'), true);
+    await page.keyboard.press('Enter');
+    await expect(box).toHaveValue('parse config');
+    await expect(page.getByTestId('result').first()).toBeVisible();
+  }
+
+  // The modes are one radio group: Tab into it, arrows move. Keyword → Regex, a bad pattern.
+  await type('send_response(conn');
+  await tabTo(page, page.getByRole('radio', { name: 'Keyword' }));
+  for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
+  await expect(page.getByRole('radio', { name: 'Regex' })).toBeChecked();
+  await expect(page.getByTestId('grep-error')).toBeVisible();
+  await page.keyboard.press('ArrowLeft');
+  await expect(page.getByRole('radio', { name: 'Exact' })).toBeChecked();
+  await expect(page.getByTestId('grep-line').first()).toBeVisible();
+  await shot(page, 'light-wide-13-keyboard-exact');
+
+  // Semantic before the model: its message's buttons are reachable; keyword instead.
+  await page.keyboard.press('ArrowLeft');
+  await expect(page.getByRole('radio', { name: 'Semantic' })).toBeChecked();
+  const why = page.getByTestId('meaning-needs-model');
+  await tabTo(page, why.getByRole('button', { name: 'Download the model' }));
+  await tabTo(page, why.getByRole('button', { name: 'Search by keyword instead' }));
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('radio', { name: 'Keyword' })).toBeChecked();
+  await expect(page.getByTestId('result').first()).toBeVisible();
 }
 
 test('journeys at 1400 and 390 px, light; the changed screens dark', async ({ page }) => {
@@ -193,13 +324,27 @@ test('journeys at 1400 and 390 px, light; the changed screens dark', async ({ pa
       await shot(page, `${prefix}-04-viewer`);
       await page.keyboard.press('Escape');
       if (width === 'phone') await page.getByTestId('filters-toggle').click();
-      await page.getByTestId('filter-type').locator('summary').click();
+      await page.getByRole('button', { name: 'Chunk type' }).click();
+      // Stored types by what they are here: a class may be an Elixir module; `module` is top-level code.
+      const types = page.getByTestId('filter-type').getByRole('checkbox');
+      await expect(page.getByTestId('filter-type').getByRole('checkbox', { name: 'class or Elixir module' })).toBeVisible();
+      await expect(page.getByTestId('filter-type').getByRole('checkbox', { name: 'top-level code' })).toBeVisible();
+      await expect(types.and(page.getByRole('checkbox', { name: 'module', exact: true }))).toHaveCount(0);
+      await everyControlNamed(page, `${prefix} filters`);
       await shot(page, `${prefix}-05-filters`);
       await page.keyboard.press('Escape');
       await visitAndBack(page, 'Stats', async () => {
+        await shot(page, `${prefix}-07-stats-top`);
         await page.getByTestId('stat-details').locator('summary').click();
         await expect(page.getByText('Merkle root')).toBeVisible();
       }, `${prefix}-07-stats`);
     }
+  });
+
+  await test.step('keyboard only, 1400 px light', async () => {
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.setViewportSize(WIDE);
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await keyboardJourney(page);
   });
 });

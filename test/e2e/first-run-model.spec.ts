@@ -204,7 +204,11 @@ test('no folder, or no model: the results say so and offer the next step', async
   await page.getByRole('radio', { name: 'Semantic' }).check({ force: true });
   const why = page.getByTestId('meaning-needs-model');
   // The model the button downloads: the recommended one (MiniLM for a folder this small).
-  await expect(why).toContainText('with an embedding model: MiniLM (Xenova/all-MiniLM-L6-v2, ≈23 MB, downloaded once');
+  await expect(why).toContainText('Semantic search needs the embedding model.');
+  await expect(why).toContainText('MiniLM (Xenova/all-MiniLM-L6-v2, 23 MB) is downloaded once');
+  // The message offers the download itself: the offer (here its one-line hint) steps aside.
+  await expect(page.getByTestId('keyword-only-note')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /download/i })).toHaveCount(1);
   await expect(page.getByTestId('result-summary')).toHaveCount(0);
   await expect(page.getByText(/^No results for/)).toHaveCount(0);
   await page.screenshot({ path: 'test-results/screens/semantic-needs-model.png', fullPage: true });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chunkTypeLabel, formatBytes, formatCount, formatDuration, formatRate, formatWhen, plural } from './format.ts';
+import { chunkTypeLabel, chunkTypeName, formatBytes, formatCount, formatDuration, formatRate, formatWhen, plural } from './format.ts';
 
 describe('format', () => {
   it('writes a count with its noun, singular only for one', () => {
@@ -36,5 +36,15 @@ describe('chunkTypeLabel', () => {
     expect(chunkTypeLabel('elixir', 'interface')).toBe('protocol');
     expect(chunkTypeLabel('elixir', 'function')).toBe('function');
     expect(chunkTypeLabel('python', 'class')).toBe('class');
+  });
+});
+
+describe('chunkTypeName', () => {
+  it('names top-level code as such, and says a class may be an Elixir module where Elixir is indexed', () => {
+    expect(chunkTypeName('module', ['python'])).toBe('top-level code');
+    expect(chunkTypeName('class', ['python', 'elixir'])).toBe('class or Elixir module');
+    expect(chunkTypeName('interface', ['elixir'])).toBe('interface or Elixir protocol');
+    expect(chunkTypeName('class', ['python', 'go'])).toBe('class');
+    expect(chunkTypeName('function', ['elixir'])).toBe('function');
   });
 });

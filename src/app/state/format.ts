@@ -51,3 +51,15 @@ export function chunkTypeLabel(language: string, chunkType: string): string {
   if (language !== 'elixir') return chunkType;
   return chunkType === 'class' ? 'module' : chunkType === 'interface' ? 'protocol' : chunkType;
 }
+
+/**
+ * A stored chunk type as the chunk-type filter and Stats name it, given the languages of the
+ * indexes it counts: `module` is the type of top-level code (code outside any definition), and
+ * where Elixir is indexed a `class` may be an Elixir module, an `interface` a protocol
+ * (chunkTypeLabel). The value filtered on, and in the URL, stays the stored type.
+ */
+export function chunkTypeName(chunkType: string, languages: readonly string[]): string {
+  if (chunkType === 'module') return 'top-level code';
+  if (!languages.includes('elixir')) return chunkType;
+  return chunkType === 'class' ? 'class or Elixir module' : chunkType === 'interface' ? 'interface or Elixir protocol' : chunkType;
+}

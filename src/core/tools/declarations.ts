@@ -71,6 +71,24 @@ export function declarationOf(line: string, language: string, inClass: boolean):
   }
 }
 
+/** A line that only closes a block: `end`, `}`, `)`, `]` (with `;` or `,`), or nothing. */
+const CLOSING_ONLY = /^\s*(?:end|[})\]]+)?\s*[;,]?\s*$/;
+
+/**
+ * The last line (1-based) of the definition on lines start..end once the lines that close what
+ * encloses it are left out: a chunk may end with its container's closing line (the last
+ * function of an Elixir module takes the module's `end`), which is less indented than the
+ * definition's first line. Only lines that close a block, or are blank, are left out.
+ */
+export function ownEnd(lines: readonly string[], start: number, end: number): number {
+  const indent = (s: string) => s.length - s.trimStart().length;
+  const first = lines[start - 1];
+  if (first === undefined) return end;
+  let e = Math.min(end, lines.length);
+  while (e > start && CLOSING_ONLY.test(lines[e - 1]) && (!lines[e - 1].trim() || indent(lines[e - 1]) < indent(first))) e--;
+  return e;
+}
+
 /**
  * The last line (0-based index into `lines`) of the definition whose header is lines[at]:
  * indentation for Python and Ruby-like text, braces elsewhere; the header line itself when

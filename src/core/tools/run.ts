@@ -33,7 +33,7 @@ import {
 } from './budget.ts';
 import { FILE_KINDS, parseIntent, type FileKind } from '../text/file-kind.ts';
 import * as render from './render.ts';
-import { declarationOf, definitionEnd, type Declared } from './declarations.ts';
+import { declarationOf, definitionEnd, ownEnd, type Declared } from './declarations.ts';
 
 /** What the tools need of one codebase's store (Store satisfies it). */
 export interface ToolStore extends GrepStore {
@@ -660,6 +660,7 @@ export async function fileDefinitions(c: ToolCodebase, rel: string): Promise<Sym
     if (!ch.symbol || !CONTAINER_KINDS.has(ch.chunkType) || ch.context) continue;
     for (const m of membersOf(c, ch, lines)) if (!at.has(`${m.name}\n${m.startLine}`)) rows.push(m);
   }
+  for (const r of rows) r.endLine = ownEnd(lines, r.startLine, r.endLine);
   return rows.sort((x, y) => x.startLine - y.startLine || y.endLine - x.endLine);
 }
 

@@ -13,6 +13,7 @@ import { callTool, type ToolCodebase, type ToolHost } from './run.ts';
 import { answerTokens, decodeCursor, encodeCursor, estimateTokens, fingerprint } from './budget.ts';
 import { TOOL_DEFINITIONS, TOOL_NAMES } from './contract.ts';
 import { relativePath } from './args.ts';
+import { ownEnd } from './declarations.ts';
 
 function pyModule(n: number): string {
   const out = ['"""Payments module."""', 'import os', ''];
@@ -287,5 +288,20 @@ describe('grep on a shared index (remote: read only as far as the lines asked fo
     expect(remote.got).toEqual(local.got);
     expect(new Set(remote.got).size).toBe(200);
     await big.close();
+  });
+});
+
+describe('ownEnd (the outline and symbols path= leave out a container\'s closing line)', () => {
+  const ex = ['defmodule Conn do', '  def a(x) do', '    x', '  end', '', '  def b(x) do', '    x', '  end', 'end'];
+  it('drops the enclosing module\'s `end` and blank lines, keeps the definition\'s own `end`', () => {
+    expect(ownEnd(ex, 6, 9)).toBe(8);
+    expect(ownEnd(ex, 2, 5)).toBe(4);
+    expect(ownEnd(ex, 1, 9)).toBe(9);
+  });
+  it('keeps a body line that is less indented but not only a closing token', () => {
+    const py = ['class A:', '    def f(self):', '        return """', 'text', '"""'];
+    expect(ownEnd(py, 2, 5)).toBe(5);
+    const js = ['class A {', '  f() {', '    return 1;', '  }', '};'];
+    expect(ownEnd(js, 2, 5)).toBe(4);
   });
 });

@@ -1,6 +1,7 @@
 /**
- * What a result card's preview shows of its lines: presentation only — a result's `content`
- * stays the file's exact lines, and every line shown keeps its own number.
+ * What a result's preview shows of its lines, in the app's cards and in `sift search`'s human
+ * output: presentation only — a result's `content` stays the file's exact lines, and every
+ * line shown keeps its own number.
  *
  * A documented definition whose doc comment comes first (Elixir `@doc """…"""`, Rust `///`, Go
  * and JS comments above a function) shows its definition line: a doc of more than
@@ -8,7 +9,7 @@
  * (`def`, `fn`, `func`) on, so the signature is in the preview and not 14 lines of prose.
  */
 
-/** Lines a collapsed card shows. */
+/** Lines a collapsed card shows (the CLI passes its own `maxLines`). */
 export const PREVIEW_LINES = 14;
 /** A leading doc longer than this is folded in the preview. */
 export const DOC_FOLD_MIN = 4;
