@@ -11,7 +11,8 @@ import { nativeSha256 } from './node-hash.ts';
 import { createChunkPool, DEFAULT_POOL_SIZE } from './chunk-pool.ts';
 import { nodeTextCodec } from '../core/store/text-codec-node.ts';
 import { embedPending, type EmbedSummary } from '../core/embed/embed-pass.ts';
-import type { Store } from '../core/store/store.ts';
+import { PAGE_CACHE_KIB, type Store } from '../core/store/store.ts';
+import { WriteBehindStore } from '../core/embed/write-behind.ts';
 import { safeText, type IndexPaths } from './context.ts';
 import { loadCliEmbedder, type ModelChoice } from './model.ts';
 import { rebuildVectorIndex } from './vectors.ts';
@@ -58,6 +59,14 @@ const POOL_MIN_BYTES = 8 * 1024 * 1024;
  * kernel subset (197k chunks) went 157 → 130 ms for a one-off rewrite of the FTS b-tree.
  */
 const OPTIMIZE_AFTER_ROWS = 20_000;
+/**
+ * The embedding pass's page cache (Store.setPageCache): room for the kernel subset's
+ * embeddings table and the chunk rows it pages through; filled only as far as needed.
+ */
+const EMBED_PAGE_CACHE_KIB = 256 * 1024;
+/** Vectors in the pass's first write transaction; each next one doubles, up to the max (write-behind.ts). */
+const EMBED_WRITE_GROUP = 4096;
+const EMBED_WRITE_GROUP_MAX = 131_072;
 
 /**
  * The chunker for this run: in-thread for a small run, else a worker pool too (core's
@@ -180,17 +189,29 @@ export async function updateIndex(dir: string, store: Store, paths: IndexPaths, 
       if (!o.json && !o.quiet) process.stderr.write(`sift: no embedding model (${choice.unavailable}); keyword search only\n`);
     } else {
       try {
-        const res = await embedPending(
-          { store, embedder: choice.embedder },
-          {
-            signal: ac.signal,
-            onProgress: (p) => show(`embedding ${p.embedded}/${p.total} chunks  ${p.rate.toFixed(1)} chunks/s`),
-          },
-        );
+        // The pass's lookups and inserts stay in memory (Store.setPageCache), and its vectors are
+        // written in growing transactions (write-behind.ts) — flushed when it stops, however.
+        await store.setPageCache(EMBED_PAGE_CACHE_KIB);
+        const writes = new WriteBehindStore(store, EMBED_WRITE_GROUP, EMBED_WRITE_GROUP_MAX);
+        let res: EmbedSummary;
+        try {
+          res = await embedPending(
+            { store: writes, embedder: choice.embedder },
+            {
+              signal: ac.signal,
+              onProgress: (p) => show(`embedding ${p.embedded}/${p.total} chunks  ${p.rate.toFixed(1)} chunks/s`),
+            },
+          );
+        } finally {
+          await writes.flush();
+        }
         if (tty) process.stderr.write('\r\x1b[K');
+        const ph = res.phases;
+        trace(`embedding pass done: ${res.newlyEmbedded} chunks (pending ${ph.pending.toFixed(0)} ms, embed ${ph.embed.toFixed(0)} ms, write ${ph.write.toFixed(0)} ms)`);
         embedding = { ...res, model: choice.embedder.info.modelId, device: choice.embedder.info.device, dtype: choice.embedder.info.dtype };
         try {
           vectors = await rebuildVectorIndex(store, paths, choice.embedder.info.key);
+          trace(`vector cache written: ${vectors.count} vectors`);
         } catch (e) {
           // The vector file is a cache (search rebuilds it from the embeddings): warn, keep the index.
           const why = e instanceof Error ? e.message.split('\n')[0] : String(e);
@@ -198,6 +219,7 @@ export async function updateIndex(dir: string, store: Store, paths: IndexPaths, 
           if (!o.json && !o.quiet) process.stderr.write(`sift: vector cache not saved (${safeText(why)}); search rebuilds it\n`);
         }
       } finally {
+        await store.setPageCache(PAGE_CACHE_KIB);
         await choice.embedder.dispose();
       }
     }

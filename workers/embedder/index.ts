@@ -26,7 +26,7 @@ import type { ModelFiles } from '../../src/core/embed/model-files.ts';
 import { CancelRegistry, abortError, type CancelToken } from '../../src/core/cancel.ts';
 import { importedModelFiles, importModelFolder, listImportedModels, modelCache, OPFS_MODEL_PATH, removeImportedModel } from './opfs-models.ts';
 import { hubModelFiles, servedModelFiles } from './model-files.ts';
-import { WriteBehindStore } from './write-behind.ts';
+import { WriteBehindStore } from '../../src/core/embed/write-behind.ts';
 
 /**
  * Chunks per session run in the browser. Measured 2026-11-22 (bench/browser.ts --quick,
@@ -171,7 +171,7 @@ const api: EmbedderWorkerApi = {
   async embedPending(storePort: MessagePort, token: CancelToken, onProgress) {
     const model = current();
     const store = wrap<WriterPortApi>(storePort);
-    // Vectors are written in groups (write-behind.ts): a commit on OPFS costs more than a
+    // Vectors are written in groups (core/embed/write-behind.ts): a commit on OPFS costs more than a
     // static model takes to embed a page.
     const writes = new WriteBehindStore(store);
     try {

@@ -36,6 +36,9 @@ import type { TrigramQuery } from '../text/trigram-keys.ts';
  */
 export const PAGE_SIZE = 16384;
 
+/** SQLite's page cache per connection, KiB (Store.setPageCache changes it for a bulk job). */
+export const PAGE_CACHE_KIB = 16000;
+
 /**
  * auto_vacuum mode for NEW databases. INCREMENTAL lets `optimizeFts` hand back the pages the
  * FTS merge frees (~5% of the file after a cold index) with `PRAGMA incremental_vacuum`,
@@ -99,12 +102,20 @@ export interface IndexStructures {
   structures: Record<IndexStructure, number>;
 }
 
+/**
+ * A chunk without a vector: its id and hash, and every field `embeddingText` reads (the
+ * chunk's lines as `text`, its signature resolved), so the pass reads each chunk once.
+ */
 export interface PendingEmbedding {
   id: number;
   contentHash: string;
   text: string;
   language: string;
   path: string;
+  symbol: string | null;
+  parent: string | null;
+  signature: string | null;
+  context: string | null;
 }
 
 interface ChunkRow {
@@ -166,19 +177,34 @@ export function vectorToInt8Blob(v: Float32Array): Uint8Array {
 
 /** Stored vector blob (int8, or float32 from schema v1/v2) → Float32Array (a copy, aligned). */
 export function blobToVector(b: Uint8Array): Float32Array {
+  const out = new Float32Array(blobDim(b));
+  decodeVectorInto(b, out, 0);
+  return out;
+}
+
+/** Dimensions of a stored vector blob (int8 with its scale and tail byte, or float32). */
+export function blobDim(b: Uint8Array): number {
+  if (b.byteLength % 4 === 0) return b.byteLength / 4;
+  const tail = b.byteLength ? b[b.byteLength - 1] : 0;
+  const dim = b.byteLength - 4 - tail;
+  if ((tail !== 1 && tail !== 2) || dim < 0) throw new Error(`vector blob of ${b.byteLength} bytes is neither float32 nor int8`);
+  return dim;
+}
+
+/** Decode a stored vector blob into out[at .. at + dim); returns dim. */
+export function decodeVectorInto(b: Uint8Array, out: Float32Array, at: number): number {
+  const dim = blobDim(b);
   if (b.byteLength % 4 !== 0) {
-    const tail = b.byteLength ? b[b.byteLength - 1] : 0;
-    const dim = b.byteLength - 4 - tail;
-    if ((tail !== 1 && tail !== 2) || dim < 0) throw new Error(`vector blob of ${b.byteLength} bytes is neither float32 nor int8`);
     const scale = new DataView(b.buffer, b.byteOffset, 4).getFloat32(0, true);
     const codes = new Int8Array(b.buffer, b.byteOffset + 4, dim);
-    const out = new Float32Array(dim);
-    for (let i = 0; i < dim; i++) out[i] = codes[i] * scale;
-    return out;
+    for (let i = 0; i < dim; i++) out[at + i] = codes[i] * scale;
+  } else if (LITTLE_ENDIAN) {
+    out.set(new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength)), at);
+  } else {
+    const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+    for (let i = 0; i < dim; i++) out[at + i] = view.getFloat32(i * 4, true);
   }
-  if (LITTLE_ENDIAN) return new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
-  const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
-  return Float32Array.from({ length: b.byteLength / 4 }, (_, i) => view.getFloat32(i * 4, true));
+  return dim;
 }
 
 function chunked<T>(xs: readonly T[], size = MAX_PARAMS_PER_STATEMENT): T[][] {
@@ -200,6 +226,8 @@ const INSERT_NAME = 'INSERT OR IGNORE INTO chunk_names (key, chunk_id) VALUES (?
 const CHUNK_ROWS_PER_INSERT = 23;
 const FTS_ROWS_PER_INSERT = 64;
 const NAME_ROWS_PER_INSERT = 200;
+/** Rows per multi-row INSERT into embeddings (3 parameters a row). */
+const EMBEDDING_ROWS_PER_INSERT = 128;
 /** The FTS rows of a file's chunks: its chunk range, rows re-checked for the path (see chunkRange). */
 const DELETE_FTS_OF_RANGE = 'DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE id BETWEEN ? AND ? AND path = ?)';
 
@@ -513,7 +541,7 @@ export class Store {
     // page_size/auto_vacuum only for a new file: on an existing one `PRAGMA auto_vacuum = …` starts a
     // write (a reader then needs the write lock, and fails on a full disk).
     const fresh = ((await db.get<{ page_count: number }>('PRAGMA page_count'))?.page_count ?? 0) === 0;
-    await db.exec(`${fresh ? `PRAGMA page_size = ${PAGE_SIZE}; PRAGMA auto_vacuum = ${AUTO_VACUUM}; ` : ''}PRAGMA foreign_keys = OFF; PRAGMA temp_store = MEMORY; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -16000;`);
+    await db.exec(`${fresh ? `PRAGMA page_size = ${PAGE_SIZE}; PRAGMA auto_vacuum = ${AUTO_VACUUM}; ` : ''}PRAGMA foreign_keys = OFF; PRAGMA temp_store = MEMORY; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -${PAGE_CACHE_KIB};`);
     registerFileKind(db); // migration 11 fills the kind column with it
     await migrate(db);
     registerPathMatch(db);
@@ -531,7 +559,7 @@ export class Store {
     if (version !== SCHEMA_VERSION) {
       throw new StoreError(`index schema version ${version} is not this Sift's (${SCHEMA_VERSION}): publish the index again with this version`, 1);
     }
-    await db.exec('PRAGMA query_only = 1; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -16000;');
+    await db.exec(`PRAGMA query_only = 1; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -${PAGE_CACHE_KIB};`);
     registerFileKind(db);
     registerPathMatch(db);
     const store = new Store(db);
@@ -550,6 +578,16 @@ export class Store {
 
   async setMeta(key: MetaKey, value: string): Promise<void> {
     await this.db.run(SET_META, [key, value]);
+  }
+
+  /**
+   * This connection's page cache, KiB (default PAGE_CACHE_KIB). A bulk embedding pass looks up
+   * and inserts rows of the embeddings table at random hashes: with the table (~96 MB for the
+   * kernel subset's 267k vectors) beyond the cache, nearly every lookup and insert read a page
+   * back from the file. SQLite allocates cache pages only as it fills them.
+   */
+  async setPageCache(kib: number): Promise<void> {
+    await this.db.exec(`PRAGMA cache_size = -${Math.max(1, Math.round(kib))}`);
   }
 
   /** Several meta values, in order, in ONE transaction (one commit: the indexer's closing state). */
@@ -837,12 +875,18 @@ export class Store {
     return out;
   }
 
+  /**
+   * Store vectors, in ONE transaction. Rows go in key order, EMBEDDING_ROWS_PER_INSERT to a
+   * statement: the table is keyed by a random hash, so unsorted rows touched a b-tree page
+   * apiece (each journalled and rewritten at commit); sorted, a page takes all its new rows at
+   * once. Blobs are made before the transaction.
+   */
   async putEmbeddings(model: string, items: Array<{ hash: string; vector: Float32Array }>): Promise<void> {
     if (!items.length) return;
+    const rows = items.map(({ hash, vector }) => [hash, model, vectorToInt8Blob(vector)] as const);
+    rows.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     await this.db.transaction(async (tx) => {
-      for (const { hash, vector } of items) {
-        await tx.run('INSERT OR REPLACE INTO embeddings (content_hash, model, vector) VALUES (?, ?, ?)', [hash, model, vectorToInt8Blob(vector)]);
-      }
+      await insertRows(tx, 'INSERT OR REPLACE INTO embeddings (content_hash, model, vector) VALUES (?, ?, ?)', EMBEDDING_ROWS_PER_INSERT, rows);
       // Every embedding goes through here, so the index always names its model (stats, import check).
       await tx.run('INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value', [META.modelKey, model]);
     });
@@ -863,8 +907,11 @@ export class Store {
       if (after?.is_data) codeAfter = Number.MAX_SAFE_INTEGER; // the code run is over
       else if (after) dataAfter = 0; // the data run has not begun
     }
-    type Row = { id: number; content_hash: string; content: string; language: string; path: string; text_start: number | null; text_len: number | null };
-    const columns = 'c.id, c.content_hash, c.content, c.language, c.path, c.text_start, c.text_len';
+    type Row = {
+      id: number; content_hash: string; content: string; language: string; path: string; text_start: number | null; text_len: number | null;
+      symbol: string | null; parent: string | null; signature: string | null; context: string | null; sig_span: number | null;
+    };
+    const columns = 'c.id, c.content_hash, c.content, c.language, c.path, c.text_start, c.text_len, c.symbol, c.parent, c.signature, c.context, c.sig_span';
     const pending = 'NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.content_hash = c.content_hash AND e.model = ?)';
     const want = Math.max(0, limit);
     const rows = await this.db.all<Row>(
@@ -879,7 +926,10 @@ export class Store {
     for (const r of await resolveChunkContent(this.db, rows)) {
       if (seen.has(r.content_hash)) continue;
       seen.add(r.content_hash);
-      out.push({ id: r.id, contentHash: r.content_hash, text: r.content, language: r.language, path: r.path });
+      out.push({
+        id: r.id, contentHash: r.content_hash, text: r.content, language: r.language, path: r.path,
+        symbol: r.symbol, parent: r.parent, signature: r.signature, context: r.context,
+      });
     }
     return out;
   }
@@ -899,14 +949,14 @@ export class Store {
       'SELECT c.id, e.vector FROM chunks c JOIN embeddings e ON e.content_hash = c.content_hash AND e.model = ? ORDER BY c.id',
       [model],
     );
-    const dim = rows.length ? blobToVector(rows[0].vector).length : 0;
+    const dim = rows.length ? blobDim(rows[0].vector) : 0;
     const ids = new Int32Array(rows.length);
     const vectors = new Float32Array(rows.length * dim);
     rows.forEach((r, i) => {
-      const v = blobToVector(r.vector);
-      if (v.length !== dim) throw new Error(`embedding of chunk ${r.id} has ${v.length} dims, expected ${dim}`);
+      const n = blobDim(r.vector);
+      if (n !== dim) throw new Error(`embedding of chunk ${r.id} has ${n} dims, expected ${dim}`);
       ids[i] = r.id;
-      vectors.set(v, i * dim);
+      decodeVectorInto(r.vector, vectors, i * dim);
     });
     return { ids, vectors, dim };
   }
