@@ -146,27 +146,46 @@ export async function embedPending(
     opts.onProgress?.(progress());
   };
 
-  // Tier 0 in one forward sweep (skipping tier 1), then a second sweep for tier 1.
+  // Tier 0 in one forward sweep (skipping tier 1), then a second sweep for tier 1. One page is
+  // in flight while the next is read: an embedder on another thread (the app's worker, the
+  // CLI's pool) embeds it meanwhile. Pages never overlap (keyset paging by id).
   let pageSize = PAGE;
-  for (const tier of [0, 1] as const) {
-    let after: number | undefined;
-    for (;;) {
-      if (opts.signal?.aborted) throw new DOMException('Embedding was cancelled', 'AbortError');
-      if (opts.maxChunks !== undefined && fresh >= opts.maxChunks) break;
-      const started = performance.now();
-      // (Growing pages overshoot maxChunks by less than PAGE, as fixed pages did.)
-      const want = opts.maxChunks !== undefined ? Math.min(pageSize, Math.max(PAGE, opts.maxChunks - fresh)) : pageSize;
-      const page = await store.pendingEmbeddings(key, want, after);
-      phases.pending += performance.now() - started;
-      if (page.length === 0) break;
-      after = page[page.length - 1]!.id;
-      const mine = page.filter((p) => !seen.has(p.id) && embedTier(p.path, p.text) === tier);
-      for (const p of mine) seen.add(p.id);
-      if (mine.length === 0) continue;
-      if (tier === 1) deferred += mine.length;
-      await embedPage(mine);
-      if (performance.now() - started < PAGE_FAST_MS && page.length === want) pageSize = Math.min(PAGE_MAX, pageSize * 2);
+  let scheduled = 0;
+  let inFlight: Promise<void> | null = null;
+  const settle = async (): Promise<void> => {
+    const p = inFlight;
+    inFlight = null;
+    await p;
+  };
+  try {
+    for (const tier of [0, 1] as const) {
+      let after: number | undefined;
+      for (;;) {
+        if (opts.signal?.aborted) throw new DOMException('Embedding was cancelled', 'AbortError');
+        if (opts.maxChunks !== undefined && scheduled >= opts.maxChunks) break;
+        const started = performance.now();
+        // (Growing pages overshoot maxChunks by less than PAGE, as fixed pages did.)
+        const want = opts.maxChunks !== undefined ? Math.min(pageSize, Math.max(PAGE, opts.maxChunks - scheduled)) : pageSize;
+        const page = await store.pendingEmbeddings(key, want, after);
+        phases.pending += performance.now() - started;
+        if (page.length === 0) break;
+        after = page[page.length - 1]!.id;
+        const mine = page.filter((p) => !seen.has(p.id) && embedTier(p.path, p.text) === tier);
+        for (const p of mine) seen.add(p.id);
+        if (mine.length === 0) continue;
+        if (tier === 1) deferred += mine.length;
+        await settle();
+        scheduled += mine.length;
+        inFlight = embedPage(mine);
+        // Handled here so that a failure while the next page is read is not "unhandled"; settle() rethrows it.
+        inFlight.catch(() => undefined);
+        if (performance.now() - started < PAGE_FAST_MS && page.length === want) pageSize = Math.min(PAGE_MAX, pageSize * 2);
+      }
+      await settle();
     }
+  } finally {
+    // Never return (or throw) with a page still writing: the caller flushes writes after this.
+    await inFlight?.catch(() => undefined);
   }
   embedded = await store.embeddedCount(key);
   return { ...progress(), embedded, newlyEmbedded: fresh, ms: performance.now() - t0, deferred, phases };
