@@ -34,7 +34,7 @@ rmSync(tmp, { recursive: true, force: true });
 mkdirSync(tmp, { recursive: true });
 const result = await esbuild.build({
   absWorkingDir: root,
-  entryPoints: { main: 'src/cli/main.ts', 'chunk-worker': 'src/cli/chunk-worker.ts' },
+  entryPoints: { main: 'src/cli/main.ts', 'chunk-worker': 'src/cli/chunk-worker.ts', 'embed-worker': 'src/cli/embed-worker.ts' },
   outdir: tmp,
   bundle: true,
   splitting: true,
@@ -50,7 +50,7 @@ const result = await esbuild.build({
   // No keepNames: it wraps every function made at run time in a __name() call, which made
   // re2js's regex scans 6x slower (a warm `^\s*$` grep over 1,000 files 0.3 → 2 s).
   outExtension: { '.js': '.mjs' },
-  // Beside the entries: chunk-pool.ts finds chunk-worker.mjs next to its own chunk.
+  // Beside the entries: chunk-pool.ts finds chunk-worker.mjs and embed-worker.mjs next to its own chunk.
   chunkNames: '[name]-[hash]',
   metafile: true,
   sourcemap: 'linked',

@@ -17,13 +17,18 @@ export const DEFAULT_POOL_SIZE = defaultPoolSize(availableParallelism());
 /** Running from the bundle (scripts/build-cli.mjs, dist-cli/*.mjs) rather than the TypeScript sources. */
 const BUNDLED = import.meta.url.endsWith('.mjs');
 
+/** The URL of a CLI worker thread's module (`name`: 'chunk-worker', 'embed-worker'): the bundled .mjs beside this chunk, or the source. */
+export function cliWorkerEntry(name: 'chunk-worker' | 'embed-worker'): string {
+  return new URL(BUNDLED ? `./${name}.mjs` : `./${name}.ts`, import.meta.url).href;
+}
+
 /**
  * The worker runs TypeScript: a tiny eval'd bootstrap registers tsx's ESM hooks inside the
  * thread (module hooks and `--import` in execArgv do not reach worker threads in Node 20),
  * then imports chunk-worker.ts (or `entry`). A failed import is reported as `{ failed }`.
  * From the bundle it imports the bundled chunk-worker.mjs, with no loader.
  */
-export function workerBootstrap(entry = new URL(BUNDLED ? './chunk-worker.mjs' : './chunk-worker.ts', import.meta.url).href): string {
+export function workerBootstrap(entry = cliWorkerEntry('chunk-worker')): string {
   const fail = `.catch((e) => { require('node:worker_threads').parentPort.postMessage({ failed: String(e && e.stack || e) }); });`;
   if (BUNDLED && entry.endsWith('.mjs')) return `import(${JSON.stringify(entry)})${fail}`;
   const require = createRequire(import.meta.url);

@@ -3,6 +3,7 @@
  * Keyword search is usable as soon as the lexical pass commits; embedding follows and can
  * be interrupted and resumed (already-embedded chunks are cached by content hash).
  */
+import { join } from 'node:path';
 import { NodeFileSource } from '../core/source/node-source-node.ts';
 import { Chunker } from '../core/chunk/chunker.ts';
 import { nodeWasmLoader } from '../core/chunk/grammars-node.ts';
@@ -11,7 +12,9 @@ import { nativeSha256 } from './node-hash.ts';
 import { createChunkPool, DEFAULT_POOL_SIZE } from './chunk-pool.ts';
 import { nodeTextCodec } from '../core/store/text-codec-node.ts';
 import { embedPending, type EmbedSummary } from '../core/embed/embed-pass.ts';
-import type { Store } from '../core/store/store.ts';
+import { PAGE_CACHE_KIB, type Store } from '../core/store/store.ts';
+import { WriteBehindStore } from '../core/embed/write-behind.ts';
+import { startEmbedPool, type EmbedPool } from './embed-pool.ts';
 import { safeText, type IndexPaths } from './context.ts';
 import { loadCliEmbedder, type ModelChoice } from './model.ts';
 import { rebuildVectorIndex } from './vectors.ts';
@@ -67,6 +70,19 @@ const POOL_MIN_BYTES = 8 * 1024 * 1024;
  * kernel subset (197k chunks) went 157 → 130 ms for a one-off rewrite of the FTS b-tree.
  */
 const OPTIMIZE_AFTER_ROWS = 20_000;
+/**
+ * The embedding pass's page cache (Store.setPageCache): room for the kernel subset's
+ * embeddings table and the chunk rows it pages through; filled only as far as needed.
+ */
+const EMBED_PAGE_CACHE_KIB = 256 * 1024;
+/** Vectors in the pass's first write transaction; each next one doubles, up to the max (write-behind.ts). */
+const EMBED_WRITE_GROUP = 4096;
+const EMBED_WRITE_GROUP_MAX = 131_072;
+/**
+ * Pending chunks from which a static model embeds on worker threads (embed-pool.ts): below it,
+ * starting the threads costs more than they save (the main thread embeds ~5–10k chunks/s).
+ */
+const EMBED_POOL_MIN_CHUNKS = 20_000;
 
 /**
  * The chunker for this run: in-thread for a small run, else a worker pool too (core's
@@ -113,6 +129,24 @@ function workerCount(o: IndexCliOptions): number {
   if (o.workers !== undefined) return o.workers;
   const env = Number.parseInt(process.env.SIFT_CHUNK_WORKERS ?? '', 10);
   return Number.isFinite(env) && env >= 0 ? env : DEFAULT_POOL_SIZE;
+}
+
+/**
+ * Threads that embed for a static model when the pass is big enough to repay starting them
+ * (each loads the model: ~0.6–1 s of CPU for potion-shape); null: embed on this thread. A pool
+ * that cannot start is traced and skipped — the main thread embeds the same vectors.
+ */
+async function embedThreads(store: Store, choice: ModelChoice, threads: number): Promise<EmbedPool | null> {
+  const info = choice.embedder.info;
+  if (info.family !== 'static' || threads < 1) return null;
+  const pending = (await store.chunkCount()) - (await store.embeddedCount(info.key));
+  if (pending < EMBED_POOL_MIN_CHUNKS) return null;
+  try {
+    return await startEmbedPool({ dir: join(choice.source.localModelPath, choice.source.modelId), modelId: choice.source.modelId, info, size: threads });
+  } catch (e) {
+    trace(`embedding threads not started: ${e instanceof Error ? e.message : String(e)}`);
+    return null;
+  }
 }
 
 function progressLine(s: CodebaseStatus): string {
@@ -197,17 +231,31 @@ export async function updateIndex(dir: string, given: Store, paths: IndexPaths, 
       if (!o.json && !o.quiet) io.err(`sift: no embedding model (${choice.unavailable}); keyword search only\n`);
     } else {
       try {
-        const res = await embedPending(
-          { store, embedder: choice.embedder },
-          {
-            signal: ac.signal,
-            onProgress: (p) => show(`embedding ${p.embedded}/${p.total} chunks  ${p.rate.toFixed(1)} chunks/s`),
-          },
-        );
+        // The pass's lookups and inserts stay in memory (Store.setPageCache), and its vectors are
+        // written in growing transactions (write-behind.ts) — flushed when it stops, however.
+        await store.setPageCache(EMBED_PAGE_CACHE_KIB);
+        const writes = new WriteBehindStore(store, EMBED_WRITE_GROUP, EMBED_WRITE_GROUP_MAX);
+        const pool = await embedThreads(store, choice, workerCount(o));
+        let res: EmbedSummary;
+        try {
+          res = await embedPending(
+            { store: writes, embedder: pool ?? choice.embedder },
+            {
+              signal: ac.signal,
+              onProgress: (p) => show(`embedding ${p.embedded}/${p.total} chunks  ${p.rate.toFixed(1)} chunks/s`),
+            },
+          );
+        } finally {
+          await pool?.dispose();
+          await writes.flush();
+        }
         show('');
+        const ph = res.phases;
+        trace(`embedding pass done: ${res.newlyEmbedded} chunks (pending ${ph.pending.toFixed(0)} ms, embed ${ph.embed.toFixed(0)} ms, write ${ph.write.toFixed(0)} ms)`);
         embedding = { ...res, model: choice.embedder.info.modelId, device: choice.embedder.info.device, dtype: choice.embedder.info.dtype };
         try {
           vectors = await rebuildVectorIndex(store, paths, choice.embedder.info.key);
+          trace(`vector cache written: ${vectors.count} vectors`);
         } catch (e) {
           // The vector file is a cache (search rebuilds it from the embeddings): warn, keep the index.
           const why = e instanceof Error ? e.message.split('\n')[0] : String(e);
@@ -215,6 +263,7 @@ export async function updateIndex(dir: string, given: Store, paths: IndexPaths, 
           if (!o.json && !o.quiet) io.err(`sift: vector cache not saved (${safeText(why)}); search rebuilds it\n`);
         }
       } finally {
+        await store.setPageCache(PAGE_CACHE_KIB);
         await choice.embedder.dispose();
       }
     }

@@ -309,7 +309,6 @@ export class ServedCodebase implements ToolCodebase {
     const s = this.#index;
     const store: EmbedStore = {
       pendingEmbeddings: (m, limit, after) => s.pendingEmbeddings(m, limit, after),
-      getChunks: (ids) => s.getChunks(ids),
       putEmbeddings: (m, items) => this.#exclusive(() => s.putEmbeddings(m, items)),
       embeddedCount: (m) => s.embeddedCount(m),
       chunkCount: () => s.chunkCount(),

@@ -11,8 +11,9 @@
  *   the write fails (e.g. a full disk). A failed save still returns the in-memory index.
  * - A stamp is kept only when the index did not change while the vectors were read.
  */
-import { existsSync, readFileSync, writeFileSync, renameSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { createVectorIndex, loadVectorIndex } from '../core/vector/create.ts';
+import { exactIndexParts } from '../core/vector/exact.ts';
 import type { VectorIndex } from '../core/vector/types.ts';
 import type { IndexPaths } from './context.ts';
 import { META, type MetaKey } from '../core/store/meta.ts';
@@ -30,33 +31,45 @@ async function stampOf(store: VectorStore, key: string): Promise<string> {
   return `${key}|${await store.embeddedCount(key)}|${(await store.getMeta(META.updatedAt)) ?? ''}`;
 }
 
-/** Build the exact index from the embeddings table (a consistent snapshot, with its stamp or null). */
-async function build(store: VectorStore, key: string): Promise<{ index: VectorIndex; stamp: string | null }> {
+/** The stored vectors of `key` (a consistent snapshot, with its stamp, or null when the index changed while they were read). */
+async function snapshot(store: VectorStore, key: string): Promise<{ ids: Int32Array; vectors: Float32Array; dim: number; stamp: string | null }> {
   const before = await stampOf(store, key);
   const { ids, vectors, dim } = await store.loadVectors(key);
   const after = await stampOf(store, key);
-  // The CLI reloads its index on every run; hnsw rebuilds its graph on load (minutes at 50k),
-  // so the CLI always uses the exact scan. The app keeps an hnsw index alive in its worker.
-  const index = await createVectorIndex('exact', dim);
-  if (ids.length) await index.add(ids, vectors);
-  return { index, stamp: before === after ? after : null };
+  return { ids, vectors, dim, stamp: before === after ? after : null };
 }
 
-/** Save `index` with `stamp`; throws (after removing its temp file) when the write fails. */
-async function save(index: VectorIndex, stamp: string, file: string): Promise<void> {
-  const head = new TextEncoder().encode(`${MAGIC}${stamp}\n`);
-  const body = await index.serialize();
-  const out = new Uint8Array(head.length + body.length);
-  out.set(head);
-  out.set(body, head.length);
+/**
+ * Write the cache file: the stamp line, then the exact index of the snapshot's vectors as
+ * `serialize()` lays it out (exactIndexParts), part by part with no copy. Throws (after
+ * removing its temp file) when the write fails.
+ */
+function save(snap: { ids: Int32Array; vectors: Float32Array; dim: number }, stamp: string, file: string): void {
+  const parts = [new TextEncoder().encode(`${MAGIC}${stamp}\n`), ...exactIndexParts(snap.dim, snap.ids, snap.vectors)];
   const tmp = `${file}.${process.pid}.tmp`;
   try {
-    writeFileSync(tmp, out);
+    const fd = openSync(tmp, 'w');
+    try {
+      for (const part of parts) for (let at = 0; at < part.length; ) at += writeSync(fd, part, at, part.length - at);
+    } finally {
+      closeSync(fd);
+    }
     renameSync(tmp, file);
   } catch (e) {
     rmSync(tmp, { force: true });
-    throw Object.assign(e as Error, { neededBytes: out.length });
+    throw Object.assign(e as Error, { neededBytes: parts.reduce((n, p) => n + p.length, 0) });
   }
+}
+
+/**
+ * The exact index over a snapshot. The CLI reloads its index on every run; hnsw rebuilds its
+ * graph on load (minutes at 50k), so the CLI always uses the exact scan. The app keeps an hnsw
+ * index alive in its worker.
+ */
+async function indexOf(snap: { ids: Int32Array; vectors: Float32Array; dim: number }): Promise<VectorIndex> {
+  const index = await createVectorIndex('exact', snap.dim);
+  if (snap.ids.length) await index.add(snap.ids, snap.vectors);
+  return index;
 }
 
 function readStamped(file: string): { stamp: string; body: Uint8Array } | null {
@@ -69,15 +82,12 @@ function readStamped(file: string): { stamp: string; body: Uint8Array } | null {
   return { stamp: new TextDecoder().decode(bytes.subarray(magic.length, nl)), body: bytes.subarray(nl + 1) };
 }
 
+/** Rewrite the cache file from the embeddings table (after an embedding pass). */
 export async function rebuildVectorIndex(store: VectorStore, paths: IndexPaths, key: string): Promise<{ kind: string; count: number; ms: number }> {
   const t0 = performance.now();
-  const { index, stamp } = await build(store, key);
-  try {
-    await save(index, stamp ?? '', paths.vectors);
-    return { kind: index.kind, count: index.size, ms: performance.now() - t0 };
-  } finally {
-    index.dispose();
-  }
+  const snap = await snapshot(store, key);
+  save(snap, snap.stamp ?? '', paths.vectors);
+  return { kind: 'exact', count: snap.ids.length, ms: performance.now() - t0 };
 }
 
 export interface OpenedVectors {
@@ -101,10 +111,11 @@ export async function openVectorIndex(store: VectorStore, paths: IndexPaths, key
   } catch (e) {
     note = `vector cache unreadable (${e instanceof Error ? e.message : String(e)}); rebuilt in memory`;
   }
-  const { index, stamp } = await build(store, key);
-  if (stamp) {
+  const snap = await snapshot(store, key);
+  const index = await indexOf(snap);
+  if (snap.stamp) {
     try {
-      await save(index, stamp, paths.vectors);
+      save(snap, snap.stamp, paths.vectors);
     } catch (e) {
       note = `could not save the vector cache (${e instanceof Error ? e.message.split('\n')[0] : String(e)}); using it from memory`;
     }

@@ -26,7 +26,7 @@ import type { ModelFiles } from '../../src/core/embed/model-files.ts';
 import { CancelRegistry, abortError, type CancelToken } from '../../src/core/cancel.ts';
 import { importedModelFiles, importModelFolder, listImportedModels, modelCache, OPFS_MODEL_PATH, removeImportedModel } from './opfs-models.ts';
 import { hubModelFiles, servedModelFiles } from './model-files.ts';
-import { WriteBehindStore } from './write-behind.ts';
+import { WRITE_GROUP, WriteBehindStore } from '../../src/core/embed/write-behind.ts';
 
 /**
  * Chunks per session run in the browser. Measured 2026-11-22 (bench/browser.ts --quick,
@@ -35,6 +35,12 @@ import { WriteBehindStore } from './write-behind.ts';
  * most one batch, so a quarter of the batch is a quarter of the wait.
  */
 const BROWSER_EMBED_BATCH = 8;
+
+/**
+ * The largest group of vectors per transaction (write-behind.ts: groups double from WRITE_GROUP):
+ * a commit on OPFS costs ~0.4 s, so a 35k-chunk pass commits ~6 times instead of 34.
+ */
+const WRITE_GROUP_MAX = 16_384;
 
 const cancels = new CancelRegistry();
 let embedder: SiftEmbedder | null = null;
@@ -171,9 +177,9 @@ const api: EmbedderWorkerApi = {
   async embedPending(storePort: MessagePort, token: CancelToken, onProgress) {
     const model = current();
     const store = wrap<WriterPortApi>(storePort);
-    // Vectors are written in groups (write-behind.ts): a commit on OPFS costs more than a
+    // Vectors are written in groups (core/embed/write-behind.ts): a commit on OPFS costs more than a
     // static model takes to embed a page.
-    const writes = new WriteBehindStore(store);
+    const writes = new WriteBehindStore(store, WRITE_GROUP, WRITE_GROUP_MAX);
     try {
       return await cancels.run(token, (signal) =>
         embedPending(

@@ -396,7 +396,6 @@ const api: StoreWorkerApi = {
       flushTrigrams: () => s.flushTrigrams(),
       setBulkLoad: (on) => s.setBulkLoad(on),
       pendingEmbeddings: (m, limit, afterId) => s.pendingEmbeddings(m, limit, afterId),
-      getChunks: (ids) => s.getChunks(ids),
       putEmbeddings: (m, items) => s.putEmbeddings(m, items),
       embeddedCount: (m) => s.embeddedCount(m),
       async addVectors(ids, vectors) {

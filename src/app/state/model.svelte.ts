@@ -31,6 +31,8 @@ const OFFER_KEY = 'sift:model-offer';
 const RATES_KEY = 'sift:model-rates';
 /** A pass shorter than this says little about a model's speed (startup, a few batches). */
 const MIN_CHUNKS_FOR_RATE = 32;
+/** The last embedding pass's summary (counts, ms, where its time went: EmbedSummary.phases), for a person or a bench to read. */
+const LAST_PASS_KEY = 'sift:last-embed-pass';
 /** What the offer promises: the q8 ONNX file (22.9 MB) plus tokenizer and config. */
 export const HUB_DOWNLOAD_MB = PROSE_MODEL.downloadMB;
 export const DEFAULT_MODEL_NAME = DEFAULT_MODEL_ID.split('/').pop() ?? DEFAULT_MODEL_ID;
@@ -125,6 +127,7 @@ class Model {
     };
     codebases.embedFinished = (summary) => {
       const id = this.#info?.modelId;
+      localStorage.setItem(LAST_PASS_KEY, JSON.stringify({ modelId: id ?? null, ...summary }));
       if (!id || summary.newlyEmbedded < MIN_CHUNKS_FOR_RATE || !(summary.rate > 0)) return;
       this.#rates = { ...this.#rates, [id]: summary.rate };
       localStorage.setItem(RATES_KEY, JSON.stringify(this.#rates));

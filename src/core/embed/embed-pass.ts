@@ -13,7 +13,7 @@
  *   meaning first.
  * - Cancelling keeps every batch already written.
  */
-import type { StoredChunk } from '../types.ts';
+import type { PendingEmbedding } from '../store/store.ts';
 import { embeddingText } from '../chunk/embedding-text.ts';
 
 /**
@@ -68,10 +68,15 @@ export function embedTier(path: string | undefined, text?: string): 0 | 1 {
   return 0;
 }
 
+/** A chunk without a vector, with every field its embedding text is made of (Store.pendingEmbeddings). */
+export type PendingChunk = Pick<PendingEmbedding, 'id' | 'contentHash' | 'path' | 'text' | 'language' | 'symbol' | 'parent' | 'signature' | 'context'>;
+
 export interface EmbedStore {
-  /** Pending chunks in embedding order; `path` and `text` (when given) decide the tier. */
-  pendingEmbeddings(model: string, limit: number, afterId?: number): Promise<Array<{ id: number; contentHash: string; path?: string; text?: string }>>;
-  getChunks(ids: number[]): Promise<StoredChunk[]>;
+  /**
+   * Pending chunks in embedding order, each content hash once per page; `path` and `text`
+   * also decide the tier. The pass reads nothing else about a chunk.
+   */
+  pendingEmbeddings(model: string, limit: number, afterId?: number): Promise<PendingChunk[]>;
   putEmbeddings(model: string, items: Array<{ hash: string; vector: Float32Array }>): Promise<void>;
   embeddedCount(model: string): Promise<number>;
   chunkCount(): Promise<number>;
@@ -94,6 +99,8 @@ export interface EmbedSummary extends EmbedProgress {
   ms: number;
   /** Chunks embedded in the late tier (vendored, generated, test data, minified). */
   deferred: number;
+  /** Wall ms of each step, summed over pages: reading pending chunks, embedding, writing vectors, `onVectors`. */
+  phases: { pending: number; embed: number; write: number; vectors: number };
 }
 
 export async function embedPending(
@@ -115,61 +122,71 @@ export async function embedPending(
   opts.onProgress?.(progress());
 
   let deferred = 0;
-  const embedPage = async (page: Array<{ id: number }>): Promise<void> => {
-    const chunks = await store.getChunks(page.map((p) => p.id));
-    // One embedding per distinct content hash; every chunk sharing it gets the vector.
-    const byHash = new Map<string, StoredChunk[]>();
-    for (const c of chunks) {
-      const list = byHash.get(c.contentHash);
-      if (list) list.push(c);
-      else byHash.set(c.contentHash, [c]);
-    }
-    const hashes = [...byHash.keys()];
-    const texts = hashes.map((h) => embeddingText(byHash.get(h)![0]));
+  const phases = { pending: 0, embed: 0, write: 0, vectors: 0 };
+  const embedPage = async (page: PendingChunk[]): Promise<void> => {
+    let t = performance.now();
+    const texts = page.map((p) => embeddingText({
+      path: p.path, symbol: p.symbol, parent: p.parent, signature: p.signature, language: p.language, content: p.text, context: p.context,
+    }));
     const vectors = await embedder.embed(texts, opts.signal);
+    phases.embed += performance.now() - t;
+    t = performance.now();
     await store.putEmbeddings(
       key,
-      hashes.map((hash, i) => ({ hash, vector: vectors.slice(i * dim, (i + 1) * dim) })),
+      page.map((p, i) => ({ hash: p.contentHash, vector: vectors.slice(i * dim, (i + 1) * dim) })),
     );
+    phases.write += performance.now() - t;
     if (deps.onVectors) {
-      const ids: number[] = [];
-      const out = new Float32Array(chunks.length * dim);
-      let row = 0;
-      hashes.forEach((h, i) => {
-        for (const c of byHash.get(h)!) {
-          ids.push(c.id);
-          out.set(vectors.subarray(i * dim, (i + 1) * dim), row * dim);
-          row++;
-        }
-      });
-      await deps.onVectors(ids, out);
+      t = performance.now();
+      await deps.onVectors(page.map((p) => p.id), vectors);
+      phases.vectors += performance.now() - t;
     }
-    fresh += chunks.length;
-    embedded += chunks.length;
+    fresh += page.length;
+    embedded += page.length;
     opts.onProgress?.(progress());
   };
 
-  // Tier 0 in one forward sweep (skipping tier 1), then a second sweep for tier 1.
+  // Tier 0 in one forward sweep (skipping tier 1), then a second sweep for tier 1. One page is
+  // in flight while the next is read: an embedder on another thread (the app's worker, the
+  // CLI's pool) embeds it meanwhile. Pages never overlap (keyset paging by id).
   let pageSize = PAGE;
-  for (const tier of [0, 1] as const) {
-    let after: number | undefined;
-    for (;;) {
-      if (opts.signal?.aborted) throw new DOMException('Embedding was cancelled', 'AbortError');
-      if (opts.maxChunks !== undefined && fresh >= opts.maxChunks) break;
-      const started = performance.now();
-      // (Growing pages overshoot maxChunks by less than PAGE, as fixed pages did.)
-      const want = opts.maxChunks !== undefined ? Math.min(pageSize, Math.max(PAGE, opts.maxChunks - fresh)) : pageSize;
-      const page = await store.pendingEmbeddings(key, want, after);
-      if (page.length === 0) break;
-      after = page[page.length - 1]!.id;
-      const mine = page.filter((p) => !seen.has(p.id) && embedTier(p.path, p.text) === tier);
-      for (const p of mine) seen.add(p.id);
-      if (mine.length === 0) continue;
-      if (tier === 1) deferred += mine.length;
-      await embedPage(mine);
-      if (performance.now() - started < PAGE_FAST_MS && page.length === want) pageSize = Math.min(PAGE_MAX, pageSize * 2);
+  let scheduled = 0;
+  let inFlight: Promise<void> | null = null;
+  const settle = async (): Promise<void> => {
+    const p = inFlight;
+    inFlight = null;
+    await p;
+  };
+  try {
+    for (const tier of [0, 1] as const) {
+      let after: number | undefined;
+      for (;;) {
+        if (opts.signal?.aborted) throw new DOMException('Embedding was cancelled', 'AbortError');
+        if (opts.maxChunks !== undefined && scheduled >= opts.maxChunks) break;
+        const started = performance.now();
+        // (Growing pages overshoot maxChunks by less than PAGE, as fixed pages did.)
+        const want = opts.maxChunks !== undefined ? Math.min(pageSize, Math.max(PAGE, opts.maxChunks - scheduled)) : pageSize;
+        const page = await store.pendingEmbeddings(key, want, after);
+        phases.pending += performance.now() - started;
+        if (page.length === 0) break;
+        after = page[page.length - 1]!.id;
+        const mine = page.filter((p) => !seen.has(p.id) && embedTier(p.path, p.text) === tier);
+        for (const p of mine) seen.add(p.id);
+        if (mine.length === 0) continue;
+        if (tier === 1) deferred += mine.length;
+        await settle();
+        scheduled += mine.length;
+        inFlight = embedPage(mine);
+        // Handled here so that a failure while the next page is read is not "unhandled"; settle() rethrows it.
+        inFlight.catch(() => undefined);
+        if (performance.now() - started < PAGE_FAST_MS && page.length === want) pageSize = Math.min(PAGE_MAX, pageSize * 2);
+      }
+      await settle();
     }
+  } finally {
+    // Never return (or throw) with a page still writing: the caller flushes writes after this.
+    await inFlight?.catch(() => undefined);
   }
   embedded = await store.embeddedCount(key);
-  return { ...progress(), embedded, newlyEmbedded: fresh, ms: performance.now() - t0, deferred };
+  return { ...progress(), embedded, newlyEmbedded: fresh, ms: performance.now() - t0, deferred, phases };
 }

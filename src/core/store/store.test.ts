@@ -8,6 +8,7 @@ import { openMemoryStore, openNodeStore } from './open-node.ts';
 import { migrate, MIGRATIONS, SCHEMA_VERSION } from './schema.ts';
 import { StorageFullError, StoreError } from './sqlite.ts';
 import { literalTrigrams } from '../search/trigram.ts';
+import { embeddingText } from '../chunk/embedding-text.ts';
 import { blobToVector, PAGE_SIZE, vectorToBlob, vectorToInt8Blob, type Store } from './store.ts';
 
 type Item = { file: FileRecord; chunks: Array<Chunk & { contentHash: string }> };
@@ -232,6 +233,27 @@ describe('Store (memory)', () => {
     const got = await store.getChunks([ids[2], 999, ids[0]]);
     expect(got.map((c) => c.id)).toEqual([ids[2], ids[0]]);
     expect(got[0]).toMatchObject({ path: 'a.ts', symbol: 'fn2', chunkType: 'function', contentHash: 'a.ts#2', startLine: 21 });
+  });
+
+  it('pending chunks carry what their embedding text is made of: the same text as the stored chunk', async () => {
+    const item = file('a.ts', 3);
+    item.chunks[1] = { ...item.chunks[1]!, parent: 'Outer', context: 'class Outer {', signature: 'function fn1(a: number)' };
+    await store.writeFiles([item, file('README.md', 2, { language: 'markdown' })]);
+    const pending = await store.pendingEmbeddings('m1', 10);
+    expect(pending.length).toBe(5);
+    const stored = new Map((await store.getChunks(pending.map((p) => p.id))).map((c) => [c.id, c]));
+    for (const p of pending) {
+      expect(embeddingText({ ...p, content: p.text })).toBe(embeddingText(stored.get(p.id)!));
+    }
+    expect(pending.find((p) => p.parent === 'Outer')).toMatchObject({ context: 'class Outer {', signature: 'function fn1(a: number)', symbol: 'fn1' });
+  });
+
+  it('putEmbeddings writes many vectors, in any order, in one go', async () => {
+    const items = Array.from({ length: 300 }, (_, i) => ({ hash: ((i * 7919) % 1000).toString(16).padStart(16, '0'), vector: new Float32Array([i, 1, -i]) }));
+    await store.putEmbeddings('m1', items);
+    const got = await store.getEmbeddings('m1', items.map((x) => x.hash));
+    expect(got.size).toBe(300);
+    for (const { hash, vector } of items) expect([...got.get(hash)!]).toEqual([...blobToVector(vectorToInt8Blob(vector))]);
   });
 
   it('caches embeddings by content hash and model; pending puts code before data', async () => {

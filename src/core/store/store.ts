@@ -36,6 +36,9 @@ import type { TrigramQuery } from '../text/trigram-keys.ts';
  */
 export const PAGE_SIZE = 16384;
 
+/** SQLite's page cache per connection, KiB (Store.setPageCache changes it for a bulk job). */
+export const PAGE_CACHE_KIB = 16000;
+
 /**
  * auto_vacuum mode for NEW databases. INCREMENTAL lets `optimizeFts` hand back the pages the
  * FTS merge frees (~5% of the file after a cold index) with `PRAGMA incremental_vacuum`,
@@ -99,12 +102,20 @@ export interface IndexStructures {
   structures: Record<IndexStructure, number>;
 }
 
+/**
+ * A chunk without a vector: its id and hash, and every field `embeddingText` reads (the
+ * chunk's lines as `text`, its signature resolved), so the pass reads each chunk once.
+ */
 export interface PendingEmbedding {
   id: number;
   contentHash: string;
   text: string;
   language: string;
   path: string;
+  symbol: string | null;
+  parent: string | null;
+  signature: string | null;
+  context: string | null;
 }
 
 interface ChunkRow {
@@ -166,19 +177,85 @@ export function vectorToInt8Blob(v: Float32Array): Uint8Array {
 
 /** Stored vector blob (int8, or float32 from schema v1/v2) → Float32Array (a copy, aligned). */
 export function blobToVector(b: Uint8Array): Float32Array {
+  const out = new Float32Array(blobDim(b));
+  decodeVectorInto(b, out, 0);
+  return out;
+}
+
+/** Dimensions of a stored vector blob (int8 with its scale and tail byte, or float32). */
+export function blobDim(b: Uint8Array): number {
+  if (b.byteLength % 4 === 0) return b.byteLength / 4;
+  const tail = b.byteLength ? b[b.byteLength - 1] : 0;
+  const dim = b.byteLength - 4 - tail;
+  if ((tail !== 1 && tail !== 2) || dim < 0) throw new Error(`vector blob of ${b.byteLength} bytes is neither float32 nor int8`);
+  return dim;
+}
+
+/** Decode a stored vector blob into out[at .. at + dim); returns dim. */
+export function decodeVectorInto(b: Uint8Array, out: Float32Array, at: number): number {
+  const dim = blobDim(b);
   if (b.byteLength % 4 !== 0) {
-    const tail = b.byteLength ? b[b.byteLength - 1] : 0;
-    const dim = b.byteLength - 4 - tail;
-    if ((tail !== 1 && tail !== 2) || dim < 0) throw new Error(`vector blob of ${b.byteLength} bytes is neither float32 nor int8`);
     const scale = new DataView(b.buffer, b.byteOffset, 4).getFloat32(0, true);
     const codes = new Int8Array(b.buffer, b.byteOffset + 4, dim);
-    const out = new Float32Array(dim);
-    for (let i = 0; i < dim; i++) out[i] = codes[i] * scale;
-    return out;
+    for (let i = 0; i < dim; i++) out[at + i] = codes[i] * scale;
+  } else if (LITTLE_ENDIAN) {
+    out.set(new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength)), at);
+  } else {
+    const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+    for (let i = 0; i < dim; i++) out[at + i] = view.getFloat32(i * 4, true);
   }
-  if (LITTLE_ENDIAN) return new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
-  const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
-  return Float32Array.from({ length: b.byteLength / 4 }, (_, i) => view.getFloat32(i * 4, true));
+  return dim;
+}
+
+/** The SQL function Store.loadVectors reads vectors through (registered on every Store's connection). */
+const VECTOR_SINK_FUNCTION = 'sift_vector_sink';
+
+/** Rows of (chunk id, vector blob) decoded into growing typed arrays, in the order given. */
+class VectorSink {
+  #ids: Int32Array;
+  #vectors = new Float32Array(0);
+  #dim = 0;
+  #n = 0;
+  #error: Error | null = null;
+
+  constructor(private readonly expected: number) {
+    this.#ids = new Int32Array(Math.max(1, expected));
+  }
+
+  push(id: number, blob: Uint8Array): void {
+    if (this.#error) return;
+    try {
+      const dim = blobDim(blob);
+      if (this.#n === 0) {
+        this.#dim = dim;
+        this.#vectors = new Float32Array(this.#ids.length * dim);
+      } else if (dim !== this.#dim) {
+        throw new Error(`embedding of chunk ${id} has ${dim} dims, expected ${this.#dim}`);
+      }
+      if (this.#n === this.#ids.length) {
+        // (More rows than counted: written between the count and the read.)
+        const ids = new Int32Array(this.#ids.length * 2);
+        ids.set(this.#ids);
+        this.#ids = ids;
+        const vectors = new Float32Array(ids.length * dim);
+        vectors.set(this.#vectors);
+        this.#vectors = vectors;
+      }
+      this.#ids[this.#n] = id;
+      decodeVectorInto(blob, this.#vectors, this.#n * dim);
+      this.#n++;
+    } catch (e) {
+      this.#error = e instanceof Error ? e : new Error(String(e));
+    }
+  }
+
+  result(): { ids: Int32Array; vectors: Float32Array; dim: number } {
+    if (this.#error) throw this.#error;
+    const n = this.#n;
+    const dim = n ? this.#dim : 0;
+    if (n === this.#ids.length && n === this.expected) return { ids: this.#ids, vectors: this.#vectors, dim };
+    return { ids: this.#ids.slice(0, n), vectors: this.#vectors.slice(0, n * dim), dim };
+  }
 }
 
 function chunked<T>(xs: readonly T[], size = MAX_PARAMS_PER_STATEMENT): T[][] {
@@ -200,6 +277,8 @@ const INSERT_NAME = 'INSERT OR IGNORE INTO chunk_names (key, chunk_id) VALUES (?
 const CHUNK_ROWS_PER_INSERT = 23;
 const FTS_ROWS_PER_INSERT = 64;
 const NAME_ROWS_PER_INSERT = 200;
+/** Rows per multi-row INSERT into embeddings (3 parameters a row). */
+const EMBEDDING_ROWS_PER_INSERT = 128;
 /** The FTS rows of a file's chunks: its chunk range, rows re-checked for the path (see chunkRange). */
 const DELETE_FTS_OF_RANGE = 'DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE id BETWEEN ? AND ? AND path = ?)';
 
@@ -509,7 +588,15 @@ export class Store {
   /** This connection's side of the trigram index (keys waiting for a flush; trigram-index.ts). */
   private readonly trigrams = new TrigramIndex();
 
-  private constructor(readonly db: Db) {}
+  /** Where loadVectors' SQL function puts rows while its one statement runs; null otherwise. */
+  #vectorSink: VectorSink | null = null;
+
+  private constructor(readonly db: Db) {
+    db.createFunction(VECTOR_SINK_FUNCTION, 2, (id, blob) => {
+      this.#vectorSink?.push(Number(id), blob as Uint8Array);
+      return null;
+    });
+  }
 
   /**
    * Wrap an open Db: apply pragmas and migrations. `scratch`: a file being built whole that no
@@ -523,7 +610,7 @@ export class Store {
     // write (a reader then needs the write lock, and fails on a full disk).
     const fresh = ((await db.get<{ page_count: number }>('PRAGMA page_count'))?.page_count ?? 0) === 0;
     const durability = o.scratch ? 'PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF;' : 'PRAGMA synchronous = NORMAL;';
-    await db.exec(`${fresh ? `PRAGMA page_size = ${PAGE_SIZE}; PRAGMA auto_vacuum = ${AUTO_VACUUM}; ` : ''}PRAGMA foreign_keys = OFF; PRAGMA temp_store = MEMORY; ${durability} PRAGMA cache_size = -16000;`);
+    await db.exec(`${fresh ? `PRAGMA page_size = ${PAGE_SIZE}; PRAGMA auto_vacuum = ${AUTO_VACUUM}; ` : ''}PRAGMA foreign_keys = OFF; PRAGMA temp_store = MEMORY; ${durability} PRAGMA cache_size = -${PAGE_CACHE_KIB};`);
     registerFileKind(db); // migration 11 fills the kind column with it
     await migrate(db);
     registerPathMatch(db);
@@ -541,7 +628,7 @@ export class Store {
     if (version !== SCHEMA_VERSION) {
       throw new StoreError(`index schema version ${version} is not this Sift's (${SCHEMA_VERSION}): publish the index again with this version`, 1);
     }
-    await db.exec('PRAGMA query_only = 1; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -16000;');
+    await db.exec(`PRAGMA query_only = 1; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -${PAGE_CACHE_KIB};`);
     registerFileKind(db);
     registerPathMatch(db);
     const store = new Store(db);
@@ -560,6 +647,16 @@ export class Store {
 
   async setMeta(key: MetaKey, value: string): Promise<void> {
     await this.db.run(SET_META, [key, value]);
+  }
+
+  /**
+   * This connection's page cache, KiB (default PAGE_CACHE_KIB). A bulk embedding pass looks up
+   * and inserts rows of the embeddings table at random hashes: with the table (~96 MB for the
+   * kernel subset's 267k vectors) beyond the cache, nearly every lookup and insert read a page
+   * back from the file. SQLite allocates cache pages only as it fills them.
+   */
+  async setPageCache(kib: number): Promise<void> {
+    await this.db.exec(`PRAGMA cache_size = -${Math.max(1, Math.round(kib))}`);
   }
 
   /** Several meta values, in order, in ONE transaction (one commit: the indexer's closing state). */
@@ -847,12 +944,18 @@ export class Store {
     return out;
   }
 
+  /**
+   * Store vectors, in ONE transaction. Rows go in key order, EMBEDDING_ROWS_PER_INSERT to a
+   * statement: the table is keyed by a random hash, so unsorted rows touched a b-tree page
+   * apiece (each journalled and rewritten at commit); sorted, a page takes all its new rows at
+   * once. Blobs are made before the transaction.
+   */
   async putEmbeddings(model: string, items: Array<{ hash: string; vector: Float32Array }>): Promise<void> {
     if (!items.length) return;
+    const rows = items.map(({ hash, vector }) => [hash, model, vectorToInt8Blob(vector)] as const);
+    rows.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     await this.db.transaction(async (tx) => {
-      for (const { hash, vector } of items) {
-        await tx.run('INSERT OR REPLACE INTO embeddings (content_hash, model, vector) VALUES (?, ?, ?)', [hash, model, vectorToInt8Blob(vector)]);
-      }
+      await insertRows(tx, 'INSERT OR REPLACE INTO embeddings (content_hash, model, vector) VALUES (?, ?, ?)', EMBEDDING_ROWS_PER_INSERT, rows);
       // Every embedding goes through here, so the index always names its model (stats, import check).
       await tx.run('INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value', [META.modelKey, model]);
     });
@@ -873,8 +976,11 @@ export class Store {
       if (after?.is_data) codeAfter = Number.MAX_SAFE_INTEGER; // the code run is over
       else if (after) dataAfter = 0; // the data run has not begun
     }
-    type Row = { id: number; content_hash: string; content: string; language: string; path: string; text_start: number | null; text_len: number | null };
-    const columns = 'c.id, c.content_hash, c.content, c.language, c.path, c.text_start, c.text_len';
+    type Row = {
+      id: number; content_hash: string; content: string; language: string; path: string; text_start: number | null; text_len: number | null;
+      symbol: string | null; parent: string | null; signature: string | null; context: string | null; sig_span: number | null;
+    };
+    const columns = 'c.id, c.content_hash, c.content, c.language, c.path, c.text_start, c.text_len, c.symbol, c.parent, c.signature, c.context, c.sig_span';
     const pending = 'NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.content_hash = c.content_hash AND e.model = ?)';
     const want = Math.max(0, limit);
     const rows = await this.db.all<Row>(
@@ -889,7 +995,10 @@ export class Store {
     for (const r of await resolveChunkContent(this.db, rows)) {
       if (seen.has(r.content_hash)) continue;
       seen.add(r.content_hash);
-      out.push({ id: r.id, contentHash: r.content_hash, text: r.content, language: r.language, path: r.path });
+      out.push({
+        id: r.id, contentHash: r.content_hash, text: r.content, language: r.language, path: r.path,
+        symbol: r.symbol, parent: r.parent, signature: r.signature, context: r.context,
+      });
     }
     return out;
   }
@@ -903,22 +1012,24 @@ export class Store {
     return row?.n ?? 0;
   }
 
-  /** Every chunk id with an embedding for `model`, ascending, vectors contiguous (row i = ids[i]). */
+  /**
+   * Every chunk id with an embedding for `model`, ascending, vectors contiguous (row i = ids[i]).
+   * One statement hands each row to a SQL function that decodes it in place (VectorSink): read
+   * as rows, each one an async step, a row object and two blob copies, the kernel subset's
+   * 267k vectors took 5–15 s on the loaded 2-core machine.
+   */
   async loadVectors(model: string): Promise<{ ids: Int32Array; vectors: Float32Array; dim: number }> {
-    const rows = await this.db.all<{ id: number; vector: Uint8Array }>(
-      'SELECT c.id, e.vector FROM chunks c JOIN embeddings e ON e.content_hash = c.content_hash AND e.model = ? ORDER BY c.id',
-      [model],
-    );
-    const dim = rows.length ? blobToVector(rows[0].vector).length : 0;
-    const ids = new Int32Array(rows.length);
-    const vectors = new Float32Array(rows.length * dim);
-    rows.forEach((r, i) => {
-      const v = blobToVector(r.vector);
-      if (v.length !== dim) throw new Error(`embedding of chunk ${r.id} has ${v.length} dims, expected ${dim}`);
-      ids[i] = r.id;
-      vectors.set(v, i * dim);
-    });
-    return { ids, vectors, dim };
+    const sink = new VectorSink(await this.embeddedCount(model));
+    this.#vectorSink = sink;
+    try {
+      await this.db.get(
+        `SELECT count(${VECTOR_SINK_FUNCTION}(id, vector)) AS n FROM (SELECT c.id AS id, e.vector AS vector FROM chunks c JOIN embeddings e ON e.content_hash = c.content_hash AND e.model = ? ORDER BY c.id)`,
+        [model],
+      );
+    } finally {
+      this.#vectorSink = null;
+    }
+    return sink.result();
   }
 
   /** Delete cached embeddings no chunk refers to (e.g. after a model change or big deletes). */

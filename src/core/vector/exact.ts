@@ -18,6 +18,23 @@ import type { KindName } from './common.ts';
 
 const INITIAL_CAPACITY = 1024;
 
+/**
+ * What `serialize()` of an exact index holding `ids` (distinct) with `vectors` in that order
+ * returns, as its three parts (header, ids, vectors) and without building the index: the
+ * CLI writes its vector cache from the stored vectors this way, with no copy of them.
+ */
+export function exactIndexParts(dim: number, ids: Uint32Array | Int32Array, vectors: Float32Array): Uint8Array[] {
+  checkDim(dim);
+  checkBatch(ids, vectors, dim);
+  const header = new Uint8Array(HEADER_BYTES);
+  writeHeader(header, 'exact', dim, ids.length);
+  return [
+    header,
+    new Uint8Array(ids.buffer, ids.byteOffset, ids.length * 4),
+    new Uint8Array(vectors.buffer, vectors.byteOffset, ids.length * dim * 4),
+  ];
+}
+
 export class ExactIndex implements VectorIndex {
   readonly kind = 'exact' as const;
   private data: Float32Array;

@@ -1,16 +1,16 @@
 import { fileURLToPath } from 'node:url';
 import { dirname, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Chunk, FileRecord } from '../../src/core/types.ts';
-import { openMemoryStore } from '../../src/core/store/open-node.ts';
-import { ensureGeneratedModel } from '../../scripts/gen-models.ts';
-import { loadEmbedder } from '../../src/core/embed/load-embedder.ts';
-import { folderModelFiles } from '../../src/core/embed/model-files-node.ts';
-import type { SiftEmbedder } from '../../src/core/embed/embedder.ts';
-import { embedPending, type EmbedStore } from '../../src/core/embed/embed-pass.ts';
+import type { Chunk, FileRecord } from '../types.ts';
+import { openMemoryStore } from '../store/open-node.ts';
+import { ensureGeneratedModel } from '../../../scripts/gen-models.ts';
+import { loadEmbedder } from './load-embedder.ts';
+import { folderModelFiles } from './model-files-node.ts';
+import type { SiftEmbedder } from './embedder.ts';
+import { embedPending, type EmbedStore } from './embed-pass.ts';
 import { WriteBehindStore } from './write-behind.ts';
 
-const MODELS = resolve(dirname(fileURLToPath(import.meta.url)), '../../models/generated');
+const MODELS = resolve(dirname(fileURLToPath(import.meta.url)), '../../../models/generated');
 
 function item(path: string, n: number): { file: FileRecord; chunks: Array<Chunk & { contentHash: string }> } {
   return {
@@ -51,6 +51,25 @@ describe('WriteBehindStore (real store, the static tiny model, the real pass)', 
     expect(commits.reduce((a, b) => a + b, 0)).toBe(453);
     expect(commits.length).toBeLessThan(Math.ceil(453 / 64));
     expect((await embedPending({ store: new WriteBehindStore(store), embedder })).newlyEmbedded).toBe(0);
+  });
+
+  it('groups grow to their maximum when asked', async () => {
+    const store = await openMemoryStore();
+    await store.writeFiles([item('src/a.ts', 1000)]);
+    const commits: number[] = [];
+    const counting: EmbedStore = Object.assign(Object.create(store) as EmbedStore, {
+      putEmbeddings: (m: string, items: Array<{ hash: string; vector: Float32Array }>) => {
+        commits.push(items.length);
+        return store.putEmbeddings(m, items);
+      },
+    });
+    const wb = new WriteBehindStore(counting, 100, 400);
+    for (let i = 0; i < 1000; i += 50) {
+      await wb.putEmbeddings(embedder.info.key, Array.from({ length: 50 }, (_, k) => ({ hash: `src/a.ts#${i + k}`, vector: new Float32Array(embedder.info.dim).fill(1) })));
+    }
+    await wb.flush();
+    expect(commits).toEqual([100, 200, 400, 300]);
+    expect(await store.embeddedCount(embedder.info.key)).toBe(1000);
   });
 
   it('a cancelled pass keeps what was embedded once flushed', async () => {
