@@ -51,17 +51,21 @@ export async function runMcp(dirs: string[], o: McpCliOptions): Promise<number> 
   if (o.db && dirs.length > 1) throw new CliError('--db names the index of one folder; serve several folders without it (each keeps its index under ~/.sift)', 2);
   // Nothing but protocol messages on stdout.
   console.log = console.info = console.debug = (...args: unknown[]) => console.error(...args);
+  // SIFT_MCP_LOG: every line says when it was written, in ms since the process started.
+  const timed = !!process.env.SIFT_MCP_LOG;
   const log = (line: string): void => {
-    if (!o.quiet) process.stderr.write(`sift mcp: ${safeText(line)}\n`);
+    if (!o.quiet) process.stderr.write(`sift mcp: ${timed ? `[${Math.round(performance.now())} ms] ` : ''}${safeText(line)}\n`);
   };
+  if (timed) log('loaded');
   const serve: ServeOptions = { maxFileSize: o.maxFileSize, ignore: o.ignore, include: o.include, watch: o.watch, model: o.model, log };
   const names = codebaseNames(dirs);
   // Every folder opens and indexes at once (store/sqlite.ts openOneAtATime made that safe).
   const codebases = await Promise.all(dirs.map((d, i) => ServedCodebase.open(names[i], indexPaths(d, o.db), serve)));
+  if (timed) log('indexes open');
   const host: ToolHost = {
     codebases: () => codebases,
-    beforeCall: async (tool) => {
-      await Promise.all(codebases.map((c) => c.beforeCall(tool)));
+    beforeCall: async (tool, wants) => {
+      await Promise.all(codebases.map((c) => c.beforeCall(tool, wants)));
     },
   };
 
