@@ -81,10 +81,10 @@ const UNWATCHED_DIRS: ReadonlySet<string> = new Set(IGNORED_DIRS.filter((p) => !
 /** The same, ignored only at the root (`/build/`). */
 const UNWATCHED_ROOT_DIRS: ReadonlySet<string> = new Set(IGNORED_DIRS.filter((p) => p.startsWith('/')).map((p) => p.slice(1)));
 /**
- * Files chunked on the main thread before the chunk pool starts: as `sift index` (16) for an
- * update. None on a first index: its first answers do not wait for the run's first batch (the
- * files a call wants are stored ahead: #storeWanted), and the main thread stays free for them
- * (no tree-sitter start there); the pool's threads start at once (a tiny warm-up file).
+ * Files chunked on the main thread before the chunk pool starts (as `sift index`). A first
+ * index's answers do not wait for its first batch (the files a call wants are stored ahead:
+ * #storeWanted), so it chunks no more of them in-thread than an update; the pool's threads
+ * start at once (a tiny warm-up file).
  */
 const IN_THREAD_FIRST_FILES = 16;
 /** Files read ahead per chunk worker (as `sift index`). */
@@ -671,9 +671,8 @@ export class ServedCodebase implements ToolCodebase {
     }, (why) => this.o.log(`${this.name}: a chunk worker stopped (${why.split('\n')[0]}); its files are chunked on the main thread`));
     if (first) void pool.chunkFile('.sift-warm-up.txt', 'warm up').catch(() => undefined);
     let seen = 0;
-    const inThread = first ? 0 : IN_THREAD_FIRST_FILES;
     const chunker: FileChunker = {
-      chunkFile: async (path, text) => (++seen > inThread ? pool.chunkFile(path, text) : (await this.#inThread()).chunkFile(path, text)),
+      chunkFile: async (path, text) => (++seen > IN_THREAD_FIRST_FILES ? pool.chunkFile(path, text) : (await this.#inThread()).chunkFile(path, text)),
     };
     let walked = 0;
     let stored = 0;

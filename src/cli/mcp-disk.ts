@@ -187,8 +187,8 @@ export class DiskView implements ToolStore {
 
   /**
    * The files (at most `max`, with their texts) that hold the most of `terms` (scanTerms) — all
-   * of them, where some file does — then the most occurrences of them: the files a search during
-   * the first index is about. Files are scanned in walk order for at most `ms`; those not
+   * of them, where some file does; none when no file holds half of them — then the most
+   * occurrences of them: the files a search during the first index is about. Files are scanned in walk order for at most `ms`; those not
    * scanned by then are left out. Kept per terms for this view's life.
    */
   filesHolding(terms: readonly string[], max: number, ms: number): Promise<Array<{ file: WalkedFile; text: string }>> {
@@ -224,7 +224,9 @@ export class DiskView implements ToolStore {
       }
       if (distinct) hits.push({ file, text, distinct, count });
     }
+    // Files holding half the terms or more, and of those only the ones holding the most.
     const most = Math.max(0, ...hits.map((h) => h.distinct));
+    if (most < terms.length / 2) return [];
     const best = hits.filter((h) => h.distinct === most);
     best.sort((a, b) => b.count - a.count || (a.file.path < b.file.path ? -1 : 1));
     return best.slice(0, max).map(({ file, text }) => ({ file, text }));
