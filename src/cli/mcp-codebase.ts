@@ -62,11 +62,12 @@ export const FIRST_WAIT_MAX_MS = 8000;
 /**
  * A `search` or `symbols` by name during the first index stores, ahead of the run, the files
  * that hold its words most (DiskView.filesHolding: at most WANTED_FILES, from a scan of the
- * files on disk of at most WANTED_SCAN_MS), and answers once they are stored: its answer does
- * not wait for the run to reach them (#storeWanted).
+ * files on disk, the first WANTED_SCAN_BYTES of them in walk order: a bound in bytes, not time,
+ * so what is found does not depend on the machine's load), and answers once they are stored:
+ * its answer does not wait for the run to reach them (#storeWanted).
  */
 export const WANTED_FILES = 16;
-export const WANTED_SCAN_MS = 500;
+export const WANTED_SCAN_BYTES = 32 * 2 ** 20;
 /** Debounce of file events before an incremental run starts. */
 export const WATCH_DEBOUNCE_MS = 100;
 /** Without working watchers: a stat walk before a call when the last is older than this. */
@@ -412,7 +413,7 @@ export class ServedCodebase implements ToolCodebase {
         const text = f ? await view.getFileText(f.path) : null;
         files = f && text !== null ? [{ file: f, text }] : [];
       } else {
-        files = await view.filesHolding(scanTerms(wants.words ?? ''), WANTED_FILES, WANTED_SCAN_MS);
+        files = await view.filesHolding(scanTerms(wants.words ?? ''), WANTED_FILES, WANTED_SCAN_BYTES);
       }
       const fresh = (f: WalkedFile) => {
         const had = this.#wantedStored.get(f.path);

@@ -45,14 +45,18 @@ describe('scanTerms', () => {
 
 describe('DiskView.filesHolding', () => {
   it('the walked text files holding the most terms, the most occurrences first; none binary or ignored', async () => {
-    const files = await view.filesHolding(scanTerms('parse options'), 16, 10_000);
+    const files = await view.filesHolding(scanTerms('parse options'), 16, 1 << 30);
     expect(files.map((f) => f.file.path)).toEqual(['src/c.ts', 'src/a.py']);
     expect(files[1].text).toBe('def parse_options(argv):\n    return argv\n');
-    expect((await view.filesHolding(scanTerms('parse options'), 1, 10_000)).map((f) => f.file.path)).toEqual(['src/c.ts']);
+    expect((await view.filesHolding(scanTerms('parse options'), 1, 1 << 30)).map((f) => f.file.path)).toEqual(['src/c.ts']);
+  });
+
+  it('scans no more than maxBytes of files', async () => {
+    expect(await view.filesHolding(scanTerms('parse options'), 16, 0)).toEqual([]);
   });
 
   it('none when no file holds half the terms', async () => {
-    expect(await view.filesHolding(scanTerms('parse quokka walrus narwhal'), 16, 10_000)).toEqual([]);
-    expect((await view.filesHolding(scanTerms('parse quokka'), 16, 10_000)).map((f) => f.file.path)).toEqual(['src/c.ts', 'src/a.py', 'src/b.py']);
+    expect(await view.filesHolding(scanTerms('parse quokka walrus narwhal'), 16, 1 << 30)).toEqual([]);
+    expect((await view.filesHolding(scanTerms('parse quokka'), 16, 1 << 30)).map((f) => f.file.path)).toEqual(['src/c.ts', 'src/a.py', 'src/b.py']);
   });
 });

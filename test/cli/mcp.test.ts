@@ -390,6 +390,7 @@ describe('sift mcp over two folders', () => {
  * leaves out: an ignored folder, a secret, binary content, a link out of the root.
  */
 function bigTree(dir: string, files: number, word: string): void {
+  rmSync(dir, { recursive: true, force: true }); // (a retried test writes it again)
   for (let i = 0; i < files; i++) {
     const d = join(dir, `pkg${String(i % 30).padStart(2, '0')}`);
     mkdirSync(d, { recursive: true });
