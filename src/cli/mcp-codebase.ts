@@ -36,13 +36,14 @@ import { chunkText } from '../core/chunk/text.ts';
 import { detectLanguage } from '../core/chunk/languages.ts';
 import { Searcher } from '../core/search/search.ts';
 import { DEFAULT_TEXT_CACHE_CHARS, TextCache } from '../core/search/grep.ts';
-import type { Store } from '../core/store/store.ts';
+import type { Store, WriteItem } from '../core/store/store.ts';
 import { META } from '../core/store/meta.ts';
 import { CHUNK_OVERLAP_CHARS, DEFAULT_IGNORE_PATTERNS, MAX_CHUNK_CHARS, MIN_CHUNK_CHARS } from '../core/config.ts';
 import { acquireSessionLock, type SessionLock } from '../core/store/lock-node.ts';
-import type { ToolCodebase, ToolProgress, ToolStore } from '../core/tools/run.ts';
+import type { CallWants, ToolCodebase, ToolProgress, ToolStore } from '../core/tools/run.ts';
 import type { ToolName } from '../core/tools/contract.ts';
-import { DiskTexts, DiskView, walkFiles, WatchedSource } from './mcp-disk.ts';
+import { DiskTexts, DiskView, scanTerms, walkFiles, WatchedSource } from './mcp-disk.ts';
+import type { WalkedFile } from '../core/walk/walker.ts';
 import { openIndex, type IndexPaths } from './context.ts';
 import { createChunkPool, DEFAULT_POOL_SIZE } from './chunk-pool.ts';
 import type { SiftEmbedder } from '../core/embed/embedder.ts';
@@ -58,6 +59,15 @@ export const REFRESH_WAIT_MS = 4000;
  */
 export const FIRST_ANSWER_BY_MS = 1500;
 export const FIRST_WAIT_MAX_MS = 8000;
+/**
+ * A `search` or `symbols` by name during the first index stores, ahead of the run, the files
+ * that hold its words most (DiskView.filesHolding: at most WANTED_FILES, from a scan of the
+ * files on disk, the first WANTED_SCAN_BYTES of them in walk order: a bound in bytes, not time,
+ * so what is found does not depend on the machine's load), and answers once they are stored:
+ * its answer does not wait for the run to reach them (#storeWanted).
+ */
+export const WANTED_FILES = 16;
+export const WANTED_SCAN_BYTES = 32 * 2 ** 20;
 /** Debounce of file events before an incremental run starts. */
 export const WATCH_DEBOUNCE_MS = 100;
 /** Without working watchers: a stat walk before a call when the last is older than this. */
@@ -73,10 +83,11 @@ const UNWATCHED_DIRS: ReadonlySet<string> = new Set(IGNORED_DIRS.filter((p) => !
 const UNWATCHED_ROOT_DIRS: ReadonlySet<string> = new Set(IGNORED_DIRS.filter((p) => p.startsWith('/')).map((p) => p.slice(1)));
 /**
  * Files chunked on the main thread before the chunk pool starts: as `sift index` (16) for an
- * update; more on a first index, whose first answers wait for the first stored batch while a
- * pool thread is still starting (a 1,000-file repository, loaded machine: 1 file stored 2.5 s
- * after start with the pool from file 17, 65 files in-thread). A first index also starts the
- * pool's thread at once (a tiny warm-up file), so it is ready when the in-thread files end.
+ * update; more on a first index, while its pool threads start (a 1,000-file repository, loaded
+ * machine: 1 file stored 2.5 s after start with the pool from file 17, 65 files in-thread). A
+ * first index also starts the pool's thread at once (a tiny warm-up file), so it is ready when
+ * the in-thread files end. (The first answers no longer wait for the run's first batch: the
+ * files a call wants are stored ahead, #storeWanted.)
  */
 const IN_THREAD_FIRST_FILES = 16;
 const IN_THREAD_FIRST_FILES_OF_FIRST_INDEX = 64;
@@ -138,8 +149,12 @@ export class ServedCodebase implements ToolCodebase {
   /** Paths changed during the first index, stored ahead of the walk by #storeTouched. */
   #touched = new Set<string>();
   #storingTouched: Promise<void> | null = null;
-  /** Files #storeTouched stored (a first answer may come from them: #waitFirst). */
+  /** Files stored ahead of the first index's run (#storeAhead; a first answer may come from them: #waitFirst). */
   #storedAhead = 0;
+  /** Files the first index's run has written (a wanted file it wrote is not stored ahead again: #storeWanted). */
+  #storedByRun = new Set<string>();
+  /** Files #storeWanted stored ahead, by path, with the stat they were read at. */
+  #wantedStored = new Map<string, { size: number; mtime: number }>();
   /** Index writes, one at a time: the run's and #storeTouched's. */
   #writes: Promise<unknown> = Promise.resolve();
   readonly texts = new TextCache(DEFAULT_TEXT_CACHE_CHARS);
@@ -340,13 +355,13 @@ export class ServedCodebase implements ToolCodebase {
    * STAT_EVERY_MS. With watchers, the SAFETY_WALK_MS walk runs in the background: a call
    * never waits for a walk that no change asked for.
    */
-  async beforeCall(tool?: ToolName): Promise<void> {
+  async beforeCall(tool?: ToolName, wants: CallWants = { words: null, path: null }): Promise<void> {
     await new Promise((r) => setImmediate(r));
     this.#followRebuild();
     if (this.#state === 'indexing') {
       // grep and read answer at once, from every file; search and symbols from what is stored.
       if (tool === 'grep' || tool === 'read') return void (await this.#currentView());
-      return this.#waitFirst();
+      return this.#waitFirst(tool, wants);
     }
     const stale = Date.now() - this.#lastWalk;
     const unwatched = !this.#watchOk && stale > STAT_EVERY_MS;
@@ -355,18 +370,111 @@ export class ServedCodebase implements ToolCodebase {
     if ((changed || unwatched) && this.#running) await waitAtMost(this.#running, REFRESH_WAIT_MS);
   }
 
-  /** During the first index: see FIRST_ANSWER_BY_MS; files changed meanwhile are stored first (#storeTouched). */
-  async #waitFirst(): Promise<void> {
+  /**
+   * During the first index: files changed meanwhile are stored first (#storeTouched); a call
+   * that names what it wants gets those files stored (#storeWanted) and answers then, or when
+   * the index is complete if that comes first. Otherwise see FIRST_ANSWER_BY_MS.
+   */
+  async #waitFirst(tool: ToolName | undefined, wants: CallWants): Promise<void> {
     const called = Date.now();
     // (#running and #state change while this waits.)
     const run = (): Promise<void> | null => this.#running;
     if (this.#touched.size) void this.#storeTouched();
-    for (let p = run(); p && this.#state === 'indexing' && Date.now() - called < FIRST_WAIT_MAX_MS; p = run()) {
-      if ((this.#share > 0 || this.#storedAhead > 0) && Date.now() - this.#startedAt >= FIRST_ANSWER_BY_MS) break;
-      await waitAtMost(p, 50);
+    if (wants.words !== null || wants.path !== null) {
+      const wanted = this.#storeWanted(tool, wants);
+      for (let done = false, p = run(); p && !done && this.#state === 'indexing' && Date.now() - called < FIRST_WAIT_MAX_MS; p = run()) {
+        await Promise.race([wanted.then(() => (done = true)), waitAtMost(p, 50)]);
+      }
+    } else {
+      for (let p = run(); p && this.#state === 'indexing' && Date.now() - called < FIRST_WAIT_MAX_MS; p = run()) {
+        if ((this.#share > 0 || this.#storedAhead > 0) && Date.now() - this.#startedAt >= FIRST_ANSWER_BY_MS) break;
+        await waitAtMost(p, 50);
+      }
     }
     if (this.#touched.size && this.#state === 'indexing') void this.#storeTouched();
     if (this.#storingTouched) await waitAtMost(this.#storingTouched, REFRESH_WAIT_MS);
+  }
+
+  /**
+   * During the first index: store the files a call wants ahead of the run — the file a symbols
+   * outline names, or the files that hold a search's (or symbols name's) words most
+   * (DiskView.filesHolding over the files as the tools see them) — unless the run or an earlier
+   * call stored them already as they are. symbols gets the tree-sitter chunker's chunks (its
+   * definitions), search the plain text chunker's (no wait for tree-sitter's start).
+   */
+  async #storeWanted(tool: ToolName | undefined, wants: CallWants): Promise<void> {
+    try {
+      const t0 = performance.now();
+      // The latest walk that is ready, even if files changed since: changed files are stored by
+      // #storeTouched, and a file whose stat is no longer the walk's is left to it (below).
+      const view = this.#ready ?? (await this.#currentView());
+      const tView = performance.now();
+      let files: Array<{ file: WalkedFile; text: string }>;
+      if (wants.path !== null) {
+        const f = view.walkedFile(wants.path.replace(/^\.?\/+/, ''));
+        const text = f ? await view.getFileText(f.path) : null;
+        files = f && text !== null ? [{ file: f, text }] : [];
+      } else {
+        files = await view.filesHolding(scanTerms(wants.words ?? ''), WANTED_FILES, WANTED_SCAN_BYTES);
+      }
+      const fresh = (f: WalkedFile) => {
+        const had = this.#wantedStored.get(f.path);
+        return !this.#storedByRun.has(f.path) && !(had && had.size === f.size && had.mtime === f.mtime) && this.#sameStat(f);
+      };
+      const tScan = performance.now();
+      files = files.filter((x) => fresh(x.file));
+      if (!files.length || this.#state !== 'indexing') return;
+      const chunkFile = tool === 'symbols' ? (await this.#inThread()).chunkFile : null;
+      const n = await this.#storeAhead(files, { chunkFile, skip: (p) => !fresh(files.find((x) => x.file.path === p)!.file) });
+      for (const x of files) this.#wantedStored.set(x.file.path, { size: x.file.size, mtime: x.file.mtime });
+      if (process.env.SIFT_MCP_LOG) {
+        const ms = (a: number, b: number) => Math.round(b - a);
+        this.o.log(`${this.name}: stored ${n} files ahead of the first index for ${tool} ${JSON.stringify(wants.words ?? wants.path)} (walk ${ms(t0, tView)} ms, scan ${ms(tView, tScan)} ms, chunk + write ${ms(tScan, performance.now())} ms)`);
+      }
+    } catch (e) {
+      this.o.log(`${this.name}: could not store the files a call wants ahead: ${message(e)}`);
+    }
+  }
+
+  /** Whether the file on disk still has the size and mtime a walk saw. */
+  #sameStat(f: WalkedFile): boolean {
+    try {
+      const st = statSync(join(this.root, f.path));
+      return st.size === f.size && Math.trunc(st.mtimeMs) === f.mtime;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Writes `files` to the index now, in one transaction among the run's (#exclusive), each as
+   * STORED_AHEAD says (so the run, or the run after it, chunks and records it again), with the
+   * plain text chunker's chunks or `chunkFile`'s. `skip`: checked in that transaction, a file
+   * left out (the run has written it meanwhile). Returns how many were written.
+   */
+  async #storeAhead(files: ReadonlyArray<{ file: WalkedFile; text: string }>, o: { chunkFile?: FileChunker['chunkFile'] | null; skip?: (path: string) => boolean } = {}): Promise<number> {
+    const items: WriteItem[] = [];
+    for (const { file: f, text } of files) {
+      let language = detectLanguage(f.path, text);
+      let chunks;
+      if (o.chunkFile) {
+        const res = await o.chunkFile(f.path, text);
+        language = res.language;
+        chunks = prepareChunks(res.chunks);
+      } else {
+        chunks = prepareChunks(chunkText(f.path, text, language, STORED_AHEAD_CHUNKS));
+      }
+      items.push({ file: { path: f.path, size: f.size, language, ...STORED_AHEAD }, chunks, text });
+    }
+    const queued = performance.now();
+    return this.#exclusive(async () => {
+      const kept = o.skip ? items.filter((x) => !o.skip!(x.file.path)) : items;
+      const t = performance.now();
+      if (kept.length) await this.#index.writeFiles(kept);
+      if (process.env.SIFT_MCP_LOG) this.o.log(`${this.name}: ${kept.length} files stored ahead: waited ${Math.round(t - queued)} ms for the run's writes, wrote in ${Math.round(performance.now() - t)} ms`);
+      this.#storedAhead += kept.length;
+      return kept.length;
+    });
   }
 
   /**
@@ -411,7 +519,12 @@ export class ServedCodebase implements ToolCodebase {
       setMeta: (k, v) => s.setMeta(k, v),
       getFiles: () => s.getFiles(),
       chunkCount: () => s.chunkCount(),
-      writeFiles: (items) => x(() => s.writeFiles(items)),
+      writeFiles: (items) => x(async () => {
+        const t = performance.now();
+        await s.writeFiles(items);
+        if (process.env.SIFT_MCP_LOG) this.o.log(`${this.name}: the run wrote ${items.length} files in ${Math.round(performance.now() - t)} ms`);
+        if (this.#state === 'indexing') for (const it of items) this.#storedByRun.add(it.file.path);
+      }),
       deleteFiles: (paths) => x(() => s.deleteFiles(paths)),
       renameFile: (from, to) => x(() => s.renameFile(from, to)),
       optimizeFts: () => x(() => s.optimizeFts()),
@@ -437,23 +550,19 @@ export class ServedCodebase implements ToolCodebase {
         // (The walk alone, not the index's records: a touched file stored again is harmless.)
         const source = this.#source({ sync: true });
         const under = (p: string) => touched.some((t) => p === t || p.startsWith(`${t}/`));
-        const files = [...(await walkFiles(source, this.#walkOptions())).values()].filter((f) => under(f.path));
-        for (const f of files) {
+        const files: Array<{ file: WalkedFile; text: string }> = [];
+        for (const f of (await walkFiles(source, this.#walkOptions())).values()) {
+          if (!under(f.path)) continue;
           let data: Uint8Array;
           try {
             data = await source.readFile(f.path);
           } catch {
             continue;
           }
-          if (isProbablyBinary(data)) continue;
-          const text = decodeText(data);
-          const language = detectLanguage(f.path, text);
-          const chunks = prepareChunks(chunkText(f.path, text, language, STORED_AHEAD_CHUNKS));
-          const record = { path: f.path, size: f.size, language, ...STORED_AHEAD };
-          await this.#exclusive(() => this.#index.writeFiles([{ file: record, chunks, text }]));
-          this.#storedAhead++;
-          if (process.env.SIFT_MCP_LOG) this.o.log(`${this.name}: stored ${f.path} ahead of the first index`);
+          if (!isProbablyBinary(data)) files.push({ file: f, text: decodeText(data) });
         }
+        const n = await this.#storeAhead(files);
+        if (process.env.SIFT_MCP_LOG && n) this.o.log(`${this.name}: stored ${files.map((f) => f.file.path).join(', ')} ahead of the first index (changed)`);
       }
     })().catch((e) => this.o.log(`${this.name}: could not store a changed file ahead: ${message(e)}`)).finally(() => {
       this.#storingTouched = null;
@@ -605,6 +714,8 @@ export class ServedCodebase implements ToolCodebase {
       this.#ready = null;
       this.#readyChanges = -1;
       this.#diskTexts = null;
+      this.#storedByRun.clear();
+      this.#wantedStored.clear();
     } catch (e) {
       this.#error = message(e);
       this.o.log(`${this.name}: indexing failed: ${this.#error}`);

@@ -30,6 +30,26 @@ import { detectLanguage, languageNeedsText } from '../core/chunk/languages.ts';
 const DISK_READS_AT_ONCE = 32;
 
 /**
+ * The words a search looks for, as a first index's scan for the files that hold them matches
+ * them (DiskView.filesHolding): lowercased, identifiers split at case changes, `_` and other
+ * punctuation, words of 2+ characters, a common English ending dropped (so "parse" also finds
+ * "parsing" and "options" finds "option", as the keyword index's stemmer would).
+ */
+export function scanTerms(words: string): string[] {
+  const parts = words
+    .replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1 $2')
+    .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w.length >= 2);
+  const stems = parts.map((w) => {
+    const stem = w.replace(/(ing|ed|es|er|s|e)$/, '');
+    return stem.length >= 3 ? stem : w;
+  });
+  return [...new Set(stems)];
+}
+
+/**
  * Texts read from disk, kept between views by path with the stat they were read at (the
  * indexer's stat cache rule: same size and mtime, same text); null for binary content.
  */
@@ -159,4 +179,61 @@ export class DiskView implements ToolStore {
   async fileTextCount(): Promise<number> {
     return this.walked.size;
   }
+
+  /** The walked file at `path`, or undefined when the walk did not list it. */
+  walkedFile(path: string): WalkedFile | undefined {
+    return this.walked.get(path);
+  }
+
+  /**
+   * The files (at most `max`, with their texts) that hold the most of `terms` (scanTerms) — all
+   * of them, where some file does; none when no file holds half of them — then the most
+X Kept per terms for this view's life.
+   */
+  filesHolding(terms: readonly string[], max: number, maxBytes: number): Promise<Array<{ file: WalkedFile; text: string }>> {
+    const key = `${max}\u0000${maxBytes}\u0000${terms.join('\u0000')}`;
+    let hit = this.#holding.get(key);
+    if (!hit) {
+      hit = this.#scan(terms, max, maxBytes);
+      this.#holding.set(key, hit);
+    }
+    return hit;
+  }
+
+  readonly #holding = new Map<string, Promise<Array<{ file: WalkedFile; text: string }>>>();
+
+  async #scan(terms: readonly string[], max: number, maxBytes: number): Promise<Array<{ file: WalkedFile; text: string }>> {
+    if (terms.length === 0 || max <= 0) return [];
+    let bytes = 0;
+    // (A case-insensitive regex per term: 3-10x faster than lowercasing each text and indexOf, 1,000 files.)
+    const patterns = terms.map((t) => new RegExp(t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'));
+    const hits: Array<{ file: WalkedFile; text: string; distinct: number; count: number }> = [];
+    for (const file of this.walked.values()) {
+      bytes += file.size;
+      if (bytes > maxBytes) break;
+      const text = await this.texts.get(this.source, file);
+      if (text === null) continue;
+      let distinct = 0;
+      let count = 0;
+      for (const re of patterns) {
+        let n = 0;
+        re.lastIndex = 0;
+        while (n < TERM_COUNT_CAP && re.exec(text)) n++;
+        if (n) {
+          distinct++;
+          count += n;
+        }
+      }
+      if (distinct) hits.push({ file, text, distinct, count });
+    }
+    // Files holding half the terms or more, and of those only the ones holding the most.
+    const most = hits.reduce((m, h) => Math.max(m, h.distinct), 0);
+    if (most < terms.length / 2) return [];
+    const best = hits.filter((h) => h.distinct === most);
+    best.sort((a, b) => b.count - a.count || (a.file.path < b.file.path ? -1 : 1));
+    return best.slice(0, max).map(({ file, text }) => ({ file, text }));
+  }
 }
+
+/** Occurrences of one term counted per file at most (filesHolding): a long file full of one word does not outrank the rest. */
+const TERM_COUNT_CAP = 50;

@@ -11,6 +11,8 @@
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { TOOL_DEFINITIONS } from '../core/tools/contract.ts';
 import { callTool, type ToolHost } from '../core/tools/run.ts';
@@ -35,6 +37,16 @@ export interface McpCliOptions {
   model?: string;
 }
 
+/**
+ * The SDK's JSON Schema validator, made on first use: the Server validates with it only what
+ * an elicitation returns (this server asks for none), and making its Ajv instance at start was
+ * ~150 ms of a loaded machine's start (CPU profile), before the first answer.
+ */
+function lazyValidator(): jsonSchemaValidator {
+  let ajv: AjvJsonSchemaValidator | null = null;
+  return { getValidator: (schema) => (ajv ??= new AjvJsonSchemaValidator()).getValidator(schema) };
+}
+
 /** The tool definitions as MCP lists them. */
 export function mcpTools(): Array<Record<string, unknown>> {
   return TOOL_DEFINITIONS.map((t) => ({
@@ -51,21 +63,25 @@ export async function runMcp(dirs: string[], o: McpCliOptions): Promise<number> 
   if (o.db && dirs.length > 1) throw new CliError('--db names the index of one folder; serve several folders without it (each keeps its index under ~/.sift)', 2);
   // Nothing but protocol messages on stdout.
   console.log = console.info = console.debug = (...args: unknown[]) => console.error(...args);
+  // SIFT_MCP_LOG: every line says when it was written, in ms since the process started.
+  const timed = !!process.env.SIFT_MCP_LOG;
   const log = (line: string): void => {
-    if (!o.quiet) process.stderr.write(`sift mcp: ${safeText(line)}\n`);
+    if (!o.quiet) process.stderr.write(`sift mcp: ${timed ? `[${Math.round(performance.now())} ms] ` : ''}${safeText(line)}\n`);
   };
+  if (timed) log('loaded');
   const serve: ServeOptions = { maxFileSize: o.maxFileSize, ignore: o.ignore, include: o.include, watch: o.watch, model: o.model, log };
   const names = codebaseNames(dirs);
   // Every folder opens and indexes at once (store/sqlite.ts openOneAtATime made that safe).
   const codebases = await Promise.all(dirs.map((d, i) => ServedCodebase.open(names[i], indexPaths(d, o.db), serve)));
+  if (timed) log('indexes open');
   const host: ToolHost = {
     codebases: () => codebases,
-    beforeCall: async (tool) => {
-      await Promise.all(codebases.map((c) => c.beforeCall(tool)));
+    beforeCall: async (tool, wants) => {
+      await Promise.all(codebases.map((c) => c.beforeCall(tool, wants)));
     },
   };
 
-  const server = new Server({ name: SERVER_NAME, version: SERVER_VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  const server = new Server({ name: SERVER_NAME, version: SERVER_VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: lazyValidator() });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: mcpTools() as never }));
   let inFlight: Promise<unknown> = Promise.resolve();
   server.setRequestHandler(CallToolRequestSchema, async (req): Promise<CallToolResult> => {

@@ -390,6 +390,7 @@ describe('sift mcp over two folders', () => {
  * leaves out: an ignored folder, a secret, binary content, a link out of the root.
  */
 function bigTree(dir: string, files: number, word: string): void {
+  rmSync(dir, { recursive: true, force: true }); // (a retried test writes it again)
   for (let i = 0; i < files; i++) {
     const d = join(dir, `pkg${String(i % 30).padStart(2, '0')}`);
     mkdirSync(d, { recursive: true });
@@ -497,6 +498,34 @@ describe('sift mcp during the first index', () => {
       await c.close();
     }
   }, 120_000);
+
+  it('the first search and symbols answer from the files they are about, stored ahead of the run', async () => {
+    const dir = join(work, 'first-search/repo');
+    bigTree(dir, 1500, 'epsilon');
+    // Late in the walk's order: the run reaches it last.
+    writeFileSync(join(dir, 'pkg29/zz_quasar.py'), 'def quasar_ledger_checksum(ledger):\n    """Checksum of a quasar ledger."""\n    return sum(ledger) % 97\n');
+    writeFileSync(join(dir, 'pkg29/zz_pulsar.go'), 'package pkg29\n\n// PulsarTimingSkew returns the skew.\nfunc PulsarTimingSkew(a, b int) int {\n\treturn a - b\n}\n');
+    const { c, err } = await serve([dir], join(work, 'home-first-search'), { SIFT_MCP_LOG: '1' });
+    try {
+      // The server's first call: no wait for the run to come to the file.
+      const s = data(await c.callTool({ name: 'search', arguments: { query: 'quasar ledger checksum' } })) as { results: Array<{ path: string }>; indexed_share: number };
+      expect(s.results[0]?.path, err()).toBe('pkg29/zz_quasar.py');
+      expect(s.indexed_share, err()).toBeLessThan(1);
+      // symbols by name: the definition, as tree-sitter cuts it.
+      const sym = data(await c.callTool({ name: 'symbols', arguments: { name: 'PulsarTimingSkew' } })) as { symbols: Array<{ path: string; kind: string }>; indexed_share: number };
+      expect(sym.symbols[0], err()).toMatchObject({ path: 'pkg29/zz_pulsar.go', kind: 'function' });
+      expect(sym.indexed_share, err()).toBeLessThan(1);
+      // The complete index holds every file once, chunked by the run (no file left as stored ahead).
+      await until(async () => (data(await c.callTool({ name: 'status', arguments: {} })) as { codebases: Array<{ state: string }> }).codebases[0].state === 'ready', 120_000);
+      const st = (data(await c.callTool({ name: 'status', arguments: {} })) as { codebases: Array<{ files: number; pending_changes: number }> }).codebases[0];
+      expect(st.files).toBe((await walkedFiles(dir)).length);
+      expect(st.pending_changes, err()).toBe(0);
+      const after = data(await c.callTool({ name: 'search', arguments: { query: 'quasar ledger checksum' } })) as { results: Array<{ path: string }> };
+      expect(after.results[0]?.path).toBe('pkg29/zz_quasar.py');
+    } finally {
+      await c.close();
+    }
+  }, 180_000);
 
   it('a file written and a file edited during the first index are found by search and grep before the index ends', async () => {
     const dir = join(work, 'first-edit/repo');

@@ -79,10 +79,22 @@ export interface ToolCodebase {
   statusExtra?(): Promise<{ pendingChanges: number | null; skipped: Record<string, number>; notes?: string[] }>;
 }
 
+/** What a call looks for (ToolHost.beforeCall), from its raw arguments. */
+export interface CallWants {
+  /** Words: a search's query or a symbols call's name. */
+  words: string | null;
+  /** A file: a symbols call's outline. */
+  path: string | null;
+}
+
 export interface ToolHost {
   codebases(): readonly ToolCodebase[];
-  /** Bring the indexes up to date before a call (the adapter debounces it). Not called for `status`. */
-  beforeCall?(tool: ToolName): Promise<void>;
+  /**
+   * Bring the indexes up to date before a call (the adapter debounces it). Not called for `status`.
+   * `wants`: what the call looks for, so an adapter still indexing can store the files that hold it
+   * first: a search's query, a symbols call's name or file.
+   */
+  beforeCall?(tool: ToolName, wants: CallWants): Promise<void>;
 }
 
 export interface ToolAnswer {
@@ -99,7 +111,7 @@ export async function callTool(host: ToolHost, name: string, rawArgs: unknown): 
     const tool = name as ToolName;
     if (rawArgs !== undefined && rawArgs !== null && (typeof rawArgs !== 'object' || Array.isArray(rawArgs))) throw new ToolInputError('arguments must be an object');
     const raw = (rawArgs ?? {}) as Record<string, unknown>;
-    if (tool !== 'status') await host.beforeCall?.(tool);
+    if (tool !== 'status') await host.beforeCall?.(tool, callWants(tool, raw));
     switch (tool) {
       case 'search':
         return await searchTool(host, parseSearchArgs(raw));
@@ -115,6 +127,13 @@ export async function callTool(host: ToolHost, name: string, rawArgs: unknown): 
   } catch (e) {
     return errorAnswer(e);
   }
+}
+
+function callWants(tool: ToolName, raw: Record<string, unknown>): CallWants {
+  const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v : null);
+  if (tool === 'search') return { words: str(raw.query), path: null };
+  if (tool === 'symbols') return { words: str(raw.name), path: str(raw.path) };
+  return { words: null, path: null };
 }
 
 export function errorAnswer(e: unknown): ToolAnswer {

@@ -1,0 +1,62 @@
+/**
+ * The first index's scan for the files a search is about (mcp-disk.ts scanTerms and
+ * DiskView.filesHolding), over a real folder and a real store.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DiskTexts, DiskView, scanTerms } from './mcp-disk.ts';
+import { NodeFileSource } from '../core/source/node-source-node.ts';
+import { openNodeStore } from '../core/store/open-node.ts';
+import type { Store } from '../core/store/store.ts';
+
+let dir: string;
+let store: Store;
+let view: DiskView;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'sift-mcp-disk-'));
+  const repo = join(dir, 'repo');
+  mkdirSync(join(repo, 'src'), { recursive: true });
+  writeFileSync(join(repo, 'src/a.py'), 'def parse_options(argv):\n    return argv\n');
+  writeFileSync(join(repo, 'src/b.py'), 'def parse(x):\n    return x\n');
+  writeFileSync(join(repo, 'src/c.ts'), 'export function parseOptions(o: Options) {\n  // options parsed: parse, parse, parse\n  return o;\n}\n');
+  writeFileSync(join(repo, 'src/d.bin'), Buffer.concat([Buffer.from('parse options'), Buffer.alloc(16), Buffer.from('parse options')]));
+  writeFileSync(join(repo, '.gitignore'), 'gen/\n');
+  mkdirSync(join(repo, 'gen'));
+  writeFileSync(join(repo, 'gen/e.py'), 'parse options parse options parse options\n');
+  store = await openNodeStore(join(dir, 'index.db'));
+  view = await DiskView.open(store, new NodeFileSource(repo, { sync: true }), new DiskTexts(1 << 20), {});
+});
+
+afterAll(async () => {
+  await store?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('scanTerms', () => {
+  it('splits identifiers and drops a common ending, as the keyword index stems', () => {
+    expect(scanTerms('parseOptions for HTTPServer')).toEqual(['pars', 'option', 'for', 'http', 'serv']);
+    expect(scanTerms('retry_failed_upload')).toEqual(['retry', 'fail', 'upload']);
+    expect(scanTerms('a + b')).toEqual([]);
+  });
+});
+
+describe('DiskView.filesHolding', () => {
+  it('the walked text files holding the most terms, the most occurrences first; none binary or ignored', async () => {
+    const files = await view.filesHolding(scanTerms('parse options'), 16, 1 << 30);
+    expect(files.map((f) => f.file.path)).toEqual(['src/c.ts', 'src/a.py']);
+    expect(files[1].text).toBe('def parse_options(argv):\n    return argv\n');
+    expect((await view.filesHolding(scanTerms('parse options'), 1, 1 << 30)).map((f) => f.file.path)).toEqual(['src/c.ts']);
+  });
+
+  it('scans no more than maxBytes of files', async () => {
+    expect(await view.filesHolding(scanTerms('parse options'), 16, 0)).toEqual([]);
+  });
+
+  it('none when no file holds half the terms', async () => {
+    expect(await view.filesHolding(scanTerms('parse quokka walrus narwhal'), 16, 1 << 30)).toEqual([]);
+    expect((await view.filesHolding(scanTerms('parse quokka'), 16, 1 << 30)).map((f) => f.file.path)).toEqual(['src/c.ts', 'src/a.py', 'src/b.py']);
+  });
+});
