@@ -25,29 +25,11 @@ import { NodeFileSource } from '../core/source/node-source-node.ts';
 import { isProbablyBinary, walk, type WalkedFile, type WalkOptions } from '../core/walk/walker.ts';
 import { decodeText } from '../core/index/indexer.ts';
 import { detectLanguage, languageNeedsText } from '../core/chunk/languages.ts';
+export { scanTerms } from '../core/text/scan-terms.ts';
 
 /** Files read from disk at once by a view. */
 const DISK_READS_AT_ONCE = 32;
 
-/**
- * The words a search looks for, as a first index's scan for the files that hold them matches
- * them (DiskView.filesHolding): lowercased, identifiers split at case changes, `_` and other
- * punctuation, words of 2+ characters, a common English ending dropped (so "parse" also finds
- * "parsing" and "options" finds "option", as the keyword index's stemmer would).
- */
-export function scanTerms(words: string): string[] {
-  const parts = words
-    .replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1 $2')
-    .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2')
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((w) => w.length >= 2);
-  const stems = parts.map((w) => {
-    const stem = w.replace(/(ing|ed|es|er|s|e)$/, '');
-    return stem.length >= 3 ? stem : w;
-  });
-  return [...new Set(stems)];
-}
 
 /**
  * Texts read from disk, kept between views by path with the stat they were read at (the

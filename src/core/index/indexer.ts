@@ -39,6 +39,7 @@ import { chunkText as chunkPlainText } from '../chunk/text.ts';
 import { META, type MetaKey } from '../store/meta.ts';
 import { packText, type TextCodec } from '../store/text-codec.ts';
 import { fileTrigramKeys } from '../text/trigram-keys.ts';
+import { scanTerms } from '../text/scan-terms.ts';
 
 /** The chunker's own text fallback, for a file the chunker itself faulted on. */
 const TEXT_FALLBACK = { maxChunkChars: MAX_CHUNK_CHARS, minChunkChars: MIN_CHUNK_CHARS, overlapChars: CHUNK_OVERLAP_CHARS };
@@ -161,11 +162,6 @@ export interface IndexOptions {
 /** Runs up to this size read every file before chunking, to put `firstFor`'s files first. */
 const FIRST_FOR_MAX_FILES = 2000;
 const FIRST_FOR_MAX_BYTES = 8 << 20;
-
-/** Words of `query` a file's text is checked for (letters, digits, `_`; 2+ characters; lower case). */
-function firstForWords(query: string): string[] {
-  return [...new Set(query.toLowerCase().match(/[\p{L}\p{N}_]{2,}/gu) ?? [])].slice(0, 16);
-}
 
 /**
  * `files` reordered so those whose text holds more of `words` (case-insensitive) come first,
@@ -597,7 +593,7 @@ async function applyPlan(
   // A query waiting for this run: in a small, fully walked run its files go first (IndexOptions.firstFor).
   let candidates: readonly WalkedFile[] = plan.candidates;
   let readAlready: Map<string, Uint8Array> | null = null;
-  const words = opts.firstFor ? firstForWords(opts.firstFor) : [];
+  const words = opts.firstFor ? scanTerms(opts.firstFor).slice(0, 16) : [];
   if (words.length > 0 && (!plan.feed || plan.feed.done) && candidates.length > FIRST_BATCH_FILES && candidates.length <= FIRST_FOR_MAX_FILES && bytes <= FIRST_FOR_MAX_BYTES) {
     const tr = now();
     const r = await orderForQuery(candidates, words, (f) => source.readFile(f.path).catch(() => null));
