@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { dirname, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Chunk, FileRecord } from '../types.ts';
+import { fileOfFunctions as item } from './test-fixtures.ts';
 import { openMemoryStore } from '../store/open-node.ts';
 import { ensureGeneratedModel } from '../../../scripts/gen-models.ts';
 import { Embedder } from './embedder.ts';
@@ -38,17 +38,6 @@ describe('embedPending (real store, tiny model)', () => {
   afterAll(async () => {
     await embedder?.dispose();
   });
-
-  function item(path: string, n: number): { file: FileRecord; chunks: Array<Chunk & { contentHash: string }> } {
-    return {
-      file: { path, hash: `h-${path}`, size: 100, mtime: 1_700_000_000_000, language: 'typescript' },
-      chunks: Array.from({ length: n }, (_, i) => ({
-        path, startLine: i * 10 + 1, endLine: i * 10 + 9, language: 'typescript', chunkType: 'function' as const,
-        symbol: `fn${i}`, parent: null, signature: `function fn${i}()`, doc: null,
-        content: `function fn${i}() { return "${path} ${i}" }`, contentHash: `${path}#${i}`,
-      })),
-    };
-  }
 
   it('embeds vendored/generated chunks after every other chunk, and all of them', async () => {
     const store = await openMemoryStore();

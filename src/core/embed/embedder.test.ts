@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Rng, ensureGeneratedModel } from '../../../scripts/gen-models.ts';
 import { Embedder, SessionGate, embeddingText, planBatches } from './embedder.ts';
 import { defaultNumThreads } from './threads.ts';
+import { SAMPLE_TEXTS as TEXTS } from './test-fixtures.ts';
 
 const MODELS = resolve(dirname(fileURLToPath(import.meta.url)), '../../../models/generated');
 
@@ -28,13 +29,6 @@ const WORD_POOL = (
   'matrix vector score rank chunk path string number array object class method'
 ).split(' ');
 
-const TEXTS = [
-  'function getUserName(user) { return user.name; }',
-  'def parse_config(path):\n    with open(path) as f:\n        return json.load(f)',
-  'SELECT count(*) FROM orders WHERE total > 100',
-  'x',
-  'class HttpClient { async fetch(url: string): Promise<Response> { return await request(url, { timeout: 30 }); } }',
-];
 
 describe('planBatches', () => {
   it.each([

@@ -10,16 +10,10 @@ import { ensureGeneratedModel } from '../../../scripts/gen-models.ts';
 import type { SiftEmbedder } from './embedder.ts';
 import { loadEmbedder } from './load-embedder.ts';
 import { folderModelFiles } from './model-files-node.ts';
+import { SAMPLE_TEXTS as TEXTS } from './test-fixtures.ts';
 
 const MODELS = resolve(dirname(fileURLToPath(import.meta.url)), '../../../models/generated');
 
-const TEXTS = [
-  'function getUserName(user) { return user.name; }',
-  'def parse_config(path):\n    with open(path) as f:\n        return json.load(f)',
-  'SELECT count(*) FROM orders WHERE total > 100',
-  'x',
-  'class HttpClient { async fetch(url: string): Promise<Response> { return await request(url, { timeout: 30 }); } }',
-];
 
 const FAMILIES = [
   { family: 'transformer', model: 'tiny', dim: 32 },

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { dirname, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Chunk, FileRecord } from '../types.ts';
+import { fileOfFunctions as item } from './test-fixtures.ts';
 import { openMemoryStore } from '../store/open-node.ts';
 import { ensureGeneratedModel } from '../../../scripts/gen-models.ts';
 import { loadEmbedder } from './load-embedder.ts';
@@ -11,17 +11,6 @@ import { embedPending, type EmbedStore } from './embed-pass.ts';
 import { WriteBehindStore } from './write-behind.ts';
 
 const MODELS = resolve(dirname(fileURLToPath(import.meta.url)), '../../../models/generated');
-
-function item(path: string, n: number): { file: FileRecord; chunks: Array<Chunk & { contentHash: string }> } {
-  return {
-    file: { path, hash: `h-${path}`, size: 100, mtime: 1_700_000_000_000, language: 'typescript' },
-    chunks: Array.from({ length: n }, (_, i) => ({
-      path, startLine: i * 10 + 1, endLine: i * 10 + 9, language: 'typescript', chunkType: 'function' as const,
-      symbol: `fn${i}`, parent: null, signature: `function fn${i}()`, doc: null,
-      content: `function fn${i}() { return "${path} ${i}" }`, contentHash: `${path}#${i}`,
-    })),
-  };
-}
 
 describe('WriteBehindStore (real store, the static tiny model, the real pass)', () => {
   let embedder: SiftEmbedder;
