@@ -51,18 +51,20 @@ async function simulateHub(context: BrowserContext): Promise<Hub> {
   return hub;
 }
 
-async function openFolder(page: Page): Promise<void> {
-  await page.getByRole('button', { name: 'Open folder…' }).click();
-  await waitIndexed(page, FOLDER.name, 300);
-}
-
-test('the offer: both models with size, use and estimate; the fast one recommended; one line on a phone', async ({ page, context }) => {
-  test.setTimeout(240_000);
+/** A fresh app at 1400 px with the Hub simulated, the test folder picked and indexed; returns the Hub's request log. */
+async function openFolderWithHub(page: Page, context: BrowserContext): Promise<Hub> {
   const hub = await simulateHub(context);
   await installPicker(page, { 'sift-codebase': FOLDER });
   await page.setViewportSize({ width: 1400, height: 900 });
   await resetApp(page);
-  await openFolder(page);
+  await page.getByRole('button', { name: 'Open folder…' }).click();
+  await waitIndexed(page, FOLDER.name, 300);
+  return hub;
+}
+
+test('the offer: both models with size, use and estimate; the fast one recommended; one line on a phone', async ({ page, context }) => {
+  test.setTimeout(240_000);
+  const hub = await openFolderWithHub(page, context);
   const offer = page.getByTestId('model-offer');
   const items = offer.getByTestId('model-choice-item');
   await expect(items).toHaveCount(2);
@@ -97,11 +99,7 @@ test('the offer: both models with size, use and estimate; the fast one recommend
 test('Hub path: the static code model downloads on consent, embeds every chunk, answers by meaning, and loads from the cache offline', async ({ page, context }) => {
   test.skip(!existsSync(join(STATIC_DIR, 'model.safetensors')), 'run `npm run models` first');
   test.setTimeout(240_000);
-  const hub = await simulateHub(context);
-  await installPicker(page, { 'sift-codebase': FOLDER });
-  await page.setViewportSize({ width: 1400, height: 900 });
-  await resetApp(page);
-  await openFolder(page);
+  const hub = await openFolderWithHub(page, context);
   await searchFor(page, 'compute_7_3');
   expect(hub.requests, 'nothing is requested from the Hub before consent').toEqual([]);
 
