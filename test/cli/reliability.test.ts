@@ -130,6 +130,18 @@ async function expectHealthy(db: string, files = FILES): Promise<void> {
   expect((await statsOf(db)).files).toBe(files);
 }
 
+/** `sift <args>` (an index run), killed with SIGKILL as soon as `ready()` holds; fails when the run ended first. */
+async function killIndexWhen(args: string[], ready: () => boolean, pollMs = 2): Promise<void> {
+  const c = start(args);
+  c.end();
+  let exited = false;
+  void c.done.then(() => (exited = true));
+  while (!exited && !ready()) await sleep(pollMs);
+  expect(exited, 'the index finished before it could be killed; grow the tree').toBe(false);
+  c.kill('SIGKILL');
+  expect((await c.done).signal).toBe('SIGKILL');
+}
+
 async function buildIndex(db: string): Promise<void> {
   const r = await sift(['index', tree, '--db', db, '--no-embed', '-q']);
   expect(r.code, r.stderr).toBe(0);
@@ -238,14 +250,7 @@ describe('a crash mid-write', () => {
     const building = `${db}.rebuild`;
     // A new index of a small folder is built beside (db.rebuild) and renamed in when complete:
     // killed while building, there is still no index, and the next run starts afresh.
-    const first = start(['index', tree, '--db', db, '--no-embed', '-q', '--workers', '0']);
-    first.end();
-    let firstDone = false;
-    void first.done.then(() => (firstDone = true));
-    while (!firstDone && !(existsSync(building) && statSync(building).size > 0)) await sleep(2);
-    expect(firstDone, 'the index finished before it could be killed; grow the tree').toBe(false);
-    first.kill('SIGKILL');
-    expect((await first.done).signal).toBe('SIGKILL');
+    await killIndexWhen(['index', tree, '--db', db, '--no-embed', '-q', '--workers', '0'], () => existsSync(building) && statSync(building).size > 0);
     expect(existsSync(db)).toBe(false);
     const none = await sift(['search', tree, 'unique_marker_1', '--db', db, '--mode', 'bm25', '--json']);
     expect(none.code, none.stderr).toBe(3);
@@ -263,16 +268,7 @@ describe('a crash mid-write', () => {
       }
     }
     try {
-      const c = start(['index', tree, '--db', db, '--no-embed', '-q', '--workers', '0']);
-      c.end();
-      let exited = false;
-      void c.done.then(() => (exited = true));
-      const journal = `${db}-journal`;
-      while (!exited && !existsSync(journal)) await sleep(2);
-      expect(exited, 'the index finished before it could be killed; grow the tree').toBe(false);
-      c.kill('SIGKILL');
-      const killed = await c.done;
-      expect(killed.signal).toBe('SIGKILL');
+      await killIndexWhen(['index', tree, '--db', db, '--no-embed', '-q', '--workers', '0'], () => existsSync(`${db}-journal`));
       const search = await sift(['search', tree, 'unique_marker_1', '--db', db, '--mode', 'bm25', '--json']);
       expect(search.code, search.stderr).toBe(0);
       const next = await sift(['index', tree, '--db', db, '--no-embed']);
@@ -295,15 +291,8 @@ describe('a crash mid-write', () => {
       writeFileSync(join(sub, `m${i}.py`), `def bulk_marker_${i}():\n    return ${i}\n`);
     }
     const db = join(work, 'bulk-killed', 'index.db');
-    const c = start(['index', big, '--db', db, '--no-embed', '-q']);
-    c.end();
-    let exited = false;
-    void c.done.then(() => (exited = true));
     // Kill after some batches are committed (the file grows past its first pages), mid-run.
-    while (!exited && !(existsSync(db) && statSync(db).size > 400_000)) await sleep(5);
-    expect(exited, 'the index finished before it could be killed; grow the tree').toBe(false);
-    c.kill('SIGKILL');
-    expect((await c.done).signal).toBe('SIGKILL');
+    await killIndexWhen(['index', big, '--db', db, '--no-embed', '-q'], () => existsSync(db) && statSync(db).size > 400_000, 5);
     const next = await sift(['index', big, '--db', db, '--no-embed', '--json']);
     expect(next.code, next.stderr).toBe(0);
     const check = await sift(['check', big, '--db', db]);
