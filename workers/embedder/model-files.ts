@@ -17,6 +17,7 @@
  */
 import { isSafeModelFileName, type ModelFiles } from '../../src/core/embed/model-files.ts';
 import { HUB_URL } from '../../src/core/config.ts';
+import { joinBytes } from '../../src/core/store/text-codec.ts';
 
 /** Transformers.js's Cache Storage name for Hub downloads (its `env.cacheKey`). */
 export const HUB_CACHE = 'transformers-cache';
@@ -54,13 +55,7 @@ async function readBody(res: Response, onProgress?: Progress): Promise<Uint8Arra
     onProgress?.(loaded, Math.max(total, loaded));
   }
   if (out) return loaded === out.byteLength ? out : out.subarray(0, loaded);
-  const bytes = new Uint8Array(loaded);
-  let off = 0;
-  for (const p of parts) {
-    bytes.set(p, off);
-    off += p.byteLength;
-  }
-  return bytes;
+  return joinBytes(parts, loaded);
 }
 
 /** The Hub URL of a file of a model, as Transformers.js builds it. */

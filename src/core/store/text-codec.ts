@@ -50,6 +50,11 @@ async function through(bytes: Uint8Array, stream: CompressionStream | Decompress
   }
   await written;
   if (parts.length === 1) return parts[0]!;
+  return joinBytes(parts, size);
+}
+
+/** `parts` one after another in one new array of `size` bytes (their total). */
+export function joinBytes(parts: readonly Uint8Array[], size: number): Uint8Array {
   const out = new Uint8Array(size);
   let at = 0;
   for (const p of parts) {
