@@ -25,6 +25,7 @@ import { NodeFileSource } from '../core/source/node-source-node.ts';
 import { isProbablyBinary, walk, type WalkedFile, type WalkOptions } from '../core/walk/walker.ts';
 import { decodeText } from '../core/index/indexer.ts';
 import { detectLanguage, languageNeedsText } from '../core/chunk/languages.ts';
+import { termHits, termPatterns } from '../core/text/scan-terms.ts';
 export { scanTerms } from '../core/text/scan-terms.ts';
 
 /** Files read from disk at once by a view. */
@@ -187,25 +188,14 @@ X Kept per terms for this view's life.
   async #scan(terms: readonly string[], max: number, maxBytes: number): Promise<Array<{ file: WalkedFile; text: string }>> {
     if (terms.length === 0 || max <= 0) return [];
     let bytes = 0;
-    // (A case-insensitive regex per term: 3-10x faster than lowercasing each text and indexOf, 1,000 files.)
-    const patterns = terms.map((t) => new RegExp(t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'));
+    const patterns = termPatterns(terms);
     const hits: Array<{ file: WalkedFile; text: string; distinct: number; count: number }> = [];
     for (const file of this.walked.values()) {
       bytes += file.size;
       if (bytes > maxBytes) break;
       const text = await this.texts.get(this.source, file);
       if (text === null) continue;
-      let distinct = 0;
-      let count = 0;
-      for (const re of patterns) {
-        let n = 0;
-        re.lastIndex = 0;
-        while (n < TERM_COUNT_CAP && re.exec(text)) n++;
-        if (n) {
-          distinct++;
-          count += n;
-        }
-      }
+      const { distinct, count } = termHits(text, patterns, TERM_COUNT_CAP);
       if (distinct) hits.push({ file, text, distinct, count });
     }
     // Files holding half the terms or more, and of those only the ones holding the most.

@@ -39,7 +39,7 @@ import { chunkText as chunkPlainText } from '../chunk/text.ts';
 import { META, type MetaKey } from '../store/meta.ts';
 import { packText, type TextCodec } from '../store/text-codec.ts';
 import { fileTrigramKeys } from '../text/trigram-keys.ts';
-import { scanTerms } from '../text/scan-terms.ts';
+import { scanTerms, termHits, termPatterns } from '../text/scan-terms.ts';
 
 /** The chunker's own text fallback, for a file the chunker itself faulted on. */
 const TEXT_FALLBACK = { maxChunkChars: MAX_CHUNK_CHARS, minChunkChars: MIN_CHUNK_CHARS, overlapChars: CHUNK_OVERLAP_CHARS };
@@ -171,14 +171,12 @@ async function orderForQuery(files: readonly WalkedFile[], words: readonly strin
   const data = new Map<string, Uint8Array>();
   const score = new Map<string, number>();
   const decoder = new TextDecoder();
+  const patterns = termPatterns(words);
   await Promise.all(files.map(async (f) => {
     const bytes = await read(f);
     if (!bytes) return;
     data.set(f.path, bytes);
-    const text = decoder.decode(bytes).toLowerCase();
-    let n = 0;
-    for (const w of words) if (text.includes(w)) n++;
-    score.set(f.path, n);
+    score.set(f.path, termHits(decoder.decode(bytes), patterns, 1).distinct);
   }));
   const order = files.map((f, i) => ({ f, i, s: score.get(f.path) ?? 0 })).sort((a, b) => b.s - a.s || a.i - b.i).map((x) => x.f);
   return { order, data };
