@@ -85,12 +85,19 @@ const UNWATCHED_ROOT_DIRS: ReadonlySet<string> = new Set(IGNORED_DIRS.filter((p)
  * Files chunked on the main thread before the chunk pool starts: as `sift index` (16) for an
  * update; more on a first index, while its pool threads start (a 1,000-file repository, loaded
  * machine: 1 file stored 2.5 s after start with the pool from file 17, 65 files in-thread). A
- * first index also starts the pool's thread at once (a tiny warm-up file), so it is ready when
- * the in-thread files end. (The first answers no longer wait for the run's first batch: the
+ * first index also starts the pool's thread early (a tiny warm-up file, once no first answer is
+ * being made: FIRST_CALL_GRACE_MS), so it is ready when the in-thread files end. (The first answers no longer wait for the run's first batch: the
  * files a call wants are stored ahead, #storeWanted.)
  */
 const IN_THREAD_FIRST_FILES = 16;
 const IN_THREAD_FIRST_FILES_OF_FIRST_INDEX = 64;
+/**
+ * A first index's chunking (in-thread and the pool's threads, whose start alone is ~0.3-0.45 s
+ * of CPU each) waits while the first answer is made: for this long after the server starts, and
+ * while a call's files are stored ahead (#storeWanted), so that the first answer does not share
+ * the machine's cores with the run (#yieldToAnswer). The walk and the reads go on meanwhile.
+ */
+export const FIRST_CALL_GRACE_MS = 1500;
 /** Files read ahead per chunk worker (as `sift index`). */
 const FILES_AHEAD_PER_WORKER = 64;
 /** FTS segments are merged after a run that wrote this many rows (as `sift index`). */
@@ -187,6 +194,8 @@ export class ServedCodebase implements ToolCodebase {
   #embedAbort: AbortController | null = null;
   #embedAgain = false;
   #chunker: Promise<{ chunkFile: FileChunker['chunkFile']; dispose: () => void }> | null = null;
+  /** What a first index's chunking waits for (FIRST_CALL_GRACE_MS, then a first answer being made); null: nothing. */
+  #answering: Promise<unknown> | null = null;
 
   private constructor(
     readonly name: string,
@@ -223,6 +232,7 @@ export class ServedCodebase implements ToolCodebase {
 
   /** Starts the first run (index or catch up) and the semantic leg's loading, in the background. */
   start(): void {
+    if (this.#state === 'indexing') this.#answering = new Promise((r) => setTimeout(r, FIRST_CALL_GRACE_MS).unref());
     void this.refresh();
     void this.#loadVectorLeg();
   }
@@ -382,10 +392,13 @@ export class ServedCodebase implements ToolCodebase {
     if (this.#touched.size) void this.#storeTouched();
     if (wants.words !== null || wants.path !== null) {
       const wanted = this.#storeWanted(tool, wants);
+      this.#answering = wanted;
       for (let done = false, p = run(); p && !done && this.#state === 'indexing' && Date.now() - called < FIRST_WAIT_MAX_MS; p = run()) {
         await Promise.race([wanted.then(() => (done = true)), waitAtMost(p, 50)]);
       }
     } else {
+      // This answer waits for the run's files: nothing to yield to.
+      this.#answering = null;
       for (let p = run(); p && this.#state === 'indexing' && Date.now() - called < FIRST_WAIT_MAX_MS; p = run()) {
         if ((this.#share > 0 || this.#storedAhead > 0) && Date.now() - this.#startedAt >= FIRST_ANSWER_BY_MS) break;
         await waitAtMost(p, 50);
@@ -653,6 +666,14 @@ export class ServedCodebase implements ToolCodebase {
     return this.#chunker;
   }
 
+  /** Resolves once no first answer is being made (#answering; the latest one set, in turn). */
+  async #yieldToAnswer(): Promise<void> {
+    for (let a = this.#answering; a; a = this.#answering) {
+      await a.catch(() => undefined);
+      if (this.#answering === a) this.#answering = null;
+    }
+  }
+
   async #run(): Promise<void> {
     if (this.#closed) return;
     // The background embedding holds the lock: stop it at its next batch (it resumes after the run).
@@ -672,11 +693,14 @@ export class ServedCodebase implements ToolCodebase {
       const c = await this.#inThread();
       return { chunkFile: c.chunkFile };
     }, (why) => this.o.log(`${this.name}: a chunk worker stopped (${why.split('\n')[0]}); its files are chunked on the main thread`));
-    if (first) void pool.chunkFile('.sift-warm-up.txt', 'warm up').catch(() => undefined);
+    if (first) void this.#yieldToAnswer().then(() => pool.chunkFile('.sift-warm-up.txt', 'warm up')).catch(() => undefined);
     let seen = 0;
     const inThread = first ? IN_THREAD_FIRST_FILES_OF_FIRST_INDEX : IN_THREAD_FIRST_FILES;
     const chunker: FileChunker = {
-      chunkFile: async (path, text) => (++seen > inThread ? pool.chunkFile(path, text) : (await this.#inThread()).chunkFile(path, text)),
+      chunkFile: async (path, text) => {
+        if (this.#answering) await this.#yieldToAnswer();
+        return ++seen > inThread ? pool.chunkFile(path, text) : (await this.#inThread()).chunkFile(path, text);
+      },
     };
     let walked = 0;
     let stored = 0;
