@@ -46,6 +46,7 @@ import { DiskTexts, DiskView, scanTerms, walkFiles, WatchedSource } from './mcp-
 import type { WalkedFile } from '../core/walk/walker.ts';
 import { openIndex, type IndexPaths } from './context.ts';
 import { createChunkPool, DEFAULT_POOL_SIZE } from './chunk-pool.ts';
+import { nativeSha256 } from './node-hash.ts';
 import type { SiftEmbedder } from '../core/embed/embedder.ts';
 import type { EmbedStore } from '../core/embed/embed-pass.ts';
 import type { VectorIndex } from '../core/vector/types.ts';
@@ -473,9 +474,9 @@ export class ServedCodebase implements ToolCodebase {
       if (o.chunkFile) {
         const res = await o.chunkFile(f.path, text);
         language = res.language;
-        chunks = prepareChunks(res.chunks);
+        chunks = prepareChunks(res.chunks, nativeSha256);
       } else {
-        chunks = prepareChunks(chunkText(f.path, text, language, STORED_AHEAD_CHUNKS));
+        chunks = prepareChunks(chunkText(f.path, text, language, STORED_AHEAD_CHUNKS), nativeSha256);
       }
       items.push({ file: { path: f.path, size: f.size, language, ...STORED_AHEAD }, chunks, text });
     }
