@@ -42,6 +42,7 @@ import { SQLITE3, seedQuery } from './eval/seed-baseline.ts';
 import { BENCH_DIR, CORPORA_DIR, REPO_DIR, TMP_DIR, fmt, isMain, median, percentile, runOk } from './util.ts';
 import { openNodeStore } from '../src/core/store/open-node.ts';
 import { storedFtsRows } from '../src/core/store/store.ts';
+import { siftIndex } from './sift.ts';
 
 interface Question { repo: string; question: string }
 
@@ -200,9 +201,9 @@ function nativeTimes(db: string, matches: readonly string[], bm25Expr: string, r
   return sqliteTimes(db, statements, runs);
 }
 
-export async function measureCorpus(corpus: Corpus, sides: readonly SideApi[], o: { runs: number; native: boolean; max?: number; cold?: boolean; firstPass?: boolean }): Promise<CorpusLatency> {
+export async function measureCorpus(corpus: Corpus, sides: readonly SideApi[], o: { runs: number; native: boolean; max?: number; cold?: boolean; firstPass?: boolean; db?: string }): Promise<CorpusLatency> {
   const questions = o.max ? corpus.questions.slice(0, o.max) : corpus.questions;
-  const dbFile = sides[0].indexPaths(resolve(corpus.dir)).db;
+  const dbFile = o.db ?? sides[0].indexPaths(resolve(corpus.dir)).db;
   if (!existsSync(dbFile)) throw new Error(`${corpus.name}: no index at ${dbFile} (run bin/sift index ${corpus.dir} --no-embed with this SIFT_HOME)`);
   const open = async (s: SideApi) => {
     const store = await s.openNodeStore(dbFile, { existing: true });
@@ -316,6 +317,27 @@ export function latencyMarkdown(all: readonly CorpusLatency[]): string {
   const diffs = all.reduce((n, c) => n + c.differences.length, 0);
   if (all[0]?.sides.length > 1) lines.push('', `Ranked lists that differ between sides: ${diffs} of ${all.reduce((n, c) => n + c.questions, 0)} questions.`);
   return lines.join('\n');
+}
+
+/** Questions the `npm run bench` hook asks on medium in a quick run: issue 34's minimum for a p99. */
+export const QUICK_QUESTIONS = 300;
+
+/**
+ * `npm run bench` hook (bench/run.ts 'query'): this checkout's in-process keyword latency on
+ * the medium corpus, every question (1,233; --quick: the first QUICK_QUESTIONS), three passes,
+ * beside both native runs; the index is made by this checkout's `bin/sift index --no-embed`
+ * under bench/tmp/query-latency/.
+ */
+export async function benchQueryLatency(o: { quick: boolean }): Promise<{ latency: CorpusLatency; markdown: string }> {
+  const [corpus] = corporaFor(['medium']);
+  const work = join(TMP_DIR, 'query-latency');
+  mkdirSync(work, { recursive: true });
+  const db = join(work, 'medium.index.db');
+  rmSync(db, { force: true });
+  siftIndex(corpus.dir, db);
+  const latency = await measureCorpus(corpus, [await loadSide(REPO_DIR)], { runs: 3, native: true, db, max: o.quick ? QUICK_QUESTIONS : undefined });
+  const markdown = ['In-process `Searcher.search(q, { mode: \'bm25\', limit: 10 })` per question (median of 3 passes; CPU = user + sys of this process), beside native sqlite3 FTS5 (bench/query-latency.ts).', '', latencyMarkdown([latency])].join('\n');
+  return { latency, markdown };
 }
 
 if (isMain(import.meta.url)) {
