@@ -17,6 +17,11 @@
  * Store writes them (store.ts storedFtsRows), same tokenizer — with `.timer on`: each question's
  * full processed MATCH (query.ts ftsQuery: the OR of every phrase) ordered by the keyword leg's
  * weighted bm25, LIMIT 10, i.e. what FTS5 alone costs for the question (`--no-native`: skip).
+ * Windows (issue 34's reference for the ratio): Python's sqlite3 FTS5 over 40-line windows of
+ * exactly the files the index holds (bench/fts5-windows.py), queried by sqlite3 with each
+ * question's terms as prefixes OR-ed (seed-baseline.ts seedQuery), ORDER BY bm25, LIMIT 10 —
+ * what a plain FTS5 tool runs for the question. The target (Sift ≤ 1.5× its p50) is reported
+ * as CPU and wall ratios.
  * The copies are kept under bench/tmp/query-latency/ while the index file is unchanged.
  *
  * Passes: `--runs` passes over all questions (each side in turn per question); per question
@@ -33,10 +38,11 @@ import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync, c
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { readBenchQueries, sqliteTimes } from './baselines.ts';
-import { SQLITE3 } from './eval/seed-baseline.ts';
-import { CORPORA_DIR, REPO_DIR, TMP_DIR, fmt, isMain, median, percentile, runOk } from './util.ts';
+import { SQLITE3, seedQuery } from './eval/seed-baseline.ts';
+import { BENCH_DIR, CORPORA_DIR, REPO_DIR, TMP_DIR, fmt, isMain, median, percentile, runOk } from './util.ts';
 import { openNodeStore } from '../src/core/store/open-node.ts';
 import { storedFtsRows } from '../src/core/store/store.ts';
+import { siftIndex } from './sift.ts';
 
 interface Question { repo: string; question: string }
 
@@ -71,12 +77,16 @@ export interface SideStats {
   perQueryCpu: number[];
 }
 
+interface NativeStats { p50: number; p90: number; p99: number; mean: number; cpu: { p50: number; p90: number; p99: number; mean: number } }
+
 export interface CorpusLatency {
   corpus: string;
   questions: number;
   sides: SideStats[];
   /** Wall time, and `cpu` (user + sys) as sqlite3's timer reports them, per question the median of its runs (at least 3). */
-  native: { p50: number; p90: number; p99: number; mean: number; cpu: { p50: number; p90: number; p99: number; mean: number } } | null;
+  native: NativeStats | null;
+  /** The same for a plain FTS5 query over 40-line windows of the same files (issue 34's reference). */
+  windows: (NativeStats & { rows: number }) | null;
   /** Questions whose ranked lists differ between the first side and another (two sides or more). */
   differences: Array<{ question: string; side: string; a: string[]; b: string[] }>;
 }
@@ -153,15 +163,47 @@ export async function nativeCopy(indexDb: string, name: string): Promise<string>
   return db;
 }
 
+/**
+ * Python sqlite3 FTS5 over 40-line windows of the files `indexDb` holds (bench/fts5-windows.py:
+ * table `windows`), built once per index version; returns the file and its rows.
+ */
+export async function windowsCopy(indexDb: string, dir: string, name: string): Promise<{ db: string; rows: number }> {
+  const work = join(TMP_DIR, 'query-latency');
+  mkdirSync(work, { recursive: true });
+  const db = join(work, `${name}.windows.db`);
+  const stamp = `${db}.stamp`;
+  const st = statSync(indexDb);
+  const want = `${st.size} ${st.mtimeMs}`;
+  const rows = () => Number(runOk(SQLITE3, ['-readonly', db, 'SELECT count(*) FROM windows;']).stdout.trim());
+  if (existsSync(db) && existsSync(stamp) && readFileSync(stamp, 'utf8') === want) return { db, rows: rows() };
+  const list = join(work, `${name}.files.txt`);
+  const store = await openNodeStore(indexDb, { existing: true });
+  try {
+    writeFileSync(list, [...(await store.getFiles()).keys()].sort().join('\n') + '\n');
+  } finally {
+    await store.close();
+  }
+  runOk('python3', [join(BENCH_DIR, 'fts5-windows.py'), dir, list, db]);
+  rmSync(list, { force: true });
+  writeFileSync(stamp, want);
+  return { db, rows: rows() };
+}
+
+/** Native FTS5 over the windows: each question's terms as prefixes OR-ed, bm25, LIMIT 10 (seedQuery, as bench/baselines.ts ftsBaseline). */
+function windowsTimes(db: string, questions: readonly string[], runs: number): { real: number[]; cpu: number[] } {
+  const statements = questions.map((q) => `SELECT count(*) FROM (SELECT rowid, path FROM windows WHERE windows MATCH '${(seedQuery(q) || '""').replace(/'/g, "''")}' ORDER BY bm25(windows) LIMIT 10);`);
+  return sqliteTimes(db, statements, runs);
+}
+
 /** Native FTS5 on the index file: the processed OR, the keyword leg's weighted bm25, LIMIT 10. */
 function nativeTimes(db: string, matches: readonly string[], bm25Expr: string, runs: number): { real: number[]; cpu: number[] } {
   const statements = matches.map((m) => `SELECT count(*) FROM (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH '${(m || '""').replace(/'/g, "''")}' ORDER BY ${bm25Expr} LIMIT 10);`);
   return sqliteTimes(db, statements, runs);
 }
 
-export async function measureCorpus(corpus: Corpus, sides: readonly SideApi[], o: { runs: number; native: boolean; max?: number; cold?: boolean; firstPass?: boolean }): Promise<CorpusLatency> {
+export async function measureCorpus(corpus: Corpus, sides: readonly SideApi[], o: { runs: number; native: boolean; max?: number; cold?: boolean; firstPass?: boolean; db?: string }): Promise<CorpusLatency> {
   const questions = o.max ? corpus.questions.slice(0, o.max) : corpus.questions;
-  const dbFile = sides[0].indexPaths(resolve(corpus.dir)).db;
+  const dbFile = o.db ?? sides[0].indexPaths(resolve(corpus.dir)).db;
   if (!existsSync(dbFile)) throw new Error(`${corpus.name}: no index at ${dbFile} (run bin/sift index ${corpus.dir} --no-embed with this SIFT_HOME)`);
   const open = async (s: SideApi) => {
     const store = await s.openNodeStore(dbFile, { existing: true });
@@ -209,6 +251,9 @@ export async function measureCorpus(corpus: Corpus, sides: readonly SideApi[], o
   const pick = (xs: number[]) => (o.firstPass ? xs[0] : median(xs));
   const nat = o.native ? nativeTimes(await nativeCopy(dbFile, corpus.name), questions.map((q) => sides[0].processQuery(q).ftsQuery), sides[0].BM25_EXPR, Math.max(3, o.runs)) : null;
   const native = nat ? { ...stats(nat.real), cpu: stats(nat.cpu) } : null;
+  const win = o.native ? await windowsCopy(dbFile, resolve(corpus.dir), corpus.name) : null;
+  const winTimes = win ? windowsTimes(win.db, questions, Math.max(3, o.runs)) : null;
+  const windows = win && winTimes ? { ...stats(winTimes.real), cpu: stats(winTimes.cpu), rows: win.rows } : null;
   return {
     corpus: corpus.name,
     questions: questions.length,
@@ -225,8 +270,25 @@ export async function measureCorpus(corpus: Corpus, sides: readonly SideApi[], o
       perQueryCpu: cpuTimes[i].map(pick),
     })),
     native,
+    windows,
     differences,
   };
+}
+
+const x = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}×` : 'n/a');
+
+/** Per corpus and side: p50 ratios (CPU, wall) against the native runs (issue 34: ≤ 1.5× the windows' p50). */
+export function ratioLines(all: readonly CorpusLatency[]): string[] {
+  const out: string[] = [];
+  for (const c of all) {
+    for (const s of c.sides) {
+      const parts: string[] = [];
+      if (c.windows) parts.push(`vs FTS5 over 40-line windows: CPU p50 ${x(s.cpu.p50, c.windows.cpu.p50)}, wall p50 ${x(s.p50, c.windows.p50)}`);
+      if (c.native) parts.push(`vs FTS5 over Sift's chunks (its query): CPU p50 ${x(s.cpu.p50, c.native.cpu.p50)}, wall p50 ${x(s.p50, c.native.p50)}`);
+      if (parts.length) out.push(`- ${c.corpus} ${s.root} (${c.questions} questions): ${parts.join('; ')}`);
+    }
+  }
+  return out;
 }
 
 function row(name: string, n: number, s: { p50: number; p90: number; p99: number; mean: number }, extra = ''): string {
@@ -241,7 +303,9 @@ export function latencyMarkdown(all: readonly CorpusLatency[]): string {
       lines.push(row(`${c.corpus} ${s.root}`, c.questions, s, ` ${fmt(s.cpu.p50, 2)} / ${fmt(s.cpu.p99, 2)} | ${stages} |`));
     }
     if (c.native) lines.push(row(`${c.corpus} native sqlite3 FTS5`, c.questions, c.native, ` ${fmt(c.native.cpu.p50, 2)} / ${fmt(c.native.cpu.p99, 2)} | |`));
+    if (c.windows) lines.push(row(`${c.corpus} sqlite3 FTS5, 40-line windows`, c.questions, c.windows, ` ${fmt(c.windows.cpu.p50, 2)} / ${fmt(c.windows.cpu.p99, 2)} | ${c.windows.rows} windows, prefix-OR, bm25 |`));
   }
+  lines.push('', ...ratioLines(all));
   if (all.length > 1) {
     const pooled = all[0].sides.map((_, i) => all.flatMap((c) => c.sides[i].perQuery));
     const pooledCpu = all[0].sides.map((_, i) => all.flatMap((c) => c.sides[i].perQueryCpu));
@@ -253,6 +317,27 @@ export function latencyMarkdown(all: readonly CorpusLatency[]): string {
   const diffs = all.reduce((n, c) => n + c.differences.length, 0);
   if (all[0]?.sides.length > 1) lines.push('', `Ranked lists that differ between sides: ${diffs} of ${all.reduce((n, c) => n + c.questions, 0)} questions.`);
   return lines.join('\n');
+}
+
+/** Questions the `npm run bench` hook asks on medium in a quick run: issue 34's minimum for a p99. */
+export const QUICK_QUESTIONS = 300;
+
+/**
+ * `npm run bench` hook (bench/run.ts 'query'): this checkout's in-process keyword latency on
+ * the medium corpus, every question (1,233; --quick: the first QUICK_QUESTIONS), three passes,
+ * beside both native runs; the index is made by this checkout's `bin/sift index --no-embed`
+ * under bench/tmp/query-latency/.
+ */
+export async function benchQueryLatency(o: { quick: boolean }): Promise<{ latency: CorpusLatency; markdown: string }> {
+  const [corpus] = corporaFor(['medium']);
+  const work = join(TMP_DIR, 'query-latency');
+  mkdirSync(work, { recursive: true });
+  const db = join(work, 'medium.index.db');
+  rmSync(db, { force: true });
+  siftIndex(corpus.dir, db);
+  const latency = await measureCorpus(corpus, [await loadSide(REPO_DIR)], { runs: 3, native: true, db, max: o.quick ? QUICK_QUESTIONS : undefined });
+  const markdown = ['In-process `Searcher.search(q, { mode: \'bm25\', limit: 10 })` per question (median of 3 passes; CPU = user + sys of this process), beside native sqlite3 FTS5 (bench/query-latency.ts).', '', latencyMarkdown([latency])].join('\n');
+  return { latency, markdown };
 }
 
 if (isMain(import.meta.url)) {
@@ -276,7 +361,7 @@ if (isMain(import.meta.url)) {
     out.push(r);
     const s = r.sides.map((x) => `${fmt(x.p50, 2)}/${fmt(x.p90, 2)}/${fmt(x.p99, 2)}`).join(' vs ');
     const cpu = r.sides.map((x) => `${fmt(x.cpu.p50, 2)}/${fmt(x.cpu.p99, 2)}`).join(' vs ');
-    console.error(`${c.name}: ${r.questions} questions, p50/p90/p99 ${s}, CPU p50/p99 ${cpu}${r.native ? `; native ${fmt(r.native.p50, 2)}/${fmt(r.native.p90, 2)}/${fmt(r.native.p99, 2)}, CPU ${fmt(r.native.cpu.p50, 2)}/${fmt(r.native.cpu.p99, 2)}` : ''}${r.differences.length ? `; ${r.differences.length} lists differ` : ''}`);
+    console.error(`${c.name}: ${r.questions} questions, p50/p90/p99 ${s}, CPU p50/p99 ${cpu}${r.native ? `; native ${fmt(r.native.p50, 2)}/${fmt(r.native.p90, 2)}/${fmt(r.native.p99, 2)}, CPU ${fmt(r.native.cpu.p50, 2)}/${fmt(r.native.cpu.p99, 2)}` : ''}${r.windows ? `; windows ${fmt(r.windows.p50, 2)}/${fmt(r.windows.p90, 2)}/${fmt(r.windows.p99, 2)}, CPU ${fmt(r.windows.cpu.p50, 2)}/${fmt(r.windows.cpu.p99, 2)}` : ''}${r.differences.length ? `; ${r.differences.length} lists differ` : ''}`);
   }
   console.log(latencyMarkdown(out));
   if (flags.has('out')) writeFileSync(flags.get('out')!, JSON.stringify(out, null, 1));

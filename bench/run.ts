@@ -26,6 +26,7 @@ import { prepareCorpora, type CorpusInfo } from './corpora.ts';
 import { SQLITE3 } from './eval/seed-baseline.ts';
 import { indexStructures } from './shared.ts';
 import { siftIndex, siftSearchBatch, type SiftIndexSummary } from './sift.ts';
+import type { CorpusLatency } from './query-latency.ts';
 import {
   REPO_DIR, RESULTS_DIR, TMP_DIR, fmt, isMain, listFiles, machineInfo, machineMarkdown, mb, median, parseArgs, runOk,
   siftAvailable, type MachineInfo,
@@ -215,6 +216,11 @@ export const HOOKS: HookSpec[] = [
     key: 'instant', title: 'Instant: small repositories, one-shot search, cold index (issue 34)',
     load: async () => { const { benchInstant } = await import('./instant.ts'); return (quick) => benchInstant({ quick }); },
   },
+  {
+    // Issue 34: in-process keyword latency on medium, ≥ 300 questions, against native FTS5 in the same run.
+    key: 'query', title: 'In-process keyword query latency, medium corpus (issue 34)',
+    load: async () => { const { benchQueryLatency } = await import('./query-latency.ts'); return (quick) => benchQueryLatency({ quick }); },
+  },
   { key: 'mcp', title: 'sift mcp (warm grep vs rg, first answer) and CLI start', load: async () => { const { benchMcp } = await import('./mcp.ts'); return (quick) => benchMcp({ quick }); } },
   { key: 'grep', title: 'Exact and regex search vs ripgrep (issue 11)', load: async () => { const { benchGrep } = await import('./grep.ts'); return (quick) => benchGrep({ quick }); } },
   {
@@ -277,7 +283,15 @@ export function targets(r: BenchReport): BenchReport['targets'] {
   const bIndex = browser?.index;
   const bKeyword = browser?.search?.modes.find((m) => m.mode === 'bm25');
   const bLabel = browser?.corpus ? ` (${browser.corpus.name}, ${bIndex?.summary.chunks.total ?? '?'} chunks)` : '';
+  const query = (r.hooks.find((h) => h.key === 'query' && h.status === 'ok')?.data as { latency?: CorpusLatency } | undefined)?.latency;
+  const qSide = query?.sides[0];
   return [
+    {
+      target: 'in-process keyword query on medium: p50 ≤ 5 ms, p99 ≤ 50 ms, ≤ 1.5× sqlite3 FTS5\'s p50 (40-line windows), ≥ 300 questions',
+      measured: qSide && query?.windows
+        ? `p50 ${fmt(qSide.p50, 2)} / p99 ${fmt(qSide.p99, 1)} ms wall, CPU ${fmt(qSide.cpu.p50, 2)} / ${fmt(qSide.cpu.p99, 1)} ms (${query.questions} questions); FTS5 windows p50 ${fmt(query.windows.p50, 2)} ms wall, CPU ${fmt(query.windows.cpu.p50, 2)} ms: ${ratio(qSide.p50, query.windows.p50)} wall, ${ratio(qSide.cpu.p50, query.windows.cpu.p50)} CPU`
+        : 'not measured (query hook)',
+    },
     { target: 'cold index of the kernel subset ≤ 60 s in Chromium', measured: bIndex ? `${fmt(bIndex.summary.timings.total / 1000)} s in Chromium${bLabel}` : 'not measured (browser hook)' },
     { target: 'CLI cold index within 6× the native FTS5 build (goal 4×), kernel subset', measured: scale?.cold && scale.fts ? `${ratio(scale.cold.summary.timings.total, scale.fts.buildMs)} (${fmt(scale.cold.summary.timings.total / 1000)} s vs ${fmt(scale.fts.buildMs / 1000)} s)` : 'not measured (full mode)' },
     { target: 'index ≤ 2.0× source (goal 1.5×), kernel subset, without vectors', measured: scale?.indexBytes ? `${(scale.indexBytes / scale.corpus.bytes).toFixed(2)}× in Node` + (bIndex ? `; Chromium OPFS ${(bIndex.dbBytes / bIndex.summary.bytes).toFixed(2)}×${bLabel}` : '') : 'not measured (full mode)' },

@@ -26,7 +26,7 @@ import type { Queryable, SqlValue } from '../store/sqlite.ts';
 import { nameKey, readChunks } from '../store/store.ts';
 import { compilePathGlob, PATH_MATCH_FUNCTION } from '../text/path-glob.ts';
 import { identifierParts } from '../text/identifiers.ts';
-import { BM25_COLUMN_WEIGHTS, FILE_SIGNALS, FTS_PLAN_BIG_CAP, FTS_PLAN_CAP, FTS_PLAN_THETA_GUESS, FTS_PLAN_WORD_ENOUGH, KEYWORD_DEFINITION_BOOST, MAX_EXACT_SYMBOL_ROWS, RERANK_CANDIDATES, RERANK_WEIGHTS } from '../config.ts';
+import { BM25_COLUMN_WEIGHTS, FILE_SIGNALS, FTS_PLAN_BIG_CAP, FTS_PLAN_CAP, FTS_PLAN_LEAVE_OUT_SHARE, FTS_PLAN_THETA_GUESS, FTS_PLAN_WORD_ENOUGH, KEYWORD_DEFINITION_BOOST, MAX_EXACT_SYMBOL_ROWS, RERANK_CANDIDATES, RERANK_WEIGHTS } from '../config.ts';
 import { PREFIX_MIN_CHARS, lightStem, processQuery, type ProcessedQuery } from './query.ts';
 import { essentialRows, planFts, replan, type BoundedPhrase, type RowProbe } from './fts-plan.ts';
 import { rerank, signalTerms, termMask, type RerankCandidate } from './rerank.ts';
@@ -174,7 +174,10 @@ export async function plannedCandidates(db: Queryable, query: ProcessedQuery, wh
   const tableRows = cache?.tableRows ?? (await db.all<{ n: number | null }>('SELECT max(id) AS n FROM chunks'))[0]?.n ?? 0;
   if (cache) cache.tableRows = tableRows;
   const options = {
-    cap: FTS_PLAN_CAP, bigCap: FTS_PLAN_BIG_CAP, thetaGuess: FTS_PLAN_THETA_GUESS, wordEnough: FTS_PLAN_WORD_ENOUGH, enough: n, identifier: query.isIdentifierLike, tableRows,
+    // A smaller table's rarer phrases may be left out (exact for the best n), not with listed
+    // definitions: a rare plan scores a definition by the phrases of the statement that has it,
+    // or not at all when it holds only left-out phrases (the full OR scores it by all of them).
+    cap: FTS_PLAN_CAP, leaveOut: exact.length ? undefined : Math.ceil(tableRows * FTS_PLAN_LEAVE_OUT_SHARE), bigCap: FTS_PLAN_BIG_CAP, thetaGuess: FTS_PLAN_THETA_GUESS, wordEnough: FTS_PLAN_WORD_ENOUGH, enough: n, identifier: query.isIdentifierLike, tableRows,
   };
   const counting = probeRows(db, cache);
   // The planner's counts are `plan`; searchBm25 books the rest of this as `fts`.

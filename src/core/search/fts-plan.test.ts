@@ -102,6 +102,25 @@ describe('planFts (counts)', () => {
     expect(few.kind).toBe('or');
   });
 
+  it('with leaveOut below the cap, leaves a phrase in that many rows out of the first try, never changes the identifier or all-common plans', async () => {
+    const q = processQuery('free pages pressure');
+    // No phrase common (cap 100): the full OR, unless leaveOut lets `free` (60 rows) be left out.
+    const rows = { '"free"': 55, '"free"*': 60, '"pages"': 10, '"page"*': 40, '"pressure"': 25, '"pressure"*': 30 };
+    expect((await planFts(q.ftsGroups, tableProbe(rows), OPTS)).kind).toBe('or');
+    const plan = await planFts(q.ftsGroups, tableProbe(rows), { ...OPTS, leaveOut: 50 });
+    expect(plan.kind).toBe('rare');
+    expect(plan.matches).toEqual(['("page"* OR "pressure"*) AND "free"*', '"page"* OR "pressure"*']);
+    expect(plan.fallback).toEqual(['"free"* OR "page"* OR "pressure"*']);
+    expect(plan.bound).toBeCloseTo(bound(60), 9); // counted exactly (below the cap)
+    // No phrase in leaveOut rows: the OR.
+    expect((await planFts(q.ftsGroups, tableProbe(rows), { ...OPTS, leaveOut: 61 })).kind).toBe('or');
+    // A leaveOut above the cap is the cap.
+    expect((await planFts(q.ftsGroups, tableProbe(rows), { ...OPTS, leaveOut: 1000 })).kind).toBe('or');
+    // Every group common: still the rows with all of them.
+    const all = await planFts(processQuery('read lock').ftsGroups, tableProbe({ '"read"': 500, '"lock"': 400 }), { ...OPTS, leaveOut: 50 });
+    expect(all.kind).toBe('all');
+  });
+
   it('replans from the n-th best score found: leaves out the most common phrases whose bounds fit in it', async () => {
     const rows = { '"free"': 900, '"pages"': 10, '"page"*': 400, '"pressure"': 25, '"pressure"*': 30 };
     const plan = await planFts(processQuery('free pages pressure').ftsGroups, tableProbe(rows), OPTS);
@@ -344,5 +363,23 @@ describe('the keyword leg on a real FTS5 index (plannedCandidates)', () => {
     expect(top.map((x) => x.id)).toEqual(full.map((x) => x.id));
     top.forEach((x, i) => expect(x.r).toBeCloseTo(full[i].r, 9));
     expect(top.filter((x) => x.id >= 4600 && x.id < 4700)).not.toHaveLength(0);
+  });
+
+  it('with no common phrase, leaves out the phrases in a sixteenth of the rows and still finds the full OR\'s best rows', async () => {
+    const n = 100;
+    const q = processQuery('alpha beta gamma');
+    const sql: string[] = [];
+    const db = store.db;
+    const spy = { ...db, all: (s: string, p?: unknown) => { sql.push(s); return db.all(s, p as never); } } as typeof db;
+    const rows = await plannedCandidates(spy, q, '', [], [], n);
+    // The case is real: a rare plan's first statement (kept phrases AND a left-out one) ran.
+    expect(sql.filter((s) => s.includes('bm25(')).length).toBeGreaterThan(1);
+    const top = [...rows].sort((a, b) => a.r - b.r || a.id - b.id).slice(0, n);
+    const full = await db.all<{ id: number; r: number }>(
+      `SELECT rowid AS id, ${BM25_EXPR} AS r FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY r, rowid LIMIT ?`,
+      [q.ftsQuery, n],
+    );
+    expect(top.map((x) => x.id)).toEqual(full.map((x) => x.id));
+    top.forEach((x, i) => expect(x.r).toBeCloseTo(full[i].r, 9));
   });
 });

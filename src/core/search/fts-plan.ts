@@ -90,6 +90,11 @@ export interface Replan {
 export interface FtsPlanOptions {
   /** Probe limit: a phrase or group with this many rows is common. */
   cap: number;
+  /**
+   * A phrase with this many rows (at most `cap`; default `cap`) may be left out of a `rare`
+   * plan's first try, as a common one is; the plan stays exact (see planFts).
+   */
+  leaveOut?: number;
   /** Rows wanted (the candidates bm25.ts keeps): a restricted plan must be able to fill them. */
   enough: number;
   /** The query is one identifier-shaped word (ProcessedQuery.isIdentifierLike). */
@@ -160,18 +165,25 @@ export async function planFts(groups: readonly (readonly FtsPhrase[])[], probe: 
   const all = planned.flatMap((g) => g.phrases);
   const or: FtsPlan = { kind: 'or', matches: all.length ? [all.join(' OR ')] : [], fallback: [], groups: planned };
   const isCommon = (g: PlannedGroup) => g.rows >= o.cap;
-  if (planned.length < 2 || !planned.some(isCommon)) return or;
-  // An identifier (`rcu_read_lock`): its first group is the whole name, the others its parts.
-  // Rows that name it are enough: a row with `read` and `lock` apart is not a use of it.
-  // They are ranked by the name alone: scoring the parts too means reading every `read` and
-  // `lock` doclist for their idf (~40% of such a query on the kernel subset).
-  if (o.identifier && firstKept && planned[0].rows >= o.enough) {
-    // With filters, fewer than `enough` of them may pass: then the full OR, as before.
-    return { kind: 'identifier', matches: [planned[0].phrases.join(' OR ')], fallback: or.matches, groups: planned };
-  }
-  // Every group common (`read lock`): the rows with all of them, when there are enough.
-  if (planned.every(isCommon)) {
-    return { kind: 'all', matches: [planned.map((g) => anyOf(g.phrases)).join(' AND ')], fallback: or.matches, groups: planned };
+  // A phrase with leaveOut rows or more may be left out of a `rare` plan's first try (below:
+  // exact either way); on a table of a few ten thousand rows that is fewer than the cap.
+  const leaveOut = Math.min(o.leaveOut ?? o.cap, o.cap);
+  if (planned.length < 2) return or;
+  if (planned.some(isCommon)) {
+    // An identifier (`rcu_read_lock`): its first group is the whole name, the others its parts.
+    // Rows that name it are enough: a row with `read` and `lock` apart is not a use of it.
+    // They are ranked by the name alone: scoring the parts too means reading every `read` and
+    // `lock` doclist for their idf (~40% of such a query on the kernel subset).
+    if (o.identifier && firstKept && planned[0].rows >= o.enough) {
+      // With filters, fewer than `enough` of them may pass: then the full OR, as before.
+      return { kind: 'identifier', matches: [planned[0].phrases.join(' OR ')], fallback: or.matches, groups: planned };
+    }
+    // Every group common (`read lock`): the rows with all of them, when there are enough.
+    if (planned.every(isCommon)) {
+      return { kind: 'all', matches: [planned.map((g) => anyOf(g.phrases)).join(' AND ')], fallback: or.matches, groups: planned };
+    }
+  } else if (!planned.some((g) => g.phraseRows.some((r) => r >= leaveOut))) {
+    return or;
   }
   // Rarer phrases and common ones (`compress data with deflate`): the rows with a rarer
   // phrase; a row with only common words scores below `bound`, so when the n-th best of these
@@ -181,9 +193,9 @@ export async function planFts(groups: readonly (readonly FtsPhrase[])[], probe: 
   // (counted here up to bigCap, the cost of reading that much of their doclists).
   const phrases: BoundedPhrase[] = [];
   for (const g of planned) g.phrases.forEach((phrase, i) => phrases.push({ phrase, rows: g.phraseRows[i], bound: 0 }));
-  const commons = phrases.filter((p) => p.rows >= o.cap);
+  const commons = phrases.filter((p) => p.rows >= leaveOut);
   if (commons.length === 0) return or;
-  const rareRows = phrases.reduce((n, p) => n + (p.rows < o.cap ? p.rows : 0), 0);
+  const rareRows = phrases.reduce((n, p) => n + (p.rows < leaveOut ? p.rows : 0), 0);
   // Too few rows with a rarer phrase to fill the candidates: the least common phrases join them.
   const counted = commons.length > 1 || rareRows < o.enough;
   // Counted up to bigCap: a count reads that much of a doclist; bounds from it are tighter than from the cap.
