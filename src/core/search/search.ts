@@ -106,7 +106,7 @@ export class Searcher {
     const wantVector = mode !== 'bm25' && this.hasVectors;
     const candidates = Math.max(LEG_CANDIDATES, limit);
     const keyword = (r: ChunkReader, rows?: Map<number, StoredChunk>): Promise<Hit[]> => (wantBm25 && pq.ftsQuery
-      ? this.#timed(timings, 'bm25', () => searchBm25(r.db, pq, filters, candidates, intent, timings, this.#keyword.use(r.generation), rows))
+      ? this.#timed(timings, 'bm25', () => searchBm25(r.db, pq, filters, candidates, intent, timings, this.#keyword.use(r.generation), rows, (ids) => r.getChunks(ids)))
       : Promise.resolve([]));
     const noVector: VectorLeg = { hits: [], floor: null, dropped: 0 };
     const ask: Ask = { query, options, pq, intent, mode, wantBm25, wantVector, limit, timings, t0 };
