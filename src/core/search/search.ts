@@ -17,7 +17,7 @@ import {
   BM25_WEIGHT, DEFAULT_SEARCH_LIMIT, LEG_CANDIDATES, SYMBOL_FUSION_WEIGHTS, MAX_SEARCH_LIMIT, VECTOR_FILTER_OVERFETCH, VECTOR_MIN_SCORE,
   VECTOR_RELATIVE_FLOOR, VECTOR_WEIGHT,
 } from '../config.ts';
-import { processQuery, type ProcessedQuery } from './query.ts';
+import { describesFunction, processQuery, type ProcessedQuery } from './query.ts';
 import { kindFactor } from './signals.ts';
 import { fileKind, intentOfQuery, type SearchIntent } from '../text/file-kind.ts';
 import { KeywordCache, searchBm25 } from './bm25.ts';
@@ -160,6 +160,7 @@ export class Searcher {
       vectorFloor: vector.floor,
       vectorDropped: vector.dropped,
       keywordFirst: wantsDefinitions(pq),
+      functionLevel: describesFunction(query),
     };
     const auto = fusionWeights(pq);
     const weights = { bm25Weight: options.bm25Weight ?? auto.bm25Weight, vectorWeight: options.vectorWeight ?? auto.vectorWeight };
