@@ -322,7 +322,8 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
     });
     applyFileSignals(scored, query.terms, intent);
     // 5. `cover`: the words the leading files' best pieces hold together (signals.ts coverFiles).
-    const coverTerms = FILE_SIGNALS.fileCoverWeight > 0 ? signalTerms(query.terms) : [];
+    //    Not for a name lookup: its answer is a definition, not a file that holds the words.
+    const coverTerms = FILE_SIGNALS.fileCoverWeight > 0 && !wantsDefinitions(query) ? signalTerms(query.terms) : [];
     if (coverTerms.length > 1) {
       stage('rank');
       const coverStems = coverTerms.map(lightStem);
