@@ -23,7 +23,7 @@ import { COMMITS_FILE, EVAL_TMP, HAND_FILE, readQuestions } from './repos.ts';
 import { ndcg, mean } from './repos/score.ts';
 
 /** Apply `name=value` overrides to the ranking's tunable objects (this process only). */
-function applySet(spec: string): void {
+export function applySet(spec: string): void {
   for (const kv of spec.split(',').filter(Boolean)) {
     const [k, v] = kv.split('=');
     const n = Number(v);

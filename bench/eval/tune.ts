@@ -6,9 +6,10 @@
  * imported live, so a query-side change is measured without re-indexing. --n 150 takes the
  * even-numbered half: tune on it, confirm on --n 300. `--fails` lists misses with the top
  * results, `--seed` scores the seed baseline on the same subset, `--w b,name,cov,exact`
- * overrides RERANK_WEIGHTS for this run.
+ * overrides RERANK_WEIGHTS for this run, `--set k=v,...` other knobs as tune-repos.ts does
+ * (`--set maxPass=0,fileCoverWeight=0`).
  *
- * Usage: tsx bench/eval/tune.ts [kernel js go] [--n 150] [--db-suffix X] [--reindex] [--fails] [--seed] [--w 1,1,0,1]
+ * Usage: tsx bench/eval/tune.ts [kernel js go] [--n 150] [--db-suffix X] [--reindex] [--fails] [--seed] [--w 1,1,0,1] [--set k=v,...]
  */
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,6 +18,7 @@ import { Searcher } from '../../src/core/search/search.ts';
 import { RERANK_WEIGHTS } from '../../src/core/search/rerank.ts';
 import { siftIndex } from '../sift.ts';
 import { isMain, parseArgs, TMP_DIR } from '../util.ts';
+import { applySet } from './tune-repos.ts';
 import { EVAL_DIR, readQueries } from './build-set.ts';
 import { EVAL_K, scoreQuery, summarize } from './score.ts';
 import { searchWindows } from './seed-baseline.ts';
@@ -68,6 +70,7 @@ if (isMain(import.meta.url)) {
   const n = Number(flags.get('n') ?? 150);
   const suffix = typeof flags.get('db-suffix') === 'string' ? `-${String(flags.get('db-suffix'))}` : '';
   const out: string[] = [];
+  if (typeof flags.get('set') === 'string') applySet(String(flags.get('set')));
   if (typeof flags.get('w') === 'string') {
     const [b, nm, cov, ex] = String(flags.get('w')).split(',').map(Number);
     Object.assign(RERANK_WEIGHTS, { bm25: b, name: nm, coverage: cov, exact: ex });

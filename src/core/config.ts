@@ -62,18 +62,18 @@ export const RERANK_WEIGHTS = { bm25: 1, name: 1, coverage: 0, exact: 1 } as con
  *   pathNameWeight, each directory 1, normalised by the query's words) × pathWeight;
  * - file: other candidate pieces of the same file, each worth its own score ÷ the best
  *   candidate's, summed (at most fileEvidenceCap) × fileEvidenceWeight;
- * - cover (issue 35): the share of the query's words that the file's best coverPieces candidate
- *   pieces hold between them (content, symbol, path) × fileCoverWeight, on every piece of the
- *   file: a file whose pieces together hold most of the question beats a piece of another file
- *   with one dense match. Measured on the repos eval (bench/eval/tune-repos.ts, 24 repositories):
- *   weight 0 / 0.3 0.7566 / 0.7603 over all pieces; over the best 2 / 3 / 4 / 6 pieces 0.7613 /
- *   0.7611 / 0.7620 / 0.7613 (a long file held every word somewhere). OFF (0) by default: reading
- *   every candidate's content and its words doubled keyword latency (bench/query-latency.ts,
- *   medium + zod + clap, 412 questions: p50 40 -> 82 ms, rows 0.8 -> 22 ms, rank 0.9 -> 14 ms);
- *   it needs a cheaper source of each piece's words (stored term sets) before it can be on.
+ * - cover (issue 35): the share of the query's words that a file's best coverPieces candidate
+ *   pieces hold between them (content, symbol, path) × fileCoverWeight × the file's kind factor,
+ *   on every piece of the file: a file whose pieces together hold most of the question beats a
+ *   piece of another file with one dense match. Read for the coverFiles best files only (those
+ *   that can be listed; search/signals.ts coverFiles): reading every candidate's content had
+ *   doubled keyword latency. Measured in-process (bench/eval/tune-repos.ts, 13 repositories,
+ *   same indexes): weight 0 / 0.3 / 0.5 0.7668 / 0.7711 / 0.7701; earlier, over all candidates
+ *   of 24 repositories, all pieces 0.7603 vs the best 2 / 3 / 4 / 6 pieces 0.7613 / 0.7611 /
+ *   0.7620 / 0.7613 (a long file held every word somewhere).
  * Plain objects, so bench/eval/tune-repos.ts can try other values in-process.
  */
-export const FILE_SIGNALS = { pathWeight: 0.6, pathNameWeight: 2, fileEvidenceWeight: 0.15, fileEvidenceCap: 2, fileCoverWeight: 0, coverPieces: 4 };
+export const FILE_SIGNALS = { pathWeight: 0.6, pathNameWeight: 2, fileEvidenceWeight: 0.15, fileEvidenceCap: 2, fileCoverWeight: 0.3, coverPieces: 4, coverFiles: 12 };
 /**
  * The `kind` signal: a candidate's score × KIND_FACTORS[intent][kind] (text/file-kind.ts). For
  * a code question (the default) the implementation leads; a question that asks for tests, docs,

@@ -267,3 +267,21 @@ describe('KeywordCache', () => {
     expect(c.use(undefined)).toBeUndefined();
   });
 });
+
+describe('cover (issue 35)', () => {
+  it('a prose question: each leading file gets the share of its words that the file\'s pieces hold together', async () => {
+    // profile.ts: getUserName holds "user" and "name", setUserName too; "first" is in both bodies.
+    const hits = await search('user name first');
+    const get = hits.find((h) => h.id === idOf('src/users/profile.ts', 'getUserName'))!;
+    const set = hits.find((h) => h.id === idOf('src/users/profile.ts', 'setUserName'))!;
+    expect(get.signals!.cover).toBeGreaterThan(0);
+    expect(get.signals!.cover).toBeCloseTo(set.signals!.cover); // the file's, on every piece
+    const guide = hits.find((h) => h.id === idOf('docs/guide.md', null));
+    if (guide) expect(guide.signals!.cover ?? 0).toBeLessThan(get.signals!.cover);
+  });
+  it('not for a name lookup', async () => {
+    const hits = await search('getUserName');
+    expect(hits.length).toBeGreaterThan(0);
+    for (const h of hits) expect(h.signals?.cover).toBeUndefined();
+  });
+});

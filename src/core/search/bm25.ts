@@ -30,7 +30,7 @@ import { BM25_COLUMN_WEIGHTS, FILE_SIGNALS, FTS_PLAN_BIG_CAP, FTS_PLAN_CAP, FTS_
 import { PREFIX_MIN_CHARS, lightStem, processQuery, type ProcessedQuery } from './query.ts';
 import { essentialRows, planFts, replan, type BoundedPhrase, type RowProbe } from './fts-plan.ts';
 import { rerank, signalTerms, termMask, type RerankCandidate } from './rerank.ts';
-import { applyFileSignals, type FileCandidate } from './signals.ts';
+import { applyCover, applyFileSignals, coverFiles, type FileCandidate } from './signals.ts';
 import type { SearchIntent } from '../text/file-kind.ts';
 import { definitionRank, matchDefinition, wantsDefinitions, type DefinitionMatch } from './symbols.ts';
 
@@ -241,9 +241,11 @@ function topRows(rows: readonly FtsRow[], n: number): FtsRow[] {
  * `rank` (rerank, file signals, definitions). `cache`: what the Searcher keeps between queries
  * (KeywordCache, already checked against the database). `rowsOut`, when given, gets every
  * candidate's row (Store.getChunks with `{ content: false }`, content '' unless a signal read it)
- * by id: the hits' metadata, read once in the same transaction.
+ * by id: the hits' metadata, read once in the same transaction. `readRows`: how the `cover`
+ * signal reads a few pieces with their content (ChunkReader.getChunks, whose file texts the
+ * results' content read then finds kept); without it, readChunks on `db`.
  */
-export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: SearchFilters, limit: number, intent: SearchIntent = 'code', timings?: Record<string, number>, cache?: KeywordCache, rowsOut?: Map<number, StoredChunk>): Promise<Hit[]> {
+export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: SearchFilters, limit: number, intent: SearchIntent = 'code', timings?: Record<string, number>, cache?: KeywordCache, rowsOut?: Map<number, StoredChunk>, readRows?: (ids: number[]) => Promise<StoredChunk[]>): Promise<Hit[]> {
   if (!query.ftsQuery || !(limit > 0)) return [];
   const { where, params } = filterSql(filters);
   const scores = new Map<number, number>();
@@ -304,7 +306,7 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
     const tiers = new Map<number, DefinitionMatch>();
     // The candidates' rows, as Store.getChunks gives them (content lives in file_text since
     // schema 5 and is read only when a signal needs it); the caller's metadata for these ids.
-    const needContent = RERANK_WEIGHTS.coverage > 0 || FILE_SIGNALS.fileCoverWeight > 0;
+    const needContent = RERANK_WEIGHTS.coverage > 0;
     for (const r of await readChunks(db, ids, { content: needContent })) {
       const m = matchDefinition(targets, r);
       if (m) tiers.set(r.id, m);
@@ -317,16 +319,24 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
     // 4. File-level signals (signals.ts): the query's words in the path, other matching pieces
     //    of the file, and the file's kind for the query's intent.
     const candOf = new Map(cands.map((c) => [c.id, c]));
-    const coverTerms = FILE_SIGNALS.fileCoverWeight > 0 ? signalTerms(query.terms) : [];
-    const coverStems = coverTerms.map(lightStem);
     const scored: FileCandidate[] = rerank(cands, query.terms, RERANK_WEIGHTS, query.words).map((r) => {
       const c = candOf.get(r.id)!;
-      return {
-        id: r.id, score: r.score, signals: { ...r.signals }, path: c.path, language: c.language,
-        ...(coverTerms.length ? { terms: termMask(c, coverTerms, coverStems) } : {}),
-      };
+      return { id: r.id, score: r.score, signals: { ...r.signals }, path: c.path, language: c.language };
     });
-    applyFileSignals(scored, query.terms, intent, coverTerms.length);
+    applyFileSignals(scored, query.terms, intent);
+    // 5. `cover`: the words the leading files' best pieces hold together (signals.ts coverFiles).
+    //    Not for a name lookup: its answer is a definition, not a file that holds the words.
+    const coverTerms = FILE_SIGNALS.fileCoverWeight > 0 && !wantsDefinitions(query) ? signalTerms(query.terms) : [];
+    if (coverTerms.length > 1) {
+      stage('rank');
+      const coverStems = coverTerms.map(lightStem);
+      const files = coverFiles(scored);
+      const read = await (readRows ?? ((ids: number[]) => readChunks(db, ids)))([...files.values()].flat());
+      const fileTerms = new Map<string, number>();
+      for (const r of read) fileTerms.set(r.path, (fileTerms.get(r.path) ?? 0) | termMask(r, coverTerms, coverStems));
+      applyCover(scored, fileTerms, coverTerms.length);
+      stage('cover');
+    }
     for (const r of scored) {
       scores.set(r.id, r.score);
       signals.set(r.id, r.signals);

@@ -153,6 +153,15 @@ describe('rankGroups diversity', () => {
     const out = rankGroups(legs([[1, 1000], [2, 1000], [3, 5]], fileOf, { 1: 1, 2: 1 }), w, 3);
     expect(out.map((g) => g.id)).toEqual([1, 2, 3]);
   });
+  it('a question describing one function keeps the pieces in score order, and still counts the rest of the file', () => {
+    const fileOf = { 1: 'a.go', 2: 'a.go', 3: 'a.go', 4: 'a.go', 5: 'b.go', 6: 'c.go' };
+    const hits: Array<[number, number]> = [[1, 10], [2, 9], [3, 9], [4, 8.5], [5, 8.5], [6, 8]];
+    const l = { ...legs(hits, fileOf), functionLevel: true };
+    expect(rankGroups(l, w, 6).map((g) => g.id)).toEqual([1, 2, 3, 4, 5, 6]);
+    const top = rankGroups(l, w, 2);
+    expect(top.map((g) => g.id)).toEqual([1, 2]);
+    expect(top[0].fileMore).toBe(2);
+  });
   it('without file paths ranks as fused', () => {
     const l = legs([[1, 3], [2, 2], [3, 1]], {});
     delete l.fileOf;

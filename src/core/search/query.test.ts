@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { openMemoryStore } from '../store/open-node.ts';
-import { expandAbbreviation, MAX_EXPANDED_TERMS, processQuery } from './query.ts';
+import { describesFunction, expandAbbreviation, MAX_EXPANDED_TERMS, processQuery } from './query.ts';
 import { identifierTokens, nameWords, splitIdentifier } from '../text/identifiers.ts';
 import { searchBm25 } from './bm25.ts';
 
@@ -151,6 +151,23 @@ const HOSTILE: string[] = [
   // Read as declarations (a Go method's shape with long whitespace runs, nested brackets).
   `func (a ${' '.repeat(5_000)}x`, `func (a *B${'['.repeat(3_000)}) C`, `struct ${'a'.repeat(5_000)}`, 'pub '.repeat(2_000) + 'fn x',
 ];
+
+describe('describesFunction (issue 35 class 5)', () => {
+  it('a doc comment\'s first sentence: a verb in the third person or a docstring imperative, then its object', () => {
+    for (const q of [
+      'Returns the number of bytes that can be read', 'Checks whether a given variable is allowed', 'Return the canonical path of a file',
+      'Determines if the node is a directive', 'NewReader returns a new Reader whose buffer has the default size', 'lookup_protocol finds the IP protocol number',
+      'Converts from a two-complement value', 'applies the given patch to the tree',
+    ]) expect(describesFunction(q), q).toBe(true);
+  });
+  it('not questions about a file, a concept or a change', () => {
+    for (const q of [
+      'how plugins are discovered', 'Add unsigned numbers extensions', 'Fix the parser', 'flags that must be used together',
+      'Show messages if deprecated flags are used', 'Add actions to exceptions that implement', 'error types', 'Options fieldLabelModifier',
+      'retrying requests that fail with a delay', 'status of the connection', 'returns', '',
+    ]) expect(describesFunction(q), q).toBe(false);
+  });
+});
 
 describe('hostile input', () => {
   it.each(HOSTILE.map((h) => [h.length > 40 ? `${h.slice(0, 40)}…(${h.length})` : h, h]))('%j never throws', (_label, input) => {

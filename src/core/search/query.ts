@@ -183,6 +183,42 @@ const REVERSE_ABBREVIATIONS: Map<string, string[]> = (() => {
   return reverse;
 })();
 
+/** Words that open the object of a doc comment's verb: "Returns the…", "Checks whether…". */
+const DOC_OBJECT_WORDS = new Set(['a', 'an', 'the', 'this', 'these', 'those', 'whether', 'true', 'false', 'all', 'each', 'every', 'given', 'its', 'one', 'new', 'no']);
+/** After the opening verb only ("Checks if…", "Converts from…"): after `Name verb` they open clauses ("messages if…", "actions to…"). */
+const DOC_OBJECT_WORDS_FIRST = new Set([...DOC_OBJECT_WORDS, 'if', 'how', 'what', 'which', 'from', 'to', 'some', 'any']);
+/**
+ * The imperative verbs a Python docstring or a command-style doc comment opens with (PEP 257:
+ * "Return the pathname…"): what a function computes, never what a change does (commit subjects
+ * open with "Add", "Fix", "Use", "Make"…).
+ */
+const DOC_IMPERATIVE_VERBS = new Set(['return', 'compute', 'calculate', 'convert', 'determine', 'check', 'test', 'get', 'create', 'construct', 'parse', 'read', 'write', 'find', 'build', 'count', 'decode', 'encode']);
+/** A verb in the third person singular (`returns`, `checks`, `applies`), not `class`, `status`, `analysis`. */
+const THIRD_PERSON_RE = /^\p{Ll}{2,}(?<![sui])s$/u;
+/** Words THIRD_PERSON_RE takes that are not a verb of a function's doing. */
+const NOT_VERBS = new Set(['does', 'has', 'was', 'its', 'yes', 'always', 'sometimes', 'perhaps', 'towards', 'afterwards', 'besides', 'whereas']);
+const IDENTIFIER_WORD_RE = /^[\p{L}_$][\p{L}\p{N}_$]*$/u;
+
+/**
+ * Does the question read as the first sentence of one function's doc comment: a verb in the
+ * third person or a docstring imperative, then its object ("Returns the number of…", "Checks
+ * whether a node…", "Return the canonical form…"), optionally after the function's own name
+ * (Go: "NewReader returns a new Reader…")? Such a question asks for one function, not a file:
+ * results.ts keeps its best pieces in score order (no diversity). Questions about a file, a
+ * concept or a change ("how plugins are loaded", "Add unsigned numbers extensions") do not.
+ */
+export function describesFunction(input: string): boolean {
+  const words = clean(input).split(/\s+/).filter(Boolean).slice(0, 3);
+  const opens = (i: number): boolean => {
+    const verb = words[i]?.toLowerCase();
+    const next = words[i + 1]?.toLowerCase();
+    if (!verb || !next || !(i ? DOC_OBJECT_WORDS : DOC_OBJECT_WORDS_FIRST).has(next)) return false;
+    return DOC_IMPERATIVE_VERBS.has(verb) || (THIRD_PERSON_RE.test(verb) && !NOT_VERBS.has(verb));
+  };
+  // Else `Name verbs …`: the first word a function's name (identifier-shaped).
+  return opens(0) || (IDENTIFIER_WORD_RE.test(words[0] ?? '') && opens(1));
+}
+
 /** Abbreviation expansions of one lower-case term (not including the term itself). */
 export function expandAbbreviation(term: string): string[] {
   const out: string[] = [];

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { rerank, RERANK_WEIGHTS, type RerankCandidate } from './rerank.ts';
+import { rerank, RERANK_WEIGHTS, termMask, type RerankCandidate } from './rerank.ts';
 import { lightStem, processQuery } from './query.ts';
 
 function cand(id: number, score: number, symbol: string | null, content = '', path = 'src/a.c', exact = false): RerankCandidate {
@@ -60,5 +60,19 @@ describe('rerank', () => {
   it('handles no candidates and no terms', () => {
     expect(rerank([], ['a'])).toEqual([]);
     expect(rerank([cand(1, 3, 'x')], []).map((r) => r.id)).toEqual([1]);
+  });
+});
+
+describe('termMask', () => {
+  const mask = (content: string, terms: string[]) => termMask({ symbol: null, parent: null, path: 'x.ts', content }, terms, terms.map(lightStem));
+  it('a term is present when a word or identifier part starts with its stem', () => {
+    expect(mask('const AllocateBuffer = 1', ['allocates', 'buffers', 'free'])).toBe(0b011);
+    expect(mask('new HTTPServer(get_user_name)', ['server', 'user', 'http', 'erver'])).toBe(0b0111);
+    expect(mask('utf8Decode(x)', ['decode'])).toBe(1);
+    expect(mask('reallocate', ['allocate'])).toBe(0); // inside a word, not at a part's start
+  });
+  it('reads the symbol, parent and path too, and non-ASCII text word by word', () => {
+    expect(termMask({ symbol: 'Router', parent: 'App', path: 'lib/middleware.go', content: '' }, ['router', 'app', 'middleware'], ['router', 'app', 'middleware'])).toBe(0b111);
+    expect(mask('größe des Puffers', ['puffers', 'größe'])).toBe(0b11);
   });
 });

@@ -126,21 +126,73 @@ function nameSignal(symbol: string | null, terms: string[], stems: string[], wor
   return (partHits / parts.length) * termShare;
 }
 
+/** A term with a character outside ASCII (lower-case text may not hold it where the text does). */
+const NON_ASCII_RE = /[\u0080-\uffff]/;
+const UPPER_RE = /\p{Lu}/u;
+const LETTER_RE = /[\p{L}\p{M}]/u;
+const DIGIT_RE = /\p{N}/u;
+
+/** ASCII character classes for partStart: 1 lower-case letter, 2 upper-case, 3 digit, 0 anything else. */
+const ASCII_CLASS = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const ch = String.fromCharCode(c);
+  ASCII_CLASS[c] = /[a-z]/.test(ch) ? 1 : /[A-Z]/.test(ch) ? 2 : /[0-9]/.test(ch) ? 3 : 0;
+}
+
+/** partStart's class of the character at `i` (undefined past the end: 0). */
+function charClass(text: string, i: number): number {
+  const code = text.charCodeAt(i);
+  if (!(code >= 0)) return 0;
+  if (code < 128) return ASCII_CLASS[code];
+  const ch = text[i];
+  return UPPER_RE.test(ch) ? 2 : LETTER_RE.test(ch) ? 1 : DIGIT_RE.test(ch) ? 3 : 0;
+}
+
+/**
+ * Does a word or an identifier part of `text` start at `i`: the start of a run of letters
+ * and digits, an upper-case letter after a lower-case one (`getUser`), the last capital of a
+ * run before lower-case (`HTTPServer`), or where letters and digits meet (`utf8Decode`).
+ */
+function partStart(text: string, i: number): boolean {
+  if (i === 0) return true;
+  const p = charClass(text, i - 1);
+  const c = charClass(text, i);
+  if (p === 0) return true;
+  if (c === 2) return p === 1 || p === 3 || (p === 2 && charClass(text, i + 1) === 1);
+  return (p === 3) !== (c === 3);
+}
+
 /**
  * Which of the query's terms (by index) are present anywhere in the candidate: its content,
- * symbol, parent and path, identifier parts and stems included, as a bit mask (terms past the
- * 31st are not counted).
+ * symbol, parent and path, as a bit mask (terms past the 31st are not counted). A term is
+ * present when a word or identifier part starts with its light stem (`allocat` ← "allocates":
+ * `allocator`, `AllocateBuffer`), as termMatchesWord. The lower-cased text is searched for
+ * each stem with indexOf (no word list: cover reads long pieces); a term outside ASCII in text
+ * whose lower case changes its length is looked for word by word.
  */
 export function termMask(c: Pick<RerankCandidate, 'symbol' | 'parent' | 'path' | 'content'>, terms: readonly string[], stems: readonly string[]): number {
-  const words = wordSet(`${c.symbol ?? ''} ${c.parent ?? ''} ${c.path} ${c.content}`);
+  const text = `${c.symbol ?? ''} ${c.parent ?? ''} ${c.path} ${c.content}`;
+  let lower = text.toLowerCase();
+  // Lower case that moved characters (`İ`): lower only ASCII, so indexes stay the text's.
+  const aligned = lower.length === text.length;
+  if (!aligned) lower = text.replace(/[A-Z]+/g, (m) => m.toLowerCase());
   let mask = 0;
+  let words: Set<string> | null = null;
   for (let i = 0; i < terms.length && i < 31; i++) {
-    if (words.has(terms[i])) {
-      mask |= 1 << i;
+    const s = stems[i];
+    if (!s) continue;
+    if (!aligned && NON_ASCII_RE.test(s)) {
+      words ??= wordSet(text);
+      for (const w of words) {
+        if (termMatchesWord(terms[i], s, w)) {
+          mask |= 1 << i;
+          break;
+        }
+      }
       continue;
     }
-    for (const w of words) {
-      if (termMatchesWord(terms[i], stems[i], w)) {
+    for (let at = lower.indexOf(s); at >= 0; at = lower.indexOf(s, at + 1)) {
+      if (partStart(text, at)) {
         mask |= 1 << i;
         break;
       }

@@ -37,6 +37,12 @@ export interface LegHits {
   vectorDropped: number;
   /** A name lookup: the keyword leg's order is kept, vector-only hits follow (fuse.ts keywordFirst). */
   keywordFirst?: boolean;
+  /**
+   * The question describes one function (query.ts describesFunction: "Returns the number of…"):
+   * its answer is a piece, not a file, so no piece yields its place to another file (diversity
+   * moves nothing; `fileMore` is still counted).
+   */
+  functionLevel?: boolean;
 }
 
 /** A fused item that stands for its definition; `more` are the other pieces' items, best first. */
@@ -111,7 +117,7 @@ export function rankGroups(legs: LegHits, weights: { bm25Weight: number; vectorW
     groups.set(key, item);
     all.push(item);
   }
-  const out = legs.fileOf ? diversify(all, legs.fileOf, limit) : all.slice(0, Math.max(0, limit));
+  const out = legs.fileOf ? diversify(all, legs.fileOf, limit, legs.functionLevel ? 0 : DIVERSITY.maxPass) : all.slice(0, Math.max(0, limit));
   out.forEach((g, i) => { g.rank = i + 1; });
   return out;
 }
@@ -120,14 +126,14 @@ export function rankGroups(legs: LegHits, weights: { bm25Weight: number; vectorW
  * Greedy pick of `limit` groups in fused order with diversity. The next group in fused order is
  * taken unless it is another piece of a file already listed n times (and no definition of the
  * name asked for): then the best group of a file not yet listed goes first when the piece's
- * relevance × DIVERSITY.factor^n is below that group's, and at most DIVERSITY.maxPass groups go
+ * relevance × DIVERSITY.factor^n is below that group's, and at most `maxPass` groups go
  * before it that way (so it moves down a few places, never out of sight). Relevance is a group's score in its legs
  * relative to the best (keyword score ÷ the best non-definition keyword score, cosine ÷ the best
  * cosine; the larger), so a strong second piece keeps its slot over weak alternatives (a small
  * codebase), while comparable alternatives take the slots (a big one). A group moved down gets
  * a `diversity` explain entry and the score of the group before it, so scores never rise.
  */
-function diversify(all: readonly GroupedItem[], fileOf: Record<number, string>, limit: number): GroupedItem[] {
+function diversify(all: readonly GroupedItem[], fileOf: Record<number, string>, limit: number, maxPass: number): GroupedItem[] {
   const isDefinition = (g: GroupedItem) => g.explain.some((e) => e.signal === 'definition');
   const maxB = Math.max(0, ...all.filter((g) => g.bm25Rank !== null && !isDefinition(g)).map((g) => g.bm25Score));
   const maxV = Math.max(0, ...all.filter((g) => g.vectorRank !== null).map((g) => g.vectorScore));
@@ -145,7 +151,7 @@ function diversify(all: readonly GroupedItem[], fileOf: Record<number, string>, 
     let pick = 0;
     const head = left[0];
     const n = shown.get(fileKey(head))?.length ?? 0;
-    if (n > 0 && !isDefinition(head) && passed < DIVERSITY.maxPass) {
+    if (n > 0 && !isDefinition(head) && passed < maxPass) {
       const alt = left.findIndex((a) => isDefinition(a) || !shown.has(fileKey(a)));
       if (alt > 0 && relevance(head) * DIVERSITY.factor ** n < relevance(left[alt])) pick = alt;
     }

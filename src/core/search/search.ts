@@ -17,7 +17,7 @@ import {
   BM25_WEIGHT, DEFAULT_SEARCH_LIMIT, LEG_CANDIDATES, SYMBOL_FUSION_WEIGHTS, MAX_SEARCH_LIMIT, VECTOR_FILTER_OVERFETCH, VECTOR_MIN_SCORE,
   VECTOR_RELATIVE_FLOOR, VECTOR_WEIGHT,
 } from '../config.ts';
-import { processQuery, type ProcessedQuery } from './query.ts';
+import { describesFunction, processQuery, type ProcessedQuery } from './query.ts';
 import { kindFactor } from './signals.ts';
 import { fileKind, intentOfQuery, type SearchIntent } from '../text/file-kind.ts';
 import { KeywordCache, searchBm25 } from './bm25.ts';
@@ -106,7 +106,7 @@ export class Searcher {
     const wantVector = mode !== 'bm25' && this.hasVectors;
     const candidates = Math.max(LEG_CANDIDATES, limit);
     const keyword = (r: ChunkReader, rows?: Map<number, StoredChunk>): Promise<Hit[]> => (wantBm25 && pq.ftsQuery
-      ? this.#timed(timings, 'bm25', () => searchBm25(r.db, pq, filters, candidates, intent, timings, this.#keyword.use(r.generation), rows))
+      ? this.#timed(timings, 'bm25', () => searchBm25(r.db, pq, filters, candidates, intent, timings, this.#keyword.use(r.generation), rows, (ids) => r.getChunks(ids)))
       : Promise.resolve([]));
     const noVector: VectorLeg = { hits: [], floor: null, dropped: 0 };
     const ask: Ask = { query, options, pq, intent, mode, wantBm25, wantVector, limit, timings, t0 };
@@ -160,6 +160,7 @@ export class Searcher {
       vectorFloor: vector.floor,
       vectorDropped: vector.dropped,
       keywordFirst: wantsDefinitions(pq),
+      functionLevel: describesFunction(query),
     };
     const auto = fusionWeights(pq);
     const weights = { bm25Weight: options.bm25Weight ?? auto.bm25Weight, vectorWeight: options.vectorWeight ?? auto.vectorWeight };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FILE_SIGNALS } from '../config.ts';
-import { addScore, applyFileSignals, pathSignal, sameWordForm, type FileCandidate } from './signals.ts';
+import { addScore, applyCover, applyFileSignals, coverFiles, pathSignal, sameWordForm, type FileCandidate } from './signals.ts';
 
 const cand = (id: number, path: string, score: number, language = 'go'): FileCandidate => ({ id, path, language, score, signals: {} });
 
@@ -49,25 +49,34 @@ describe('applyFileSignals', () => {
     expect(cs[1].signals.file).toBeGreaterThan(0);
     expect(cs[0].signals.file).toBeUndefined();
   });
-  it('cover: a file whose pieces together hold more of the query\'s words gets more', () => {
-    const saved = FILE_SIGNALS.fileCoverWeight;
-    (FILE_SIGNALS as { fileCoverWeight: number }).fileCoverWeight = 0.3;
-    try {
-    // terms: 3; a.go's one piece holds term 0 strongly; b.go's two pieces hold terms 0-2 between them.
-    const withTerms = (c: FileCandidate, terms: number) => ({ ...c, terms });
-    const cs = [withTerms(cand(1, 'a.go', 1), 0b001), withTerms(cand(2, 'b.go', 0.9), 0b011), withTerms(cand(3, 'b.go', 0.2), 0b100)];
-    applyFileSignals(cs, ['x'], 'any', 3);
+  it('cover: a file whose pieces together hold more of the query\'s words gets more, × its kind', () => {
+    // terms: 3; a.go's one piece holds term 0; b.go's pieces hold terms 0-2 between them; b_test.go all 3 but is a test.
+    const cs = [cand(1, 'a.go', 1), cand(2, 'b.go', 0.9), cand(3, 'b.go', 0.2), cand(4, 'b_test.go', 0.8)];
+    applyFileSignals(cs, ['x'], 'code');
+    const before = cs.map((c) => c.score);
+    applyCover(cs, new Map([['a.go', 0b001], ['b.go', 0b111], ['b_test.go', 0b111]]), 3);
     const w = FILE_SIGNALS.fileCoverWeight;
+    expect(w).toBeGreaterThan(0);
     expect(cs[0].signals.cover).toBeCloseTo(w / 3);
     expect(cs[1].signals.cover).toBeCloseTo(w);
     expect(cs[2].signals.cover).toBeCloseTo(w);
-    expect(cs[1].score).toBeGreaterThan(cs[0].score);
-    const off = [cand(1, 'a.go', 1)];
-    applyFileSignals(off, ['x'], 'any');
+    expect(cs[3].signals.cover).toBeCloseTo(w * cs[3].signals.kind);
+    expect(cs[3].signals.kind).toBeLessThan(1);
+    expect(cs[1].score - before[1]).toBeCloseTo(w);
+    const off = [cand(1, 'c.go', 1)];
+    applyCover(off, new Map([['a.go', 1]]), 3);
     expect(off[0].signals.cover).toBeUndefined();
-    } finally {
-      (FILE_SIGNALS as { fileCoverWeight: number }).fileCoverWeight = saved;
-    }
+  });
+  it('coverFiles: the best pieces of the best files, by their best piece', () => {
+    const cs = [cand(1, 'a.go', 0.1), cand(2, 'b.go', 0.9), cand(3, 'b.go', 0.5), cand(4, 'c.go', 0.8), cand(5, 'b.go', 0.7)];
+    for (let i = 0; i < 6; i++) cs.push(cand(10 + i, 'b.go', 0.05));
+    const files = coverFiles(cs);
+    expect([...files.keys()].slice(0, 3)).toEqual(['b.go', 'c.go', 'a.go']);
+    expect(files.get('b.go')).toEqual([2, 5, 3, 10].slice(0, FILE_SIGNALS.coverPieces));
+    const many = Array.from({ length: FILE_SIGNALS.coverFiles + 5 }, (_, i) => cand(i, `f${i}.go`, 1 - i / 100));
+    const kept = coverFiles(many);
+    expect(kept.size).toBe(FILE_SIGNALS.coverFiles);
+    expect(kept.has(`f${FILE_SIGNALS.coverFiles}.go`)).toBe(false);
   });
   it('records every contribution by name so explain sums to the score', () => {
     const c = cand(1, 'retry.go', 2);

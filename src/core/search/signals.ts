@@ -43,8 +43,6 @@ export function scaleScore(c: Scored, name: string, factor: number): void {
 export interface FileCandidate extends Scored {
   path: string;
   language: string;
-  /** The query terms present in the candidate (rerank.ts termMask), when the `cover` signal is on. */
-  terms?: number;
 }
 
 const PATH_WORD_RE = /[\p{L}\p{N}]+/gu;
@@ -136,22 +134,10 @@ export function pathSignal(path: string, terms: readonly string[]): number {
  * Apply the file-level signals to the keyword leg's reranked candidates, in place:
  * `path`, `file` (evidence from other pieces of the file) and `kind` (× KIND_FACTORS).
  * `terms`: the query's content words (ProcessedQuery.terms); `intent`: which kinds lead.
+ * `cover` comes after these (coverFiles, applyCover): it needs the leading files' text.
  */
-export function applyFileSignals(cands: FileCandidate[], terms: readonly string[], intent: SearchIntent, coverTerms = 0): void {
+export function applyFileSignals(cands: FileCandidate[], terms: readonly string[], intent: SearchIntent): void {
   if (!cands.length) return;
-  // The terms the file's candidate pieces hold together (`cover`).
-  const fileTerms = new Map<string, number>();
-  if (coverTerms > 0) {
-    // Over the file's best FILE_SIGNALS.coverPieces pieces, so a long file is not credited for
-    // holding every word somewhere.
-    const taken = new Map<string, number>();
-    for (const c of [...cands].sort((a, b) => b.score - a.score)) {
-      const n = taken.get(c.path) ?? 0;
-      if (n >= FILE_SIGNALS.coverPieces) continue;
-      taken.set(c.path, n + 1);
-      fileTerms.set(c.path, (fileTerms.get(c.path) ?? 0) | (c.terms ?? 0));
-    }
-  }
   const ts = [...new Set(terms.filter((t) => t.length >= 2 && !t.includes(' ')))];
   const best = Math.max(...cands.map((c) => c.score));
   // Evidence per file: the scores of its pieces relative to the best candidate.
@@ -175,13 +161,45 @@ export function applyFileSignals(cands: FileCandidate[], terms: readonly string[
     const others = Math.min(FILE_SIGNALS.fileEvidenceCap, rels.reduce((s, r) => s + r, 0) - own);
     addScore(c, 'path', FILE_SIGNALS.pathWeight * p);
     addScore(c, 'file', FILE_SIGNALS.fileEvidenceWeight * others);
-    if (coverTerms > 0) addScore(c, 'cover', FILE_SIGNALS.fileCoverWeight * maskCount(fileTerms.get(c.path)!) / Math.min(coverTerms, 31));
     let factor = kindCache.get(c.path);
     if (factor === undefined) {
       factor = kindFactor(c.path, c.language, intent);
       kindCache.set(c.path, factor);
     }
     scaleScore(c, 'kind', factor);
+  }
+}
+
+/**
+ * The pieces whose words the `cover` signal reads: the best FILE_SIGNALS.coverPieces pieces of
+ * each of the FILE_SIGNALS.coverFiles best files (by their best piece's score so far), by file.
+ * Only files that can be listed compete on cover: their text is read for the results anyway
+ * (Store.read keeps it), so cover costs the words of a few pieces, not every candidate's text.
+ */
+export function coverFiles(cands: readonly FileCandidate[]): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  for (const c of [...cands].sort((a, b) => b.score - a.score || a.id - b.id)) {
+    const ids = out.get(c.path);
+    if (ids) {
+      if (ids.length < FILE_SIGNALS.coverPieces) ids.push(c.id);
+    } else if (out.size < FILE_SIGNALS.coverFiles) out.set(c.path, [c.id]);
+  }
+  return out;
+}
+
+/**
+ * The `cover` signal, in place: every piece of a file in `fileTerms` gets
+ * FILE_SIGNALS.fileCoverWeight × the share of the query's `termCount` words that the file's
+ * read pieces hold between them (a mask of term bits, rerank.ts termMask), × the file's
+ * `kind` factor (as if added before kind scaled the score). A file whose pieces together hold
+ * the question beats a piece of a neighbour with one dense match.
+ */
+export function applyCover(cands: FileCandidate[], fileTerms: ReadonlyMap<string, number>, termCount: number): void {
+  if (!(termCount > 0) || !(FILE_SIGNALS.fileCoverWeight > 0)) return;
+  for (const c of cands) {
+    const mask = fileTerms.get(c.path);
+    if (!mask) continue;
+    addScore(c, 'cover', FILE_SIGNALS.fileCoverWeight * (c.signals.kind ?? 1) * maskCount(mask) / Math.min(termCount, 31));
   }
 }
 
