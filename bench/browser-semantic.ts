@@ -11,17 +11,20 @@
  * `--cached`: the model is downloaded (into Cache Storage) before the folder is opened, then
  * turned off; after indexing it is chosen again in Settings, so the time is from choosing a
  * cached model (issue 36: a 3,000-file repository answers by meaning ≤ 10 s after that).
- * `--corpus medium` takes every file of the medium corpus (2,835 Go + JS files); the default
- * is Go std-lib files until `--chunks` (2,000) chunks.
+ * `--corpus medium` takes every file of the medium corpus (2,835 Go + JS files), `--corpus
+ * kernel` every file of the kernel subset (11.7k C files); the default is Go std-lib files
+ * until `--chunks` (2,000) chunks.
  *
  * Reports: keyword-searchable time, model download + load, first semantic answer, all
  * chunks embedded, chunks/s, and a query's latency while the pass runs (queries jump the
  * queue). Usage: npx tsx bench/browser-semantic.ts [--model minilm|static] [--cached]
- * [--corpus go|medium] [--chunks 2000] [--json FILE]. Nothing is written outside bench/tmp/.
+ * [--corpus go|medium|kernel] [--chunks 2000] [--json FILE] [--trace FILE] [--profile]
+ * (`--profile`: a browser profile on disk, as a person has; by default an off-the-record
+ * context, whose OPFS Chromium keeps in memory). Nothing is written outside bench/tmp/.
  */
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadavg } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { build, preview } from 'vite';
 import { chromium, expect } from '@playwright/test';
 import { CHROMIUM_ARGS } from '../playwright.config.ts';
@@ -31,6 +34,7 @@ import { NodeFileSource } from '../src/core/source/node-source-node.ts';
 import { walk } from '../src/core/walk/walker.ts';
 import { decodeText } from '../src/core/index/indexer.ts';
 import { installPicker } from '../test/e2e/helpers/opfs-fixture.ts';
+import { startTrace } from './app-pick.ts';
 import { CORPORA_DIR, REPO_DIR, TMP_DIR } from './util.ts';
 
 const OUT_DIR = join(TMP_DIR, 'semantic-dist');
@@ -40,7 +44,7 @@ const MODELS = {
   static: { dir: join(REPO_DIR, 'models/generated/potion-shape'), probe: 'model.safetensors', hubId: 'minishlab/potion-code-16M-v2', name: 'potion-code', gen: 'potion-shape' },
 } as const;
 type ModelKind = keyof typeof MODELS;
-const CORPORA = { go: join(CORPORA_DIR, 'medium/go'), medium: join(CORPORA_DIR, 'medium') } as const;
+const CORPORA = { go: join(CORPORA_DIR, 'medium/go'), medium: join(CORPORA_DIR, 'medium'), kernel: join(CORPORA_DIR, 'kernel') } as const;
 const QUERY = 'parse a duration string into seconds';
 const EMBED_TIMEOUT_MS = 60 * 60_000;
 
@@ -77,7 +81,18 @@ export interface SemanticOptions {
   corpus?: keyof typeof CORPORA;
   /** Chunks to take from the corpus (Infinity: every file). */
   chunks?: number;
+  /**
+   * Write a Chromium trace (V8's sampling profiler on every thread, user timings) from choosing
+   * the model to every chunk embedded; summarise it with bench/trace-summary.ts. Profiling adds
+   * overhead: a traced run's times are not comparable with an untraced one's.
+   */
+  traceFile?: string;
+  /** A browser profile on disk (a person's browser) instead of an off-the-record context. */
+  profile?: boolean;
 }
+
+/** Trace categories: V8's sampling profiler on every thread, user timings, thread names. */
+const TRACE_CATEGORIES = ['disabled-by-default-v8.cpu_profiler', 'blink.user_timing', '__metadata'];
 
 export async function benchSemantic(opts: SemanticOptions = {}, log: (l: string) => void = (l) => console.error(`[semantic] ${l}`)) {
   const kind = opts.model ?? 'minilm';
@@ -95,9 +110,13 @@ export async function benchSemantic(opts: SemanticOptions = {}, log: (l: string)
   const server = await preview({ configFile: join(REPO_DIR, 'vite.config.ts'), root: REPO_DIR, logLevel: 'error', build: { outDir: OUT_DIR }, preview: { port: 0, host: '127.0.0.1' } });
   const url = server.resolvedUrls?.local[0];
   if (!url) throw new Error('vite preview did not report a URL');
-  const browser = await chromium.launch({ executablePath: process.env.SIFT_CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  // A new context is off the record (Chromium keeps its OPFS in memory, behind the browser
+  // process); `profile` gives the app a profile on disk, as a person's browser has.
+  const launch = { executablePath: process.env.SIFT_CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS };
+  const profileDir = opts.profile ? mkdtempSync(join(tmpdir(), 'sift-semantic-')) : null;
+  const browser = profileDir ? null : await chromium.launch(launch);
+  const context = profileDir ? await chromium.launchPersistentContext(profileDir, { ...launch, headless: true }) : await browser!.newContext();
   try {
-    const context = await browser.newContext();
     let hubBytes = 0;
     const hubLog: string[] = [];
     await context.route(/^https:\/\/huggingface\.co\//, async (route) => {
@@ -140,13 +159,14 @@ export async function benchSemantic(opts: SemanticOptions = {}, log: (l: string)
     }
     const t0 = performance.now();
     await page.getByRole('button', { name: 'Open folder…' }).click();
-    await expect(row.getByTestId('codebase-stats')).toHaveAttribute('data-files', String(Object.keys(pick.files).length), { timeout: 600_000 });
-    await expect(row.getByTestId('progress')).toHaveCount(0, { timeout: 600_000 });
+    await expect(row.getByTestId('codebase-stats')).toHaveAttribute('data-files', String(Object.keys(pick.files).length), { timeout: EMBED_TIMEOUT_MS });
+    await expect(row.getByTestId('progress')).toHaveCount(0, { timeout: EMBED_TIMEOUT_MS });
     const indexedMs = performance.now() - t0;
     const chunks = Number(await row.getByTestId('codebase-stats').getAttribute('data-chunks'));
     log(`keyword-searchable after ${(indexedMs / 1000).toFixed(1)} s (${chunks} chunks in the app)`);
 
     const hubBefore = hubLog.length;
+    const tracing = opts.traceFile ? await startTrace(page, TRACE_CATEGORIES) : null;
     let t1: number;
     if (opts.cached) {
       await page.getByRole('button', { name: 'Settings' }).click();
@@ -177,6 +197,7 @@ export async function benchSemantic(opts: SemanticOptions = {}, log: (l: string)
     await expect(row.getByTestId('codebase-stats')).toContainText('100% embedded', { timeout: EMBED_TIMEOUT_MS });
     const allMs = performance.now() - t1;
     const embedMs = allMs - modelMs;
+    if (tracing && opts.traceFile) log(`trace: ${((await tracing.stop(opts.traceFile)).length / 2 ** 20).toFixed(1)} MiB written to ${opts.traceFile}`);
     // Where the pass's time went (the app keeps its last summary: EmbedSummary.phases).
     await expect.poll(() => page.evaluate(() => localStorage.getItem('sift:last-embed-pass')), { timeout: 60_000 }).not.toBeNull();
     const pass = JSON.parse((await page.evaluate(() => localStorage.getItem('sift:last-embed-pass')))!) as { ms: number; newlyEmbedded: number; phases?: Record<string, number> };
@@ -191,7 +212,7 @@ export async function benchSemantic(opts: SemanticOptions = {}, log: (l: string)
     if (opts.cached && hubLog.length !== hubBefore) throw new Error(`the cached model made ${hubLog.length - hubBefore} Hub requests`);
     const result = {
       date: new Date().toISOString(), loadavg: loadavg(), cores: info.cores, isolatedFirstVisit: info.isolated,
-      model: m.hubId, generated: m.gen, cached: !!opts.cached, corpus: opts.corpus ?? 'go', answeredByMeaningS: answeredAllMs / 1000,
+      model: m.hubId, generated: m.gen, cached: !!opts.cached, profile: !!opts.profile, corpus: opts.corpus ?? 'go', answeredByMeaningS: answeredAllMs / 1000,
       files: Object.keys(pick.files).length, chunks, mb: pick.bytes / 1e6, hubMB: hubBytes / 1e6,
       keywordSearchableS: indexedMs / 1000, modelS: modelMs / 1000, firstSemanticS: firstSemanticMs / 1000,
       queryDuringPassMs, allEmbeddedS: allMs / 1000, chunksPerSec: chunks / (embedMs / 1000),
@@ -200,11 +221,13 @@ export async function benchSemantic(opts: SemanticOptions = {}, log: (l: string)
     log(`all ${chunks} chunks embedded ${(allMs / 1000).toFixed(1)} s after the model was chosen (${result.chunksPerSec.toFixed(2)} chunks/s); folder → searchable by meaning ${(result.folderToMeaningS / 60).toFixed(1)} min`);
     return result;
   } catch (e) {
-    const page = browser.contexts()[0]?.pages()[0];
+    const page = context.pages()[0];
     await page?.screenshot({ path: join(TMP_DIR, 'semantic-failure.png'), fullPage: true }).catch(() => undefined);
     throw e;
   } finally {
-    await browser.close().catch(() => undefined);
+    await context.close().catch(() => undefined);
+    await browser?.close().catch(() => undefined);
+    if (profileDir) rmSync(profileDir, { recursive: true, force: true });
     await server.close().catch(() => undefined);
     rmSync(OUT_DIR, { recursive: true, force: true });
   }
@@ -216,7 +239,9 @@ if (process.argv[1] && /bench\/browser-semantic\.ts$/.test(process.argv[1])) {
     model: (arg('--model') ?? 'minilm') as ModelKind,
     cached: process.argv.includes('--cached'),
     corpus,
-    chunks: arg('--chunks') ? Number(arg('--chunks')) : corpus === 'medium' ? Number.POSITIVE_INFINITY : 2000,
+    chunks: arg('--chunks') ? Number(arg('--chunks')) : corpus === 'go' ? 2000 : Number.POSITIVE_INFINITY,
+    traceFile: arg('--trace'),
+    profile: process.argv.includes('--profile'),
   });
   console.log(JSON.stringify(r, null, 1));
   const out = arg('--json');
