@@ -48,8 +48,9 @@ const WRITE_GROUP_MAX = 16_384;
  * once, at its end. The embeddings table is keyed by a random hash, so every commit after the
  * first rewrites (and journals) nearly every page of it: the medium corpus's 34,728 vectors
  * took 4,021 VFS writes (37 MiB) in groups of 1,024 doubling to 16,384 and 794 (12 MiB) in one
- * (bench/tmp experiment on the Node VFS, same pass), and in Chromium each OPFS write of an
- * off-the-record profile cost ~10 ms at load 20–30. Search by meaning does not wait for it (the
+ * (the same pass on the Node VFS; bench/results/2026-11-29-app-embed.md), and in an off-the-record
+ * Chromium profile OPFS writes took 37 s of that pass's store thread (a trace at load ~17).
+ * Search by meaning does not wait for it (the
  * live index gets each page at once); a crash loses at most one group, embedded again by the
  * next pass in seconds. At 65,536 the group holds ~70 MB of vectors until written.
  */
