@@ -78,8 +78,8 @@ export const TRANSFORMER_CHUNKS_PER_SEC_PER_THREAD = 4;
  * it to every chunk embedded (the store's reads and writes are most of it; a big pass embeds on
  * one thread per core): 524, 609 and 693 on the medium corpus's 34,728 chunks
  * (bench/browser-semantic.ts --model static --cached --corpus medium, 2-core machine at load
- * 22–32, 2026-11-29), rounded down. It was 146–248 before the pass moved its work off the store
- * worker. The model alone embeds 2,238 chunks/s on one thread (bench/browser.ts, same run as
+ * 22–32, 2026-11-29), rounded down; cdf5b8c's pass gave 373–532 off the record and 1,111 with a
+ * profile on disk in the same session, and 146–248 on 2026-11-28 (pages of 64). The model alone embeds 2,238 chunks/s on one thread (bench/browser.ts, same run as
  * MiniLM-shaped q8's 1.84).
  */
 export const STATIC_CHUNKS_PER_SEC = 500;
