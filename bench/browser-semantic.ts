@@ -11,26 +11,30 @@
  * `--cached`: the model is downloaded (into Cache Storage) before the folder is opened, then
  * turned off; after indexing it is chosen again in Settings, so the time is from choosing a
  * cached model (issue 36: a 3,000-file repository answers by meaning ≤ 10 s after that).
- * `--corpus medium` takes every file of the medium corpus (2,835 Go + JS files); the default
- * is Go std-lib files until `--chunks` (2,000) chunks.
+ * `--corpus medium` takes every file of the medium corpus (2,835 Go + JS files), `--corpus
+ * kernel` every file of the kernel subset (11.7k C files); the default is Go std-lib files
+ * until `--chunks` (2,000) chunks.
  *
  * Reports: keyword-searchable time, model download + load, first semantic answer, all
  * chunks embedded, chunks/s, and a query's latency while the pass runs (queries jump the
  * queue). Usage: npx tsx bench/browser-semantic.ts [--model minilm|static] [--cached]
- * [--corpus go|medium] [--chunks 2000] [--json FILE]. Nothing is written outside bench/tmp/.
+ * [--corpus go|medium|kernel] [--chunks 2000] [--json FILE] [--trace FILE] [--profile]
+ * (`--profile`: a browser profile on disk, as a person has; by default an off-the-record
+ * context, whose OPFS Chromium keeps in memory). Nothing is written outside bench/tmp/.
  */
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadavg } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { build, preview } from 'vite';
-import { chromium, expect } from '@playwright/test';
+import { chromium, expect, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS } from '../playwright.config.ts';
 import { Chunker } from '../src/core/chunk/chunker.ts';
 import { nodeWasmLoader } from '../src/core/chunk/grammars-node.ts';
 import { NodeFileSource } from '../src/core/source/node-source-node.ts';
 import { walk } from '../src/core/walk/walker.ts';
 import { decodeText } from '../src/core/index/indexer.ts';
-import { installPicker } from '../test/e2e/helpers/opfs-fixture.ts';
+import { FIXTURE_ROOT, installPicker } from '../test/e2e/helpers/opfs-fixture.ts';
+import { startTrace } from './app-pick.ts';
 import { CORPORA_DIR, REPO_DIR, TMP_DIR } from './util.ts';
 
 const OUT_DIR = join(TMP_DIR, 'semantic-dist');
@@ -40,7 +44,7 @@ const MODELS = {
   static: { dir: join(REPO_DIR, 'models/generated/potion-shape'), probe: 'model.safetensors', hubId: 'minishlab/potion-code-16M-v2', name: 'potion-code', gen: 'potion-shape' },
 } as const;
 type ModelKind = keyof typeof MODELS;
-const CORPORA = { go: join(CORPORA_DIR, 'medium/go'), medium: join(CORPORA_DIR, 'medium') } as const;
+const CORPORA = { go: join(CORPORA_DIR, 'medium/go'), medium: join(CORPORA_DIR, 'medium'), kernel: join(CORPORA_DIR, 'kernel') } as const;
 const QUERY = 'parse a duration string into seconds';
 const EMBED_TIMEOUT_MS = 60 * 60_000;
 
@@ -70,6 +74,70 @@ async function pickFiles(corpus: string, target: number): Promise<{ files: Recor
   return { files, chunks, bytes };
 }
 
+/** Same-origin path the page copies a served corpus from (routed to the corpus folder on disk; the app's CSP allows 'self'). */
+const CORPUS_PATH = '__bench_corpus__/';
+/** Copies in flight while a served corpus is copied into OPFS. */
+const COPY_CONCURRENCY = 16;
+
+/** Every file of the corpus (sorted walk), for a corpus too big to inline as base64 (kernel: 168 MB). */
+async function listCorpus(corpus: string): Promise<{ paths: string[]; bytes: number }> {
+  const source = new NodeFileSource(corpus);
+  const paths: string[] = [];
+  let bytes = 0;
+  for await (const f of walk(source)) {
+    paths.push(f.path);
+    bytes += f.size;
+  }
+  return { paths: paths.sort(), bytes };
+}
+
+/**
+ * The picker for a served corpus: `window.__siftCopyCorpus()` copies every file from the app's
+ * origin (CORPUS_PATH, routed to disk) into an OPFS folder, then the picker returns that folder
+ * (copied before the clock starts, as a folder on disk is there before a person picks it).
+ */
+async function installServedPicker(page: Page, name: string, paths: string[]): Promise<void> {
+  await page.addInitScript(
+    ({ name, paths, root, prefix, concurrency }) => {
+      const folder = async () => (await (await navigator.storage.getDirectory()).getDirectoryHandle(root, { create: true })).getDirectoryHandle(name, { create: true });
+      const w = window as unknown as { __siftCopyCorpus: () => Promise<number>; showDirectoryPicker: () => Promise<FileSystemDirectoryHandle> };
+      w.__siftCopyCorpus = async () => {
+        const dir = await folder();
+        const dirs = new Map<string, Promise<FileSystemDirectoryHandle>>([['', Promise.resolve(dir)]]);
+        const dirOf = (path: string): Promise<FileSystemDirectoryHandle> => {
+          let d = dirs.get(path);
+          if (!d) {
+            const cut = path.lastIndexOf('/');
+            d = dirOf(cut < 0 ? '' : path.slice(0, cut)).then((parent) => parent.getDirectoryHandle(path.slice(cut + 1), { create: true }));
+            dirs.set(path, d);
+          }
+          return d;
+        };
+        let next = 0;
+        let bytes = 0;
+        const copyOne = async (): Promise<void> => {
+          for (let i = next++; i < paths.length; i = next++) {
+            const p = paths[i]!;
+            const res = await fetch(new URL(prefix + p, location.href));
+            if (!res.ok) throw new Error(`${p}: HTTP ${res.status}`);
+            const data = new Uint8Array(await res.arrayBuffer());
+            const cut = p.lastIndexOf('/');
+            const fh = await (await dirOf(cut < 0 ? '' : p.slice(0, cut))).getFileHandle(p.slice(cut + 1), { create: true });
+            const out = await fh.createWritable();
+            await out.write(data);
+            await out.close();
+            bytes += data.byteLength;
+          }
+        };
+        await Promise.all(Array.from({ length: concurrency }, copyOne));
+        return bytes;
+      };
+      w.showDirectoryPicker = folder;
+    },
+    { name, paths, root: FIXTURE_ROOT, prefix: CORPUS_PATH, concurrency: COPY_CONCURRENCY },
+  );
+}
+
 export interface SemanticOptions {
   model?: ModelKind;
   /** Choose a model already in Cache Storage (downloaded before the folder was opened). */
@@ -77,7 +145,18 @@ export interface SemanticOptions {
   corpus?: keyof typeof CORPORA;
   /** Chunks to take from the corpus (Infinity: every file). */
   chunks?: number;
+  /**
+   * Write a Chromium trace (V8's sampling profiler on every thread, user timings) from choosing
+   * the model to every chunk embedded; summarise it with bench/trace-summary.ts. Profiling adds
+   * overhead: a traced run's times are not comparable with an untraced one's.
+   */
+  traceFile?: string;
+  /** A browser profile on disk (a person's browser) instead of an off-the-record context. */
+  profile?: boolean;
 }
+
+/** Trace categories: V8's sampling profiler on every thread, user timings, thread names. */
+const TRACE_CATEGORIES = ['disabled-by-default-v8.cpu_profiler', 'blink.user_timing', '__metadata'];
 
 export async function benchSemantic(opts: SemanticOptions = {}, log: (l: string) => void = (l) => console.error(`[semantic] ${l}`)) {
   const kind = opts.model ?? 'minilm';
@@ -87,17 +166,24 @@ export async function benchSemantic(opts: SemanticOptions = {}, log: (l: string)
   const CORPUS = CORPORA[opts.corpus ?? 'go'];
   if (!existsSync(join(MODEL_DIR, m.probe))) throw new Error(`run: npx tsx scripts/gen-models.ts --only ${m.gen}`);
   if (!existsSync(CORPUS)) throw new Error('run: npx tsx bench/corpora.ts medium');
-  const pick = await pickFiles(CORPUS, opts.chunks ?? 2000);
-  log(`${Object.keys(pick.files).length} files, ${pick.chunks} chunks (Node chunker), ${(pick.bytes / 1e6).toFixed(1)} MB`);
+  // The kernel subset (168 MB) is served to the page and copied into OPFS, not inlined as base64.
+  const served = opts.corpus === 'kernel' ? await listCorpus(CORPUS) : null;
+  const pick = served ? { files: {} as Record<string, string>, chunks: NaN, bytes: served.bytes } : await pickFiles(CORPUS, opts.chunks ?? 2000);
+  const fileCount = served ? served.paths.length : Object.keys(pick.files).length;
+  log(served ? `${fileCount} files, ${(pick.bytes / 1e6).toFixed(1)} MB (served)` : `${fileCount} files, ${pick.chunks} chunks (Node chunker), ${(pick.bytes / 1e6).toFixed(1)} MB`);
   rmSync(OUT_DIR, { recursive: true, force: true });
   delete process.env.SIFT_BUNDLE_MODEL;
   await build({ configFile: join(REPO_DIR, 'vite.config.ts'), root: REPO_DIR, logLevel: 'error', build: { outDir: OUT_DIR, emptyOutDir: true, sourcemap: false } });
   const server = await preview({ configFile: join(REPO_DIR, 'vite.config.ts'), root: REPO_DIR, logLevel: 'error', build: { outDir: OUT_DIR }, preview: { port: 0, host: '127.0.0.1' } });
   const url = server.resolvedUrls?.local[0];
   if (!url) throw new Error('vite preview did not report a URL');
-  const browser = await chromium.launch({ executablePath: process.env.SIFT_CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  // A new context is off the record (Chromium keeps its OPFS in memory, behind the browser
+  // process); `profile` gives the app a profile on disk, as a person's browser has.
+  const launch = { executablePath: process.env.SIFT_CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS };
+  const profileDir = opts.profile ? mkdtempSync(join(tmpdir(), 'sift-semantic-')) : null;
+  const browser = profileDir ? null : await chromium.launch(launch);
+  const context = profileDir ? await chromium.launchPersistentContext(profileDir, { ...launch, headless: true }) : await browser!.newContext();
   try {
-    const context = await browser.newContext();
     let hubBytes = 0;
     const hubLog: string[] = [];
     await context.route(/^https:\/\/huggingface\.co\//, async (route) => {
@@ -122,8 +208,24 @@ export async function benchSemantic(opts: SemanticOptions = {}, log: (l: string)
     page.on('pageerror', (e) => log(`page error: ${e.message}`));
     // tsx (esbuild keepNames) wraps functions in __name(); the picker's init script runs in the page.
     await page.addInitScript('globalThis.__name = (f) => f;');
-    await installPicker(page, { 'sift-codebase': { name: 'go-std', files: pick.files } });
+    if (served) {
+      const root = `${url}${CORPUS_PATH}`;
+      await context.route((u) => u.href.startsWith(root), async (route) => {
+        const rel = decodeURIComponent(route.request().url().slice(root.length).split('?')[0]!);
+        const path = join(CORPUS, rel);
+        if (rel.split('/').includes('..') || !existsSync(path)) return route.fulfill({ status: 404, body: '' });
+        return route.fulfill({ status: 200, headers: { 'content-type': 'application/octet-stream' }, body: readFileSync(path) });
+      });
+      await installServedPicker(page, 'go-std', served.paths);
+    } else {
+      await installPicker(page, { 'sift-codebase': { name: 'go-std', files: pick.files } });
+    }
     await page.goto(url);
+    if (served) {
+      const tc = performance.now();
+      const copied = await page.evaluate(() => (window as unknown as { __siftCopyCorpus: () => Promise<number> }).__siftCopyCorpus());
+      log(`copied ${served.paths.length} files (${(copied / 1e6).toFixed(1)} MB) into OPFS in ${((performance.now() - tc) / 1000).toFixed(1)} s`);
+    }
     const info = await page.evaluate(() => ({ cores: navigator.hardwareConcurrency, isolated: crossOriginIsolated }));
     const row = page.getByRole('listitem', { name: 'Codebase go-std' });
     log(`app open at ${url} (cores ${info.cores}, isolated ${info.isolated}), model ${m.hubId}${opts.cached ? ' (cached first)' : ''}`);
@@ -140,13 +242,14 @@ export async function benchSemantic(opts: SemanticOptions = {}, log: (l: string)
     }
     const t0 = performance.now();
     await page.getByRole('button', { name: 'Open folder…' }).click();
-    await expect(row.getByTestId('codebase-stats')).toHaveAttribute('data-files', String(Object.keys(pick.files).length), { timeout: 600_000 });
-    await expect(row.getByTestId('progress')).toHaveCount(0, { timeout: 600_000 });
+    await expect(row.getByTestId('codebase-stats')).toHaveAttribute('data-files', String(fileCount), { timeout: EMBED_TIMEOUT_MS });
+    await expect(row.getByTestId('progress')).toHaveCount(0, { timeout: EMBED_TIMEOUT_MS });
     const indexedMs = performance.now() - t0;
     const chunks = Number(await row.getByTestId('codebase-stats').getAttribute('data-chunks'));
     log(`keyword-searchable after ${(indexedMs / 1000).toFixed(1)} s (${chunks} chunks in the app)`);
 
     const hubBefore = hubLog.length;
+    const tracing = opts.traceFile ? await startTrace(page, TRACE_CATEGORIES) : null;
     let t1: number;
     if (opts.cached) {
       await page.getByRole('button', { name: 'Settings' }).click();
@@ -177,10 +280,11 @@ export async function benchSemantic(opts: SemanticOptions = {}, log: (l: string)
     await expect(row.getByTestId('codebase-stats')).toContainText('100% embedded', { timeout: EMBED_TIMEOUT_MS });
     const allMs = performance.now() - t1;
     const embedMs = allMs - modelMs;
+    if (tracing && opts.traceFile) log(`trace: ${((await tracing.stop(opts.traceFile)).length / 2 ** 20).toFixed(1)} MiB written to ${opts.traceFile}`);
     // Where the pass's time went (the app keeps its last summary: EmbedSummary.phases).
     await expect.poll(() => page.evaluate(() => localStorage.getItem('sift:last-embed-pass')), { timeout: 60_000 }).not.toBeNull();
-    const pass = JSON.parse((await page.evaluate(() => localStorage.getItem('sift:last-embed-pass')))!) as { ms: number; newlyEmbedded: number; phases?: Record<string, number> };
-    log(`the pass: ${pass.newlyEmbedded} chunks in ${(pass.ms / 1000).toFixed(1)} s; ${Object.entries(pass.phases ?? {}).map(([k, v]) => `${k} ${(v / 1000).toFixed(1)} s`).join(', ')} (wall, summed over pages; one page is read while another embeds)`);
+    const pass = JSON.parse((await page.evaluate(() => localStorage.getItem('sift:last-embed-pass')))!) as { ms: number; newlyEmbedded: number; phases?: Record<string, number>; threads?: number };
+    log(`the pass: ${pass.newlyEmbedded} chunks in ${(pass.ms / 1000).toFixed(1)} s on ${pass.threads ?? 1} embedding thread(s); ${Object.entries(pass.phases ?? {}).map(([k, v]) => `${k} ${(v / 1000).toFixed(1)} s`).join(', ')} (wall, summed over pages; one page is read while another embeds)`);
     // Answers by meaning over every chunk: a fresh query once all are embedded.
     const QUERY2 = 'read bytes from a buffered reader until a delimiter';
     await box.fill(QUERY2);
@@ -191,20 +295,22 @@ export async function benchSemantic(opts: SemanticOptions = {}, log: (l: string)
     if (opts.cached && hubLog.length !== hubBefore) throw new Error(`the cached model made ${hubLog.length - hubBefore} Hub requests`);
     const result = {
       date: new Date().toISOString(), loadavg: loadavg(), cores: info.cores, isolatedFirstVisit: info.isolated,
-      model: m.hubId, generated: m.gen, cached: !!opts.cached, corpus: opts.corpus ?? 'go', answeredByMeaningS: answeredAllMs / 1000,
-      files: Object.keys(pick.files).length, chunks, mb: pick.bytes / 1e6, hubMB: hubBytes / 1e6,
+      model: m.hubId, generated: m.gen, cached: !!opts.cached, profile: !!opts.profile, corpus: opts.corpus ?? 'go', answeredByMeaningS: answeredAllMs / 1000,
+      files: fileCount, chunks, mb: pick.bytes / 1e6, hubMB: hubBytes / 1e6,
       keywordSearchableS: indexedMs / 1000, modelS: modelMs / 1000, firstSemanticS: firstSemanticMs / 1000,
       queryDuringPassMs, allEmbeddedS: allMs / 1000, chunksPerSec: chunks / (embedMs / 1000),
-      folderToMeaningS: (indexedMs + allMs) / 1000, passS: pass.ms / 1000, passPhasesS: Object.fromEntries(Object.entries(pass.phases ?? {}).map(([k, v]) => [k, v / 1000])),
+      folderToMeaningS: (indexedMs + allMs) / 1000, passS: pass.ms / 1000, passThreads: pass.threads ?? 1, passPhasesS: Object.fromEntries(Object.entries(pass.phases ?? {}).map(([k, v]) => [k, v / 1000])),
     };
     log(`all ${chunks} chunks embedded ${(allMs / 1000).toFixed(1)} s after the model was chosen (${result.chunksPerSec.toFixed(2)} chunks/s); folder → searchable by meaning ${(result.folderToMeaningS / 60).toFixed(1)} min`);
     return result;
   } catch (e) {
-    const page = browser.contexts()[0]?.pages()[0];
+    const page = context.pages()[0];
     await page?.screenshot({ path: join(TMP_DIR, 'semantic-failure.png'), fullPage: true }).catch(() => undefined);
     throw e;
   } finally {
-    await browser.close().catch(() => undefined);
+    await context.close().catch(() => undefined);
+    await browser?.close().catch(() => undefined);
+    if (profileDir) rmSync(profileDir, { recursive: true, force: true });
     await server.close().catch(() => undefined);
     rmSync(OUT_DIR, { recursive: true, force: true });
   }
@@ -216,7 +322,9 @@ if (process.argv[1] && /bench\/browser-semantic\.ts$/.test(process.argv[1])) {
     model: (arg('--model') ?? 'minilm') as ModelKind,
     cached: process.argv.includes('--cached'),
     corpus,
-    chunks: arg('--chunks') ? Number(arg('--chunks')) : corpus === 'medium' ? Number.POSITIVE_INFINITY : 2000,
+    chunks: arg('--chunks') ? Number(arg('--chunks')) : corpus === 'go' ? 2000 : Number.POSITIVE_INFINITY,
+    traceFile: arg('--trace'),
+    profile: process.argv.includes('--profile'),
   });
   console.log(JSON.stringify(r, null, 1));
   const out = arg('--json');

@@ -15,6 +15,9 @@ import { Worker } from 'node:worker_threads';
 import type { TextEmbedder } from '../core/embed/embed-pass.ts';
 import { cliWorkerEntry, workerBootstrap } from './chunk-pool.ts';
 import { trace } from './trace.ts';
+import { splitByChars } from '../core/embed/split-by-chars.ts';
+
+export { splitByChars };
 
 type Reply = { ready: true; key: string; dim: number } | { failed: string } | { id: number; vectors: Float32Array } | { id: number; error: string };
 
@@ -27,19 +30,6 @@ interface Thread {
 export interface EmbedPool extends TextEmbedder {
   readonly size: number;
   dispose(): Promise<void>;
-}
-
-/** Cut `texts` into at most `parts` contiguous runs of about equal characters: the start index of each. */
-export function splitByChars(texts: readonly string[], parts: number): number[] {
-  let total = 0;
-  for (const t of texts) total += t.length + 1;
-  const starts = [0];
-  let sum = 0;
-  for (let i = 0; i < texts.length && starts.length < parts; i++) {
-    sum += texts[i]!.length + 1;
-    if (sum >= (total * starts.length) / parts && i + 1 < texts.length) starts.push(i + 1);
-  }
-  return starts;
 }
 
 /**

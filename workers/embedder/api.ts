@@ -63,8 +63,11 @@ export interface EmbedderWorkerApi {
   embedQuery(text: string): Promise<Float32Array>;
   /** Serves `embedQuery` on `port` (for the store worker's vector leg). */
   serveQueries(port: MessagePort): void;
-  /** Embeds every pending chunk of the store behind `storePort` (a WriterPortApi port). */
-  embedPending(storePort: MessagePort, token: CancelToken, onProgress: (p: EmbedProgress) => void): Promise<EmbedSummary>;
+  /**
+   * Embeds every pending chunk of the store behind `storePort` (a WriterPortApi port); `threads`:
+   * how many threads embedded at the end (a static model's big pass runs on helpers too).
+   */
+  embedPending(storePort: MessagePort, token: CancelToken, onProgress: (p: EmbedProgress) => void): Promise<EmbedSummary & { threads: number }>;
   /** Copies a model folder (config.json, tokenizer*.json, onnx/*.onnx or model.safetensors) into OPFS. */
   importModelFolder(handle: FileSystemDirectoryHandle): Promise<ImportedModel>;
   listImportedModels(): Promise<ImportedModel[]>;

@@ -13,7 +13,7 @@
  * wasm with min(cores − 1, 4) threads under cross-origin isolation. Queries jump ahead of
  * waiting embedding batches (the Embedder's SessionGate).
  */
-import { expose, releaseProxy, transfer, wrap } from 'comlink';
+import { expose, releaseProxy, transfer, wrap, type Remote } from 'comlink';
 import { env } from '@huggingface/transformers';
 import type { EmbedderWorkerApi, LoadProgress, ModelConfig, ModelLoadResult } from './api.ts';
 import type { WriterPortApi } from '../store/api.ts';
@@ -21,12 +21,14 @@ import type { SiftEmbedder } from '../../src/core/embed/embedder.ts';
 import { loadEmbedder } from '../../src/core/embed/load-embedder.ts';
 import { defaultNumThreads } from '../../src/core/embed/threads.ts';
 import { embedPending } from '../../src/core/embed/embed-pass.ts';
-import { ortWasmPaths, localModelPath, appBaseUrl } from '../../src/core/embed/ort-assets.ts';
-import type { ModelFiles } from '../../src/core/embed/model-files.ts';
+import { ortWasmPaths, localModelPath } from '../../src/core/embed/ort-assets.ts';
 import { CancelRegistry, abortError, type CancelToken } from '../../src/core/cancel.ts';
-import { importedModelFiles, importModelFolder, listImportedModels, modelCache, OPFS_MODEL_PATH, removeImportedModel } from './opfs-models.ts';
-import { hubModelFiles, servedModelFiles } from './model-files.ts';
+import { importModelFolder, listImportedModels, modelCache, OPFS_MODEL_PATH, removeImportedModel } from './opfs-models.ts';
+import { modelFilesFor } from './config-files.ts';
 import { WRITE_GROUP, WriteBehindStore } from '../../src/core/embed/write-behind.ts';
+import type { EmbedStore, TextEmbedder } from '../../src/core/embed/embed-pass.ts';
+import { PAGE_CACHE_KIB, vectorToInt8Blob } from '../../src/core/store/store.ts';
+import { HELPERS_FROM_CHUNKS, staticHelperCount, StaticHelpers } from './static-helpers.ts';
 
 /**
  * Chunks per session run in the browser. Measured 2026-11-22 (bench/browser.ts --quick,
@@ -41,9 +43,32 @@ const BROWSER_EMBED_BATCH = 8;
  * a commit on OPFS costs ~0.4 s, so a 35k-chunk pass commits ~6 times instead of 34.
  */
 const WRITE_GROUP_MAX = 16_384;
+/**
+ * A static model's vectors per transaction, from the first: a pass of up to this many writes
+ * once, at its end. The embeddings table is keyed by a random hash, so every commit after the
+ * first rewrites (and journals) nearly every page of it: the medium corpus's 34,728 vectors
+ * took 4,021 VFS writes (37 MiB) in groups of 1,024 doubling to 16,384 and 794 (12 MiB) in one
+ * (the same pass on the Node VFS; bench/results/2026-11-29-app-embed.md), and in an off-the-record
+ * Chromium profile OPFS writes took 37 s of that pass's store thread (a trace at load ~17).
+ * Search by meaning does not wait for it (the
+ * live index gets each page at once); a crash loses at most one group, embedded again by the
+ * next pass in seconds. At 65,536 the group holds ~70 MB of vectors until written.
+ */
+const STATIC_WRITE_GROUP = 65_536;
+
+/**
+ * The store's page cache while a pass embeds (Store.setPageCache; PAGE_CACHE_KIB after): the
+ * pass reads every pending chunk's row and text and inserts into the hash-keyed embeddings
+ * table, and with 16 MB the store worker spent most of a 35k-chunk pass in OPFS reads and
+ * writes (a Chromium trace of bench/browser-semantic.ts --corpus medium: 37 s writing, 13 s
+ * reading). SQLite takes the memory only as pages are read (the CLI's is 256 MiB).
+ */
+const EMBED_PAGE_CACHE_KIB = 128 * 1024;
 
 const cancels = new CancelRegistry();
 let embedder: SiftEmbedder | null = null;
+/** The config `embedder` was loaded from (static helpers load the same files). */
+let loadedCfg: ModelConfig | null = null;
 let loading: Promise<unknown> = Promise.resolve();
 
 // Imported models are read from OPFS through Transformers.js's custom-cache hook; Hub
@@ -68,13 +93,6 @@ async function webGpuMissing(): Promise<string> {
   }
 }
 
-/** The model's files where the config says they are; the Hub only for a 'hub' config (consent given). */
-function modelFiles(cfg: ModelConfig): ModelFiles {
-  if (cfg.source === 'hub') return hubModelFiles(cfg.modelId);
-  if (cfg.source === 'opfs') return importedModelFiles(cfg.modelId);
-  return servedModelFiles(new URL('models/', appBaseUrl()).href, cfg.modelId, cfg.files ?? []);
-}
-
 /**
  * Loads the model; its family is read from its files (load-embedder.ts). 'served' models
  * are only asked for the files the build's manifest lists, so no request 404s; Hub models
@@ -85,8 +103,9 @@ async function load(cfg: ModelConfig, signal: AbortSignal, onProgress?: (p: Load
   const t0 = performance.now();
   const old = embedder;
   embedder = null;
+  loadedCfg = null;
   await old?.dispose().catch(() => undefined);
-  const files = modelFiles(cfg);
+  const files = modelFilesFor(cfg);
   const want = cfg.device ?? 'auto';
   const gpuMissing = want === 'wasm' ? 'wasm chosen in settings' : await webGpuMissing();
   const threads = cfg.numThreads ?? defaultNumThreads(navigator.hardwareConcurrency || 1, globalThis.crossOriginIsolated === true);
@@ -127,12 +146,13 @@ async function load(cfg: ModelConfig, signal: AbortSignal, onProgress?: (p: Load
       throw abortError();
     }
     embedder = next;
+    loadedCfg = cfg;
     const i = next.info;
     return {
       ok: true,
       info: {
         modelId: i.modelId, family: i.family, device: i.device, dtype: i.dtype, dim: i.dim, key: i.key, loadMs: performance.now() - t0,
-        // A static model embeds on this worker's one thread.
+        // A static model embeds on this worker's thread, and a big pass on helpers beside it (static-helpers.ts).
         threads: i.family === 'static' ? 1 : i.device === 'wasm' ? threads : 0,
         webgpu: i.family === 'static' ? 'a static model embeds by table lookup on the CPU' : webgpu,
       },
@@ -155,6 +175,28 @@ async function embedQuery(text: string): Promise<Float32Array> {
   return transfer(v, [v.buffer as ArrayBuffer]);
 }
 
+/**
+ * The store port as the pass's EmbedStore. Vectors cross as stored blobs, encoded here
+ * (vectorToInt8Blob) into one buffer that is transferred: the store worker's thread, which the
+ * pass's reads, writes and live-index adds all wait on, only writes them.
+ */
+function portStore(store: Remote<WriterPortApi>): EmbedStore {
+  return {
+    pendingEmbeddings: (m, limit, afterId) => store.pendingEmbeddings(m, limit, afterId),
+    chunkCount: () => store.chunkCount(),
+    embeddedCount: (m) => store.embeddedCount(m),
+    async putEmbeddings(m, items) {
+      if (!items.length) return;
+      const first = vectorToInt8Blob(items[0]!.vector);
+      const stride = first.byteLength;
+      const blobs = new Uint8Array(items.length * stride);
+      blobs.set(first, 0);
+      for (let i = 1; i < items.length; i++) blobs.set(vectorToInt8Blob(items[i]!.vector), i * stride);
+      await store.putEmbeddingBlobs(m, items.map((it) => it.hash), transfer(blobs, [blobs.buffer]), stride);
+    },
+  };
+}
+
 const api: EmbedderWorkerApi = {
   loadModel(cfg: ModelConfig, token: CancelToken, onProgress?: (p: LoadProgress) => void) {
     const run = loading.then(() => cancels.run(token, (signal) => load(cfg, signal, onProgress)));
@@ -165,6 +207,7 @@ const api: EmbedderWorkerApi = {
   async unloadModel() {
     const old = embedder;
     embedder = null;
+    loadedCfg = null;
     await old?.dispose();
   },
 
@@ -176,19 +219,45 @@ const api: EmbedderWorkerApi = {
 
   async embedPending(storePort: MessagePort, token: CancelToken, onProgress) {
     const model = current();
+    const cfg = loadedCfg;
     const store = wrap<WriterPortApi>(storePort);
     // Vectors are written in groups (core/embed/write-behind.ts): a commit on OPFS costs more than a
     // static model takes to embed a page.
-    const writes = new WriteBehindStore(store, WRITE_GROUP, WRITE_GROUP_MAX);
+    const writes = model.info.family === 'static'
+      ? new WriteBehindStore(portStore(store), STATIC_WRITE_GROUP, STATIC_WRITE_GROUP)
+      : new WriteBehindStore(portStore(store), WRITE_GROUP, WRITE_GROUP_MAX);
+    let helpers: StaticHelpers | null = null;
     try {
-      return await cancels.run(token, (signal) =>
+      await store.setPageCache(EMBED_PAGE_CACHE_KIB);
+      // A static model embeds a big pass on one thread per core (static-helpers.ts); a transformer
+      // has its own threads (onnxruntime), and a small pass is done before a helper has loaded.
+      const count = staticHelperCount(navigator.hardwareConcurrency || 1);
+      if (model.info.family === 'static' && cfg && count > 0) {
+        const pending = (await store.chunkCount()) - (await store.embeddedCount(model.info.key));
+        if (pending >= HELPERS_FROM_CHUNKS) {
+          helpers = new StaticHelpers(model, cfg, count, () => new Worker(new URL('./static-helper.ts', import.meta.url), { type: 'module', name: 'sift-embed-helper' }));
+        }
+      }
+      const embedWith: TextEmbedder = helpers ?? model;
+      const summary = await cancels.run(token, (signal) =>
         embedPending(
-          { store: writes, embedder: model, onVectors: (ids, vectors) => store.addVectors(ids, vectors) },
+          {
+            store: writes,
+            embedder: embedWith,
+            // The page's vectors are not read again after this (its writes hold copies): transferred.
+            onVectors: (ids, vectors) => {
+              const at = Int32Array.from(ids);
+              return store.addVectors(transfer(at, [at.buffer]), transfer(vectors, [vectors.buffer as ArrayBuffer]));
+            },
+          },
           { signal, onProgress: (p) => onProgress(p) },
         ),
       );
+      return { ...summary, threads: helpers?.threads ?? 1 };
     } finally {
+      helpers?.dispose();
       await writes.flush();
+      await store.setPageCache(PAGE_CACHE_KIB).catch(() => undefined);
       store[releaseProxy]();
       storePort.close();
     }

@@ -28,8 +28,15 @@ export type { DownloadProgress };
  * (a missing one failed every app index run at its end: "reading 'apply'").
  */
 export interface WriterPortApi extends Required<IndexStore>, EmbedStore {
-  /** Adds freshly embedded vectors to the live vector index (search sees them at once). */
-  addVectors(ids: number[], vectors: Float32Array): Promise<void>;
+  /** Adds freshly embedded vectors to the live vector index (search sees them at once); both arrays may be transferred. */
+  addVectors(ids: Int32Array, vectors: Float32Array): Promise<void>;
+  /**
+   * putEmbeddings with the vectors already stored blobs (vectorToInt8Blob), `stride` bytes each,
+   * back to back in `blobs` (transferred): row i is `hashes[i]`.
+   */
+  putEmbeddingBlobs(model: string, hashes: string[], blobs: Uint8Array, stride: number): Promise<void>;
+  /** SQLite's page cache of this codebase's connection, KiB (Store.setPageCache): raised while a pass embeds. */
+  setPageCache(kib: number): Promise<void>;
 }
 
 /** The embedding model the vector leg uses; null = keyword only. */

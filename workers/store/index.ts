@@ -397,6 +397,8 @@ const api: StoreWorkerApi = {
       setBulkLoad: (on) => s.setBulkLoad(on),
       pendingEmbeddings: (m, limit, afterId) => s.pendingEmbeddings(m, limit, afterId),
       putEmbeddings: (m, items) => s.putEmbeddings(m, items),
+      setPageCache: (kib) => s.setPageCache(kib),
+      putEmbeddingBlobs: (m, hashes, blobs, stride) => s.putEncodedEmbeddings(m, hashes.map((h, i) => [h, blobs.subarray(i * stride, (i + 1) * stride)] as const)),
       embeddedCount: (m) => s.embeddedCount(m),
       async addVectors(ids, vectors) {
         if (!o.vectors || !model) return;

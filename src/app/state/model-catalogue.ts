@@ -74,13 +74,15 @@ export function catalogueModel(id: string): CatalogueModel | null {
  */
 export const TRANSFORMER_CHUNKS_PER_SEC_PER_THREAD = 4;
 /**
- * Chunks/s of a static model through the app's whole embedding pass in Chromium (it embeds on
- * the embedder worker's own thread; the store's reads and writes are most of the time): 248
- * on 8,024 Go chunks and 146 on the medium corpus's 34,728 (bench/browser-semantic.ts --model
- * static --cached, 2-core machine at load 5-14, 2026-11-28). The model alone embeds 2,238
- * chunks/s on one thread (bench/browser.ts, same run as MiniLM-shaped q8's 1.84).
+ * Chunks/s of a static model through the app's whole embedding pass in Chromium, from choosing
+ * it to every chunk embedded (the store's reads and writes are most of it; a big pass embeds on
+ * one thread per core): 524, 609 and 693 on the medium corpus's 34,728 chunks
+ * (bench/browser-semantic.ts --model static --cached --corpus medium, 2-core machine at load
+ * 22–32, 2026-11-29), rounded down; cdf5b8c's pass gave 373–532 off the record and 1,111 with a
+ * profile on disk in the same session, and 146–248 on 2026-11-28 (pages of 64). The model alone embeds 2,238 chunks/s on one thread (bench/browser.ts, same run as
+ * MiniLM-shaped q8's 1.84).
  */
-export const STATIC_CHUNKS_PER_SEC = 150;
+export const STATIC_CHUNKS_PER_SEC = 500;
 /** Above this estimate for MiniLM, the offer recommends the fast model. */
 export const RECOMMEND_FAST_AFTER_S = 5 * 60;
 

@@ -256,6 +256,19 @@ describe('Store (memory)', () => {
     for (const { hash, vector } of items) expect([...got.get(hash)!]).toEqual([...blobToVector(vectorToInt8Blob(vector))]);
   });
 
+  it('putEncodedEmbeddings stores blobs encoded elsewhere (views into one buffer) as putEmbeddings would', async () => {
+    const items = Array.from({ length: 50 }, (_, i) => ({ hash: ((i * 7919) % 1000).toString(16).padStart(16, '0'), vector: new Float32Array([i, 1, -i, 0.5]) }));
+    const stride = vectorToInt8Blob(items[0]!.vector).byteLength;
+    const buffer = new Uint8Array(items.length * stride);
+    items.forEach((it, i) => buffer.set(vectorToInt8Blob(it.vector), i * stride));
+    await store.putEncodedEmbeddings('m2', items.map((it, i) => [it.hash, buffer.subarray(i * stride, (i + 1) * stride)] as const));
+    await store.putEmbeddings('m3', items);
+    const encoded = await store.getEmbeddings('m2', items.map((x) => x.hash));
+    const plain = await store.getEmbeddings('m3', items.map((x) => x.hash));
+    expect(encoded.size).toBe(50);
+    for (const { hash } of items) expect([...encoded.get(hash)!]).toEqual([...plain.get(hash)!]);
+  });
+
   it('caches embeddings by content hash and model; pending puts code before data', async () => {
     await store.writeFiles([file('README.md', 2, { language: 'markdown' }), file('a.ts', 2), file('b.ts', 1)]);
     // b.ts shares a hash with a.ts chunk 0: one embedding serves both chunks.

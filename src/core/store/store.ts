@@ -951,8 +951,16 @@ export class Store {
    * once. Blobs are made before the transaction.
    */
   async putEmbeddings(model: string, items: Array<{ hash: string; vector: Float32Array }>): Promise<void> {
+    await this.putEncodedEmbeddings(model, items.map(({ hash, vector }) => [hash, vectorToInt8Blob(vector)] as const));
+  }
+
+  /**
+   * putEmbeddings with each vector already a stored blob (vectorToInt8Blob): the app's embedder
+   * worker encodes them, so the store worker's thread only writes.
+   */
+  async putEncodedEmbeddings(model: string, items: ReadonlyArray<readonly [hash: string, blob: Uint8Array]>): Promise<void> {
     if (!items.length) return;
-    const rows = items.map(({ hash, vector }) => [hash, model, vectorToInt8Blob(vector)] as const);
+    const rows = items.map(([hash, blob]) => [hash, model, blob] as const);
     rows.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     await this.db.transaction(async (tx) => {
       await insertRows(tx, 'INSERT OR REPLACE INTO embeddings (content_hash, model, vector) VALUES (?, ?, ?)', EMBEDDING_ROWS_PER_INSERT, rows);
