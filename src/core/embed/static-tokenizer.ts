@@ -33,6 +33,11 @@ export interface StaticTokenizer {
   vocabTokens(): Iterable<string>;
   /** Ids of `text` without post-processing specials. */
   encode(text: string): Int32Array;
+  /**
+   * The same ids, in a buffer the tokenizer reuses: valid until its next call (the embedder's
+   * hot path, which allocates nothing per text this way).
+   */
+  encodeShared(text: string): Int32Array;
 }
 
 interface TokenizerJson {
@@ -66,6 +71,9 @@ class LibraryTokenizer implements StaticTokenizer {
   }
   encode(text: string): Int32Array {
     return Int32Array.from(this.lib.encode(text, { add_special_tokens: false }).ids);
+  }
+  encodeShared(text: string): Int32Array {
+    return this.encode(text);
   }
 }
 
@@ -107,6 +115,8 @@ const WORD_CACHE_MAX = 200_000;
 const CONTROLS = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/;
 // eslint-disable-next-line no-control-regex
 const CONTROLS_ALL = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g;
+// eslint-disable-next-line no-control-regex
+const NON_ASCII = /[^\x00-\x7f]/;
 const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 0x01000193;
 
@@ -196,6 +206,8 @@ class FastWordPiece implements StaticTokenizer {
   private readonly cleanText: boolean;
   private readonly added: Map<string, { id: number; lstrip: boolean; rstrip: boolean }>;
   private readonly trie: TrieNode | null;
+  /** Matches any added token's content (whether splitAdded has work to do). */
+  private readonly addedRe: RegExp | null;
   /** ASCII characters an added token starts with. */
   private readonly firstAscii = new Uint8Array(128);
   /** Word → its piece ids: one id, or several. */
@@ -227,6 +239,7 @@ class FastWordPiece implements StaticTokenizer {
     const added = json.added_tokens ?? [];
     this.added = new Map(added.map((t) => [t.content, { id: t.id, lstrip: t.lstrip === true, rstrip: t.rstrip === true }]));
     this.trie = added.length ? buildTrie(added.map((t) => t.content)) : null;
+    this.addedRe = added.length ? new RegExp(added.map((t) => t.content.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')) : null;
     for (const t of added) if (t.content.charCodeAt(0) < 128) this.firstAscii[t.content.charCodeAt(0)] = 1;
     for (let c = 0; c < 128; c++) this.punct.push(ASCII_PUNCT[c] ? this.wordPiece(String.fromCharCode(c)) : this.unk);
   }
@@ -236,15 +249,23 @@ class FastWordPiece implements StaticTokenizer {
   }
 
   encode(text: string): Int32Array {
+    return this.encodeShared(text).slice();
+  }
+
+  encodeShared(text: string): Int32Array {
     this.n = 0;
-    const sections = this.trie ? this.splitAdded(text) : [text];
-    for (const s of sections) {
-      if (s.length === 0) continue;
-      const tok = this.added.get(s);
-      if (tok) this.push(tok.id);
-      else this.encodeSection(s);
+    // Most texts hold no added token: one native regex test instead of the trie walk.
+    if (this.trie && this.addedRe!.test(text)) {
+      for (const s of this.splitAdded(text)) {
+        if (s.length === 0) continue;
+        const tok = this.added.get(s);
+        if (tok) this.push(tok.id);
+        else this.encodeSection(s);
+      }
+    } else if (text.length) {
+      this.encodeSection(text);
     }
-    return this.buf.slice(0, this.n);
+    return this.buf.subarray(0, this.n);
   }
 
   /** The library's added-token split, lstrip/rstrip included. */
@@ -303,8 +324,19 @@ class FastWordPiece implements StaticTokenizer {
     this.buf[this.n++] = id;
   }
 
-  /** Line by line (every split point is whitespace): ASCII lines here, others through the library. */
-  private encodeSection(s: string): void {
+  /**
+   * A section without added tokens. clean_text's removal of ASCII controls (never tab, LF or
+   * CR) is done on the whole section first — the library's normalizer would remove them too.
+   * All-ASCII (nearly every code chunk): one pass over the whole section, since every split
+   * point is whitespace or punctuation and a line break is whitespace. Otherwise line by line:
+   * ASCII lines here, the others through the library's normalizer and pre-tokenizer.
+   */
+  private encodeSection(raw: string): void {
+    const s = this.cleanText && CONTROLS.test(raw) ? raw.replace(CONTROLS_ALL, '') : raw;
+    if (!NON_ASCII.test(s)) {
+      this.encodeAsciiLine(s);
+      return;
+    }
     let lineStart = 0;
     let ascii = true;
     const n = s.length;
@@ -329,9 +361,8 @@ class FastWordPiece implements StaticTokenizer {
    * codes: no string is made for a word already seen (WordTable), lowercasing is folded into
    * the hash and the comparison.
    */
-  private encodeAsciiLine(raw: string): void {
-    // clean_text: control characters go (joining their neighbours); tab, CR and LF are whitespace.
-    const line = this.cleanText && CONTROLS.test(raw) ? raw.replace(CONTROLS_ALL, '') : raw;
+  private encodeAsciiLine(line: string): void {
+    // (clean_text's control characters are gone already: encodeSection.)
     const fold = this.lowercase;
     let start = -1;
     let hash = 0;
