@@ -82,6 +82,19 @@ describe('static tokenizer: fast WordPiece = @huggingface/tokenizers', () => {
     expect(t.encodeShared(texts[0]!).buffer).toBe(shared.buffer);
   });
 
+  it('keeps the library\'s ids while its word table grows past its first size', () => {
+    const t = createStaticTokenizer(json);
+    // 40k distinct words (the table starts at 64k slots and doubles when half full), in 20 texts.
+    const texts = Array.from({ length: 20 }, (_, j) => Array.from({ length: 1000 }, (_, i) => `w${j}x${i}q Zz${i * 20 + j}_y`).join(' '));
+    for (const round of [1, 2]) {
+      for (const text of texts) {
+        const got = t.encodeShared(text);
+        const want = libIds(text);
+        if (got.length !== want.length || got.some((id, i) => id !== want[i])) expect([...got], `round ${round}`).toEqual(want);
+      }
+    }
+  }, 120_000);
+
   it('takes the fast path for the 30,522-token BERT tokenizer', () => {
     const t = createStaticTokenizer(json);
     expect(t.path).toBe('wordpiece-fast');

@@ -123,25 +123,29 @@ const FNV_PRIME = 0x01000193;
 /**
  * ASCII word → piece ids, an open-addressing hash table over typed arrays: a word's chars
  * (lowercased when the normalizer lowercases) are compared in place in the line, so a word
- * seen before costs its hash and one comparison, no allocation. Cleared when half full.
+ * seen before costs its hash and one comparison, no allocation. It doubles when half full, up
+ * to MAX_SLOTS (a whole kernel pass meets hundreds of thousands of distinct words: a table cleared at 131k
+ * re-ran WordPiece for most of them), and is cleared only past that.
  */
 class WordTable {
   static readonly MAX_WORD = 64;
-  private static readonly SLOTS = 1 << 18;
-  private readonly keyOff = new Int32Array(WordTable.SLOTS).fill(-1);
-  private readonly keyLen = new Int32Array(WordTable.SLOTS);
-  private readonly keyHash = new Int32Array(WordTable.SLOTS);
-  readonly valOff = new Int32Array(WordTable.SLOTS);
-  readonly valLen = new Int32Array(WordTable.SLOTS);
-  private chars = new Uint16Array(1 << 21);
-  ids = new Int32Array(1 << 19);
+  private static readonly MIN_SLOTS = 1 << 16;
+  private static readonly MAX_SLOTS = 1 << 20;
+  private slots = WordTable.MIN_SLOTS;
+  private keyOff = new Int32Array(this.slots).fill(-1);
+  private keyLen = new Int32Array(this.slots);
+  private keyHash = new Int32Array(this.slots);
+  valOff = new Int32Array(this.slots);
+  valLen = new Int32Array(this.slots);
+  private chars = new Uint16Array(this.slots * 8);
+  ids = new Int32Array(this.slots * 2);
   private charsUsed = 0;
   private idsUsed = 0;
   private count = 0;
 
   /** The word's slot, or -1. */
   find(line: string, start: number, len: number, hash: number, fold: boolean): number {
-    const mask = WordTable.SLOTS - 1;
+    const mask = this.slots - 1;
     for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
       const off = this.keyOff[slot];
       if (off < 0) return -1;
@@ -161,9 +165,12 @@ class WordTable {
 
   add(line: string, start: number, len: number, hash: number, fold: boolean, hit: number | Int32Array): void {
     const nIds = typeof hit === 'number' ? 1 : hit.length;
-    if (this.count * 2 >= WordTable.SLOTS || this.charsUsed + len > this.chars.length || this.idsUsed + nIds > this.ids.length) this.clear();
-    if (nIds > this.ids.length) return;
-    const mask = WordTable.SLOTS - 1;
+    if (this.count * 2 >= this.slots || this.charsUsed + len > this.chars.length || this.idsUsed + nIds > this.ids.length) {
+      if (this.slots < WordTable.MAX_SLOTS) this.grow();
+      else this.clear();
+    }
+    if (nIds > this.ids.length || this.charsUsed + len > this.chars.length) return;
+    const mask = this.slots - 1;
     let slot = hash & mask;
     while (this.keyOff[slot] >= 0) slot = (slot + 1) & mask;
     this.keyOff[slot] = this.charsUsed;
@@ -182,6 +189,35 @@ class WordTable {
       this.idsUsed += nIds;
     }
     this.count++;
+  }
+
+  /** Twice the slots (keys re-placed by their stored hash) and twice the room for chars and ids. */
+  private grow(): void {
+    const old = { keyOff: this.keyOff, keyLen: this.keyLen, keyHash: this.keyHash, valOff: this.valOff, valLen: this.valLen };
+    const n = old.keyOff.length;
+    this.slots = n * 2;
+    const mask = this.slots - 1;
+    this.keyOff = new Int32Array(this.slots).fill(-1);
+    this.keyLen = new Int32Array(this.slots);
+    this.keyHash = new Int32Array(this.slots);
+    this.valOff = new Int32Array(this.slots);
+    this.valLen = new Int32Array(this.slots);
+    for (let i = 0; i < n; i++) {
+      if (old.keyOff[i] < 0) continue;
+      let slot = old.keyHash[i] & mask;
+      while (this.keyOff[slot] >= 0) slot = (slot + 1) & mask;
+      this.keyOff[slot] = old.keyOff[i];
+      this.keyLen[slot] = old.keyLen[i];
+      this.keyHash[slot] = old.keyHash[i];
+      this.valOff[slot] = old.valOff[i];
+      this.valLen[slot] = old.valLen[i];
+    }
+    const chars = new Uint16Array(this.chars.length * 2);
+    chars.set(this.chars.subarray(0, this.charsUsed));
+    this.chars = chars;
+    const ids = new Int32Array(this.ids.length * 2);
+    ids.set(this.ids.subarray(0, this.idsUsed));
+    this.ids = ids;
   }
 
   private clear(): void {
