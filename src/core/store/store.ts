@@ -191,13 +191,20 @@ export function blobDim(b: Uint8Array): number {
   return dim;
 }
 
+const SCALE_F32 = new Float32Array(1);
+const SCALE_BYTES = new Uint8Array(SCALE_F32.buffer);
+
 /** Decode a stored vector blob into out[at .. at + dim); returns dim. */
 export function decodeVectorInto(b: Uint8Array, out: Float32Array, at: number): number {
   const dim = blobDim(b);
   if (b.byteLength % 4 !== 0) {
-    const scale = new DataView(b.buffer, b.byteOffset, 4).getFloat32(0, true);
-    const codes = new Int8Array(b.buffer, b.byteOffset + 4, dim);
-    for (let i = 0; i < dim; i++) out[at + i] = codes[i] * scale;
+    // No view objects per blob (the vector cache decodes every stored vector: 267k on the kernel).
+    SCALE_BYTES[0] = b[0];
+    SCALE_BYTES[1] = b[1];
+    SCALE_BYTES[2] = b[2];
+    SCALE_BYTES[3] = b[3];
+    const scale = LITTLE_ENDIAN ? SCALE_F32[0] : new DataView(SCALE_BYTES.buffer).getFloat32(0, true);
+    for (let i = 0; i < dim; i++) out[at + i] = ((b[4 + i] << 24) >> 24) * scale;
   } else if (LITTLE_ENDIAN) {
     out.set(new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength)), at);
   } else {
