@@ -228,6 +228,67 @@ class WordTable {
   }
 }
 
+/**
+ * The vocabulary's ASCII pieces as two tries over char codes — word-initial pieces (root 0) and
+ * continuation pieces without their prefix (root 1) — in one open-addressing table keyed by
+ * (node, char): the longest piece at a position is one walk with no substring made. WordPiece
+ * on a word not seen before was the embedding threads' largest tokenizer cost on the kernel
+ * (a Map lookup of a fresh substring for every candidate length).
+ */
+class PieceTrie {
+  /** (node × 128 + char) + 1 per slot; 0 = empty. */
+  private readonly keys: Int32Array;
+  private readonly children: Int32Array;
+  private readonly shift: number;
+  /** Token id ending at each node, or -1. */
+  readonly term: Int32Array;
+
+  constructor(vocab: ReadonlyMap<string, number>, prefix: string) {
+    const entries: Array<[string, number, number]> = [];
+    let chars = 0;
+    for (const [t, id] of vocab) {
+      const cont = t.startsWith(prefix) && t.length > prefix.length;
+      const s = cont ? t.slice(prefix.length) : t;
+      if (s.length === 0 || !isAscii(s)) continue;
+      entries.push([s, id, cont ? 1 : 0]);
+      chars += s.length;
+    }
+    let size = 1 << 10;
+    while (size < chars * 2) size <<= 1;
+    this.shift = 32 - Math.log2(size);
+    this.keys = new Int32Array(size);
+    this.children = new Int32Array(size);
+    const term = new Int32Array(chars + 2).fill(-1);
+    let nodes = 2;
+    for (const [s, id, root] of entries) {
+      let node = root;
+      for (let i = 0; i < s.length; i++) {
+        const key = node * 128 + s.charCodeAt(i) + 1;
+        let slot = Math.imul(key, 0x9e3779b1) >>> this.shift;
+        while (this.keys[slot] !== 0 && this.keys[slot] !== key) slot = (slot + 1) & (size - 1);
+        if (this.keys[slot] === 0) {
+          this.keys[slot] = key;
+          this.children[slot] = nodes++;
+        }
+        node = this.children[slot];
+      }
+      term[node] = id;
+    }
+    this.term = term;
+  }
+
+  /** The child of `node` by ASCII char `c`, or -1. */
+  child(node: number, c: number): number {
+    const key = node * 128 + c + 1;
+    const mask = this.keys.length - 1;
+    for (let slot = Math.imul(key, 0x9e3779b1) >>> this.shift; ; slot = (slot + 1) & mask) {
+      const k = this.keys[slot];
+      if (k === key) return this.children[slot];
+      if (k === 0) return -1;
+    }
+  }
+}
+
 class FastWordPiece implements StaticTokenizer {
   readonly path = 'wordpiece-fast' as const;
   readonly type = 'WordPiece';
@@ -237,6 +298,8 @@ class FastWordPiece implements StaticTokenizer {
   private readonly maxChars: number;
   /** Longest vocabulary entry in code units (without the prefix): no longer piece can match. */
   private readonly maxPiece: number;
+  /** The ASCII pieces, for WordPiece on ASCII words. */
+  private readonly pieces: PieceTrie;
   private readonly unk: number;
   private readonly lowercase: boolean;
   private readonly cleanText: boolean;
@@ -269,6 +332,7 @@ class FastWordPiece implements StaticTokenizer {
     let longest = 0;
     for (const t of this.vocab.keys()) longest = Math.max(longest, t.startsWith(this.prefix) ? t.length - this.prefix.length : t.length);
     this.maxPiece = longest;
+    this.pieces = new PieceTrie(this.vocab, this.prefix);
     const nz = json.normalizer!;
     this.lowercase = nz.lowercase === true;
     this.cleanText = nz.clean_text === true;
@@ -479,6 +543,7 @@ class FastWordPiece implements StaticTokenizer {
     const len = chars ? chars.length : w.length;
     if (len > this.maxChars) return this.unk;
     if (whole !== undefined) return whole;
+    if (asciiOnly) return this.asciiWordPiece(w);
     const ids: number[] = [];
     let start = 0;
     while (start < len) {
@@ -493,6 +558,32 @@ class FastWordPiece implements StaticTokenizer {
       if (id === undefined) return this.unk;
       ids.push(id);
       start = end;
+    }
+    return ids.length === 1 ? ids[0] : Int32Array.from(ids);
+  }
+
+  /** wordPiece for an ASCII word: at each position the longest piece is the last token on its trie walk. */
+  private asciiWordPiece(w: string): number | Int32Array {
+    const trie = this.pieces;
+    const ids: number[] = [];
+    const len = w.length;
+    let start = 0;
+    while (start < len) {
+      let node = start === 0 ? 0 : 1;
+      let best = -1;
+      let bestEnd = start;
+      for (let i = start; i < len; i++) {
+        node = trie.child(node, w.charCodeAt(i));
+        if (node < 0) break;
+        const t = trie.term[node];
+        if (t >= 0) {
+          best = t;
+          bestEnd = i + 1;
+        }
+      }
+      if (best < 0) return this.unk;
+      ids.push(best);
+      start = bestEnd;
     }
     return ids.length === 1 ? ids[0] : Int32Array.from(ids);
   }
