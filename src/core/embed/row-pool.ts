@@ -69,7 +69,7 @@ function name(s: string): number[] {
 }
 
 /** The module's bytes (see the header for its text). */
-export function rowPoolModule(): Uint8Array {
+export function rowPoolModule(): Uint8Array<ArrayBuffer> {
   const I32 = 0x7f;
   const V128 = 0x7b;
   const get = (i: number) => [0x20, i];
