@@ -225,8 +225,9 @@ class VectorSink {
   #n = 0;
   #error: Error | null = null;
 
-  constructor(private readonly expected: number) {
-    this.#ids = new Int32Array(Math.max(1, expected));
+  /** `capacity`: rows expected (more grow the arrays). */
+  constructor(capacity: number) {
+    this.#ids = new Int32Array(Math.max(1, capacity));
   }
 
   push(id: number, blob: Uint8Array): void {
@@ -260,8 +261,9 @@ class VectorSink {
     if (this.#error) throw this.#error;
     const n = this.#n;
     const dim = n ? this.#dim : 0;
-    if (n === this.#ids.length && n === this.expected) return { ids: this.#ids, vectors: this.#vectors, dim };
-    return { ids: this.#ids.slice(0, n), vectors: this.#vectors.slice(0, n * dim), dim };
+    if (n === this.#ids.length) return { ids: this.#ids, vectors: this.#vectors, dim };
+    // Views, not copies (the vectors of a big index are hundreds of MB).
+    return { ids: this.#ids.subarray(0, n), vectors: this.#vectors.subarray(0, n * dim), dim };
   }
 }
 
@@ -1026,7 +1028,8 @@ export class Store {
    * 267k vectors took 5–15 s on the loaded 2-core machine.
    */
   async loadVectors(model: string): Promise<{ ids: Int32Array; vectors: Float32Array; dim: number }> {
-    const sink = new VectorSink(await this.embeddedCount(model));
+    // Room for every chunk (a cheap count; counting the join first cost as much as the read).
+    const sink = new VectorSink(await this.chunkCount());
     this.#vectorSink = sink;
     try {
       await this.db.get(
