@@ -117,6 +117,7 @@ export async function staticFusionCheck(repos: string[], perRepo: number, famili
           if (hyProse[i]!.some((h) => h.explain && !h.explain.legs.includes('bm25'))) proseWithVector++;
         });
         L.push(`| ${repo} | ${fam} | ${qs.length} | ${changed} | ${top3}/${qs.filter((_, i) => kw[i]![0]).length} | ${rows ? ((100 * vecOnly) / rows).toFixed(1) : '0'}% | ${kwRows ? ((100 * kept) / kwRows).toFixed(1) : '0'}% | ${prose.length} | ${proseChanged} | ${proseWithVector} |`);
+        console.error(L[L.length - 1]); // rows as they come: a transformer run takes minutes per repository
       }
     } finally {
       rmSync(work, { recursive: true, force: true });
