@@ -27,6 +27,7 @@ interface VectorStore {
   loadVectors(model: string): Promise<{ ids: Int32Array; vectors: Float32Array; dim: number }>;
 }
 
+/** The cache's stamp for the index as it is now (rebuildVectorIndex makes the same string from what it read). */
 async function stampOf(store: VectorStore, key: string): Promise<string> {
   return `${key}|${await store.embeddedCount(key)}|${(await store.getMeta(META.updatedAt)) ?? ''}`;
 }
@@ -82,11 +83,18 @@ function readStamped(file: string): { stamp: string; body: Uint8Array } | null {
   return { stamp: new TextDecoder().decode(bytes.subarray(magic.length, nl)), body: bytes.subarray(nl + 1) };
 }
 
-/** Rewrite the cache file from the embeddings table (after an embedding pass). */
+/**
+ * Rewrite the cache file from the embeddings table (after an embedding pass). The caller holds
+ * the index's writer lock, so nothing changes the embeddings while they are read: the stamp
+ * is made from the vectors read (their count is embeddedCount's: the same join) and the
+ * index's last update, without the snapshot's two counting joins before and after — each a
+ * lookup per chunk, 267k on the kernel subset.
+ */
 export async function rebuildVectorIndex(store: VectorStore, paths: IndexPaths, key: string): Promise<{ kind: string; count: number; ms: number }> {
   const t0 = performance.now();
-  const snap = await snapshot(store, key);
-  save(snap, snap.stamp ?? '', paths.vectors);
+  const updated = (await store.getMeta(META.updatedAt)) ?? '';
+  const snap = await store.loadVectors(key);
+  save(snap, `${key}|${snap.ids.length}|${updated}`, paths.vectors);
   return { kind: 'exact', count: snap.ids.length, ms: performance.now() - t0 };
 }
 

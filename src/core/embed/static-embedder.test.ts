@@ -10,7 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { STATIC_SPECS, buildVocab, ensureGeneratedModel, staticWeights } from '../../../scripts/gen-models.ts';
 import { folderModelFiles } from './model-files-node.ts';
-import { parseSafetensors, readFloat32, readInt32 } from './safetensors.ts';
+import { parseSafetensors, readFloat32, readInt32, writeSafetensors } from './safetensors.ts';
 import { StaticEmbedder, firstCodePoints, medianTokenLength } from './static-embedder.ts';
 import { loadEmbedder, detectModelFamily } from './load-embedder.ts';
 
@@ -191,5 +191,66 @@ describe('StaticEmbedder refuses inconsistent model files', () => {
     { name: 'config not JSON', over: { 'config.json': new TextEncoder().encode('{') }, error: /config.json is not valid JSON/ },
   ])('$name', async ({ over, error }) => {
     await expect(StaticEmbedder.load(files(over), { modelId: 'x' })).rejects.toThrow(error);
+  });
+});
+
+describe('StaticEmbedder on tables wide enough for the SIMD loop (row-pool.ts), by hand', () => {
+  // static-tiny's tokenizer and config with a generated 40-wide table (two 16-column SIMD
+  // blocks and an 8-column tail) and weights: built in memory when the test runs.
+  const DIM = 40;
+  let T: Tables;
+  let simd: StaticEmbedder;
+  let js: StaticEmbedder;
+
+  beforeAll(async () => {
+    await ensureGeneratedModel('static-tiny', MODELS);
+    const dir = join(MODELS, 'static-tiny');
+    const tok = JSON.parse(readFileSync(join(dir, 'tokenizer.json'), 'utf8')) as { model: { vocab: Record<string, number> }; added_tokens: Array<{ id: number }> };
+    const rows = Math.max(...Object.values(tok.model.vocab), ...tok.added_tokens.map((t) => t.id)) + 1;
+    let seed = 12345;
+    const rand = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32) * 2 - 1;
+    const emb = Float32Array.from({ length: rows * DIM }, rand);
+    const weights = Float32Array.from({ length: rows }, () => 0.5 + Math.abs(rand()));
+    const bytes = writeSafetensors([
+      { name: 'embeddings', dtype: 'F32', shape: [rows, DIM], data: emb },
+      { name: 'weights', dtype: 'F32', shape: [rows], data: weights },
+    ]);
+    const files = {
+      where: 'mem',
+      async read(name: string) {
+        return name === 'model.safetensors' ? bytes : new Uint8Array(readFileSync(join(dir, name)));
+      },
+    };
+    simd = await StaticEmbedder.load(files, { modelId: 'wide' });
+    js = await StaticEmbedder.load(files, { modelId: 'wide', forceJsPooling: true });
+    T = { vocab: new Map(Object.entries(tok.model.vocab)), emb, dim: DIM, weights, mapping: null };
+  });
+
+  it('pools with WebAssembly SIMD in Node, and equals the mean computed by hand', async () => {
+    expect(simd.poolingPath).toBe('wasm-simd');
+    expect(js.poolingPath).toBe('js');
+    const cases: Array<[string, string[]]> = [
+      ['get set GET', ['get', 'set', 'get']],
+      ['user.name', ['user', '.', 'name']],
+      ['parse json config file get', ['parse', 'json', 'config', 'file', 'get']],
+    ];
+    for (const [text, pieces] of cases) {
+      const want = byHand(T, pieces, true);
+      expectClose(await simd.embedQuery(text), want);
+      expectClose(await js.embedQuery(text), want);
+    }
+    expect([...await simd.embed(['', '☃'])]).toEqual(new Array(2 * DIM).fill(0));
+  });
+
+  it('gives the same vectors as the plain loop to float32 rounding, whatever the batch', async () => {
+    const texts = Array.from({ length: 50 }, (_, i) => ['get set', 'file parse json', 'user.name config', 'a b c d'][i % 4]!.repeat(1 + (i % 7)));
+    const a = await simd.embed(texts);
+    const b = await js.embed(texts);
+    let max = 0;
+    for (let i = 0; i < a.length; i++) max = Math.max(max, Math.abs(a[i]! - b[i]!));
+    expect(max).toBeLessThan(1e-6);
+    expect(max).toBeGreaterThanOrEqual(0);
+    // A text's vector does not depend on its batch.
+    expect([...a.subarray(5 * DIM, 6 * DIM)]).toEqual([...await simd.embedQuery(texts[5]!)]);
   });
 });

@@ -31,6 +31,7 @@ import type { ModelFiles } from './model-files.ts';
 import { parseSafetensors, readFloat32, readInt32, type Safetensors } from './safetensors.ts';
 import { SessionGate } from './session-gate.ts';
 import { createStaticTokenizer, type StaticTokenizer } from './static-tokenizer.ts';
+import { createRowPool, type RowPool } from './row-pool.ts';
 
 export interface StaticModelConfig {
   normalize?: boolean;
@@ -47,6 +48,8 @@ export interface StaticEmbedderOptions {
   onProgress?: (p: LoadProgress) => void;
   /** Tests and the bench: tokenise through the library even when the fast path fits. */
   forceLibraryTokenizer?: boolean;
+  /** Tests and the bench: pool rows with the plain JS loop even where WebAssembly SIMD runs. */
+  forceJsPooling?: boolean;
 }
 
 /** The parsed files of a static model (what `StaticEmbedder.fromParts` builds on). */
@@ -132,8 +135,8 @@ export async function readStaticModel(
 
 export class StaticEmbedder implements SiftEmbedder {
   readonly info: EmbedderInfo;
-  /** [rows × dim] as float32. */
-  private readonly table: Float32Array;
+  /** The table ([rows × dim] float32) and the weighted row sum over it (row-pool.ts). */
+  private readonly pool: RowPool;
   private readonly weights: Float32Array | null;
   private readonly mapping: Int32Array | null;
   private readonly normalize: boolean;
@@ -142,8 +145,7 @@ export class StaticEmbedder implements SiftEmbedder {
   private readonly gate = new SessionGate();
   /** Per-id counts of the text being pooled, and the ids touched (reset after each text). */
   private readonly counts: Int32Array;
-  private touched: Int32Array;
-  private readonly acc: Float64Array;
+  private readonly touched: Int32Array;
 
   private constructor(
     private readonly tokenizer: StaticTokenizer,
@@ -151,15 +153,15 @@ export class StaticEmbedder implements SiftEmbedder {
     opts: StaticEmbedderOptions,
   ) {
     const maxTokens = opts.maxTokens ?? STATIC_MAX_TOKENS;
-    this.table = parts.table;
+    // At most maxTokens distinct ids are pooled per text.
+    this.pool = createRowPool(parts.table, parts.dim, Math.max(1, maxTokens), { forceJs: opts.forceJsPooling });
     this.weights = parts.weights;
     this.mapping = parts.mapping;
     this.normalize = parts.normalize;
     this.maxChars = maxTokens * parts.medianLength;
     this.batchSize = opts.batchSize ?? STATIC_BATCH_SIZE;
     this.counts = new Int32Array(parts.vocabSize);
-    this.touched = new Int32Array(1024);
-    this.acc = new Float64Array(parts.dim);
+    this.touched = new Int32Array(Math.max(1, maxTokens));
     this.info = {
       modelId: opts.modelId,
       device: 'cpu',
@@ -217,7 +219,7 @@ export class StaticEmbedder implements SiftEmbedder {
 
   /** Ids of a text after model2vec's character cut, unknown tokens dropped, before the token cut. */
   private ids(text: string): Int32Array {
-    const ids = this.tokenizer.encode(this.maxChars > 0 ? firstCodePoints(text, this.maxChars) : text);
+    const ids = this.tokenizer.encodeShared(this.maxChars > 0 ? firstCodePoints(text, this.maxChars) : text);
     const unk = this.tokenizer.unkId;
     if (unk === null) return ids;
     let n = 0;
@@ -237,38 +239,25 @@ export class StaticEmbedder implements SiftEmbedder {
     if (n === 0) return; // zeros (out is fresh)
     // Count each id once, then add each distinct row once, scaled by count × weight.
     const counts = this.counts;
-    if (this.touched.length < n) this.touched = new Int32Array(Math.max(n, this.touched.length * 2));
     const touched = this.touched;
     let distinct = 0;
     for (let i = 0; i < n; i++) {
       const id = all[i];
       if (counts[id]++ === 0) touched[distinct++] = id;
     }
-    const acc = this.acc;
-    acc.fill(0);
-    const table = this.table;
+    const pool = this.pool;
+    const rows = pool.rows;
+    const ws = pool.weights;
     const weights = this.weights;
     const mapping = this.mapping;
     for (let k = 0; k < distinct; k++) {
       const id = touched[k];
-      const w = weights ? counts[id] * weights[id] : counts[id];
+      ws[k] = weights ? counts[id] * weights[id] : counts[id];
       counts[id] = 0;
-      const base = (mapping ? mapping[id] : id) * dim;
-      // Unrolled by 8 (the usual dims are multiples of 8): ~1.5-2x the plain loop in V8.
-      const unrolled = dim & ~7;
-      for (let d = 0; d < unrolled; d += 8) {
-        const b = base + d;
-        acc[d] += w * table[b];
-        acc[d + 1] += w * table[b + 1];
-        acc[d + 2] += w * table[b + 2];
-        acc[d + 3] += w * table[b + 3];
-        acc[d + 4] += w * table[b + 4];
-        acc[d + 5] += w * table[b + 5];
-        acc[d + 6] += w * table[b + 6];
-        acc[d + 7] += w * table[b + 7];
-      }
-      for (let d = unrolled; d < dim; d++) acc[d] += w * table[base + d];
+      rows[k] = mapping ? mapping[id] : id;
     }
+    pool.sum(distinct);
+    const acc = pool.acc;
     let norm = 0;
     for (let d = 0; d < dim; d++) {
       acc[d] /= n;
@@ -277,6 +266,11 @@ export class StaticEmbedder implements SiftEmbedder {
     // model2vec: mean / (‖mean‖ + 1e-32) when normalising.
     const scale = this.normalize ? 1 / (Math.sqrt(norm) + 1e-32) : 1;
     for (let d = 0; d < dim; d++) out[at + d] = acc[d] * scale;
+  }
+
+  /** Which loop pools rows ('wasm-simd' or 'js'), for the bench and docs. */
+  get poolingPath(): string {
+    return this.pool.path;
   }
 
   async embed(texts: string[], signal?: AbortSignal): Promise<Float32Array> {

@@ -55,6 +55,10 @@ const EDGE_CASES = [
   'snake_case camelCase PascalCase kebab-case SCREAMING_CASE __dunder__ $jq @decorator #include <stdio.h>',
   'ÀÉÎÕÜ ßẞ ǅ İstanbul ﬁ ligature',
   '¿¡«»—–…‘’“” punctuation',
+  // Controls next to non-ASCII lines and added tokens (clean_text runs on the whole section).
+  'ctrl\x01 é mixed\x02 line\r\nascii\x03line\n\x04\x05\nlast é\x7f',
+  'x\x01[CLS]\x02y [SEP]\x1f',
+  'all ascii\r\n\tindented;\n\n  x = y[i] + z[j]; // [MASK]ed',
 ];
 
 describe('static tokenizer: fast WordPiece = @huggingface/tokenizers', () => {
@@ -67,6 +71,29 @@ describe('static tokenizer: fast WordPiece = @huggingface/tokenizers', () => {
   });
 
   const libIds = (text: string): number[] => lib.encode(text, { add_special_tokens: false }).ids;
+
+  it('encodeShared gives encode\'s ids in a buffer it reuses', () => {
+    const t = createStaticTokenizer(json);
+    const texts = ['int main(void) { return 0; }', 'héllo wörld', 'a [SEP] b', ''];
+    const shared = t.encodeShared(texts[0]!);
+    expect([...shared]).toEqual(libIds(texts[0]!));
+    for (const text of texts) expect([...t.encodeShared(text)], text).toEqual(libIds(text));
+    // The first answer's memory was reused by the later calls.
+    expect(t.encodeShared(texts[0]!).buffer).toBe(shared.buffer);
+  });
+
+  it('keeps the library\'s ids while its word table grows past its first size', () => {
+    const t = createStaticTokenizer(json);
+    // 40k distinct words (the table starts at 64k slots and doubles when half full), in 20 texts.
+    const texts = Array.from({ length: 20 }, (_, j) => Array.from({ length: 1000 }, (_, i) => `w${j}x${i}q Zz${i * 20 + j}_y`).join(' '));
+    for (const round of [1, 2]) {
+      for (const text of texts) {
+        const got = t.encodeShared(text);
+        const want = libIds(text);
+        if (got.length !== want.length || got.some((id, i) => id !== want[i])) expect([...got], `round ${round}`).toEqual(want);
+      }
+    }
+  }, 120_000);
 
   it('takes the fast path for the 30,522-token BERT tokenizer', () => {
     const t = createStaticTokenizer(json);

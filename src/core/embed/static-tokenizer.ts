@@ -33,6 +33,11 @@ export interface StaticTokenizer {
   vocabTokens(): Iterable<string>;
   /** Ids of `text` without post-processing specials. */
   encode(text: string): Int32Array;
+  /**
+   * The same ids, in a buffer the tokenizer reuses: valid until its next call (the embedder's
+   * hot path, which allocates nothing per text this way).
+   */
+  encodeShared(text: string): Int32Array;
 }
 
 interface TokenizerJson {
@@ -66,6 +71,9 @@ class LibraryTokenizer implements StaticTokenizer {
   }
   encode(text: string): Int32Array {
     return Int32Array.from(this.lib.encode(text, { add_special_tokens: false }).ids);
+  }
+  encodeShared(text: string): Int32Array {
+    return this.encode(text);
   }
 }
 
@@ -107,31 +115,37 @@ const WORD_CACHE_MAX = 200_000;
 const CONTROLS = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/;
 // eslint-disable-next-line no-control-regex
 const CONTROLS_ALL = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g;
+// eslint-disable-next-line no-control-regex
+const NON_ASCII = /[^\x00-\x7f]/;
 const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 0x01000193;
 
 /**
  * ASCII word → piece ids, an open-addressing hash table over typed arrays: a word's chars
  * (lowercased when the normalizer lowercases) are compared in place in the line, so a word
- * seen before costs its hash and one comparison, no allocation. Cleared when half full.
+ * seen before costs its hash and one comparison, no allocation. It doubles when half full, up
+ * to MAX_SLOTS (a whole kernel pass meets hundreds of thousands of distinct words: a table cleared at 131k
+ * re-ran WordPiece for most of them), and is cleared only past that.
  */
 class WordTable {
   static readonly MAX_WORD = 64;
-  private static readonly SLOTS = 1 << 18;
-  private readonly keyOff = new Int32Array(WordTable.SLOTS).fill(-1);
-  private readonly keyLen = new Int32Array(WordTable.SLOTS);
-  private readonly keyHash = new Int32Array(WordTable.SLOTS);
-  readonly valOff = new Int32Array(WordTable.SLOTS);
-  readonly valLen = new Int32Array(WordTable.SLOTS);
-  private chars = new Uint16Array(1 << 21);
-  ids = new Int32Array(1 << 19);
+  private static readonly MIN_SLOTS = 1 << 16;
+  private static readonly MAX_SLOTS = 1 << 20;
+  private slots = WordTable.MIN_SLOTS;
+  private keyOff = new Int32Array(this.slots).fill(-1);
+  private keyLen = new Int32Array(this.slots);
+  private keyHash = new Int32Array(this.slots);
+  valOff = new Int32Array(this.slots);
+  valLen = new Int32Array(this.slots);
+  private chars = new Uint16Array(this.slots * 8);
+  ids = new Int32Array(this.slots * 2);
   private charsUsed = 0;
   private idsUsed = 0;
   private count = 0;
 
   /** The word's slot, or -1. */
   find(line: string, start: number, len: number, hash: number, fold: boolean): number {
-    const mask = WordTable.SLOTS - 1;
+    const mask = this.slots - 1;
     for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
       const off = this.keyOff[slot];
       if (off < 0) return -1;
@@ -151,9 +165,12 @@ class WordTable {
 
   add(line: string, start: number, len: number, hash: number, fold: boolean, hit: number | Int32Array): void {
     const nIds = typeof hit === 'number' ? 1 : hit.length;
-    if (this.count * 2 >= WordTable.SLOTS || this.charsUsed + len > this.chars.length || this.idsUsed + nIds > this.ids.length) this.clear();
-    if (nIds > this.ids.length) return;
-    const mask = WordTable.SLOTS - 1;
+    if (this.count * 2 >= this.slots || this.charsUsed + len > this.chars.length || this.idsUsed + nIds > this.ids.length) {
+      if (this.slots < WordTable.MAX_SLOTS) this.grow();
+      else this.clear();
+    }
+    if (nIds > this.ids.length || this.charsUsed + len > this.chars.length) return;
+    const mask = this.slots - 1;
     let slot = hash & mask;
     while (this.keyOff[slot] >= 0) slot = (slot + 1) & mask;
     this.keyOff[slot] = this.charsUsed;
@@ -174,11 +191,101 @@ class WordTable {
     this.count++;
   }
 
+  /** Twice the slots (keys re-placed by their stored hash) and twice the room for chars and ids. */
+  private grow(): void {
+    const old = { keyOff: this.keyOff, keyLen: this.keyLen, keyHash: this.keyHash, valOff: this.valOff, valLen: this.valLen };
+    const n = old.keyOff.length;
+    this.slots = n * 2;
+    const mask = this.slots - 1;
+    this.keyOff = new Int32Array(this.slots).fill(-1);
+    this.keyLen = new Int32Array(this.slots);
+    this.keyHash = new Int32Array(this.slots);
+    this.valOff = new Int32Array(this.slots);
+    this.valLen = new Int32Array(this.slots);
+    for (let i = 0; i < n; i++) {
+      if (old.keyOff[i] < 0) continue;
+      let slot = old.keyHash[i] & mask;
+      while (this.keyOff[slot] >= 0) slot = (slot + 1) & mask;
+      this.keyOff[slot] = old.keyOff[i];
+      this.keyLen[slot] = old.keyLen[i];
+      this.keyHash[slot] = old.keyHash[i];
+      this.valOff[slot] = old.valOff[i];
+      this.valLen[slot] = old.valLen[i];
+    }
+    const chars = new Uint16Array(this.chars.length * 2);
+    chars.set(this.chars.subarray(0, this.charsUsed));
+    this.chars = chars;
+    const ids = new Int32Array(this.ids.length * 2);
+    ids.set(this.ids.subarray(0, this.idsUsed));
+    this.ids = ids;
+  }
+
   private clear(): void {
     this.keyOff.fill(-1);
     this.charsUsed = 0;
     this.idsUsed = 0;
     this.count = 0;
+  }
+}
+
+/**
+ * The vocabulary's ASCII pieces as two tries over char codes — word-initial pieces (root 0) and
+ * continuation pieces without their prefix (root 1) — in one open-addressing table keyed by
+ * (node, char): the longest piece at a position is one walk with no substring made. WordPiece
+ * on a word not seen before was the embedding threads' largest tokenizer cost on the kernel
+ * (a Map lookup of a fresh substring for every candidate length).
+ */
+class PieceTrie {
+  /** (node × 128 + char) + 1 per slot; 0 = empty. */
+  private readonly keys: Int32Array;
+  private readonly children: Int32Array;
+  private readonly shift: number;
+  /** Token id ending at each node, or -1. */
+  readonly term: Int32Array;
+
+  constructor(vocab: ReadonlyMap<string, number>, prefix: string) {
+    const entries: Array<[string, number, number]> = [];
+    let chars = 0;
+    for (const [t, id] of vocab) {
+      const cont = t.startsWith(prefix) && t.length > prefix.length;
+      const s = cont ? t.slice(prefix.length) : t;
+      if (s.length === 0 || !isAscii(s)) continue;
+      entries.push([s, id, cont ? 1 : 0]);
+      chars += s.length;
+    }
+    let size = 1 << 10;
+    while (size < chars * 2) size <<= 1;
+    this.shift = 32 - Math.log2(size);
+    this.keys = new Int32Array(size);
+    this.children = new Int32Array(size);
+    const term = new Int32Array(chars + 2).fill(-1);
+    let nodes = 2;
+    for (const [s, id, root] of entries) {
+      let node = root;
+      for (let i = 0; i < s.length; i++) {
+        const key = node * 128 + s.charCodeAt(i) + 1;
+        let slot = Math.imul(key, 0x9e3779b1) >>> this.shift;
+        while (this.keys[slot] !== 0 && this.keys[slot] !== key) slot = (slot + 1) & (size - 1);
+        if (this.keys[slot] === 0) {
+          this.keys[slot] = key;
+          this.children[slot] = nodes++;
+        }
+        node = this.children[slot];
+      }
+      term[node] = id;
+    }
+    this.term = term;
+  }
+
+  /** The child of `node` by ASCII char `c`, or -1. */
+  child(node: number, c: number): number {
+    const key = node * 128 + c + 1;
+    const mask = this.keys.length - 1;
+    for (let slot = Math.imul(key, 0x9e3779b1) >>> this.shift; ; slot = (slot + 1) & mask) {
+      const k = this.keys[slot];
+      if (k === key) return this.children[slot];
+      if (k === 0) return -1;
+    }
   }
 }
 
@@ -191,11 +298,15 @@ class FastWordPiece implements StaticTokenizer {
   private readonly maxChars: number;
   /** Longest vocabulary entry in code units (without the prefix): no longer piece can match. */
   private readonly maxPiece: number;
+  /** The ASCII pieces, for WordPiece on ASCII words. */
+  private readonly pieces: PieceTrie;
   private readonly unk: number;
   private readonly lowercase: boolean;
   private readonly cleanText: boolean;
   private readonly added: Map<string, { id: number; lstrip: boolean; rstrip: boolean }>;
   private readonly trie: TrieNode | null;
+  /** Matches any added token's content (whether splitAdded has work to do). */
+  private readonly addedRe: RegExp | null;
   /** ASCII characters an added token starts with. */
   private readonly firstAscii = new Uint8Array(128);
   /** Word → its piece ids: one id, or several. */
@@ -221,12 +332,14 @@ class FastWordPiece implements StaticTokenizer {
     let longest = 0;
     for (const t of this.vocab.keys()) longest = Math.max(longest, t.startsWith(this.prefix) ? t.length - this.prefix.length : t.length);
     this.maxPiece = longest;
+    this.pieces = new PieceTrie(this.vocab, this.prefix);
     const nz = json.normalizer!;
     this.lowercase = nz.lowercase === true;
     this.cleanText = nz.clean_text === true;
     const added = json.added_tokens ?? [];
     this.added = new Map(added.map((t) => [t.content, { id: t.id, lstrip: t.lstrip === true, rstrip: t.rstrip === true }]));
     this.trie = added.length ? buildTrie(added.map((t) => t.content)) : null;
+    this.addedRe = added.length ? new RegExp(added.map((t) => t.content.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')) : null;
     for (const t of added) if (t.content.charCodeAt(0) < 128) this.firstAscii[t.content.charCodeAt(0)] = 1;
     for (let c = 0; c < 128; c++) this.punct.push(ASCII_PUNCT[c] ? this.wordPiece(String.fromCharCode(c)) : this.unk);
   }
@@ -236,15 +349,23 @@ class FastWordPiece implements StaticTokenizer {
   }
 
   encode(text: string): Int32Array {
+    return this.encodeShared(text).slice();
+  }
+
+  encodeShared(text: string): Int32Array {
     this.n = 0;
-    const sections = this.trie ? this.splitAdded(text) : [text];
-    for (const s of sections) {
-      if (s.length === 0) continue;
-      const tok = this.added.get(s);
-      if (tok) this.push(tok.id);
-      else this.encodeSection(s);
+    // Most texts hold no added token: one native regex test instead of the trie walk.
+    if (this.trie && this.addedRe!.test(text)) {
+      for (const s of this.splitAdded(text)) {
+        if (s.length === 0) continue;
+        const tok = this.added.get(s);
+        if (tok) this.push(tok.id);
+        else this.encodeSection(s);
+      }
+    } else if (text.length) {
+      this.encodeSection(text);
     }
-    return this.buf.slice(0, this.n);
+    return this.buf.subarray(0, this.n);
   }
 
   /** The library's added-token split, lstrip/rstrip included. */
@@ -303,8 +424,19 @@ class FastWordPiece implements StaticTokenizer {
     this.buf[this.n++] = id;
   }
 
-  /** Line by line (every split point is whitespace): ASCII lines here, others through the library. */
-  private encodeSection(s: string): void {
+  /**
+   * A section without added tokens. clean_text's removal of ASCII controls (never tab, LF or
+   * CR) is done on the whole section first — the library's normalizer would remove them too.
+   * All-ASCII (nearly every code chunk): one pass over the whole section, since every split
+   * point is whitespace or punctuation and a line break is whitespace. Otherwise line by line:
+   * ASCII lines here, the others through the library's normalizer and pre-tokenizer.
+   */
+  private encodeSection(raw: string): void {
+    const s = this.cleanText && CONTROLS.test(raw) ? raw.replace(CONTROLS_ALL, '') : raw;
+    if (!NON_ASCII.test(s)) {
+      this.encodeAsciiLine(s);
+      return;
+    }
     let lineStart = 0;
     let ascii = true;
     const n = s.length;
@@ -329,9 +461,8 @@ class FastWordPiece implements StaticTokenizer {
    * codes: no string is made for a word already seen (WordTable), lowercasing is folded into
    * the hash and the comparison.
    */
-  private encodeAsciiLine(raw: string): void {
-    // clean_text: control characters go (joining their neighbours); tab, CR and LF are whitespace.
-    const line = this.cleanText && CONTROLS.test(raw) ? raw.replace(CONTROLS_ALL, '') : raw;
+  private encodeAsciiLine(line: string): void {
+    // (clean_text's control characters are gone already: encodeSection.)
     const fold = this.lowercase;
     let start = -1;
     let hash = 0;
@@ -412,6 +543,7 @@ class FastWordPiece implements StaticTokenizer {
     const len = chars ? chars.length : w.length;
     if (len > this.maxChars) return this.unk;
     if (whole !== undefined) return whole;
+    if (asciiOnly) return this.asciiWordPiece(w);
     const ids: number[] = [];
     let start = 0;
     while (start < len) {
@@ -426,6 +558,32 @@ class FastWordPiece implements StaticTokenizer {
       if (id === undefined) return this.unk;
       ids.push(id);
       start = end;
+    }
+    return ids.length === 1 ? ids[0] : Int32Array.from(ids);
+  }
+
+  /** wordPiece for an ASCII word: at each position the longest piece is the last token on its trie walk. */
+  private asciiWordPiece(w: string): number | Int32Array {
+    const trie = this.pieces;
+    const ids: number[] = [];
+    const len = w.length;
+    let start = 0;
+    while (start < len) {
+      let node = start === 0 ? 0 : 1;
+      let best = -1;
+      let bestEnd = start;
+      for (let i = start; i < len; i++) {
+        node = trie.child(node, w.charCodeAt(i));
+        if (node < 0) break;
+        const t = trie.term[node];
+        if (t >= 0) {
+          best = t;
+          bestEnd = i + 1;
+        }
+      }
+      if (best < 0) return this.unk;
+      ids.push(best);
+      start = bestEnd;
     }
     return ids.length === 1 ? ids[0] : Int32Array.from(ids);
   }

@@ -22,10 +22,12 @@ describe('fuseRrf ordering', () => {
     ['exact symbol from the bottom of one leg goes first', hits(1, 2, 3), hits(1, 2), { exactSymbolIds: new Set([3]) }, [3, 1, 2]],
     ['two exact symbols keep their RRF order', hits(1, 2, 3), hits(3), { exactSymbolIds: new Set([2, 3]) }, [3, 2, 1]],
     ['exact symbol with k = 0 and weight 1 still first', hits(1, 2), hits(1, 2), { k: 0, bm25Weight: 1, vectorWeight: 1, exactSymbolIds: new Set([2]) }, [2, 1]],
-    // A name lookup: the vector leg cannot reorder what the keyword leg found, even when it disagrees completely.
-    ['keywordFirst: keyword order kept, vector-only items after it', hits(1, 2, 3), hits(3, 9, 2, 1), { keywordFirst: true, vectorWeight: 1 }, [1, 2, 3, 9]],
-    ['keywordFirst: a vector-only item never passes the last keyword item', hits(...Array.from({ length: 200 }, (_, i) => i + 1)), hits(500), { keywordFirst: true, bm25Weight: 0.1, vectorWeight: 1 }, [...Array.from({ length: 200 }, (_, i) => i + 1), 500]],
-    ['keywordFirst: definitions of equal tier keep the keyword order', hits(1, 2, 3), hits(2, 1), { keywordFirst: true, definitionTiers: new Map([[1, 1], [2, 1]]) }, [1, 2, 3]],
+    // A name lookup: the keyword leg's first item stays first however the vector leg disagrees; the rest fuse as usual.
+    ['keywordFirst: keyword first kept, the rest by RRF', hits(1, 2, 3), hits(3, 9, 2, 1), { keywordFirst: true, vectorWeight: 1 }, [1, 3, 2, 9]],
+    ['keywordFirst: a vector-only item can pass later keyword items, never the first', hits(...Array.from({ length: 200 }, (_, i) => i + 1)), hits(500), { keywordFirst: true, bm25Weight: 0.1, vectorWeight: 1 }, [1, 500, ...Array.from({ length: 199 }, (_, i) => i + 2)]],
+    ['keywordFirst: the first definition stays first, equal-tier ones after it follow RRF', hits(1, 2, 3), hits(3, 2), { keywordFirst: true, definitionTiers: new Map([[1, 1], [2, 1], [3, 1]]) }, [1, 3, 2]],
+    ['keywordFirst: first stays above a higher-tier definition only the vector leg found', hits(1, 2), hits(7), { keywordFirst: true, definitionTiers: new Map([[7, 3]]) }, [1, 7, 2]],
+    ['keywordFirst without a vector leg: plain keyword scores', hits(1, 2), [], { keywordFirst: true, definitionTiers: new Map([[2, 1]]) }, [2, 1]],
     ['without keywordFirst the vector leg reorders equal-tier definitions', hits(1, 2, 3), hits(2), { definitionTiers: new Map([[1, 1], [2, 1]]) }, [2, 1, 3]],
   ])('%s', (_name, bm25, vector, opts, want) => {
     expect(order(bm25, vector, opts)).toEqual(want);

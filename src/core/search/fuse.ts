@@ -11,9 +11,10 @@
  * rank, vector rank — absent ranks last — then id); a definition outranks every item without
  * one, and a higher tier outranks a lower one, because the `definition` contribution is the
  * largest possible RRF score plus tier × a unit larger than any RRF difference. With
- * `keywordFirst` (a name lookup) an item the keyword leg found gets no vector contribution and a
- * `keyword_first` contribution of the largest possible RRF score instead, so the keyword leg's
- * order is kept and vector-only items follow it.
+ * `keywordFirst` (a name lookup) and a vector leg, the keyword leg's first item gets a
+ * `keyword_first` contribution larger than any other item's definition and RRF contributions
+ * together, so it stays first whatever the vector leg says; every other item fuses as in any
+ * question, with the caller's (per-kind) weights and the definition tiers.
  */
 
 import type { Hit, SearchMode, SearchStrategy } from '../types.ts';
@@ -44,10 +45,10 @@ export interface FuseOptions {
   /** Size step per definition (symbols.ts sizeStep): DEFINITION_SIZE_STEP each, within its tier. */
   definitionSizes?: ReadonlyMap<number, number>;
   /**
-   * A name lookup (symbols.ts wantsDefinitions): the keyword leg orders everything it found, and
-   * the vector leg orders only what the keyword leg did not find, after it. Meaning then adds
-   * results to a lookup without ever moving one (issue 36: hybrid changes no name lookup's
-   * answer, whatever the model).
+   * A name lookup (symbols.ts wantsDefinitions): the keyword leg's first item — its best
+   * definition of the name when it found one — stays first; the vector leg reorders only the
+   * rest, by the weights given (issue 36: hybrid changes no name lookup's answer, whatever the
+   * model, and meaning still orders what follows it).
    */
   keywordFirst?: boolean;
 }
@@ -111,6 +112,14 @@ export function fuseRrf(bm25: readonly Hit[], vector: readonly Hit[], opts: Fuse
     if (item.vectorRank === null || h.rank < item.vectorRank) { item.vectorRank = h.rank; item.vectorScore = h.score; }
   }
   for (const id of tiers.keys()) itemFor(id);
+  // The keyword leg's first item (lowest rank, then lowest id) is the one a name lookup keeps first.
+  let pinned: FusedItem | null = null;
+  if (keywordFirst) {
+    for (const item of items.values()) {
+      if (item.bm25Rank !== null && (!pinned || item.bm25Rank < pinned.bm25Rank! || (item.bm25Rank === pinned.bm25Rank && item.id < pinned.id))) pinned = item;
+    }
+  }
+  let topDefinition = 0;
 
   for (const item of items.values()) {
     if (item.bm25Rank !== null) {
@@ -119,16 +128,22 @@ export function fuseRrf(bm25: readonly Hit[], vector: readonly Hit[], opts: Fuse
     }
     if (item.vectorRank !== null) {
       item.legs.push('vector');
-      const keywordOrders = keywordFirst && item.bm25Rank !== null;
-      item.explain.push({ signal: 'vector_rrf', value: item.vectorRank, contribution: keywordOrders ? 0 : wv / (k + item.vectorRank) });
+      item.explain.push({ signal: 'vector_rrf', value: item.vectorRank, contribution: wv / (k + item.vectorRank) });
     }
-    if (keywordFirst && item.bm25Rank !== null) item.explain.push({ signal: 'keyword_first', value: 1, contribution: maxRrf });
     const tier = tiers.get(item.id);
     if (tier !== undefined) {
       const rankBy = definitionRank({ tier, size: opts.definitionSizes?.get(item.id) ?? 0 });
-      item.explain.push({ signal: 'definition', value: tier, contribution: maxRrf + rankBy * unit });
+      const contribution = maxRrf + rankBy * unit;
+      topDefinition = Math.max(topDefinition, contribution);
+      item.explain.push({ signal: 'definition', value: tier, contribution });
     }
     item.combinedScore = item.explain.reduce((s, e) => s + e.contribution, 0);
+  }
+  if (pinned) {
+    // Any other item scores at most maxRrf + topDefinition; the pinned one has RRF > 0 on top of this.
+    const contribution = maxRrf + topDefinition;
+    pinned.explain.push({ signal: 'keyword_first', value: 1, contribution });
+    pinned.combinedScore += contribution;
   }
 
   const sorted = [...items.values()].sort(compareFused);

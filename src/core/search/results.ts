@@ -35,7 +35,7 @@ export interface LegHits {
   vectorFloor: number | null;
   /** Vector hits dropped below the floor. */
   vectorDropped: number;
-  /** A name lookup: the keyword leg's order is kept, vector-only hits follow (fuse.ts keywordFirst). */
+  /** A name lookup: the keyword leg's first result stays first, the rest fuse by the weights (fuse.ts keywordFirst). */
   keywordFirst?: boolean;
   /**
    * The question describes one function (query.ts describesFunction: "Returns the number of…"):

@@ -191,13 +191,20 @@ export function blobDim(b: Uint8Array): number {
   return dim;
 }
 
+const SCALE_F32 = new Float32Array(1);
+const SCALE_BYTES = new Uint8Array(SCALE_F32.buffer);
+
 /** Decode a stored vector blob into out[at .. at + dim); returns dim. */
 export function decodeVectorInto(b: Uint8Array, out: Float32Array, at: number): number {
   const dim = blobDim(b);
   if (b.byteLength % 4 !== 0) {
-    const scale = new DataView(b.buffer, b.byteOffset, 4).getFloat32(0, true);
-    const codes = new Int8Array(b.buffer, b.byteOffset + 4, dim);
-    for (let i = 0; i < dim; i++) out[at + i] = codes[i] * scale;
+    // No view objects per blob (the vector cache decodes every stored vector: 267k on the kernel).
+    SCALE_BYTES[0] = b[0];
+    SCALE_BYTES[1] = b[1];
+    SCALE_BYTES[2] = b[2];
+    SCALE_BYTES[3] = b[3];
+    const scale = LITTLE_ENDIAN ? SCALE_F32[0] : new DataView(SCALE_BYTES.buffer).getFloat32(0, true);
+    for (let i = 0; i < dim; i++) out[at + i] = ((b[4 + i] << 24) >> 24) * scale;
   } else if (LITTLE_ENDIAN) {
     out.set(new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength)), at);
   } else {
@@ -218,8 +225,9 @@ class VectorSink {
   #n = 0;
   #error: Error | null = null;
 
-  constructor(private readonly expected: number) {
-    this.#ids = new Int32Array(Math.max(1, expected));
+  /** `capacity`: rows expected (more grow the arrays). */
+  constructor(capacity: number) {
+    this.#ids = new Int32Array(Math.max(1, capacity));
   }
 
   push(id: number, blob: Uint8Array): void {
@@ -253,8 +261,9 @@ class VectorSink {
     if (this.#error) throw this.#error;
     const n = this.#n;
     const dim = n ? this.#dim : 0;
-    if (n === this.#ids.length && n === this.expected) return { ids: this.#ids, vectors: this.#vectors, dim };
-    return { ids: this.#ids.slice(0, n), vectors: this.#vectors.slice(0, n * dim), dim };
+    if (n === this.#ids.length) return { ids: this.#ids, vectors: this.#vectors, dim };
+    // Views, not copies (the vectors of a big index are hundreds of MB).
+    return { ids: this.#ids.subarray(0, n), vectors: this.#vectors.subarray(0, n * dim), dim };
   }
 }
 
@@ -1027,7 +1036,8 @@ export class Store {
    * 267k vectors took 5–15 s on the loaded 2-core machine.
    */
   async loadVectors(model: string): Promise<{ ids: Int32Array; vectors: Float32Array; dim: number }> {
-    const sink = new VectorSink(await this.embeddedCount(model));
+    // Room for every chunk (a cheap count; counting the join first cost as much as the read).
+    const sink = new VectorSink(await this.chunkCount());
     this.#vectorSink = sink;
     try {
       await this.db.get(
