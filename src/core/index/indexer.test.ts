@@ -337,7 +337,9 @@ describe('indexCodebase', () => {
     const res = await indexCodebase({ source: new MemoryFileSource(files), store, chunker: recording }, { firstFor: 'Parse header', onBatch: () => void onBatch() });
     expect(res.files.added).toBe(Object.keys(files).length);
     await new Promise((r) => setTimeout(r, 0));
-    expect(order.slice(0, 3)).toEqual(['src/mod61.py', 'src/mod70.py', 'src/mod79.py']);
+    // They are chunked first; among files read ahead at once the chunker is called as each one's
+    // hash resolves, so their order among themselves is not fixed (commits keep the planned order).
+    expect(order.slice(0, 3).sort()).toEqual(['src/mod61.py', 'src/mod70.py', 'src/mod79.py']);
     // The first commit (at 25 files or after FIRST_FLUSH_MS, whichever comes first) starts with them.
     expect(committed[0]!.length).toBeGreaterThan(0);
     expect(committed[0]!.slice(0, 3)).toEqual(['src/mod61.py', 'src/mod70.py', 'src/mod79.py'].slice(0, Math.min(3, committed[0]!.length)));
