@@ -58,6 +58,8 @@ const TEST_NAME = /(^|\/)(test_[^/]*|conftest\.py)$|[._-](test|tests|spec|specs|
  * `org/sample/` (reverse-domain package names put "example" inside the implementation).
  */
 const EXAMPLE_DIR = /(^|\/)(?<!(?:^|\/)(?:com|org|net|io|dev|edu|gov|co|me|app)\/)(_?examples?|samples?|demos?|playground|tutorials?|cookbook)\//i;
+/** A directory named for what it exemplifies: `watchOS Example/`, `react-demo/`, `basic_samples/`. */
+const EXAMPLE_SUFFIX_DIR = /(^|\/)[^/]*[^/\s_-][\s_-](examples?|samples?|demos?)\//i;
 /** Prose. */
 const DOCS_DIR = /(^|\/)(docs?|documentation|man|manual|guides?|wiki|website|site)\//i;
 const DOCS_NAME = /(^|\/)(README|CHANGELOG|CHANGES|HISTORY|NEWS|CONTRIBUTING|AUTHORS|CODE_OF_CONDUCT|SECURITY|LICEN[CS]E|COPYING|NOTICE|UPGRADING|MIGRATION)([._-][^/]*)?$/i;
@@ -72,7 +74,7 @@ const CONFIG_NAME = /(^|\/)(\.[^/]+rc|\.editorconfig|\.gitattributes|\.gitignore
 export function fileKind(path: string, language: string): FileKind {
   if (GENERATED_DIR.test(path) || GENERATED_NAME.test(path)) return 'generated';
   if (TEST_DIR.test(path) || TEST_NAME.test(path)) return 'test';
-  if (EXAMPLE_DIR.test(path)) return 'example';
+  if (EXAMPLE_DIR.test(path) || EXAMPLE_SUFFIX_DIR.test(path)) return 'example';
   if (CONFIG_NAME.test(path)) return 'config';
   if (PROSE_LANGUAGES.has(language) || DOCS_NAME.test(path) || DOCS_DIR.test(path)) return 'docs';
   if (CONFIG_LANGUAGES.has(language)) return 'config';
