@@ -133,12 +133,27 @@ function abbreviationsOf(t: string, stem: string): string[] {
   return stem === t ? expandAbbreviation(t) : [...expandAbbreviation(t), ...expandAbbreviation(stem)];
 }
 
-/** Does a path word set hold query term `t` (namesWord, or an abbreviation of it)? */
-function holds(set: ReadonlySet<string>, t: string, stem: string): boolean {
-  if (set.has(t) || set.has(stem)) return true;
-  for (const e of abbreviationsOf(t, stem)) if (set.has(e)) return true;
-  if (t.length < 3) return false;
-  for (const w of set) if (namesWord(w, t, stem)) return true;
+/** A query term with what the path signals compare: its light stem and abbreviations, worked out once per query. */
+export interface TermForm {
+  t: string;
+  stem: string;
+  abbreviations: readonly string[];
+}
+
+/** The term forms of `terms` (termForms once per query, not per path). */
+export function termForms(terms: readonly string[]): TermForm[] {
+  return terms.map((t) => {
+    const stem = lightStem(t);
+    return { t, stem, abbreviations: abbreviationsOf(t, stem) };
+  });
+}
+
+/** Does a path word set hold query term `f.t` (namesWord, or an abbreviation of it)? */
+function holds(set: ReadonlySet<string>, f: TermForm): boolean {
+  if (set.has(f.t) || set.has(f.stem)) return true;
+  for (const e of f.abbreviations) if (set.has(e)) return true;
+  if (f.t.length < 3) return false;
+  for (const w of set) if (namesWord(w, f.t, f.stem)) return true;
   return false;
 }
 
@@ -146,16 +161,16 @@ function holds(set: ReadonlySet<string>, t: string, stem: string): boolean {
  * The `path` signal in [0, 1]: query terms found in the file name count FILE_SIGNALS.pathNameWeight, in a
  * directory 1, over pathNameWeight × the number of terms.
  */
-export function pathSignal(path: string, terms: readonly string[]): number {
+export function pathSignal(path: string, terms: readonly string[] | readonly TermForm[]): number {
   if (!terms.length) return 0;
+  const forms = typeof terms[0] === 'string' ? termForms(terms as readonly string[]) : terms as readonly TermForm[];
   const [name, dirs] = pathWordSets(path);
   let got = 0;
-  for (const t of terms) {
-    const stem = lightStem(t);
-    if (holds(name, t, stem)) got += FILE_SIGNALS.pathNameWeight;
-    else if (holds(dirs, t, stem)) got += 1;
+  for (const f of forms) {
+    if (holds(name, f)) got += FILE_SIGNALS.pathNameWeight;
+    else if (holds(dirs, f)) got += 1;
   }
-  return got / (FILE_SIGNALS.pathNameWeight * terms.length);
+  return got / (FILE_SIGNALS.pathNameWeight * forms.length);
 }
 
 /** File names that say nothing about what the file holds: their directory names it (`_extensions/init.lua`, `parser/mod.rs`). */
@@ -197,14 +212,14 @@ export function fileNameWords(path: string): readonly string[] {
  * one query word in a longer name counts for its part, none for a file whose name the question
  * does not use. The reverse of `path`, which counts the query's words found in the path.
  */
-export function fileNameSignal(path: string, terms: readonly string[]): number {
+export function fileNameSignal(path: string, terms: readonly string[] | readonly TermForm[]): number {
   const words = fileNameWords(path);
   if (!words.length || !terms.length) return 0;
+  const forms = typeof terms[0] === 'string' ? termForms(terms as readonly string[]) : terms as readonly TermForm[];
   let hits = 0;
   for (const w of words) {
-    for (const t of terms) {
-      const stem = lightStem(t);
-      if (namesWord(w, t, stem) || abbreviationsOf(t, stem).includes(w)) {
+    for (const f of forms) {
+      if (namesWord(w, f.t, f.stem) || f.abbreviations.includes(w)) {
         hits++;
         break;
       }
@@ -224,7 +239,7 @@ export function fileNameSignal(path: string, terms: readonly string[]): number {
  */
 export function applyFileSignals(cands: FileCandidate[], terms: readonly string[], intent: SearchIntent, functionLevel = false): void {
   if (!cands.length) return;
-  const ts = [...new Set(terms.filter((t) => t.length >= 2 && !t.includes(' ')))];
+  const ts = termForms([...new Set(terms.filter((t) => t.length >= 2 && !t.includes(' ')))]);
   const best = Math.max(...cands.map((c) => c.score));
   // Evidence per file: the scores of its pieces relative to the best candidate.
   const byFile = new Map<string, number[]>();
