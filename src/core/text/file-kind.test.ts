@@ -12,6 +12,7 @@ describe('fileKind', () => {
     ['examples/basic/main.rs', 'rust', 'example'], ['_examples/chat/main.go', 'go', 'example'], ['crates/x/examples/a.rs', 'rust', 'example'],
     ['src/main/kotlin/net/example/http/RetryPolicy.kt', 'kotlin', 'code'], ['src/main/java/com/example/App.java', 'java', 'code'],
     ['src/test/java/com/example/AppTest.java', 'java', 'test'], ['org/sample/Util.java', 'java', 'code'],
+    ['packages/bench/compile-validate-vs-parse.ts', 'typescript', 'test'], ['metrics/src/main/java/com/google/gson/metrics/ParseBenchmark.java', 'java', 'test'], ['src/workbench/view.ts', 'typescript', 'code'],
     ['watchOS Example/App/Networking.swift', 'swift', 'example'], ['packages/react-demo/src/app.tsx', 'typescript', 'example'], ['src/code_samples_reader.go', 'go', 'code'],
     ['README.md', 'markdown', 'docs'], ['docs/guide/intro.md', 'markdown', 'docs'], ['CHANGELOG', 'text', 'docs'], ['doc/conf.py', 'python', 'docs'],
     ['package.json', 'json', 'config'], ['Cargo.toml', 'toml', 'config'], ['.github/workflows/ci.yml', 'yaml', 'config'], ['Makefile', 'make', 'config'],
