@@ -13,6 +13,7 @@ describe('fileKind', () => {
     ['src/main/kotlin/net/example/http/RetryPolicy.kt', 'kotlin', 'code'], ['src/main/java/com/example/App.java', 'java', 'code'],
     ['src/test/java/com/example/AppTest.java', 'java', 'test'], ['org/sample/Util.java', 'java', 'code'],
     ['packages/bench/compile-validate-vs-parse.ts', 'typescript', 'test'], ['metrics/src/main/java/com/google/gson/metrics/ParseBenchmark.java', 'java', 'test'], ['src/workbench/view.ts', 'typescript', 'code'],
+    ['test.c', 'c', 'test'], ['library/core/src/tests.rs', 'rust', 'test'], ['src/testing/testing.go', 'go', 'test'], ['pkg/testify.go', 'go', 'code'],
     ['watchOS Example/App/Networking.swift', 'swift', 'example'], ['packages/react-demo/src/app.tsx', 'typescript', 'example'], ['src/code_samples_reader.go', 'go', 'code'],
     ['README.md', 'markdown', 'docs'], ['docs/guide/intro.md', 'markdown', 'docs'], ['CHANGELOG', 'text', 'docs'], ['doc/conf.py', 'python', 'docs'],
     ['package.json', 'json', 'config'], ['Cargo.toml', 'toml', 'config'], ['.github/workflows/ci.yml', 'yaml', 'config'], ['Makefile', 'make', 'config'],

@@ -52,7 +52,7 @@ const GENERATED_DIR = /(^|\/)(vendor|vendored|third[_-]?party|thirdparty|externa
 const GENERATED_NAME = /\.pb\.go$|\.pb\.(cc|h)$|_pb2(_grpc)?\.pyi?$|[._-]generated\.[^/.]+$|\.gen\.[^/.]+$|\.g\.dart$|\.freezed\.dart$|\.min\.(js|css)$|\.designer\.cs$|_string\.go$|zz_generated[^/]*$|[._-]amalgamation\.[^/.]+$/i;
 /** Test code and test data. */
 const TEST_DIR = /(^|\/)(tests?|__tests__|__mocks__|testdata|test[_-]?data|testing|testsuite|test[_-]?utils|fixtures?|spec|specs|e2e|integration[_-]tests?|unittests?|bench|benches|benchmarks?)\//i;
-const TEST_NAME = /(^|\/)(test_[^/]*|conftest\.py)$|[._-](test|tests|spec|specs|bench)\.[^/.]+$|[a-z0-9](Tests?|Spec|Suite|IT|Benchmarks?)\.(java|kt|kts|scala|swift|cs|groovy|dart|php|m)$|_(test|spec)\.[^/.]+$/;
+const TEST_NAME = /(^|\/)(test_[^/]*|tests?\.[^/.]+|conftest\.py)$|[._-](test|tests|spec|specs|bench)\.[^/.]+$|[a-z0-9](Tests?|Spec|Suite|IT|Benchmarks?)\.(java|kt|kts|scala|swift|cs|groovy|dart|php|m)$|_(test|spec)\.[^/.]+$/;
 /**
  * Examples, samples and demos; not a Java/Kotlin package path's `com/example/` or
  * `org/sample/` (reverse-domain package names put "example" inside the implementation).
