@@ -27,7 +27,7 @@ import { nameKey, readChunks } from '../store/store.ts';
 import { compilePathGlob, PATH_MATCH_FUNCTION } from '../text/path-glob.ts';
 import { identifierParts } from '../text/identifiers.ts';
 import { BM25_COLUMN_WEIGHTS, FILE_SIGNALS, FTS_PLAN_BIG_CAP, FTS_PLAN_CAP, FTS_PLAN_LEAVE_OUT_SHARE, FTS_PLAN_THETA_GUESS, FTS_PLAN_WORD_ENOUGH, KEYWORD_DEFINITION_BOOST, MAX_EXACT_SYMBOL_ROWS, RERANK_CANDIDATES, RERANK_WEIGHTS } from '../config.ts';
-import { PREFIX_MIN_CHARS, lightStem, processQuery, type ProcessedQuery } from './query.ts';
+import { PREFIX_MIN_CHARS, lightStem, readsAsDocComment, processQuery, type ProcessedQuery } from './query.ts';
 import { essentialRows, planFts, replan, type BoundedPhrase, type RowProbe } from './fts-plan.ts';
 import { rerank, signalTerms, termMask, type RerankCandidate } from './rerank.ts';
 import { applyCover, applyFileSignals, coverFiles, type FileCandidate } from './signals.ts';
@@ -323,7 +323,7 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
       const c = candOf.get(r.id)!;
       return { id: r.id, score: r.score, signals: { ...r.signals }, path: c.path, language: c.language };
     });
-    applyFileSignals(scored, query.terms, intent);
+    applyFileSignals(scored, query.terms, intent, readsAsDocComment(query.original));
     // 5. `cover`: the words the leading files' best pieces hold together (signals.ts coverFiles).
     //    Not for a name lookup: its answer is a definition, not a file that holds the words.
     const coverTerms = FILE_SIGNALS.fileCoverWeight > 0 && !wantsDefinitions(query) ? signalTerms(query.terms) : [];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { openMemoryStore } from '../store/open-node.ts';
-import { describesFunction, expandAbbreviation, MAX_EXPANDED_TERMS, processQuery } from './query.ts';
+import { describesFunction, expandAbbreviation, readsAsDocComment, MAX_EXPANDED_TERMS, processQuery } from './query.ts';
 import { identifierTokens, nameWords, splitIdentifier } from '../text/identifiers.ts';
 import { searchBm25 } from './bm25.ts';
 
@@ -166,6 +166,18 @@ describe('describesFunction (issue 35 class 5)', () => {
       'Show messages if deprecated flags are used', 'Add actions to exceptions that implement', 'error types', 'Options fieldLabelModifier',
       'retrying requests that fail with a delay', 'status of the connection', 'returns', '',
     ]) expect(describesFunction(q), q).toBe(false);
+  });
+});
+
+describe('readsAsDocComment', () => {
+  it('describesFunction, or a name then a verb in the third person whatever follows', () => {
+    for (const q of ['Returns the number of bytes', 'Read copies bytes from the buffer into p.', 'init initializes conf and is only called once.', 'LookupGroup looks up a group by name.', 'lookupTypeParam searches for type parameters']) {
+      expect(readsAsDocComment(q), q).toBe(true);
+    }
+    expect(describesFunction('Read copies bytes from the buffer into p.')).toBe(false);
+    for (const q of ['making urls relative to the site root', 'how plugins are discovered', 'german translations of the error messages', 'Fix the parser', 'returns', 'Handle errors when the socket closes']) {
+      expect(readsAsDocComment(q), q).toBe(false);
+    }
   });
 });
 

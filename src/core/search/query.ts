@@ -219,6 +219,25 @@ export function describesFunction(input: string): boolean {
   return opens(0) || (IDENTIFIER_WORD_RE.test(words[0] ?? '') && opens(1));
 }
 
+/**
+ * Does the question open like a function's doc comment in any form: describesFunction, or a
+ * name and a verb in the third person whatever follows, the name code-shaped or the question a
+ * sentence with its full stop ("Read copies bytes from the buffer into p.", "init initializes
+ * conf.", "LookupGroup looks up a group by name.", "lookupTypeParam searches…"). Such a question is about what one function
+ * does, not about a file named for its words: the keyword leg gives it no `file_name`
+ * (signals.ts). Wider than describesFunction, which also keeps a question's pieces in score
+ * order: "Handle errors when…" reads this way too.
+ */
+export function readsAsDocComment(input: string): boolean {
+  if (describesFunction(input)) return true;
+  const text = clean(input).trim();
+  const [name, verb] = text.split(/\s+/);
+  if (!verb || !IDENTIFIER_WORD_RE.test(name) || !THIRD_PERSON_RE.test(verb) || NOT_VERBS.has(verb)) return false;
+  // The name is code-shaped (`lookupTypeParam`, `read_all`), or the question is a sentence with
+  // its full stop, as a doc comment writes it: "german translations of…" is a noun phrase.
+  return COMPOUND_RE.test(name) || text.endsWith('.');
+}
+
 /** Abbreviation expansions of one lower-case term (not including the term itself). */
 export function expandAbbreviation(term: string): string[] {
   const out: string[] = [];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FILE_SIGNALS } from '../config.ts';
-import { addScore, applyCover, applyFileSignals, coverFiles, pathSignal, sameWordForm, type FileCandidate } from './signals.ts';
+import { addScore, applyCover, applyFileSignals, coverFiles, fileNameSignal, fileNameWords, pathSignal, sameWordForm, type FileCandidate } from './signals.ts';
 
 const cand = (id: number, path: string, score: number, language = 'go'): FileCandidate => ({ id, path, language, score, signals: {} });
 
@@ -28,6 +28,22 @@ describe('pathSignal', () => {
     expect(sameWordForm('validate', 'validation')).toBe(true);
     expect(sameWordForm('format', 'formal')).toBe(false);
     expect(sameWordForm('generic', 'general')).toBe(false);
+  });
+});
+
+describe('fileNameSignal', () => {
+  it('is the share of the file name\'s words the question names (issue 35: the concept is the file)', () => {
+    expect(fileNameSignal('lib/Hakyll/Web/Html/RelativizeUrls.hs', ['making', 'urls', 'relative', 'site', 'root'])).toBe(1);
+    expect(fileNameSignal('lib/Hakyll/Web/Html.hs', ['making', 'urls', 'relative', 'site', 'root'])).toBe(0);
+    expect(fileNameSignal('sinatra-contrib/lib/sinatra/quiet_logger.rb', ['keeping', 'request', 'paths', 'logger'])).toBe(0.25);
+    expect(fileNameSignal('src/click/_winconsole.py', ['windows', 'console'])).toBe(0.5);
+  });
+  it('reads a generic file name\'s directory instead, and leaves numbers out', () => {
+    expect(fileNameWords('lua/telescope/_extensions/init.lua')).toEqual(['extensions']);
+    expect(fileNameWords('clap_builder/src/parser/mod.rs')).toEqual(['parser']);
+    expect(fileNameWords('src/util/str_to_bool.rs')).toEqual(['str', 'to', 'bool']);
+    expect(fileNameSignal('src/util/str_to_bool.rs', ['strings', 'booleans'])).toBeCloseTo(2 / 3);
+    expect(fileNameSignal('lib/Hakyll/Web/Template/List.hs', ['splitting', 'list', 'posts'])).toBe(0.5);
   });
 });
 
@@ -83,8 +99,20 @@ describe('applyFileSignals', () => {
     c.signals.bm25 = 2;
     applyFileSignals([c], ['retry'], 'code');
     expect(c.signals.path).toBeGreaterThan(0);
-    expect(c.score).toBeCloseTo(c.signals.bm25 + c.signals.path);
+    expect(c.score).toBeCloseTo(c.signals.bm25 + c.signals.path + c.signals.file_name);
     addScore(c, 'x', 0);
     expect('x' in c.signals).toBe(false);
+  });
+});
+
+describe('path word forms (issue 35)', () => {
+  it('three-letter words with a suffix, a final y before a suffix, stems of abbreviations, the tail of a word written as one', () => {
+    expect(pathSignal('lib/sinatra/quiet_logger.rb', ['log'])).toBe(1);
+    expect(pathSignal('src/mapping.rs', ['map'])).toBe(1);
+    expect(pathSignal('src/manager.rs', ['man'])).toBe(0);
+    expect(pathSignal('internal/LazilyParsedNumber.java', ['lazy'])).toBe(1);
+    expect(pathSignal('src/os/win.go', ['windows'])).toBe(1);
+    expect(pathSignal('include/fmt/ostream.h', ['streams'])).toBe(1);
+    expect(pathSignal('src/unlock.c', ['lock'])).toBe(0);
   });
 });

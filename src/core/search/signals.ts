@@ -99,18 +99,61 @@ export function sameWordForm(a: string, b: string): boolean {
   return i >= WORD_FORM_MIN_PREFIX && i >= n - 2;
 }
 
+/** Suffixes that make another form of a three-letter word (`log` → logs, logger; `map` → mapping). */
+const SHORT_WORD_SUFFIXES = new Set(['s', 'es', 'er', 'ers', 'ing', 'ed']);
+
+/** Is `w` three-letter word `t` with a suffix, its last letter doubled or not (`logger`, `tags`, `mapping`)? */
+function shortWordForm(w: string, t: string): boolean {
+  if (!w.startsWith(t)) return false;
+  const rest = w.slice(t.length);
+  return SHORT_WORD_SUFFIXES.has(rest) || (rest[0] === t[2] && SHORT_WORD_SUFFIXES.has(rest.slice(1)));
+}
+
+/** Shortest word namesWord finds at the end of a path word written as one. */
+const COMPOUND_TAIL_MIN = 5;
+
 /**
- * Does a path word set hold query term `t` (or its stem, a word it starts or that starts it,
- * another form of the word, or a word it abbreviates / that abbreviates it: `utility` → `util`,
- * `error` → `err`, `configuration` → `cfg`)?
+ * Does path word `w` stand for query term `t` (whose light stem is `stem`): the term or its
+ * stem, a word it starts or that starts it, another form of the word, or a word it abbreviates
+ * / that abbreviates it (`utility` → `util`, `error` → `err`, `configuration` → `cfg`).
  */
-function holds(set: ReadonlySet<string>, t: string, stem: string): boolean {
-  if (set.has(t) || set.has(stem)) return true;
-  for (const e of expandAbbreviation(t)) if (set.has(e)) return true;
-  if (t.length < 4) return false;
-  for (const w of set) {
-    if (w.length >= 4 && (w.startsWith(stem) || stem.startsWith(w) || sameWordForm(w, t))) return true;
-  }
+function namesWord(w: string, t: string, stem: string): boolean {
+  if (w === t || w === stem) return true;
+  if (t.length < 4) return t.length === 3 && shortWordForm(w, t);
+  if (w.length < 4) return false;
+  if (w.startsWith(stem) || stem.startsWith(w) || sameWordForm(w, t)) return true;
+  // A final y written i before a suffix (`lazy` → `lazily`, `copy` → `copies`).
+  if (stem.endsWith('y') && w.startsWith(stem.slice(0, -1) + 'i')) return true;
+  // The end of a word written as one (`winconsole` ← console, `ostream` ← streams).
+  return stem.length >= COMPOUND_TAIL_MIN && w.length > stem.length && w.endsWith(stem);
+}
+
+/** The abbreviations and long forms of term `t` and of its stem (`windows` → window → `win`). */
+function abbreviationsOf(t: string, stem: string): string[] {
+  return stem === t ? expandAbbreviation(t) : [...expandAbbreviation(t), ...expandAbbreviation(stem)];
+}
+
+/** A query term with what the path signals compare: its light stem and abbreviations, worked out once per query. */
+export interface TermForm {
+  t: string;
+  stem: string;
+  abbreviations: readonly string[];
+}
+
+/** The term forms of `terms` (termForms once per query, not per path). */
+export function termForms(terms: readonly string[]): TermForm[] {
+  return terms.map((t) => {
+    const stem = lightStem(t);
+    return { t, stem, abbreviations: abbreviationsOf(t, stem) };
+  });
+}
+
+/** Does a path word set hold query term `f.t` (namesWord, or an abbreviation of it)? */
+function holds(set: ReadonlySet<string>, f: TermForm): boolean {
+  if (set.has(f.t) || set.has(f.stem)) return true;
+  for (const e of f.abbreviations) if (set.has(e)) return true;
+  if (f.t.length < 3) return false;
+  for (const w of set) if (namesWord(w, f.t, f.stem)) return true;
   return false;
 }
 
@@ -118,27 +161,85 @@ function holds(set: ReadonlySet<string>, t: string, stem: string): boolean {
  * The `path` signal in [0, 1]: query terms found in the file name count FILE_SIGNALS.pathNameWeight, in a
  * directory 1, over pathNameWeight × the number of terms.
  */
-export function pathSignal(path: string, terms: readonly string[]): number {
+export function pathSignal(path: string, terms: readonly string[] | readonly TermForm[]): number {
   if (!terms.length) return 0;
+  const forms = typeof terms[0] === 'string' ? termForms(terms as readonly string[]) : terms as readonly TermForm[];
   const [name, dirs] = pathWordSets(path);
   let got = 0;
-  for (const t of terms) {
-    const stem = lightStem(t);
-    if (holds(name, t, stem)) got += FILE_SIGNALS.pathNameWeight;
-    else if (holds(dirs, t, stem)) got += 1;
+  for (const f of forms) {
+    if (holds(name, f)) got += FILE_SIGNALS.pathNameWeight;
+    else if (holds(dirs, f)) got += 1;
   }
-  return got / (FILE_SIGNALS.pathNameWeight * terms.length);
+  return got / (FILE_SIGNALS.pathNameWeight * forms.length);
+}
+
+/** File names that say nothing about what the file holds: their directory names it (`_extensions/init.lua`, `parser/mod.rs`). */
+const GENERIC_FILE_NAMES = new Set(['index', 'init', 'mod', 'lib', 'main', 'package', 'module', 'default']);
+
+/** Name words a query must name for the full `file_name` signal (one counts half). */
+const FILE_NAME_FULL_HITS = 2;
+
+/** Names whose words fileNameWords keeps (a pure function of the path); then it starts over. */
+const NAME_WORDS_KEPT = 50_000;
+const nameWordsKept = new Map<string, readonly string[]>();
+
+/**
+ * The words that name what a file is about, lower-case: its file name's words and identifier
+ * parts (`quiet_logger.rb` → quiet, logger; `RelativizeUrls.hs` → relativize, urls), or its
+ * directory's when the name is generic (`_extensions/init.lua` → extensions). Numbers alone
+ * and one-letter words are left out.
+ */
+export function fileNameWords(path: string): readonly string[] {
+  let words = nameWordsKept.get(path);
+  if (!words) {
+    if (nameWordsKept.size >= NAME_WORDS_KEPT) nameWordsKept.clear();
+    const parts = path.split('/');
+    const base = parts[parts.length - 1];
+    const dot = base.lastIndexOf('.');
+    const split = (text: string) => [...new Set([...text.matchAll(PATH_WORD_RE)].flatMap((m) => splitIdentifier(m[0])).map((w) => w.toLowerCase()))]
+      .filter((w) => w.length >= 2 && !/^\p{N}+$/u.test(w));
+    words = split(dot > 0 ? base.slice(0, dot) : base);
+    if (words.every((w) => GENERIC_FILE_NAMES.has(w)) && parts.length > 1) words = split(parts[parts.length - 2]);
+    nameWordsKept.set(path, words);
+  }
+  return words;
+}
+
+/**
+ * The `file_name` signal in [0, 1]: the share of the file name's words (fileNameWords) that a
+ * query term names (namesWord or an abbreviation). A file named by the question
+ * (`RelativizeUrls.hs` for "making urls relative to the site root") is about it as a whole;
+ * one query word in a longer name counts for its part, none for a file whose name the question
+ * does not use. The reverse of `path`, which counts the query's words found in the path.
+ */
+export function fileNameSignal(path: string, terms: readonly string[] | readonly TermForm[]): number {
+  const words = fileNameWords(path);
+  if (!words.length || !terms.length) return 0;
+  const forms = typeof terms[0] === 'string' ? termForms(terms as readonly string[]) : terms as readonly TermForm[];
+  let hits = 0;
+  for (const w of words) {
+    for (const f of forms) {
+      if (namesWord(w, f.t, f.stem) || f.abbreviations.includes(w)) {
+        hits++;
+        break;
+      }
+    }
+  }
+  // One word of a name is weaker evidence than two (`List.hs` for "a list of posts…").
+  return (hits / words.length) * Math.min(1, hits / FILE_NAME_FULL_HITS);
 }
 
 /**
  * Apply the file-level signals to the keyword leg's reranked candidates, in place:
- * `path`, `file` (evidence from other pieces of the file) and `kind` (× KIND_FACTORS).
- * `terms`: the query's content words (ProcessedQuery.terms); `intent`: which kinds lead.
+ * `path`, `file_name` (signals.ts fileNameSignal), `file` (evidence from other pieces of the file) and `kind` (× KIND_FACTORS).
+ * `terms`: the query's content words (ProcessedQuery.terms); `intent`: which kinds lead;
+ * `functionLevel`: the question reads as one function's doc comment (query.ts
+ * readsAsDocComment), whose answer is a piece, not a file named for its words: no `file_name`.
  * `cover` comes after these (coverFiles, applyCover): it needs the leading files' text.
  */
-export function applyFileSignals(cands: FileCandidate[], terms: readonly string[], intent: SearchIntent): void {
+export function applyFileSignals(cands: FileCandidate[], terms: readonly string[], intent: SearchIntent, functionLevel = false): void {
   if (!cands.length) return;
-  const ts = [...new Set(terms.filter((t) => t.length >= 2 && !t.includes(' ')))];
+  const ts = termForms([...new Set(terms.filter((t) => t.length >= 2 && !t.includes(' ')))]);
   const best = Math.max(...cands.map((c) => c.score));
   // Evidence per file: the scores of its pieces relative to the best candidate.
   const byFile = new Map<string, number[]>();
@@ -150,6 +251,7 @@ export function applyFileSignals(cands: FileCandidate[], terms: readonly string[
   }
   const pathCache = new Map<string, number>();
   const kindCache = new Map<string, number>();
+  const nameCache = new Map<string, number>();
   for (const c of cands) {
     let p = pathCache.get(c.path);
     if (p === undefined) {
@@ -159,7 +261,13 @@ export function applyFileSignals(cands: FileCandidate[], terms: readonly string[
     const rels = byFile.get(c.path)!;
     const own = best > 0 ? Math.max(0, c.score) / best : 0;
     const others = Math.min(FILE_SIGNALS.fileEvidenceCap, rels.reduce((s, r) => s + r, 0) - own);
+    let nm = nameCache.get(c.path);
+    if (nm === undefined) {
+      nm = functionLevel ? 0 : fileNameSignal(c.path, ts);
+      nameCache.set(c.path, nm);
+    }
     addScore(c, 'path', FILE_SIGNALS.pathWeight * p);
+    addScore(c, 'file_name', FILE_SIGNALS.fileNameWeight * nm);
     addScore(c, 'file', FILE_SIGNALS.fileEvidenceWeight * others);
     let factor = kindCache.get(c.path);
     if (factor === undefined) {

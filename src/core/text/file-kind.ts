@@ -51,13 +51,15 @@ export function parseIntent(s: string): SearchIntent | null {
 const GENERATED_DIR = /(^|\/)(vendor|vendored|third[_-]?party|thirdparty|external|extern|node_modules|bower_components|Pods|Carthage|__generated__|generated|gen|autogen|single_include|amalgamation)\//i;
 const GENERATED_NAME = /\.pb\.go$|\.pb\.(cc|h)$|_pb2(_grpc)?\.pyi?$|[._-]generated\.[^/.]+$|\.gen\.[^/.]+$|\.g\.dart$|\.freezed\.dart$|\.min\.(js|css)$|\.designer\.cs$|_string\.go$|zz_generated[^/]*$|[._-]amalgamation\.[^/.]+$/i;
 /** Test code and test data. */
-const TEST_DIR = /(^|\/)(tests?|__tests__|__mocks__|testdata|test[_-]?data|testing|testsuite|test[_-]?utils|fixtures?|spec|specs|e2e|integration[_-]tests?|unittests?|benches|benchmarks?)\//i;
-const TEST_NAME = /(^|\/)(test_[^/]*|conftest\.py)$|[._-](test|tests|spec|specs|bench)\.[^/.]+$|[a-z0-9](Tests?|Spec|Suite|IT)\.(java|kt|kts|scala|swift|cs|groovy|dart|php|m)$|_(test|spec)\.[^/.]+$/;
+const TEST_DIR = /(^|\/)(tests?|__tests__|__mocks__|testdata|test[_-]?data|testing|testsuite|test[_-]?utils|fixtures?|spec|specs|e2e|integration[_-]tests?|unittests?|bench|benches|benchmarks?)\//i;
+const TEST_NAME = /(^|\/)(test_[^/]*|tests?\.[^/.]+|conftest\.py)$|[._-](test|tests|spec|specs|bench)\.[^/.]+$|[a-z0-9](Tests?|Spec|Suite|IT|Benchmarks?)\.(java|kt|kts|scala|swift|cs|groovy|dart|php|m)$|_(test|spec)\.[^/.]+$/;
 /**
  * Examples, samples and demos; not a Java/Kotlin package path's `com/example/` or
  * `org/sample/` (reverse-domain package names put "example" inside the implementation).
  */
 const EXAMPLE_DIR = /(^|\/)(?<!(?:^|\/)(?:com|org|net|io|dev|edu|gov|co|me|app)\/)(_?examples?|samples?|demos?|playground|tutorials?|cookbook)\//i;
+/** A directory named for what it exemplifies: `watchOS Example/`, `react-demo/`, `basic_samples/`. */
+const EXAMPLE_SUFFIX_DIR = /(^|\/)[^/]*[^/\s_-][\s_-](examples?|samples?|demos?)\//i;
 /** Prose. */
 const DOCS_DIR = /(^|\/)(docs?|documentation|man|manual|guides?|wiki|website|site)\//i;
 const DOCS_NAME = /(^|\/)(README|CHANGELOG|CHANGES|HISTORY|NEWS|CONTRIBUTING|AUTHORS|CODE_OF_CONDUCT|SECURITY|LICEN[CS]E|COPYING|NOTICE|UPGRADING|MIGRATION)([._-][^/]*)?$/i;
@@ -72,7 +74,7 @@ const CONFIG_NAME = /(^|\/)(\.[^/]+rc|\.editorconfig|\.gitattributes|\.gitignore
 export function fileKind(path: string, language: string): FileKind {
   if (GENERATED_DIR.test(path) || GENERATED_NAME.test(path)) return 'generated';
   if (TEST_DIR.test(path) || TEST_NAME.test(path)) return 'test';
-  if (EXAMPLE_DIR.test(path)) return 'example';
+  if (EXAMPLE_DIR.test(path) || EXAMPLE_SUFFIX_DIR.test(path)) return 'example';
   if (CONFIG_NAME.test(path)) return 'config';
   if (PROSE_LANGUAGES.has(language) || DOCS_NAME.test(path) || DOCS_DIR.test(path)) return 'docs';
   if (CONFIG_LANGUAGES.has(language)) return 'config';
