@@ -1161,6 +1161,7 @@ export class Store {
    * restores the defaults, which keep small incremental runs' segments merged.
    */
   async setBulkLoad(on: boolean): Promise<void> {
+    this.trigrams.bulk = on;
     // Nothing to write when the FTS settings already are these (a new index: FTS5's defaults, no
     // rows): a write is a commit, and a small run's commits are most of its time.
     const set = new Map((await this.db.all<{ k: string; v: number }>(`SELECT k, v FROM chunks_fts_config WHERE k IN ('automerge', 'crisismerge')`)).map((r) => [r.k, r.v]));

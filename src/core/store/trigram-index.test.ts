@@ -9,7 +9,7 @@ import { compileGrep, grepText, type LineMatcher } from '../search/grep.ts';
 import { fileTrigramKeys, trigramKey, type TrigramQuery } from '../text/trigram-keys.ts';
 import { openNodeStore } from './open-node.ts';
 import type { Store } from './store.ts';
-import { buildPostings, decodeIds, DIRECTORY, encodeIds, intersect, MAX_SEGMENTS, segments, union } from './trigram-index.ts';
+import { buildPostings, decodeIds, DIRECTORY, encodeIds, intersect, MAX_SEGMENTS, segments, TrigramIndex, union } from './trigram-index.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'sift-trigram-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -211,6 +211,61 @@ describe('trigram index', () => {
     expect(await checkSound(a, files, rand, true, 150)).toBeGreaterThan(0);
     expect(await a.integrityCheck()).toBe('ok');
     await a.close();
+  });
+
+  it('a bulk load keeps its keys until the run flushes them as ONE segment, the rows buildPostings makes', async () => {
+    const rand = rng(31);
+    const s = await openNodeStore(join(work, 'bulk.db'));
+    await s.setBulkLoad(true);
+    const files = new Map<string, string>();
+    for (let i = 0; i < 90; i++) files.set(`g${String(i).padStart(3, '0')}.txt`, randomText(rand) + String.fromCodePoint(0x4e00 + i) + 'zz' + i);
+    const paths = [...files.keys()];
+    // Three batches, keys from the chunker's thread or computed by the store; never due.
+    for (let b = 0; b < 3; b++) {
+      await write(s, files, paths.slice(b * 30, b * 30 + 30), b !== 1);
+      expect(await segments(s.db)).toHaveLength(0);
+    }
+    await checkSound(s, files, rand, false); // all pending: still sound
+    await s.flushTrigrams();
+    await s.setBulkLoad(false);
+    expect(await segments(s.db)).toHaveLength(1);
+    const ids = await s.db.all<{ id: number; path: string }>('SELECT id, path FROM file_text ORDER BY id');
+    const expected = buildPostings(ids.map((r) => [r.id, fileTrigramKeys(files.get(r.path)!)] as [number, Uint32Array]));
+    const rows = await s.db.all<{ gram: number; ids: Uint8Array }>('SELECT gram, ids FROM trigram_postings ORDER BY rowid');
+    expect(rows[0]!.gram).toBe(DIRECTORY);
+    expect([...decodeIds(rows[0]!.ids)]).toEqual(ids.map((r) => r.id));
+    expect(rows.slice(1).map((r) => [r.gram, [...r.ids]])).toEqual(expected.map(([g, b]) => [g, [...b]]));
+    expect(expected.some(([g]) => g >= 2 ** 21)).toBe(true); // hashed keys (the CJK ones) too
+    // The closing optimize has nothing to merge.
+    await s.optimizeTrigrams();
+    expect(await segments(s.db)).toHaveLength(1);
+    expect(await checkSound(s, files, rand, true)).toBeGreaterThan(0);
+    await s.close();
+  });
+
+  it('past its flushKeys keys a normal run writes a segment at once, a bulk load one at its flush', async () => {
+    const rand = rng(7);
+    const files = new Map<string, string>();
+    for (let i = 0; i < 40; i++) files.set(`k${String(i).padStart(2, '0')}.txt`, randomText(rand) + 'tail' + i);
+    const paths = [...files.keys()];
+    for (const bulk of [false, true]) {
+      const s = await openNodeStore(join(work, `keys-${bulk}.db`));
+      // The store's index, with a threshold a few files reach (FLUSH_KEYS is 4M keys).
+      const index = new TrigramIndex(60);
+      (s as unknown as { trigrams: TrigramIndex }).trigrams = index;
+      await s.setBulkLoad(bulk);
+      expect(index.bulk).toBe(bulk);
+      for (let b = 0; b < 4; b++) await write(s, files, paths.slice(b * 10, b * 10 + 10), true);
+      const mid = (await segments(s.db)).length;
+      if (bulk) expect(mid).toBe(0);
+      else expect(mid).toBeGreaterThan(1);
+      await s.flushTrigrams();
+      await s.setBulkLoad(false);
+      if (bulk) expect(await segments(s.db)).toHaveLength(1);
+      await s.optimizeTrigrams();
+      expect(await checkSound(s, files, rand, true)).toBeGreaterThan(0);
+      await s.close();
+    }
   });
 
   it('reports a posting list that does not decode', async () => {

@@ -35,13 +35,15 @@ import { insertRows, type Queryable } from './sqlite.ts';
 import { unpackText } from './text-codec.ts';
 
 /**
- * Keys held in memory before a flush writes a segment. 4M keys = 16 MB of Uint32Array, about
- * 36 MB of kernel source (0.11 distinct keys per file per character: 15.7M keys for the
- * subset's 143 M characters), so a cold kernel index writes 4 segments.
+ * Keys held in memory before a flush writes a segment, outside a bulk load (TrigramIndex.bulk).
+ * 4M keys = 16 MB of Uint32Array, about 36 MB of kernel source (0.11 distinct keys per file per
+ * character: 15.7M keys for the subset's 143 M characters).
  */
 export const FLUSH_KEYS = 4_000_000;
 /** More segments than this are merged into one (each query reads every segment). */
 export const MAX_SEGMENTS = 8;
+/** Key ranges a segment of a bulk load is built in (writeSegment): bounds its sort arrays and rows. */
+const SEGMENT_KEY_RANGES = 8;
 /** Rows per multi-row INSERT (3 parameters each; SQLite's limit is 32766). */
 const ROWS_PER_INSERT = 256;
 /** Ids read back from file_text per statement. */
@@ -335,6 +337,46 @@ function pushSortedPairs(rows: Array<[number, Uint8Array]>, keys: Uint32Array, i
   }
 }
 
+function ascending(keys: Uint32Array): boolean {
+  for (let i = 1; i < keys.length; i++) if (keys[i - 1]! > keys[i]!) return false;
+  return true;
+}
+
+/** First index in ascending `keys` of a key >= `k`. */
+function lowerBound(keys: Uint32Array, k: number): number {
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (keys[mid]! < k) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Write ONE segment `seg` of `entries` (id, its distinct keys ascending, as fileTrigramKeys
+ * makes them): its directory row, then its rows built and inserted one key range at a time
+ * (SEGMENT_KEY_RANGES of the ASCII keys, then the hashed ones), so only one range's sort
+ * arrays and rows are held at once. The ranges are consecutive and ascending, so the rows are
+ * exactly buildPostings(entries)'s, in the same order.
+ */
+async function writeSegment(tx: Queryable, seg: number, entries: ReadonlyArray<readonly [number, Uint32Array]>): Promise<void> {
+  const sorted = entries.map(([id, keys]) => [id, ascending(keys) ? keys : keys.slice().sort()] as const).sort((x, y) => x[0] - y[0]);
+  await insertPostings(tx, seg, [[DIRECTORY, encodeIds(Uint32Array.from(sorted, ([id]) => id))]]);
+  const step = ASCII_KEY_SPACE / SEGMENT_KEY_RANGES;
+  for (let lo = 0; lo <= ASCII_KEY_SPACE; lo += step) {
+    const hi = lo < ASCII_KEY_SPACE ? lo + step : 2 ** 32;
+    const part: Array<[number, Uint32Array]> = [];
+    for (const [id, keys] of sorted) {
+      const a = lowerBound(keys, lo);
+      const b = hi > 0xffffffff ? keys.length : lowerBound(keys, hi);
+      if (b > a) part.push([id, keys.subarray(a, b)]);
+    }
+    if (part.length) await insertPostings(tx, seg, buildPostings(part));
+  }
+}
+
 /** One segment's posting rows (gram, ids), ROWS_PER_INSERT per statement (sqlite.ts insertRows). */
 function insertPostings(tx: Queryable, seg: number, rows: ReadonlyArray<readonly [number, Uint8Array]>): Promise<void> {
   return insertRows(tx, 'INSERT INTO trigram_postings (seg, gram, ids) VALUES (?, ?, ?)', ROWS_PER_INSERT, rows.map(([gram, ids]) => [seg, gram, ids]));
@@ -360,9 +402,21 @@ export class TrigramIndex {
   /** Ids staged by the transaction in progress (dropped from memory if it fails). */
   #tx: number[] = [];
 
-  /** Enough keys in memory that the writer should call `flush`. */
+  /**
+   * A bulk load (Store.setBulkLoad): keys stay in memory until the run's flush, which writes
+   * them as ONE segment (writeSegment, range by range) instead of a segment per FLUSH_KEYS keys
+   * that the run's closing optimize then reads back, merges and deletes. Cold kernel subset:
+   * 4 segments and a forced merge before (15.7M keys, ~62 MB of them held at the end now).
+   * Until then a bulk load's files are pending: grep reads their stored text (still exact).
+   */
+  bulk = false;
+
+  /** Keys per segment outside a bulk load (FLUSH_KEYS; tests use fewer). */
+  constructor(readonly flushKeys = FLUSH_KEYS) {}
+
+  /** Enough keys in memory that the writer should call `flush` (never during a bulk load). */
   get flushDue(): boolean {
-    return this.#keys >= FLUSH_KEYS;
+    return !this.bulk && this.#keys >= this.flushKeys;
   }
 
   /**
@@ -403,26 +457,27 @@ export class TrigramIndex {
     let batchKeys = 0;
     const write = async (): Promise<void> => {
       if (!batch.length) return;
-      const dir = Uint32Array.from(batch, ([id]) => id).sort();
-      await insertPostings(tx, seg++, [[DIRECTORY, encodeIds(dir)], ...buildPostings(batch)]);
+      await writeSegment(tx, seg++, batch);
       batch = [];
       batchKeys = 0;
     };
-    const add = async (id: number, keys: Uint32Array): Promise<void> => {
+    const add = async (id: number, keys: Uint32Array, readBack: boolean): Promise<void> => {
       batch.push([id, keys]);
       batchKeys += keys.length;
-      if (batchKeys >= FLUSH_KEYS) await write();
+      // A bulk load's keys are in memory already: one segment for all of them. Keys read back
+      // (a run that crashed, another connection's) still go FLUSH_KEYS at a time.
+      if (batchKeys >= this.flushKeys && (readBack || !this.bulk)) await write();
     };
     const readBack: number[] = [];
     for (const { id, token } of pending) {
       const keys = token === this.token ? this.#memory.get(id) : undefined;
-      if (keys) await add(id, keys);
+      if (keys) await add(id, keys, false);
       else readBack.push(id);
     }
     for (let i = 0; i < readBack.length; i += READBACK_BATCH) {
       const part = readBack.slice(i, i + READBACK_BATCH);
       const rows = await tx.all<{ id: number; data: Uint8Array }>(`SELECT id, data FROM file_text WHERE id IN (${part.map(() => '?').join(', ')})`, part);
-      for (const r of rows) await add(r.id, fileTrigramKeys(await unpackText(r.data)));
+      for (const r of rows) await add(r.id, fileTrigramKeys(await unpackText(r.data)), true);
     }
     await write();
     await tx.run('DELETE FROM trigram_pending');
