@@ -160,6 +160,13 @@ export interface IndexOptions {
   firstFor?: string;
 }
 
+/**
+ * files.hash of a file written as text windows ahead of its parse (the first answer to a
+ * waiting query, replaced in the same run): never a real hash, so a run cut short before the
+ * replacement leaves a file that the next run sees as changed and chunks again.
+ */
+export const PROVISIONAL_HASH = 'provisional';
+
 /** Runs up to this size read every file before chunking, to put `firstFor`'s files first. */
 const FIRST_FOR_MAX_FILES = 2000;
 const FIRST_FOR_MAX_BYTES = 8 << 20;
@@ -481,8 +488,8 @@ class BatchWriter {
   /** The write in flight has finished (settle() has not collected it yet). */
   #writeDone = true;
   /**
-   * The run says when the first batch is due (the files holding a waiting query's words):
-   * FIRST_BATCH_FILES / FIRST_FLUSH_MS do not cut it short.
+   * The run says when its first parsed batch is due (the files holding a waiting query's
+   * words): FIRST_BATCH_FILES / FIRST_FLUSH_MS do not cut it short.
    */
   holdFirst = false;
 
@@ -507,7 +514,7 @@ class BatchWriter {
   add(file: FileRecord, chunks: StoredChunkInput[], outcome?: { text: string; packed: Uint8Array; grams: Uint32Array }): boolean {
     this.#batch.push({ file, chunks, text: outcome?.text, packed: outcome?.packed, grams: outcome?.grams }); // issue 11: text → file_text
     this.#rows += chunks.length;
-    if (this.log.firstSearchableMs === null && this.holdFirst) return false;
+    if (this.holdFirst) return false;
     if (this.log.firstSearchableMs === null && this.#inFlight === null && (this.#batch.length >= FIRST_BATCH_FILES || now() - this.log.t0 >= FIRST_FLUSH_MS)) return true;
     if (this.#rows >= this.batchRows * MAX_BATCH_FACTOR) return true;
     return this.#writeDone && (this.#rows >= this.batchRows || now() - this.#lastFlush > this.flushIntervalMs);
@@ -518,6 +525,23 @@ class BatchWriter {
     const p = this.#inFlight;
     this.#inFlight = null;
     if (p) await p;
+  }
+
+  /**
+   * Write `items` at once, alone, and wait for it: rows searchable now that later batches of
+   * the run replace (a store write replaces a path's rows). Not counted as the run's chunks.
+   */
+  async writeNow(items: Array<{ file: FileRecord; chunks: StoredChunkInput[]; text: string; packed: Uint8Array; grams: Uint32Array }>): Promise<void> {
+    await this.settle();
+    if (items.length === 0) return;
+    const ts = now();
+    await this.store.writeFiles(items);
+    this.log.timings.store += now() - ts;
+    if (this.log.firstSearchableMs === null) {
+      this.log.firstSearchableMs = now() - this.log.t0;
+      measureSince('first-write', ts);
+    }
+    this.onBatch?.({ files: items.length, chunks: items.reduce((n, it) => n + it.chunks.length, 0) });
   }
 
   /** Start writing the queued batch (after the previous write finished). */
@@ -617,6 +641,19 @@ async function applyPlan(
     readAlready = r.data;
     firstUntil = Math.min(r.best, FIRST_BATCH_FILES);
     writer.holdFirst = firstUntil > 0;
+    // The first answer comes before the parser: those files, new to the store, as text windows
+    // (the chunker's own fallback; no WASM, no grammar to load), written at once and searched by
+    // the store as any rows are. Their parsed chunks replace them in the first batch below.
+    const early: Parameters<typeof writer.writeNow>[0] = [];
+    for (const f of candidates.slice(0, firstUntil)) {
+      const data = readAlready.get(f.path);
+      if (!data || stored.has(f.path) || isProbablyBinary(data)) continue;
+      const text = decodeText(data);
+      const language = detectLanguage(f.path, languageNeedsText(f.path) ? text : undefined);
+      const chunks = prepareChunks(chunkPlainText(f.path, text, language, TEXT_FALLBACK));
+      early.push({ file: { path: f.path, hash: PROVISIONAL_HASH, size: f.size, mtime: f.mtime, language }, chunks, text, packed: await packText(text), grams: fileTrigramKeys(text) });
+    }
+    await writer.writeNow(early);
   }
   // Read + hash + (unless it looks like a rename or an untouched file) chunk, ahead of order.
   const prepare = async (f: WalkedFile): Promise<Prepared> => {
