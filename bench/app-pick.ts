@@ -136,8 +136,11 @@ function browserCpuMs(profile: string): number | null {
 /** USER_HZ: /proc times are in 1/100 s on Linux. */
 const CLOCK_TICKS = 100;
 
-/** Trace categories: user timings (performance.mark in any thread), V8's WASM compiles, thread names. */
-const TRACE_CATEGORIES = ['blink.user_timing', 'v8.wasm', 'disabled-by-default-v8.wasm.detailed', 'devtools.timeline', 'v8', '__metadata'];
+/**
+ * Trace categories: user timings (performance.mark in any thread), V8's WASM compiles, thread
+ * names, and V8's sampling profiler on every thread (bench/trace-summary.ts reads it).
+ */
+const TRACE_CATEGORIES = ['blink.user_timing', 'v8.wasm', 'disabled-by-default-v8.wasm.detailed', 'devtools.timeline', 'v8', 'disabled-by-default-v8.cpu_profiler', '__metadata'];
 
 /**
  * Start a browser-wide CDP trace of `categories` from `page`'s session; `stop` writes it to a

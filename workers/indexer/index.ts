@@ -84,8 +84,10 @@ function workerPool(workers: number): { pool: ChunkPool; ready: number } {
  * chunker worker is ready (and always the first IN_THREAD_FIRST_FILES files), then the pool
  * of `workers` chunker workers (none: all in this worker).
  */
-function runChunker(workers: number): FileChunker {
-  const here: FileChunker = { chunkFile: async (path, text) => (await getChunker()).chunkFile(path, text) };
+function runChunker(workers: number, ready: Promise<Chunker>): FileChunker {
+  // One load per run: if tree-sitter fails to load, each file falls back to text chunks (with
+  // the run's parse-fallback warning) instead of fetching the runtime again.
+  const here: FileChunker = { chunkFile: async (path, text) => (await ready).chunkFile(path, text) };
   if (workers <= 0) return here;
   let seen = 0;
   let bytes = 0;
@@ -112,14 +114,17 @@ const api: IndexerWorkerApi = {
       const store = wrap<WriterPortApi>(req.storePort);
       const t0 = performance.now();
       try {
-        await getChunker();
+        // Loading, not awaited: the walk, the reads and a waiting query's first answer (text
+        // windows, IndexOptions.firstFor) need no parser; the first file chunked waits for it.
+        const ready = getChunker();
+        ready.catch(() => undefined);
         const meter = new ProgressMeter(onProgress);
         // The first committed batch is reported at once (not with the next status, up to
         // PROGRESS_MS later): a typed query searches it as soon as it lands.
         let last: Parameters<typeof meter.status>[0] | null = null;
         let batches = 0;
         const workers = Math.max(0, Math.floor(req.chunkWorkers ?? defaultPoolSize(navigator.hardwareConcurrency)));
-        const chunker = runChunker(workers);
+        const chunker = runChunker(workers, ready);
         const summary = await indexCodebase(
           { source: toSource(req.source), store: store as unknown as IndexStore, chunker },
           {

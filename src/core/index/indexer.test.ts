@@ -1,5 +1,5 @@
 import { describe, it, expect, beforeAll } from 'vitest';
-import { BULK_LOAD_FILES, diffWalk, indexCodebase, planIndex, prepareChunks, type FileChunker, type IndexStore } from './indexer.ts';
+import { BULK_LOAD_FILES, diffWalk, indexCodebase, planIndex, prepareChunks, PROVISIONAL_HASH, type FileChunker, type IndexStore } from './indexer.ts';
 import { FTS_AUTOMERGE, FTS_BULK_CRISISMERGE, FTS_CRISISMERGE } from '../store/store.ts';
 import { identifierTokens } from '../text/identifiers.ts';
 import { sha256Hex } from '../hash/hash.ts';
@@ -320,29 +320,46 @@ describe('indexCodebase', () => {
     expect(res.firstSearchableMs!).toBeLessThan(res.timings.total * 0.75);
   });
 
-  it('firstFor: a small run chunks and commits the files holding the query\'s words first, and indexes the same', async () => {
+  it('firstFor: a small run answers first from the files holding the query\'s words (text windows, then their parsed chunks), and indexes the same', async () => {
     const files = repo(80);
     // Three files far down the walk order hold the words a person typed before picking the folder.
     for (const i of [61, 70, 79]) files[`src/mod${i}.py`] += `\n\ndef parse_header_line(raw):\n    return raw.split(':')\n`;
     const committed: string[][] = [];
     const store = await openMemoryStore();
     const seen = new Set<string>();
+    /** Each commit's new files, and the three files' chunk types then. */
+    const types: string[][] = [];
     const onBatch = async () => {
-      const now = [...(await store.getFiles()).keys()].filter((p) => !seen.has(p));
+      const files = await store.getFiles();
+      const now = [...files.keys()].filter((p) => !seen.has(p));
       now.forEach((p) => seen.add(p));
       committed.push(now);
+      types.push([...new Set((await Promise.all(['src/mod61.py', 'src/mod70.py', 'src/mod79.py'].map((p) => store.getFileChunks(p)))).flat().map((c) => c.chunkType))].sort());
     };
     const order: string[] = [];
     const recording: FileChunker = { chunkFile: (path, text) => (order.push(path), chunker.chunkFile(path, text)) };
-    const res = await indexCodebase({ source: new MemoryFileSource(files), store, chunker: recording }, { firstFor: 'Parse header', onBatch: () => void onBatch() });
+    const chunkedAtCommit: number[] = [];
+    let pending = Promise.resolve();
+    const res = await indexCodebase({ source: new MemoryFileSource(files), store, chunker: recording }, {
+      firstFor: 'Parse header',
+      onBatch: () => {
+        chunkedAtCommit.push(order.length);
+        pending = pending.then(onBatch);
+      },
+    });
+    await pending;
     expect(res.files.added).toBe(Object.keys(files).length);
     await new Promise((r) => setTimeout(r, 0));
     // They are chunked first; among files read ahead at once the chunker is called as each one's
     // hash resolves, so their order among themselves is not fixed (commits keep the planned order).
     expect(order.slice(0, 3).sort()).toEqual(['src/mod61.py', 'src/mod70.py', 'src/mod79.py']);
-    // The first commit (at 25 files or after FIRST_FLUSH_MS, whichever comes first) starts with them.
-    expect(committed[0]!.length).toBeGreaterThan(0);
-    expect(committed[0]!.slice(0, 3)).toEqual(['src/mod61.py', 'src/mod70.py', 'src/mod79.py'].slice(0, Math.min(3, committed[0]!.length)));
+    // The first commit is those three (the files holding the most of the words) as text
+    // windows, before the parser ran; the second is the same three parsed, before any other
+    // file was chunked.
+    expect(chunkedAtCommit.slice(0, 2)).toEqual([0, 3]);
+    expect([...committed[0]!].sort()).toEqual(['src/mod61.py', 'src/mod70.py', 'src/mod79.py']);
+    expect(types[0]).toEqual(['text']);
+    expect(types[1]).not.toContain('text');
     // Without it, those come last; either way the index is the same.
     const plain = await openMemoryStore();
     await indexCodebase({ source: new MemoryFileSource(files), store: plain, chunker });
@@ -351,6 +368,13 @@ describe('indexCodebase', () => {
     const none = await openMemoryStore();
     await indexCodebase({ source: new MemoryFileSource(files), store: none, chunker }, { firstFor: 'zzqx' });
     expect(await snapshot(none)).toEqual(await snapshot(plain));
+    // A run cut short after the text windows were written: the next run parses those files.
+    const cut = await openMemoryStore();
+    const ac = new AbortController();
+    await expect(indexCodebase({ source: new MemoryFileSource(files), store: cut, chunker }, { firstFor: 'Parse header', signal: ac.signal, onBatch: () => ac.abort() })).rejects.toThrow();
+    expect((await cut.getFile('src/mod61.py'))?.hash).toBe(PROVISIONAL_HASH);
+    await indexCodebase({ source: new MemoryFileSource(files), store: cut, chunker });
+    expect(await snapshot(cut)).toEqual(await snapshot(plain));
   });
 
   it('a first index writes its first batch while the walk is still running, and indexes everything', async () => {

@@ -40,6 +40,7 @@ import { META, type MetaKey } from '../store/meta.ts';
 import { packText, type TextCodec } from '../store/text-codec.ts';
 import { fileTrigramKeys } from '../text/trigram-keys.ts';
 import { scanTerms, termHits, termPatterns } from '../text/scan-terms.ts';
+import { measureSince } from '../user-timing.ts';
 
 /** The chunker's own text fallback, for a file the chunker itself faulted on. */
 const TEXT_FALLBACK = { maxChunkChars: MAX_CHUNK_CHARS, minChunkChars: MIN_CHUNK_CHARS, overlapChars: CHUNK_OVERLAP_CHARS };
@@ -159,15 +160,23 @@ export interface IndexOptions {
   firstFor?: string;
 }
 
+/**
+ * files.hash of a file written as text windows ahead of its parse (the first answer to a
+ * waiting query, replaced in the same run): never a real hash, so a run cut short before the
+ * replacement leaves a file that the next run sees as changed and chunks again.
+ */
+export const PROVISIONAL_HASH = 'provisional';
+
 /** Runs up to this size read every file before chunking, to put `firstFor`'s files first. */
 const FIRST_FOR_MAX_FILES = 2000;
 const FIRST_FOR_MAX_BYTES = 8 << 20;
 
 /**
  * `files` reordered so those whose text holds more of `words` (case-insensitive) come first,
- * ties in walk order, with the bytes read for each (handed to the run, so nothing is read twice).
+ * ties in walk order, with the bytes read for each (handed to the run, so nothing is read twice),
+ * and `best`: how many lead the order holding the most of the words (0 when none holds any).
  */
-async function orderForQuery(files: readonly WalkedFile[], words: readonly string[], read: (f: WalkedFile) => Promise<Uint8Array | null>): Promise<{ order: WalkedFile[]; data: Map<string, Uint8Array> }> {
+async function orderForQuery(files: readonly WalkedFile[], words: readonly string[], read: (f: WalkedFile) => Promise<Uint8Array | null>): Promise<{ order: WalkedFile[]; data: Map<string, Uint8Array>; best: number }> {
   const data = new Map<string, Uint8Array>();
   const score = new Map<string, number>();
   const decoder = new TextDecoder();
@@ -178,8 +187,10 @@ async function orderForQuery(files: readonly WalkedFile[], words: readonly strin
     data.set(f.path, bytes);
     score.set(f.path, termHits(decoder.decode(bytes), patterns, 1).distinct);
   }));
-  const order = files.map((f, i) => ({ f, i, s: score.get(f.path) ?? 0 })).sort((a, b) => b.s - a.s || a.i - b.i).map((x) => x.f);
-  return { order, data };
+  const ranked = files.map((f, i) => ({ f, i, s: score.get(f.path) ?? 0 })).sort((a, b) => b.s - a.s || a.i - b.i);
+  const top = ranked[0]?.s ?? 0;
+  const best = top > 0 ? ranked.filter((x) => x.s === top).length : 0;
+  return { order: ranked.map((x) => x.f), data, best };
 }
 
 /** Warnings a summary lists (the count goes on past them). */
@@ -476,6 +487,11 @@ class BatchWriter {
   #inFlight: Promise<void> | null = null;
   /** The write in flight has finished (settle() has not collected it yet). */
   #writeDone = true;
+  /**
+   * The run says when its first parsed batch is due (the files holding a waiting query's
+   * words): FIRST_BATCH_FILES / FIRST_FLUSH_MS do not cut it short.
+   */
+  holdFirst = false;
 
   constructor(
     private readonly store: IndexStore,
@@ -498,6 +514,7 @@ class BatchWriter {
   add(file: FileRecord, chunks: StoredChunkInput[], outcome?: { text: string; packed: Uint8Array; grams: Uint32Array }): boolean {
     this.#batch.push({ file, chunks, text: outcome?.text, packed: outcome?.packed, grams: outcome?.grams }); // issue 11: text → file_text
     this.#rows += chunks.length;
+    if (this.holdFirst) return false;
     if (this.log.firstSearchableMs === null && this.#inFlight === null && (this.#batch.length >= FIRST_BATCH_FILES || now() - this.log.t0 >= FIRST_FLUSH_MS)) return true;
     if (this.#rows >= this.batchRows * MAX_BATCH_FACTOR) return true;
     return this.#writeDone && (this.#rows >= this.batchRows || now() - this.#lastFlush > this.flushIntervalMs);
@@ -508,6 +525,23 @@ class BatchWriter {
     const p = this.#inFlight;
     this.#inFlight = null;
     if (p) await p;
+  }
+
+  /**
+   * Write `items` at once, alone, and wait for it: rows searchable now that later batches of
+   * the run replace (a store write replaces a path's rows). Not counted as the run's chunks.
+   */
+  async writeNow(items: Array<{ file: FileRecord; chunks: StoredChunkInput[]; text: string; packed: Uint8Array; grams: Uint32Array }>): Promise<void> {
+    await this.settle();
+    if (items.length === 0) return;
+    const ts = now();
+    await this.store.writeFiles(items);
+    this.log.timings.store += now() - ts;
+    if (this.log.firstSearchableMs === null) {
+      this.log.firstSearchableMs = now() - this.log.t0;
+      measureSince('first-write', ts);
+    }
+    this.onBatch?.({ files: items.length, chunks: items.reduce((n, it) => n + it.chunks.length, 0) });
   }
 
   /** Start writing the queued batch (after the previous write finished). */
@@ -525,7 +559,10 @@ class BatchWriter {
     const write = this.store.writeFiles(items).finally(() => (this.#writeDone = true)).then(() => {
       log.timings.store += now() - ts;
       log.chunksWritten += rows;
-      if (log.firstSearchableMs === null) log.firstSearchableMs = now() - log.t0;
+      if (log.firstSearchableMs === null) {
+        log.firstSearchableMs = now() - log.t0;
+        measureSince('first-write', ts);
+      }
       this.onBatch?.({ files: items.length, chunks: rows });
     });
     write.catch(() => undefined); // observed by the next settle(); never unhandled
@@ -560,6 +597,7 @@ async function applyPlan(
   if (!(await store.getMeta(META.createdAt))) await store.setMeta(META.createdAt, new Date().toISOString());
 
   log.stage('chunking');
+  measureSince('plan', log.t0);
   const renamedFrom = new Set<string>();
   const finalHashes = new Map<string, string>();
   const walkedPaths = new Set(plan.walked.map((f) => f.path));
@@ -591,13 +629,31 @@ async function applyPlan(
   // A query waiting for this run: in a small, fully walked run its files go first (IndexOptions.firstFor).
   let candidates: readonly WalkedFile[] = plan.candidates;
   let readAlready: Map<string, Uint8Array> | null = null;
+  /** The query's best files lead `candidates`: only they are chunked until they are written. */
+  let firstUntil = 0;
   const words = opts.firstFor ? scanTerms(opts.firstFor).slice(0, 16) : [];
   if (words.length > 0 && (!plan.feed || plan.feed.done) && candidates.length > FIRST_BATCH_FILES && candidates.length <= FIRST_FOR_MAX_FILES && bytes <= FIRST_FOR_MAX_BYTES) {
     const tr = now();
     const r = await orderForQuery(candidates, words, (f) => source.readFile(f.path).catch(() => null));
     timings.read += now() - tr;
+    measureSince('read-for-query', tr);
     candidates = r.order;
     readAlready = r.data;
+    firstUntil = Math.min(r.best, FIRST_BATCH_FILES);
+    writer.holdFirst = firstUntil > 0;
+    // The first answer comes before the parser: those files, new to the store, as text windows
+    // (the chunker's own fallback; no WASM, no grammar to load), written at once and searched by
+    // the store as any rows are. Their parsed chunks replace them in the first batch below.
+    const early: Parameters<typeof writer.writeNow>[0] = [];
+    for (const f of candidates.slice(0, firstUntil)) {
+      const data = readAlready.get(f.path);
+      if (!data || stored.has(f.path) || isProbablyBinary(data)) continue;
+      const text = decodeText(data);
+      const language = detectLanguage(f.path, languageNeedsText(f.path) ? text : undefined);
+      const chunks = prepareChunks(chunkPlainText(f.path, text, language, TEXT_FALLBACK));
+      early.push({ file: { path: f.path, hash: PROVISIONAL_HASH, size: f.size, mtime: f.mtime, language }, chunks, text, packed: await packText(text), grams: fileTrigramKeys(text) });
+    }
+    await writer.writeNow(early);
   }
   // Read + hash + (unless it looks like a rename or an untouched file) chunk, ahead of order.
   const prepare = async (f: WalkedFile): Promise<Prepared> => {
@@ -627,8 +683,9 @@ async function applyPlan(
   const concurrency = Math.max(1, Math.floor(opts.concurrency ?? DEFAULT_CONCURRENCY));
   const ahead: Array<Promise<Prepared>> = [];
   let next = 0;
-  const fill = (): void => {
-    while (ahead.length < concurrency && next < candidates.length) {
+  const fill = (i: number): void => {
+    const end = i < firstUntil ? firstUntil : candidates.length;
+    while (ahead.length < concurrency && next < end) {
       const p = prepare(candidates[next++]!);
       p.catch(() => undefined);
       ahead.push(p);
@@ -639,10 +696,19 @@ async function applyPlan(
     for (let i = 0; ; i++) {
       // A first index consumes the walk as it goes (plan.feed); otherwise the list is whole.
       while (plan.feed && !plan.feed.done && i >= candidates.length) await plan.feed.more();
+      if (i === firstUntil && writer.holdFirst) {
+        // The query's best files are in: they are written (and searchable) before any other
+        // file is read ahead or chunked, so nothing competes with that first write.
+        writer.holdFirst = false;
+        status.currentStage = 'indexing';
+        await writer.flush();
+        await writer.settle();
+        status.currentStage = 'chunking';
+      }
       if (i >= candidates.length) break;
       const f = candidates[i]!;
       log.checkAbort();
-      fill();
+      fill(i);
       const prep = await ahead.shift()!;
       if (prep.kind === 'unreadable') {
         const e = prep.error;
