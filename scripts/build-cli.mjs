@@ -46,7 +46,7 @@ const result = await esbuild.build({
   // their own file loading stay in node_modules. Files they read (wasm) are resolved from
   // node_modules at run time (createRequire), as from the sources.
   external: ['@huggingface/transformers', 'onnxruntime-node', 'onnxruntime-web', 'hnswlib-wasm', 'voy-search', 'tsx'],
-  minify: true,
+  minify: process.env.SIFT_BUILD_NO_MINIFY !== "1",
   // No keepNames: it wraps every function made at run time in a __name() call, which made
   // re2js's regex scans 6x slower (a warm `^\s*$` grep over 1,000 files 0.3 → 2 s).
   outExtension: { '.js': '.mjs' },
@@ -66,7 +66,7 @@ const client = await esbuild.build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  minify: true,
+  minify: process.env.SIFT_BUILD_NO_MINIFY !== "1",
   outExtension: { '.js': '.mjs' },
   metafile: true,
   sourcemap: 'linked',
