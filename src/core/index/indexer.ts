@@ -44,6 +44,11 @@ import { measureSince } from '../user-timing.ts';
 
 /** The chunker's own text fallback, for a file the chunker itself faulted on. */
 const TEXT_FALLBACK = { maxChunkChars: MAX_CHUNK_CHARS, minChunkChars: MIN_CHUNK_CHARS, overlapChars: CHUNK_OVERLAP_CHARS };
+
+/** `text` as the chunker's text fallback windows, with what a store write needs of the file (no parser). */
+async function textWindows(path: string, text: string, language: string): Promise<{ chunks: StoredChunkInput[]; text: string; packed: Uint8Array; grams: Uint32Array }> {
+  return { chunks: prepareChunks(chunkPlainText(path, text, language, TEXT_FALLBACK)), text, packed: await packText(text), grams: fileTrigramKeys(text) };
+}
 /**
  * Flush the first batch early so the codebase is searchable within moments: at FIRST_BATCH_FILES
  * files, or with what is chunked once FIRST_FLUSH_MS have passed since the run started (a slow
@@ -537,11 +542,15 @@ class BatchWriter {
     const ts = now();
     await this.store.writeFiles(items);
     this.log.timings.store += now() - ts;
-    if (this.log.firstSearchableMs === null) {
-      this.log.firstSearchableMs = now() - this.log.t0;
-      measureSince('first-write', ts);
-    }
+    this.#written(ts);
     this.onBatch?.({ files: items.length, chunks: items.reduce((n, it) => n + it.chunks.length, 0) });
+  }
+
+  /** A write begun at `ts` is committed: the run's first one makes its rows searchable. */
+  #written(ts: number): void {
+    if (this.log.firstSearchableMs !== null) return;
+    this.log.firstSearchableMs = now() - this.log.t0;
+    measureSince('first-write', ts);
   }
 
   /** Start writing the queued batch (after the previous write finished). */
@@ -559,10 +568,7 @@ class BatchWriter {
     const write = this.store.writeFiles(items).finally(() => (this.#writeDone = true)).then(() => {
       log.timings.store += now() - ts;
       log.chunksWritten += rows;
-      if (log.firstSearchableMs === null) {
-        log.firstSearchableMs = now() - log.t0;
-        measureSince('first-write', ts);
-      }
+      this.#written(ts);
       this.onBatch?.({ files: items.length, chunks: rows });
     });
     write.catch(() => undefined); // observed by the next settle(); never unhandled
@@ -618,10 +624,7 @@ async function applyPlan(
       };
     } catch (e) {
       // The chunker must never lose a file; if it faults anyway, keep the file as plain text chunks.
-      return {
-        language, chunks: prepareChunks(chunkPlainText(path, text, language, TEXT_FALLBACK)), fallback: e instanceof Error ? e.message : String(e),
-        text, packed: await packText(text), grams: fileTrigramKeys(text),
-      };
+      return { language, ...(await textWindows(path, text, language)), fallback: e instanceof Error ? e.message : String(e) };
     } finally {
       timings.chunk += now() - tc;
     }
@@ -650,8 +653,7 @@ async function applyPlan(
       if (!data || stored.has(f.path) || isProbablyBinary(data)) continue;
       const text = decodeText(data);
       const language = detectLanguage(f.path, languageNeedsText(f.path) ? text : undefined);
-      const chunks = prepareChunks(chunkPlainText(f.path, text, language, TEXT_FALLBACK));
-      early.push({ file: { path: f.path, hash: PROVISIONAL_HASH, size: f.size, mtime: f.mtime, language }, chunks, text, packed: await packText(text), grams: fileTrigramKeys(text) });
+      early.push({ file: { path: f.path, hash: PROVISIONAL_HASH, size: f.size, mtime: f.mtime, language }, ...(await textWindows(f.path, text, language)) });
     }
     await writer.writeNow(early);
   }

@@ -47,20 +47,25 @@ export interface FileCandidate extends Scored {
 
 const PATH_WORD_RE = /[\p{L}\p{N}]+/gu;
 
-/** Paths whose word sets pathWordSets keeps (a pure function of the path: nothing to invalidate); then it starts over. */
+/** Paths whose words a keptPerPath function keeps (a pure function of the path: nothing to invalidate); then it starts over. */
 const PATH_WORDS_KEPT = 50_000;
-const pathWords = new Map<string, [ReadonlySet<string>, ReadonlySet<string>]>();
+
+/** `make`, remembered for up to PATH_WORDS_KEPT paths. */
+function keptPerPath<T>(make: (path: string) => T): (path: string) => T {
+  const kept = new Map<string, T>();
+  return (path) => {
+    let v = kept.get(path);
+    if (v === undefined) {
+      if (kept.size >= PATH_WORDS_KEPT) kept.clear();
+      v = make(path);
+      kept.set(path, v);
+    }
+    return v;
+  };
+}
 
 /** A path's words, lower-case, with identifier parts and light stems: [file-name words, directory words]. Kept per path. */
-export function pathWordSets(path: string): [ReadonlySet<string>, ReadonlySet<string>] {
-  let sets = pathWords.get(path);
-  if (!sets) {
-    if (pathWords.size >= PATH_WORDS_KEPT) pathWords.clear();
-    sets = makePathWordSets(path);
-    pathWords.set(path, sets);
-  }
-  return sets;
-}
+export const pathWordSets: (path: string) => [ReadonlySet<string>, ReadonlySet<string>] = keptPerPath((path) => makePathWordSets(path));
 
 function makePathWordSets(path: string): [Set<string>, Set<string>] {
   const slash = path.lastIndexOf('/');
@@ -148,6 +153,11 @@ export function termForms(terms: readonly string[]): TermForm[] {
   });
 }
 
+/** Term forms as given, or worked out from plain terms (a caller outside a query's loop). */
+function formsOf(terms: readonly string[] | readonly TermForm[]): readonly TermForm[] {
+  return typeof terms[0] === 'string' ? termForms(terms as readonly string[]) : terms as readonly TermForm[];
+}
+
 /** Does a path word set hold query term `f.t` (namesWord, or an abbreviation of it)? */
 function holds(set: ReadonlySet<string>, f: TermForm): boolean {
   if (set.has(f.t) || set.has(f.stem)) return true;
@@ -163,7 +173,7 @@ function holds(set: ReadonlySet<string>, f: TermForm): boolean {
  */
 export function pathSignal(path: string, terms: readonly string[] | readonly TermForm[]): number {
   if (!terms.length) return 0;
-  const forms = typeof terms[0] === 'string' ? termForms(terms as readonly string[]) : terms as readonly TermForm[];
+  const forms = formsOf(terms);
   const [name, dirs] = pathWordSets(path);
   let got = 0;
   for (const f of forms) {
@@ -179,31 +189,21 @@ const GENERIC_FILE_NAMES = new Set(['index', 'init', 'mod', 'lib', 'main', 'pack
 /** Name words a query must name for the full `file_name` signal (one counts half). */
 const FILE_NAME_FULL_HITS = 2;
 
-/** Names whose words fileNameWords keeps (a pure function of the path); then it starts over. */
-const NAME_WORDS_KEPT = 50_000;
-const nameWordsKept = new Map<string, readonly string[]>();
-
 /**
  * The words that name what a file is about, lower-case: its file name's words and identifier
  * parts (`quiet_logger.rb` → quiet, logger; `RelativizeUrls.hs` → relativize, urls), or its
  * directory's when the name is generic (`_extensions/init.lua` → extensions). Numbers alone
  * and one-letter words are left out.
  */
-export function fileNameWords(path: string): readonly string[] {
-  let words = nameWordsKept.get(path);
-  if (!words) {
-    if (nameWordsKept.size >= NAME_WORDS_KEPT) nameWordsKept.clear();
-    const parts = path.split('/');
-    const base = parts[parts.length - 1];
-    const dot = base.lastIndexOf('.');
-    const split = (text: string) => [...new Set([...text.matchAll(PATH_WORD_RE)].flatMap((m) => splitIdentifier(m[0])).map((w) => w.toLowerCase()))]
-      .filter((w) => w.length >= 2 && !/^\p{N}+$/u.test(w));
-    words = split(dot > 0 ? base.slice(0, dot) : base);
-    if (words.every((w) => GENERIC_FILE_NAMES.has(w)) && parts.length > 1) words = split(parts[parts.length - 2]);
-    nameWordsKept.set(path, words);
-  }
-  return words;
-}
+export const fileNameWords: (path: string) => readonly string[] = keptPerPath((path) => {
+  const parts = path.split('/');
+  const base = parts[parts.length - 1];
+  const dot = base.lastIndexOf('.');
+  const split = (text: string) => [...new Set([...text.matchAll(PATH_WORD_RE)].flatMap((m) => splitIdentifier(m[0])).map((w) => w.toLowerCase()))]
+    .filter((w) => w.length >= 2 && !/^\p{N}+$/u.test(w));
+  const words = split(dot > 0 ? base.slice(0, dot) : base);
+  return words.every((w) => GENERIC_FILE_NAMES.has(w)) && parts.length > 1 ? split(parts[parts.length - 2]) : words;
+});
 
 /**
  * The `file_name` signal in [0, 1]: the share of the file name's words (fileNameWords) that a
@@ -215,7 +215,7 @@ export function fileNameWords(path: string): readonly string[] {
 export function fileNameSignal(path: string, terms: readonly string[] | readonly TermForm[]): number {
   const words = fileNameWords(path);
   if (!words.length || !terms.length) return 0;
-  const forms = typeof terms[0] === 'string' ? termForms(terms as readonly string[]) : terms as readonly TermForm[];
+  const forms = formsOf(terms);
   let hits = 0;
   for (const w of words) {
     for (const f of forms) {
