@@ -32,9 +32,19 @@ if (!esbuild) giveUp('esbuild is not installed');
 
 rmSync(tmp, { recursive: true, force: true });
 mkdirSync(tmp, { recursive: true });
+// The MCP SDK's Server imports its Ajv provider (Ajv, ajv-formats: ~135 KB) statically, to make a
+// validator when it is given none; `sift mcp` gives it one that loads Ajv on first use
+// (src/cli/mcp-validator.ts), so the SDK's import is pointed there and no Ajv is evaluated at start.
+const lazyAjv = {
+  name: 'lazy-ajv',
+  setup(b) {
+    b.onResolve({ filter: /[/\\]validation[/\\]ajv-provider\.js$/ }, (a) =>
+      a.importer.includes(`${join('@modelcontextprotocol', 'sdk')}`) ? { path: join(root, 'src/cli/mcp-validator.ts') } : undefined);
+  },
+};
 const result = await esbuild.build({
   absWorkingDir: root,
-  entryPoints: { main: 'src/cli/main.ts', 'chunk-worker': 'src/cli/chunk-worker.ts', 'embed-worker': 'src/cli/embed-worker.ts' },
+  entryPoints: { main: 'src/cli/main.ts', 'chunk-worker': 'src/cli/chunk-worker.ts', 'embed-worker': 'src/cli/embed-worker.ts', 'mcp-scan-worker': 'src/cli/mcp-scan-worker.ts' },
   outdir: tmp,
   bundle: true,
   splitting: true,
@@ -50,11 +60,12 @@ const result = await esbuild.build({
   // No keepNames: it wraps every function made at run time in a __name() call, which made
   // re2js's regex scans 6x slower (a warm `^\s*$` grep over 1,000 files 0.3 → 2 s).
   outExtension: { '.js': '.mjs' },
-  // Beside the entries: chunk-pool.ts finds chunk-worker.mjs and embed-worker.mjs next to its own chunk.
+  // Beside the entries: chunk-pool.ts finds chunk-worker.mjs, embed-worker.mjs and mcp-scan-worker.mjs next to its own chunk.
   chunkNames: '[name]-[hash]',
   metafile: true,
   sourcemap: 'linked',
   logLevel: 'warning',
+  plugins: [lazyAjv],
 }).catch((e) => giveUp(e instanceof Error ? e.message.split('\n')[0] : String(e)));
 // The warm server's client (src/cli/serve-client.ts), which bin/sift loads before main: one
 // file of its own (no shared chunks to resolve and load: ~5 ms of every served command).

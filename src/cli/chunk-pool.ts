@@ -17,8 +17,8 @@ export const DEFAULT_POOL_SIZE = defaultPoolSize(availableParallelism());
 /** Running from the bundle (scripts/build-cli.mjs, dist-cli/*.mjs) rather than the TypeScript sources. */
 const BUNDLED = import.meta.url.endsWith('.mjs');
 
-/** The URL of a CLI worker thread's module (`name`: 'chunk-worker', 'embed-worker'): the bundled .mjs beside this chunk, or the source. */
-export function cliWorkerEntry(name: 'chunk-worker' | 'embed-worker'): string {
+/** The URL of a CLI worker thread's module (`name`: 'chunk-worker', 'embed-worker', 'mcp-scan-worker'): the bundled .mjs beside this chunk, or the source. */
+export function cliWorkerEntry(name: 'chunk-worker' | 'embed-worker' | 'mcp-scan-worker'): string {
   return new URL(BUNDLED ? `./${name}.mjs` : `./${name}.ts`, import.meta.url).href;
 }
 

@@ -24,7 +24,7 @@ import { runSearch, formatSearchJson, formatSearchHuman, type PreparedSearch } f
 import type { GrepCliOptions } from './cmd-grep.ts';
 import { runStats, runTypes } from './cmd-stats.ts';
 import { checkStore, corruptFromReport, quickCheckStore, runCheck } from './cmd-check.ts';
-import { takeHotJournalRecovery } from '../core/store/open-node.ts';
+import { nodeRuntime, takeHotJournalRecovery } from '../core/store/open-node.ts';
 import type { Store } from '../core/store/store.ts';
 import { fsyncDir, fsyncFile } from './durable.ts';
 import { acquireSessionLock, swapUnderLock, type SessionLock } from '../core/store/lock-node.ts';
@@ -446,11 +446,20 @@ async function main(argv: string[], r: RunState): Promise<number> {
     case 'mcp': {
       // issue 26: loaded by this command only (the MCP SDK is not part of other starts).
       const dirs = [dirArg, ...rest].filter((d): d is string => d !== undefined);
-      const { runMcp } = await import('./mcp.ts');
-      return runMcp((dirs.length ? dirs : ['.']).map(folder), {
+      const folders = (dirs.length ? dirs : ['.']).map(folder);
+      const o = {
         db: v.db, maxFileSize: num(v['max-file-size'], 'max-file-size'), ignore: [...(v.ignore ?? []), ...(v.exclude ?? [])],
         include: v.include, watch: !v['no-watch'], quiet: !!v.quiet, model: v.model,
-      });
+      };
+      // While the MCP chunk loads, on other threads: SQLite's WebAssembly compiles, and a folder
+      // without an index is walked and read for the first search (mcp-first-scan.ts).
+      nodeRuntime().catch(() => undefined);
+      const { FirstScan, firstScanPays, WANTED_SCAN_BYTES } = await import('./mcp-first-scan.ts');
+      const walk = { maxFileSize: o.maxFileSize, extraIgnore: o.ignore, include: o.include };
+      const scan = firstScanPays();
+      const firstScans = folders.map((d) => (!scan || existsSync(indexPaths(d, o.db).db) ? null : new FirstScan({ root: d, walk, maxBytes: WANTED_SCAN_BYTES })));
+      const { runMcp } = await import('./mcp.ts');
+      return runMcp(folders, { ...o, firstScans });
     }
     case 'serve': {
       // The warm server (serve.ts); --status and --stop ask the one running for this home.

@@ -30,23 +30,21 @@
 import { existsSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { NodeFileSource } from '../core/source/node-source-node.ts';
-import { decodeText, indexCodebase, planIndex, prepareChunks, type FileChunker, type IndexStore } from '../core/index/indexer.ts';
+import { decodeText, indexCodebase, planIndex, type FileChunker, type IndexStore } from '../core/index/indexer.ts';
 import { isProbablyBinary } from '../core/walk/walker.ts';
-import { chunkText } from '../core/chunk/text.ts';
-import { detectLanguage } from '../core/chunk/languages.ts';
 import { Searcher } from '../core/search/search.ts';
 import { DEFAULT_TEXT_CACHE_CHARS, TextCache } from '../core/search/grep.ts';
 import type { Store, WriteItem } from '../core/store/store.ts';
 import { META } from '../core/store/meta.ts';
-import { CHUNK_OVERLAP_CHARS, DEFAULT_IGNORE_PATTERNS, MAX_CHUNK_CHARS, MIN_CHUNK_CHARS } from '../core/config.ts';
+import { DEFAULT_IGNORE_PATTERNS } from '../core/config.ts';
 import { acquireSessionLock, type SessionLock } from '../core/store/lock-node.ts';
 import type { CallWants, ToolCodebase, ToolProgress, ToolStore } from '../core/tools/run.ts';
 import type { ToolName } from '../core/tools/contract.ts';
-import { DiskTexts, DiskView, scanTerms, walkFiles, WatchedSource } from './mcp-disk.ts';
+import { DiskTexts, DiskView, scanTerms, storedAheadItem, walkFiles, WatchedSource } from './mcp-disk.ts';
 import type { WalkedFile } from '../core/walk/walker.ts';
 import { openIndex, type IndexPaths } from './context.ts';
+import { WANTED_SCAN_BYTES, type FirstScan, type FirstScanItems } from './mcp-first-scan.ts';
 import { createChunkPool, DEFAULT_POOL_SIZE } from './chunk-pool.ts';
-import { nativeSha256 } from './node-hash.ts';
 import type { SiftEmbedder } from '../core/embed/embedder.ts';
 import type { EmbedStore } from '../core/embed/embed-pass.ts';
 import type { VectorIndex } from '../core/vector/types.ts';
@@ -68,7 +66,7 @@ export const FIRST_WAIT_MAX_MS = 8000;
  * its answer does not wait for the run to reach them (#storeWanted).
  */
 export const WANTED_FILES = 16;
-export const WANTED_SCAN_BYTES = 32 * 2 ** 20;
+export { WANTED_SCAN_BYTES };
 /** Debounce of file events before an incremental run starts. */
 export const WATCH_DEBOUNCE_MS = 100;
 /** Without working watchers: a stat walk before a call when the last is older than this. */
@@ -125,15 +123,6 @@ class Busy extends Error {
     super(`another sift process (pid ${pid}) is writing this index`);
   }
 }
-
-/**
- * The record of a file stored ahead of the first index's order (#storeTouched): an mtime no
- * stat matches and no hash, so the next run reads and chunks it again (the first index itself
- * replaces it when its walk comes to it) and records the Merkle root with it.
- */
-const STORED_AHEAD = { mtime: -1, hash: '' } as const;
-/** Its chunks: the plain text chunker's (the run's tree-sitter chunker is busy with the run's files). */
-const STORED_AHEAD_CHUNKS = { maxChunkChars: MAX_CHUNK_CHARS, minChunkChars: MIN_CHUNK_CHARS, overlapChars: CHUNK_OVERLAP_CHARS };
 
 /** Resolves with `p` or after `ms`, whichever comes first (never rejects). */
 function waitAtMost(p: Promise<unknown>, ms: number): Promise<void> {
@@ -197,6 +186,8 @@ export class ServedCodebase implements ToolCodebase {
   #chunker: Promise<{ chunkFile: FileChunker['chunkFile']; dispose: () => void }> | null = null;
   /** What a first index's chunking waits for (FIRST_CALL_GRACE_MS, then a first answer being made); null: nothing. */
   #answering: Promise<unknown> | null = null;
+  /** During the first index of a new folder: its scan thread (mcp-first-scan.ts), which a first search asks for its files. */
+  #firstScan: FirstScan | null = null;
 
   private constructor(
     readonly name: string,
@@ -211,14 +202,22 @@ export class ServedCodebase implements ToolCodebase {
     this.#watchOk = o.watch !== false;
   }
 
-  static async open(name: string, paths: IndexPaths, o: ServeOptions): Promise<ServedCodebase> {
-    const ctx = await openIndex(paths);
+  /** `firstScan`: the folder's scan thread, started when it had no index file (main.ts); kept for a first index only. */
+  static async open(name: string, paths: IndexPaths, o: ServeOptions, firstScan: FirstScan | null = null): Promise<ServedCodebase> {
+    let ctx;
+    try {
+      ctx = await openIndex(paths);
+    } catch (e) {
+      firstScan?.dispose();
+      throw e;
+    }
     const cb = new ServedCodebase(name, paths.dir, paths, ctx.store, o);
     const fresh = (await ctx.store.getMeta(META.merkleRoot)) === null;
     if (fresh) {
       cb.#state = 'indexing';
       cb.#share = 0;
-    }
+      cb.#firstScan = firstScan;
+    } else firstScan?.dispose();
     return cb;
   }
 
@@ -419,17 +418,24 @@ export class ServedCodebase implements ToolCodebase {
   async #storeWanted(tool: ToolName | undefined, wants: CallWants): Promise<void> {
     try {
       const t0 = performance.now();
-      // The latest walk that is ready, even if files changed since: changed files are stored by
-      // #storeTouched, and a file whose stat is no longer the walk's is left to it (below).
-      const view = this.#ready ?? (await this.#currentView());
-      const tView = performance.now();
-      let files: Array<{ file: WalkedFile; text: string }>;
-      if (wants.path !== null) {
-        const f = view.walkedFile(wants.path.replace(/^\.?\/+/, ''));
-        const text = f ? await view.getFileText(f.path) : null;
-        files = f && text !== null ? [{ file: f, text }] : [];
+      let files: Array<{ file: WalkedFile; text: string; item?: WriteItem }>;
+      // The first scan thread's walk, while no file has changed since the server started (then a view's).
+      const scanned = wants.path === null && this.#changes === 1 ? await this.#firstScanFor(wants.words ?? '') : null;
+      let tView = performance.now();
+      if (scanned) {
+        files = scanned.map(({ file, item }) => ({ file, text: item.text ?? '', item }));
       } else {
-        files = await view.filesHolding(scanTerms(wants.words ?? ''), WANTED_FILES, WANTED_SCAN_BYTES);
+        // The latest walk that is ready, even if files changed since: changed files are stored by
+        // #storeTouched, and a file whose stat is no longer the walk's is left to it (below).
+        const view = this.#ready ?? (await this.#currentView());
+        tView = performance.now();
+        if (wants.path !== null) {
+          const f = view.walkedFile(wants.path.replace(/^\.?\/+/, ''));
+          const text = f ? await view.getFileText(f.path) : null;
+          files = f && text !== null ? [{ file: f, text }] : [];
+        } else {
+          files = await view.filesHolding(scanTerms(wants.words ?? ''), WANTED_FILES, WANTED_SCAN_BYTES);
+        }
       }
       const fresh = (f: WalkedFile) => {
         const had = this.#wantedStored.get(f.path);
@@ -438,16 +444,38 @@ export class ServedCodebase implements ToolCodebase {
       const tScan = performance.now();
       files = files.filter((x) => fresh(x.file));
       if (!files.length || this.#state !== 'indexing') return;
-      const chunkFile = tool === 'symbols' ? (await this.#inThread()).chunkFile : null;
-      const n = await this.#storeAhead(files, { chunkFile, skip: (p) => !fresh(files.find((x) => x.file.path === p)!.file) });
+      const skip = (p: string) => !fresh(files.find((x) => x.file.path === p)!.file);
+      // search: the plain text chunker's chunks (the scan thread's items where it made them); symbols: tree-sitter's.
+      const n = tool !== 'symbols' && files.every((x) => x.item)
+        ? await this.#writeAhead(files.map((x) => x.item!), skip)
+        : await this.#storeAhead(files, { chunkFile: tool === 'symbols' ? (await this.#inThread()).chunkFile : null, skip });
       for (const x of files) this.#wantedStored.set(x.file.path, { size: x.file.size, mtime: x.file.mtime });
       if (process.env.SIFT_MCP_LOG) {
         const ms = (a: number, b: number) => Math.round(b - a);
-        this.o.log(`${this.name}: stored ${n} files ahead of the first index for ${tool} ${JSON.stringify(wants.words ?? wants.path)} (walk ${ms(t0, tView)} ms, scan ${ms(tView, tScan)} ms, chunk + write ${ms(tScan, performance.now())} ms)`);
+        const how = scanned ? `first scan thread ${ms(t0, tScan)} ms` : `walk ${ms(t0, tView)} ms, scan ${ms(tView, tScan)} ms`;
+        this.o.log(`${this.name}: stored ${n} files ahead of the first index for ${tool} ${JSON.stringify(wants.words ?? wants.path)} (${how}, chunk + write ${ms(tScan, performance.now())} ms)`);
       }
     } catch (e) {
       this.o.log(`${this.name}: could not store the files a call wants ahead: ${message(e)}`);
     }
+  }
+
+  /** The first scan thread's files for `words` (FirstScan.filesHolding), or null without one (or when it fails: then it is stopped). */
+  async #firstScanFor(words: string): Promise<FirstScanItems | null> {
+    const scan = this.#firstScan;
+    if (!scan) return null;
+    try {
+      return await scan.filesHolding(scanTerms(words), WANTED_FILES);
+    } catch (e) {
+      this.o.log(`${this.name}: ${message(e)}; the first answers walk and scan the folder here`);
+      this.#stopFirstScan();
+      return null;
+    }
+  }
+
+  #stopFirstScan(): void {
+    this.#firstScan?.dispose();
+    this.#firstScan = null;
   }
 
   /** Whether the file on disk still has the size and mtime a walk saw. */
@@ -462,27 +490,24 @@ export class ServedCodebase implements ToolCodebase {
 
   /**
    * Writes `files` to the index now, in one transaction among the run's (#exclusive), each as
-   * STORED_AHEAD says (so the run, or the run after it, chunks and records it again), with the
+   * storedAheadItem (mcp-disk.ts) says (so the run, or the run after it, chunks and records it again), with the
    * plain text chunker's chunks or `chunkFile`'s. `skip`: checked in that transaction, a file
    * left out (the run has written it meanwhile). Returns how many were written.
    */
   async #storeAhead(files: ReadonlyArray<{ file: WalkedFile; text: string }>, o: { chunkFile?: FileChunker['chunkFile'] | null; skip?: (path: string) => boolean } = {}): Promise<number> {
     const items: WriteItem[] = [];
     for (const { file: f, text } of files) {
-      let language = detectLanguage(f.path, text);
-      let chunks;
-      if (o.chunkFile) {
-        const res = await o.chunkFile(f.path, text);
-        language = res.language;
-        chunks = prepareChunks(res.chunks, nativeSha256);
-      } else {
-        chunks = prepareChunks(chunkText(f.path, text, language, STORED_AHEAD_CHUNKS), nativeSha256);
-      }
-      items.push({ file: { path: f.path, size: f.size, language, ...STORED_AHEAD }, chunks, text });
+      const chunked = o.chunkFile ? await o.chunkFile(f.path, text) : undefined;
+      items.push(storedAheadItem(f, text, chunked));
     }
+    return this.#writeAhead(items, o.skip);
+  }
+
+  /** Writes items made by storedAheadItem now, in one transaction among the run's (#exclusive); `skip` as #storeAhead's. */
+  #writeAhead(items: readonly WriteItem[], skip?: (path: string) => boolean): Promise<number> {
     const queued = performance.now();
     return this.#exclusive(async () => {
-      const kept = o.skip ? items.filter((x) => !o.skip!(x.file.path)) : items;
+      const kept = items.filter((x) => !skip?.(x.file.path));
       const t = performance.now();
       if (kept.length) await this.#index.writeFiles(kept);
       if (process.env.SIFT_MCP_LOG) this.o.log(`${this.name}: ${kept.length} files stored ahead: waited ${Math.round(t - queued)} ms for the run's writes, wrote in ${Math.round(performance.now() - t)} ms`);
@@ -552,7 +577,7 @@ export class ServedCodebase implements ToolCodebase {
    * when the walk's order reaches them, or after the run when the walk had passed them — so
    * `search` finds an edit made during the first index within moments. Only walked files
    * (the walker's rules) under a path a file event named.
-   * Each is stored as STORED_AHEAD says, so the run after this one chunks it again with the
+   * Each is stored as storedAheadItem (mcp-disk.ts) says, so the run after this one chunks it again with the
    * tree-sitter chunker and records the Merkle root with it.
    */
   #storeTouched(): Promise<void> {
@@ -619,6 +644,7 @@ export class ServedCodebase implements ToolCodebase {
 
   async close(): Promise<void> {
     this.#closed = true;
+    this.#stopFirstScan();
     if (this.#timer) clearTimeout(this.#timer);
     for (const w of this.#watchers.values()) w.close();
     this.#watchers.clear();
@@ -739,12 +765,16 @@ export class ServedCodebase implements ToolCodebase {
       this.#ready = null;
       this.#readyChanges = -1;
       this.#diskTexts = null;
+      this.#stopFirstScan();
       this.#storedByRun.clear();
       this.#wantedStored.clear();
     } catch (e) {
       this.#error = message(e);
       this.o.log(`${this.name}: indexing failed: ${this.#error}`);
-      if (first) this.#state = 'error';
+      if (first) {
+        this.#state = 'error';
+        this.#stopFirstScan();
+      }
       else this.#lag = `the last update of the index failed (${this.#error}); answers come from the index as it was`;
     } finally {
       lock.release();

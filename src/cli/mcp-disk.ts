@@ -17,13 +17,17 @@
  * made while a walk runs (the index run's or a view's) goes unseen.
  */
 import type { FileRecord } from '../core/types.ts';
-import type { GrepFile, Store } from '../core/store/store.ts';
+import type { GrepFile, Store, WriteItem } from '../core/store/store.ts';
 import type { TrigramQuery } from '../core/search/trigram.ts';
 import type { ToolStore } from '../core/tools/run.ts';
 import type { DirEntry } from '../core/source/types.ts';
 import { NodeFileSource } from '../core/source/node-source-node.ts';
 import { isProbablyBinary, walk, type WalkedFile, type WalkOptions } from '../core/walk/walker.ts';
-import { decodeText } from '../core/index/indexer.ts';
+import { decodeText, prepareChunks, type StoredChunkInput } from '../core/index/indexer.ts';
+import { chunkText } from '../core/chunk/text.ts';
+import type { Chunk } from '../core/types.ts';
+import { CHUNK_OVERLAP_CHARS, MAX_CHUNK_CHARS, MIN_CHUNK_CHARS } from '../core/config.ts';
+import { nativeSha256 } from './node-hash.ts';
 import { detectLanguage, languageNeedsText } from '../core/chunk/languages.ts';
 import { termHits, termPatterns } from '../core/text/scan-terms.ts';
 export { scanTerms } from '../core/text/scan-terms.ts';
@@ -83,7 +87,7 @@ function byUtf8(a: { key: Buffer }, b: { key: Buffer }): number {
 }
 
 /** Text of a file read from disk, or null when its content is binary or it cannot be read. */
-async function diskText(source: NodeFileSource, path: string): Promise<string | null> {
+export async function diskText(source: NodeFileSource, path: string): Promise<string | null> {
   let data: Uint8Array;
   try {
     data = await source.readFile(path);
@@ -185,26 +189,59 @@ X Kept per terms for this view's life.
 
   readonly #holding = new Map<string, Promise<Array<{ file: WalkedFile; text: string }>>>();
 
-  async #scan(terms: readonly string[], max: number, maxBytes: number): Promise<Array<{ file: WalkedFile; text: string }>> {
-    if (terms.length === 0 || max <= 0) return [];
-    let bytes = 0;
-    const patterns = termPatterns(terms);
-    const hits: Array<{ file: WalkedFile; text: string; distinct: number; count: number }> = [];
-    for (const file of this.walked.values()) {
-      bytes += file.size;
-      if (bytes > maxBytes) break;
-      const text = await this.texts.get(this.source, file);
-      if (text === null) continue;
-      const { distinct, count } = termHits(text, patterns, TERM_COUNT_CAP);
-      if (distinct) hits.push({ file, text, distinct, count });
-    }
-    // Files holding half the terms or more, and of those only the ones holding the most.
-    const most = hits.reduce((m, h) => Math.max(m, h.distinct), 0);
-    if (most < terms.length / 2) return [];
-    const best = hits.filter((h) => h.distinct === most);
-    best.sort((a, b) => b.count - a.count || (a.file.path < b.file.path ? -1 : 1));
-    return best.slice(0, max).map(({ file, text }) => ({ file, text }));
+  #scan(terms: readonly string[], max: number, maxBytes: number): Promise<Array<{ file: WalkedFile; text: string }>> {
+    return filesHoldingMost(this.walked.values(), (f) => this.texts.get(this.source, f), terms, max, maxBytes);
   }
+}
+
+/**
+ * DiskView.filesHolding's rule, over `files` in walk order and their texts (null: binary or
+ * unreadable): of the files in the first `maxBytes` (by stat size), those holding the most of
+ * `terms` — none when no file holds half of them — most occurrences first (each term counted
+ * up to TERM_COUNT_CAP), then by path; at most `max`. The first index's scan thread
+ * (mcp-scan-worker.ts) runs the same function.
+ */
+export async function filesHoldingMost(
+  files: Iterable<WalkedFile>,
+  textOf: (f: WalkedFile) => Promise<string | null> | string | null,
+  terms: readonly string[],
+  max: number,
+  maxBytes: number,
+): Promise<Array<{ file: WalkedFile; text: string }>> {
+  if (terms.length === 0 || max <= 0) return [];
+  let bytes = 0;
+  const patterns = termPatterns(terms);
+  const hits: Array<{ file: WalkedFile; text: string; distinct: number; count: number }> = [];
+  for (const file of files) {
+    bytes += file.size;
+    if (bytes > maxBytes) break;
+    const text = await textOf(file);
+    if (text === null) continue;
+    const { distinct, count } = termHits(text, patterns, TERM_COUNT_CAP);
+    if (distinct) hits.push({ file, text, distinct, count });
+  }
+  // Files holding half the terms or more, and of those only the ones holding the most.
+  const most = hits.reduce((m, h) => Math.max(m, h.distinct), 0);
+  if (most < terms.length / 2) return [];
+  const best = hits.filter((h) => h.distinct === most);
+  best.sort((a, b) => b.count - a.count || (a.file.path < b.file.path ? -1 : 1));
+  return best.slice(0, max).map(({ file, text }) => ({ file, text }));
+}
+
+/**
+ * The record of a file stored ahead of the first index's order (mcp-codebase.ts #storeAhead):
+ * an mtime no stat matches and no hash, so the next run reads and chunks it again (the first
+ * index itself replaces it when its walk comes to it) and records the Merkle root with it.
+ */
+const STORED_AHEAD = { mtime: -1, hash: '' } as const;
+/** Its chunks, unless given: the plain text chunker's (the run's tree-sitter chunker is busy with the run's files). */
+const STORED_AHEAD_CHUNKS = { maxChunkChars: MAX_CHUNK_CHARS, minChunkChars: MIN_CHUNK_CHARS, overlapChars: CHUNK_OVERLAP_CHARS };
+
+/** A walked file and its text as the index stores it ahead of the first index's order, with `chunked`'s chunks or the plain text chunker's. */
+export function storedAheadItem(f: WalkedFile, text: string, chunked?: { language: string; chunks: ReadonlyArray<Chunk | StoredChunkInput> }): WriteItem {
+  const language = chunked?.language ?? detectLanguage(f.path, text);
+  const chunks = prepareChunks(chunked?.chunks ?? chunkText(f.path, text, language, STORED_AHEAD_CHUNKS), nativeSha256);
+  return { file: { path: f.path, size: f.size, language, ...STORED_AHEAD }, chunks, text };
 }
 
 /** Occurrences of one term counted per file at most (filesHolding): a long file full of one word does not outrank the rest. */

@@ -11,13 +11,13 @@
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { TOOL_DEFINITIONS } from '../core/tools/contract.ts';
 import { callTool, type ToolHost } from '../core/tools/run.ts';
 import { CliError, indexPaths, safeText } from './context.ts';
 import { codebaseNames, ServedCodebase, type ServeOptions } from './mcp-codebase.ts';
+import { AjvJsonSchemaValidator } from './mcp-validator.ts';
+import type { FirstScan } from './mcp-first-scan.ts';
 
 export const SERVER_NAME = 'sift';
 export const SERVER_VERSION = '0.1.0';
@@ -35,16 +35,8 @@ export interface McpCliOptions {
   quiet: boolean;
   /** --model: embed new chunks with this model in the background. */
   model?: string;
-}
-
-/**
- * The SDK's JSON Schema validator, made on first use: the Server validates with it only what
- * an elicitation returns (this server asks for none), and making its Ajv instance at start was
- * ~150 ms of a loaded machine's start (CPU profile), before the first answer.
- */
-function lazyValidator(): jsonSchemaValidator {
-  let ajv: AjvJsonSchemaValidator | null = null;
-  return { getValidator: (schema) => (ajv ??= new AjvJsonSchemaValidator()).getValidator(schema) };
+  /** Per folder: its first scan thread, started by main.ts when it had no index file (mcp-first-scan.ts), or null. */
+  firstScans?: ReadonlyArray<FirstScan | null>;
 }
 
 /** The tool definitions as MCP lists them. */
@@ -60,7 +52,10 @@ export function mcpTools(): Array<Record<string, unknown>> {
 }
 
 export async function runMcp(dirs: string[], o: McpCliOptions): Promise<number> {
-  if (o.db && dirs.length > 1) throw new CliError('--db names the index of one folder; serve several folders without it (each keeps its index under ~/.sift)', 2);
+  if (o.db && dirs.length > 1) {
+    for (const s of o.firstScans ?? []) s?.dispose();
+    throw new CliError('--db names the index of one folder; serve several folders without it (each keeps its index under ~/.sift)', 2);
+  }
   // Nothing but protocol messages on stdout.
   console.log = console.info = console.debug = (...args: unknown[]) => console.error(...args);
   // SIFT_MCP_LOG: every line says when it was written, in ms since the process started.
@@ -72,7 +67,7 @@ export async function runMcp(dirs: string[], o: McpCliOptions): Promise<number> 
   const serve: ServeOptions = { maxFileSize: o.maxFileSize, ignore: o.ignore, include: o.include, watch: o.watch, model: o.model, log };
   const names = codebaseNames(dirs);
   // Every folder opens and indexes at once (store/sqlite.ts openOneAtATime made that safe).
-  const codebases = await Promise.all(dirs.map((d, i) => ServedCodebase.open(names[i], indexPaths(d, o.db), serve)));
+  const codebases = await Promise.all(dirs.map((d, i) => ServedCodebase.open(names[i], indexPaths(d, o.db), serve, o.firstScans?.[i] ?? null)));
   if (timed) log('indexes open');
   const host: ToolHost = {
     codebases: () => codebases,
@@ -81,7 +76,7 @@ export async function runMcp(dirs: string[], o: McpCliOptions): Promise<number> 
     },
   };
 
-  const server = new Server({ name: SERVER_NAME, version: SERVER_VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: lazyValidator() });
+  const server = new Server({ name: SERVER_NAME, version: SERVER_VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: new AjvJsonSchemaValidator() });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: mcpTools() as never }));
   let inFlight: Promise<unknown> = Promise.resolve();
   server.setRequestHandler(CallToolRequestSchema, async (req): Promise<CallToolResult> => {

@@ -499,18 +499,22 @@ describe('sift mcp during the first index', () => {
     }
   }, 120_000);
 
-  it('the first search and symbols answer from the files they are about, stored ahead of the run', async () => {
-    const dir = join(work, 'first-search/repo');
+  // Both ways a first answer finds its files: the scan thread started with the server (main.ts,
+  // mcp-first-scan.ts), and the main thread's own walk and scan (no idle core at start).
+  for (const scan of ['1', '0'] as const) it(`the first search and symbols answer from the files they are about, stored ahead of the run (scan thread ${scan === '1' ? 'on' : 'off'})`, async () => {
+    const dir = join(work, `first-search-${scan}/repo`);
     bigTree(dir, 1500, 'epsilon');
     // Late in the walk's order: the run reaches it last.
     writeFileSync(join(dir, 'pkg29/zz_quasar.py'), 'def quasar_ledger_checksum(ledger):\n    """Checksum of a quasar ledger."""\n    return sum(ledger) % 97\n');
     writeFileSync(join(dir, 'pkg29/zz_pulsar.go'), 'package pkg29\n\n// PulsarTimingSkew returns the skew.\nfunc PulsarTimingSkew(a, b int) int {\n\treturn a - b\n}\n');
-    const { c, err } = await serve([dir], join(work, 'home-first-search'), { SIFT_MCP_LOG: '1' });
+    const { c, err } = await serve([dir], join(work, `home-first-search-${scan}`), { SIFT_MCP_LOG: '1', SIFT_MCP_FIRST_SCAN: scan });
     try {
       // The server's first call: no wait for the run to come to the file.
       const s = data(await c.callTool({ name: 'search', arguments: { query: 'quasar ledger checksum' } })) as { results: Array<{ path: string }>; indexed_share: number };
       expect(s.results[0]?.path, err()).toBe('pkg29/zz_quasar.py');
       expect(s.indexed_share, err()).toBeLessThan(1);
+      // (The files came from the scan thread, or from this thread's walk.)
+      expect(err()).toMatch(scan === '1' ? /ahead of the first index for search "quasar ledger checksum" \(first scan thread/ : /ahead of the first index for search "quasar ledger checksum" \(walk/);
       // symbols by name: the definition, as tree-sitter cuts it.
       const sym = data(await c.callTool({ name: 'symbols', arguments: { name: 'PulsarTimingSkew' } })) as { symbols: Array<{ path: string; kind: string }>; indexed_share: number };
       expect(sym.symbols[0], err()).toMatchObject({ path: 'pkg29/zz_pulsar.go', kind: 'function' });
