@@ -262,7 +262,10 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
     // 1. Definitions of the query's identifiers: always candidates (ranked first for
     //    identifier queries). By symbol (indexed), and by chunk_names: the names of merged
     //    siblings and the constants a chunk defines.
-    const targets = query.targets;
+    // A question that reads as a function's doc comment ("Hijack implements the Hijacker.Hijack
+    // method.") names the type a member belongs to for context; its answer is the function.
+    const docComment = readsAsDocComment(query.original);
+    const targets = docComment ? query.targets.filter((t) => !t.owner) : query.targets;
     const exact = new Set<number>();
     // A pack over HTTP: the doclists' pages and the index leaves of the lookups below, in one round.
     await db.prefetchTerms?.(query.ftsGroups.flat().flatMap((p) => [p.phrase, p.word]), targets.flatMap((t) => [{ index: 'chunks_symbol', key: [t.symbol], nocase: true }, { index: 'chunk_names', key: [nameKey(t.symbol)], table: 'chunks' }]));
@@ -323,7 +326,7 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
       const c = candOf.get(r.id)!;
       return { id: r.id, score: r.score, signals: { ...r.signals }, path: c.path, language: c.language };
     });
-    applyFileSignals(scored, query.terms, intent, readsAsDocComment(query.original));
+    applyFileSignals(scored, query.terms, intent, docComment);
     // 5. `cover`: the words the leading files' best pieces hold together (signals.ts coverFiles).
     //    Not for a name lookup: its answer is a definition, not a file that holds the words.
     const coverTerms = FILE_SIGNALS.fileCoverWeight > 0 && !wantsDefinitions(query) ? signalTerms(query.terms) : [];

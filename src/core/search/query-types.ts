@@ -71,4 +71,10 @@ export interface SymbolTarget {
    * one (Rust modules, Go packages, Elixir and Java namespaces are paths), or neither.
    */
   qualifiers?: readonly string[];
+  /**
+   * The type that owns a member a prose question names (`JsonSerializer` for "Refactor
+   * JsonSerializer.Binder …"): its definition holds the member. Matched at the head of its
+   * definition only.
+   */
+  owner?: boolean;
 }

@@ -142,6 +142,11 @@ const STOP_WORDS = new Set([
   'then', 'only', 'used', 'called', 'also', 'such', 'other',
 ]);
 
+/** Is `word` (lower-case) an English function word a multi-word query drops (STOP_WORDS)? */
+export function isStopWord(word: string): boolean {
+  return STOP_WORDS.has(word);
+}
+
 /** Short form → long forms. Expanded both ways (long → short via the reverse map). */
 const ABBREVIATIONS: Record<string, string[]> = {
   addr: ['address'], alloc: ['allocate', 'allocation', 'allocator'], arg: ['argument'],

@@ -16,7 +16,7 @@
 import { FILE_SIGNALS, KIND_FACTORS } from '../config.ts';
 import { fileKind, type SearchIntent } from '../text/file-kind.ts';
 import { splitIdentifier } from '../text/identifiers.ts';
-import { expandAbbreviation, lightStem } from './query.ts';
+import { expandAbbreviation, isStopWord, lightStem } from './query.ts';
 import { maskCount } from './rerank.ts';
 
 /** A candidate being scored: its score and the named contributions that made it. */
@@ -192,8 +192,8 @@ const FILE_NAME_FULL_HITS = 2;
 /**
  * The words that name what a file is about, lower-case: its file name's words and identifier
  * parts (`quiet_logger.rb` → quiet, logger; `RelativizeUrls.hs` → relativize, urls), or its
- * directory's when the name is generic (`_extensions/init.lua` → extensions). Numbers alone
- * and one-letter words are left out.
+ * directory's when the name is generic (`_extensions/init.lua` → extensions). Numbers alone,
+ * one-letter words and function words (`str_to_bool` → str, bool) are left out.
  */
 export const fileNameWords: (path: string) => readonly string[] = keptPerPath((path) => {
   const parts = path.split('/');
@@ -202,7 +202,10 @@ export const fileNameWords: (path: string) => readonly string[] = keptPerPath((p
   const split = (text: string) => [...new Set([...text.matchAll(PATH_WORD_RE)].flatMap((m) => splitIdentifier(m[0])).map((w) => w.toLowerCase()))]
     .filter((w) => w.length >= 2 && !/^\p{N}+$/u.test(w));
   const words = split(dot > 0 ? base.slice(0, dot) : base);
-  return words.every((w) => GENERIC_FILE_NAMES.has(w)) && parts.length > 1 ? split(parts[parts.length - 2]) : words;
+  const named = words.every((w) => GENERIC_FILE_NAMES.has(w)) && parts.length > 1 ? split(parts[parts.length - 2]) : words;
+  // A function word joins a name's words (`str_to_bool`, `ObjectForKey`): a query drops it, so it counts for nothing.
+  const content = named.filter((w) => !isStopWord(w));
+  return content.length ? content : named;
 });
 
 /**

@@ -24,6 +24,20 @@ describe('qualified names', () => {
   it('a Go package-qualified function finds the function in that package folder', () => {
     expect(tier('http.NewRequest', row('NewRequest', null, 'src/net/http/request.go', 'function'))).toBeCloseTo(QUALIFIED_TIERS.inPath);
   });
+  it('in prose, a member written with its type (`JsonSerializer.Binder`) finds the head of the type as precisely as written', () => {
+    const q = 'Refactor JsonSerializer.Binder to not create wrapper when unneeded';
+    expect(tier(q, row('JsonSerializer', 'Newtonsoft.Json', 'Src/Newtonsoft.Json/JsonSerializer.cs', 'class'))).toBe(DEFINITION_TIERS.exactCaseHead);
+    // A later piece of the type, another case, or a variable-shaped qualifier (`self.headers`) is no owner.
+    expect(tier(q, { ...row('JsonSerializer', 'Newtonsoft.Json', 'Src/Newtonsoft.Json/JsonSerializer.cs', 'class'), context: 'public class JsonSerializer' })).toBe(0);
+    expect(tier('Refactor jsonSerializer.Binder', row('JsonSerializer', null, 'a.cs', 'class'))).toBe(0);
+    expect(tier('Move self.headers back', row('self', null, 'a.py', 'class'))).toBe(0);
+    const ecto = 'Make the option in Ecto.Schema.has_many/3 not take precedence';
+    expect(tier(ecto, row('Ecto.Schema', null, 'lib/ecto/schema.ex', 'module'))).toBe(DEFINITION_TIERS.exactCaseHead);
+    expect(tier(ecto, row('Schema', 'Ecto', 'lib/ecto/schema.ex', 'module'))).toBe(DEFINITION_TIERS.exactCaseHead);
+    expect(tier(ecto, row('Schema', null, 'lib/ecto/adapter/schema.ex', 'module'))).toBe(0);
+    // A lookup's answer is the member's own definition, not its type.
+    expect(tier('JsonSerializer.Binder', row('JsonSerializer', null, 'a.cs', 'class'))).toBe(0);
+  });
   it('a question about where a name is defined looks the name up', () => {
     expect(tier('where is the Router class defined', row('Router', null, 'lib/router.rb', 'class'))).toBe(DEFINITION_TIERS.exactCaseHead);
   });

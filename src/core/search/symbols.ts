@@ -26,6 +26,10 @@ import { fileKind } from '../text/file-kind.ts';
 import { DECLARATION_OTHER_KIND, DEFINITION_KIND_STEPS, DEFINITION_SIZE_LINES, DEFINITION_SIZE_STEP, DEFINITION_TIERS, MAX_SYMBOL_TARGETS, QUALIFIED_TIERS } from '../config.ts';
 
 const QUALIFIER_RE = /::|->|[.#]/;
+/** A qualifier that names a type (`JsonSerializer`, `Command`), not a package or a variable (`os`, `self`, `e`). */
+const TYPE_SHAPED_RE = /^\p{Lu}[\p{L}\p{N}_]{2,}$/u;
+/** The qualifier that ends a qualified name's prefix (`Ecto.Schema.` → `Ecto.Schema`). */
+const TRAILING_QUALIFIER_RE = /(?:::|->|[.#])$/;
 
 export type { SymbolTarget } from './query-types.ts';
 
@@ -90,7 +94,19 @@ export function symbolTargets(query: Omit<ProcessedQuery, 'targets'>): SymbolTar
   for (const [w, kinds] of [...words].slice(0, MAX_SYMBOL_TARGETS)) {
     targets.push({ symbol: w, parent: null, kinds });
     const segments = w.split(QUALIFIER_RE).filter(Boolean);
-    if (segments.length >= 2) targets.push({ symbol: segments[segments.length - 1], parent: segments[segments.length - 2], kinds, qualifiers: segments.slice(0, -1) });
+    if (segments.length < 2) continue;
+    const owner = segments[segments.length - 2];
+    targets.push({ symbol: segments[segments.length - 1], parent: owner, kinds, qualifiers: segments.slice(0, -1) });
+    // In prose, `JsonSerializer.Binder` or `Command::mut_args` is about a member of the type
+    // `JsonSerializer`: its definition holds the member, which is often no chunk of its own (a
+    // property, a field, an enum case). A type-shaped owner (capitalised) is a name the question
+    // writes too, as precisely as written: `Ecto.Schema` (a module named in full) or `Schema`
+    // under `Ecto`, not `Ecto.Adapter.Schema`. Not for a lookup, whose answer is the member's
+    // own definition.
+    if (wantsDefinitions(query) || !TYPE_SHAPED_RE.test(owner)) continue;
+    const prefix = w.slice(0, w.length - segments[segments.length - 1].length).replace(TRAILING_QUALIFIER_RE, '');
+    targets.push({ symbol: prefix, parent: null, kinds: null, owner: true });
+    if (segments.length >= 3) targets.push({ symbol: owner, parent: segments[segments.length - 3], kinds: null, qualifiers: segments.slice(0, -2), owner: true });
   }
   return targets;
 }
@@ -109,6 +125,8 @@ export function matchDefinition(targets: readonly SymbolTarget[], row: SymbolRow
   const size = row.startLine !== undefined && row.endLine !== undefined ? sizeStep(row.endLine - row.startLine + 1) : 0;
   let best: DefinitionMatch | null = null;
   for (const t of targets) {
+    // An owner's definition counts once, at its head: a long class's every piece is no more its definition.
+    if (t.owner && !head) continue;
     const lowT = t.symbol.toLowerCase();
     for (let i = 0; i < names.length; i++) {
       const name = names[i];
@@ -116,6 +134,7 @@ export function matchDefinition(targets: readonly SymbolTarget[], row: SymbolRow
       const scope = t.parent === null ? 1 : qualifiedScope(t, row);
       if (scope === 0) continue;
       const exactCase = name === t.symbol && (t.parent === null || scope < 1 || row.parent === t.parent || row.parent?.split(QUALIFIER_RE).pop() === t.parent);
+      if (t.owner && !(exactCase && scope === 1)) continue;
       // A constant (names[i] from defines) is no struct, function, … of the keyword's kind.
       const otherKind = !!t.kinds && (i >= own.length || !t.kinds.includes(row.chunkType ?? ''));
       const tier = (exactCase

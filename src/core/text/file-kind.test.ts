@@ -19,6 +19,10 @@ describe('fileKind', () => {
     ['package.json', 'json', 'config'], ['Cargo.toml', 'toml', 'config'], ['.github/workflows/ci.yml', 'yaml', 'config'], ['Makefile', 'make', 'config'],
     ['mix.exs', 'elixir', 'config'],
     ['src/latest.ts', 'typescript', 'code'], ['lib/string.c', 'c', 'code'], ['kernel/testing.c', 'c', 'code'], ['src/contest/x.ts', 'typescript', 'code'],
+    ['Src/Newtonsoft.Json.Tests/TestObjects/Person.cs', 'csharp', 'test'], ['src/Foo.UnitTests/A.cs', 'csharp', 'test'], ['Src/Newtonsoft.Json.FuzzTests/Fuzz.cs', 'csharp', 'test'],
+    ['pkgs/web_socket_conformance_tests/lib/src/echo_server.dart', 'dart', 'test'], ['clap_bench/src/lib.rs', 'rust', 'test'],
+    ['test-shrinker/src/main/java/com/example/ClassWithVersionAnnotations.java', 'java', 'test'], ['src/testify/a.go', 'go', 'code'],
+    ['Src/Newtonsoft.Json/JsonReader.cs', 'csharp', 'code'], ['src/foo_latest/a.ts', 'typescript', 'code'], ['pkg/my-contest/a.go', 'go', 'code'], ['Src/Newtonsoft.Json.TestConsole/Program.cs', 'csharp', 'code'],
     ['lib/plug/conn.ex', 'elixir', 'code'], ['src/attest.rs', 'rust', 'code'], ['Sources/Alamofire/Session.swift', 'swift', 'code'],
   ])('%s (%s) → %s', (p, lang, want) => expect(fileKind(p, lang)).toBe(want));
 });

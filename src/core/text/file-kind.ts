@@ -52,6 +52,14 @@ const GENERATED_DIR = /(^|\/)(vendor|vendored|third[_-]?party|thirdparty|externa
 const GENERATED_NAME = /\.pb\.go$|\.pb\.(cc|h)$|_pb2(_grpc)?\.pyi?$|[._-]generated\.[^/.]+$|\.gen\.[^/.]+$|\.g\.dart$|\.freezed\.dart$|\.min\.(js|css)$|\.designer\.cs$|_string\.go$|zz_generated[^/]*$|[._-]amalgamation\.[^/.]+$/i;
 /** Test code and test data. */
 const TEST_DIR = /(^|\/)(tests?|__tests__|__mocks__|testdata|test[_-]?data|testing|testsuite|test[_-]?utils|fixtures?|spec|specs|e2e|integration[_-]tests?|unittests?|bench|benches|benchmarks?)\//i;
+/**
+ * A project or package of tests named for what it tests: .NET's `Newtonsoft.Json.Tests/`,
+ * `Foo.UnitTests/`, `Foo.FuzzTests/`, a package `web_socket_conformance_tests/`, `clap_bench/`;
+ * or one whose name starts with the test word (gson's `test-shrinker/`, `test-jpms/` modules).
+ * The test word comes after `.`, `_` or `-`, alone or after one qualifying word (`Unit`,
+ * `conformance_`), so `latest/` and `contest/` stay code.
+ */
+const TEST_PROJECT_DIR = /(^|\/)(?:[^/]*[^/._-][._-](?:[A-Z][a-z]+|[a-z]+[_-])?(?:[Tt]ests?|[Ss]pecs?|[Bb]ench(?:es|marks?)?)|[Tt]ests?[_-][^/]+)\//;
 const TEST_NAME = /(^|\/)(test_[^/]*|tests?\.[^/.]+|conftest\.py)$|[._-](test|tests|spec|specs|bench)\.[^/.]+$|[a-z0-9](Tests?|Spec|Suite|IT|Benchmarks?)\.(java|kt|kts|scala|swift|cs|groovy|dart|php|m)$|_(test|spec)\.[^/.]+$/;
 /**
  * Examples, samples and demos; not a Java/Kotlin package path's `com/example/` or
@@ -73,7 +81,7 @@ const CONFIG_NAME = /(^|\/)(\.[^/]+rc|\.editorconfig|\.gitattributes|\.gitignore
 /** The kind of the file at `path` (`/`-separated, relative to the codebase root) in `language`. */
 export function fileKind(path: string, language: string): FileKind {
   if (GENERATED_DIR.test(path) || GENERATED_NAME.test(path)) return 'generated';
-  if (TEST_DIR.test(path) || TEST_NAME.test(path)) return 'test';
+  if (TEST_DIR.test(path) || TEST_PROJECT_DIR.test(path) || TEST_NAME.test(path)) return 'test';
   if (EXAMPLE_DIR.test(path) || EXAMPLE_SUFFIX_DIR.test(path)) return 'example';
   if (CONFIG_NAME.test(path)) return 'config';
   if (PROSE_LANGUAGES.has(language) || DOCS_NAME.test(path) || DOCS_DIR.test(path)) return 'docs';
