@@ -9,8 +9,6 @@
  * too: a walk's stat and the later read then skip `getFileHandle` (one browser round trip
  * per file each). A cached handle names the same entry a fresh lookup would, so a file
  * deleted since still fails with NotFoundError. FSA has no symlinks: `resolveLink` is absent.
- * A stat keeps the File it got until that path is read: the read then skips `getFile` (another
- * round trip per file); a File changed since its stat is read anew.
  */
 import type { DirEntry, FileInfo, FileSource } from './types.ts';
 import { assertRelativePath, baseName, parentPath, joinPath } from './paths.ts';
@@ -24,8 +22,6 @@ export class FsaFileSource implements FileSource {
   readonly name: string;
   readonly #dirs = new Map<string, FileSystemDirectoryHandle>();
   readonly #files = new Map<string, FileSystemFileHandle>();
-  /** The File each stat got, until its path is read (one read per stat: a run reads each file once). */
-  readonly #statted = new Map<string, File>();
 
   constructor(root: FileSystemDirectoryHandle) {
     this.name = root.name;
@@ -49,20 +45,10 @@ export class FsaFileSource implements FileSource {
 
   async stat(path: string): Promise<FileInfo> {
     const file = await (await this.#file(path)).getFile();
-    this.#statted.set(path, file);
     return { size: file.size, mtime: file.lastModified };
   }
 
   async readFile(path: string): Promise<Uint8Array> {
-    const statted = this.#statted.get(path);
-    if (statted) {
-      this.#statted.delete(path);
-      try {
-        return new Uint8Array(await statted.arrayBuffer());
-      } catch {
-        // Changed (or gone) since its stat: a fresh File says which.
-      }
-    }
     const file = await (await this.#file(path)).getFile();
     return new Uint8Array(await file.arrayBuffer());
   }
@@ -72,7 +58,6 @@ export class FsaFileSource implements FileSource {
     const root = this.#dirs.get('')!;
     this.#dirs.clear();
     this.#files.clear();
-    this.#statted.clear();
     this.#dirs.set('', root);
   }
 
