@@ -183,6 +183,9 @@ export async function pickRound(url: string, files: Array<{ path: string; b64: s
     // The typed query's first answer (no codebase yet) has landed and the page is idle.
     await page.getByRole('button', { name: 'Open folder…' }).waitFor();
     await page.waitForTimeout(1500);
+    // (Traced from here: V8's sampler starts on each thread at its first task after this, which
+    // on the store worker took 0.3-0.6 s just after the pick in traced rounds. Traced from page
+    // load instead, the round ran several times slower: compare traced rounds only with each other.)
     const tracing = traceFile ? await startTrace(page, TRACE_CATEGORIES) : null;
     let phases: PickPhase[] | undefined;
     const cpu0 = browserCpuMs(profile);

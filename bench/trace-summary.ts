@@ -3,8 +3,10 @@
  * ran JavaScript (main, workers), its sampled time split into idle / GC / WASM modules / our
  * source files / libraries, and its heaviest functions by self time.
  *
- *   npx tsx bench/trace-summary.ts FILE [--top=N] [--inclusive=name1,name2]
+ *   npx tsx bench/trace-summary.ts FILE [--top=N] [--inclusive=name1,name2] [--window=FROM,TO]
  *
+ * `--window`: only the samples from FROM to TO ms after the traced click (bench/app-pick.ts
+ * traces from before its click: e.g. `--window=0,1500` is the first 1.5 s after the pick).
  * `--inclusive` also prints the time under each named function (each sample counted once per
  * name). The times are wall-clock samples of the thread: a thread that is runnable but not
  * running (2 cores, 4 busy threads) still accrues samples, so they add up to more than CPU.
@@ -15,13 +17,20 @@ interface CallFrame { functionName: string; url?: string; lineNumber?: number }
 interface ProfileNode { id: number; callFrame: CallFrame; parent?: number }
 interface TraceEvent {
   name: string; ph: string; pid: number; tid: number; id?: string;
-  args?: { name?: string; data?: { cpuProfile?: { nodes?: ProfileNode[]; samples?: number[] }; timeDeltas?: number[] } };
+  ts?: number;
+  args?: { name?: string; data?: { type?: string; startTime?: number; cpuProfile?: { nodes?: ProfileNode[]; samples?: number[] }; timeDeltas?: number[] } };
 }
 
 interface ThreadProfile { key: string; nodes: Map<number, ProfileNode>; selfUs: Map<number, number> }
 
-/** Merge a trace's ProfileChunk events into one profile per (pid, profile id). */
-export function threadProfiles(events: TraceEvent[]): Array<ThreadProfile & { thread: string }> {
+/**
+ * Merge a trace's ProfileChunk events into one profile per (pid, profile id); with `window`
+ * (trace µs, inclusive), only the samples taken in it.
+ */
+export function threadProfiles(events: TraceEvent[], window?: readonly [number, number]): Array<ThreadProfile & { thread: string }> {
+  /** Each profile's clock: its start, then advanced by every sample's delta (chunks in order). */
+  const clock = new Map<string, number>();
+  for (const e of events) if (e.name === 'Profile' && e.id && e.args?.data?.startTime !== undefined) clock.set(`${e.pid}:${e.id}`, e.args.data.startTime);
   const names = new Map<string, string>();
   for (const e of events) if (e.ph === 'M' && e.name === 'thread_name' && e.args?.name) names.set(`${e.pid}:${e.tid}`, e.args.name);
   const profiles = new Map<string, ThreadProfile & { thread: string }>();
@@ -34,7 +43,13 @@ export function threadProfiles(events: TraceEvent[]): Array<ThreadProfile & { th
     for (const n of data?.cpuProfile?.nodes ?? []) p.nodes.set(n.id, n);
     const samples = data?.cpuProfile?.samples ?? [];
     const deltas = data?.timeDeltas ?? [];
-    samples.forEach((s, i) => p.selfUs.set(s, (p.selfUs.get(s) ?? 0) + Math.max(0, deltas[i] ?? 0)));
+    let t = clock.get(key) ?? 0;
+    samples.forEach((s, i) => {
+      const d = deltas[i] ?? 0;
+      t += d;
+      if (!window || (t >= window[0] && t <= window[1])) p.selfUs.set(s, (p.selfUs.get(s) ?? 0) + Math.max(0, d));
+    });
+    clock.set(key, t);
   }
   return [...profiles.values()];
 }
@@ -65,7 +80,11 @@ if (process.argv[1] && /trace-summary\.ts$/.test(process.argv[1])) {
   const inclusive = (arg('inclusive') ?? '').split(',').filter(Boolean);
   const raw = JSON.parse(readFileSync(file, 'utf8')) as { traceEvents?: TraceEvent[] } | TraceEvent[];
   const events = Array.isArray(raw) ? raw : raw.traceEvents ?? [];
-  for (const p of threadProfiles(events)) {
+  const win = arg('window')?.split(',').map(Number);
+  const click = events.find((e) => e.name === 'EventDispatch' && e.args?.data?.type === 'click');
+  if (win && !click) throw new Error('--window: the trace has no click to measure from');
+  const range = win && click ? ([click.ts! + win[0]! * 1000, click.ts! + win[1]! * 1000] as const) : undefined;
+  for (const p of threadProfiles(events, range)) {
     let total = 0;
     const cats = new Map<string, number>();
     const fns = new Map<string, number>();
@@ -86,7 +105,7 @@ if (process.argv[1] && /trace-summary\.ts$/.test(process.argv[1])) {
       }
     }
     const idle = cats.get('(idle)') ?? 0;
-    if (total - idle < 200_000) continue;
+    if (total - idle < (range ? 20_000 : 200_000)) continue;
     console.log(`== ${p.thread} (${p.key}): ${(total / 1e6).toFixed(1)} s sampled, ${((total - idle) / 1e6).toFixed(1)} s not idle`);
     for (const [k, us] of top(cats, 12)) console.log(`   ${(us / 1e6).toFixed(2).padStart(7)}  ${k}`);
     console.log('   -- functions (self)');

@@ -181,8 +181,12 @@ class Codebases {
     });
     await this.#load();
     this.#ready = true;
-    // The first folder added needs SQLite: it loads now, not after the pick.
-    void this.#bridge.warm('store');
+    // The first folder added needs SQLite: it loads now, not after the pick. On a first visit
+    // (no codebase yet) adding a folder is the page's only next step: the indexer worker and
+    // tree-sitter load next, so a quick pick does not wait for them either.
+    void this.#bridge.warm('store').then(() => {
+      if (this.#views.length === 0) this.prepareToIndex();
+    });
     if (typeof window !== 'undefined') {
       window.addEventListener('focus', () => this.#onFocus());
       document.addEventListener('visibilitychange', () => document.visibilityState === 'visible' && this.#onFocus());

@@ -11,6 +11,7 @@ import { Chunker } from '../chunk/chunker.ts';
 import { nodeWasmLoader } from '../chunk/grammars-node.ts';
 import type { Store } from '../store/store.ts';
 import { GRAMMARS } from '../chunk/languages.ts';
+import { META } from '../store/meta.ts';
 
 let chunker: Chunker;
 beforeAll(async () => {
@@ -377,6 +378,39 @@ describe('indexCodebase', () => {
     expect(await snapshot(cut)).toEqual(await snapshot(plain));
   });
 
+  it('firstFor: the walk and the reading for the query go on while the store answers its first calls (a new database opening)', async () => {
+    const files = repo(80);
+    for (const i of [61, 70]) files[`src/mod${i}.py`] += `\n\ndef parse_header_line(raw):\n    return raw.split(':')\n`;
+    const inner = new MemoryFileSource(files);
+    const events: string[] = [];
+    const source: FileSource = {
+      name: inner.name,
+      stat: (p: string) => inner.stat(p),
+      readDir: (d: string) => inner.readDir(d),
+      readFile: (p: string) => (events.push('read'), inner.readFile(p)),
+    };
+    const mem = await openMemoryStore();
+    // Every store call answers 100 ms late, as a store still opening its database does.
+    const slowStore = new Proxy(mem, {
+      get: (t, k) => {
+        const v = Reflect.get(t, k, t) as unknown;
+        if (typeof v !== 'function') return v;
+        return async (...a: unknown[]) => {
+          await new Promise((r) => setTimeout(r, 100));
+          const out = await (v as (...x: unknown[]) => unknown).apply(t, a);
+          if (k === 'setMeta' && a[0] === META.runState) events.push('run state set');
+          return out;
+        };
+      },
+    }) as unknown as IndexStore;
+    await indexCodebase({ source, store: slowStore, chunker }, { firstFor: 'Parse header' });
+    // Every file was read for the query before the run's first write was answered.
+    expect(events.indexOf('run state set')).toBeGreaterThanOrEqual(80);
+    const plain = await openMemoryStore();
+    await indexCodebase({ source: new MemoryFileSource(files), store: plain, chunker });
+    expect(await snapshot(mem)).toEqual(await snapshot(plain));
+  });
+
   it('a first index writes its first batch while the walk is still running, and indexes everything', async () => {
     // 60 folders of 20 files. The bulk-load decision waits for BULK_LOAD_FILES walked files,
     // then writing starts; the last 10 folders take 300 ms each to list, so the walk is still
@@ -400,7 +434,9 @@ describe('indexCodebase', () => {
     };
     const store = await openMemoryStore();
     const batchesBeforeWalkEnd: number[] = [];
-    const res = await indexCodebase({ source: slow, store, chunker }, { onBatch: (b) => { if (!walkDone) batchesBeforeWalkEnd.push(b.files); } });
+    // A waiting query (IndexOptions.firstFor) does not hold the run for the walk's end either:
+    // with the walk still going when the run decides its mode, its reading is dropped.
+    const res = await indexCodebase({ source: slow, store, chunker }, { firstFor: 'fn_59_3', onBatch: (b) => { if (!walkDone) batchesBeforeWalkEnd.push(b.files); } });
     expect(walkDone).toBe(true);
     expect(batchesBeforeWalkEnd.length).toBeGreaterThan(0);
     expect(res.files.added).toBe(1200);

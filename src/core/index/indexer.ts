@@ -198,6 +198,58 @@ async function orderForQuery(files: readonly WalkedFile[], words: readonly strin
   return { order: ranked.map((x) => x.f), data, best };
 }
 
+/** What a waiting query's reading found (readForQuery). */
+interface QueryFirst {
+  /** The run's candidates, the query's best files first. */
+  order: WalkedFile[];
+  /** Every file read, by path (the run takes each from here instead of reading it again). */
+  data: Map<string, Uint8Array>;
+  /** The first `firstUntil` of `order` are the query's best: the run's first parsed batch. */
+  firstUntil: number;
+  /**
+   * The first answer comes before the parser: those files, new to the store, as text windows
+   * (the chunker's own fallback; no WASM, no grammar to load), written at once and searched by
+   * the store as any rows are (files.hash = PROVISIONAL_HASH). Their parsed chunks replace
+   * them in the run's first batch.
+   */
+  early: Array<{ file: FileRecord; chunks: StoredChunkInput[]; text: string; packed: Uint8Array; grams: Uint32Array }>;
+  readMs: number;
+}
+
+/**
+ * A waiting query's files first (IndexOptions.firstFor), in a small run: once the walk has
+ * ended (at most FIRST_FOR_MAX_FILES files and FIRST_FOR_MAX_BYTES), every file is read, ordered
+ * by the query's words and the best made into text windows. It asks the store nothing, so it
+ * runs beside the run's first store calls (on a first visit, beside the new database's open).
+ * `drop()`: the run goes on without it (its walk had not ended when the run needed it).
+ */
+function readForQuery(plan: IndexPlan, source: FileSource, words: readonly string[]): { result: Promise<QueryFirst | null>; drop(): void } {
+  let dropped = false;
+  const result = (async (): Promise<QueryFirst | null> => {
+    while (plan.feed && !plan.feed.done && plan.candidates.length <= FIRST_FOR_MAX_FILES && !dropped) await plan.feed.more();
+    if (dropped || (plan.feed && !plan.feed.done)) return null;
+    const files = plan.candidates;
+    let bytes = 0;
+    for (const f of files) bytes += f.size;
+    if (files.length <= FIRST_BATCH_FILES || files.length > FIRST_FOR_MAX_FILES || bytes > FIRST_FOR_MAX_BYTES) return null;
+    const tr = now();
+    const r = await orderForQuery(files, words, (f) => source.readFile(f.path).catch(() => null));
+    const readMs = now() - tr;
+    measureSince('read-for-query', tr);
+    const firstUntil = Math.min(r.best, FIRST_BATCH_FILES);
+    const early: QueryFirst['early'] = [];
+    for (const f of r.order.slice(0, firstUntil)) {
+      const data = r.data.get(f.path);
+      if (!data || plan.stored.has(f.path) || isProbablyBinary(data)) continue;
+      const text = decodeText(data);
+      const language = detectLanguage(f.path, languageNeedsText(f.path) ? text : undefined);
+      early.push({ file: { path: f.path, hash: PROVISIONAL_HASH, size: f.size, mtime: f.mtime, language }, ...(await textWindows(f.path, text, language)) });
+    }
+    return { order: r.order, data: r.data, firstUntil, early, readMs };
+  })();
+  return { result, drop: () => void (dropped = true) };
+}
+
 /** Warnings a summary lists (the count goes on past them). */
 export const MAX_WARNING_DETAILS = 200;
 
@@ -447,15 +499,23 @@ class RunLog {
 /** Step 1: walk + stat, compare with the stored records. Reads no file content. */
 export async function planIndex(
   deps: { source: FileSource; store: Pick<IndexStore, 'getFiles' | 'getMeta' | 'chunkCount'> },
-  opts: Pick<IndexOptions, 'walk' | 'signal' | 'verify'> & { onSkip?: (s: WalkSkip) => void; onWalked?: (count: number) => void } = {},
+  opts: Pick<IndexOptions, 'walk' | 'signal' | 'verify'> & {
+    onSkip?: (s: WalkSkip) => void;
+    onWalked?: (count: number) => void;
+    /** A walk already under way with these options (indexCodebase starts it before asking the store anything). */
+    walking?: () => Promise<WalkedFile[]>;
+  } = {},
 ): Promise<IndexPlan> {
   const { source, store } = deps;
   const stored = await store.getFiles();
   const storedChunks = await store.chunkCount();
-  const walked: WalkedFile[] = [];
-  for await (const f of walk(source, { ...opts.walk, signal: opts.signal, onSkip: opts.onSkip })) {
-    walked.push(f);
-    if (walked.length % 500 === 0) opts.onWalked?.(walked.length);
+  let walked: WalkedFile[] = [];
+  if (opts.walking) walked = await opts.walking();
+  else {
+    for await (const f of walk(source, { ...opts.walk, signal: opts.signal, onSkip: opts.onSkip })) {
+      walked.push(f);
+      if (walked.length % 500 === 0) opts.onWalked?.(walked.length);
+    }
   }
   const diff = diffWalk(walked, stored, parseSkipped(await store.getMeta(META.skippedFiles)), opts.verify);
   const pendingRun = (await store.getMeta(META.runState)) === 'indexing';
@@ -591,6 +651,10 @@ async function applyPlan(
   const gone = [...plan.gone];
   const { timings, files: summary, status } = log;
 
+  // A query waiting for this run: its reading needs no store, so it starts beside the store calls below.
+  const words = opts.firstFor ? scanTerms(opts.firstFor).slice(0, 16) : [];
+  const forQuery = words.length > 0 ? readForQuery(plan, source, words) : null;
+  forQuery?.result.catch(() => undefined); // awaited below, or dropped with the run's own failure
   await store.setMeta(META.runState, 'indexing');
   // Every run states the mode it wants: one cut short in bulk mode leaves it set.
   // A first index decides once it has walked BULK_LOAD_FILES files or the whole folder.
@@ -634,28 +698,16 @@ async function applyPlan(
   let readAlready: Map<string, Uint8Array> | null = null;
   /** The query's best files lead `candidates`: only they are chunked until they are written. */
   let firstUntil = 0;
-  const words = opts.firstFor ? scanTerms(opts.firstFor).slice(0, 16) : [];
-  if (words.length > 0 && (!plan.feed || plan.feed.done) && candidates.length > FIRST_BATCH_FILES && candidates.length <= FIRST_FOR_MAX_FILES && bytes <= FIRST_FOR_MAX_BYTES) {
-    const tr = now();
-    const r = await orderForQuery(candidates, words, (f) => source.readFile(f.path).catch(() => null));
-    timings.read += now() - tr;
-    measureSince('read-for-query', tr);
+  // Only when the walk has ended by now, as the run decides its mode (else the reading is dropped).
+  const r = forQuery && (!plan.feed || plan.feed.done) ? await forQuery.result : null;
+  if (!r) forQuery?.drop();
+  if (r) {
+    timings.read += r.readMs;
     candidates = r.order;
     readAlready = r.data;
-    firstUntil = Math.min(r.best, FIRST_BATCH_FILES);
+    firstUntil = r.firstUntil;
     writer.holdFirst = firstUntil > 0;
-    // The first answer comes before the parser: those files, new to the store, as text windows
-    // (the chunker's own fallback; no WASM, no grammar to load), written at once and searched by
-    // the store as any rows are. Their parsed chunks replace them in the first batch below.
-    const early: Parameters<typeof writer.writeNow>[0] = [];
-    for (const f of candidates.slice(0, firstUntil)) {
-      const data = readAlready.get(f.path);
-      if (!data || stored.has(f.path) || isProbablyBinary(data)) continue;
-      const text = decodeText(data);
-      const language = detectLanguage(f.path, languageNeedsText(f.path) ? text : undefined);
-      early.push({ file: { path: f.path, hash: PROVISIONAL_HASH, size: f.size, mtime: f.mtime, language }, ...(await textWindows(f.path, text, language)) });
-    }
-    await writer.writeNow(early);
+    await writer.writeNow(r.early);
   }
   // Read + hash + (unless it looks like a rename or an untouched file) chunk, ahead of order.
   const prepare = async (f: WalkedFile): Promise<Prepared> => {
@@ -848,13 +900,14 @@ function planStreaming(
   const stop = new AbortController();
   const outer = walkOpts?.signal;
   const signal = outer ? AbortSignal.any([outer, stop.signal]) : stop.signal;
-  let wake: (() => void) | null = null;
+  /** Who waits for the next file (the run, and a waiting query's reading: IndexOptions.firstFor). */
+  let waiting: Array<() => void> = [];
   let done = false;
   let failure: unknown = null;
   const ping = (): void => {
-    const w = wake;
-    wake = null;
-    w?.();
+    const w = waiting;
+    waiting = [];
+    for (const wake of w) wake();
   };
   void (async () => {
     try {
@@ -876,11 +929,17 @@ function planStreaming(
       if (done && failure) throw failure;
       return done;
     },
-    more: () => (done ? (failure ? Promise.reject(failure) : Promise.resolve()) : new Promise<void>((r) => (wake = r))),
+    more: () => (done ? (failure ? Promise.reject(failure) : Promise.resolve()) : new Promise<void>((r) => waiting.push(r))),
     stop: () => stop.abort(),
   };
   // `candidates` IS `walked`: the same growing list.
   return { candidates: walked, gone: [], goneByHash: new Map(), skippedNow: {}, unchanged: 0, walked, stored: new Map(), upToDate: false, storedRoot: null, storedChunks: 0, feed };
+}
+
+/** Every file of a streaming plan's walk, once it has ended (its failure rethrown). */
+async function walkedAll(plan: IndexPlan): Promise<WalkedFile[]> {
+  while (!plan.feed!.done) await plan.feed!.more();
+  return plan.walked;
 }
 
 /** Detail of a file skipped as binary by its first bytes (isProbablyBinary). */
@@ -919,16 +978,29 @@ export async function indexCodebase(
     status.totalFiles = n;
     log.report();
   };
-  const firstRun = !opts.verify && (await deps.store.getMeta(META.runState)) === null && (await deps.store.getMeta(META.merkleRoot)) === null;
-  if (firstRun) {
-    const plan = planStreaming(deps.source, { ...opts.walk, signal: opts.signal, onSkip }, onWalked, () => {
-      timings.walk = now() - tw;
-      status.totalFiles = plan.walked.length;
-      summary.total = plan.walked.length;
-    });
-    return applyPlan(plan, deps, opts, log);
+  // The walk starts at once, beside the store's first answers: on a first visit the store is
+  // still opening the new database when the run starts (app pick: ~300 ms of walk overlapped).
+  const walking = planStreaming(deps.source, { ...opts.walk, signal: opts.signal, onSkip }, onWalked, () => {
+    timings.walk = now() - tw;
+    status.totalFiles = walking.walked.length;
+    summary.total = walking.walked.length;
+  });
+  let firstRun: boolean;
+  try {
+    const [runState, root] = opts.verify ? [null, null] : await Promise.all([deps.store.getMeta(META.runState), deps.store.getMeta(META.merkleRoot)]);
+    firstRun = !opts.verify && runState === null && root === null;
+  } catch (e) {
+    walking.feed!.stop();
+    throw e;
   }
-  const plan = await planIndex(deps, { walk: opts.walk, signal: opts.signal, verify: opts.verify, onSkip, onWalked });
+  if (firstRun) return applyPlan(walking, deps, opts, log);
+  let plan: IndexPlan;
+  try {
+    plan = await planIndex(deps, { walk: opts.walk, signal: opts.signal, verify: opts.verify, walking: () => walkedAll(walking) });
+  } catch (e) {
+    walking.feed!.stop();
+    throw e;
+  }
   timings.walk = now() - tw;
   status.totalFiles = plan.walked.length;
   status.totalChunks = plan.storedChunks;

@@ -26,6 +26,8 @@ export async function searchFor(page: Page, query: string): Promise<void> {
   // The summary carries the query it answers, so an older response cannot satisfy this.
   await expect(page.getByTestId('result-summary')).toHaveAttribute('data-query', query.trim());
   await expect(page.getByText('Searching…')).toHaveCount(0);
+  // A new list paints its first cards, then the rest a frame later (ResultList.svelte).
+  await expect(page.locator('#results[aria-busy="true"]')).toHaveCount(0);
 }
 
 export async function resultPaths(page: Page): Promise<string[]> {
