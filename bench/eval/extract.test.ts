@@ -5,7 +5,7 @@ interface Case {
   name: string;
   lang: EvalLanguage;
   src: string;
-  want: Array<{ name: string; docStart: number; docEnd: number; start: number; end: number; query: string }>;
+  want: Array<{ name: string; docStart: number; docEnd: number; start: number; end: number; query: string; stub?: string }>;
 }
 
 const cases: Case[] = [
