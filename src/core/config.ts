@@ -108,14 +108,12 @@ export const KIND_FACTORS = {
  */
 export const DIVERSITY = { factor: 0.8, maxPass: 3 };
 /**
- * Function-level questions. `memberExact`: for a question that reads as a function's doc
- * comment (search/query.ts readsAsDocComment), the rerank's `exact` for a member of a type the
- * question names after its first word (the type's own definition gets none: search/symbols.ts
- * docCommentTargets). `otherPieceFactor`: for one that describes a function (describesFunction),
- * the factor of a piece that is not a function or method (signals.ts applyPieceKind). Measured
- * on the Python, Rust, Go and JavaScript docstring sets (bench/eval/tune.ts --set …).
+ * Function-level questions. `otherPieceFactor`: for a question that describes one function
+ * (search/query.ts describesFunction), the factor of a piece that is not a function or method
+ * (search/signals.ts applyPieceKind). Measured on the Python, Rust, Go and JavaScript docstring
+ * sets (bench/eval/tune.ts --set otherPieceFactor=…: 0.85, 0.7 and 0.55 tried).
  */
-export const FUNCTION_QUESTION = { memberExact: 0.5, otherPieceFactor: 0.7 };
+export const FUNCTION_QUESTION = { otherPieceFactor: 0.7 };
 /**
  * Definition first for identifier queries (search/symbols.ts), best first: the exact-case
  * name at the head of its definition > a later piece of it > another case at the head >

@@ -44,11 +44,8 @@ export interface RerankCandidate {
   parent: string | null;
   path: string;
   content: string;
-  /**
-   * The symbol is an identifier written in the query (`suspend_device_irqs()`, Go's `Foo
-   * returns…`): 1; a member of a type a doc-comment question names (bm25.ts): a share; else 0.
-   */
-  exact?: boolean | number;
+  /** The symbol is an identifier written in the query (`suspend_device_irqs()`, Go's `Foo returns…`). */
+  exact?: boolean;
 }
 
 export interface RerankSignals {
@@ -241,7 +238,7 @@ export function rerank(
       bm25: best > 0 ? Math.max(0, c.score) / best : 0,
       name: nameSignal(c.symbol, ts, stems, wordSetQ),
       coverage: w.coverage ? coverageSignal(c, ts, stems) : 0,
-      exact: typeof c.exact === 'number' ? c.exact : c.exact ? 1 : 0,
+      exact: c.exact ? 1 : 0,
     };
     const sum = signals.bm25 * w.bm25 + signals.name * w.name + signals.coverage * w.coverage + signals.exact * w.exact;
     return { id: c.id, score: sum, signals, order };

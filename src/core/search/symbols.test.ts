@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { processQuery } from './query.ts';
-import { definitionRank, docCommentTargets, matchDefinition, memberOfContext, symbolTargets, type SymbolRow } from './symbols.ts';
+import { definitionRank, docCommentTargets, matchDefinition, symbolTargets, type SymbolRow } from './symbols.ts';
 import { DEFINITION_TIERS, QUALIFIED_TIERS } from '../config.ts';
 
 const row = (symbol: string, parent: string | null, path: string, chunkType = 'struct'): SymbolRow => ({ symbol, parent, path, chunkType, startLine: 1, endLine: 1 });
@@ -41,21 +41,10 @@ describe('definition order within a tier', () => {
 });
 
 describe('docCommentTargets (a question that reads as a doc comment)', () => {
-  it('the name it opens with is its own function; a later one is the context the function belongs to', () => {
-    const go = docCommentTargets(processQuery('NewReader returns a new BufferedReader whose buffer has the default size.'));
-    expect(go.own.map((t) => t.symbol)).toEqual(['NewReader']);
-    expect(go.context.map((t) => t.symbol)).toEqual(['BufferedReader']);
-    const rust = docCommentTargets(processQuery('Extracts the value from the `MaybeUninit<T>` container.'));
-    expect(rust.own).toEqual([]);
-    expect(rust.context.map((t) => t.symbol)).toEqual(['MaybeUninit']);
-    expect(docCommentTargets(processQuery('http.NewRequest wraps NewRequestWithContext.')).own.map((t) => t.symbol)).toEqual(['http.NewRequest', 'NewRequest']);
-  });
-  it('a member of a context type is its method (by the parent as typed), not the type itself', () => {
-    const { context } = docCommentTargets(processQuery('Extracts the value from the `MaybeUninit<T>` container.'));
-    expect(memberOfContext(context, { parent: 'MaybeUninit' })).toBe(true);
-    expect(memberOfContext(context, { parent: 'mem::MaybeUninit' })).toBe(true);
-    expect(memberOfContext(context, { parent: 'maybeuninit' })).toBe(false);
-    expect(memberOfContext(context, { parent: null })).toBe(false);
-    expect(memberOfContext([], { parent: 'MaybeUninit' })).toBe(false);
+  it('the name it opens with is its own function; a later one is where the function lives, not the answer', () => {
+    const names = (q: string) => docCommentTargets(processQuery(q)).map((t) => t.symbol);
+    expect(names('NewReader returns a new BufferedReader whose buffer has the default size.')).toEqual(['NewReader']);
+    expect(names('Extracts the value from the `MaybeUninit<T>` container.')).toEqual([]);
+    expect(names('http.NewRequest wraps NewRequestWithContext.')).toEqual(['http.NewRequest', 'NewRequest']);
   });
 });

@@ -102,28 +102,18 @@ export function wantsDefinitions(query: Pick<ProcessedQuery, 'isIdentifierLike' 
 
 /**
  * The targets of a question that reads as a function's doc comment (query.ts
- * readsAsDocComment), split by where the question names them: `own`, the name it opens with
- * (Go: "NewReader returns a new Reader…", the function itself), and `context`, every later one:
- * the type the function belongs to or works on ("Extracts the value from the `MaybeUninit<T>`
- * container.", "Removes the current element from the `LinkedList`."), whose own definition is
- * not the answer. On the docstring sets a later identifier was the answer's name in 2-6 of 300
- * questions (Go, Python, Rust, JavaScript); a first-word identifier in 197 of 205 (Go).
+ * readsAsDocComment) that name its function: the name it opens with (Go: "NewReader returns a
+ * new Reader…"). A later one is the type the function belongs to or works on ("Extracts the
+ * value from the `MaybeUninit<T>` container.", "Removes the current element from the
+ * `LinkedList`."), whose definition is not the answer. On the docstring sets a later identifier
+ * was the answer's name in 2-6 of 300 questions (Go, Python, Rust, JavaScript); a first-word
+ * identifier in 197 of 205 (Go).
  */
-export function docCommentTargets(query: Pick<ProcessedQuery, 'original' | 'targets'>): { own: SymbolTarget[]; context: SymbolTarget[] } {
+export function docCommentTargets(query: Pick<ProcessedQuery, 'original' | 'targets'>): SymbolTarget[] {
   // The first word as typed, without call parentheses or punctuation (`Foo.bar()`, `Foo:`).
   const first = /^\s*`?([^\s(`:,]+)/.exec(query.original)?.[1] ?? '';
   const firstName = first.split(QUALIFIER_RE).pop();
-  const own: SymbolTarget[] = [];
-  const context: SymbolTarget[] = [];
-  for (const t of query.targets) (t.symbol === first || t.symbol === firstName ? own : context).push(t);
-  return { own, context };
-}
-
-/** Is `row` a member of a type that `context` names (its parent, case as typed: `MaybeUninit` → `assume_init`)? */
-export function memberOfContext(context: readonly SymbolTarget[], row: Pick<SymbolRow, 'parent'>): boolean {
-  if (!row.parent || !context.length) return false;
-  const parent = row.parent.split(QUALIFIER_RE).pop();
-  return context.some((t) => t.symbol === parent);
+  return query.targets.filter((t) => t.symbol === first || t.symbol === firstName);
 }
 
 /** The best definition match of `row` for `targets`, or null when it defines none of them. */
