@@ -68,8 +68,8 @@ const GO_EVAL_DIRS = [
 
 /** Python's standard library as Debian installs it (python3.11 / libpython3.11-stdlib). */
 export const PYTHON_SRC = '/usr/lib/python3.11';
-/** Rust's standard library sources (Debian rust-src: `apt-get install rust-src`). */
-export const RUST_SRC = '/usr/src/rustc-1.63.0/library';
+/** Rust's standard library sources (Debian rust-src 1.63: `apt-get install rust-src`); navigate.ts reads them too. */
+export const RUST_SRC = '/usr/lib/rustlib/src/rust/library';
 const RUST_EVAL_CRATES = ['core', 'alloc', 'std'];
 /** Python directories that are not the library's code: tests, installed packages, build config. */
 const PYTHON_SKIP_DIRS = new Set(['test', 'tests', 'idle_test', 'site-packages', 'dist-packages', '__pycache__', 'lib-dynload']);
