@@ -49,11 +49,11 @@ export interface Timed<T> {
   maxRssKiB: number | null;
 }
 
-/** Run bin/sift with args, measuring wall time and peak RSS. Throws with stderr on failure. */
-export function sift(args: string[], input?: string): Timed<RunResult> {
+/** Run bin/sift (or another checkout's, `bin`) with args, measuring wall time and peak RSS. Throws with stderr on failure. */
+export function sift(args: string[], input?: string, bin = SIFT_BIN): Timed<RunResult> {
   const timed = existsSync(GNU_TIME);
-  const cmd = timed ? GNU_TIME : SIFT_BIN;
-  const argv = timed ? ['-v', SIFT_BIN, ...args] : args;
+  const cmd = timed ? GNU_TIME : bin;
+  const argv = timed ? ['-v', bin, ...args] : args;
   const r = run(cmd, argv, input === undefined ? {} : { input });
   if (r.status !== 0) throw new Error(`sift ${args.slice(0, 3).join(' ')} exited ${r.status}: ${r.stderr.slice(-2000)}`);
   let maxRssKiB: number | null = null;
@@ -66,8 +66,8 @@ export function sift(args: string[], input?: string): Timed<RunResult> {
   return { value: { ...r, stderr }, wallMs: r.ms, maxRssKiB };
 }
 
-export function siftIndex(dir: string, db: string, extra: string[] = ['--no-embed']): Timed<SiftIndexSummary> {
-  const r = sift(['index', dir, '--db', db, '--json', ...extra]);
+export function siftIndex(dir: string, db: string, extra: string[] = ['--no-embed'], bin = SIFT_BIN): Timed<SiftIndexSummary> {
+  const r = sift(['index', dir, '--db', db, '--json', ...extra], undefined, bin);
   return { ...r, value: JSON.parse(r.value.stdout) as SiftIndexSummary };
 }
 
@@ -76,12 +76,12 @@ export function siftSearchBatch(
   dir: string,
   db: string,
   queries: readonly string[],
-  opts: { mode?: string; limit?: number; extra?: string[] } = {},
+  opts: { mode?: string; limit?: number; extra?: string[]; bin?: string } = {},
 ): Timed<SiftResponse[]> {
   const flat = queries.map((q) => q.replace(/[\r\n]+/g, ' '));
   const args = ['search', dir, '--stdin', '--json', '--db', db, '--limit', String(opts.limit ?? 10)];
   if (opts.mode) args.push('--mode', opts.mode);
-  const r = sift([...args, ...(opts.extra ?? [])], flat.join('\n') + '\n');
+  const r = sift([...args, ...(opts.extra ?? [])], flat.join('\n') + '\n', opts.bin);
   const lines = r.value.stdout.split('\n').filter((l) => l.trim());
   if (lines.length !== queries.length) {
     throw new Error(`sift search returned ${lines.length} lines for ${queries.length} queries`);

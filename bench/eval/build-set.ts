@@ -2,7 +2,9 @@
  * Builds CodeSearchNet-style eval sets from code nobody on this project wrote:
  *   kernel — kernel-doc comments before C functions (Debian linux-source-6.1 subset),
  *   js     — JSDoc before functions/methods in node_modules package sources (.js, unminified),
- *   go     — Go doc comments before funcs (Debian golang-1.19-src).
+ *   go     — Go doc comments before funcs (Debian golang-1.19-src),
+ *   python — docstrings of functions and methods in Python 3.11's standard library (tests excluded),
+ *   rust   — `///` doc comments before fns in Rust's core, alloc and std (Debian rust-src 1.63).
  * For each set it writes bench/corpora/eval/<name>/:
  *   tree/          an indexed COPY of the sources in which the doc comment of every sampled
  *                  function is replaced by empty lines — line numbers stay identical, so
@@ -21,7 +23,7 @@ import { join } from 'node:path';
 import { DEFAULT_MAX_FILE_SIZE } from '../../src/core/config.ts';
 import { GO_SRC, prepareScale } from '../corpora.ts';
 import { CORPORA_DIR, REPO_DIR, isMain, listFiles, parseArgs } from '../util.ts';
-import { blankLines, extractDocFunctions, wordCount, type EvalLanguage } from './extract.ts';
+import { blankLines, extractDocFunctions, wordCount, type BlankRange, type EvalLanguage } from './extract.ts';
 import { mulberry32 } from '../../src/core/vector/synthetic.ts';
 
 export const EVAL_DIR = join(CORPORA_DIR, 'eval');
@@ -44,7 +46,7 @@ export interface EvalQuery {
 }
 
 export interface SetSpec {
-  name: 'kernel' | 'js' | 'go';
+  name: 'kernel' | 'js' | 'go' | 'python' | 'rust';
   language: EvalLanguage;
   /** Source folders: [absolute source dir, relative destination inside tree/]. */
   roots: () => Array<[string, string]>;
@@ -63,6 +65,14 @@ const GO_EVAL_DIRS = [
   'net', 'crypto', 'encoding', 'go', 'text', 'html', 'strings', 'bytes', 'strconv', 'sort', 'bufio', 'io', 'os',
   'fmt', 'time', 'sync', 'context', 'path', 'regexp', 'compress', 'archive', 'image', 'math', 'unicode', 'mime',
 ];
+
+/** Python's standard library as Debian installs it (python3.11 / libpython3.11-stdlib). */
+export const PYTHON_SRC = '/usr/lib/python3.11';
+/** Rust's standard library sources (Debian rust-src 1.63: `apt-get install rust-src`); navigate.ts reads them too. */
+export const RUST_SRC = '/usr/lib/rustlib/src/rust/library';
+const RUST_EVAL_CRATES = ['core', 'alloc', 'std'];
+/** Python directories that are not the library's code: tests, installed packages, build config. */
+const PYTHON_SKIP_DIRS = new Set(['test', 'tests', 'idle_test', 'site-packages', 'dist-packages', '__pycache__', 'lib-dynload']);
 
 export const SETS: SetSpec[] = [
   {
@@ -90,6 +100,21 @@ export const SETS: SetSpec[] = [
     roots: () => GO_EVAL_DIRS.map((d) => [join(GO_SRC, d), d]),
     copy: (rel) => !rel.split('/').includes('testdata'),
     target: (rel) => rel.endsWith('.go') && !rel.endsWith('_test.go'),
+  },
+  {
+    name: 'python',
+    language: 'python',
+    roots: () => [[PYTHON_SRC, 'python3.11']],
+    copy: (rel) => rel.endsWith('.py') && !rel.split('/').some((d) => PYTHON_SKIP_DIRS.has(d) || d.startsWith('config-3')),
+    target: () => true,
+  },
+  {
+    name: 'rust',
+    language: 'rust',
+    roots: () => RUST_EVAL_CRATES.map((c) => [join(RUST_SRC, c, 'src'), c]),
+    copy: (rel) => rel.endsWith('.rs'),
+    // Unit-test modules (`tests.rs`, `tests/`) are not the library's documented API.
+    target: (rel) => !/(^|\/)tests?(\.rs|\/)/.test(rel) && !rel.endsWith('/benches.rs'),
   },
 ];
 
@@ -142,7 +167,7 @@ export function buildSet(spec: SetSpec, perSet = DEFAULT_PER_SET, seed = DEFAULT
 
   const candidates: Candidate[] = [];
   /** allDocs: every extracted function's doc range per file, whatever the sampling rules. */
-  const allRanges = new Map<string, Array<readonly [number, number]>>();
+  const allRanges = new Map<string, BlankRange[]>();
   let treeFiles = 0;
   for (const [src, dest] of spec.roots()) {
     for (const rel of listFiles(src, spec.copy)) {
@@ -156,8 +181,10 @@ export function buildSet(spec: SetSpec, perSet = DEFAULT_PER_SET, seed = DEFAULT
       const text = buf.toString('utf8');
       if (text.split('\n').some((l) => l.length > MAX_LINE_CHARS)) continue;
       for (const f of extractDocFunctions(text, spec.language)) {
-        if (allDocs) allRanges.set(destRel, [...(allRanges.get(destRel) ?? []), [f.docStart, f.docEnd]]);
-        if (wordCount(f.query) < MIN_QUERY_WORDS || f.end - f.start + 1 > MAX_FUNCTION_LINES) continue;
+        const range: BlankRange = f.stub ? [f.docStart, f.docEnd, f.stub] : [f.docStart, f.docEnd];
+        if (allDocs) allRanges.set(destRel, [...(allRanges.get(destRel) ?? []), range]);
+        // A Python function that is only its docstring has no code left to find.
+        if (wordCount(f.query) < MIN_QUERY_WORDS || f.end - f.start + 1 > MAX_FUNCTION_LINES || f.stub) continue;
         candidates.push({
           id: 0, query: f.query, path: destRel, start_line: f.start, end_line: f.end, symbol: f.name,
           language: spec.language, docStart: f.docStart, docEnd: f.docEnd,
@@ -173,7 +200,7 @@ export function buildSet(spec: SetSpec, perSet = DEFAULT_PER_SET, seed = DEFAULT
   const sample = shuffled(unique, seed).slice(0, perSet);
 
   // Blank the sampled (allDocs: all extracted) functions' doc comments in the copy, file by file.
-  const byFile = new Map<string, Array<readonly [number, number]>>(allRanges);
+  const byFile = new Map<string, BlankRange[]>(allRanges);
   if (!allDocs) for (const c of sample) byFile.set(c.path, [...(byFile.get(c.path) ?? []), [c.docStart, c.docEnd]]);
   for (const [path, ranges] of byFile) {
     const p = join(tree, path);

@@ -5,7 +5,7 @@ interface Case {
   name: string;
   lang: EvalLanguage;
   src: string;
-  want: Array<{ name: string; docStart: number; docEnd: number; start: number; end: number; query: string }>;
+  want: Array<{ name: string; docStart: number; docEnd: number; start: number; end: number; query: string; stub?: string }>;
 }
 
 const cases: Case[] = [
@@ -123,6 +123,67 @@ const cases: Case[] = [
       { name: 'Map', docStart: 15, docEnd: 15, start: 16, end: 18, query: 'Map applies f to each element.' },
     ],
   },
+  {
+    name: 'Rust: attributes between doc and fn, a comment inside the doc, lifetimes, generics, where clause, trait declarations skipped',
+    lang: 'rust',
+    src: [
+      'impl<T> Vec<T> {',
+      '    /// Creates a [`Vec`] from raw parts. More.', // 2
+      '    ///',
+      '    // FIXME not prose',
+      '    /// # Safety',                              // 5
+      '    #[inline]',
+      '    #[stable(feature = "rust1",',
+      '             since = "1.0.0")]',
+      "    pub unsafe fn from_parts<'a, F: Fn(u8) -> bool>(x: &'a str, f: F) -> &'a str",
+      '    where',                                     // 10
+      '        F: Iterator<Item = u8>,',
+      '    {',
+      "        let c = '}'; let s = \"}",
+      '        {";',
+      '        x',                                     // 15
+      '    }',
+      '    /// Returns the length.',
+      '    fn len(&self) -> usize;',
+      '    /// # Panics',
+      '    fn f() {}',                                 // 20
+      '}',
+    ].join('\n'),
+    want: [
+      { name: 'from_parts', docStart: 2, docEnd: 5, start: 9, end: 16, query: 'Creates a `Vec` from raw parts.' },
+    ],
+  },
+  {
+    name: 'Python: docstrings of functions and methods, multi-line signatures, a docstring-only body, nested strings',
+    lang: 'python',
+    src: [
+      'def split(s, comments=False,',                // 1
+      '          posix=True):',
+      '    """Split the string *s* using shell-like syntax.',
+      '',
+      '    More text."""',                            // 5
+      '    x = """',
+      'def not_a_def():',
+      '"""',
+      '    return x',                                 // 9
+      '',
+      'class A:',
+      '    async def run(self):',                     // 12
+      "        r'''Run it once.'''",
+      '        pass',                                 // 14
+      '    def abstract(self):',
+      '        """Subclasses override this method."""',
+      '',
+      'def one(): return 1',                          // 18
+      'def nodoc():',
+      '    return "Not a docstring at all"',
+    ].join('\n'),
+    want: [
+      { name: 'split', docStart: 3, docEnd: 5, start: 1, end: 9, query: 'Split the string *s* using shell-like syntax.' },
+      { name: 'run', docStart: 13, docEnd: 13, start: 12, end: 14, query: 'Run it once.' },
+      { name: 'abstract', docStart: 16, docEnd: 16, start: 15, end: 16, query: 'Subclasses override this method.', stub: '        ...' },
+    ],
+  },
 ];
 
 describe('extractDocFunctions', () => {
@@ -146,6 +207,7 @@ describe('matchBracket', () => {
     ['javascript', '( a / b, /\\)/ )', 14],
     ['go', '{ `}` }', 6],
     ['c', '{ {', -1],
+    ['rust', "{ '}' 'a r#\"}\"# \"}\n\" }", 21],
   ] as const)('%s %j', (lang, src, want) => expect(matchBracket(src, 0, lang)).toBe(want));
 });
 
@@ -154,5 +216,8 @@ describe('blankLines', () => {
     const out = blankLines('a\nb\nc\nd', [[2, 3]]);
     expect(out).toBe('a\n\n\nd');
     expect(out.split('\n')).toHaveLength(4);
+  });
+  it('puts a stub on the first line of a range that has one', () => {
+    expect(blankLines('def f():\n    """Doc."""\nx = 1', [[2, 2, '    ...']])).toBe('def f():\n    ...\nx = 1');
   });
 });

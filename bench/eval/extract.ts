@@ -1,11 +1,15 @@
 /**
- * Finds documented functions in C (kernel-doc), JavaScript (JSDoc) and Go (doc comments)
- * source text, for the CodeSearchNet-style eval. Pure: text in, records out.
+ * Finds documented functions in C (kernel-doc), JavaScript (JSDoc), Go (doc comments), Rust
+ * (`///` doc comments) and Python (docstrings) source text, for the CodeSearchNet-style eval.
+ * Pure: text in, records out.
  *
  * Invariants:
- * - Lines are 1-based and inclusive. A record's doc lines end before its function lines
- *   start, and nothing but blank lines lies between them; the doc comment is alone on
- *   its lines, so blanking those lines removes exactly the comment.
+ * - Lines are 1-based and inclusive. C, JavaScript and Go: a record's doc lines end before its
+ *   function lines start, and nothing but blank lines lies between them. Rust: attribute lines
+ *   (`#[inline]`, `#[stable(…)]`) may lie between. Python: the docstring is the first statement
+ *   of the body, inside the function's lines. The doc comment is alone on its lines, so blanking
+ *   those lines removes exactly the comment (a Python body that is only its docstring keeps a
+ *   `...` statement on its first line: `stub`, so the function still parses).
  * - The function span runs from the first declaration line to the line of the body's
  *   closing brace, found with a small lexer that skips strings, comments, template
  *   literals and (heuristically) JS regex literals. Functions without a brace body
@@ -15,7 +19,7 @@
  *   sentence starts with (Go convention, as CodeSearchNet does).
  */
 
-export type EvalLanguage = 'c' | 'javascript' | 'go';
+export type EvalLanguage = 'c' | 'javascript' | 'go' | 'rust' | 'python';
 
 export interface DocFunction {
   name: string;
@@ -26,6 +30,8 @@ export interface DocFunction {
   start: number;
   end: number;
   query: string;
+  /** Python: the body is only the docstring; its first line becomes this statement when blanked. */
+  stub?: string;
 }
 
 /** Longest declaration head we scan for a body brace (chars). */
@@ -75,6 +81,8 @@ function jsRegexStart(text: string, i: number): boolean {
   return false;
 }
 
+const RUST_CHAR_RE = /^'(?:\\(?:x[0-9a-fA-F]{2}|u\{[0-9a-fA-F]{1,6}\}|.)|[^\\'\n])'/;
+
 /**
  * Index of the bracket closing the one at `open` (`{` or `(`), skipping strings,
  * comments and literals of `lang`; -1 when unbalanced.
@@ -96,7 +104,22 @@ export function matchBracket(text: string, open: number, lang: EvalLanguage): nu
       i = e + 2;
       continue;
     }
-    if (c === '"' || c === "'" || (c === '`' && lang !== 'c')) {
+    if (lang === 'rust' && c === "'") {
+      // A char literal ('}', '\\'', '\u{7d}'), else a lifetime ('a) or a label.
+      const ch = RUST_CHAR_RE.exec(text.slice(i, i + 12));
+      i += ch ? ch[0].length : 1;
+      continue;
+    }
+    if (lang === 'rust' && c === 'r' && !isIdent(text[i - 1] ?? ' ')) {
+      const raw = /^r(#*)"/.exec(text.slice(i, i + 16));
+      if (raw) {
+        const e = text.indexOf(`"${raw[1]}`, i + raw[0].length);
+        if (e < 0) return -1;
+        i = e + 1 + raw[1].length;
+        continue;
+      }
+    }
+    if (c === '"' || (c === "'" && lang !== 'rust') || (c === '`' && lang !== 'c' && lang !== 'rust')) {
       if (c === '`' && lang === 'go') {
         const e = text.indexOf('`', i + 1);
         if (e < 0) return -1;
@@ -112,7 +135,8 @@ export function matchBracket(text: string, open: number, lang: EvalLanguage): nu
         continue;
       }
       let j = i + 1;
-      while (j < text.length && text[j] !== c && text[j] !== '\n') j += text[j] === '\\' ? 2 : 1;
+      // Rust strings may span lines; C, JS and Go strings end at the line.
+      while (j < text.length && text[j] !== c && (text[j] !== '\n' || lang === 'rust')) j += text[j] === '\\' ? 2 : 1;
       i = j + 1;
       continue;
     }
@@ -182,10 +206,13 @@ export function wordCount(s: string): number {
   return s.split(/\s+/).filter((w) => /[A-Za-z]/.test(w)).length;
 }
 
-/** Replace the given 1-based inclusive line ranges by empty lines; line count is unchanged. */
-export function blankLines(text: string, ranges: ReadonlyArray<readonly [number, number]>): string {
+/** A doc's lines to blank (1-based, inclusive), and what its first line becomes instead of '' (a Python stub body). */
+export type BlankRange = readonly [number, number] | readonly [number, number, string];
+
+/** Replace the given 1-based inclusive line ranges by empty lines (a range's stub on its first); line count is unchanged. */
+export function blankLines(text: string, ranges: ReadonlyArray<BlankRange>): string {
   const lines = text.split('\n');
-  for (const [a, b] of ranges) for (let l = a; l <= b; l++) if (l - 1 < lines.length) lines[l - 1] = '';
+  for (const [a, b, stub] of ranges) for (let l = a; l <= b; l++) if (l - 1 < lines.length) lines[l - 1] = l === a && stub ? stub : '';
   return lines.join('\n');
 }
 
@@ -247,7 +274,8 @@ function braceBody(text: string, at: number, parenAt: number, lang: EvalLanguage
       const end = matchBracket(text, i, lang);
       return end < 0 ? null : [at, end];
     }
-    if (c === ';' || c === '=' && text[i + 1] !== '>') return null;
+    // Rust: `where I: Iterator<Item = u8>` holds an `=`.
+    if (c === ';' || (c === '=' && text[i + 1] !== '>' && lang !== 'rust')) return null;
     if (c === '\n' && lang === 'go') return null;
     if (c === '(' || c === '[') {
       const e = matchBracket(text, i, lang);
@@ -370,9 +398,176 @@ function extractGo(text: string): DocFunction[] {
   return out;
 }
 
+/** A Rust fn head: visibility and qualifiers, `fn`, the name; then generics or the parameters. */
+const RUST_FN_RE = /^[ \t]*(?:pub(?:\([^)]*\))?\s+)?(?:default\s+)?(?:const\s+)?(?:async\s+)?(?:unsafe\s+)?(?:extern\s+"[^"]*"\s+)?fn\s+([A-Za-z_]\w*)\s*([<(])/;
+const RUST_DOC_RE = /^[ \t]*\/\/\/(?!\/)/;
+/** A line comment inside a doc block (`// FIXME` between `///` lines): blanked with it, not prose. */
+const RUST_COMMENT_RE = /^[ \t]*\/\//;
+
+/** Offset of the `(` after a generic list opening at `lt`, or -1 (`<F: Fn(u8) -> T>` nests). */
+function afterGenerics(text: string, lt: number): number {
+  let depth = 0;
+  for (let i = lt; i < text.length && i - lt < MAX_HEAD_CHARS; i++) {
+    const c = text[i];
+    if (c === '<') depth++;
+    else if (c === '>' && text[i - 1] !== '-') depth--;
+    else if (c === '(' && depth > 0) {
+      const e = matchBracket(text, i, 'rust');
+      if (e < 0) return -1;
+      i = e;
+    } else if (c === '(' && depth === 0) return i;
+    else if (c === ';' || c === '{') return -1;
+  }
+  return -1;
+}
+
+/** Markdown of a Rust doc line made prose: `[text](target)` → text, `[text][ref]` → text. */
+function rustProse(line: string): string {
+  return line.replace(/\[(`[^`]+`)\](?:\([^)]*\)|\[[^\]]*\])?/g, '$1').replace(/\[([^\]]+)\]\([^)]*\)/g, '$1').replace(/\[([^\]]+)\]\[[^\]]*\]/g, '$1');
+}
+
+function extractRust(text: string): DocFunction[] {
+  const lines = new Lines(text);
+  const out: DocFunction[] = [];
+  const rows = text.split('\n');
+  for (let i = 0; i < rows.length; i++) {
+    if (!RUST_DOC_RE.test(rows[i])) continue;
+    let end = i;
+    while (end + 1 < rows.length && RUST_COMMENT_RE.test(rows[end + 1])) end++;
+    const doc = rows.slice(i, end + 1).filter((l) => RUST_DOC_RE.test(l)).map((l) => l.replace(/^[ \t]*\/\/\/ ?/, ''));
+    const docStart = i + 1;
+    const docEnd = end + 1;
+    i = end;
+    // Attributes between the doc and the fn (`#[inline]`, a `#[stable(…)]` over several lines).
+    let at = end + 1;
+    while (at < rows.length && /^[ \t]*#\[/.test(rows[at])) {
+      const close = matchBracket(text, lines.starts[at] + rows[at].indexOf('['), 'rust');
+      if (close < 0) break;
+      at = lines.lineAt(close); // 1-based line of the `]` = 0-based index of the next row
+    }
+    if (at >= rows.length) continue;
+    const m = RUST_FN_RE.exec(rows[at]);
+    if (!m) continue;
+    const head = lines.starts[at];
+    const open = head + m[0].length - 1;
+    const paren = m[2] === '(' ? open : afterGenerics(text, open);
+    if (paren < 0) continue;
+    const span = braceBody(text, head, paren, 'rust');
+    if (!span) continue;
+    const blank = doc.findIndex((l) => l.trim() === '');
+    const para = (blank < 0 ? doc : doc.slice(0, blank)).map(rustProse);
+    // A doc that opens with a heading (`# Safety`) or a code fence has no summary sentence.
+    if (para.join('').trim() === '' || /^\s*(#|```)/.test(para[0])) continue;
+    out.push({ name: m[1], docStart, docEnd, start: at + 1, end: lines.lineAt(span[1]), query: firstSentence(para.join(' ')) });
+  }
+  return out;
+}
+
+/** A Python def head: indentation, `def` (or `async def`), the name. */
+const PY_DEF_RE = /^([ \t]*)(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\(/;
+/** A docstring's opening: indentation, an optional r/u prefix, then triple or single quotes. */
+const PY_DOC_OPEN_RE = /^([ \t]*)[rRuU]?("""|'''|"|')/;
+
+/**
+ * Python source read line by line: whether each line starts inside a string or brackets or
+ * after a backslash (a continuation, which never ends a block), tracked through triple-quoted
+ * strings, plain strings and `#` comments.
+ */
+function pythonContinuations(rows: readonly string[]): boolean[] {
+  const cont: boolean[] = [];
+  let triple: string | null = null;
+  let depth = 0;
+  let backslash = false;
+  for (const row of rows) {
+    cont.push(triple !== null || depth > 0 || backslash);
+    let k = 0;
+    while (k < row.length) {
+      if (triple) {
+        const e = row.indexOf(triple, k);
+        if (e < 0) break;
+        let bs = 0;
+        for (let b = e - 1; b >= k && row[b] === '\\'; b--) bs++;
+        k = e + (bs % 2 === 1 ? 1 : 3);
+        if (bs % 2 === 0) triple = null;
+        continue;
+      }
+      const c = row[k];
+      if (c === '#') break;
+      if (c === '"' || c === "'") {
+        const q3 = row.slice(k, k + 3);
+        if (q3 === c.repeat(3)) {
+          triple = q3;
+          k += 3;
+          continue;
+        }
+        let j = k + 1;
+        while (j < row.length && row[j] !== c) j += row[j] === '\\' ? 2 : 1;
+        k = j + 1;
+        continue;
+      }
+      if (c === '(' || c === '[' || c === '{') depth++;
+      else if (c === ')' || c === ']' || c === '}') depth = Math.max(0, depth - 1);
+      k++;
+    }
+    backslash = triple === null && /\\$/.test(row);
+  }
+  return cont;
+}
+
+function extractPython(text: string): DocFunction[] {
+  const out: DocFunction[] = [];
+  const rows = text.split('\n');
+  const cont = pythonContinuations(rows);
+  for (let i = 0; i < rows.length; i++) {
+    const m = cont[i] ? null : PY_DEF_RE.exec(rows[i]);
+    if (!m) continue;
+    const indent = m[1].length;
+    // The signature runs over the lines that continue it and ends with its colon.
+    let sigEnd = i;
+    while (sigEnd + 1 < rows.length && cont[sigEnd + 1]) sigEnd++;
+    if (!/:\s*(#.*)?$/.test(rows[sigEnd])) continue; // `def f(): return 1`: no docstring line of its own
+    let d = sigEnd + 1;
+    while (d < rows.length && rows[d].trim() === '') d++;
+    const open = d < rows.length ? PY_DOC_OPEN_RE.exec(rows[d]) : null;
+    if (!open || open[1].length <= indent) continue;
+    const quote = open[2];
+    // The docstring's last line holds its closing quote and nothing after it.
+    const afterOpen = rows[d].slice(open[0].length);
+    let docEnd = d;
+    let closeAt = afterOpen.indexOf(quote);
+    if (closeAt >= 0) closeAt += open[0].length;
+    else {
+      if (quote.length === 1) continue;
+      docEnd = d + 1;
+      while (docEnd < rows.length && !rows[docEnd].includes(quote)) docEnd++;
+      if (docEnd >= rows.length) continue;
+      closeAt = rows[docEnd].indexOf(quote);
+    }
+    if (rows[docEnd].slice(closeAt + quote.length).trim() !== '') continue;
+    const raw = [afterOpen, ...rows.slice(d + 1, docEnd + 1)].join('\n');
+    const body = raw.slice(0, docEnd === d ? closeAt - open[0].length : raw.length - (rows[docEnd].length - closeAt));
+    const paras = body.split(/\n[ \t]*\n/).map((p) => p.trim()).filter(Boolean);
+    if (!paras.length) continue;
+    // The function's last line: the last non-blank line before a line indented at most as the def.
+    let last = docEnd;
+    for (let k = docEnd + 1; k < rows.length; k++) {
+      if (rows[k].trim() === '') continue;
+      if (!cont[k] && rows[k].length - rows[k].trimStart().length <= indent) break;
+      last = k;
+    }
+    out.push({
+      name: m[2], docStart: d + 1, docEnd: docEnd + 1, start: i + 1, end: last + 1, query: firstSentence(paras[0]),
+      ...(last === docEnd ? { stub: `${open[1]}...` } : {}),
+    });
+  }
+  return out;
+}
+
 /** Documented functions in one file's text. */
 export function extractDocFunctions(text: string, lang: EvalLanguage): DocFunction[] {
   if (lang === 'c') return extractC(text);
   if (lang === 'javascript') return extractJs(text);
+  if (lang === 'rust') return extractRust(text);
+  if (lang === 'python') return extractPython(text);
   return extractGo(text);
 }

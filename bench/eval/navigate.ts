@@ -45,13 +45,11 @@ import { join, resolve } from 'node:path';
 import { GO_SRC, prepareScale } from '../corpora.ts';
 import type { SiftIndexSummary, SiftResponse } from '../sift.ts';
 import { CORPORA_DIR, REPO_DIR, RESULTS_DIR, isMain, listFiles, machineInfo, parseArgs, run } from '../util.ts';
-import { shuffled } from './build-set.ts';
+import { RUST_SRC, shuffled } from './build-set.ts';
 import { mulberry32 } from '../../src/core/vector/synthetic.ts';
 
 export const NAV_DIR = process.env.SIFT_NAV_DIR ?? join(CORPORA_DIR, 'nav');
 const PY_SRC = '/root/.pyenv/versions/3.11.7/lib/python3.11';
-/** Debian rust-src (Rust 1.63): the standard library's crates. */
-export const RUST_SRC = '/usr/lib/rustlib/src/rust/library';
 const RUST_CRATES = ['core', 'alloc', 'std'];
 const PY_SKIP = new Set(['test', 'tests', 'idlelib', 'lib2to3', 'turtledemo', 'site-packages', '__pycache__', 'idle_test', 'ensurepip']);
 /** Folders of the kernel corpus in the `c` set. */

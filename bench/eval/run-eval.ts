@@ -6,10 +6,14 @@
  * (seed-baseline.ts, native sqlite3) is scored on the same tree with the same rule.
  * Writes bench/results/eval-<date>.{md,json} (per-query ranks included in the JSON).
  *
- * Usage: tsx bench/eval/run-eval.ts [kernel|js|go|go-alldocs|js-alldocs ...] [--modes bm25,hybrid] [--model DIR] [--no-sift]
+ * `--base DIR`: another checkout of Sift (a worktree of an older commit with node_modules
+ * symlinked and its CLI built) indexes the same tree with its own bin/sift and answers the same
+ * queries, scored next to this one in the same run. `--no-seed` skips the seed reference.
+ *
+ * Usage: tsx bench/eval/run-eval.ts [kernel|js|go|python|rust|go-alldocs|python-alldocs|… ...] [--modes bm25,hybrid] [--model DIR] [--no-sift] [--base DIR] [--no-seed] [--tag T]
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { siftIndex, siftSearchBatch, toSpans } from '../sift.ts';
 import { RESULTS_DIR, fmt, isMain, machineInfo, machineMarkdown, parseArgs, siftAvailable, type MachineInfo } from '../util.ts';
 import { EVAL_DIR, SETS, buildSet, readQueries, specFor } from './build-set.ts';
@@ -37,7 +41,7 @@ export interface EvalReport {
   sets: SetResult[];
 }
 
-export function evalSet(name: string, o: { modes: string[]; model?: string; sift: boolean }): SetResult {
+export function evalSet(name: string, o: { modes: string[]; model?: string; sift: boolean; base?: string; seed?: boolean }): SetResult {
   const dir = join(EVAL_DIR, name);
   if (!existsSync(join(dir, 'queries.jsonl'))) {
     const found = specFor(name);
@@ -51,31 +55,37 @@ export function evalSet(name: string, o: { modes: string[]; model?: string; sift
   const systems: SystemScore[] = [];
   const notes: string[] = [];
 
-  const win = buildWindowsDb(tree, join(dir, 'seed-windows.db'));
-  const t0 = performance.now();
-  const seedResults = searchWindows(win.db, texts, EVAL_K);
-  const seedScores = seedResults.map((r, i) => scoreQuery(r, targets[i]));
-  systems.push({
-    system: 'seed BM25 (sqlite3 FTS5, 40-line windows, prefix-OR)', ...summarize(seedScores),
-    indexSeconds: win.buildMs / 1000, searchSeconds: (performance.now() - t0) / 1000,
-    ranks: seedScores.map((s) => s.firstHitRank),
-  });
-  notes.push(`seed index: ${win.files} files, ${win.windows} windows`);
+  if (o.seed !== false) {
+    const win = buildWindowsDb(tree, join(dir, 'seed-windows.db'));
+    const t0 = performance.now();
+    const seedResults = searchWindows(win.db, texts, EVAL_K);
+    const seedScores = seedResults.map((r, i) => scoreQuery(r, targets[i]));
+    systems.push({
+      system: 'seed BM25 (sqlite3 FTS5, 40-line windows, prefix-OR)', ...summarize(seedScores),
+      indexSeconds: win.buildMs / 1000, searchSeconds: (performance.now() - t0) / 1000,
+      ranks: seedScores.map((s) => s.firstHitRank),
+    });
+    notes.push(`seed index: ${win.files} files, ${win.windows} windows`);
+  }
 
   if (o.sift && siftAvailable()) {
-    const db = join(dir, 'sift.db');
+    // This checkout, then the base checkout's own CLI on its own index of the same tree.
+    const sides: Array<{ label: string; bin?: string; db: string }> = [{ label: 'sift', db: join(dir, 'sift.db') }];
+    if (o.base) sides.push({ label: 'base sift', bin: join(resolve(o.base), 'bin', 'sift'), db: join(dir, 'sift-base.db') });
     const wantsVectors = o.modes.some((m) => m !== 'bm25');
     const extra = wantsVectors ? (o.model ? ['--model', o.model] : []) : ['--no-embed'];
-    const idx = siftIndex(tree, db, extra);
-    notes.push(`sift index: ${idx.value.files.total} files, ${idx.value.chunks.total} chunks, ${fmt(idx.wallMs / 1000)} s`);
-    for (const mode of o.modes) {
-      const res = siftSearchBatch(tree, db, texts, { mode, limit: EVAL_K, extra: o.model ? ['--model', o.model] : [] });
-      const scores = res.value.map((r, i) => scoreQuery(toSpans(r), targets[i]));
-      const strategies = new Set(res.value.map((r) => r.strategy).filter(Boolean));
-      systems.push({
-        system: `sift --mode ${mode}${strategies.size ? ` (${[...strategies].join(',')})` : ''}`, ...summarize(scores),
-        indexSeconds: idx.wallMs / 1000, searchSeconds: res.wallMs / 1000, ranks: scores.map((s) => s.firstHitRank),
-      });
+    for (const side of sides) {
+      const idx = siftIndex(tree, side.db, extra, side.bin);
+      notes.push(`${side.label} index: ${idx.value.files.total} files, ${idx.value.chunks.total} chunks, ${fmt(idx.wallMs / 1000)} s`);
+      for (const mode of o.modes) {
+        const res = siftSearchBatch(tree, side.db, texts, { mode, limit: EVAL_K, extra: o.model ? ['--model', o.model] : [], bin: side.bin });
+        const scores = res.value.map((r, i) => scoreQuery(toSpans(r), targets[i]));
+        const strategies = new Set(res.value.map((r) => r.strategy).filter(Boolean));
+        systems.push({
+          system: `${side.label} --mode ${mode}${strategies.size ? ` (${[...strategies].join(',')})` : ''}`, ...summarize(scores),
+          indexSeconds: idx.wallMs / 1000, searchSeconds: res.wallMs / 1000, ranks: scores.map((s) => s.firstHitRank),
+        });
+      }
     }
   } else if (o.sift) {
     notes.push('bin/sift not found: Sift not evaluated');
@@ -100,19 +110,21 @@ export function evalMarkdown(r: EvalReport): string {
 }
 
 if (isMain(import.meta.url)) {
-  const { flags, positional } = parseArgs(process.argv.slice(2), ['no-sift']);
+  const { flags, positional } = parseArgs(process.argv.slice(2), ['no-sift', 'no-seed']);
+  const base = typeof flags.get('base') === 'string' ? String(flags.get('base')) : undefined;
   const modes = String(flags.get('modes') ?? 'bm25').split(',').filter(Boolean);
   const model = typeof flags.get('model') === 'string' ? String(flags.get('model')) : undefined;
   const names = positional.length ? positional : SETS.map((s) => s.name);
   const report: EvalReport = { machine: machineInfo(), k: EVAL_K, sets: [] };
   for (const name of names) {
-    const r = evalSet(name, { modes, model, sift: !flags.has('no-sift') });
+    const r = evalSet(name, { modes, model, sift: !flags.has('no-sift'), base, seed: !flags.has('no-seed') });
     report.sets.push(r);
     for (const x of r.systems) console.log(`${name.padEnd(7)} ${x.system.padEnd(58)} MRR@10 ${x.mrr.toFixed(3)}  recall@10 ${x.recall.toFixed(3)}`);
   }
   mkdirSync(RESULTS_DIR, { recursive: true });
   const all = SETS.every((s) => names.includes(s.name));
-  const stamp = report.machine.date.slice(0, 10) + (all ? '' : `-${names.join('-')}`);
+  const tag = typeof flags.get('tag') === 'string' ? `-${String(flags.get('tag'))}` : '';
+  const stamp = report.machine.date.slice(0, 10) + (all ? '' : `-${names.join('-')}`) + tag;
   writeFileSync(join(RESULTS_DIR, `eval-${stamp}.json`), JSON.stringify(report, null, 1) + '\n');
   writeFileSync(join(RESULTS_DIR, `eval-${stamp}.md`), evalMarkdown(report));
   console.log(`wrote ${join(RESULTS_DIR, `eval-${stamp}.md`)}`);

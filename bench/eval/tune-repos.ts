@@ -15,7 +15,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openNodeStore } from '../../src/core/store/open-node.ts';
 import { Searcher } from '../../src/core/search/search.ts';
-import { DIVERSITY, FILE_SIGNALS, KIND_FACTORS, RERANK_WEIGHTS } from '../../src/core/config.ts';
+import { DIVERSITY, FILE_SIGNALS, FUNCTION_QUESTION, KIND_FACTORS, RERANK_WEIGHTS } from '../../src/core/config.ts';
 import { siftIndex } from '../sift.ts';
 import { isMain, parseArgs, TMP_DIR } from '../util.ts';
 import { checkoutDir, readManifest } from './repos/corpus.ts';
@@ -30,6 +30,7 @@ export function applySet(spec: string): void {
     if (!Number.isFinite(n)) throw new Error(`--set ${kv}: not a number`);
     if (k in FILE_SIGNALS) (FILE_SIGNALS as Record<string, number>)[k] = n;
     else if (k in DIVERSITY) (DIVERSITY as Record<string, number>)[k] = n;
+    else if (k in FUNCTION_QUESTION) (FUNCTION_QUESTION as Record<string, number>)[k] = n;
     else if (k.startsWith('rerank.')) (RERANK_WEIGHTS as Record<string, number>)[k.slice(7)] = n;
     else if (k.includes('.')) {
       const [intent, kind] = k.split('.');

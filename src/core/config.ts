@@ -108,6 +108,13 @@ export const KIND_FACTORS = {
  */
 export const DIVERSITY = { factor: 0.8, maxPass: 3 };
 /**
+ * Function-level questions. `otherPieceFactor`: for a question that describes one function
+ * (search/query.ts describesFunction), the factor of a piece that is not a function or method
+ * (search/signals.ts applyPieceKind). Measured on the Python, Rust, Go and JavaScript docstring
+ * sets (bench/eval/tune.ts --set otherPieceFactor=…: 0.85, 0.7 and 0.55 tried).
+ */
+export const FUNCTION_QUESTION = { otherPieceFactor: 0.7 };
+/**
  * Definition first for identifier queries (search/symbols.ts), best first: the exact-case
  * name at the head of its definition > a later piece of it > another case at the head >
  * another case in a later piece; references and mentions get no tier. Measured on the

@@ -27,12 +27,12 @@ import { nameKey, readChunks } from '../store/store.ts';
 import { compilePathGlob, PATH_MATCH_FUNCTION } from '../text/path-glob.ts';
 import { identifierParts } from '../text/identifiers.ts';
 import { BM25_COLUMN_WEIGHTS, FILE_SIGNALS, FTS_PLAN_BIG_CAP, FTS_PLAN_CAP, FTS_PLAN_LEAVE_OUT_SHARE, FTS_PLAN_THETA_GUESS, FTS_PLAN_WORD_ENOUGH, KEYWORD_DEFINITION_BOOST, MAX_EXACT_SYMBOL_ROWS, RERANK_CANDIDATES, RERANK_WEIGHTS } from '../config.ts';
-import { PREFIX_MIN_CHARS, lightStem, readsAsDocComment, processQuery, type ProcessedQuery } from './query.ts';
+import { PREFIX_MIN_CHARS, describesFunction, lightStem, readsAsDocComment, processQuery, type ProcessedQuery } from './query.ts';
 import { essentialRows, planFts, replan, type BoundedPhrase, type RowProbe } from './fts-plan.ts';
 import { rerank, signalTerms, termMask, type RerankCandidate } from './rerank.ts';
-import { applyCover, applyFileSignals, coverFiles, type FileCandidate } from './signals.ts';
+import { applyCover, applyFileSignals, applyPieceKind, coverFiles, type FileCandidate } from './signals.ts';
 import type { SearchIntent } from '../text/file-kind.ts';
-import { definitionRank, matchDefinition, wantsDefinitions, type DefinitionMatch } from './symbols.ts';
+import { definitionRank, docCommentTargets, matchDefinition, wantsDefinitions, type DefinitionMatch } from './symbols.ts';
 
 export { BM25_COLUMN_WEIGHTS, MAX_EXACT_SYMBOL_ROWS, RERANK_CANDIDATES };
 /** The keyword leg's boost for a tier-1 definition (config.ts KEYWORD_DEFINITION_BOOST). */
@@ -310,10 +310,16 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
     // The candidates' rows, as Store.getChunks gives them (content lives in file_text since
     // schema 5 and is read only when a signal needs it); the caller's metadata for these ids.
     const needContent = RERANK_WEIGHTS.coverage > 0;
+    // A question that reads as a doc comment: `exact` only for the name it opens with, not for a
+    // type it names later (symbols.ts docCommentTargets).
+    const docTargets = readsAsDocComment(query.original) ? docCommentTargets(query) : null;
+    const chunkTypeOf = new Map<number, string>();
     for (const r of await readChunks(db, ids, { content: needContent })) {
+      chunkTypeOf.set(r.id, r.chunkType);
       const m = matchDefinition(targets, r);
       if (m) tiers.set(r.id, m);
-      cands.push({ id: r.id, symbol: r.symbol, parent: r.parent, path: r.path, language: r.language, content: r.content, score: scores.get(r.id) ?? 0, exact: !!m });
+      const exact = docTargets ? matchDefinition(docTargets, r) !== null : m !== null;
+      cands.push({ id: r.id, symbol: r.symbol, parent: r.parent, path: r.path, language: r.language, content: r.content, score: scores.get(r.id) ?? 0, exact });
       rowsOut?.set(r.id, r);
     }
     stage('rows');
@@ -340,6 +346,8 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
       applyCover(scored, fileTerms, coverTerms.length);
       stage('cover');
     }
+    // 6. A question that describes one function asks for a function's piece (signals.ts applyPieceKind).
+    if (describesFunction(query.original)) applyPieceKind(scored, chunkTypeOf);
     for (const r of scored) {
       scores.set(r.id, r.score);
       signals.set(r.id, r.signals);

@@ -158,7 +158,12 @@ describe('describesFunction (issue 35 class 5)', () => {
       'Returns the number of bytes that can be read', 'Checks whether a given variable is allowed', 'Return the canonical path of a file',
       'Determines if the node is a directive', 'NewReader returns a new Reader whose buffer has the default size', 'lookup_protocol finds the IP protocol number',
       'Converts from a two-complement value', 'applies the given patch to the tree',
+      'Returns `true` if the path points at an existing entity.', 'Sets `count * size_of::<T>()` bytes of memory', 'Set the logging level of this logger.',
     ]) expect(describesFunction(q), q).toBe(true);
+  });
+  it('an imperative only with a sentence\'s capital: commit subjects often open in lower case', () => {
+    expect(describesFunction('Copy the file attributes to the destination')).toBe(true);
+    for (const q of ['set `argv0` when creating `Io.Threaded`', 'run `init()` before loading start plugins']) expect(describesFunction(q), q).toBe(false);
   });
   it('not questions about a file, a concept or a change', () => {
     for (const q of [

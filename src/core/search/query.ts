@@ -197,7 +197,12 @@ const DOC_OBJECT_WORDS_FIRST = new Set([...DOC_OBJECT_WORDS, 'if', 'how', 'what'
  * "Return the pathname…"): what a function computes, never what a change does (commit subjects
  * open with "Add", "Fix", "Use", "Make"…).
  */
-const DOC_IMPERATIVE_VERBS = new Set(['return', 'compute', 'calculate', 'convert', 'determine', 'check', 'test', 'get', 'create', 'construct', 'parse', 'read', 'write', 'find', 'build', 'count', 'decode', 'encode']);
+const DOC_IMPERATIVE_VERBS = new Set([
+  'return', 'compute', 'calculate', 'convert', 'determine', 'check', 'test', 'get', 'create', 'construct', 'parse', 'read', 'write', 'find', 'build', 'count', 'decode', 'encode',
+  // PEP 257 summaries of what a call does; not the verbs commit subjects open with (add, remove, fix, make, use, update, clear).
+  'set', 'copy', 'send', 'register', 'load', 'start', 'close', 'run', 'produce', 'delete', 'insert', 'append', 'open', 'format', 'print',
+  'split', 'join', 'search', 'apply', 'call', 'initialize', 'reset', 'validate', 'extract', 'wait', 'emit', 'acquire', 'release', 'flush',
+]);
 /** A verb in the third person singular (`returns`, `checks`, `applies`), not `class`, `status`, `analysis`. */
 const THIRD_PERSON_RE = /^\p{Ll}{2,}(?<![sui])s$/u;
 /** Words THIRD_PERSON_RE takes that are not a verb of a function's doing. */
@@ -217,8 +222,12 @@ export function describesFunction(input: string): boolean {
   const opens = (i: number): boolean => {
     const verb = words[i]?.toLowerCase();
     const next = words[i + 1]?.toLowerCase();
-    if (!verb || !next || !(i ? DOC_OBJECT_WORDS : DOC_OBJECT_WORDS_FIRST).has(next)) return false;
-    return DOC_IMPERATIVE_VERBS.has(verb) || (THIRD_PERSON_RE.test(verb) && !NOT_VERBS.has(verb));
+    // A code span opens an object too: "Returns `true` if…", "Sets `count * size_of::<T>()` bytes…".
+    const object = !!next && ((i ? DOC_OBJECT_WORDS : DOC_OBJECT_WORDS_FIRST).has(next) || next.startsWith('`'));
+    if (!verb || !object) return false;
+    // An imperative opens a docstring's sentence with its capital (PEP 257: "Return the…");
+    // a commit subject's often does not ("set `argv0` when…", "run `init()` before…").
+    return (DOC_IMPERATIVE_VERBS.has(verb) && /^\p{Lu}/u.test(words[i])) || (THIRD_PERSON_RE.test(verb) && !NOT_VERBS.has(verb));
   };
   // Else `Name verbs …`: the first word a function's name (identifier-shaped).
   return opens(0) || (IDENTIFIER_WORD_RE.test(words[0] ?? '') && opens(1));

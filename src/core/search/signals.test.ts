@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FILE_SIGNALS } from '../config.ts';
-import { addScore, applyCover, applyFileSignals, coverFiles, fileNameSignal, fileNameWords, pathSignal, sameWordForm, type FileCandidate } from './signals.ts';
+import { FILE_SIGNALS, FUNCTION_QUESTION } from '../config.ts';
+import { addScore, applyCover, applyFileSignals, applyPieceKind, coverFiles, fileNameSignal, fileNameWords, pathSignal, sameWordForm, type FileCandidate } from './signals.ts';
 
 const cand = (id: number, path: string, score: number, language = 'go'): FileCandidate => ({ id, path, language, score, signals: {} });
 
@@ -116,5 +116,16 @@ describe('path word forms (issue 35)', () => {
     expect(pathSignal('src/os/win.go', ['windows'])).toBe(1);
     expect(pathSignal('include/fmt/ostream.h', ['streams'])).toBe(1);
     expect(pathSignal('src/unlock.c', ['lock'])).toBe(0);
+  });
+});
+
+describe('applyPieceKind', () => {
+  it('scales every piece that is not a function or a method, and names it', () => {
+    const cand = (id: number): FileCandidate => ({ id, score: 2, signals: {}, path: 'core/mem/maybe_uninit.rs', language: 'rust' });
+    const cs = [cand(1), cand(2), cand(3), cand(4)];
+    applyPieceKind(cs, new Map([[1, 'struct'], [2, 'method'], [3, 'function'], [4, 'module']]));
+    expect(cs.map((c) => c.score)).toEqual([2 * FUNCTION_QUESTION.otherPieceFactor, 2, 2, 2 * FUNCTION_QUESTION.otherPieceFactor]);
+    expect(cs[0].signals.piece_kind).toBe(FUNCTION_QUESTION.otherPieceFactor);
+    expect(cs[1].signals.piece_kind).toBeUndefined();
   });
 });

@@ -13,7 +13,7 @@
  * Invariants: pure; the order of candidates does not change any score; a signal whose input is
  * absent contributes nothing and is not recorded.
  */
-import { FILE_SIGNALS, KIND_FACTORS } from '../config.ts';
+import { FILE_SIGNALS, FUNCTION_QUESTION, KIND_FACTORS } from '../config.ts';
 import { fileKind, type SearchIntent } from '../text/file-kind.ts';
 import { splitIdentifier } from '../text/identifiers.ts';
 import { expandAbbreviation, isStopWord, lightStem } from './query.ts';
@@ -312,6 +312,22 @@ export function applyCover(cands: FileCandidate[], fileTerms: ReadonlyMap<string
     if (!mask) continue;
     addScore(c, 'cover', FILE_SIGNALS.fileCoverWeight * (c.signals.kind ?? 1) * maskCount(mask) / Math.min(termCount, 31));
   }
+}
+
+/** Chunk types that are a function's own piece: what a question that describes one function asks for. */
+const FUNCTION_PIECES: ReadonlySet<string> = new Set(['function', 'method']);
+
+/**
+ * `piece_kind`, in place: for a question that describes one function (query.ts
+ * describesFunction), every piece that is not a function or a method (a class or struct head, a
+ * module's top level, a comment) × FUNCTION_QUESTION.otherPieceFactor. The question's answer is
+ * a function; a type whose doc holds the question's words ranked above its own method
+ * (`MaybeUninit` over `assume_init` for "Extracts the value from the `MaybeUninit<T>`
+ * container.", `WeakValueDictionary` over `valuerefs`). `chunkTypeOf`: the candidates' types.
+ */
+export function applyPieceKind(cands: FileCandidate[], chunkTypeOf: ReadonlyMap<number, string>): void {
+  const factor = FUNCTION_QUESTION.otherPieceFactor;
+  for (const c of cands) if (!FUNCTION_PIECES.has(chunkTypeOf.get(c.id) ?? '')) scaleScore(c, 'piece_kind', factor);
 }
 
 /**

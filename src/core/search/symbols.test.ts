@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { processQuery } from './query.ts';
-import { definitionRank, matchDefinition, symbolTargets, type SymbolRow } from './symbols.ts';
+import { definitionRank, docCommentTargets, matchDefinition, symbolTargets, type SymbolRow } from './symbols.ts';
 import { DEFINITION_TIERS, QUALIFIED_TIERS } from '../config.ts';
 
 const row = (symbol: string, parent: string | null, path: string, chunkType = 'struct'): SymbolRow => ({ symbol, parent, path, chunkType, startLine: 1, endLine: 1 });
@@ -51,5 +51,14 @@ describe('definition order within a tier', () => {
     expect(impl).toBeGreaterThan(definitionRank(m('tests/src/unit-errors.cpp', 40)));
     // Still within the tier: below the next tier up, above the next one down.
     expect(definitionRank(m('include/x.hpp', 40)) - DEFINITION_TIERS.exactCaseHead).toBeLessThan(0.05);
+  });
+});
+
+describe('docCommentTargets (a question that reads as a doc comment)', () => {
+  it('the name it opens with is its own function; a later one is where the function lives, not the answer', () => {
+    const names = (q: string) => docCommentTargets(processQuery(q)).map((t) => t.symbol);
+    expect(names('NewReader returns a new BufferedReader whose buffer has the default size.')).toEqual(['NewReader']);
+    expect(names('Extracts the value from the `MaybeUninit<T>` container.')).toEqual([]);
+    expect(names('http.NewRequest wraps NewRequestWithContext.')).toEqual(['http.NewRequest', 'NewRequest']);
   });
 });

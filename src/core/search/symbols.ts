@@ -116,6 +116,22 @@ export function wantsDefinitions(query: Pick<ProcessedQuery, 'isIdentifierLike' 
   return query.isIdentifierLike || query.declared !== null;
 }
 
+/**
+ * The targets of a question that reads as a function's doc comment (query.ts
+ * readsAsDocComment) that name its function: the name it opens with (Go: "NewReader returns a
+ * new Reader…"). A later one is the type the function belongs to or works on ("Extracts the
+ * value from the `MaybeUninit<T>` container.", "Removes the current element from the
+ * `LinkedList`."), whose definition is not the answer. On the docstring sets a later identifier
+ * was the answer's name in 2-6 of 300 questions (Go, Python, Rust, JavaScript); a first-word
+ * identifier in 197 of 205 (Go).
+ */
+export function docCommentTargets(query: Pick<ProcessedQuery, 'original' | 'targets'>): SymbolTarget[] {
+  // The first word as typed, without call parentheses or punctuation (`Foo.bar()`, `Foo:`).
+  const first = /^\s*`?([^\s(`:,]+)/.exec(query.original)?.[1] ?? '';
+  const firstName = first.split(QUALIFIER_RE).pop();
+  return query.targets.filter((t) => t.symbol === first || t.symbol === firstName);
+}
+
 /** The best definition match of `row` for `targets`, or null when it defines none of them. */
 export function matchDefinition(targets: readonly SymbolTarget[], row: SymbolRow): DefinitionMatch | null {
   if (targets.length === 0) return null;
