@@ -312,7 +312,7 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
     const needContent = RERANK_WEIGHTS.coverage > 0;
     // A question that reads as a doc comment: `exact` only for the name it opens with, not for a
     // type it names later (symbols.ts docCommentTargets).
-    const docTargets = readsAsDocComment(query.original) ? docCommentTargets(query) : null;
+    const docTargets = docComment ? docCommentTargets({ original: query.original, targets }) : null;
     const chunkTypeOf = new Map<number, string>();
     for (const r of await readChunks(db, ids, { content: needContent })) {
       chunkTypeOf.set(r.id, r.chunkType);
