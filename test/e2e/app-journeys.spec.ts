@@ -11,7 +11,7 @@ import { writeFileSync } from 'node:fs';
 import { test, expect, type Page } from '@playwright/test';
 import { installPicker } from './helpers/opfs-fixture.ts';
 import { journeyProject, JOURNEY_FACTS } from './helpers/project-fixture.ts';
-import { resetApp, searchFor, waitIndexed } from './helpers/app.ts';
+import { chooseMode, resetApp, searchFor, waitIndexed } from './helpers/app.ts';
 
 const project = journeyProject();
 const FILES = Object.keys(project.files).length;
@@ -170,7 +170,7 @@ async function journey(page: Page, width: Width, prefix: string): Promise<void> 
     }, `${prefix}-08-settings`));
 
   await test.step(`${prefix}: a bad regex, then the same text exact`, async () => {
-    await page.getByRole('radio', { name: 'Regex' }).check({ force: true });
+    await chooseMode(page, 'Regex');
     await page.getByTestId('search-input').fill('send_response(conn');
     const err = page.getByTestId('grep-error');
     await expect(err).toBeVisible();
@@ -179,14 +179,14 @@ async function journey(page: Page, width: Width, prefix: string): Promise<void> 
     expect(caret.indexOf('^')).toBe('send_response'.length);
     await everyControlNamed(page, `${prefix} regex`);
     await shot(page, `${prefix}-09-regex-error`);
-    await page.getByRole('radio', { name: 'Exact' }).check({ force: true });
+    await chooseMode(page, 'Exact');
     await expect(page.getByTestId('grep-summary')).toHaveAttribute('data-query', 'send_response(conn');
     await expect(page.getByTestId('grep-line').first()).toBeVisible();
     await shot(page, `${prefix}-10-exact`);
   });
 
   await test.step(`${prefix}: Semantic before the model`, async () => {
-    await page.getByRole('radio', { name: 'Semantic' }).check({ force: true });
+    await chooseMode(page, 'Semantic');
     await page.getByTestId('search-input').fill('how errors are sent to the client');
     const why = page.getByTestId('meaning-needs-model');
     await expect(why).toContainText('Semantic search needs the embedding model');

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { existsSync } from 'node:fs';
 import { installPicker, readFixture } from './helpers/opfs-fixture.ts';
-import { searchFor } from './helpers/app.ts';
+import { chooseMode, searchFor } from './helpers/app.ts';
 import { startStaticServer, type RunningStaticServer, type ServerStats } from '../support/static-server.ts';
 
 const DIST = resolve(process.env.SIFT_DIST ?? 'dist');
@@ -304,7 +304,7 @@ test('search by meaning on a pack published with --embed, once the app has the s
   await page.getByRole('button', { name: 'Search' }).click();
   // The pack's vectors count as embedded once the model matches: nothing is embedded here.
   await expect(row.getByTestId('codebase-stats')).toContainText('100% embedded', { timeout: 60_000 });
-  await page.getByRole('radio', { name: 'Semantic' }).check({ force: true });
+  await chooseMode(page, 'Semantic');
   server.reset();
   await searchFor(page, 'retry policy for a service');
   await expect(page.getByTestId('result-summary')).toContainText('semantic only');

@@ -6,7 +6,7 @@
 import { test, expect } from '@playwright/test';
 import { existsSync } from 'node:fs';
 import { installPicker, readFixture } from './helpers/opfs-fixture.ts';
-import { searchFor, waitIndexed, resetApp } from './helpers/app.ts';
+import { chooseMode, searchFor, waitIndexed, resetApp } from './helpers/app.ts';
 
 const MODEL_DIR = 'models/generated/tiny';
 
@@ -26,11 +26,11 @@ test('import the tiny model, embed, and search semantically', async ({ page }) =
   const row = page.getByRole('listitem', { name: 'Codebase repo-small' });
   await expect(row.getByTestId('codebase-stats')).toContainText('100% embedded', { timeout: 120_000 });
 
-  await page.getByRole('radio', { name: 'Semantic' }).check({ force: true });
+  await chooseMode(page, 'Semantic');
   await searchFor(page, 'checksum of attachment bytes');
   await expect(page.getByTestId('result-summary')).toContainText('semantic only');
   await expect(page.getByTestId('result').first()).toContainText('semantic');
-  await page.getByRole('radio', { name: 'Hybrid' }).check({ force: true });
+  await chooseMode(page, 'Hybrid');
   await searchFor(page, 'compute_checksum');
   await expect(page.getByTestId('result-summary')).toContainText('hybrid');
   await expect(page.getByTestId('result').first().getByTestId('result-symbol')).toHaveText('compute_checksum');

@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { serveStatic, type StaticServer } from './fixtures/static-server.ts';
 import { installPicker, readFixture } from './helpers/opfs-fixture.ts';
-import { searchFor, waitIndexed } from './helpers/app.ts';
+import { chooseMode, searchFor, waitIndexed } from './helpers/app.ts';
 
 const DIST = process.env.SIFT_BUNDLED_DIST ?? '/tmp/sift-bundled-dist';
 
@@ -55,7 +55,7 @@ test('a bundled model loads from the deploy itself: no offer, no Hub, no failed 
   const row = page.getByRole('listitem', { name: 'Codebase repo-small' });
   await expect(row.getByTestId('codebase-stats')).toContainText('100% embedded', { timeout: 120_000 });
   await expect(page.getByTestId('model-offer')).toHaveCount(0);
-  await page.getByRole('radio', { name: 'Semantic' }).check({ force: true });
+  await chooseMode(page, 'Semantic');
   await searchFor(page, 'checksum of attachment bytes');
   await expect(page.getByTestId('result-summary')).toContainText('semantic only');
   await page.getByRole('button', { name: 'Settings' }).click();

@@ -12,7 +12,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { serveStatic, type StaticServer } from './fixtures/static-server.ts';
 import { installPicker, readFixture } from './helpers/opfs-fixture.ts';
-import { searchFor, waitIndexed } from './helpers/app.ts';
+import { chooseMode, searchFor, waitIndexed } from './helpers/app.ts';
 
 const DIST = process.env.SIFT_DIST ?? 'dist';
 const MOUNT = '/some/sub/path/';
@@ -133,11 +133,11 @@ test('new user: one-click download, nothing from the Hub before it, semantic sea
   expect(seen['model-download']?.some((t) => /^Downloading all-MiniLM-L6-v2: \d+\.\d \/ \d+\.\d MB$/.test(t)), JSON.stringify(seen)).toBe(true);
   expect(seen['embed-eta']?.some((t) => /embedding \d+ \/ 48 chunks of repo-small · about .+ left/.test(t)), JSON.stringify(seen)).toBe(true);
 
-  await page.getByRole('radio', { name: 'Semantic' }).check({ force: true });
+  await chooseMode(page, 'Semantic');
   await searchFor(page, 'checksum of attachment bytes');
   await expect(page.getByTestId('result-summary')).toContainText('semantic only');
   await expect(page.getByTestId('result').first()).toContainText('semantic');
-  await page.getByRole('radio', { name: 'Hybrid' }).check({ force: true });
+  await chooseMode(page, 'Hybrid');
   await searchFor(page, 'compute_checksum');
   await expect(page.getByTestId('result-summary')).toContainText('hybrid');
   await page.getByRole('button', { name: 'Settings' }).click();
@@ -153,7 +153,7 @@ test('new user: one-click download, nothing from the Hub before it, semantic sea
   await server.close();
   await page.reload();
   await expect(page.getByRole('listitem', { name: 'Codebase repo-small' })).toBeVisible();
-  await page.getByRole('radio', { name: 'Semantic' }).check({ force: true });
+  await chooseMode(page, 'Semantic');
   await searchFor(page, 'checksum of attachment bytes');
   await expect(page.getByTestId('result-summary')).toContainText('semantic only');
   await expect(page.getByTestId('result').first()).toContainText('semantic');
@@ -201,7 +201,7 @@ test('no folder, or no model: the results say so and offer the next step', async
   await searchFor(page, 'compute_checksum');
   await expect(page.getByTestId('result-summary')).toContainText('keyword only (search by meaning needs the embedding model)');
   // Semantic without a model: not "No results", but why, and the two ways on.
-  await page.getByRole('radio', { name: 'Semantic' }).check({ force: true });
+  await chooseMode(page, 'Semantic');
   const why = page.getByTestId('meaning-needs-model');
   // The model the button downloads: the recommended one (MiniLM for a folder this small).
   await expect(why).toContainText('Semantic search needs the embedding model.');
@@ -217,7 +217,7 @@ test('no folder, or no model: the results say so and offer the next step', async
   await expect(page.getByTestId('result').first().getByTestId('result-symbol')).toHaveText('compute_checksum');
   expect(hub.requests).toEqual([]);
   // The download is one click from there too.
-  await page.getByRole('radio', { name: 'Semantic' }).check({ force: true });
+  await chooseMode(page, 'Semantic');
   await why.getByRole('button', { name: 'Download the model' }).click();
   await expect(page.getByTestId('result').first()).toBeVisible({ timeout: 120_000 });
   await expect(why).toHaveCount(0);

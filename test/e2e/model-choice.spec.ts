@@ -17,7 +17,7 @@ import { test, expect, type BrowserContext, type Page } from '@playwright/test';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { installPicker, syntheticFixture } from './helpers/opfs-fixture.ts';
-import { resetApp, searchFor, waitIndexed } from './helpers/app.ts';
+import { chooseMode, resetApp, searchFor, waitIndexed } from './helpers/app.ts';
 
 const STATIC_DIR = 'models/generated/potion-shape';
 const CODE_MODEL = 'minishlab/potion-code-16M-v2';
@@ -114,7 +114,7 @@ test('Hub path: the static code model downloads on consent, embeds every chunk, 
   const staticRequests = hub.requests.length;
   expect(hub.requests.some((u) => u.endsWith('/model.safetensors'))).toBe(true);
 
-  await page.getByRole('radio', { name: 'Semantic' }).check({ force: true });
+  await chooseMode(page, 'Semantic');
   await searchFor(page, 'compute a scaled total over the input');
   await expect(page.getByTestId('result-summary')).toContainText('semantic only');
   await expect(page.getByTestId('result').first()).toContainText('semantic');
@@ -131,7 +131,7 @@ test('Hub path: the static code model downloads on consent, embeds every chunk, 
   // potion-code vector still stored (vectors are kept per model).
   await page.getByTestId('model-list').getByRole('button', { name: /^Use MiniLM/ }).click();
   await page.getByRole('button', { name: 'Search' }).click();
-  await page.getByRole('radio', { name: 'Keyword' }).check({ force: true });
+  await chooseMode(page, 'Keyword');
   await searchFor(page, 'compute_7_3');
   await expect(page.getByTestId('result').first().getByTestId('result-symbol')).toHaveText('compute_7_3');
   await page.getByRole('button', { name: 'Settings' }).click();
@@ -151,7 +151,7 @@ test('Hub path: the static code model downloads on consent, embeds every chunk, 
   await page.getByRole('button', { name: 'Settings' }).click();
   await expect(page.getByTestId('model-status')).toContainText(`Ready: ${CODE_MODEL}`, { timeout: 60_000 });
   await page.getByRole('button', { name: 'Search' }).click();
-  await page.getByRole('radio', { name: 'Semantic' }).check({ force: true });
+  await chooseMode(page, 'Semantic');
   await searchFor(page, 'compute a scaled total over the input');
   await expect(page.getByTestId('result').first()).toContainText('semantic');
   expect(hub.requests.length, 'the cached model needs no Hub request').toBe(before);

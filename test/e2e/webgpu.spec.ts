@@ -15,7 +15,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { CHROMIUM_ARGS } from '../../playwright.config.ts';
 import { serveStatic, type StaticServer } from './fixtures/static-server.ts';
 import { installPicker, readFixture } from './helpers/opfs-fixture.ts';
-import { searchFor, waitIndexed } from './helpers/app.ts';
+import { chooseMode, searchFor, waitIndexed } from './helpers/app.ts';
 
 const DIST = process.env.SIFT_WEBGPU_DIST ?? '/tmp/sift-webgpu-dist';
 const WEBGPU_ARGS = [...CHROMIUM_ARGS.filter((a) => a !== '--disable-gpu'), '--enable-unsafe-webgpu', '--use-webgpu-adapter=swiftshader'];
@@ -122,7 +122,7 @@ test('the app picks WebGPU by itself when an adapter exists, and searches by mea
   await page.getByRole('button', { name: 'Search' }).click();
   const row = page.getByRole('listitem', { name: 'Codebase repo-small' });
   await expect(row.getByTestId('codebase-stats')).toContainText('100% embedded', { timeout: 180_000 });
-  await page.getByRole('radio', { name: 'Semantic' }).check({ force: true });
+  await chooseMode(page, 'Semantic');
   await searchFor(page, 'checksum of attachment bytes');
   await expect(page.getByTestId('result-summary')).toContainText('semantic only');
   await context.close();

@@ -30,6 +30,18 @@ export async function searchFor(page: Page, query: string): Promise<void> {
   await expect(page.locator('#results[aria-busy="true"]')).toHaveCount(0);
 }
 
+/**
+ * Chooses a search mode as a person does: a click on the mode once it stands still (no `force`:
+ * Playwright waits for a stable box and checks the click lands on it), retried when the row moved
+ * under the click (results painting, a scrollbar appearing) so it landed on the neighbour.
+ */
+export async function chooseMode(page: Page, name: 'Hybrid' | 'Keyword' | 'Semantic' | 'Exact' | 'Regex'): Promise<void> {
+  const radio = page.getByRole('radio', { name, exact: true });
+  await expect(async () => {
+    await radio.check({ timeout: 5_000 });
+  }).toPass({ timeout: 30_000 });
+}
+
 export async function resultPaths(page: Page): Promise<string[]> {
   return page.getByTestId('result-path').allTextContents();
 }
