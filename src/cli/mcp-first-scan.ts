@@ -7,7 +7,6 @@
  * texts and stored items (the same walker rules, filesHoldingMost and storedAheadItem).
  * Stopped when the first index is complete (or the index was not new after all).
  */
-import { availableParallelism, loadavg } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { WalkedFile, WalkOptions } from '../core/walk/walker.ts';
 import type { WriteItem } from '../core/store/store.ts';
@@ -21,20 +20,16 @@ import { trace } from './trace.ts';
 export const WANTED_SCAN_BYTES = 32 * 2 ** 20;
 
 /**
- * Whether a scan thread pays now: it moves the walk, the reads and the scan off the main thread
- * onto an idle core, but costs CPU of its own (a thread's start, and the code on it cold: ~0.5-0.7
- * s of CPU for 1,000 files on the 2-core VM). With an idle core it shortens the first answer
- * (interleaved pairs, this process's priority raised so the machine was as good as quiet: 1.32-1.39
- * s after the spawn against 1.57-1.59 s, the main thread's CPU 970-1,080 against 1,470-1,530 ms); on
- * a machine whose every core is busy (load average 10 on 2 cores) it only adds CPU there, and the
- * first answer came later (3.0-4.5 against 2.4-4.0 s). So: only while the last minute's load average
- * is below the number of cores (some core idle, on average). SIFT_MCP_FIRST_SCAN=1 starts one
- * always, =0 never.
+ * Whether to start a scan thread: only when asked (SIFT_MCP_FIRST_SCAN=1). It moves the walk, the
+ * reads and the scan off the main thread, but costs CPU of its own (a thread's start, and the code on
+ * it cold: ~0.5-0.7 s of CPU for 1,000 files on the 2-core VM). At raised priority on a loaded VM it
+ * shortened the first answer (973 against 1,053 ms median); on the quiet VM, alternated with 010b77f,
+ * it lengthened it (1,078 and 1,095 against 953 and 907 ms, 2 x 3 runs) and an edit made during the
+ * first index was found 484-501 ms after it against 146-149 ms; with every core busy it only adds CPU.
+ * So it is off unless asked for (docs/performance.md).
  */
 export function firstScanPays(): boolean {
-  const forced = process.env.SIFT_MCP_FIRST_SCAN;
-  if (forced === '1' || forced === '0') return forced === '1';
-  return loadavg()[0] < availableParallelism();
+  return process.env.SIFT_MCP_FIRST_SCAN === '1';
 }
 
 export interface FirstScanData {
