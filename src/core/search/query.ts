@@ -25,7 +25,12 @@ export { INNER_PREFIX_MIN_CHARS, MAX_EXPANDED_TERMS, MAX_INPUT_CHARS, MAX_TERM_C
 
 export type { Declared, FtsPhrase, ProcessedQuery } from './query-types.ts';
 
+/** The chunk types of a function's own piece (a function or a method): the one list of them. */
 const FUNCTION_KINDS: readonly ChunkType[] = ['function', 'method'];
+/** Is a chunk of this type a function's own piece (FUNCTION_KINDS)? */
+export function isFunctionKind(chunkType: string | null | undefined): boolean {
+  return (FUNCTION_KINDS as readonly string[]).includes(chunkType ?? '');
+}
 /**
  * Declaration keywords of the languages Sift chunks, and the chunk types (types.ts) their
  * definitions get from the chunker. null: the keyword declares constants, variables, macros or

@@ -15,7 +15,7 @@ import type { Hit, ResultFragment, SearchResult, StoredChunk } from '../types.ts
 import { DIVERSITY, MAX_MORE_FRAGMENTS, RRF_K } from '../config.ts';
 import { fuseRrf, type FusedItem } from './fuse.ts';
 import { highlightRanges } from './bm25.ts';
-import type { ProcessedQuery } from './query.ts';
+import { isFunctionKind, type ProcessedQuery } from './query.ts';
 import { matchDefinition } from './symbols.ts';
 import { fileKind } from '../text/file-kind.ts';
 
@@ -57,9 +57,6 @@ export function definitionKey(c: { id: number; path: string; defLine?: number | 
   return c.defLine != null ? `${c.path}\n${c.defLine}` : `#${c.id}`;
 }
 
-/** Kinds whose body can hold nested definitions that belong to it (a class's members do not). */
-const FUNCTION_KINDS: ReadonlySet<string> = new Set(['function', 'method']);
-
 /**
  * Definition keys for candidate rows. A definition nested in a function's body (a local
  * `def`, Go's `type span struct` inside FieldsFunc) is part of that function: when the
@@ -71,7 +68,7 @@ export function definitionKeys(rows: readonly StoredChunk[]): Record<number, str
   const functions = new Map<string, StoredChunk[]>();
   for (const r of rows) {
     keys[r.id] = definitionKey(r);
-    if (r.symbol && r.defLine != null && FUNCTION_KINDS.has(r.chunkType)) {
+    if (r.symbol && r.defLine != null && isFunctionKind(r.chunkType)) {
       const k = `${r.path}\n${r.symbol}`;
       functions.set(k, [...(functions.get(k) ?? []), r]);
     }

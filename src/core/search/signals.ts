@@ -16,7 +16,7 @@
 import { FILE_SIGNALS, FUNCTION_QUESTION, KIND_FACTORS } from '../config.ts';
 import { fileKind, type SearchIntent } from '../text/file-kind.ts';
 import { splitIdentifier } from '../text/identifiers.ts';
-import { expandAbbreviation, isStopWord, lightStem } from './query.ts';
+import { expandAbbreviation, isFunctionKind, isStopWord, lightStem } from './query.ts';
 import { maskCount } from './rerank.ts';
 
 /** A candidate being scored: its score and the named contributions that made it. */
@@ -314,9 +314,6 @@ export function applyCover(cands: FileCandidate[], fileTerms: ReadonlyMap<string
   }
 }
 
-/** Chunk types that are a function's own piece: what a question that describes one function asks for. */
-const FUNCTION_PIECES: ReadonlySet<string> = new Set(['function', 'method']);
-
 /**
  * `piece_kind`, in place: for a question that describes one function (query.ts
  * describesFunction), every piece that is not a function or a method (a class or struct head, a
@@ -327,7 +324,7 @@ const FUNCTION_PIECES: ReadonlySet<string> = new Set(['function', 'method']);
  */
 export function applyPieceKind(cands: FileCandidate[], chunkTypeOf: ReadonlyMap<number, string>): void {
   const factor = FUNCTION_QUESTION.otherPieceFactor;
-  for (const c of cands) if (!FUNCTION_PIECES.has(chunkTypeOf.get(c.id) ?? '')) scaleScore(c, 'piece_kind', factor);
+  for (const c of cands) if (!isFunctionKind(chunkTypeOf.get(c.id))) scaleScore(c, 'piece_kind', factor);
 }
 
 /**
