@@ -100,7 +100,7 @@ async function writeFolder(page: Page, files: Array<{ path: string; b64: string 
  * under it, from /proc: what the round cost the machine, whatever else ran beside it (on a
  * loaded machine wall time measures the neighbours too). Linux only; null elsewhere.
  */
-function browserCpuMs(profile: string): number | null {
+export function browserCpuMs(profile: string): number | null {
   let pids: string[];
   try {
     pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));

@@ -18,7 +18,7 @@
  * Reports: keyword-searchable time, model download + load, first semantic answer, all
  * chunks embedded, chunks/s, and a query's latency while the pass runs (queries jump the
  * queue). Usage: npx tsx bench/browser-semantic.ts [--model minilm|static] [--cached]
- * [--corpus go|medium|kernel] [--chunks 2000] [--json FILE] [--trace FILE] [--profile]
+ * [--corpus go|medium|kernel] [--chunks 2000] [--json FILE] [--trace FILE] [--profile] [--index-only] [--dirs mm,block] [--dist DIR[@CHECKOUT]]
  * (`--profile`: a browser profile on disk, as a person has; by default an off-the-record
  * context, whose OPFS Chromium keeps in memory). Nothing is written outside bench/tmp/.
  */
@@ -34,7 +34,7 @@ import { NodeFileSource } from '../src/core/source/node-source-node.ts';
 import { walk } from '../src/core/walk/walker.ts';
 import { decodeText } from '../src/core/index/indexer.ts';
 import { FIXTURE_ROOT, installPicker } from '../test/e2e/helpers/opfs-fixture.ts';
-import { startTrace } from './app-pick.ts';
+import { browserCpuMs, startTrace } from './app-pick.ts';
 import { CORPORA_DIR, REPO_DIR, TMP_DIR } from './util.ts';
 
 const OUT_DIR = join(TMP_DIR, 'semantic-dist');
@@ -80,11 +80,12 @@ const CORPUS_PATH = '__bench_corpus__/';
 const COPY_CONCURRENCY = 16;
 
 /** Every file of the corpus (sorted walk), for a corpus too big to inline as base64 (kernel: 168 MB). */
-async function listCorpus(corpus: string): Promise<{ paths: string[]; bytes: number }> {
+async function listCorpus(corpus: string, dirs?: readonly string[]): Promise<{ paths: string[]; bytes: number }> {
   const source = new NodeFileSource(corpus);
   const paths: string[] = [];
   let bytes = 0;
   for await (const f of walk(source)) {
+    if (dirs?.length && !dirs.some((d) => f.path.startsWith(`${d}/`))) continue;
     paths.push(f.path);
     bytes += f.size;
   }
@@ -153,6 +154,15 @@ export interface SemanticOptions {
   traceFile?: string;
   /** A browser profile on disk (a person's browser) instead of an off-the-record context. */
   profile?: boolean;
+  /**
+   * Stop once the folder is keyword-searchable (no model): the cold index through the app as a
+   * person meets it, with the browser's CPU over it when `profile` is set (from /proc).
+   */
+  indexOnly?: boolean;
+  /** `--corpus kernel` only: just these top folders of the subset (e.g. mm, block). */
+  dirs?: string[];
+  /** A built app folder to serve instead of building this checkout: DIR or DIR@CHECKOUT (its vite.config.ts serves it). */
+  dist?: string;
 }
 
 /** Trace categories: V8's sampling profiler on every thread, user timings, thread names. */
@@ -164,17 +174,23 @@ export async function benchSemantic(opts: SemanticOptions = {}, log: (l: string)
   const MODEL_DIR = m.dir;
   const HUB_PREFIX = `https://huggingface.co/${m.hubId}/resolve/main/`;
   const CORPUS = CORPORA[opts.corpus ?? 'go'];
-  if (!existsSync(join(MODEL_DIR, m.probe))) throw new Error(`run: npx tsx scripts/gen-models.ts --only ${m.gen}`);
+  if (!opts.indexOnly && !existsSync(join(MODEL_DIR, m.probe))) throw new Error(`run: npx tsx scripts/gen-models.ts --only ${m.gen}`);
   if (!existsSync(CORPUS)) throw new Error('run: npx tsx bench/corpora.ts medium');
   // The kernel subset (168 MB) is served to the page and copied into OPFS, not inlined as base64.
-  const served = opts.corpus === 'kernel' ? await listCorpus(CORPUS) : null;
+  const served = opts.corpus === 'kernel' ? await listCorpus(CORPUS, opts.dirs) : null;
   const pick = served ? { files: {} as Record<string, string>, chunks: NaN, bytes: served.bytes } : await pickFiles(CORPUS, opts.chunks ?? 2000);
   const fileCount = served ? served.paths.length : Object.keys(pick.files).length;
   log(served ? `${fileCount} files, ${(pick.bytes / 1e6).toFixed(1)} MB (served)` : `${fileCount} files, ${pick.chunks} chunks (Node chunker), ${(pick.bytes / 1e6).toFixed(1)} MB`);
-  rmSync(OUT_DIR, { recursive: true, force: true });
-  delete process.env.SIFT_BUNDLE_MODEL;
-  await build({ configFile: join(REPO_DIR, 'vite.config.ts'), root: REPO_DIR, logLevel: 'error', build: { outDir: OUT_DIR, emptyOutDir: true, sourcemap: false } });
-  const server = await preview({ configFile: join(REPO_DIR, 'vite.config.ts'), root: REPO_DIR, logLevel: 'error', build: { outDir: OUT_DIR }, preview: { port: 0, host: '127.0.0.1' } });
+  // `dist`: an app built before (another checkout's, for an A/B), served with its checkout's config.
+  const [distDir, distRoot] = opts.dist ? opts.dist.split('@') : [];
+  const outDir = distDir ?? OUT_DIR;
+  const root = distRoot ?? REPO_DIR;
+  if (!distDir) {
+    rmSync(OUT_DIR, { recursive: true, force: true });
+    delete process.env.SIFT_BUNDLE_MODEL;
+    await build({ configFile: join(REPO_DIR, 'vite.config.ts'), root: REPO_DIR, logLevel: 'error', build: { outDir: OUT_DIR, emptyOutDir: true, sourcemap: false } });
+  }
+  const server = await preview({ configFile: join(root, 'vite.config.ts'), root, logLevel: 'error', build: { outDir }, preview: { port: 0, host: '127.0.0.1' } });
   const url = server.resolvedUrls?.local[0];
   if (!url) throw new Error('vite preview did not report a URL');
   // A new context is off the record (Chromium keeps its OPFS in memory, behind the browser
@@ -240,13 +256,21 @@ export async function benchSemantic(opts: SemanticOptions = {}, log: (l: string)
       await page.getByRole('button', { name: 'Search' }).click();
       log(`model cached (${hubLog.length} Hub requests), then turned off`);
     }
+    const indexTrace = opts.indexOnly && opts.traceFile ? await startTrace(page, TRACE_CATEGORIES) : null;
+    const cpu0 = profileDir ? browserCpuMs(profileDir) : null;
     const t0 = performance.now();
     await page.getByRole('button', { name: 'Open folder…' }).click();
     await expect(row.getByTestId('codebase-stats')).toHaveAttribute('data-files', String(fileCount), { timeout: EMBED_TIMEOUT_MS });
     await expect(row.getByTestId('progress')).toHaveCount(0, { timeout: EMBED_TIMEOUT_MS });
     const indexedMs = performance.now() - t0;
+    const cpu1 = profileDir ? browserCpuMs(profileDir) : null;
+    const indexCpuS = cpu0 === null || cpu1 === null ? null : (cpu1 - cpu0) / 1000;
     const chunks = Number(await row.getByTestId('codebase-stats').getAttribute('data-chunks'));
-    log(`keyword-searchable after ${(indexedMs / 1000).toFixed(1)} s (${chunks} chunks in the app)`);
+    log(`keyword-searchable after ${(indexedMs / 1000).toFixed(1)} s (${chunks} chunks in the app${indexCpuS === null ? '' : `, browser CPU ${indexCpuS.toFixed(1)} s`}, load ${loadavg()[0]!.toFixed(2)})`);
+    if (opts.indexOnly) {
+      if (indexTrace && opts.traceFile) log(`trace: ${((await indexTrace.stop(opts.traceFile)).length / 2 ** 20).toFixed(1)} MiB written to ${opts.traceFile}`);
+      return { date: new Date().toISOString(), loadavg: loadavg(), cores: info.cores, isolatedFirstVisit: info.isolated, profile: !!opts.profile, corpus: opts.corpus ?? 'go', files: fileCount, chunks, mb: pick.bytes / 1e6, keywordSearchableS: indexedMs / 1000, indexCpuS };
+    }
 
     const hubBefore = hubLog.length;
     const tracing = opts.traceFile ? await startTrace(page, TRACE_CATEGORIES) : null;
@@ -312,7 +336,7 @@ export async function benchSemantic(opts: SemanticOptions = {}, log: (l: string)
     await browser?.close().catch(() => undefined);
     if (profileDir) rmSync(profileDir, { recursive: true, force: true });
     await server.close().catch(() => undefined);
-    rmSync(OUT_DIR, { recursive: true, force: true });
+    if (!distDir) rmSync(OUT_DIR, { recursive: true, force: true });
   }
 }
 
@@ -325,6 +349,9 @@ if (process.argv[1] && /bench\/browser-semantic\.ts$/.test(process.argv[1])) {
     chunks: arg('--chunks') ? Number(arg('--chunks')) : corpus === 'go' ? 2000 : Number.POSITIVE_INFINITY,
     traceFile: arg('--trace'),
     profile: process.argv.includes('--profile'),
+    indexOnly: process.argv.includes('--index-only'),
+    dirs: arg('--dirs')?.split(',').filter(Boolean),
+    dist: arg('--dist'),
   });
   console.log(JSON.stringify(r, null, 1));
   const out = arg('--json');

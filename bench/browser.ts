@@ -33,7 +33,7 @@ import { ensureGeneratedModel } from '../scripts/gen-models.ts';
 import type { BenchPageApi, StoreVariantRun, CloneCost, FsaCosts, ColdIndexResult, CopyResult, EmbedResult, GrepBenchResult, IndexVariant, SearchResult, StaticEmbedResult } from './browser/api.ts';
 import { LITERALS, REGEXES } from './shared.ts';
 import { BENCH_PAGE, CORPORA_URL } from './browser/vite.config.ts';
-import { PICK_FILES, PICK_QUERY, buildApp, median, pickFiles, pickRound, serveApp, startTrace, type PickRound } from './app-pick.ts';
+import { PICK_FILES, PICK_QUERY, browserCpuMs, buildApp, median, pickFiles, pickRound, serveApp, startTrace, type PickRound } from './app-pick.ts';
 
 const BENCH_CONFIG = join(REPO_DIR, 'bench/browser/vite.config.ts');
 const APP_OUT_DIR = join(TMP_DIR, 'app-dist');
@@ -137,6 +137,8 @@ export interface VariantRun {
   round: number;
   loadavg: number[];
   result: ColdIndexResult;
+  /** CPU (user + system) of every Chromium process over the run, ms (from /proc; null where unreadable). */
+  cpuMs: number | null;
 }
 
 export function variantLabel(v: IndexVariant): string {
@@ -363,12 +365,14 @@ export async function benchBrowser(opts: BenchBrowserOptions = {}): Promise<Brow
         if (round % 2 === 1) order.reverse();
         for (const { v, i } of order) {
           const load = loadavg();
+          const cpu0 = browserCpuMs(profile);
           const result = await call('indexCorpus', name, `bench-${name}-v${i}-r${round}`, { ...v, rescan: false, drop: true });
-          const run: VariantRun = { label: variantLabel(v), round, loadavg: load, result };
+          const cpu1 = browserCpuMs(profile);
+          const run: VariantRun = { label: variantLabel(v), round, loadavg: load, result, cpuMs: cpu0 === null || cpu1 === null ? null : cpu1 - cpu0 };
           variantRuns.push(run);
           const t = result.summary.timings;
           log(`variant ${run.label} round ${round}: ${fmt(t.total / 1000, 1)} s, ${fmt(mb(result.summary.bytes) / (t.total / 1000), 2)} MiB/s, ` +
-            `first searchable ${fmt((result.summary.firstSearchableMs ?? NaN) / 1000, 1)} s, walk ${fmt(t.walk / 1000, 1)} chunk ${fmt(t.chunk / 1000, 1)} store ${fmt(t.store / 1000, 1)} (load ${load[0]!.toFixed(2)})`);
+            `browser CPU ${fmt((run.cpuMs ?? NaN) / 1000, 1)} s, first searchable ${fmt((result.summary.firstSearchableMs ?? NaN) / 1000, 1)} s, walk ${fmt(t.walk / 1000, 1)} chunk ${fmt(t.chunk / 1000, 1)} store ${fmt(t.store / 1000, 1)} (load ${load[0]!.toFixed(2)})`);
         }
       }
     }
@@ -460,12 +464,12 @@ function indexMarkdown(L: string[], index: ColdIndexResult, corpus: NonNullable<
 function variantsMarkdown(L: string[], runs: VariantRun[], corpus: NonNullable<BrowserBench['corpus']>): void {
   L.push('', `### Cold index variants in Chromium (OPFS, the app's workers): ${corpus.name}, interleaved`, '',
     'Each row is one cold index into a fresh store; stage columns are summed per-file durations (seconds).', '',
-    '| variant | round | load (1 min) | files | chunks | MiB | total s | first searchable s | walk | read | hash | chunk | store | MiB/s |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| variant | round | load (1 min) | files | chunks | MiB | total s | browser CPU s | first searchable s | walk | read | hash | chunk | store | MiB/s |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...runs.map((r) => {
       const x = r.result.summary;
       const t = x.timings;
-      return `| ${r.label} | ${r.round} | ${r.loadavg[0]!.toFixed(2)} | ${x.files.total} | ${x.chunks.total} | ${fmt(mb(x.bytes))} | ${s(t.total, 1)} | ${s(x.firstSearchableMs, 1)} | ` +
+      return `| ${r.label} | ${r.round} | ${r.loadavg[0]!.toFixed(2)} | ${x.files.total} | ${x.chunks.total} | ${fmt(mb(x.bytes))} | ${s(t.total, 1)} | ${s(r.cpuMs, 1)} | ${s(x.firstSearchableMs, 1)} | ` +
         `${s(t.walk, 1)} | ${s(t.read, 1)} | ${s(t.hash, 1)} | ${s(t.chunk, 1)} | ${s(t.store, 1)} | ${fmt(mb(x.bytes) / (t.total / 1000), 2)} |`;
     }));
 }
