@@ -191,6 +191,12 @@ export interface StoreWorkerApi {
   /** Opens (creating if needed) the codebase's database and loads its vectors. */
   open(codebaseId: string): Promise<CodebaseInfo>;
   /**
+   * Creates (or reopens) the database of a codebase not added yet and holds it open, outside
+   * the open codebases a search without ids covers, until the codebase's first use: the page's
+   * spare index, so adding a folder waits for no file creation or schema.
+   */
+  prepare(codebaseId: string): Promise<void>;
+  /**
    * Opens a published index by the URL of its `sift-index.json` (issue 27) as a read-only
    * codebase: fetches the manifest (`savedManifest`, the text saved when it was added, is used
    * when offline; `fetchedManifest`, the page's own fetch of the same same-origin URL started

@@ -133,9 +133,14 @@ function toolCodebase(o: Open, name: string, progress: ToolProgress): ToolCodeba
   return { name, root: null, store: o.store, searcher: o.searcher, texts: o.texts, remote: !!o.pack, progress: () => progress };
 }
 
+/** Databases made ahead for a codebase not added yet (api.prepare): not searched until first used. */
+const prepared = new Map<string, Promise<Open>>();
+
 function get(id: string): Promise<Open> {
-  let p = opened.get(id);
-  if (!p) {
+  let p = opened.get(id) ?? prepared.get(id);
+  prepared.delete(id);
+  if (p) opened.set(id, p);
+  else {
     p = (async () => {
       const source = packs.get(id);
       if (!source && id.startsWith(PACK_ID_PREFIX)) throw new PackError('This shared index is not open yet (its URL is opened first).');
@@ -296,6 +301,14 @@ function tagResults(codebaseId: string, r: Awaited<ReturnType<Searcher['search']
 
 const api: StoreWorkerApi = {
   open: (id) => info(id),
+  async prepare(id) {
+    if (opened.has(id) || prepared.has(id) || packs.has(id) || id.startsWith(PACK_ID_PREFIX)) return;
+    const p = get(id);
+    opened.delete(id);
+    prepared.set(id, p);
+    p.catch(() => prepared.delete(id));
+    await p;
+  },
   info: (id) => info(id),
   async structures(id) {
     const o = await get(id);

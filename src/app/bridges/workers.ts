@@ -170,6 +170,11 @@ class WorkerBridge {
     return this.#call('store', 'open', [id], signal);
   }
 
+  /** The spare index: the database of a codebase not added yet, created and held open (StoreWorkerApi.prepare). */
+  prepareCodebase(id: string, signal?: AbortSignal): Promise<void> {
+    return this.#call('store', 'prepare', [id], signal);
+  }
+
   /** A published index by its manifest URL (issue 27): read-only, read over HTTP byte ranges. */
   openPack(id: string, manifestUrl: string, savedManifest: string | null, fetchedManifest: string | null = null, signal?: AbortSignal): Promise<OpenPackResult> {
     return this.#call('store', 'openPack', [id, manifestUrl, savedManifest, fetchedManifest], signal);

@@ -49,6 +49,20 @@ export class CodebaseRecords {
   async save(records: CodebaseRecord[]): Promise<void> {
     await this.#kv.set(this.#key, records);
   }
+
+  /**
+   * The id of the spare index (an empty database made before the next folder is added, so the
+   * pick does not wait for its creation); null: none. Kept so that a page closed before a pick
+   * leaves one spare file, reused by the next visit, not one per visit.
+   */
+  async loadSpare(): Promise<string | null> {
+    const id = await this.#kv.get<string>(`${this.#key}:spare`);
+    return typeof id === 'string' && id !== '' ? id : null;
+  }
+
+  async saveSpare(id: string | null): Promise<void> {
+    await this.#kv.set(`${this.#key}:spare`, id);
+  }
 }
 
 export function newCodebaseId(): string {

@@ -58,7 +58,7 @@ export interface CodebaseView {
 /** The worker calls the codebases make. */
 export type CodebaseBridge = Pick<
   WorkerBridge,
-  'openCodebase' | 'codebaseInfo' | 'removeCodebase' | 'reloadVectors' | 'setMeta' | 'indexCodebase' | 'embedPending' | 'exportIndex' | 'importIndex' | 'openPack' | 'downloadPack' | 'warm'
+  'openCodebase' | 'prepareCodebase' | 'codebaseInfo' | 'removeCodebase' | 'reloadVectors' | 'setMeta' | 'indexCodebase' | 'embedPending' | 'exportIndex' | 'importIndex' | 'openPack' | 'downloadPack' | 'warm'
 >;
 
 export interface CodebasesDeps {
@@ -107,6 +107,13 @@ class Codebases {
   readonly #walkSettings: () => IndexWalkSettings | undefined;
   /** Files of snapshot codebases added in this page (they are not persisted). */
   readonly #snapshots = new Map<string, FileSnapshot>();
+  /**
+   * The spare index: an empty database the store worker has created and holds open, whose id
+   * the next added codebase takes (#takeSpare), so a pick waits for no OPFS file creation,
+   * schema or journal sync. Set once it is open; null while none is ready.
+   */
+  #spare: string | null = null;
+  #spareStarted = false;
   /** Set by the model state: embeds new chunks after indexing when a model is loaded. */
   embedAfterIndex: ((id: string) => void) | null = null;
   /** Set by the model state: told each finished embedding pass (its chunks/s refine the estimates). */
@@ -177,7 +184,10 @@ class Codebases {
         this.#patch(id, { remoteProgress: text });
         this.#dataVersion++;
       },
-      becameWriter: () => void this.#resumeInterrupted(),
+      becameWriter: () => {
+        void this.#resumeInterrupted();
+        this.#prepareSpare();
+      },
     });
     await this.#load();
     this.#ready = true;
@@ -186,6 +196,7 @@ class Codebases {
     // tree-sitter load next, so a quick pick does not wait for them either.
     void this.#bridge.warm('store').then(() => {
       if (this.#views.length === 0) this.prepareToIndex();
+      this.#prepareSpare();
     });
     if (typeof window !== 'undefined') {
       window.addEventListener('focus', () => this.#onFocus());
@@ -258,6 +269,34 @@ class Codebases {
     return typeof window !== 'undefined' && 'showDirectoryPicker' in window;
   }
 
+  /**
+   * Creates (or reopens, from an earlier visit) the spare index in the store worker, once per
+   * page and only in the writer tab: the next codebase added takes its id.
+   */
+  #prepareSpare(): void {
+    if (!this.#sync.isWriter || this.#spareStarted) return;
+    this.#spareStarted = true;
+    void (async () => {
+      let id = await this.#records.loadSpare();
+      // A spare id among the records was taken by a codebase (its record saved, the key not cleared).
+      if (!id || this.#views.some((v) => v.record.id === id)) {
+        id = newCodebaseId();
+        await this.#records.saveSpare(id);
+      }
+      await this.#bridge.prepareCodebase(id);
+      if (!this.#views.some((v) => v.record.id === id)) this.#spare = id;
+    })().catch(() => undefined);
+  }
+
+  /** The spare index's id for a codebase being added (forgotten at once), or a new id. */
+  #takeSpare(): string {
+    const id = this.#spare;
+    this.#spare = null;
+    if (!id) return newCodebaseId();
+    void this.#records.saveSpare(null).catch(() => undefined);
+    return id;
+  }
+
   /** A folder is about to be picked or dropped: tree-sitter loads while the person chooses. */
   prepareToIndex(): void {
     if (this.#sync.isWriter) void this.#bridge.warm('indexer');
@@ -287,7 +326,7 @@ class Codebases {
         return;
       }
     }
-    const record = newRecord(handle.name, 'folder', handle);
+    const record = newRecord(handle.name, 'folder', handle, this.#takeSpare());
     // The first index starts with the row, beside opening the store and saving the record
     // (the store worker takes them in turn): the first results wait on no round trip.
     const added = this.#add(record, 'granted');
@@ -303,7 +342,7 @@ class Codebases {
 
   async #addSnapshot(snapshot: FileSnapshot): Promise<void> {
     if (!this.#requireWriter() || snapshot.files.length === 0) return;
-    const record = newRecord(snapshot.name, 'snapshot');
+    const record = newRecord(snapshot.name, 'snapshot', null, this.#takeSpare());
     this.#snapshots.set(record.id, snapshot);
     const added = this.#add(record, 'none');
     void this.rescan(record.id);

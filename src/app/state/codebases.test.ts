@@ -47,6 +47,7 @@ function setup(opts: { writer?: boolean; walkSettings?: () => IndexWalkSettings 
   const files = new Map<string, number>();
   const bridge: CodebaseBridge = {
     openCodebase: async (id) => (calls.push(`open ${id}`), info(id, files.get(id) ?? 0)),
+    prepareCodebase: async (id) => void calls.push(`prepare ${id}`),
     codebaseInfo: async (id) => (calls.push(`info ${id}`), info(id, files.get(id) ?? 0)),
     removeCodebase: async (id) => void calls.push(`remove ${id}`),
     reloadVectors: async (id) => void calls.push(`reloadVectors ${id}`),
@@ -71,7 +72,7 @@ function setup(opts: { writer?: boolean; walkSettings?: () => IndexWalkSettings 
     warm: async (name) => void calls.push(`warm ${name}`),
   };
   const cb = createCodebases({ bridge, records, tabs, walkSettings: opts.walkSettings });
-  return { cb, kv, posted, listeners, indexCalls, calls, tabs };
+  return { cb, kv, posted, listeners, indexCalls, calls, tabs, bridge, records };
 }
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
@@ -107,6 +108,49 @@ describe('Codebases', () => {
     expect(posted).toContainEqual({ type: 'index-updated', codebaseId: id });
     expect(calls).toContain(`reloadVectors ${id}`);
     expect(embedded).toBe(id);
+  });
+
+  it('the first codebase added takes the spare index made at load; the next gets a new id; a spare not taken is kept for the next visit', async () => {
+    const { cb, kv, calls, tabs, bridge, records } = setup();
+    await cb.init();
+    await tick();
+    await tick();
+    const spare = kv.get('sift:codebases:spare') as string;
+    expect(spare).toMatch(/^cb-[0-9a-f]{12}$/);
+    expect(calls).toContain(`prepare ${spare}`);
+    await cb.addSnapshot(picked('proj/a.ts'));
+    expect(cb.list[0]!.record.id).toBe(spare);
+    await tick();
+    expect(kv.get('sift:codebases:spare')).toBeNull();
+    await cb.addSnapshot(picked('other/b.ts'));
+    const second = cb.list[1]!.record.id;
+    expect(second).not.toBe(spare);
+    expect(calls).not.toContain(`prepare ${second}`);
+
+    // A later visit: the taken id is a codebase's now, so a new spare is made and kept.
+    const next = createCodebases({ bridge, records, tabs });
+    await next.init();
+    await tick();
+    await tick();
+    const spare2 = kv.get('sift:codebases:spare') as string;
+    expect([spare, second]).not.toContain(spare2);
+    expect(calls).toContain(`prepare ${spare2}`);
+    // …and the visit after that, with no folder added, reopens the same spare.
+    const again = createCodebases({ bridge, records, tabs });
+    await again.init();
+    await tick();
+    await tick();
+    expect(kv.get('sift:codebases:spare')).toBe(spare2);
+    expect(calls.filter((c) => c === `prepare ${spare2}`)).toHaveLength(2);
+  });
+
+  it('a read-only tab makes no spare index', async () => {
+    const { cb, kv, calls } = setup({ writer: false });
+    await cb.init();
+    await tick();
+    await tick();
+    expect(kv.has('sift:codebases:spare')).toBe(false);
+    expect(calls.some((c) => c.startsWith('prepare '))).toBe(false);
   });
 
   it('each run takes the indexing settings as they are when it starts', async () => {
