@@ -35,9 +35,12 @@ export type Source = 'commit' | 'hand';
 /**
  * The failure classes of issue 35 a hand-written question was written for: the concept is the
  * file in another word form (`concept-file`), a name behind a macro, attribute or sigil
- * (`macro-name`), a namespaced name in prose (`namespaced`).
+ * (`macro-name`), a namespaced name in prose (`namespaced`); since the fourth round also a long
+ * file that runs the whole process (`orchestrator`, class 4), a named type or option whose
+ * behaviour lives in another file (`named-type`) and words the code does not use (`vocabulary`,
+ * class 6).
  */
-export type QuestionClass = 'concept-file' | 'macro-name' | 'namespaced';
+export type QuestionClass = 'concept-file' | 'macro-name' | 'namespaced' | 'orchestrator' | 'named-type' | 'vocabulary';
 
 export interface Question {
   /** `<repo name>/c<n>` for commits, `<repo name>/h<n>` for hand-written ones. */

@@ -83,6 +83,13 @@ describe('processQuery', () => {
     },
   );
 
+  it('in prose, each name of a qualified or slash-joined word is a term of its own', () => {
+    const q = processQuery('Fixed using FloatParseHandling with DataTable/DataSet');
+    expect(q.terms).toEqual(expect.arrayContaining(['datatable/dataset', 'datatable', 'dataset', 'data', 'table', 'set']));
+    expect(processQuery('Refactor JsonSerializer.Binder').terms).toEqual(expect.arrayContaining(['jsonserializer', 'binder']));
+    // A lookup of one qualified name keeps its parts only.
+    expect(processQuery('Plug.Conn').terms).toEqual(['plug.conn', 'plug', 'conn']);
+  });
   it('expands abbreviations both ways', () => {
     expect(expandAbbreviation('db')).toContain('database');
     expect(expandAbbreviation('database')).toContain('db');

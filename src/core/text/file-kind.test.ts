@@ -34,6 +34,12 @@ describe('intent', () => {
     expect(intentOfQuery('documentation of the release process', false)).toBe('docs');
     expect(intentOfQuery('example of a custom middleware', false)).toBe('example');
     expect(intentOfQuery('where are retries with backoff done', false)).toBe('code');
+    // Tests as where the thing is used: a helper for tests is code.
+    expect(intentOfQuery('a fake client that returns canned responses in tests', false)).toBe('code');
+    expect(intentOfQuery('an in-memory file system to use in tests', false)).toBe('code');
+    expect(intentOfQuery('gin.Context.SetParam shortcut for e2e tests', false)).toBe('code');
+    expect(intentOfQuery('unit tests for the parser in tests', false)).toBe('test');
+    expect(intentOfQuery('where is the router tested', false)).toBe('test');
   });
   it('keeps a one-identifier query a name lookup', () => {
     expect(intentOfQuery('TestRouter', true)).toBe('code');

@@ -98,12 +98,21 @@ const INTENT_WORDS: ReadonlyArray<[RegExp, SearchIntent]> = [
 ];
 
 /**
+ * Tests as the place or purpose of what is asked for ("a fake client that returns canned
+ * responses in tests", "an in-memory file system to use in tests", "a shortcut for e2e tests"):
+ * the answer is a helper the library ships for tests, not a test.
+ */
+const FOR_TESTS = /\b(in|for|during|within)\s+(unit |e2e |integration |end-to-end )?(tests|testing)\b/gi;
+
+/**
  * The intent a query's words express, else 'code'. A query that is one identifier (`TestRouter`,
- * `config`) is a name lookup, not an intent: it stays 'code' and definitions decide.
+ * `config`) is a name lookup, not an intent: it stays 'code' and definitions decide. Test words
+ * that only say where the thing is used (FOR_TESTS) ask for code.
  */
 export function intentOfQuery(query: string, identifierLike: boolean): SearchIntent {
   if (identifierLike) return 'code';
-  for (const [re, intent] of INTENT_WORDS) if (re.test(query)) return intent;
+  const text = query.replace(FOR_TESTS, ' ');
+  for (const [re, intent] of INTENT_WORDS) if (re.test(text)) return intent;
   return 'code';
 }
 
