@@ -198,7 +198,10 @@ export async function updateIndex(dir: string, given: Store, paths: IndexPaths, 
   if (ownProcess) process.once('SIGINT', onSigint);
   try {
     lexical = await indexCodebase(
-      { source: new NodeFileSource(dir), store: given, chunker },
+      // Synchronous fs calls: nothing else waits on this thread's event loop during a run, and
+      // a promise fs call costs ~3x the CPU of a sync one (a stat + a read of each of kernel
+      // fs/'s 2,123 files: 0.50-0.87 s CPU async, 0.15-0.25 s sync, 3 alternated rounds).
+      { source: new NodeFileSource(dir, { sync: true }), store: given, chunker },
       {
         signal: ac.signal,
         verify: o.verify,

@@ -310,9 +310,23 @@ export async function insertRows(q: Queryable, insert: string, per: number, rows
   if (rows.length >= per) {
     const values = insert.slice(insert.lastIndexOf('('));
     const many = `${insert}${`, ${values}`.repeat(per - 1)}`;
-    for (; i + per <= rows.length; i += per) await q.run(many, rows.slice(i, i + per).flat());
+    for (; i + per <= rows.length; i += per) await q.run(many, flatRows(rows, i, per));
   }
   for (; i < rows.length; i++) await q.run(insert, rows[i]!);
+}
+
+/**
+ * The values of rows[from] … rows[from + count - 1], one after another. A plain loop:
+ * `rows.slice(…).flat()` took ~3 µs a 21-value chunk row in Node 20 (V8's generic flat), ~30×
+ * this, and a kernel index writes ~270k chunk rows and as many FTS rows on the store's thread.
+ */
+function flatRows(rows: ReadonlyArray<readonly SqlValue[]>, from: number, count: number): SqlValue[] {
+  const out: SqlValue[] = [];
+  for (let r = from; r < from + count; r++) {
+    const row = rows[r]!;
+    for (let j = 0; j < row.length; j++) out.push(row[j] as SqlValue);
+  }
+  return out;
 }
 
 const SQLITE_FULL = 13;
