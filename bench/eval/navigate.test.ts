@@ -1,5 +1,28 @@
 import { describe, expect, it } from 'vitest';
-import { cDefs, rustBlank, rustDefs, sampleNames } from './navigate.ts';
+import { cDefs, pythonDefs, rustBlank, rustDefs, sampleNames } from './navigate.ts';
+
+describe('pythonDefs (the python navigation set)', () => {
+  it('ends a def at its body, not at a comment banner of the enclosing class after it', () => {
+    const text = [
+      'class Command:', // 1
+      '    def debug_print(self, msg):', // 2
+      '        if DEBUG:', // 3
+      '            print(msg)', // 4
+      '        # still the body', // 5
+      '', // 6
+      '    # -- Option validation methods ---', // 7
+      '    # (handy in finalize_options)', // 8
+      '', // 9
+      '    def ensure_string(self, option):', // 10
+      '        x = (1,', // 11
+      '# a comment left of the body, inside it', // 12
+      '             2)', // 13
+      '        return x', // 14
+    ].join('\n');
+    const defs = pythonDefs('cmd.py', text);
+    expect(defs.map((d) => [d.name, d.line, d.end])).toEqual([['Command', 1, 14], ['debug_print', 2, 5], ['ensure_string', 10, 14]]);
+  });
+});
 
 describe('cDefs (the c navigation set)', () => {
   const text = [
