@@ -45,6 +45,8 @@ const DECLARATION_KEYWORDS: ReadonlyMap<string, readonly ChunkType[] | null> = n
   ['define', null], ['macro', null], ['macro_rules', null], ['const', null], ['static', null], ['let', null],
   ['var', null], ['val', null], ['module', null], ['mod', null], ['namespace', null],
 ]);
+/** Every declaration keyword (DECLARATION_KEYWORDS), for a definition written in text (bm25.ts textDefinitions). */
+export const DECLARATION_KEYWORD_LIST: readonly string[] = [...DECLARATION_KEYWORDS.keys()];
 /** Words that may come before a declaration keyword (`pub fn`, `export default class`, `async def`). */
 const DECLARATION_MODIFIERS = new Set([
   'export', 'default', 'pub', 'public', 'private', 'protected', 'internal', 'static', 'async', 'abstract',
