@@ -98,11 +98,14 @@ const INTENT_WORDS: ReadonlyArray<[RegExp, SearchIntent]> = [
 ];
 
 /**
- * The intent a query's words express, else 'code'. A query that is one identifier (`TestRouter`,
- * `config`) is a name lookup, not an intent: it stays 'code' and definitions decide.
+ * The intent a query's words express, else 'code'. `namesCode`: the query is a name lookup (one
+ * identifier: `TestRouter`, `config`; a declaration) or a function's doc comment (search/query.ts
+ * readsAsDocComment: "Tests whether this file type represents a regular file.", "Set the HTML
+ * title of the generated server documentation"), whose answer is code whatever its words: it
+ * stays 'code'.
  */
-export function intentOfQuery(query: string, identifierLike: boolean): SearchIntent {
-  if (identifierLike) return 'code';
+export function intentOfQuery(query: string, namesCode: boolean): SearchIntent {
+  if (namesCode) return 'code';
   for (const [re, intent] of INTENT_WORDS) if (re.test(query)) return intent;
   return 'code';
 }
