@@ -41,6 +41,7 @@ const SPECS: Spec[] = [
   { path: 'lib/dist.py', symbol: 'files', language: 'python', content: 'def files(self):\n    def make_files(lines):\n        return list(lines)\n    return make_files(self.read())' },
   { path: 'lib/diff.py', symbol: 'make_file', language: 'python', content: 'def make_file(self, make, file, files):\n    # make file files make_file make_files\n    return make + file' },
   { path: 'lib/cache.py', symbol: 'cached', language: 'python', content: 'def cached():\n    def make_files_cache():\n        return make_files\n    return make_files_cache' },
+  { path: 'lib/notes.lua', symbol: 'notes', language: 'lua', content: 'function notes()\n  ---@type make_files[]\n  local x = make_files\nend' },
 ];
 
 function toItems(specs: Spec[]) {
@@ -118,6 +119,10 @@ describe('searchBm25', () => {
     const cache = hits.find((h) => h.id === idOf('lib/cache.py', 'cached'));
     expect(cache).toBeDefined();
     expect(cache!.signals?.text_definition).toBeUndefined();
+    // An annotation that uses the name (`---@type make_files[]`) declares nothing.
+    const notes = hits.find((h) => h.id === idOf('lib/notes.lua', 'notes'));
+    expect(notes).toBeDefined();
+    expect(notes!.signals?.text_definition).toBeUndefined();
     // A recorded definition: the text is not read, and the definition alone leads.
     const defined = await search('make_file');
     expect(defined[0].id).toBe(idOf('lib/diff.py', 'make_file'));

@@ -27,7 +27,7 @@ import { nameKey, readChunks } from '../store/store.ts';
 import { compilePathGlob, PATH_MATCH_FUNCTION } from '../text/path-glob.ts';
 import { identifierParts } from '../text/identifiers.ts';
 import { BM25_COLUMN_WEIGHTS, FILE_SIGNALS, FTS_PLAN_BIG_CAP, FTS_PLAN_CAP, FTS_PLAN_LEAVE_OUT_SHARE, FTS_PLAN_THETA_GUESS, FTS_PLAN_WORD_ENOUGH, KEYWORD_DEFINITION_BOOST, MAX_EXACT_SYMBOL_ROWS, RERANK_CANDIDATES, RERANK_WEIGHTS, TEXT_DEFINITION_TIER } from '../config.ts';
-import { DECLARATION_KEYWORD_LIST, PREFIX_MIN_CHARS, describesFunction, lightStem, readsAsDocComment, processQuery, type ProcessedQuery } from './query.ts';
+import { DECLARATION_LINE_SOURCE, PREFIX_MIN_CHARS, describesFunction, lightStem, readsAsDocComment, processQuery, type ProcessedQuery } from './query.ts';
 import { essentialRows, planFts, replan, type BoundedPhrase, type RowProbe } from './fts-plan.ts';
 import { rerank, signalTerms, termMask, type RerankCandidate } from './rerank.ts';
 import { applyCover, applyFileSignals, applyPieceKind, coverFiles, type FileCandidate } from './signals.ts';
@@ -231,14 +231,12 @@ export async function plannedCandidates(db: Queryable, query: ProcessedQuery, wh
 
 const QUALIFIER_RE = /::|->|[.#]/;
 const REGEX_SPECIAL_RE = /[.*+?^${}()|[\]\\]/g;
-/** A declaration keyword (query.ts DECLARATION_KEYWORD_LIST; `macro_rules!`), then blanks: what precedes a declared name. */
-const DECLARATION_KEYWORDS_RE = `(?<![\\p{L}\\p{N}_$])(?:${DECLARATION_KEYWORD_LIST.join('|')})!?\\s+`;
-
 /**
  * For a name lookup that no chunk defines (no recorded definition: step 1 found none), the
- * chunks whose text declares the name: a declaration keyword (def, fn, func, function, class,
- * struct, const, let, …; query.ts DECLARATION_KEYWORD_LIST) right before it, as a whole word
- * in the exact case (`def make_files(`, not `def make_file(` or `fn overflowing_rem_euclid`).
+ * chunks with a line that declares the name (query.ts DECLARATION_LINE_SOURCE: modifiers or
+ * comment markers, a declaration keyword — def, fn, func, function, class, struct, const, let,
+ * … — then the name as a whole word in the exact case: `def make_files(`, not `def make_file(`,
+ * `fn overflowing_rem_euclid` or Lua's `---@type LazyPlugin[]`).
  * The parse records no definition there: a function nested in another (Python's `files()`
  * defines `make_files`), functions written inside `macro_rules!` bodies (Rust's int_macros.rs),
  * an example in a doc. Read from the rows that hold the name as an FTS phrase (its tokens as
@@ -256,7 +254,7 @@ async function textDefinitions(db: Queryable, query: ProcessedQuery, where: stri
     [`"${name}"`, ...params, MAX_EXACT_SYMBOL_ROWS],
   );
   if (!rows.length) return [];
-  const declares = new RegExp(`${DECLARATION_KEYWORDS_RE}${name.replace(REGEX_SPECIAL_RE, '\\$&')}(?![\\p{L}\\p{N}_$])`, 'u');
+  const declares = new RegExp(`${DECLARATION_LINE_SOURCE}${name.replace(REGEX_SPECIAL_RE, '\\$&')}(?![\\p{L}\\p{N}_$])`, 'mu');
   return (await read(rows.map((r) => r.id))).filter((r) => declares.test(r.content)).map((r) => r.id);
 }
 
