@@ -25,6 +25,23 @@ describe('pythonDefs (the python navigation set)', () => {
 });
 
 describe('cDefs (the c navigation set)', () => {
+  it('ends a function whose one-line body is on its own line (`{};`, an indented `{ return 0; }`) there', () => {
+    const text = [
+      'static inline void flash_unregister(struct device *parent,', // 1
+      '\t\t\t\t\tstruct led *led)', // 2
+      '{};', // 3
+      '', // 4
+      'static inline int flags_of(struct device *dev,', // 5
+      '\t\t\t     int mask)', // 6
+      '\t\t\t{ return 0; }', // 7
+      'static inline int flash_register(struct device *parent)', // 8
+      '{', // 9
+      '\treturn 1;', // 10
+      '}', // 11
+    ].join('\n');
+    expect(cDefs('led.h', text).map((d) => [d.name, d.line, d.end])).toEqual([['flash_unregister', 1, 3], ['flags_of', 5, 7], ['flash_register', 8, 11]]);
+  });
+
   const text = [
     '#define PAGE_SHIFT 12', // 1: object-like: not a definition
     '#define min_t(type, x, y) \\', // 2

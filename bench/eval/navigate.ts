@@ -422,11 +422,14 @@ export function cDefs(path: string, text: string): Def[] {
       if (j > i && /^[ \t]*$/.test(lines[j])) break;
       if (/;[ \t]*$/.test(lines[j].replace(/\/\*.*?\*\/|\/\/.*$/g, ''))) break;
       if (/\)[^;]*\{/.test(lines[j]) || /\{[ \t]*$/.test(lines[j]) && j > i) { open = j; break; }
+      // A one-line body on its own indented line (`\t\t\t{ return 0; }`).
+      if (j > i && /^[ \t]+\{.*\}[ \t;]*$/.test(lines[j])) { open = j; break; }
       if (lines[j + 1]?.startsWith('{')) { open = j + 1; break; }
     }
     if (open < 0) continue;
     let end = open;
-    if (!/\}[ \t]*$/.test(lines[open]) || lines[open].trim() === '{') {
+    // A body that closes on its opening line (`{ return 0; }`, `{};`) ends there.
+    if (!/\}[ \t;]*$/.test(lines[open]) || lines[open].trim() === '{') {
       end = -1;
       for (let j = open + 1; j < lines.length; j++) {
         if (lines[j].startsWith('}')) { end = j; break; }
