@@ -38,8 +38,16 @@ describe('cDefs (the c navigation set)', () => {
       '{', // 9
       '\treturn 1;', // 10
       '}', // 11
+      'static inline int kernfs_type(struct kernfs_node *kn)', // 12
+      '{ return 0; }\t/* whatever */', // 13
+      'static inline bool kernfs_ns_enabled(struct kernfs_node *kn)', // 14
+      '{', // 15
+      '\treturn false;', // 16
+      '}', // 17
     ].join('\n');
-    expect(cDefs('led.h', text).map((d) => [d.name, d.line, d.end])).toEqual([['flash_unregister', 1, 3], ['flags_of', 5, 7], ['flash_register', 8, 11]]);
+    expect(cDefs('led.h', text).map((d) => [d.name, d.line, d.end])).toEqual([
+      ['flash_unregister', 1, 3], ['flags_of', 5, 7], ['flash_register', 8, 11], ['kernfs_type', 12, 13], ['kernfs_ns_enabled', 14, 17],
+    ]);
   });
 
   const text = [

@@ -428,8 +428,8 @@ export function cDefs(path: string, text: string): Def[] {
     }
     if (open < 0) continue;
     let end = open;
-    // A body that closes on its opening line (`{ return 0; }`, `{};`) ends there.
-    if (!/\}[ \t;]*$/.test(lines[open]) || lines[open].trim() === '{') {
+    // A body that closes on its opening line (`{ return 0; }`, `{};`, a comment after it) ends there.
+    if (!/\}[ \t;]*$/.test(lines[open].replace(/\/\*.*?\*\/|\/\/.*$/g, '')) || lines[open].trim() === '{') {
       end = -1;
       for (let j = open + 1; j < lines.length; j++) {
         if (lines[j].startsWith('}')) { end = j; break; }
