@@ -407,8 +407,7 @@ const blank = (m: string) => ' '.repeat(m.length);
  * it as a variable of the struct's type, and the struct would get no name. Only when nothing but
  * `;`, an attribute or a comment is left, so `} __x = { … };` stays a variable.
  */
-export function maskCAnnotations(input: string): string {
-  const text = blankMacroComments(input);
+export function maskCAnnotations(text: string): string {
   const known = HAS_C_ANNOTATION.test(text);
   if (!known && !/^\}[ \t]*__/m.test(text)) return maskCTypeMacros(text);
   return maskCTypeMacros(text).replace(/^[A-Za-z_}].*$/gm, (line) => {
@@ -417,20 +416,6 @@ export function maskCAnnotations(input: string): string {
     const braced = masked.replace(C_RESERVED_NAME, blank);
     return C_BRACE_REST.test(braced) ? braced : masked;
   });
-}
-
-/** A `#define` and its `\`-continued lines, when one of them holds a block comment's start. */
-const C_CONTINUED_MACRO = /^[ \t]*#[ \t]*define\b(?:[^\n]*\\\n)+[^\n]*/gm;
-
-/**
- * Block comments inside a multi-line macro blanked (spaces, newlines kept): the grammar ends
- * the macro at a comment that is not at its end (the "explicit shadow" comment in a line of
- * Linux's `___wait_var_event`), and the rest of its body became an anonymous piece listed
- * apart from the macro's own. The macro's text is the file's; no doc comment is read there.
- */
-function blankMacroComments(text: string): string {
-  if (!text.includes('/*') || !text.includes('\\\n')) return text;
-  return text.replace(C_CONTINUED_MACRO, (macro) => (macro.includes('/*') ? macro.replace(/\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, ' ')) : macro));
 }
 
 const RUBY_MODULE = /^([ \t]*)module[ \t]+((?:::)?[A-Z]\w*(?:::[A-Z]\w*)*)/gm;

@@ -179,37 +179,6 @@ describe('C function-like macros are definitions', () => {
     // Object-like #defines are not definitions.
     expect(chunks.some((c) => c.symbol === 'LIST_POISON1' || c.names?.includes('LIST_POISON1'))).toBe(false);
   });
-
-  it('keeps a macro whole when a line of its body holds a block comment (the grammar ended it there)', async () => {
-    const macro = [
-      'extern void init_wait_var_entry(void *entry, void *var, int flags);',
-      '',
-      '#define ___wait_var_event(var, condition, state, ret, cmd)\t\\',
-      '({\t\t\t\t\t\t\t\t\\',
-      '\tstruct wait_bit_queue_entry __wbq_entry;\t\t\t\\',
-      '\tlong __ret = ret; /* explicit shadow */\t\t\t\\',
-      '\t\t\t\t\t\t\t\t\\',
-      '\tinit_wait_var_entry(&__wbq_entry, var, 0);\t\t\\',
-      '\tfor (;;) {\t\t\t\t\t\t\\',
-      '\t\tif (condition)\t\t\t\t\t\\',
-      '\t\t\tbreak;\t\t\t\t\t\\',
-      '\t\tcmd;\t\t\t\t\t\t\\',
-      '\t}\t\t\t\t\t\t\t\\',
-      '\t__ret;\t\t\t\t\t\t\t\\',
-      '})',
-      '',
-      'static inline int wait_var_ready(void *var)',
-      '{',
-      body('ready', 6),
-      '\treturn 0;',
-      '}',
-      '',
-    ].join('\n');
-    const chunks = await chunkParsed('include/linux/wait_bit.h', macro);
-    expect(find(chunks, '___wait_var_event')).toMatchObject({ chunkType: 'function', startLine: 3, endLine: 15 });
-    expect(chunks.filter((c) => c.startLine > 3 && c.startLine <= 15)).toEqual([]);
-    expect(find(chunks, 'wait_var_ready')).toMatchObject({ startLine: 17 });
-  });
 });
 
 describe('C annotation macros do not hide a definition', () => {
