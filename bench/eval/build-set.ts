@@ -26,7 +26,8 @@ import { CORPORA_DIR, REPO_DIR, isMain, listFiles, parseArgs } from '../util.ts'
 import { blankLines, extractDocFunctions, wordCount, type BlankRange, type EvalLanguage } from './extract.ts';
 import { mulberry32 } from '../../src/core/vector/synthetic.ts';
 
-export const EVAL_DIR = join(CORPORA_DIR, 'eval');
+/** Where the sets are built and indexed; SIFT_EVAL_DIR overrides it (a helper's own copy: two runs never share an index file). */
+export const EVAL_DIR = process.env.SIFT_EVAL_DIR ?? join(CORPORA_DIR, 'eval');
 export const DEFAULT_PER_SET = 300;
 export const DEFAULT_SEED = 42;
 export const MIN_QUERY_WORDS = 4;

@@ -1,7 +1,55 @@
 import { describe, expect, it } from 'vitest';
-import { cDefs, rustBlank, rustDefs, sampleNames } from './navigate.ts';
+import { cDefs, pythonDefs, rustBlank, rustDefs, sampleNames } from './navigate.ts';
+
+describe('pythonDefs (the python navigation set)', () => {
+  it('ends a def at its body, not at a comment banner of the enclosing class after it', () => {
+    const text = [
+      'class Command:', // 1
+      '    def debug_print(self, msg):', // 2
+      '        if DEBUG:', // 3
+      '            print(msg)', // 4
+      '        # still the body', // 5
+      '', // 6
+      '    # -- Option validation methods ---', // 7
+      '    # (handy in finalize_options)', // 8
+      '', // 9
+      '    def ensure_string(self, option):', // 10
+      '        x = (1,', // 11
+      '# a comment left of the body, inside it', // 12
+      '             2)', // 13
+      '        return x', // 14
+    ].join('\n');
+    const defs = pythonDefs('cmd.py', text);
+    expect(defs.map((d) => [d.name, d.line, d.end])).toEqual([['Command', 1, 14], ['debug_print', 2, 5], ['ensure_string', 10, 14]]);
+  });
+});
 
 describe('cDefs (the c navigation set)', () => {
+  it('ends a function whose one-line body is on its own line (`{};`, an indented `{ return 0; }`) there', () => {
+    const text = [
+      'static inline void flash_unregister(struct device *parent,', // 1
+      '\t\t\t\t\tstruct led *led)', // 2
+      '{};', // 3
+      '', // 4
+      'static inline int flags_of(struct device *dev,', // 5
+      '\t\t\t     int mask)', // 6
+      '\t\t\t{ return 0; }', // 7
+      'static inline int flash_register(struct device *parent)', // 8
+      '{', // 9
+      '\treturn 1;', // 10
+      '}', // 11
+      'static inline int kernfs_type(struct kernfs_node *kn)', // 12
+      '{ return 0; }\t/* whatever */', // 13
+      'static inline bool kernfs_ns_enabled(struct kernfs_node *kn)', // 14
+      '{', // 15
+      '\treturn false;', // 16
+      '}', // 17
+    ].join('\n');
+    expect(cDefs('led.h', text).map((d) => [d.name, d.line, d.end])).toEqual([
+      ['flash_unregister', 1, 3], ['flags_of', 5, 7], ['flash_register', 8, 11], ['kernfs_type', 12, 13], ['kernfs_ns_enabled', 14, 17],
+    ]);
+  });
+
   const text = [
     '#define PAGE_SHIFT 12', // 1: object-like: not a definition
     '#define min_t(type, x, y) \\', // 2

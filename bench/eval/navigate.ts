@@ -117,7 +117,11 @@ const PY_DEF = /^([ \t]*)(?:async[ \t]+)?(def|class)[ \t]+([A-Za-z_]\w*)/;
 const GO_FUNC = /^func[ \t]+(?:\([^)]*\)[ \t]*)?([A-Za-z_]\w*)/;
 const GO_TYPE = /^type[ \t]+([A-Za-z_]\w*)[ \t]+(?:struct|interface)\b/;
 
-/** Definitions in a Python file, with indentation-based ends. */
+/**
+ * Definitions in a Python file, with indentation-based ends: a def ends at its last line of
+ * code (or comment indented deeper than the def) before a line of code at its indentation or
+ * left of it.
+ */
 export function pythonDefs(path: string, text: string): Def[] {
   const lines = text.split('\n');
   const out: Def[] = [];
@@ -132,7 +136,10 @@ export function pythonDefs(path: string, text: string): Def[] {
       const l = lines[j];
       if (j > i && open <= 0 && l.trim() !== '' && !l.trim().startsWith('#') && indentOf(l) <= ind) break;
       for (const ch of l.replace(/#.*$/, '')) open += ch === '(' || ch === '[' ? 1 : ch === ')' || ch === ']' ? -1 : 0;
-      if (l.trim() !== '') end = j;
+      // A comment at the def's own indentation or left of it after the body (a class's
+      // `# -- Public interface ---` banner before its next method) is not the def's: the
+      // parse puts it in the enclosing block. A deeper one is the body's.
+      if (l.trim() !== '' && !(j > i && l.trim().startsWith('#') && indentOf(l) <= ind)) end = j;
     }
     out.push({ name: m[3], path, line: i + 1, end: end + 1, kind: m[2] === 'class' ? 'class' : 'function' });
   }
@@ -415,11 +422,14 @@ export function cDefs(path: string, text: string): Def[] {
       if (j > i && /^[ \t]*$/.test(lines[j])) break;
       if (/;[ \t]*$/.test(lines[j].replace(/\/\*.*?\*\/|\/\/.*$/g, ''))) break;
       if (/\)[^;]*\{/.test(lines[j]) || /\{[ \t]*$/.test(lines[j]) && j > i) { open = j; break; }
+      // A one-line body on its own indented line (`\t\t\t{ return 0; }`).
+      if (j > i && /^[ \t]+\{.*\}[ \t;]*$/.test(lines[j])) { open = j; break; }
       if (lines[j + 1]?.startsWith('{')) { open = j + 1; break; }
     }
     if (open < 0) continue;
     let end = open;
-    if (!/\}[ \t]*$/.test(lines[open]) || lines[open].trim() === '{') {
+    // A body that closes on its opening line (`{ return 0; }`, `{};`, a comment after it) ends there.
+    if (!/\}[ \t;]*$/.test(lines[open].replace(/\/\*.*?\*\/|\/\/.*$/g, '')) || lines[open].trim() === '{') {
       end = -1;
       for (let j = open + 1; j < lines.length; j++) {
         if (lines[j].startsWith('}')) { end = j; break; }

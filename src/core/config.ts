@@ -148,6 +148,15 @@ export const DECLARATION_OTHER_KIND = 0.2;
  * tier: parent is another qualifier; a qualifier is in its path (a module or package); neither.
  */
 export const QUALIFIED_TIERS = { otherQualifier: 0.9, inPath: 0.8, elsewhere: 0.3 } as const;
+/**
+ * A name lookup with a chunk whose text declares the name (`def make_files`, `function
+ * onClick`, `fn helper`: a declaration keyword, then the name) where the parse recorded no
+ * definition of it: a function nested in another (Python's `files()` defines `make_files`), one
+ * in a doc's example. It ranks as a definition of this tier: below every recorded one (the
+ * lowest, a qualified name's `elsewhere` × `otherCaseTail`, is 0.075, and size steps add at
+ * most 0.035), above every chunk that only mentions the name or a form of it (`make_file`).
+ */
+export const TEXT_DEFINITION_TIER = 0.02;
 /** Keyword leg: tier × this is added to a definition's score, above any BM25 score seen in practice. */
 export const KEYWORD_DEFINITION_BOOST = 1000;
 /** Fusion: tier × this (scaled so tiers never swap, see fuse.ts) is added on top of the largest RRF score. */

@@ -323,6 +323,8 @@ describe('file kinds and intent', () => {
     expect(first([`tests for ${q}`])).toMatchObject({ first: 'router_test.go' });
     expect(first([q, '--intent', 'test'])).toMatchObject({ first: 'router_test.go' });
     expect(first([q, '--intent', 'docs'])).toMatchObject({ first: 'docs/routing.md' });
+    // A function's doc comment asks for code, whatever its words ("Tests whether…" is no test question).
+    expect(first(['Tests whether a request path reaches its route handler.'])).toMatchObject({ first: 'router.go' });
   });
 
   it('labels each result with its kind and filters by kind', () => {

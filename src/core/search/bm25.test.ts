@@ -6,6 +6,7 @@ import type { Queryable } from '../store/sqlite.ts';
 import { EXACT_SYMBOL_BOOST, highlightRanges, searchBm25 } from './bm25.ts';
 import { compilePathGlob } from '../text/path-glob.ts';
 import { processQuery } from './query.ts';
+import { TEXT_DEFINITION_TIER } from '../config.ts';
 
 interface Spec {
   path: string;
@@ -35,6 +36,12 @@ const SPECS: Spec[] = [
   { path: 'include/asm/page.h', symbol: null, type: 'module', language: 'c', content: '#define PAGE_SHIFT 12\n#define PAGE_SIZE (1UL << PAGE_SHIFT)', defines: ['PAGE_SHIFT', 'PAGE_SIZE'] },
   { path: 'include/linux/mm.h', symbol: 'page_size', language: 'c', content: 'static inline unsigned long page_size(struct page *page) { return PAGE_SIZE << compound_order(page); }' },
   { path: 'mm/copy.c', symbol: 'copy_pages', language: 'c', content: 'void copy_pages(void *d, void *s) { memcpy(d, s, PAGE_SIZE); /* PAGE_SIZE PAGE_SIZE PAGE_SIZE */ }' },
+  // make_files is defined only inside files() (a nested function: no chunk of its own); the
+  // function make_file and a user of a longer name rank above it by BM25 and the light stem.
+  { path: 'lib/dist.py', symbol: 'files', language: 'python', content: 'def files(self):\n    def make_files(lines):\n        return list(lines)\n    return make_files(self.read())' },
+  { path: 'lib/diff.py', symbol: 'make_file', language: 'python', content: 'def make_file(self, make, file, files):\n    # make file files make_file make_files\n    return make + file' },
+  { path: 'lib/cache.py', symbol: 'cached', language: 'python', content: 'def cached():\n    def make_files_cache():\n        return make_files\n    return make_files_cache' },
+  { path: 'lib/notes.lua', symbol: 'notes', language: 'lua', content: 'function notes()\n  ---@type make_files[]\n  local x = make_files\nend' },
 ];
 
 function toItems(specs: Spec[]) {
@@ -100,6 +107,26 @@ describe('searchBm25', () => {
     // Found by any case (NOCASE, as symbols are), and only by a name it defines.
     expect((await search('Page_Shift'))[0].id).toBe((await header)!.id);
     expect((await search('PAGE')).some((h) => h.score > EXACT_SYMBOL_BOOST)).toBe(false);
+  });
+
+  it('a name no chunk defines finds the chunk whose text declares it (a nested function), below any definition', async () => {
+    const hits = await search('make_files');
+    expect(hits[0].id).toBe(idOf('lib/dist.py', 'files'));
+    expect(hits[0].score).toBeGreaterThan(EXACT_SYMBOL_BOOST * TEXT_DEFINITION_TIER);
+    expect(hits[0].score).toBeLessThan(EXACT_SYMBOL_BOOST * 0.05);
+    expect(hits[0].signals?.text_definition).toBe(1);
+    // `def make_files_cache` declares another name.
+    const cache = hits.find((h) => h.id === idOf('lib/cache.py', 'cached'));
+    expect(cache).toBeDefined();
+    expect(cache!.signals?.text_definition).toBeUndefined();
+    // An annotation that uses the name (`---@type make_files[]`) declares nothing.
+    const notes = hits.find((h) => h.id === idOf('lib/notes.lua', 'notes'));
+    expect(notes).toBeDefined();
+    expect(notes!.signals?.text_definition).toBeUndefined();
+    // A recorded definition: the text is not read, and the definition alone leads.
+    const defined = await search('make_file');
+    expect(defined[0].id).toBe(idOf('lib/diff.py', 'make_file'));
+    expect(defined.filter((h) => h.score > EXACT_SYMBOL_BOOST * TEXT_DEFINITION_TIER)).toHaveLength(1);
   });
 
   it('qualified identifiers need the parent too', async () => {

@@ -26,8 +26,8 @@ import type { Queryable, SqlValue } from '../store/sqlite.ts';
 import { nameKey, readChunks } from '../store/store.ts';
 import { compilePathGlob, PATH_MATCH_FUNCTION } from '../text/path-glob.ts';
 import { identifierParts } from '../text/identifiers.ts';
-import { BM25_COLUMN_WEIGHTS, FILE_SIGNALS, FTS_PLAN_BIG_CAP, FTS_PLAN_CAP, FTS_PLAN_LEAVE_OUT_SHARE, FTS_PLAN_THETA_GUESS, FTS_PLAN_WORD_ENOUGH, KEYWORD_DEFINITION_BOOST, MAX_EXACT_SYMBOL_ROWS, RERANK_CANDIDATES, RERANK_WEIGHTS } from '../config.ts';
-import { PREFIX_MIN_CHARS, describesFunction, lightStem, readsAsDocComment, processQuery, type ProcessedQuery } from './query.ts';
+import { BM25_COLUMN_WEIGHTS, FILE_SIGNALS, FTS_PLAN_BIG_CAP, FTS_PLAN_CAP, FTS_PLAN_LEAVE_OUT_SHARE, FTS_PLAN_THETA_GUESS, FTS_PLAN_WORD_ENOUGH, KEYWORD_DEFINITION_BOOST, MAX_EXACT_SYMBOL_ROWS, RERANK_CANDIDATES, RERANK_WEIGHTS, TEXT_DEFINITION_TIER } from '../config.ts';
+import { DECLARATION_LINE_SOURCE, PREFIX_MIN_CHARS, describesFunction, lightStem, readsAsDocComment, processQuery, type ProcessedQuery } from './query.ts';
 import { essentialRows, planFts, replan, type BoundedPhrase, type RowProbe } from './fts-plan.ts';
 import { rerank, signalTerms, termMask, type RerankCandidate } from './rerank.ts';
 import { applyCover, applyFileSignals, applyPieceKind, coverFiles, type FileCandidate } from './signals.ts';
@@ -229,6 +229,35 @@ export async function plannedCandidates(db: Queryable, query: ProcessedQuery, wh
   return [...byId.values()];
 }
 
+const QUALIFIER_RE = /::|->|[.#]/;
+const REGEX_SPECIAL_RE = /[.*+?^${}()|[\]\\]/g;
+/**
+ * For a name lookup that no chunk defines (no recorded definition: step 1 found none), the
+ * chunks with a line that declares the name (query.ts DECLARATION_LINE_SOURCE: modifiers or
+ * comment markers, a declaration keyword — def, fn, func, function, class, struct, const, let,
+ * … — then the name as a whole word in the exact case: `def make_files(`, not `def make_file(`,
+ * `fn overflowing_rem_euclid` or Lua's `---@type LazyPlugin[]`).
+ * The parse records no definition there: a function nested in another (Python's `files()`
+ * defines `make_files`), functions written inside `macro_rules!` bodies (Rust's int_macros.rs),
+ * an example in a doc. Read from the rows that hold the name as an FTS phrase (its tokens as
+ * typed: no prefix, no stem), at most MAX_EXACT_SYMBOL_ROWS of them; a name the tree defines
+ * needs none of this, so a lookup of one costs nothing more. For a qualified name (`Foo.bar`)
+ * the last name.
+ */
+async function textDefinitions(db: Queryable, query: ProcessedQuery, where: string, params: SqlValue[], read: (ids: number[]) => Promise<StoredChunk[]>): Promise<number[]> {
+  const name = (query.declared?.name ?? query.original.trim()).split(QUALIFIER_RE).pop() ?? '';
+  if (!/^[\p{L}_$][\p{L}\p{N}_$]*$/u.test(name)) return [];
+  const id = where ? 'c.id' : 'chunks_fts.rowid';
+  const from = where ? 'chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid' : 'chunks_fts';
+  const rows = await db.all<{ id: number }>(
+    `SELECT ${id} AS id FROM ${from} WHERE chunks_fts MATCH ?${where} LIMIT ?`,
+    [`"${name}"`, ...params, MAX_EXACT_SYMBOL_ROWS],
+  );
+  if (!rows.length) return [];
+  const declares = new RegExp(`${DECLARATION_LINE_SOURCE}${name.replace(REGEX_SPECIAL_RE, '\\$&')}(?![\\p{L}\\p{N}_$])`, 'mu');
+  return (await read(rows.map((r) => r.id))).filter((r) => declares.test(r.content)).map((r) => r.id);
+}
+
 /** The best n rows by (bm25, id): what `ORDER BY r, rowid LIMIT n` over all rows returns. */
 function topRows(rows: readonly FtsRow[], n: number): FtsRow[] {
   return [...rows].sort((a, b) => a.r - b.r || a.id - b.id).slice(0, n);
@@ -290,6 +319,9 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
       );
       for (const row of named) exact.add(row.id);
     }
+    // A name lookup that no chunk defines: chunks whose text declares it (a nested function, …).
+    const textDefs = wantsDefinitions(query) && exact.size === 0 ? await textDefinitions(db, query, where, params, readRows ?? ((ids) => readChunks(db, ids))) : [];
+    for (const id of textDefs) exact.add(id);
 
     // 2. FTS candidates: the best n rows, filters applied in SQL, plus the definitions, whose
     //    bm25 comes from the same pass: a `rowid IN (…)` constraint would be handed to FTS5,
@@ -353,6 +385,14 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
       signals.set(r.id, r.signals);
     }
     if (wantsDefinitions(query)) {
+      // A chunk whose text declares a name no chunk defines (a nested function, an example in a
+      // doc): a definition of the lowest tier (textDefinitions).
+      for (const id of textDefs) {
+        if (tiers.has(id)) continue;
+        scores.set(id, (scores.get(id) ?? 0) + KEYWORD_DEFINITION_BOOST * TEXT_DEFINITION_TIER);
+        const s = signals.get(id);
+        if (s) s.text_definition = 1;
+      }
       for (const [id, m] of tiers) {
         scores.set(id, (scores.get(id) ?? 0) + KEYWORD_DEFINITION_BOOST * definitionRank(m));
         const s = signals.get(id);

@@ -50,6 +50,12 @@ const DECLARATION_MODIFIERS = new Set([
   'export', 'default', 'pub', 'public', 'private', 'protected', 'internal', 'static', 'async', 'abstract',
   'final', 'sealed', 'open', 'data', 'inline', 'extern', 'unsafe', 'virtual', 'override', 'partial', 'readonly', 'declare',
 ]);
+/**
+ * A line that declares a name: comment markers (a doc's example), modifiers or other keywords
+ * (`pub const fn`, `export default function`, `local function`), a declaration keyword, the
+ * name (group 1). What bm25.ts textDefinitions reads a definition the parse did not record by.
+ */
+export const DECLARATION_LINE_SOURCE = `^[ \\t]*(?:(?:///?|//!|#|\\*|>>>|\\.\\.\\.|--)[ \\t]*)?(?:(?:${[...DECLARATION_MODIFIERS, ...DECLARATION_KEYWORDS.keys(), 'local', 'pub', 'private'].join('|')})(?:\\([^)\\n]*\\))?[ \\t]+)*(?:${[...DECLARATION_KEYWORDS.keys()].join('|')})!?[ \\t]+`;
 const DECLARED_NAME_RE = /^[\p{L}_$][\p{L}\p{N}_$]*(?:(?:::|->|[.#])[\p{L}_$][\p{L}\p{N}_$]*)*$/u;
 
 /**

@@ -17,7 +17,7 @@ import {
   BM25_WEIGHT, DEFAULT_SEARCH_LIMIT, LEG_CANDIDATES, SYMBOL_FUSION_WEIGHTS, MAX_SEARCH_LIMIT, VECTOR_FILTER_OVERFETCH, VECTOR_MIN_SCORE,
   VECTOR_RELATIVE_FLOOR, VECTOR_WEIGHT,
 } from '../config.ts';
-import { describesFunction, processQuery, type ProcessedQuery } from './query.ts';
+import { describesFunction, processQuery, readsAsDocComment, type ProcessedQuery } from './query.ts';
 import { kindFactor } from './signals.ts';
 import { fileKind, intentOfQuery, type SearchIntent } from '../text/file-kind.ts';
 import { KeywordCache, searchBm25 } from './bm25.ts';
@@ -100,7 +100,8 @@ export class Searcher {
     const limit = Math.max(1, Math.min(MAX_SEARCH_LIMIT, Math.floor(options.limit ?? DEFAULT_SEARCH_LIMIT)));
     const filters: SearchFilters = { languages: options.languages, pathGlob: options.pathGlob, chunkTypes: options.chunkTypes, kinds: options.kinds };
     const pq = processQuery(query);
-    const intent = options.intent ?? intentOfQuery(query, pq.isIdentifierLike || !!pq.declared);
+    // A name lookup or a function's doc comment asks for code, whatever its words ("Tests whether…").
+    const intent = options.intent ?? intentOfQuery(query, pq.isIdentifierLike || !!pq.declared || readsAsDocComment(query));
     const mode: SearchMode = options.mode ?? (this.hasVectors ? 'hybrid' : 'bm25');
     const wantBm25 = mode !== 'vector';
     const wantVector = mode !== 'bm25' && this.hasVectors;

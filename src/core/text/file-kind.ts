@@ -105,12 +105,14 @@ const INTENT_WORDS: ReadonlyArray<[RegExp, SearchIntent]> = [
 const FOR_TESTS = /\b(in|for|during|within)\s+(unit |e2e |integration |end-to-end )?(tests|testing)\b/gi;
 
 /**
- * The intent a query's words express, else 'code'. A query that is one identifier (`TestRouter`,
- * `config`) is a name lookup, not an intent: it stays 'code' and definitions decide. Test words
- * that only say where the thing is used (FOR_TESTS) ask for code.
+ * The intent a query's words express, else 'code'. `namesCode`: the query is a name lookup (one
+ * identifier: `TestRouter`, `config`; a declaration) or a function's doc comment (search/query.ts
+ * readsAsDocComment: "Tests whether this file type represents a regular file.", "Set the HTML
+ * title of the generated server documentation"), whose answer is code whatever its words: it
+ * stays 'code'. Test words that only say where the thing is used (FOR_TESTS) ask for code.
  */
-export function intentOfQuery(query: string, identifierLike: boolean): SearchIntent {
-  if (identifierLike) return 'code';
+export function intentOfQuery(query: string, namesCode: boolean): SearchIntent {
+  if (namesCode) return 'code';
   const text = query.replace(FOR_TESTS, ' ');
   for (const [re, intent] of INTENT_WORDS) if (re.test(text)) return intent;
   return 'code';
