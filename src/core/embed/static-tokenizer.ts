@@ -21,6 +21,7 @@
  *   takes the library path.
  */
 import { Tokenizer } from '@huggingface/tokenizers';
+import { escapeRegExp } from '../text/regexp.ts';
 
 export interface StaticTokenizer {
   /** Which path encodes: 'wordpiece-fast' or 'library'. */
@@ -339,7 +340,7 @@ class FastWordPiece implements StaticTokenizer {
     const added = json.added_tokens ?? [];
     this.added = new Map(added.map((t) => [t.content, { id: t.id, lstrip: t.lstrip === true, rstrip: t.rstrip === true }]));
     this.trie = added.length ? buildTrie(added.map((t) => t.content)) : null;
-    this.addedRe = added.length ? new RegExp(added.map((t) => t.content.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')) : null;
+    this.addedRe = added.length ? new RegExp(added.map((t) => escapeRegExp(t.content)).join('|')) : null;
     for (const t of added) if (t.content.charCodeAt(0) < 128) this.firstAscii[t.content.charCodeAt(0)] = 1;
     for (let c = 0; c < 128; c++) this.punct.push(ASCII_PUNCT[c] ? this.wordPiece(String.fromCharCode(c)) : this.unk);
   }

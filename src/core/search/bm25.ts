@@ -32,7 +32,8 @@ import { essentialRows, planFts, replan, type BoundedPhrase, type RowProbe } fro
 import { rerank, signalTerms, termMask, type RerankCandidate } from './rerank.ts';
 import { applyCover, applyFileSignals, applyPieceKind, coverFiles, type FileCandidate } from './signals.ts';
 import type { SearchIntent } from '../text/file-kind.ts';
-import { definitionRank, docCommentTargets, matchDefinition, wantsDefinitions, type DefinitionMatch } from './symbols.ts';
+import { QUALIFIER_RE, definitionRank, docCommentTargets, matchDefinition, wantsDefinitions, type DefinitionMatch } from './symbols.ts';
+import { escapeRegExp } from '../text/regexp.ts';
 
 export { BM25_COLUMN_WEIGHTS, MAX_EXACT_SYMBOL_ROWS, RERANK_CANDIDATES };
 /** The keyword leg's boost for a tier-1 definition (config.ts KEYWORD_DEFINITION_BOOST). */
@@ -229,8 +230,6 @@ export async function plannedCandidates(db: Queryable, query: ProcessedQuery, wh
   return [...byId.values()];
 }
 
-const QUALIFIER_RE = /::|->|[.#]/;
-const REGEX_SPECIAL_RE = /[.*+?^${}()|[\]\\]/g;
 /**
  * For a name lookup that no chunk defines (no recorded definition: step 1 found none), the
  * chunks with a line that declares the name (query.ts DECLARATION_LINE_SOURCE: modifiers or
@@ -254,7 +253,7 @@ async function textDefinitions(db: Queryable, query: ProcessedQuery, where: stri
     [`"${name}"`, ...params, MAX_EXACT_SYMBOL_ROWS],
   );
   if (!rows.length) return [];
-  const declares = new RegExp(`${DECLARATION_LINE_SOURCE}${name.replace(REGEX_SPECIAL_RE, '\\$&')}(?![\\p{L}\\p{N}_$])`, 'mu');
+  const declares = new RegExp(`${DECLARATION_LINE_SOURCE}${escapeRegExp(name)}(?![\\p{L}\\p{N}_$])`, 'mu');
   return (await read(rows.map((r) => r.id))).filter((r) => declares.test(r.content)).map((r) => r.id);
 }
 

@@ -18,6 +18,7 @@
  */
 import { RE2JS, RE2JSException } from 're2js';
 import { compilePathGlob } from '../text/path-glob.ts';
+import { escapeRegExp } from '../text/regexp.ts';
 import type { GrepFile } from '../store/store.ts';
 import { anyOfTrigrams, formatTrigramQuery, literalTrigrams, regexLiterals, regexTrigrams, type TrigramQuery } from './trigram.ts';
 
@@ -374,10 +375,6 @@ function prefilterOf(q: TrigramQuery): Pick<LineMatcher, 'trigrams' | 'prefilter
   return q.op === 'true' ? { trigrams: null, prefilter: null } : { trigrams: q, prefilter: formatTrigramQuery(q) };
 }
 
-function escapeRegExp(s: string): string {
-  // Only syntax characters: with the 'u' flag any other escape (\-) is an error.
-  return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-}
 
 /**
  * Visit each line holding a hit of `next(from)` (the next hit's offset at or after `from`, or

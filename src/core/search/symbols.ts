@@ -25,7 +25,8 @@ import type { ProcessedQuery, SymbolTarget } from './query-types.ts';
 import { fileKind } from '../text/file-kind.ts';
 import { DECLARATION_OTHER_KIND, DEFINITION_KIND_STEPS, DEFINITION_SIZE_LINES, DEFINITION_SIZE_STEP, DEFINITION_TIERS, MAX_SYMBOL_TARGETS, QUALIFIED_TIERS } from '../config.ts';
 
-const QUALIFIER_RE = /::|->|[.#]/;
+/** The separators of a qualified name (`Foo::bar`, `a->b`, `Foo.bar`, `Foo#bar`). */
+export const QUALIFIER_RE = /::|->|[.#]/;
 /** A qualifier that names a type (`JsonSerializer`, `Command`), not a package or a variable (`os`, `self`, `e`). */
 const TYPE_SHAPED_RE = /^\p{Lu}[\p{L}\p{N}_]{2,}$/u;
 /** The qualifier that ends a qualified name's prefix (`Ecto.Schema.` → `Ecto.Schema`). */

@@ -4,6 +4,7 @@
  * DiskView.filesHolding) and the indexer's order for a query typed while a run starts
  * (IndexOptions.firstFor). A file's lowercased text is checked for each term as a substring.
  */
+import { escapeRegExp } from './regexp.ts';
 
 /**
  * A query's scan terms: lowercased, identifiers split at case changes, `_` and other
@@ -26,7 +27,7 @@ export function scanTerms(words: string): string[] {
 
 /** One case-insensitive pattern per term (termHits): 3–10× faster over 1,000 files than lowercasing each text for indexOf. */
 export function termPatterns(terms: readonly string[]): RegExp[] {
-  return terms.map((t) => new RegExp(t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'));
+  return terms.map((t) => new RegExp(escapeRegExp(t), 'gi'));
 }
 
 /** How many of the terms `text` holds (`distinct`), and their occurrences, each counted up to `cap`. */

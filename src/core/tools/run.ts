@@ -32,6 +32,7 @@ import {
   answerTokens, decodeCursor, encodeCursor, fingerprint, jsonStringWeight, jsonWeight, resultEnvelope, tokensOfWeight, weightBudget,
 } from './budget.ts';
 import { FILE_KINDS, parseIntent, type FileKind } from '../text/file-kind.ts';
+import { escapeRegExp } from '../text/regexp.ts';
 import * as render from './render.ts';
 import { declarationOf, definitionEnd, ownEnd, type Declared } from './declarations.ts';
 
@@ -555,10 +556,8 @@ const MAX_TEXT_DECLARATION_LINES = 400;
 /** Chunk types whose body holds members (methods, fields) worth an outline entry. */
 const CONTAINER_KINDS = new Set(['class', 'struct', 'interface', 'enum', 'module', 'type']);
 
-const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 function wordLine(content: string, name: string): number | null {
-  const re = new RegExp(`(^|[^A-Za-z0-9_$])${escapeRe(name)}($|[^A-Za-z0-9_$])`);
+  const re = new RegExp(`(^|[^A-Za-z0-9_$])${escapeRegExp(name)}($|[^A-Za-z0-9_$])`);
   const lines = content.split('\n');
   const i = lines.findIndex((l) => re.test(l));
   return i < 0 ? null : i;
@@ -636,7 +635,7 @@ function fileLinesOf(text: string): string[] {
 /** Declarations of `name` found in the text (members of classes that are one chunk), not already in `have`. */
 async function textDeclarations(c: ToolCodebase, name: string, have: readonly SymbolRow[]): Promise<SymbolRow[]> {
   if (!/^[A-Za-z_$][\w$]*[?!=]?$/.test(name)) return [];
-  const g = await grep(c.store, { pattern: `\\b${escapeRe(name)}\\b`, mode: 'regex', ignoreCase: true, limit: MAX_TEXT_DECLARATION_LINES }, { cache: c.texts });
+  const g = await grep(c.store, { pattern: `\\b${escapeRegExp(name)}\\b`, mode: 'regex', ignoreCase: true, limit: MAX_TEXT_DECLARATION_LINES }, { cache: c.texts });
   const known = new Set(have.filter((r) => r.codebase === c).map((r) => `${r.path}\n${r.startLine}`));
   const out: SymbolRow[] = [];
   const files = new Map<string, { chunks: StoredChunk[]; lines: string[] }>();
