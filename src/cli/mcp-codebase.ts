@@ -77,7 +77,9 @@ export const SAFETY_WALK_MS = 300_000;
 export const MAX_WATCHED_DIRS = 8000;
 /** Folders never watched (the walker's default ignores: tool, dependency and build folders), by name. */
 const IGNORED_DIRS = DEFAULT_IGNORE_PATTERNS.filter((p) => p.endsWith('/') && !/[*?[]/.test(p)).map((p) => p.slice(0, -1));
-const UNWATCHED_DIRS: ReadonlySet<string> = new Set(IGNORED_DIRS.filter((p) => !p.startsWith('/')));
+// `venv` too: most often a Python environment being created (the walk then skips it by its
+// pyvenv.cfg); a source folder of that name (CPython's Lib/venv) is watched once a walk reads it.
+const UNWATCHED_DIRS: ReadonlySet<string> = new Set([...IGNORED_DIRS.filter((p) => !p.startsWith('/')), 'venv']);
 /** The same, ignored only at the root (`/build/`). */
 const UNWATCHED_ROOT_DIRS: ReadonlySet<string> = new Set(IGNORED_DIRS.filter((p) => p.startsWith('/')).map((p) => p.slice(1)));
 /**

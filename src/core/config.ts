@@ -227,11 +227,13 @@ export const HNSW_EF_SEARCH = 100;
 
 /**
  * Ignore patterns (gitignore syntax) applied before any .gitignore: tool and build folders,
- * logs, minified bundles and lock files. Binary files are not listed here: BINARY_EXTENSIONS
+ * logs, minified bundles and lock files. A Python virtual environment under another name than
+ * `.venv/` is told by its contents, not its name (walk/walker.ts VIRTUAL_ENV_MARKERS): a folder
+ * named `venv/` is as often source (CPython's `Lib/venv/`). Binary files are not listed here: BINARY_EXTENSIONS
  * skips the known ones unread, and every other file is sniffed when read (isProbablyBinary).
  */
 export const DEFAULT_IGNORE_PATTERNS: readonly string[] = [
-  '.git/', '.hg/', '.svn/', '__pycache__/', 'node_modules/', '.venv/', 'venv/', '.env/',
+  '.git/', '.hg/', '.svn/', '__pycache__/', 'node_modules/', '.venv/', '.env/',
   '*.svg', '.DS_Store', 'Thumbs.db', '*.log', '*.tmp',
   '.idea/', '.vscode/', '*.swp', '*.swo',
   // Build outputs at the root only: deeper down a folder of that name is as often source (Go's

@@ -50,6 +50,20 @@ describe('walk: ignore semantics over a memory source', () => {
       no: { build: 'ignored', target: 'ignored', dist: 'ignored', node_modules: 'ignored', 'lib/node_modules': 'ignored' },
     },
     {
+      // A folder named venv is as often a package (CPython's Lib/venv); an environment is told by
+      // its pyvenv.cfg or conda-meta/, whatever its name.
+      name: 'Python environments are skipped by their contents, a venv package is source',
+      files: {
+        'Lib/venv/__init__.py': 'def create(): pass', 'Lib/venv/scripts/common/activate': '',
+        'venv/pyvenv.cfg': 'home = /usr/bin', 'venv/lib/python3.11/site-packages/x.py': '',
+        'tools/env311/pyvenv.cfg': '', 'tools/env311/bin/activate': '',
+        'conda/conda-meta/history': '', 'conda/lib/y.py': '', 'src/pyvenv.cfg.md': '',
+        '.venv/lib/z.py': '',
+      },
+      yes: ['Lib/venv/__init__.py', 'Lib/venv/scripts/common/activate', 'src/pyvenv.cfg.md'],
+      no: { venv: 'ignored', 'tools/env311': 'ignored', conda: 'ignored', '.venv': 'ignored' },
+    },
+    {
       name: 'root .gitignore with negation and dir-only pattern',
       files: {
         '.gitignore': '*.gen.ts\n!keep.gen.ts\nout/\n',

@@ -10,7 +10,8 @@
  *   `.siftignore` can re-include what any `.gitignore` excluded, or exclude more).
  *   Patterns from a nested file are rebased onto its directory (`foo` in `a/` becomes
  *   `a/**\/foo`, `/foo` or `x/foo` becomes `a/foo`, `a/x/foo`). An ignored directory is
- *   never entered, and is reported once.
+ *   never entered, and is reported once. So is a Python environment below the root, told by
+ *   its listing (VIRTUAL_ENV_MARKERS), whatever its name.
  * - Files matching SECRET_PATTERNS are never read or yielded, whatever the ignore files
  *   say; they are reported as 'secret'.
  * - Every other file is yielded whatever its extension (the indexer sniffs its first bytes
@@ -79,6 +80,20 @@ export interface WalkSkip {
 export type WalkSkipReason = 'ignored' | 'not-included' | 'secret' | 'binary' | 'too-large' | 'link-outside' | 'link-loop' | 'unreadable';
 
 const BINARY_EXTENSION_SET: ReadonlySet<string> = new Set(BINARY_EXTENSIONS);
+
+/**
+ * Entries that make a folder a Python environment, skipped as 'ignored' whatever its name
+ * (`venv/`, `env/`, `py311/`): `pyvenv.cfg` (venv and virtualenv ≥ 20) and `conda-meta/` (conda).
+ * Told from the listing the walk reads anyway: no extra call per folder.
+ */
+const VIRTUAL_ENV_MARKERS: readonly { name: string; kind: DirEntry['kind'] }[] = [
+  { name: 'pyvenv.cfg', kind: 'file' },
+  { name: 'conda-meta', kind: 'directory' },
+];
+
+function isVirtualEnv(entries: readonly DirEntry[]): boolean {
+  return entries.some((e) => VIRTUAL_ENV_MARKERS.some((m) => m.name === e.name && m.kind === e.kind));
+}
 
 type Ignore = ReturnType<typeof ignore>;
 
@@ -281,6 +296,10 @@ export async function* walk(source: FileSource, opts: WalkOptions = {}): AsyncGe
       } catch (err) {
         if (root) throw err;
         skip(task.path, 'unreadable', describe(err), true);
+        return;
+      }
+      if (!root && isVirtualEnv(entries)) {
+        skip(task.path, 'ignored', 'a Python environment', true);
         return;
       }
       entries.sort(compareNames);
