@@ -10,7 +10,7 @@
  *
  * Invariants:
  * - Runs unchanged in Node and in a browser worker: WASM bytes come from `loadWasm`.
- * - Never drops a file: no grammar, a parse timeout, a failed parse or a tree that is
+ * - Never drops a file: no grammar, a parse over its work limit, a failed parse or a tree that is
  *   mostly ERROR nodes all fall back to text chunks with `parsed: false` and a warning.
  * - Never recurses over the tree: walks use a TreeCursor; recursion over definitions
  *   (namespaces, classes) stops at MAX_NEST_DEPTH, deeper code is split as plain code.
@@ -36,16 +36,19 @@ import { errorShares } from './tree-walk.ts';
 import { bindTreeRuntime } from './tree-access.ts';
 
 /**
- * Parse time allowed per MB of source, and the floor. Parsing runs at 3.5–6.5 MB/s per core
- * (STACK-FACTS), so a real file needs a small share of this; the headroom is for a machine
- * whose cores are shared: at 2,000 ms/MB with a 1 s floor, indexing the Python stdlib on a
- * busy 2-core box let tkinter/__init__.py, pathlib.py, tarfile.py, _pydecimal.py … time out
- * into text chunks, so none of their ~1,000 functions was found by name.
+ * The parse budget, in tree-sitter's progress callbacks (one per 100 parse operations: the same
+ * count for the same file on any machine at any load). A deadline in wall time made the chunks
+ * depend on the machine's load: at 2,000 ms/MB on a busy 2-core box the Python stdlib's
+ * tkinter/__init__.py, pathlib.py … timed out into text chunks, and at 6,000 ms/MB (at least 4 s)
+ * one kernel run at load 15–20 still chunked some files differently from the next run of the
+ * same build. Real files need 4–12 callbacks per KB (median per language) and at most 44 (a
+ * Dart test table) over 8,800 files in 22 languages (`bench/parse-ops.ts`: Python's standard
+ * library, Go's net and go, kernel mm + block, the eval repositories, the medium corpus); a
+ * callback is 30–100 µs of parse CPU here (10–41 per ms by language). So the budget is 150 a KB,
+ * at least 40,000: 3× the worst real file, a few seconds of one core at most.
  */
-const PARSE_MS_PER_MB = 6000;
-const MIN_PARSE_TIMEOUT_MS = 4000;
-/** The parse deadline is checked on every this many progress callbacks (a power of two). */
-const CLOCK_EVERY_CALLS = 32;
+const PARSE_CALLS_PER_KB = 150;
+const MIN_PARSE_CALLS = 40_000;
 /** A tree whose ERROR nodes, less the definitions they hold (errorShares), cover more than this share of the file is chunked as text. */
 const MAX_ERROR_RATIO = 0.5;
 /** A line this long that is also most of the file marks minified/generated code: chunked as text without parsing. */
@@ -63,8 +66,12 @@ export interface ChunkerOptions {
   maxChunkChars?: number;
   minChunkChars?: number;
   overlapChars?: number;
-  /** Parse time limit; default 2 s per MB of text, at least 1 s. */
-  parseTimeoutMs?: number;
+  /**
+   * Parse work allowed for one file, in tree-sitter progress callbacks (100 parse operations
+   * each), shared by its readings (retry, macro-blanked); default PARSE_CALLS_PER_KB of text, at
+   * least MIN_PARSE_CALLS. A file over it is chunked as text.
+   */
+  parseBudget?: number;
 }
 
 export interface ChunkFileResult {
@@ -103,7 +110,7 @@ function initRuntime(loadWasm: WasmLoader): Promise<void> {
 }
 
 interface Resolved extends ChunkSizes {
-  parseTimeoutMs: number | undefined;
+  parseBudget: number | undefined;
 }
 
 export class Chunker {
@@ -126,7 +133,7 @@ export class Chunker {
       maxChunkChars,
       minChunkChars: Math.min(opts.minChunkChars ?? MIN_CHUNK_CHARS, maxChunkChars),
       overlapChars: Math.min(opts.overlapChars ?? CHUNK_OVERLAP_CHARS, Math.floor(maxChunkChars / 2)),
-      parseTimeoutMs: opts.parseTimeoutMs,
+      parseBudget: opts.parseBudget,
     });
   }
 
@@ -150,18 +157,16 @@ export class Chunker {
     if (typeof grammar === 'string') return asText(`grammar unavailable (${grammar}); chunked as text`);
 
     this.parser.setLanguage(grammar);
-    const timeoutMs = this.opts.parseTimeoutMs ?? Math.max(MIN_PARSE_TIMEOUT_MS, (text.length / 1e6) * PARSE_MS_PER_MB);
-    const deadline = performance.now() + timeoutMs;
+    const budget = this.opts.parseBudget ?? Math.max(MIN_PARSE_CALLS, Math.ceil((text.length / 1024) * PARSE_CALLS_PER_KB));
+    /** Progress callbacks so far, over every reading of this file. */
+    let calls = 0;
+    const progressCallback = () => ++calls > budget;
     const parse = (input: string): Tree | string => {
       try {
-        // tree-sitter calls back every ~100 parse operations (~150k times per 20 MB of C);
-        // reading the clock on each call was ~1.5% of a Chromium chunk worker's time.
-        let calls = 0;
-        const progressCallback = () => (++calls & CLOCK_EVERY_CALLS - 1) === 0 && performance.now() > deadline;
         const t = this.parser.parse(input, null, { progressCallback });
         if (t) return t;
         this.parser.reset();
-        return `parse timed out after ${Math.round(timeoutMs)} ms`;
+        return `parse stopped at its work limit (${budget * 100} operations)`;
       } catch (err) {
         this.parser.reset();
         return `parse error (${String(err)})`;
