@@ -343,6 +343,22 @@ describe('text fallback and failures', () => {
     expect(r.chunks.some((c) => c.symbol === 'f9')).toBe(true);
   });
 
+  it('keeps the functions of a file whose biggest part is a table the grammar cannot read', async () => {
+    // A table the C grammar cannot read (macro calls that take operators, with no commas
+    // between them) is one ERROR node over most of the file; the functions beside it are read.
+    const fns = Array.from({ length: 12 }, (_, i) => `static int fill_case_${i}(struct test *self)\n{\n\t/* Fill the program of case ${i}: one instruction per slot, then the exit. */\n\tint n = self->len * ${i};\n\tfor (int k = 0; k < n; k++)\n\t\tself->insns[k] = make_insn(k, ${i}, self->flags);\n\tself->insns[n] = exit_insn();\n\treturn n + ${i};\n}\n`).join('\n');
+    const rows = Array.from({ length: 150 }, (_, i) => `\tOP_TEST(W, ADD, +, 0x${i})\n\tOP_TEST(DW, XOR, ^, 0x${i})`).join('\n');
+    const text = `${fns}\nstatic struct test tests[] = {\n${rows}\n};\n`;
+    const r = await chunker.chunkFile('test_ops.c', text);
+    expect(r.parsed).toBe(true);
+    expect(r.chunks.filter((c) => c.chunkType === 'function').map((c) => c.symbol)).toEqual(Array.from({ length: 12 }, (_, i) => `fill_case_${i}`));
+    expect(r.chunks.some((c) => c.content.includes('OP_TEST(DW, XOR, ^, 0x149)'))).toBe(true);
+    // With few functions beside the table, the file is still chunked as text.
+    const few = await chunker.chunkFile('few.c', `${fns.split('\n\n')[0]}\n\nstatic struct test tests[] = {\n${rows}\n};\n`);
+    expect(few.parsed).toBe(false);
+    expect(few.warnings[0]).toMatch(/syntax errors cover \d+% of the file/);
+  });
+
   it('falls back to text when the parse goes over its work limit', async () => {
     const hasty = await Chunker.create({ loadWasm: nodeWasmLoader, parseBudget: 10 });
     const text = Array.from({ length: 40_000 }, (_, i) => `const v${i} = [${i}, ${i + 1}, { k: "${i}" }];`).join('\n');

@@ -52,6 +52,26 @@ export function walkCursor(root: Node, visit: (cursor: Cursor, depth: number, le
 }
 
 /**
+ * Share of the text in definitions (`isDefinition`) that hold no syntax error and lie outside
+ * every ERROR node: what a tree with large ERROR regions still reads as it is written. Walks
+ * the whole tree down to the first definition of each branch.
+ */
+export function cleanDefinitionShare(root: Node, length: number, isDefinition: (type: string) => boolean): number {
+  if (length === 0) return 0;
+  let clean = 0;
+  walkCursor(root, (cursor) => {
+    const type = cursor.nodeType;
+    if (type === 'ERROR') return false;
+    if (isDefinition(type) && !cursor.nodeHasError) {
+      clean += cursor.endIndex - cursor.startIndex;
+      return false;
+    }
+    return true;
+  });
+  return clean / length;
+}
+
+/**
  * Shares of the text covered by ERROR nodes (walks only into subtrees that contain errors):
  * `all`, and `unread`, which leaves out the error-free direct children of an ERROR node
  * whose type `recovered` accepts (definitions, comments). tree-sitter's recovery often
