@@ -72,6 +72,12 @@ const NEW = (cols: string) => cols.split(', ').map((c) => `new.${c}`).join(', ')
 /** Languages whose files migration 11 re-chunks (new grammars, container members, `.h` as C++). */
 const RECHUNK_AT_11: readonly string[] = ['rust', 'c', 'cpp', 'kotlin', 'swift', 'scala', 'lua', 'dart', 'elixir', 'haskell', 'zig', 'perl', 'r', 'text'];
 
+/** Languages with a tree-sitter grammar when migration 13 was written (chunk/languages.ts GRAMMARS). */
+const GRAMMAR_LANGUAGES_AT_13: readonly string[] = [
+  'javascript', 'typescript', 'tsx', 'python', 'go', 'rust', 'java', 'c', 'cpp', 'csharp', 'ruby', 'php', 'bash', 'kotlin',
+  'swift', 'scala', 'dart', 'lua', 'elixir', 'haskell', 'zig', 'perl', 'r', 'elm', 'gleam', 'clojure',
+];
+
 /** MIGRATIONS[i] brings the schema from version i to i + 1. Append only. */
 export const MIGRATIONS: readonly string[] = [
   /* 1 */ `
@@ -339,6 +345,14 @@ export const MIGRATIONS: readonly string[] = [
   // are names a chunk defines: C, C++ and Ruby files are re-chunked on the next run.
   `
   UPDATE files SET hash = '', mtime = -1 WHERE language IN ('c', 'cpp', 'ruby');
+  `,
+  // 13: the chunker's parse limit counts parse work instead of wall time, and a file whose
+  // syntax errors cover most of it keeps its tree when a fifth of it is definitions read with
+  // no error (chunk/chunker.ts): files of a language with a grammar that were chunked wholly as
+  // text (a timed-out parse, or such errors) are re-chunked on the next run.
+  `
+  UPDATE files SET hash = '', mtime = -1 WHERE language IN (${sqlList(GRAMMAR_LANGUAGES_AT_13)})
+    AND path IN (SELECT path FROM chunks GROUP BY path HAVING min(chunk_type) = 'text' AND max(chunk_type) = 'text');
   `,
 ];
 

@@ -531,7 +531,25 @@ describe('Store (Node file VFS)', () => {
     const kinds = await s.db.all<{ id: number; kind: string }>('SELECT id, kind FROM chunks ORDER BY id');
     expect(kinds.map((r) => r.kind)).toEqual(['code', 'test', 'docs', 'generated', 'config']);
     const files = await s.getFiles();
-    expect(Object.fromEntries([...files].map(([p, r]) => [p, r.hash]))).toEqual({ 'src/a.go': 'h', 'lib.rs': '', 'A.kt': '', 'e.py': 'h' });
+    // src/a.go: schema 13 re-reads a file of a grammar's language that has only text chunks.
+    expect(Object.fromEntries([...files].map(([p, r]) => [p, r.hash]))).toEqual({ 'src/a.go': '', 'lib.rs': '', 'A.kt': '', 'e.py': 'h' });
+    await s.close();
+  });
+
+  it('migrates a version-12 index: files of a grammar\'s language chunked wholly as text are re-read, the rest kept', async () => {
+    const f = path.join(dir, 'v12.sqlite');
+    const old = await openNodeStore(f);
+    const row = (id: number, p: string, lang: string, type: string) => `(${id}, '${p}', ${id}, ${id}, '${lang}', '${type}', 'x', 'h${id}')`;
+    await old.db.exec(`INSERT INTO chunks (id, path, start_line, end_line, language, chunk_type, content, content_hash)
+        VALUES ${[row(1, 'test_bpf.c', 'c', 'text'), row(2, 'test_bpf.c', 'c', 'text'), row(3, 'ok.c', 'c', 'function'), row(4, 'ok.c', 'c', 'text'),
+    row(5, 'README.md', 'markdown', 'text'), row(6, 'big.py', 'python', 'text'), row(7, 'notes.txt', 'text', 'text')].join(', ')};
+      INSERT INTO files (path, hash, size, mtime, language, indexed_at) VALUES ('test_bpf.c', 'h', 1, 1, 'c', 'x'), ('ok.c', 'h', 1, 1, 'c', 'x'),
+        ('README.md', 'h', 1, 1, 'markdown', 'x'), ('big.py', 'h', 1, 1, 'python', 'x'), ('notes.txt', 'h', 1, 1, 'text', 'x'), ('empty.go', 'h', 1, 1, 'go', 'x');
+      PRAGMA user_version = 12;`);
+    await old.close();
+    const s = await openNodeStore(f);
+    const files = await s.getFiles();
+    expect(Object.fromEntries([...files].map(([p, r]) => [p, r.hash]))).toEqual({ 'test_bpf.c': '', 'ok.c': 'h', 'README.md': 'h', 'big.py': '', 'notes.txt': 'h', 'empty.go': 'h' });
     await s.close();
   });
 
