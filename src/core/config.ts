@@ -77,9 +77,13 @@ export const RERANK_WEIGHTS = { bm25: 1, name: 1, coverage: 0, exact: 1 } as con
  *   relative to the site root", not `Html.hs`. tune-repos.ts, 24 repositories, 1,228 questions,
  *   same indexes: weight 0 / 0.3 (one word full) / 0.6 (one word full) 0.7647 / 0.7632 / 0.7524;
  *   one word half, 0.3: 0.7661 (hand 0.817 → 0.828, commit subjects 0.739 → 0.737).
+ * - named_leaf (issue 35, fifth round): × namedLeafFactor on every piece of a file that defines
+ *   an enum or an exception type a prose question of 3+ terms names (search/signals.ts
+ *   applyNamedLeaf). tune-repos.ts, 24 repositories, 1,261 questions, same indexes: 1 / 0.7
+ *   0.7783 / 0.7790 (4 better, 0 worse); exceptions only at 0.5: 0.7789 (5 better, 1 worse).
  * Plain objects, so bench/eval/tune-repos.ts can try other values in-process.
  */
-export const FILE_SIGNALS = { pathWeight: 0.6, fileNameWeight: 0.3, pathNameWeight: 2, fileEvidenceWeight: 0.15, fileEvidenceCap: 2, fileCoverWeight: 0.3, coverPieces: 4, coverFiles: 12 };
+export const FILE_SIGNALS = { pathWeight: 0.6, fileNameWeight: 0.3, pathNameWeight: 2, fileEvidenceWeight: 0.15, fileEvidenceCap: 2, fileCoverWeight: 0.3, coverPieces: 4, coverFiles: 12, namedLeafFactor: 0.7 };
 /**
  * The `kind` signal: a candidate's score × KIND_FACTORS[intent][kind] (text/file-kind.ts). For
  * a code question (the default) the implementation leads; a question that asks for tests, docs,

@@ -137,6 +137,15 @@ describe('searchBm25', () => {
     }
   });
 
+  it('in prose, `exact` needs a qualified name\'s member under its qualifier, not another type\'s member of that name', async () => {
+    const hits = await search('where does Store.getFiles read rows');
+    const store = hits.find((h) => h.id === idOf('src/db/store.ts', 'getFiles'));
+    const walker = hits.find((h) => h.id === idOf('src/walk/walker.ts', 'getFiles'));
+    expect(store?.signals?.exact).toBe(1);
+    expect(walker).toBeDefined();
+    expect(walker!.signals?.exact ?? 0).toBe(0);
+  });
+
   it('ranks are 1..n and scores descend', async () => {
     const hits = await search('user database');
     expect(hits.map((h) => h.rank)).toEqual(hits.map((_, i) => i + 1));

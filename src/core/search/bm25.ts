@@ -26,11 +26,11 @@ import type { Queryable, SqlValue } from '../store/sqlite.ts';
 import { nameKey, readChunks } from '../store/store.ts';
 import { compilePathGlob, PATH_MATCH_FUNCTION } from '../text/path-glob.ts';
 import { identifierParts } from '../text/identifiers.ts';
-import { BM25_COLUMN_WEIGHTS, FILE_SIGNALS, FTS_PLAN_BIG_CAP, FTS_PLAN_CAP, FTS_PLAN_LEAVE_OUT_SHARE, FTS_PLAN_THETA_GUESS, FTS_PLAN_WORD_ENOUGH, KEYWORD_DEFINITION_BOOST, MAX_EXACT_SYMBOL_ROWS, RERANK_CANDIDATES, RERANK_WEIGHTS, TEXT_DEFINITION_TIER } from '../config.ts';
+import { BM25_COLUMN_WEIGHTS, FILE_SIGNALS, FTS_PLAN_BIG_CAP, FTS_PLAN_CAP, FTS_PLAN_LEAVE_OUT_SHARE, FTS_PLAN_THETA_GUESS, FTS_PLAN_WORD_ENOUGH, KEYWORD_DEFINITION_BOOST, MAX_EXACT_SYMBOL_ROWS, QUALIFIED_TIERS, RERANK_CANDIDATES, RERANK_WEIGHTS, TEXT_DEFINITION_TIER } from '../config.ts';
 import { DECLARATION_LINE_SOURCE, PREFIX_MIN_CHARS, describesFunction, lightStem, readsAsDocComment, processQuery, type ProcessedQuery } from './query.ts';
 import { essentialRows, planFts, replan, type BoundedPhrase, type RowProbe } from './fts-plan.ts';
 import { rerank, signalTerms, termMask, type RerankCandidate } from './rerank.ts';
-import { applyCover, applyFileSignals, applyPieceKind, coverFiles, type FileCandidate } from './signals.ts';
+import { NAMED_LEAF_MIN_TERMS, applyCover, applyFileSignals, applyNamedLeaf, applyPieceKind, coverFiles, namedLeafFiles, type FileCandidate } from './signals.ts';
 import type { SearchIntent } from '../text/file-kind.ts';
 import { QUALIFIER_RE, definitionRank, docCommentTargets, matchDefinition, wantsDefinitions, type DefinitionMatch } from './symbols.ts';
 import { escapeRegExp } from '../text/regexp.ts';
@@ -345,11 +345,17 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
     // type it names later (symbols.ts docCommentTargets).
     const docTargets = docComment ? docCommentTargets({ original: query.original, targets }) : null;
     const chunkTypeOf = new Map<number, string>();
+    const lookup = wantsDefinitions(query);
     for (const r of await readChunks(db, ids, { content: needContent })) {
       chunkTypeOf.set(r.id, r.chunkType);
       const m = matchDefinition(targets, r);
       if (m) tiers.set(r.id, m);
-      const exact = docTargets ? matchDefinition(docTargets, r) !== null : m !== null;
+      // In prose, a member's name under an unrelated parent (`Error` of `TraceLevel` for
+      // `MissingMemberHandling.Error`) is another thing of the same name: no `exact`.
+      const em = docTargets ? matchDefinition(docTargets, r) : m;
+      // A doc comment's first word is its function's own name, wherever it lives (Go's
+      // "Listen creates a TLS listener … using net.Listen.": tls.Listen).
+      const exact = em !== null && (lookup || docTargets !== null || em.scope > QUALIFIED_TIERS.elsewhere);
       cands.push({ id: r.id, symbol: r.symbol, parent: r.parent, path: r.path, language: r.language, content: r.content, score: scores.get(r.id) ?? 0, exact });
       rowsOut?.set(r.id, r);
     }
@@ -364,6 +370,11 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
       return { id: r.id, score: r.score, signals: { ...r.signals }, path: c.path, language: c.language };
     });
     applyFileSignals(scored, query.terms, intent, docComment);
+    // 4b. An enum or exception type the question names is something the change throws or
+    //     reads, not where it happens (signals.ts applyNamedLeaf).
+    if (!lookup && !docComment && query.terms.length >= NAMED_LEAF_MIN_TERMS) {
+      applyNamedLeaf(scored, namedLeafFiles(cands, tiers, chunkTypeOf));
+    }
     // 5. `cover`: the words the leading files' best pieces hold together (signals.ts coverFiles).
     //    Not for a name lookup: its answer is a definition, not a file that holds the words.
     const coverTerms = FILE_SIGNALS.fileCoverWeight > 0 && !wantsDefinitions(query) ? signalTerms(query.terms) : [];

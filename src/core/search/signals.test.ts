@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FILE_SIGNALS, FUNCTION_QUESTION } from '../config.ts';
-import { addScore, applyCover, applyFileSignals, applyPieceKind, coverFiles, fileNameSignal, fileNameWords, pathSignal, sameWordForm, type FileCandidate } from './signals.ts';
+import { addScore, applyCover, applyFileSignals, applyNamedLeaf, applyPieceKind, coverFiles, namedLeafFiles, fileNameSignal, fileNameWords, pathSignal, sameWordForm, type FileCandidate } from './signals.ts';
 
 const cand = (id: number, path: string, score: number, language = 'go'): FileCandidate => ({ id, path, language, score, signals: {} });
 
@@ -127,5 +127,31 @@ describe('applyPieceKind', () => {
     expect(cs.map((c) => c.score)).toEqual([2 * FUNCTION_QUESTION.otherPieceFactor, 2, 2, 2 * FUNCTION_QUESTION.otherPieceFactor]);
     expect(cs[0].signals.piece_kind).toBe(FUNCTION_QUESTION.otherPieceFactor);
     expect(cs[1].signals.piece_kind).toBeUndefined();
+  });
+});
+
+describe('named_leaf', () => {
+  const head = { head: true, scope: 1 };
+  const rows = [
+    { id: 1, path: 'src/DefaultValueHandling.cs', symbol: 'DefaultValueHandling' },
+    { id: 2, path: 'src/JsonSyntaxException.java', symbol: 'JsonSyntaxException' },
+    { id: 3, path: 'src/JsonArray.java', symbol: 'JsonArray' },
+    { id: 4, path: 'src/TraceLevel.cs', symbol: 'TraceLevel' },
+    { id: 5, path: 'src/Other.java', symbol: 'OtherException' },
+  ];
+  const types = new Map([[1, 'enum'], [2, 'class'], [3, 'class'], [4, 'enum'], [5, 'class']]);
+  it('finds the files that define an enum or an exception the question names, at its head and under its qualifier', () => {
+    // 4 is an enum under another qualifier (scope < 1), 5 a later piece of its exception.
+    const tiers = new Map([[1, head], [2, head], [3, head], [4, { head: true, scope: 0.3 }], [5, { head: false, scope: 1 }]]);
+    expect([...namedLeafFiles(rows, tiers, types)].sort()).toEqual(['src/DefaultValueHandling.cs', 'src/JsonSyntaxException.java']);
+    expect(namedLeafFiles(rows, new Map(), types).size).toBe(0);
+  });
+  it('scales every piece of those files by namedLeafFactor, named', () => {
+    const cs = [cand(1, 'src/DefaultValueHandling.cs', 2), cand(6, 'src/DefaultValueHandling.cs', 1), cand(7, 'src/MathUtils.cs', 1.5)];
+    applyNamedLeaf(cs, new Set(['src/DefaultValueHandling.cs']));
+    expect(cs[0].score).toBeCloseTo(2 * FILE_SIGNALS.namedLeafFactor);
+    expect(cs[1].signals.named_leaf).toBe(FILE_SIGNALS.namedLeafFactor);
+    expect(cs[2].score).toBe(1.5);
+    expect(cs[2].signals.named_leaf).toBeUndefined();
   });
 });

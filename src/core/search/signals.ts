@@ -314,6 +314,40 @@ export function applyCover(cands: FileCandidate[], fileTerms: ReadonlyMap<string
   }
 }
 
+/** Fewest query terms for `named_leaf`: a question with more to say than the type's name. */
+export const NAMED_LEAF_MIN_TERMS = 3;
+
+/** A type name that reads as an exception or error type (`JsonSyntaxException`, `AFError`). */
+const EXCEPTION_NAME_RE = /(?:Exception|Error)$/;
+
+/**
+ * The files that define an enum or an exception type the question names (`DefaultValueHandling`
+ * in "Fixed DefaultValueHandling.Ignore with decimal properties", `JsonSyntaxException` in
+ * "Throw JsonSyntaxException instead of NPE for a null AtomicLongArray element"): a candidate
+ * that is the head of a definition of a question's name (`tiers`, symbols.ts matchDefinition)
+ * under its qualifier (scope 1), of type enum or named …Exception / …Error.
+ */
+export function namedLeafFiles(cands: ReadonlyArray<{ id: number; path: string; symbol: string | null }>, tiers: ReadonlyMap<number, { head: boolean; scope: number }>, chunkTypeOf: ReadonlyMap<number, string>): Set<string> {
+  const out = new Set<string>();
+  for (const c of cands) {
+    const m = tiers.get(c.id);
+    if (!m || !m.head || m.scope < 1) continue;
+    if (chunkTypeOf.get(c.id) === 'enum' || EXCEPTION_NAME_RE.test(c.symbol ?? '')) out.add(c.path);
+  }
+  return out;
+}
+
+/**
+ * `named_leaf`, in place: every piece of a file in `files` (namedLeafFiles) ×
+ * FILE_SIGNALS.namedLeafFactor. A question that names an enum or an exception and says more
+ * (a commit subject, a behaviour) is about the code that throws or reads it: the type's own
+ * small file led on `name`, `exact`, `path` and `file_name` from that one word.
+ */
+export function applyNamedLeaf(cands: FileCandidate[], files: ReadonlySet<string>): void {
+  if (!files.size) return;
+  for (const c of cands) if (files.has(c.path)) scaleScore(c, 'named_leaf', FILE_SIGNALS.namedLeafFactor);
+}
+
 /**
  * `piece_kind`, in place: for a question that describes one function (query.ts
  * describesFunction), every piece that is not a function or a method (a class or struct head, a

@@ -21,6 +21,15 @@ describe('qualified names', () => {
     expect(tier('Plug.Conn.send_resp', row('send_resp', 'Plug.Conn', 'lib/plug/conn.ex', 'function'))).toBe(DEFINITION_TIERS.exactCaseHead);
     expect(tier('Conn.send_resp', row('send_resp', 'Plug.Conn', 'lib/plug/conn.ex', 'function'))).toBe(DEFINITION_TIERS.exactCaseHead);
   });
+  it('a qualifier that names a folder with `_` in it (a Rust crate) is in the path', () => {
+    expect(tier('clap_lex::ParsedArg', row('ParsedArg', null, 'clap_lex/src/lib.rs'))).toBeCloseTo(DEFINITION_TIERS.exactCaseHead * QUALIFIED_TIERS.inPath);
+    expect(tier('clap_lex::ParsedArg', row('ParsedArg', null, 'clap_builder/src/lib.rs'))).toBeCloseTo(DEFINITION_TIERS.exactCaseHead * QUALIFIED_TIERS.elsewhere);
+  });
+  it('a match says how well its place fits the qualifier (scope)', () => {
+    const targets = symbolTargets(processQuery('where MissingMemberHandling.Error makes deserializing fail'));
+    expect(matchDefinition(targets, row('Error', 'MissingMemberHandling', 'Src/MissingMemberHandling.cs', 'enum'))?.scope).toBe(1);
+    expect(matchDefinition(targets, row('Error', 'TraceLevel', 'Src/TraceLevel.cs', 'enum'))?.scope).toBe(QUALIFIED_TIERS.elsewhere);
+  });
   it('a Go package-qualified function finds the function in that package folder', () => {
     expect(tier('http.NewRequest', row('NewRequest', null, 'src/net/http/request.go', 'function'))).toBeCloseTo(QUALIFIED_TIERS.inPath);
   });

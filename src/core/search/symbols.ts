@@ -45,6 +45,12 @@ export interface DefinitionMatch {
   size: number;
   /** Its file is an implementation file (text/file-kind.ts 'code'): DEFINITION_KIND_STEPS more steps. */
   implementation?: boolean;
+  /**
+   * How well its place fits a qualified target (qualifiedScope: 1, or a QUALIFIED_TIERS share;
+   * 1 for an unqualified one). QUALIFIED_TIERS.elsewhere: the name under another parent, in no
+   * qualifier's path (`Error` of `TraceLevel` for `MissingMemberHandling.Error`).
+   */
+  scope: number;
 }
 
 /** What a chunk needs for matching (StoredChunk has it). */
@@ -157,7 +163,7 @@ export function matchDefinition(targets: readonly SymbolTarget[], row: SymbolRow
       const tier = (exactCase
         ? head ? DEFINITION_TIERS.exactCaseHead : DEFINITION_TIERS.exactCaseTail
         : head ? DEFINITION_TIERS.otherCaseHead : DEFINITION_TIERS.otherCaseTail) * (otherKind ? DECLARATION_OTHER_KIND : 1) * scope;
-      if (!best || tier > best.tier) best = { tier, name, exactCase, head, size };
+      if (!best || tier > best.tier) best = { tier, name, exactCase, head, size, scope };
     }
   }
   // The file's kind only for a row that defines a target (most candidates define none).
@@ -165,10 +171,16 @@ export function matchDefinition(targets: readonly SymbolTarget[], row: SymbolRow
   return best;
 }
 
-/** Lower-case words of a path: its directories and the file name without extension, split at identifier boundaries too. */
+/**
+ * Lower-case words of a path: its directories and the file name without extension, whole
+ * (`clap_lex`, a Rust crate a qualifier names) and split at `_`, `-` and `.` too.
+ */
 function pathWordsOf(path: string): Set<string> {
   const out = new Set<string>();
-  for (const seg of path.toLowerCase().replace(/\.[^./]*$/, '').split(/[/._-]+/)) if (seg) out.add(seg);
+  for (const dir of path.toLowerCase().replace(/\.[^./]*$/, '').split('/')) {
+    if (dir) out.add(dir);
+    for (const seg of dir.split(/[._-]+/)) if (seg) out.add(seg);
+  }
   return out;
 }
 
