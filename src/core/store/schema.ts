@@ -340,6 +340,11 @@ export const MIGRATIONS: readonly string[] = [
   `
   UPDATE files SET hash = '', mtime = -1 WHERE language IN ('c', 'cpp', 'ruby');
   `,
+  // 13 (issue 35): Lua type annotations (`---@class LazyPlugin`, `---@alias`, `---@enum`) are
+  // names a chunk defines: Lua files are re-chunked on the next run.
+  `
+  UPDATE files SET hash = '', mtime = -1 WHERE language = 'lua';
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
