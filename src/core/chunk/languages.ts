@@ -448,7 +448,8 @@ export function rubyModules(text: string): ConstantDef[] {
  * `---@class (exact) Opts`, `---@alias PluginOpts table|fun(…)`, `---@enum Kind`. The parse sees
  * comments and names nothing, so a lookup of `LazyPlugin` found a user of the type (a function's
  * `---@param plugin LazyPlugin`) before the annotation that declares it. A dotted name
- * (`---@class vim.lsp.Client`) is listed as written and by its last segment.
+ * (`---@class vim.lsp.Client`) is listed as written and by its last segment when that is a type's
+ * capitalised name (not `opts` of `telescope.builtin.find_files.opts`).
  */
 const LUA_TYPE_ANNOTATION = /^[ \t]*---[ \t]*@(?:class|alias|enum)[ \t]+(?:\([^)\n]*\)[ \t]*)?([A-Za-z_][\w.]*\w)/gm;
 
@@ -457,8 +458,9 @@ export function luaTypeAnnotations(text: string): ConstantDef[] {
   if (!text.includes('---')) return out;
   for (const m of text.matchAll(LUA_TYPE_ANNOTATION)) {
     const written = m[1]!;
+    // `vim.lsp.Client` is also `Client`; `telescope.builtin.find_files.opts` is not `opts`.
     const last = written.slice(written.lastIndexOf('.') + 1);
-    for (const name of new Set([last, written])) out.push({ name, lineStart: m.index! });
+    for (const name of new Set([/^\p{Lu}/u.test(last) ? last : written, written])) out.push({ name, lineStart: m.index! });
   }
   return out;
 }

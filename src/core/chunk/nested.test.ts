@@ -331,13 +331,13 @@ describe('Lua type annotations define their names (issue 35)', () => {
   it('a ---@class, ---@alias or ---@enum line is listed in the defines of the chunk holding it', async () => {
     const src = [
       '---@alias PluginKind "normal"|"clean"', '', '---@class (exact) PluginState', '---@field dir? string', '',
-      '---@class LazyPlugin: PluginBase,PluginState', '---@field name string', '', '---@class vim.lsp.Client', '',
+      '---@class LazyPlugin: PluginBase,PluginState', '---@field name string', '', '---@class vim.lsp.Client', '---@class telescope.builtin.find_files.opts : base_opts', '',
       '---@param plugin LazyPlugin', 'local function load(plugin)', '  return plugin.name', 'end', '',
       '-- @class NotAnnotation', 'return { load = load }', '',
     ].join('\n');
     const chunks = await chunkParsed('lua/lazy/types.lua', src);
     const defines = chunks.flatMap((c) => c.defines ?? []);
-    expect(defines).toEqual(['PluginKind', 'PluginState', 'LazyPlugin', 'Client', 'vim.lsp.Client']);
+    expect(defines).toEqual(['PluginKind', 'PluginState', 'LazyPlugin', 'Client', 'vim.lsp.Client', 'telescope.builtin.find_files.opts']);
     const holder = chunks.find((c) => c.defines?.includes('LazyPlugin'))!;
     expect(holder.startLine).toBeLessThanOrEqual(6);
     expect(holder.endLine).toBeGreaterThanOrEqual(6);
