@@ -444,6 +444,28 @@ export function rubyModules(text: string): ConstantDef[] {
 }
 
 /**
+ * LuaLS / EmmyLua type annotations, Lua's only type declarations: `---@class LazyPlugin: Base`,
+ * `---@class (exact) Opts`, `---@alias PluginOpts table|fun(…)`, `---@enum Kind`. The parse sees
+ * comments and names nothing, so a lookup of `LazyPlugin` found a user of the type (a function's
+ * `---@param plugin LazyPlugin`) before the annotation that declares it. A dotted name
+ * (`---@class vim.lsp.Client`) is listed as written and by its last segment when that is a type's
+ * capitalised name (not `opts` of `telescope.builtin.find_files.opts`).
+ */
+const LUA_TYPE_ANNOTATION = /^[ \t]*---[ \t]*@(?:class|alias|enum)[ \t]+(?:\([^)\n]*\)[ \t]*)?([A-Za-z_][\w.]*\w)/gm;
+
+export function luaTypeAnnotations(text: string): ConstantDef[] {
+  const out: ConstantDef[] = [];
+  if (!text.includes('---')) return out;
+  for (const m of text.matchAll(LUA_TYPE_ANNOTATION)) {
+    const written = m[1]!;
+    // `vim.lsp.Client` is also `Client`; `telescope.builtin.find_files.opts` is not `opts`.
+    const last = written.slice(written.lastIndexOf('.') + 1);
+    for (const name of new Set([/^\p{Lu}/u.test(last) ? last : written, written])) out.push({ name, lineStart: m.index! });
+  }
+  return out;
+}
+
+/**
  * C/C++ second reading (parseAlternative): a project's own macro statement lines blanked
  * (maskCMacroLines). Unlike the annotations these are not known names, and blanking one of a
  * pair (`FMT_BEGIN_NAMESPACE` … `FMT_END_NAMESPACE`) can turn a local error into one that
@@ -845,6 +867,7 @@ export const LANGUAGE_SPECS: Readonly<Record<string, LanguageSpec>> = {
     docStyle: 'preceding',
     lineComment: '--',
     read: readLua,
+    constants: luaTypeAnnotations,
     // A module's tables (`M.defaults = { … }`, `actions.select_default = { … }`): what a caller names.
     constantQueries: [{
       owners: { statement: 'assignment_statement', lead: /[A-Za-z_]\w*\.[A-Za-z_]\w*[ \t]*=[ \t]*\{/y },

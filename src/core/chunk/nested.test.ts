@@ -327,6 +327,24 @@ describe('Ruby modules define their names (issue 35)', () => {
   });
 });
 
+describe('Lua type annotations define their names (issue 35)', () => {
+  it('a ---@class, ---@alias or ---@enum line is listed in the defines of the chunk holding it', async () => {
+    const src = [
+      '---@alias PluginKind "normal"|"clean"', '', '---@class (exact) PluginState', '---@field dir? string', '',
+      '---@class LazyPlugin: PluginBase,PluginState', '---@field name string', '', '---@class vim.lsp.Client', '---@class telescope.builtin.find_files.opts : base_opts', '',
+      '---@param plugin LazyPlugin', 'local function load(plugin)', '  return plugin.name', 'end', '',
+      '-- @class NotAnnotation', 'return { load = load }', '',
+    ].join('\n');
+    const chunks = await chunkParsed('lua/lazy/types.lua', src);
+    const defines = chunks.flatMap((c) => c.defines ?? []);
+    expect(defines).toEqual(['PluginKind', 'PluginState', 'LazyPlugin', 'Client', 'vim.lsp.Client', 'telescope.builtin.find_files.opts']);
+    const holder = chunks.find((c) => c.defines?.includes('LazyPlugin'))!;
+    expect(holder.startLine).toBeLessThanOrEqual(6);
+    expect(holder.endLine).toBeGreaterThanOrEqual(6);
+    expect(find(chunks, 'load')?.defines ?? []).toEqual([]);
+  });
+});
+
 describe('C conditional compilation inside an expression', () => {
   // tree-sitter cannot read an #ifdef in the middle of an expression: the rest of the file
   // becomes one ERROR node. The chunker reads it again with the conditional lines blanked.

@@ -289,6 +289,35 @@ export function lightStem(word: string): string {
   return word;
 }
 
+/**
+ * Words a file or directory name writes for a prose word the code does not use (issue 35 class
+ * 6): a human language by its ISO 639-1 code (`german` → `de.ts`, `locales/pt-BR.ts`), and
+ * translations by the names projects give their folders (`locale`, `i18n`). Conventions, not
+ * synonyms picked for questions: the issue's own examples ("reply" → response, "dispatch" →
+ * router) and "patterns" → regexes (from reading one repository's misses) are left out, as any
+ * synonym list would be tuned to the questions that suggested it. One direction, query word →
+ * path word, and only for the path signals (signals.ts `path`, `file_name`) and as phrases on
+ * the path column: never FTS terms over the text, where `de` would match every text.
+ */
+const PATH_NAMES: Record<string, string[]> = {
+  // ISO 639-1: the languages a project's translations are most often named for.
+  arabic: ['ar'], bulgarian: ['bg'], catalan: ['ca'], chinese: ['zh'], czech: ['cs'], danish: ['da'],
+  dutch: ['nl'], english: ['en'], finnish: ['fi'], french: ['fr'], german: ['de'], greek: ['el'],
+  hebrew: ['he'], hindi: ['hi'], hungarian: ['hu'], indonesian: ['id'], italian: ['it'],
+  japanese: ['ja'], korean: ['ko'], norwegian: ['no', 'nb'], persian: ['fa'], polish: ['pl'],
+  portuguese: ['pt'], romanian: ['ro'], russian: ['ru'], spanish: ['es'], swedish: ['sv'],
+  thai: ['th'], turkish: ['tr'], ukrainian: ['uk', 'ua'], vietnamese: ['vi'],
+  translation: ['locale', 'locales', 'i18n', 'l10n'], localization: ['locale', 'locales', 'i18n', 'l10n'],
+};
+
+/** PATH_NAMES by the light stem of each word (`translations`, `translation` → `transl`). */
+const PATH_NAMES_BY_STEM: Map<string, string[]> = new Map(Object.entries(PATH_NAMES).map(([w, names]) => [lightStem(w), names]));
+
+/** The words a path writes for lower-case `term` (PATH_NAMES, by its light stem); not including the term. */
+export function pathNamesFor(term: string): string[] {
+  return PATH_NAMES_BY_STEM.get(lightStem(term)) ?? [];
+}
+
 /** The FTS5 token a phrase's prefix marker applies to: the term's last run of letters and digits. */
 const LAST_TOKEN_RE = /[\p{L}\p{N}\p{M}]*$/u;
 
@@ -381,7 +410,12 @@ export function processQuery(input: string): ProcessedQuery {
   return { ...pq, targets: symbolTargets(pq) };
 }
 
-/** expandedTerms' FTS phrases grouped by the term they came from, in term order. */
+/**
+ * expandedTerms' FTS phrases grouped by the term they came from, in term order. A term's
+ * path names (pathNamesFor: `german` → `de`) join its group restricted to the path column
+ * (`path_words : "de"`), so the file named for it is a candidate: in every other column
+ * `de` or `re` is a word of any text.
+ */
 function groupPhrases(expandedTerms: string[], groupOf: Map<string, string>, lastWord: string | null): FtsPhrase[][] {
   const groups = new Map<string, FtsPhrase[]>();
   for (const t of expandedTerms) {
@@ -389,6 +423,9 @@ function groupPhrases(expandedTerms: string[], groupOf: Map<string, string>, las
     const list = groups.get(key) ?? [];
     list.push({ phrase: ftsTerm(t, lastWord), word: quoteFts(t) });
     groups.set(key, list);
+  }
+  for (const [key, list] of groups) {
+    for (const name of pathNamesFor(key)) list.push({ phrase: `path_words : ${quoteFts(name)}`, word: quoteFts(name) });
   }
   return [...groups.values()];
 }

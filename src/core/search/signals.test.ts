@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FILE_SIGNALS, FUNCTION_QUESTION } from '../config.ts';
+import { processQuery } from './query.ts';
 import { addScore, applyCover, applyFileSignals, applyNamedLeaf, applyPieceKind, coverFiles, namedLeafFiles, fileNameSignal, fileNameWords, pathSignal, sameWordForm, type FileCandidate } from './signals.ts';
 
 const cand = (id: number, path: string, score: number, language = 'go'): FileCandidate => ({ id, path, language, score, signals: {} });
@@ -116,6 +117,25 @@ describe('path word forms (issue 35)', () => {
     expect(pathSignal('src/os/win.go', ['windows'])).toBe(1);
     expect(pathSignal('include/fmt/ostream.h', ['streams'])).toBe(1);
     expect(pathSignal('src/unlock.c', ['lock'])).toBe(0);
+  });
+});
+
+describe('path names for words the code does not use (issue 35 class 6)', () => {
+  it('a language by its ISO 639-1 code, translations by their folder; one direction, path signals only', () => {
+    expect(pathSignal('packages/zod/src/v4/locales/de.ts', ['german'])).toBe(1);
+    expect(fileNameSignal('packages/zod/src/v4/locales/de.ts', ['german', 'translations'])).toBeGreaterThan(0);
+    expect(pathSignal('packages/zod/src/v4/locales/pt.ts', ['german'])).toBe(0);
+    expect(pathSignal('src/i18n/messages.ts', ['translations'])).toBeGreaterThan(0);
+    // No synonyms beyond those conventions: a reply is not a response here.
+    expect(pathSignal('lib/src/response.dart', ['reply'])).toBe(0);
+    // Not the reverse: a question about `de` is not about German.
+    expect(pathSignal('docs/german.md', ['de'])).toBe(0);
+  });
+  it('joins the FTS groups restricted to the path column, never as a word of the text', () => {
+    const q = processQuery('german translations of the error messages');
+    expect(q.ftsGroups.flat().map((p) => p.phrase)).toContain('path_words : "de"');
+    expect(q.ftsQuery).not.toContain('"de"');
+    expect(processQuery('error messages').ftsGroups.flat().some((p) => p.phrase.startsWith('path_words'))).toBe(false);
   });
 });
 

@@ -16,7 +16,7 @@
 import { FILE_SIGNALS, FUNCTION_QUESTION, KIND_FACTORS } from '../config.ts';
 import { fileKind, type SearchIntent } from '../text/file-kind.ts';
 import { splitIdentifier } from '../text/identifiers.ts';
-import { expandAbbreviation, isFunctionKind, isStopWord, lightStem } from './query.ts';
+import { expandAbbreviation, isFunctionKind, isStopWord, lightStem, pathNamesFor } from './query.ts';
 import { maskCount } from './rerank.ts';
 
 /** A candidate being scored: its score and the named contributions that made it. */
@@ -133,9 +133,14 @@ function namesWord(w: string, t: string, stem: string): boolean {
   return stem.length >= COMPOUND_TAIL_MIN && w.length > stem.length && w.endsWith(stem);
 }
 
-/** The abbreviations and long forms of term `t` and of its stem (`windows` → window → `win`). */
+/**
+ * The abbreviations and long forms of term `t` and of its stem (`windows` → window → `win`), and
+ * the words a path writes for it (query.ts pathNamesFor: `german` → `de`, `translations` → `i18n`).
+ */
 function abbreviationsOf(t: string, stem: string): string[] {
-  return stem === t ? expandAbbreviation(t) : [...expandAbbreviation(t), ...expandAbbreviation(stem)];
+  const own = stem === t ? expandAbbreviation(t) : [...expandAbbreviation(t), ...expandAbbreviation(stem)];
+  const named = pathNamesFor(t);
+  return named.length ? [...own, ...named] : own;
 }
 
 /** A query term with what the path signals compare: its light stem and abbreviations, worked out once per query. */

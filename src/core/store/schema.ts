@@ -349,10 +349,13 @@ export const MIGRATIONS: readonly string[] = [
   // 13: the chunker's parse limit counts parse work instead of wall time, and a file whose
   // syntax errors cover most of it keeps its tree when a fifth of it is definitions read with
   // no error (chunk/chunker.ts): files of a language with a grammar that were chunked wholly as
-  // text (a timed-out parse, or such errors) are re-chunked on the next run.
+  // text (a timed-out parse, or such errors) are re-chunked on the next run. And (issue 35) Lua
+  // type annotations (`---@class LazyPlugin`, `---@alias`, `---@enum`) are names a chunk
+  // defines: Lua files are re-chunked too.
   `
   UPDATE files SET hash = '', mtime = -1 WHERE language IN (${sqlList(GRAMMAR_LANGUAGES_AT_13)})
     AND path IN (SELECT path FROM chunks GROUP BY path HAVING min(chunk_type) = 'text' AND max(chunk_type) = 'text');
+  UPDATE files SET hash = '', mtime = -1 WHERE language = 'lua';
   `,
 ];
 

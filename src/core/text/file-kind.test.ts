@@ -40,6 +40,11 @@ describe('intent', () => {
     expect(intentOfQuery('gin.Context.SetParam shortcut for e2e tests', false)).toBe('code');
     expect(intentOfQuery('unit tests for the parser in tests', false)).toBe('test');
     expect(intentOfQuery('where is the router tested', false)).toBe('test');
+    // `spec` alone is a specification ("the RESP3 spec", "callback spec"); specs and spec files are tests.
+    expect(intentOfQuery('Accept -nan per the RESP3 spec recommendation', false)).toBe('code');
+    expect(intentOfQuery('Fix Plug.Parsers.parse/5 callback spec', false)).toBe('code');
+    expect(intentOfQuery('the specs for the router', false)).toBe('test');
+    expect(intentOfQuery('reloading when a spec file changes', false)).toBe('test');
   });
   it('keeps a one-identifier query a name lookup', () => {
     expect(intentOfQuery('TestRouter', true)).toBe('code');

@@ -91,7 +91,7 @@ export function fileKind(path: string, language: string): FileKind {
 
 /** Query words that ask for a kind of file: "tests for the router", "how to configure X", "docs for …". */
 const INTENT_WORDS: ReadonlyArray<[RegExp, SearchIntent]> = [
-  [/\b(tests?|testing|tested|unit[- ]?tests?|specs?|test[- ]?cases?|fixtures?|mocks?)\b/i, 'test'],
+  [/\b(tests?|testing|tested|unit[- ]?tests?|specs|spec files?|test[- ]?cases?|fixtures?|mocks?)\b/i, 'test'],
   [/\b(examples?|samples?|demos?|usage example)\b/i, 'example'],
   [/\b(docs?|documentation|documented|readme|changelog|guide|tutorial|manual)\b/i, 'docs'],
   [/\b(config|configs|configure[sd]?|configuring|configuration|settings|dependenc(y|ies)|build (script|file|system))\b/i, 'config'],
