@@ -9,11 +9,11 @@
  * - every answer within its max_tokens (bytes/3 of the serialized result), and the MCP
  *   `search` answer holding the files of `sift search --json`'s top 10.
  *
- * Usage: tsx bench/mcp.ts [--quick] [--from go] [--runs N] [--first-only]   (also a hook of `npm run bench`)
+ * Usage: tsx bench/mcp.ts [--quick] [--from go] [--runs N] [--first-only] [--out NAME]   (also a hook of `npm run bench`)
  *   --from go: the fresh repository is 1,000 files of Go's sources (net, crypto, ...) instead of node_modules;
  *   --runs N: fresh servers for the first-index medians (FIRST_RUNS; 3 with --quick); --first-only: only those;
  *   --against BIN: alternate those runs with another checkout's bin/sift (A/B in one run).
- * Writes bench/results/<date>-mcp.{md,json}.
+ * Writes bench/results/<date>-mcp.{md,json} (--first-only: <date>-mcp-first; --out NAME: NAME.{md,json}).
  */
 import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -486,7 +486,9 @@ if (isMain(import.meta.url)) {
   const date = new Date().toISOString().slice(0, 10);
   mkdirSync(RESULTS_DIR, { recursive: true });
   const md = `# sift mcp and CLI start (issue 26)\n\n${machineMarkdown(r.machine)}\n\n${r.markdown}\n`;
-  const name = `${date}-mcp${r.grep ? '' : '-first'}${from === 'go' ? '-go' : ''}`;
+  // --out NAME: the results' file name (bench/results/NAME.md and .json), so an A/B run does not overwrite the dated default.
+  const out = flags.get('out');
+  const name = typeof out === 'string' ? out : `${date}-mcp${r.grep ? '' : '-first'}${from === 'go' ? '-go' : ''}`;
   writeFileSync(join(RESULTS_DIR, `${name}.md`), md);
   writeFileSync(join(RESULTS_DIR, `${name}.json`), JSON.stringify({ ...r, markdown: undefined }, null, 1) + '\n');
   process.stdout.write(md);
