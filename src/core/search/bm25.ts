@@ -293,6 +293,8 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
     // A question that reads as a function's doc comment ("Hijack implements the Hijacker.Hijack
     // method.") names the type a member belongs to for context; its answer is the function.
     const docComment = readsAsDocComment(query.original);
+    /** A name lookup (symbols.ts wantsDefinitions): its answer is a definition. */
+    const lookup = wantsDefinitions(query);
     const targets = docComment ? query.targets.filter((t) => !t.owner) : query.targets;
     const exact = new Set<number>();
     // A pack over HTTP: the doclists' pages and the index leaves of the lookups below, in one round.
@@ -319,7 +321,7 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
       for (const row of named) exact.add(row.id);
     }
     // A name lookup that no chunk defines: chunks whose text declares it (a nested function, …).
-    const textDefs = wantsDefinitions(query) && exact.size === 0 ? await textDefinitions(db, query, where, params, readRows ?? ((ids) => readChunks(db, ids))) : [];
+    const textDefs = lookup && exact.size === 0 ? await textDefinitions(db, query, where, params, readRows ?? ((ids) => readChunks(db, ids))) : [];
     for (const id of textDefs) exact.add(id);
 
     // 2. FTS candidates: the best n rows, filters applied in SQL, plus the definitions, whose
@@ -345,7 +347,6 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
     // type it names later (symbols.ts docCommentTargets).
     const docTargets = docComment ? docCommentTargets({ original: query.original, targets }) : null;
     const chunkTypeOf = new Map<number, string>();
-    const lookup = wantsDefinitions(query);
     for (const r of await readChunks(db, ids, { content: needContent })) {
       chunkTypeOf.set(r.id, r.chunkType);
       const m = matchDefinition(targets, r);
@@ -377,7 +378,7 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
     }
     // 5. `cover`: the words the leading files' best pieces hold together (signals.ts coverFiles).
     //    Not for a name lookup: its answer is a definition, not a file that holds the words.
-    const coverTerms = FILE_SIGNALS.fileCoverWeight > 0 && !wantsDefinitions(query) ? signalTerms(query.terms) : [];
+    const coverTerms = FILE_SIGNALS.fileCoverWeight > 0 && !lookup ? signalTerms(query.terms) : [];
     if (coverTerms.length > 1) {
       stage('rank');
       const coverStems = coverTerms.map(lightStem);
@@ -394,7 +395,7 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
       scores.set(r.id, r.score);
       signals.set(r.id, r.signals);
     }
-    if (wantsDefinitions(query)) {
+    if (lookup) {
       // A chunk whose text declares a name no chunk defines (a nested function, an example in a
       // doc): a definition of the lowest tier (textDefinitions).
       for (const id of textDefs) {

@@ -134,8 +134,11 @@ function namedIn(words: readonly string[], text: string): Declared | null {
 
 /** A word of a query: identifier characters, optionally joined by `::`, `->`, `.`, `-`, `#`, `/`. */
 const QUERY_WORD_RE = /[\p{L}\p{N}\p{M}_$]+(?:(?:::|->|[.\-#/])[\p{L}\p{N}\p{M}_$]+)*/gu;
-/** What joins the names of a query word (QUERY_WORD_RE's separators). */
-const QUALIFIER_RE = /::|->|[.\-#/]/;
+/**
+ * What joins the names of a query word (QUERY_WORD_RE's separators): symbols.ts QUALIFIER_RE's
+ * and also `-` and `/` (`DataTable/DataSet`), which name no parent of a definition.
+ */
+const WORD_JOINER_RE = /::|->|[.\-#/]/;
 const HAS_WORD_CHAR_RE = /[\p{L}\p{N}]/u;
 const CONTROL_RE = /[\p{Cc}\p{Cf}\p{Cs}]/gu;
 
@@ -363,7 +366,7 @@ export function processQuery(input: string): ProcessedQuery {
       wholeTerms.push(lower);
       // In prose, each name of a qualified or slash-joined one is a word of its own
       // (`DataTable/DataSet` → datatable, dataset; `JsonSerializer.Binder` → jsonserializer).
-      if (words.length > 1) for (const seg of lower.split(QUALIFIER_RE)) if (seg && seg !== lower) partTerms.push(seg.slice(0, MAX_TERM_CHARS));
+      if (words.length > 1) for (const seg of lower.split(WORD_JOINER_RE)) if (seg && seg !== lower) partTerms.push(seg.slice(0, MAX_TERM_CHARS));
       for (const part of splitIdentifier(word)) partTerms.push(part.slice(0, MAX_TERM_CHARS));
     } else {
       wholeTerms.push(lower);
