@@ -12,7 +12,7 @@ SIFT_SERVER=0 (no warm server), and measures wall and the child's CPU (user + sy
 and `node -e 0` once per round for scale. DIR is indexed once per build before the rounds (the
 search rows read that index), and each command is run once per build before the rounds so a
 build that keeps a cache across runs (dist-cli/code-cache/) has it. A build is a checkout root
-(its bin/sift), optionally with environment settings (e.g. now=.:SIFT_CODE_CACHE=0). Prints the
+(its bin/sift), optionally with environment settings (e.g. src=.:SIFT_NO_BUNDLE=1). Prints the
 median (and min-max) of CPU and wall per build and command, and checks that every build's stdout
 is the same for each search (timings removed).
 """

@@ -10,7 +10,6 @@
  * bin/sift falls back to tsx when one of them changed since (a stale bundle is never run).
  */
 import { existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { builtinModules } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -84,55 +83,7 @@ const client = await esbuild.build({
   sourcemap: 'linked',
   logLevel: 'warning',
 }).catch((e) => giveUp(e instanceof Error ? e.message.split('\n')[0] : String(e)));
-// The same CLI as one CommonJS file, dist-cli/main.cjs, which bin/sift runs through V8's code
-// cache (src/cli/code-cache.ts; Node 20 caches no compiled ES modules). No chunks: a command's
-// lazily imported modules are wrapped to be evaluated on first use, as the ESM chunks are
-// loaded on first use. `import.meta.url` is this file's URL. A dynamic import of a Node
-// built-in (in wa-sqlite's and tree-sitter's glue) becomes a require through a module of its own.
-const builtinImport = {
-  name: 'builtin-dynamic-import',
-  setup(b) {
-    b.onResolve({ filter: /^(node:)?[a-z_/]+$/ }, (a) =>
-      a.kind === 'dynamic-import' && builtinModules.includes(a.path.replace(/^node:/, '')) ? { path: a.path, namespace: 'builtin-import' } : undefined);
-    b.onLoad({ filter: /.*/, namespace: 'builtin-import' }, (a) => ({ contents: `export * from ${JSON.stringify(a.path)};`, loader: 'js' }));
-  },
-};
-const cjs = await esbuild.build({
-  absWorkingDir: root,
-  entryPoints: { main: 'src/cli/main.ts' },
-  outdir: tmp,
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  external: ['@huggingface/transformers', 'onnxruntime-node', 'onnxruntime-web', 'hnswlib-wasm', 'voy-search', 'tsx'],
-  define: { 'import.meta.url': '__siftBundleUrl' },
-  banner: { js: 'var __siftBundleUrl = require("node:url").pathToFileURL(__filename).href;' },
-  minify: process.env.SIFT_BUILD_NO_MINIFY !== "1",
-  outExtension: { '.js': '.cjs' },
-  metafile: true,
-  sourcemap: 'linked',
-  logLevel: 'warning',
-  plugins: [lazyAjv, builtinImport],
-}).catch((e) => giveUp(e instanceof Error ? e.message.split('\n')[0] : String(e)));
-// Its loader, which bin/sift imports before the bundle: one file of Node built-ins.
-const loader = await esbuild.build({
-  absWorkingDir: root,
-  entryPoints: { 'code-cache': 'src/cli/code-cache.ts' },
-  outdir: tmp,
-  bundle: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  minify: process.env.SIFT_BUILD_NO_MINIFY !== "1",
-  outExtension: { '.js': '.mjs' },
-  metafile: true,
-  sourcemap: 'linked',
-  logLevel: 'warning',
-}).catch((e) => giveUp(e instanceof Error ? e.message.split('\n')[0] : String(e)));
-const builds = [result, client, cjs, loader];
-const inputs = [...new Set(builds.flatMap((r) => Object.keys(r.metafile.inputs)))]
-  .filter((p) => !p.startsWith('builtin-import:'))
+const inputs = [...new Set([...Object.keys(result.metafile.inputs), ...Object.keys(client.metafile.inputs)])]
   .filter((p) => !p.split('/').includes('node_modules'))
   .map((p) => {
     const s = statSync(join(root, p));
@@ -143,5 +94,5 @@ const old = `${out}.old-${process.pid}`;
 if (existsSync(out)) renameSync(out, old);
 renameSync(tmp, out);
 rmSync(old, { recursive: true, force: true });
-const bytes = builds.flatMap((r) => Object.values(r.metafile.outputs)).reduce((n, o) => n + o.bytes, 0);
+const bytes = [result, client].flatMap((r) => Object.values(r.metafile.outputs)).reduce((n, o) => n + o.bytes, 0);
 process.stderr.write(`sift: CLI bundled into ${relative(process.cwd(), out) || out} (${inputs.length} sources, ${(bytes / 1024).toFixed(0)} KB) in ${Math.round(performance.now() - t0)} ms\n`);

@@ -14,8 +14,8 @@ import { trace } from './trace.ts';
 
 export const DEFAULT_POOL_SIZE = defaultPoolSize(availableParallelism());
 
-/** Running from the bundle (scripts/build-cli.mjs: dist-cli/*.mjs, or main.cjs) rather than the TypeScript sources. */
-const BUNDLED = /\.[cm]js$/.test(import.meta.url);
+/** Running from the bundle (scripts/build-cli.mjs, dist-cli/*.mjs) rather than the TypeScript sources. */
+const BUNDLED = import.meta.url.endsWith('.mjs');
 
 /** The URL of a CLI worker thread's module (`name`: 'chunk-worker', 'embed-worker', 'mcp-scan-worker'): the bundled .mjs beside this chunk, or the source. */
 export function cliWorkerEntry(name: 'chunk-worker' | 'embed-worker' | 'mcp-scan-worker'): string {

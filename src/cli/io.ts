@@ -41,8 +41,6 @@ export interface Invocation {
    * place (main.ts rebuild); a bigger one is built in place, so a killed first run resumes.
    */
   smallFolder?: boolean;
-  /** `sift mcp`: called once its first tool call is answered (a long-lived command's point to save bin/sift's code cache). */
-  onFirstAnswer?: () => void;
 }
 
 /** main.ts `run`: a command line in, its exit code out (passed to the server so it need not import main). */

@@ -459,7 +459,7 @@ async function main(argv: string[], r: RunState): Promise<number> {
       const scan = firstScanPays();
       const firstScans = folders.map((d) => (!scan || existsSync(indexPaths(d, o.db).db) ? null : new FirstScan({ root: d, walk, maxBytes: WANTED_SCAN_BYTES })));
       const { runMcp } = await import('./mcp.ts');
-      return runMcp(folders, { ...o, firstScans, onFirstAnswer: r.onFirstAnswer });
+      return runMcp(folders, { ...o, firstScans });
     }
     case 'serve': {
       // The warm server (serve.ts); --status and --stop ask the one running for this home.
@@ -483,7 +483,7 @@ async function main(argv: string[], r: RunState): Promise<number> {
 
 /** Runs one command line; returns its exit code. Every failure is one line on `inv.io`'s stderr. */
 export async function run(argv: string[], inv: Partial<Invocation> = {}): Promise<number> {
-  const r: RunState = { io: inv.io ?? processIo, warm: inv.warm ?? null, smallFolder: inv.smallFolder, onFirstAnswer: inv.onFirstAnswer, index: null };
+  const r: RunState = { io: inv.io ?? processIo, warm: inv.warm ?? null, smallFolder: inv.smallFolder, index: null };
   try {
     const code = await main(argv, r);
     trace('command done');

@@ -37,8 +37,6 @@ export interface McpCliOptions {
   model?: string;
   /** Per folder: its first scan thread, started by main.ts when it had no index file (mcp-first-scan.ts), or null. */
   firstScans?: ReadonlyArray<FirstScan | null>;
-  /** Called once, after the first tool call's answer is written (bin/sift then saves its code cache: code-cache.ts). */
-  onFirstAnswer?: () => void;
 }
 
 /** The tool definitions as MCP lists them. */
@@ -81,17 +79,12 @@ export async function runMcp(dirs: string[], o: McpCliOptions): Promise<number> 
   const server = new Server({ name: SERVER_NAME, version: SERVER_VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: new AjvJsonSchemaValidator() });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: mcpTools() as never }));
   let inFlight: Promise<unknown> = Promise.resolve();
-  let onFirstAnswer = o.onFirstAnswer;
   server.setRequestHandler(CallToolRequestSchema, async (req): Promise<CallToolResult> => {
     const t0 = performance.now();
     const call = callTool(host, req.params.name, req.params.arguments ?? {});
     inFlight = Promise.all([inFlight, call]);
     const a = await call;
     if (process.env.SIFT_MCP_LOG) log(`${req.params.name} ${a.isError ? 'error' : 'ok'} in ${(performance.now() - t0).toFixed(1)} ms`);
-    if (onFirstAnswer) {
-      setImmediate(onFirstAnswer); // after the SDK has written this answer
-      onFirstAnswer = undefined;
-    }
     return a.isError || !a.structuredContent
       ? { content: [{ type: 'text', text: a.text }], isError: true }
       : { content: [{ type: 'text', text: a.text }], structuredContent: a.structuredContent };

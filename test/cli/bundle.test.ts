@@ -13,18 +13,9 @@ import { ROOT } from './run-sift.ts';
 const out = join(ROOT, `dist-cli-test-${process.pid}`);
 let work: string;
 
-/**
- * Runs the bundle at `out` with `args`: its ES modules (main.mjs), or, `cjs`, main.cjs through
- * the code cache loader as bin/sift does (code-cache.mjs; the cache's state on stderr).
- */
-function bundled(args: string[], cjs = false) {
-  const code = cjs
-    ? `import(${JSON.stringify(join(out, 'code-cache.mjs'))}).then(async ({ loadBundle }) => {
-        const b = loadBundle(${JSON.stringify(join(out, 'main.cjs'))}, 'test-' + ${JSON.stringify(args[0])});
-        process.exitCode = await b.exports.run(${JSON.stringify(args)});
-        process.stderr.write('code cache: ' + b.state + (b.save() ? ', written' : '') + '\\n');
-      })`
-    : `import(${JSON.stringify(join(out, 'main.mjs'))}).then((m) => m.run(${JSON.stringify(args)})).then((code) => { process.exitCode = code; })`;
+/** Runs the bundle at `out` with `args`, as bin/sift would. */
+function bundled(args: string[]) {
+  const code = `import(${JSON.stringify(join(out, 'main.mjs'))}).then((m) => m.run(${JSON.stringify(args)})).then((code) => { process.exitCode = code; })`;
   return spawnSync(process.execPath, ['--input-type=module', '-e', code], {
     encoding: 'utf8', timeout: 120_000, env: { ...process.env, SIFT_HOME: join(work, 'home'), SIFT_OFFLINE: '1' },
   });
@@ -64,31 +55,6 @@ describe('bundled CLI', () => {
     const s = bundled(['search', repo, 'handler_17', '--db', db, '--mode', 'bm25', '--json']);
     expect(s.status, s.stderr).toBe(0);
     expect(JSON.parse(s.stdout).results[0].path).toBe('pkg1/mod17.py');
-  });
-
-  it('runs as one CommonJS file through the code cache: index (chunk workers), search, the same answers', () => {
-    const repo = join(work, 'repo-cjs');
-    for (let i = 0; i < 40; i++) {
-      mkdirSync(join(repo, `pkg${i % 4}`), { recursive: true });
-      writeFileSync(join(repo, `pkg${i % 4}`, `mod${i}.py`), `def handler_${i}(request):\n    return request.value * ${i}\n`);
-    }
-    const help = [bundled(['--help'], true), bundled(['--help'], true)];
-    expect(help[0].stderr).toContain('code cache: none, written');
-    expect(help[1].stderr).toContain('code cache: hit');
-    for (const r of help) expect(r.stdout).toBe(bundled(['--help']).stdout);
-    const db = join(work, 'index-cjs.db');
-    const idx = bundled(['index', repo, '--db', db, '--no-embed', '--workers', '2', '--json'], true);
-    expect(idx.status, idx.stderr).toBe(0);
-    expect(idx.stderr).not.toMatch(/chunk worker stopped/);
-    expect(JSON.parse(idx.stdout).files.added).toBe(40);
-    const args = ['search', repo, 'handler_17', '--db', db, '--mode', 'bm25', '--json'];
-    const runs = [bundled(args, true), bundled(args, true), bundled(args)];
-    for (const r of runs) expect(r.status, r.stderr).toBe(0);
-    expect(runs[1].stderr).toContain('code cache: hit');
-    const results = runs.map((r) => JSON.stringify((JSON.parse(r.stdout) as { results: unknown }).results));
-    expect(results[1]).toBe(results[0]);
-    expect(results[2]).toBe(results[0]);
-    expect(JSON.parse(runs[1].stdout).results[0].path).toBe('pkg1/mod17.py');
   });
 
   it('bin/sift runs the sources when told to, or when the bundle is stale', () => {
