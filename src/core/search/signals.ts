@@ -333,9 +333,9 @@ const COMMENT_LINE_RE = /^(?:\/\/|#(?:\s|$|!(?!\[))|--|\*(?:[\s/]|$)|#!?\[doc\b)
 
 /**
  * A piece that holds only comments: every line that is not blank is a line comment
- * (COMMENT_LINE_RE) or inside a `/* … *\/` block. A license header, a package's doc file (Go
- * `doc.go`, Java `package-info.java`), a Rust module that is a guide (clap's `src/_derive/mod.rs`,
- * `src/_features.rs`): prose, not the code a question asks for.
+ * (COMMENT_LINE_RE) or inside a `/* … *\/` block: a license header, a doc comment on its own, a
+ * Rust module that is a guide (clap's `src/_derive/mod.rs`, `src/_features.rs`). A `package`
+ * line is code here, so Go's `doc.go` is not comments alone.
  */
 export function commentOnly(content: string): boolean {
   let any = false;
@@ -361,9 +361,10 @@ export function commentOnly(content: string): boolean {
  * `prose`, in place: every piece of a code file whose read pieces (`read`: the pieces `cover`
  * read, the leading files' best ones) are all `commentOnly`, PROSE_MIN_PIECES or more, weighs as
  * the docs the file is: × KIND_FACTORS[intent].docs ÷ the code factor. A file of comments alone
- * (Go's `doc.go`, Java's `package-info.java`, a Rust module that is a guide) documents the
- * code; one comment piece of a file with code (a table of options above the code that reads
- * them) is evidence for that file and keeps its weight.
+ * (a Rust module that is a guide: clap's `src/_derive/mod.rs`) documents the code; one comment
+ * piece of a file with code (a table of options above the code that reads them, a
+ * commented-out block) is evidence for that file and keeps its weight. Java's
+ * `package-info.java` is seldom reached: its license header rarely matches, so one piece is read.
  */
 /** Read pieces a file needs, all comments alone, to be prose: one commented-out block is no guide. */
 const PROSE_MIN_PIECES = 2;
