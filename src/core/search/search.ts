@@ -286,7 +286,7 @@ function kindOrder(hits: readonly Hit[], rows: readonly StoredChunk[], intent: S
   const byId = new Map(rows.map((r) => [r.id, r]));
   const scored = hits.map((h, i) => {
     const r = byId.get(h.id);
-    const factor = r ? kindFactor(r.path, r.language, intent) : 1;
+    const factor = r ? kindFactor(r.path, r.language, intent, r.parent) : 1;
     return { h, i, factor, s: h.score * factor };
   });
   scored.sort((a, b) => b.s - a.s || a.i - b.i);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { FILE_SIGNALS, FUNCTION_QUESTION } from '../config.ts';
+import { FILE_SIGNALS, FUNCTION_QUESTION, KIND_FACTORS } from '../config.ts';
 import { processQuery } from './query.ts';
-import { addScore, applyCover, applyFileSignals, applyNamedLeaf, applyPieceKind, coverFiles, namedLeafFiles, fileNameSignal, fileNameWords, pathSignal, sameWordForm, type FileCandidate } from './signals.ts';
+import { addScore, applyCover, applyFileSignals, applyNamedLeaf, applyPieceKind, applyProse, commentOnly, coverFiles, namedLeafFiles, fileNameSignal, fileNameWords, pathSignal, sameWordForm, type FileCandidate } from './signals.ts';
 
 const cand = (id: number, path: string, score: number, language = 'go'): FileCandidate => ({ id, path, language, score, signals: {} });
 
@@ -60,6 +60,30 @@ describe('applyFileSignals', () => {
     const test = make();
     applyFileSignals(test, ['router'], 'test');
     expect(test.sort((a, b) => b.score - a.score)[0].id).toBe(1);
+  });
+  it('weighs a piece of a Rust inline test module (`mod tests`) as a test, the file\'s other pieces as code', () => {
+    const make = () => [
+      { ...cand(1, 'src/wrap.rs', 1, 'rust'), parent: 'tests' },
+      { ...cand(2, 'src/wrap.rs', 0.9, 'rust'), parent: null },
+      { ...cand(3, 'src/other.rs', 0.8, 'rust'), parent: 'Other' },
+    ];
+    const code = make();
+    applyFileSignals(code, ['wrap'], 'code');
+    const by = new Map(code.map((c) => [c.id, c]));
+    expect(by.get(1)!.signals.kind).toBe(KIND_FACTORS.code.test);
+    expect(by.get(2)!.signals.kind ?? 1).toBe(KIND_FACTORS.code.code);
+    expect(by.get(3)!.signals.kind ?? 1).toBe(KIND_FACTORS.code.code);
+    const test = make();
+    applyFileSignals(test, ['wrap'], 'test');
+    expect(test.find((c) => c.id === 1)!.signals.kind ?? 1).toBe(KIND_FACTORS.test.test);
+    expect(test.find((c) => c.id === 2)!.signals.kind).toBe(KIND_FACTORS.test.code);
+    // Another language's module named `tests` is not a convention for unit tests there.
+    const go = [{ ...cand(1, 'tests.go', 1), parent: 'tests' }];
+    applyFileSignals(go, ['x'], 'code');
+    expect(go[0].signals.kind).toBe(KIND_FACTORS.code.test); // tests.go is a test file by name
+    const py = [{ ...cand(1, 'pkg/runner.py', 1, 'python'), parent: 'tests' }];
+    applyFileSignals(py, ['x'], 'code');
+    expect(py[0].signals.kind ?? 1).toBe(KIND_FACTORS.code.code);
   });
   it('adds evidence from other matching pieces of the same file', () => {
     const cs = [cand(1, 'a.go', 1), cand(2, 'b.go', 1), cand(3, 'b.go', 0.5)];
@@ -173,5 +197,49 @@ describe('named_leaf', () => {
     expect(cs[1].signals.named_leaf).toBe(FILE_SIGNALS.namedLeafFactor);
     expect(cs[2].score).toBe(1.5);
     expect(cs[2].signals.named_leaf).toBeUndefined();
+  });
+});
+
+describe('prose', () => {
+  it('commentOnly: line comments (//, #, --), C-style blocks, Rust doc attributes; not code', () => {
+    expect(commentOnly('//! ## Feature flags\n//!\n//! * `std`: …\n')).toBe(true);
+    expect(commentOnly('#![doc = include_str!("../../examples/demo.md")]\n//! Guide\n')).toBe(true);
+    expect(commentOnly('/*\n * Copyright\n * Licensed…\n */\n')).toBe(true);
+    expect(commentOnly('-- a note\n-- another\n')).toBe(true);
+    expect(commentOnly('# a note\n\n# another\n')).toBe(true);
+    expect(commentOnly('// Package foo does x.\npackage foo\n')).toBe(false);
+    expect(commentOnly('/** Doc. */\nfn parse() {}\n')).toBe(false);
+    expect(commentOnly('# not a comment in C\n#include <stdio.h>\n')).toBe(false);
+    expect(commentOnly('#[derive(Debug)]\nstruct A;\n')).toBe(false);
+    expect(commentOnly('//! Crate docs.\n#![allow(dead_code)]\n')).toBe(false);
+    expect(commentOnly('#!/usr/bin/env python\n# tool\n')).toBe(true);
+    expect(commentOnly('/* a */\n*out = 1;\n')).toBe(false);
+    expect(commentOnly('\n  \n')).toBe(false);
+  });
+  it('applyProse: a code file whose read pieces are all comments (2 or more) weighs as docs; one with code keeps its weight', () => {
+    const cs = [cand(1, 'src/_features.rs', 1, 'rust'), cand(2, 'src/_features.rs', 0.9, 'rust'), cand(3, 'src/parser.rs', 0.8, 'rust'), cand(4, 'src/parser.rs', 0.7, 'rust'), cand(5, 'src/json_schema.rs', 0.6, 'rust')];
+    const read = [
+      { id: 1, path: 'src/_features.rs', language: 'rust', content: '//! ## Feature flags\n//! * `env`: …' },
+      { id: 2, path: 'src/_features.rs', language: 'rust', content: '//! #### Optional features' },
+      { id: 3, path: 'src/parser.rs', language: 'rust', content: '// The flags, in order.' },
+      { id: 4, path: 'src/parser.rs', language: 'rust', content: 'fn parse() {}' },
+      // One commented-out block is no guide.
+      { id: 5, path: 'src/json_schema.rs', language: 'rust', content: '// pub struct Old {\n//   a: u8,\n// }' },
+    ];
+    applyProse(cs, read, 'code');
+    const factor = KIND_FACTORS.code.docs / KIND_FACTORS.code.code;
+    expect(cs[0].signals.prose).toBe(factor);
+    expect(cs[1].signals.prose).toBe(factor);
+    expect(cs[0].score).toBeCloseTo(factor);
+    expect(cs[2].signals.prose).toBeUndefined();
+    expect(cs[3].signals.prose).toBeUndefined();
+    expect(cs[4].signals.prose).toBeUndefined();
+    // A docs file already weighs as docs; `any` ranks every kind alike.
+    const md = [cand(1, 'docs/flags.md', 1, 'markdown'), cand(2, 'docs/flags.md', 1, 'markdown')];
+    applyProse(md, [{ id: 1, path: 'docs/flags.md', language: 'markdown', content: '# Flags' }, { id: 2, path: 'docs/flags.md', language: 'markdown', content: '# More' }], 'code');
+    expect(md[0].signals.prose).toBeUndefined();
+    const any = [cand(1, 'src/_features.rs', 1, 'rust'), cand(2, 'src/_features.rs', 1, 'rust')];
+    applyProse(any, read.slice(0, 2), 'any');
+    expect(any[0].signals.prose).toBeUndefined();
   });
 });

@@ -14,7 +14,7 @@
  * absent contributes nothing and is not recorded.
  */
 import { FILE_SIGNALS, FUNCTION_QUESTION, KIND_FACTORS } from '../config.ts';
-import { fileKind, type SearchIntent } from '../text/file-kind.ts';
+import { fileKind, pieceKind, type SearchIntent } from '../text/file-kind.ts';
 import { splitIdentifier } from '../text/identifiers.ts';
 import { expandAbbreviation, isFunctionKind, isStopWord, lightStem, pathNamesFor } from './query.ts';
 import { maskCount } from './rerank.ts';
@@ -43,6 +43,8 @@ export function scaleScore(c: Scored, name: string, factor: number): void {
 export interface FileCandidate extends Scored {
   path: string;
   language: string;
+  /** The piece's parent (its enclosing type or module), when known: an inline test module's pieces are tests (file-kind.ts pieceKind). */
+  parent?: string | null;
 }
 
 const PATH_WORD_RE = /[\p{L}\p{N}]+/gu;
@@ -277,10 +279,11 @@ export function applyFileSignals(cands: FileCandidate[], terms: readonly string[
     addScore(c, 'path', FILE_SIGNALS.pathWeight * p);
     addScore(c, 'file_name', FILE_SIGNALS.fileNameWeight * nm);
     addScore(c, 'file', FILE_SIGNALS.fileEvidenceWeight * others);
-    let factor = kindCache.get(c.path);
+    const key = c.parent ? `${c.path}\0${c.parent}` : c.path;
+    let factor = kindCache.get(key);
     if (factor === undefined) {
-      factor = kindFactor(c.path, c.language, intent);
-      kindCache.set(c.path, factor);
+      factor = kindFactor(c.path, c.language, intent, c.parent);
+      kindCache.set(key, factor);
     }
     scaleScore(c, 'kind', factor);
   }
@@ -317,6 +320,66 @@ export function applyCover(cands: FileCandidate[], fileTerms: ReadonlyMap<string
     if (!mask) continue;
     addScore(c, 'cover', FILE_SIGNALS.fileCoverWeight * (c.signals.kind ?? 1) * maskCount(mask) / Math.min(termCount, 31));
   }
+}
+
+/**
+ * A line comment in any language the index reads, by its marker: `//` (Rust's `///`, `//!`),
+ * `#` then a space, the end or a shebang's `!` (Python, Ruby, shell; not `#include`, nor Rust's
+ * `#[derive]` or `#![allow]`),
+ * `--` (Lua, Haskell, SQL), a block comment's `*` line; or Rust's `#![doc …]` / `#[doc …]`
+ * attribute (a doc read from a file).
+ */
+const COMMENT_LINE_RE = /^(?:\/\/|#(?:\s|$|!(?!\[))|--|\*(?:[\s/]|$)|#!?\[doc\b)/;
+
+/**
+ * A piece that holds only comments: every line that is not blank is a line comment
+ * (COMMENT_LINE_RE) or inside a `/* … *\/` block: a license header, a doc comment on its own, a
+ * Rust module that is a guide (clap's `src/_derive/mod.rs`, `src/_features.rs`). A `package`
+ * line is code here, so Go's `doc.go` is not comments alone.
+ */
+export function commentOnly(content: string): boolean {
+  let any = false;
+  let inBlock = false;
+  for (const raw of content.split('\n')) {
+    const line = raw.trim();
+    if (!line) continue;
+    any = true;
+    if (inBlock) {
+      if (line.includes('*/')) inBlock = false;
+      continue;
+    }
+    if (line.startsWith('/*')) {
+      inBlock = !line.includes('*/', 2);
+      continue;
+    }
+    if (!COMMENT_LINE_RE.test(line)) return false;
+  }
+  return any;
+}
+
+/**
+ * `prose`, in place: every piece of a code file whose read pieces (`read`: the pieces `cover`
+ * read, the leading files' best ones) are all `commentOnly`, PROSE_MIN_PIECES or more, weighs as
+ * the docs the file is: × KIND_FACTORS[intent].docs ÷ the code factor. A file of comments alone
+ * (a Rust module that is a guide: clap's `src/_derive/mod.rs`) documents the code; one comment
+ * piece of a file with code (a table of options above the code that reads them, a
+ * commented-out block) is evidence for that file and keeps its weight. Java's
+ * `package-info.java` is seldom reached: its license header rarely matches, so one piece is read.
+ */
+/** Read pieces a file needs, all comments alone, to be prose: one commented-out block is no guide. */
+const PROSE_MIN_PIECES = 2;
+
+export function applyProse(cands: FileCandidate[], read: ReadonlyArray<{ id: number; path: string; language: string; content: string }>, intent: SearchIntent): void {
+  const factor = KIND_FACTORS[intent].docs / KIND_FACTORS[intent].code;
+  if (factor === 1) return;
+  /** Per file: how many read pieces are comments alone, or -1 once one holds code. */
+  const prose = new Map<string, number>();
+  for (const r of read) {
+    const n = prose.get(r.path) ?? 0;
+    if (n < 0) continue;
+    prose.set(r.path, fileKind(r.path, r.language) === 'code' && commentOnly(r.content) ? n + 1 : -1);
+  }
+  for (const c of cands) if ((prose.get(c.path) ?? 0) >= PROSE_MIN_PIECES) scaleScore(c, 'prose', factor);
 }
 
 /** Fewest query terms for `named_leaf`: a question with more to say than the type's name. */
@@ -367,10 +430,11 @@ export function applyPieceKind(cands: FileCandidate[], chunkTypeOf: ReadonlyMap<
 }
 
 /**
- * The `kind` signal's factor for a file at `path` in `language` under `intent`
- * (KIND_FACTORS[intent][fileKind]): the keyword leg here and the vector leg (search.ts) both
+ * The `kind` signal's factor for a piece of the file at `path` in `language` under `intent`
+ * (KIND_FACTORS[intent][kind]): the file's kind, or 'test' for a piece of an inline test module
+ * (`parent`: file-kind.ts pieceKind). The keyword leg here and the vector leg (search.ts) both
  * ask here.
  */
-export function kindFactor(path: string, language: string, intent: SearchIntent): number {
-  return KIND_FACTORS[intent][fileKind(path, language)];
+export function kindFactor(path: string, language: string, intent: SearchIntent, parent?: string | null): number {
+  return KIND_FACTORS[intent][pieceKind(fileKind(path, language), language, parent)];
 }

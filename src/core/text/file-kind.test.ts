@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fileKind, intentOfQuery, parseFileKind, parseIntent } from './file-kind.ts';
+import { fileKind, intentOfQuery, parseFileKind, parseIntent, pieceKind } from './file-kind.ts';
 
 describe('fileKind', () => {
   it.each([
@@ -58,5 +58,15 @@ describe('intent', () => {
     expect(parseIntent('configure')).toBe('config');
     expect(parseIntent('document')).toBe('docs');
     expect(parseIntent('x')).toBeNull();
+  });
+  it('pieceKind: a piece of a Rust inline test module is a test; other pieces keep the file\'s kind', () => {
+    expect(pieceKind('code', 'rust', 'tests')).toBe('test');
+    expect(pieceKind('code', 'rust', 'test')).toBe('test');
+    expect(pieceKind('code', 'rust', 'wrap_tests')).toBe('test');
+    expect(pieceKind('code', 'rust', 'Command')).toBe('code');
+    expect(pieceKind('code', 'rust', 'contests')).toBe('code');
+    expect(pieceKind('code', 'rust', null)).toBe('code');
+    expect(pieceKind('code', 'python', 'tests')).toBe('code');
+    expect(pieceKind('docs', 'rust', 'tests')).toBe('docs');
   });
 });

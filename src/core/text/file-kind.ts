@@ -89,6 +89,23 @@ export function fileKind(path: string, language: string): FileKind {
   return 'code';
 }
 
+/**
+ * A module of unit tests inside a source file, by the name the language's convention gives it:
+ * Rust's `#[cfg(test)] mod tests { … }` (or `mod test`), which the Rust book and `cargo new`
+ * put at the end of the file under test. Its pieces are tests although the file is code
+ * (`clap_builder/src/output/textwrap/mod.rs`'s `test::multiple_words_on_first_line`), so the
+ * ranking weighs them as tests (search/signals.ts `kind`); the file's kind stays code.
+ */
+const INLINE_TEST_MODULE: Readonly<Record<string, RegExp>> = {
+  rust: /^(tests?|[a-z0-9_]+_tests?)$/,
+};
+
+/** The kind of a piece whose parent is `parent` in a file of `kind` in `language`: 'test' inside an inline test module. */
+export function pieceKind(kind: FileKind, language: string, parent: string | null | undefined): FileKind {
+  if (kind !== 'code' || !parent) return kind;
+  return INLINE_TEST_MODULE[language]?.test(parent) ? 'test' : kind;
+}
+
 /** Query words that ask for a kind of file: "tests for the router", "how to configure X", "docs for …". */
 const INTENT_WORDS: ReadonlyArray<[RegExp, SearchIntent]> = [
   [/\b(tests?|testing|tested|unit[- ]?tests?|specs|spec files?|test[- ]?cases?|fixtures?|mocks?)\b/i, 'test'],
