@@ -32,6 +32,7 @@ import { defaultNumThreads } from '../src/core/embed/threads.ts';
 import { ensureGeneratedModel } from '../scripts/gen-models.ts';
 import type { BenchPageApi, StoreVariantRun, CloneCost, FsaCosts, ColdIndexResult, CopyResult, EmbedResult, GrepBenchResult, IndexVariant, SearchResult, StaticEmbedResult } from './browser/api.ts';
 import { LITERALS, REGEXES } from './shared.ts';
+import { startThreadSampler, threadCpuLines } from './thread-cpu.ts';
 import { BENCH_PAGE, CORPORA_URL } from './browser/vite.config.ts';
 import { PICK_FILES, PICK_QUERY, browserCpuMs, buildApp, median, pickFiles, pickRound, serveApp, startTrace, type PickRound } from './app-pick.ts';
 
@@ -232,6 +233,12 @@ function pageApi(page: Page) {
 
 /** Trace categories: V8's sampling profiler on every thread, plus thread names. */
 const TRACE_CATEGORIES = ['disabled-by-default-v8.cpu_profiler', '__metadata'];
+/**
+ * SIFT_TRACE_CATEGORIES: the trace categories instead (comma-separated; thread names always),
+ * e.g. `v8,disabled-by-default-v8.gc,v8.wasm,toplevel,mojom` for GC, WASM compiles and IPC on
+ * every thread without the sampler's volume (a whole kernel index stays a small file).
+ */
+const TRACE_AS_ASKED = process.env.SIFT_TRACE_CATEGORIES ? ['__metadata', ...process.env.SIFT_TRACE_CATEGORIES.split(',').filter(Boolean)] : TRACE_CATEGORIES;
 
 export async function benchBrowser(opts: BenchBrowserOptions = {}): Promise<BrowserBench> {
   const quick = !!opts.quick;
@@ -366,20 +373,26 @@ export async function benchBrowser(opts: BenchBrowserOptions = {}): Promise<Brow
         for (const { v, i } of order) {
           const load = loadavg();
           const cpu0 = browserCpuMs(profile);
+          const threads = startThreadSampler(profile);
+          // --trace with --variants-only: the first variant run is the traced one.
+          const tracing = opts.traceFile && opts.variantsOnly && variantRuns.length === 0 ? await startTrace(page, TRACE_AS_ASKED) : null;
           const result = await call('indexCorpus', name, `bench-${name}-v${i}-r${round}`, { ...v, rescan: false, drop: true });
+          if (tracing && opts.traceFile) log(`trace: ${fmt(mb((await tracing.stop(opts.traceFile)).length))} MiB written to ${opts.traceFile}`);
           const cpu1 = browserCpuMs(profile);
+          const perThread = threads.stop();
           const run: VariantRun = { label: variantLabel(v), round, loadavg: load, result, cpuMs: cpu0 === null || cpu1 === null ? null : cpu1 - cpu0 };
           variantRuns.push(run);
           const t = result.summary.timings;
           log(`variant ${run.label} round ${round}: ${fmt(t.total / 1000, 1)} s, ${fmt(mb(result.summary.bytes) / (t.total / 1000), 2)} MiB/s, ` +
             `browser CPU ${fmt((run.cpuMs ?? NaN) / 1000, 1)} s, first searchable ${fmt((result.summary.firstSearchableMs ?? NaN) / 1000, 1)} s, walk ${fmt(t.walk / 1000, 1)} chunk ${fmt(t.chunk / 1000, 1)} store ${fmt(t.store / 1000, 1)} (load ${load[0]!.toFixed(2)})`);
+          for (const l of threadCpuLines(perThread)) log(`  ${l}`);
         }
       }
     }
     if (want.has('index') && corpus && !opts.variantsOnly) {
       const name = corpus.name;
       log('indexing');
-      const tracing = opts.traceFile ? await startTrace(page, TRACE_CATEGORIES) : null;
+      const tracing = opts.traceFile ? await startTrace(page, TRACE_AS_ASKED) : null;
       index = await call('indexCorpus', name, `bench-${name}`);
       if (tracing && opts.traceFile) log(`trace: ${fmt(mb((await tracing.stop(opts.traceFile)).length))} MiB written to ${opts.traceFile}`);
       log(`indexed ${index.summary.files.total} files, ${index.summary.chunks.total} chunks in ${fmt(index.summary.timings.total / 1000, 1)} s; rescan ${fmt((index.rescan?.timings.total ?? NaN) / 1000, 2)} s`);
