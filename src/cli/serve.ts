@@ -267,6 +267,7 @@ export async function runServe(run: RunCommand, io: CliIo): Promise<number> {
   // The grep command's chunk now: a rebuild replaces the bundle's files under a running server.
   void nodeRuntime().catch(() => undefined);
   void import('./cmd-grep.ts').catch(() => undefined);
+  void import('../core/search/grep.ts').then((g) => g.loadRegexEngine()).catch(() => undefined);
   void import('./cmd-index.ts').catch(() => undefined);
   const warmup = process.env.SIFT_SERVER_WARMUP;
   delete process.env.SIFT_SERVER_WARMUP;

@@ -23,7 +23,7 @@ export async function queryMarks(text: string, q: MarkQuery): Promise<Array<[num
   const { compileGrep, grepText } = await import('../../core/search/grep.ts');
   let m;
   try {
-    m = compileGrep(q.query, q.mode, q.ignoreCase);
+    m = await compileGrep(q.query, q.mode, q.ignoreCase);
   } catch {
     return [];
   }

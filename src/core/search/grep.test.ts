@@ -173,9 +173,9 @@ describe('trigram extraction', () => {
     'acde', 'HELLO WORM', 'color', 'colour', 'a.bbc', 'a.b.bc', 'aAbc', 'abde', 'abce', 'Z123', 'abbbcd', 'bcd', 'ABCdef',
     'ÜBER', 'straße', 'Café', 'def x', '()[]', 'xbcd', 'c', 'abcDEF', 'abcdef',
   ];
-  it.each(PATTERNS)('is sound for %s', (p) => {
+  it.each(PATTERNS)('is sound for %s', async (p) => {
     for (const ic of [false, true]) {
-      const m = compileGrep(p, 'regex', ic);
+      const m = await compileGrep(p, 'regex', ic);
       const q = regexTrigrams(p, ic || /\(\?[a-zA-Z]*i/.test(p));
       const anyOf = anyOfTrigrams(q);
       const lits = regexLiterals(p, ic, 1);

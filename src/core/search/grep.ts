@@ -16,7 +16,7 @@
  * - Results come in path order (SQLite BINARY collation), then line order; `limit` caps the
  *   returned lines, `totalMatches` counts every matching line.
  */
-import { RE2JS, RE2JSException } from 're2js';
+import type * as Re2Module from 're2js';
 import { compilePathGlob } from '../text/path-glob.ts';
 import { escapeRegExp } from '../text/regexp.ts';
 import type { GrepFile } from '../store/store.ts';
@@ -265,8 +265,21 @@ function offsetOf(pattern: string, fragment: string | null, desc = ''): number |
   return i >= 0 ? i : null;
 }
 
-function compileRe2(pattern: string, flags: number): RE2JS {
-  return RE2JS.compile(pattern, flags);
+type Re2 = typeof Re2Module;
+let re2: Promise<Re2> | null = null;
+
+/**
+ * re2js, imported on the first regex compile and kept (a failed import is tried again by the
+ * next compile): evaluating it costs ~20-30 ms of CPU (bench/results/2026-11-29-lazyre2.md), which a process that compiles no regex
+ * (`sift mcp` up to its first regex grep, an exact or ranked search) should not pay. Vite and
+ * esbuild put it in its own chunk. The warm server loads it up front (serve.ts), as it does
+ * cmd-grep: a rebuild replaces the bundle's files under a running server.
+ */
+export function loadRegexEngine(): Promise<Re2> {
+  return (re2 ??= import('re2js').catch((e: unknown) => {
+    re2 = null;
+    throw e;
+  }));
 }
 
 /** `\n` in a pattern: ripgrep refuses it too (lines never contain one). */
@@ -288,9 +301,10 @@ function refuseSetOperations(pattern: string): void {
   if (m) throw new GrepPatternError(`character class set operations (${m[1]}) are not supported (RE2 syntax)`, m.index + m[0].length - 2);
 }
 
-function compileRegex(pattern: string, ignoreCase: boolean): LineMatcher {
+function compileRegex(pattern: string, ignoreCase: boolean, { RE2JS, RE2JSException }: Re2): LineMatcher {
   refuseNewline(pattern, 'regex');
   refuseSetOperations(pattern);
+  const compileRe2 = (source: string, flags: number): Re2Module.RE2JS => RE2JS.compile(source, flags);
   const flags = ignoreCase ? RE2JS.CASE_INSENSITIVE : 0;
   try {
     compileRe2(pattern, flags); // errors name the user's own text
@@ -441,9 +455,9 @@ function compileLiteral(literal: string, ignoreCase: boolean): LineMatcher {
   };
 }
 
-/** Compile a pattern; throws GrepPatternError (with what and where) for a bad one. */
-export function compileGrep(pattern: string, mode: GrepMode, ignoreCase = false): LineMatcher {
-  return mode === 'exact' ? compileLiteral(pattern, ignoreCase) : compileRegex(pattern, ignoreCase);
+/** Compile a pattern; rejects with GrepPatternError (with what and where) for a bad one. */
+export async function compileGrep(pattern: string, mode: GrepMode, ignoreCase = false): Promise<LineMatcher> {
+  return mode === 'exact' ? compileLiteral(pattern, ignoreCase) : compileRegex(pattern, ignoreCase, await loadRegexEngine());
 }
 
 // ---- search --------------------------------------------------------------------------
@@ -580,7 +594,7 @@ export async function grep(
   const t0 = now();
   const ignoreCase = !!req.ignoreCase;
   const limit = Math.max(1, Math.min(MAX_GREP_LIMIT, Math.floor(req.limit ?? DEFAULT_GREP_LIMIT)));
-  const matcher = compileGrep(req.pattern, req.mode, ignoreCase);
+  const matcher = await compileGrep(req.pattern, req.mode, ignoreCase);
   const glob = req.path ? compilePathGlob(req.path) : null;
 
   const tp = now();
