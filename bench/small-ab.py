@@ -58,6 +58,12 @@ def run_measured(cmd, env, server_pid=None, ok=(0,)):
     return {"wall": wall, "cpu": cpu, "server": server}, out
 
 
+def fmt(xs, scale=1000):
+    """Median (min-max) of seconds `xs`, in ms."""
+    xs = [x * scale for x in xs]
+    return f"{statistics.median(xs):.0f} ({min(xs):.0f}-{max(xs):.0f})"
+
+
 class Build:
     def __init__(self, label: str, root: str):
         self.label, self.root = label, root
@@ -136,10 +142,6 @@ def main():
 
     for b in builds:
         b.stop_server()
-
-    def fmt(xs, scale=1000):
-        xs = [x * scale for x in xs]
-        return f"{statistics.median(xs):.0f} ({min(xs):.0f}-{max(xs):.0f})"
 
     load = os.getloadavg()
     lines = [

@@ -4,7 +4,7 @@
 Usage: python3 bench/startup-ab.py DIR [--build LABEL=ROOT[:K=V,...]]... [--rounds N] [--out FILE]
 
 Each round runs every command below once per build, in turn, each in its own process with
-SIFT_SERVER=0 (no warm server), and measures wall and the child's CPU (user + sys, getrusage of the reaped child):
+SIFT_SERVER=0 (no warm server), and measures wall and the child's CPU (user + sys of the reaped child, small-ab.py run_measured):
   help           `sift --help`
   search         `sift search DIR "parse multipart request body" --mode bm25 --json`
   exact          `sift search DIR handler --mode exact --json`
@@ -17,29 +17,31 @@ median (and min-max) of CPU and wall per build and command, and checks that ever
 is the same for each search (timings removed).
 """
 import argparse
+import importlib.util
 import json
 import os
-import resource
 import shutil
-import statistics
-import subprocess
 import sys
-import time
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 QUERY = "parse multipart request body"
 
 
+def _small_ab():
+    """bench/small-ab.py as a module (its name has a hyphen): the one place for running and timing a child."""
+    spec = importlib.util.spec_from_file_location("small_ab", os.path.join(os.path.dirname(os.path.abspath(__file__)), "small-ab.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+small_ab = _small_ab()
+
+
 def run(cmd, env):
-    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t0 = time.perf_counter()
-    p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    wall = time.perf_counter() - t0
-    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if p.returncode != 0:
-        sys.exit(f"{' '.join(cmd)} failed ({p.returncode}): {p.stderr.decode(errors='replace')[-2000:]}")
-    cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
-    return wall, cpu, p.stdout
+    """(wall s, the child's user + sys CPU s, stdout) of cmd (small-ab.py run_measured); exits on failure."""
+    m, out = small_ab.run_measured(cmd, env)
+    return m["wall"], m["cpu"], out
 
 
 def strip_timings(out: bytes) -> str:
@@ -103,9 +105,7 @@ def main():
     lines = [f"rounds: {a.rounds}; dir: {target}; load at end: {os.getloadavg()[0]:.1f}",
              "| command | build | CPU median (min-max), ms | wall median (min-max), ms |", "|---|---|---|---|"]
     for (k, label), v in rows.items():
-        cpu = [x[1] * 1000 for x in v]
-        wall = [x[0] * 1000 for x in v]
-        lines.append(f"| {k} | {label} | {statistics.median(cpu):.0f} ({min(cpu):.0f}-{max(cpu):.0f}) | {statistics.median(wall):.0f} ({min(wall):.0f}-{max(wall):.0f}) |")
+        lines.append(f"| {k} | {label} | {small_ab.fmt([x[1] for x in v])} | {small_ab.fmt([x[0] for x in v])} |")
     for k, by in outs.items():
         same = len(set(by.values())) == 1
         lines.append(f"{k}: stdout (timings removed) {'identical' if same else 'DIFFERS'} across builds")
