@@ -371,8 +371,10 @@ const PROSE_MIN_PIECES = 2;
  * the docs the file is (× KIND_FACTORS[intent].docs ÷ the code factor) — unless the question
  * names the file (its `file_name` signal, applyFileSignals): a file of comments alone documents
  * what its name says, and a question about that ("feature flags of the crate" → clap's
- * `src/_features.rs`) asks for it; one about anything else (how derive macros turn fields into
- * arguments, read in `src/_tutorial.rs`) asks for the code. One comment piece of a file with
+ * `src/_features.rs`) asks for it; one about anything else ("how a derived enum's variants
+ * become subcommands", which `src/_derive/_tutorial.rs` also tells) asks for the code. A
+ * generic name reads its directory (fileNameWords), so "how derive macros turn struct fields
+ * into arguments" names the derive guide `src/_derive/mod.rs`. One comment piece of a file with
  * code (a table of options above the code that reads them, a commented-out block) is evidence
  * for that file and keeps its weight. Java's `package-info.java` is seldom reached: its license
  * header rarely matches, so one piece is read.
