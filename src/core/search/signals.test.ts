@@ -201,20 +201,24 @@ describe('named_leaf', () => {
 });
 
 describe('prose', () => {
-  it('commentOnly: line comments (//, #, --), C-style blocks, Rust doc attributes; not code', () => {
-    expect(commentOnly('//! ## Feature flags\n//!\n//! * `std`: …\n')).toBe(true);
-    expect(commentOnly('#![doc = include_str!("../../examples/demo.md")]\n//! Guide\n')).toBe(true);
-    expect(commentOnly('/*\n * Copyright\n * Licensed…\n */\n')).toBe(true);
-    expect(commentOnly('-- a note\n-- another\n')).toBe(true);
-    expect(commentOnly('# a note\n\n# another\n')).toBe(true);
-    expect(commentOnly('// Package foo does x.\npackage foo\n')).toBe(false);
-    expect(commentOnly('/** Doc. */\nfn parse() {}\n')).toBe(false);
-    expect(commentOnly('# not a comment in C\n#include <stdio.h>\n')).toBe(false);
-    expect(commentOnly('#[derive(Debug)]\nstruct A;\n')).toBe(false);
-    expect(commentOnly('//! Crate docs.\n#![allow(dead_code)]\n')).toBe(false);
-    expect(commentOnly('#!/usr/bin/env python\n# tool\n')).toBe(true);
-    expect(commentOnly('/* a */\n*out = 1;\n')).toBe(false);
-    expect(commentOnly('\n  \n')).toBe(false);
+  it("commentOnly: the language's own line comments and C-style blocks, Rust doc attributes; not code", () => {
+    expect(commentOnly('//! ## Feature flags\n//!\n//! * `std`: …\n', 'rust')).toBe(true);
+    expect(commentOnly('#![doc = include_str!("../../examples/demo.md")]\n//! Guide\n', 'rust')).toBe(true);
+    expect(commentOnly('/*\n * Copyright\n * Licensed…\n */\n', 'java')).toBe(true);
+    expect(commentOnly('-- a note\n-- another\n', 'lua')).toBe(true);
+    expect(commentOnly('# a note\n\n# another\n', 'python')).toBe(true);
+    expect(commentOnly('#!/usr/bin/env python\n# tool\n', 'python')).toBe(true);
+    expect(commentOnly('// Package foo does x.\npackage foo\n', 'go')).toBe(false);
+    expect(commentOnly('/** Doc. */\nfn parse() {}\n', 'rust')).toBe(false);
+    expect(commentOnly('#[derive(Debug)]\nstruct A;\n', 'rust')).toBe(false);
+    expect(commentOnly('//! Crate docs.\n#![allow(dead_code)]\n', 'rust')).toBe(false);
+    expect(commentOnly('/* a */\n*out = 1;\n', 'c')).toBe(false);
+    expect(commentOnly('\n  \n', 'rust')).toBe(false);
+    // Another language's marker is code: C's `# define` and `--i;`, a `/*` in Python.
+    expect(commentOnly('# define MAX 10\n# define MIN 0\n', 'c')).toBe(false);
+    expect(commentOnly('--i;\n--j;\n', 'c')).toBe(false);
+    expect(commentOnly('// not a comment in Python\n', 'python')).toBe(false);
+    expect(commentOnly('# a note\n', 'lua')).toBe(false);
   });
   it('applyProse: a code file whose read pieces are all comments (2 or more) weighs as docs; one with code keeps its weight', () => {
     const cs = [cand(1, 'src/_features.rs', 1, 'rust'), cand(2, 'src/_features.rs', 0.9, 'rust'), cand(3, 'src/parser.rs', 0.8, 'rust'), cand(4, 'src/parser.rs', 0.7, 'rust'), cand(5, 'src/json_schema.rs', 0.6, 'rust')];
@@ -238,6 +242,13 @@ describe('prose', () => {
     const md = [cand(1, 'docs/flags.md', 1, 'markdown'), cand(2, 'docs/flags.md', 1, 'markdown')];
     applyProse(md, [{ id: 1, path: 'docs/flags.md', language: 'markdown', content: '# Flags' }, { id: 2, path: 'docs/flags.md', language: 'markdown', content: '# More' }], 'code');
     expect(md[0].signals.prose).toBeUndefined();
+    // A question that names the file asks for what it documents: no prose.
+    const named = [cand(1, 'src/_features.rs', 1, 'rust'), cand(2, 'src/_features.rs', 0.9, 'rust')];
+    applyFileSignals(named, ['feature', 'flags', 'crate'], 'code');
+    expect(named[0].signals.file_name).toBeGreaterThan(0);
+    applyProse(named, read.slice(0, 2), 'code');
+    expect(named[0].signals.prose).toBeUndefined();
+    expect(named[1].signals.prose).toBeUndefined();
     const any = [cand(1, 'src/_features.rs', 1, 'rust'), cand(2, 'src/_features.rs', 1, 'rust')];
     applyProse(any, read.slice(0, 2), 'any');
     expect(any[0].signals.prose).toBeUndefined();

@@ -13,6 +13,7 @@
  * Invariants: pure; the order of candidates does not change any score; a signal whose input is
  * absent contributes nothing and is not recorded.
  */
+import { lineCommentFor } from '../chunk/languages.ts';
 import { FILE_SIGNALS, FUNCTION_QUESTION, KIND_FACTORS } from '../config.ts';
 import { fileKind, pieceKind, type SearchIntent } from '../text/file-kind.ts';
 import { splitIdentifier } from '../text/identifiers.ts';
@@ -322,22 +323,22 @@ export function applyCover(cands: FileCandidate[], fileTerms: ReadonlyMap<string
   }
 }
 
-/**
- * A line comment in any language the index reads, by its marker: `//` (Rust's `///`, `//!`),
- * `#` then a space, the end or a shebang's `!` (Python, Ruby, shell; not `#include`, nor Rust's
- * `#[derive]` or `#![allow]`),
- * `--` (Lua, Haskell, SQL), a block comment's `*` line; or Rust's `#![doc …]` / `#[doc …]`
- * attribute (a doc read from a file).
- */
-const COMMENT_LINE_RE = /^(?:\/\/|#(?:\s|$|!(?!\[))|--|\*(?:[\s/]|$)|#!?\[doc\b)/;
+/** What opens a C-style block comment. */
+const BLOCK_START = '/*';
 
 /**
- * A piece that holds only comments: every line that is not blank is a line comment
- * (COMMENT_LINE_RE) or inside a `/* … *\/` block: a license header, a doc comment on its own, a
- * Rust module that is a guide (clap's `src/_derive/mod.rs`, `src/_features.rs`). A `package`
- * line is code here, so Go's `doc.go` is not comments alone.
+ * A piece that holds only comments, by its language's own comment syntax (chunk/languages.ts
+ * `lineComment`): every line that is not blank starts with the language's line-comment marker
+ * (Rust's `///` and `//!` start with `//`; Python's `#`, Lua's and Haskell's `--`), or lies in a
+ * `/* … *\/` block in a language whose marker is `//` (C, Java, Rust, Go, …), or is Rust's
+ * `#![doc …]` / `#[doc …]` attribute (a doc read from a file): a license header, a doc comment
+ * on its own, a Rust module that is a guide (clap's `src/_derive/mod.rs`). A marker of another
+ * language is code here: C's `# define` and `--i;`, Rust's `#[derive]`. A `package` line is
+ * code, so Go's `doc.go` is not comments alone.
  */
-export function commentOnly(content: string): boolean {
+export function commentOnly(content: string, language: string): boolean {
+  const marker = lineCommentFor(language);
+  const blocks = marker === '//';
   let any = false;
   let inBlock = false;
   for (const raw of content.split('\n')) {
@@ -348,27 +349,36 @@ export function commentOnly(content: string): boolean {
       if (line.includes('*/')) inBlock = false;
       continue;
     }
-    if (line.startsWith('/*')) {
+    if (blocks && line.startsWith(BLOCK_START)) {
       inBlock = !line.includes('*/', 2);
       continue;
     }
-    if (!COMMENT_LINE_RE.test(line)) return false;
+    if (line.startsWith(marker)) continue;
+    // A piece may start inside a block comment that an earlier piece opened.
+    if (blocks && /^\*(?:[\s/]|$)/.test(line)) continue;
+    if (language === 'rust' && /^#!?\[doc\b/.test(line)) continue;
+    return false;
   }
   return any;
 }
 
-/**
- * `prose`, in place: every piece of a code file whose read pieces (`read`: the pieces `cover`
- * read, the leading files' best ones) are all `commentOnly`, PROSE_MIN_PIECES or more, weighs as
- * the docs the file is: × KIND_FACTORS[intent].docs ÷ the code factor. A file of comments alone
- * (a Rust module that is a guide: clap's `src/_derive/mod.rs`) documents the code; one comment
- * piece of a file with code (a table of options above the code that reads them, a
- * commented-out block) is evidence for that file and keeps its weight. Java's
- * `package-info.java` is seldom reached: its license header rarely matches, so one piece is read.
- */
 /** Read pieces a file needs, all comments alone, to be prose: one commented-out block is no guide. */
 const PROSE_MIN_PIECES = 2;
 
+/**
+ * `prose`, in place: every piece of a code file whose read pieces (`read`: the pieces `cover`
+ * read, the leading files' best ones) are all `commentOnly`, PROSE_MIN_PIECES or more, weighs as
+ * the docs the file is (× KIND_FACTORS[intent].docs ÷ the code factor) — unless the question
+ * names the file (its `file_name` signal, applyFileSignals): a file of comments alone documents
+ * what its name says, and a question about that ("feature flags of the crate" → clap's
+ * `src/_features.rs`) asks for it; one about anything else ("how a derived enum's variants
+ * become subcommands", which `src/_derive/_tutorial.rs` also tells) asks for the code. A
+ * generic name reads its directory (fileNameWords), so "how derive macros turn struct fields
+ * into arguments" names the derive guide `src/_derive/mod.rs`. One comment piece of a file with
+ * code (a table of options above the code that reads them, a commented-out block) is evidence
+ * for that file and keeps its weight. Java's `package-info.java` is seldom reached: its license
+ * header rarely matches, so one piece is read.
+ */
 export function applyProse(cands: FileCandidate[], read: ReadonlyArray<{ id: number; path: string; language: string; content: string }>, intent: SearchIntent): void {
   const factor = KIND_FACTORS[intent].docs / KIND_FACTORS[intent].code;
   if (factor === 1) return;
@@ -377,9 +387,11 @@ export function applyProse(cands: FileCandidate[], read: ReadonlyArray<{ id: num
   for (const r of read) {
     const n = prose.get(r.path) ?? 0;
     if (n < 0) continue;
-    prose.set(r.path, fileKind(r.path, r.language) === 'code' && commentOnly(r.content) ? n + 1 : -1);
+    prose.set(r.path, fileKind(r.path, r.language) === 'code' && commentOnly(r.content, r.language) ? n + 1 : -1);
   }
-  for (const c of cands) if ((prose.get(c.path) ?? 0) >= PROSE_MIN_PIECES) scaleScore(c, 'prose', factor);
+  for (const c of cands) {
+    if ((prose.get(c.path) ?? 0) >= PROSE_MIN_PIECES && !c.signals.file_name) scaleScore(c, 'prose', factor);
+  }
 }
 
 /** Fewest query terms for `named_leaf`: a question with more to say than the type's name. */
