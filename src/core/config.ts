@@ -210,6 +210,12 @@ export const MIN_INFIX_CHARS = 3;
 export const VECTOR_FILTER_OVERFETCH = 8;
 /** Other matching pieces of a definition kept with its result ("N more matches in this definition"). */
 export const MAX_MORE_FRAGMENTS = 8;
+/**
+ * Other definitions of a listed file folded into its first result's `more` (search/results.ts
+ * diversify): the ones diversity holds back and the ones below the limit, best first. A card's
+ * worth; the rest of the file is counted in `fileMore`.
+ */
+export const MAX_FILE_PIECES = 4;
 
 export const EMBED_BATCH_SIZE = 32;
 export const EMBED_MAX_TOKENS = 256;
