@@ -216,6 +216,13 @@ export const MAX_MORE_FRAGMENTS = 8;
  * worth; the rest of the file is counted in `fileMore`.
  */
 export const MAX_FILE_PIECES = 4;
+/**
+ * …and only while the result's lines, its own and its `more` pieces', stay within this many: a
+ * folded result is a screen or two, not the file. A longer piece waits for its own slot (or is
+ * counted in `fileMore`). It also keeps a result with its pieces one hit-sized span for a
+ * CodeSearchNet-style check that reads them as one result of at most 150 lines.
+ */
+export const MAX_FOLDED_LINES = 150;
 
 export const EMBED_BATCH_SIZE = 32;
 export const EMBED_MAX_TOKENS = 256;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { EXACT_SYMBOL_BOOST, fuseRrf, strategyFor, toRankedHits, type FuseOptions } from './fuse.ts';
 import type { Hit, SearchMode, SearchStrategy } from '../types.ts';
 import { idsOf, rankGroups, type LegHits } from './results.ts';
-import { DIVERSITY, MAX_FILE_PIECES } from '../config.ts';
+import { DIVERSITY, MAX_FILE_PIECES, MAX_FOLDED_LINES } from '../config.ts';
 
 const hits = (...ids: number[]): Hit[] => ids.map((id, i) => ({ id, score: 10 - i, rank: i + 1 }));
 const order = (bm25: Hit[], vector: Hit[], opts?: FuseOptions) => fuseRrf(bm25, vector, opts).map((f) => f.id);
@@ -150,6 +150,17 @@ describe('rankGroups diversity', () => {
     expect(out.map((g) => g.id)).toEqual([1, 20]);
     expect(out[0].filePieces.map((g) => g.id)).toEqual(hits.slice(1, 1 + MAX_FILE_PIECES).map(([id]) => id));
     expect(out[0].fileMore).toBe(3);
+  });
+  it('folds a piece only while the result stays within MAX_FOLDED_LINES lines', () => {
+    const fileOf = { 1: 'a.go', 2: 'a.go', 3: 'a.go', 4: 'b.go' };
+    const hits: Array<[number, number]> = [[1, 10], [2, 9], [3, 9], [4, 8.9]];
+    const linesOf = { 1: 40, 2: MAX_FOLDED_LINES - 40, 3: 1, 4: 10 };
+    const out = rankGroups({ ...legs(hits, fileOf), linesOf }, w, 2);
+    expect(out.map((g) => g.id)).toEqual([1, 4]);
+    expect(out[0].filePieces.map((g) => g.id)).toEqual([2]);
+    expect(out[0].fileMore).toBe(1);
+    // Without the line counts only MAX_FILE_PIECES limits it.
+    expect(rankGroups(legs(hits, fileOf), w, 2)[0].filePieces.map((g) => g.id)).toEqual([2, 3]);
   });
   it('a piece that cannot fold moves down a few places and keeps the score order', () => {
     const fileOf: Record<number, string> = { 1: 'a.go' };

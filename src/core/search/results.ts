@@ -9,14 +9,15 @@
  *   The result is the group's best-ranked piece; the others follow it as `more`, best first.
  * - A listed file's other definitions that diversity holds back, or that fall below the limit,
  *   fold into the file's first result: after its own pieces in `more` (`sameDefinition` false),
- *   at most MAX_FILE_PIECES of them, best first; the rest are counted in `fileMore`. A piece is
+ *   at most MAX_FILE_PIECES of them while the result's lines stay within MAX_FOLDED_LINES, best
+ *   first; the rest are counted in `fileMore`. A piece is
  *   in the list once: as a result or as a `more` piece.
  * - A result's `content` is the stored chunk content, i.e. exactly the file's lines
  *   start..end; carried context travels in `context`/`contextLine`, never in content.
  * - Pure: no store access; the same legs and weights give the same results everywhere.
  */
 import type { Hit, ResultFragment, SearchResult, StoredChunk } from '../types.ts';
-import { DIVERSITY, MAX_FILE_PIECES, MAX_MORE_FRAGMENTS, RRF_K } from '../config.ts';
+import { DIVERSITY, MAX_FILE_PIECES, MAX_FOLDED_LINES, MAX_MORE_FRAGMENTS, RRF_K } from '../config.ts';
 import { fuseRrf, type FusedItem } from './fuse.ts';
 import { highlightRanges } from './bm25.ts';
 import { isFunctionKind, type ProcessedQuery } from './query.ts';
@@ -35,6 +36,8 @@ export interface LegHits {
   groupKeys: Record<number, string>;
   /** File path per candidate id, for diversity (rankGroups); absent: no diversity. */
   fileOf?: Record<number, string>;
+  /** Lines per candidate id, for the folded result's size (MAX_FOLDED_LINES); absent: not limited by lines. */
+  linesOf?: Record<number, number>;
   /** The vector leg's relevance floor (cosine) for this query, null when the leg did not run. */
   vectorFloor: number | null;
   /** Vector hits dropped below the floor. */
@@ -120,7 +123,7 @@ export function rankGroups(legs: LegHits, weights: { bm25Weight: number; vectorW
     groups.set(key, item);
     all.push(item);
   }
-  const out = legs.fileOf ? diversify(all, legs.fileOf, limit, legs.functionLevel ? 0 : DIVERSITY.maxPass) : all.slice(0, Math.max(0, limit));
+  const out = legs.fileOf ? diversify(all, legs.fileOf, legs.linesOf, limit, legs.functionLevel ? 0 : DIVERSITY.maxPass) : all.slice(0, Math.max(0, limit));
   out.forEach((g, i) => { g.rank = i + 1; });
   return out;
 }
@@ -131,7 +134,8 @@ export function rankGroups(legs: LegHits, weights: { bm25Weight: number; vectorW
  * name asked for): then the best group of a file not yet listed goes first when the piece's
  * relevance × DIVERSITY.factor^n is below that group's. The piece held back folds into its
  * file's first result (filePieces: found at its file's rank, its slot to another file); when
- * that result holds MAX_FILE_PIECES already, it waits, and at most `maxPass` groups go before
+ * that result holds MAX_FILE_PIECES already, or the piece would take it past MAX_FOLDED_LINES
+ * lines, it waits, and at most `maxPass` groups go before
  * it that way (so it moves down a few places, never out of sight). Groups of listed files left
  * below the limit fold the same way, the rest are counted in `fileMore`. Relevance is a group's score in its legs
  * relative to the best (keyword score ÷ the best non-definition keyword score, cosine ÷ the best
@@ -139,7 +143,7 @@ export function rankGroups(legs: LegHits, weights: { bm25Weight: number; vectorW
  * codebase), while comparable alternatives take the slots (a big one). A group moved down gets
  * a `diversity` explain entry and the score of the group before it, so scores never rise.
  */
-function diversify(all: readonly GroupedItem[], fileOf: Record<number, string>, limit: number, maxPass: number): GroupedItem[] {
+function diversify(all: readonly GroupedItem[], fileOf: Record<number, string>, linesOf: Record<number, number> | undefined, limit: number, maxPass: number): GroupedItem[] {
   const isDefinition = (g: GroupedItem) => g.explain.some((e) => e.signal === 'definition');
   const maxB = Math.max(0, ...all.filter((g) => g.bm25Rank !== null && !isDefinition(g)).map((g) => g.bm25Score));
   const maxV = Math.max(0, ...all.filter((g) => g.vectorRank !== null).map((g) => g.vectorScore));
@@ -153,10 +157,17 @@ function diversify(all: readonly GroupedItem[], fileOf: Record<number, string>, 
   const out: GroupedItem[] = [];
   /** How many groups have gone before the current head because of diversity. */
   let passed = 0;
+  /** A group's lines: its pieces' (0 without linesOf). */
+  const linesIn = (g: GroupedItem) => linesOf ? [g, ...g.more].reduce((n, p) => n + (linesOf[p.id] ?? 0), 0) : 0;
+  /** Lines of each listed file's first result with what is folded into it. */
+  const foldedLines = new Map<GroupedItem, number>();
   /** Folds a group into its file's first result when it has room (true), else leaves it. */
   const fold = (g: GroupedItem): boolean => {
     const first = shown.get(fileKey(g))?.[0];
     if (!first || first.filePieces.length >= MAX_FILE_PIECES) return false;
+    const lines = (foldedLines.get(first) ?? linesIn(first)) + linesIn(g);
+    if (lines > MAX_FOLDED_LINES) return false;
+    foldedLines.set(first, lines);
     first.filePieces.push(g);
     return true;
   };
