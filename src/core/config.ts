@@ -102,7 +102,10 @@ export const KIND_FACTORS = {
  * after the best group of a file not yet listed when its relevance (its leg score relative to
  * the best) × factor^n is below that group's, and at most maxPass groups go before it that way.
  * A strong second piece keeps its slot above weak matches (a small codebase); comparable files
- * take the next slots (a big one). Definitions of a named identifier are exempt. A trade-off,
+ * take the next slots (a big one). Definitions of a named identifier are exempt. Since issue 35's
+ * seventh round the piece held back folds into its file's first result (MAX_FILE_PIECES), so a
+ * described function is found at its file's rank, and maxPass only limits a piece that does not
+ * fit. The trade-off below was measured before that, on each result's own lines. A trade-off,
  * measured in one run with bench/eval/tune-repos.ts and bench/eval/tune.ts (results in
  * bench/results/2026-11-27-guardrails.md): files asked for (repos eval, NDCG@10) against
  * functions asked for by their doc comment (MRR@10, kernel / go-alldocs / js-alldocs):
