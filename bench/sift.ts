@@ -6,7 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import { SIFT_BIN, run, runOk, type RunResult } from './util.ts';
-import type { Span } from './eval/score.ts';
+import type { ResultSpan } from './eval/score.ts';
 
 const GNU_TIME = '/usr/bin/time';
 
@@ -33,6 +33,8 @@ export interface SiftResult {
   vector_score: number;
   combined_score: number;
   rank: number;
+  /** Other pieces shown with the result (their own lines). */
+  more?: Array<{ start_line: number; end_line: number }>;
 }
 
 export interface SiftResponse {
@@ -93,6 +95,10 @@ export function siftStats(dir: string, db: string): Record<string, unknown> {
   return JSON.parse(runOk(SIFT_BIN, ['stats', dir, '--db', db, '--json']).stdout) as Record<string, unknown>;
 }
 
-export function toSpans(res: SiftResponse): Span[] {
-  return res.results.map((r) => ({ path: r.path, start: r.start_line, end: r.end_line }));
+/** Each result's own lines and its `more` pieces' lines. */
+export function toSpans(res: SiftResponse): ResultSpan[] {
+  return res.results.map((r) => ({
+    path: r.path, start: r.start_line, end: r.end_line,
+    more: (r.more ?? []).map((m) => ({ start: m.start_line, end: m.end_line })),
+  }));
 }

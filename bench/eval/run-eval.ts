@@ -2,7 +2,9 @@
  * Runs the CodeSearchNet-style eval: for each set built by build-set.ts, indexes the
  * stripped tree with `bin/sift index --no-embed` (plus embeddings when a vector/hybrid
  * mode is asked for), sends all queries through `bin/sift search --stdin --json`, and
- * scores MRR@10 / recall@10 with the hit rule in score.ts. The seed-style reference
+ * scores MRR@10 / recall@10 with the hit rule in score.ts: a result's `more` pieces count as its
+ * lines, as in the held-out checks; the older rule (the result's own lines only) is reported
+ * next to it (`ownLines`). The seed-style reference
  * (seed-baseline.ts, native sqlite3) is scored on the same tree with the same rule.
  * Writes bench/results/eval-<date>.{md,json} (per-query ranks included in the JSON).
  *
@@ -26,6 +28,8 @@ export interface SystemScore extends EvalSummary {
   indexSeconds: number;
   searchSeconds: number;
   ranks: Array<number | null>;
+  /** The same results scored on each result's own lines only (score.ts HitRule 'ownLines'). */
+  ownLines?: EvalSummary & { ranks: Array<number | null> };
 }
 
 export interface SetResult {
@@ -79,11 +83,14 @@ export function evalSet(name: string, o: { modes: string[]; model?: string; sift
       notes.push(`${side.label} index: ${idx.value.files.total} files, ${idx.value.chunks.total} chunks, ${fmt(idx.wallMs / 1000)} s`);
       for (const mode of o.modes) {
         const res = siftSearchBatch(tree, side.db, texts, { mode, limit: EVAL_K, extra: o.model ? ['--model', o.model] : [], bin: side.bin });
-        const scores = res.value.map((r, i) => scoreQuery(toSpans(r), targets[i]));
+        const spans = res.value.map((r) => toSpans(r));
+        const scores = spans.map((r, i) => scoreQuery(r, targets[i]));
+        const own = spans.map((r, i) => scoreQuery(r, targets[i], EVAL_K, 'ownLines'));
         const strategies = new Set(res.value.map((r) => r.strategy).filter(Boolean));
         systems.push({
           system: `${side.label} --mode ${mode}${strategies.size ? ` (${[...strategies].join(',')})` : ''}`, ...summarize(scores),
           indexSeconds: idx.wallMs / 1000, searchSeconds: res.wallMs / 1000, ranks: scores.map((s) => s.firstHitRank),
+          ownLines: { ...summarize(own), ranks: own.map((s) => s.firstHitRank) },
         });
       }
     }
@@ -94,17 +101,20 @@ export function evalSet(name: string, o: { modes: string[]; model?: string; sift
 }
 
 export function evalMarkdown(r: EvalReport): string {
-  const rows = ['| set | system | queries | MRR@10 | recall@10 | top-1 | index s | search s |', '|---|---|---|---|---|---|---|---|'];
+  const rows = ['| set | system | queries | MRR@10 | recall@10 | top-1 | own lines: MRR@10 / recall@10 | index s | search s |', '|---|---|---|---|---|---|---|---|---|'];
   for (const s of r.sets) {
     for (const x of s.systems) {
-      rows.push(`| ${s.set} | ${x.system} | ${x.queries} | ${x.mrr.toFixed(3)} | ${x.recall.toFixed(3)} | ${x.top1.toFixed(3)} | ${fmt(x.indexSeconds)} | ${fmt(x.searchSeconds, 2)} |`);
+      const own = x.ownLines ? `${x.ownLines.mrr.toFixed(3)} / ${x.ownLines.recall.toFixed(3)}` : '';
+      rows.push(`| ${s.set} | ${x.system} | ${x.queries} | ${x.mrr.toFixed(3)} | ${x.recall.toFixed(3)} | ${x.top1.toFixed(3)} | ${own} | ${fmt(x.indexSeconds)} | ${fmt(x.searchSeconds, 2)} |`);
     }
   }
   const notes = r.sets.flatMap((s) => s.notes.map((n) => `- ${s.set}: ${n}`));
   return [
     '# Sift search-quality eval (CodeSearchNet-style)', '', machineMarkdown(r.machine), '',
     'Query = first sentence of a real doc comment; the comment is blanked in the indexed copy; a hit is a',
-    'result of ≤ 150 lines on the right file overlapping ≥ half the function or ≥ half the result.', '',
+    'result with a piece of ≤ 150 lines on the right file overlapping ≥ half the function or ≥ half the piece, or',
+    'whose pieces together hold half the function; a result\'s pieces are its own lines and its `more` pieces',
+    '(the held-out rule). "own lines" scores the result\'s own lines only (the older rule).', '',
     ...rows, '', ...notes, '',
   ].join('\n');
 }
@@ -119,7 +129,10 @@ if (isMain(import.meta.url)) {
   for (const name of names) {
     const r = evalSet(name, { modes, model, sift: !flags.has('no-sift'), base, seed: !flags.has('no-seed') });
     report.sets.push(r);
-    for (const x of r.systems) console.log(`${name.padEnd(7)} ${x.system.padEnd(58)} MRR@10 ${x.mrr.toFixed(3)}  recall@10 ${x.recall.toFixed(3)}`);
+    for (const x of r.systems) {
+      const own = x.ownLines ? `  (own lines: ${x.ownLines.mrr.toFixed(3)} / ${x.ownLines.recall.toFixed(3)})` : '';
+      console.log(`${name.padEnd(7)} ${x.system.padEnd(58)} MRR@10 ${x.mrr.toFixed(3)}  recall@10 ${x.recall.toFixed(3)}${own}`);
+    }
   }
   mkdirSync(RESULTS_DIR, { recursive: true });
   const all = SETS.every((s) => names.includes(s.name));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isHit, scoreQuery, summarize, type Span } from './score.ts';
+import { isHit, isHitWithMore, scoreQuery, summarize, type Span } from './score.ts';
 
 const fn: Span = { path: 'a.c', start: 101, end: 120 }; // 20 lines
 
@@ -23,6 +23,29 @@ describe('isHit', () => {
   });
 });
 
+describe('isHitWithMore (a result with its more pieces)', () => {
+  it('a more piece that is the function makes the result a hit', () => {
+    expect(isHitWithMore({ path: 'a.c', start: 1, end: 10, more: [{ start: 101, end: 120 }] }, fn)).toBe(true);
+    expect(isHit({ path: 'a.c', start: 1, end: 10 }, fn)).toBe(false);
+  });
+  it('pieces that together hold half the function', () => {
+    // 6 + 4 of 20 lines: neither piece alone holds half of the function or is half inside it.
+    const head = { path: 'a.c', start: 95, end: 106 };
+    expect(isHit(head, fn)).toBe(true); // 6 of 12 result lines: half the result
+    const r = { path: 'a.c', start: 90, end: 106, more: [{ start: 117, end: 130 }] }; // 6 of 17, 4 of 14
+    expect(isHit(r, fn)).toBe(false);
+    expect(isHitWithMore({ ...r, more: [] }, fn)).toBe(false);
+    expect(isHitWithMore(r, fn)).toBe(true);
+  });
+  it('another file, or more pieces elsewhere, are no hit', () => {
+    expect(isHitWithMore({ path: 'b.c', start: 101, end: 120, more: [{ start: 101, end: 120 }] }, fn)).toBe(false);
+    expect(isHitWithMore({ path: 'a.c', start: 1, end: 10, more: [{ start: 200, end: 230 }] }, fn)).toBe(false);
+  });
+  it('a piece over MAX_HIT_LINES counts for nothing', () => {
+    expect(isHitWithMore({ path: 'a.c', start: 1, end: 10, more: [{ start: 1, end: 151 }] }, fn)).toBe(false);
+  });
+});
+
 describe('scoreQuery / summarize', () => {
   const miss: Span = { path: 'x.c', start: 1, end: 5 };
   const hit: Span = { path: 'a.c', start: 101, end: 120 };
@@ -33,6 +56,12 @@ describe('scoreQuery / summarize', () => {
     [[], null, 0],
   ] as const)('%#', (results, rank, rr) => {
     expect(scoreQuery(results, fn)).toEqual({ firstHitRank: rank, reciprocalRank: rr });
+  });
+
+  it('counts more pieces unless the rule is ownLines', () => {
+    const folded = { path: 'a.c', start: 1, end: 10, more: [{ start: 101, end: 120 }] };
+    expect(scoreQuery([miss, folded], fn).firstHitRank).toBe(2);
+    expect(scoreQuery([miss, folded], fn, 10, 'ownLines').firstHitRank).toBe(null);
   });
 
   it('summarizes MRR, recall and top-1', () => {

@@ -1,7 +1,11 @@
 /**
- * Scoring for the CodeSearchNet-style eval. A result is a hit for a target function when
+ * Scoring for the CodeSearchNet-style eval. A piece is a hit for a target function when
  * it is on the same file, spans at most MAX_HIT_LINES lines, and its line overlap with
- * the function covers at least half the function or at least half the result.
+ * the function covers at least half the function or at least half the piece.
+ * A result's lines are its own piece and its `more` pieces (the held-out checks count them
+ * so: `sift search --json`'s `more`): the result is a hit when one of its pieces is, or when
+ * its pieces together hold at least half the function (a function split into pieces).
+ * `ownLines` scores the older rule, the result's own lines only (isHit on the result).
  * MRR@k is the mean of 1/rank of the first hit within the top k (0 when none);
  * recall@k (one target per query) is the share of queries with a hit in the top k.
  */
@@ -15,6 +19,14 @@ export interface Span {
   start: number;
   end: number;
 }
+
+/** A ranked result: its own lines and the lines of its `more` pieces (same path). */
+export interface ResultSpan extends Span {
+  more?: ReadonlyArray<{ start: number; end: number }>;
+}
+
+/** Which lines of a result count: its own piece only, or its own and its `more` pieces'. */
+export type HitRule = 'more' | 'ownLines';
 
 export interface QueryScore {
   /** 1-based rank of the first hit within the top k, or null. */
@@ -40,10 +52,27 @@ export function isHit(result: Span, target: Span): boolean {
   return overlap * 2 >= targetLines || overlap * 2 >= resultLines;
 }
 
+/**
+ * A result with its `more` pieces: one piece is a hit (isHit), or the pieces of at most
+ * MAX_HIT_LINES lines each together hold at least half the target's lines.
+ */
+export function isHitWithMore(result: ResultSpan, target: Span): boolean {
+  if (result.path !== target.path) return false;
+  const pieces = [{ start: result.start, end: result.end }, ...(result.more ?? [])];
+  if (pieces.some((p) => isHit({ path: result.path, ...p }, target))) return true;
+  const held = new Set<number>();
+  for (const p of pieces) {
+    if (p.end - p.start + 1 > MAX_HIT_LINES) continue;
+    for (let l = Math.max(p.start, target.start); l <= Math.min(p.end, target.end); l++) held.add(l);
+  }
+  return held.size * 2 >= target.end - target.start + 1;
+}
+
 /** Score one query's ranked results (in rank order) against its target. */
-export function scoreQuery(results: readonly Span[], target: Span, k = EVAL_K): QueryScore {
+export function scoreQuery(results: readonly ResultSpan[], target: Span, k = EVAL_K, rule: HitRule = 'more'): QueryScore {
   for (let i = 0; i < Math.min(k, results.length); i++) {
-    if (isHit(results[i], target)) return { firstHitRank: i + 1, reciprocalRank: 1 / (i + 1) };
+    const hit = rule === 'more' ? isHitWithMore(results[i], target) : isHit(results[i], target);
+    if (hit) return { firstHitRank: i + 1, reciprocalRank: 1 / (i + 1) };
   }
   return { firstHitRank: null, reciprocalRank: 0 };
 }

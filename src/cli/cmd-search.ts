@@ -102,8 +102,12 @@ export function formatSearchJson(res: FullSearchResponse, explain: boolean): Rec
       // Constants defined on these lines (C/C++ object-like #defines).
       ...(r.defines ? { defines: r.defines } : {}),
       ...(r.names || r.defines ? { matched_name: r.matchedName } : {}),
-      // Other matching pieces of the same definition (one result per definition).
-      more: r.more.map((m) => ({ start_line: m.startLine, end_line: m.endLine, content: m.content, context: m.context, context_line: m.contextLine })),
+      // Other matching pieces, each exactly its lines: the same definition's (one result per
+      // definition), then other definitions of this file folded in by diversity (same_definition false).
+      more: r.more.map((m) => ({
+        start_line: m.startLine, end_line: m.endLine, content: m.content, context: m.context, context_line: m.contextLine,
+        same_definition: m.sameDefinition, ...(m.sameDefinition ? {} : { symbol: m.symbol, chunk_type: m.chunkType, def_line: m.defLine }),
+      })),
       // Other matching definitions or pieces of this file that did not make the list.
       file_more: r.fileMore ?? 0,
       bm25_score: r.bm25Score,
@@ -128,8 +132,10 @@ export function formatSearchHuman(res: FullSearchResponse, explain: boolean): st
   for (const r of res.results) {
     const name = r.matchedName ?? r.symbol;
     const sym = name ? (r.parent && !showsConstant(r) ? `${r.parent}.${name}` : name) : `(${r.chunkType})`;
-    const more = r.more.length ? `  (+${r.more.length} more in this definition)` : '';
-    const fileMore = r.fileMore ? `  (+${r.fileMore} more in this file)` : '';
+    const own = r.more.filter((m) => m.sameDefinition).length;
+    const more = own ? `  (+${own} more in this definition)` : '';
+    const inFile = r.more.length - own + (r.fileMore ?? 0);
+    const fileMore = inFile ? `  (+${inFile} more in this file)` : '';
     const kind = r.kind && r.kind !== 'code' ? `  [${r.kind}]` : '';
     out.push(safeText(`${r.path}:${r.startLine}-${r.endLine}  ${sym}${kind}  ${r.combinedScore.toFixed(4)}${more}${fileMore}`));
     if (explain) {

@@ -102,7 +102,10 @@ export const KIND_FACTORS = {
  * after the best group of a file not yet listed when its relevance (its leg score relative to
  * the best) × factor^n is below that group's, and at most maxPass groups go before it that way.
  * A strong second piece keeps its slot above weak matches (a small codebase); comparable files
- * take the next slots (a big one). Definitions of a named identifier are exempt. A trade-off,
+ * take the next slots (a big one). Definitions of a named identifier are exempt. Since issue 35's
+ * seventh round the piece held back folds into its file's first result (MAX_FILE_PIECES), so a
+ * described function is found at its file's rank, and maxPass only limits a piece that does not
+ * fit. The trade-off below was measured before that, on each result's own lines. A trade-off,
  * measured in one run with bench/eval/tune-repos.ts and bench/eval/tune.ts (results in
  * bench/results/2026-11-27-guardrails.md): files asked for (repos eval, NDCG@10) against
  * functions asked for by their doc comment (MRR@10, kernel / go-alldocs / js-alldocs):
@@ -210,6 +213,19 @@ export const MIN_INFIX_CHARS = 3;
 export const VECTOR_FILTER_OVERFETCH = 8;
 /** Other matching pieces of a definition kept with its result ("N more matches in this definition"). */
 export const MAX_MORE_FRAGMENTS = 8;
+/**
+ * Other definitions of a listed file folded into its first result's `more` (search/results.ts
+ * diversify): the ones diversity holds back and the ones below the limit, best first. A card's
+ * worth; the rest of the file is counted in `fileMore`.
+ */
+export const MAX_FILE_PIECES = 4;
+/**
+ * …and only while the result's lines, its own and its `more` pieces', stay within this many: a
+ * folded result is a screen or two, not the file. A longer piece waits for its own slot (or is
+ * counted in `fileMore`). It also keeps a result with its pieces one hit-sized span for a
+ * CodeSearchNet-style check that reads them as one result of at most 150 lines.
+ */
+export const MAX_FOLDED_LINES = 150;
 
 export const EMBED_BATCH_SIZE = 32;
 export const EMBED_MAX_TOKENS = 256;

@@ -173,9 +173,13 @@ export interface SearchResult {
   matchedName: string | null;
   /** The file's kind (text/file-kind.ts): code, test, docs, config, generated, example. */
   kind?: FileKind;
-  /** Other matching pieces of the same definition, best first ("N more matches in this definition"). */
+  /**
+   * Other matching pieces shown with this result, each exactly its lines: first the pieces of
+   * the same definition, best first ("N more matches in this definition"), then other
+   * definitions of this file that diversity folded into its first result (`sameDefinition` false).
+   */
   more: ResultFragment[];
-  /** Other matching definitions or pieces of this file that are not in the list (diversity). */
+  /** Other matching definitions or pieces of this file that are neither listed nor in `more`. */
   fileMore?: number;
   /** Raw BM25 score from FTS5 (higher is better; 0 when the leg did not match). */
   bm25Score: number;
@@ -204,6 +208,13 @@ export interface ResultFragment {
   contextLine: number | null;
   combinedScore: number;
   highlights: Array<[number, number]>;
+  /** A piece of the result's own definition (true), or of another definition of its file (false). */
+  sameDefinition: boolean;
+  /** The piece's own definition: for a piece of the same definition, the result's. */
+  symbol: string | null;
+  parent: string | null;
+  chunkType: ChunkType;
+  defLine: number | null;
 }
 
 export interface SearchResponse {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { EXACT_SYMBOL_BOOST, fuseRrf, strategyFor, toRankedHits, type FuseOptions } from './fuse.ts';
 import type { Hit, SearchMode, SearchStrategy } from '../types.ts';
-import { rankGroups, type LegHits } from './results.ts';
-import { DIVERSITY } from '../config.ts';
+import { idsOf, rankGroups, type LegHits } from './results.ts';
+import { DIVERSITY, MAX_FILE_PIECES, MAX_FOLDED_LINES } from '../config.ts';
 
 const hits = (...ids: number[]): Hit[] => ids.map((id, i) => ({ id, score: 10 - i, rank: i + 1 }));
 const order = (bm25: Hit[], vector: Hit[], opts?: FuseOptions) => fuseRrf(bm25, vector, opts).map((f) => f.id);
@@ -123,32 +123,78 @@ describe('rankGroups diversity', () => {
   });
   const w = { bm25Weight: 0.5, vectorWeight: 0.5 };
 
-  it('lets another piece of a listed file take a slot only by a margin, and counts the rest of the file', () => {
+  it('lets another piece of a listed file take a slot only by a margin, and folds the rest into the file\'s first result', () => {
     // a.go holds ranks 1-4; b.go rank 5, c.go rank 6, all of comparable scores.
     const fileOf = { 1: 'a.go', 2: 'a.go', 3: 'a.go', 4: 'a.go', 5: 'b.go', 6: 'c.go' };
     const hits: Array<[number, number]> = [[1, 10], [2, 9], [3, 9], [4, 8.5], [5, 8.5], [6, 8]];
     const out = rankGroups(legs(hits, fileOf), w, 3);
     expect(out.map((g) => g.id)).toEqual([1, 5, 6]);
-    expect(out[0].fileMore).toBe(3);
+    expect(out[0].filePieces.map((g) => g.id)).toEqual([2, 3, 4]);
+    expect(out[0].fileMore).toBe(0);
+    // Every piece once: listed or folded, never both.
+    expect(idsOf(out).sort()).toEqual([1, 2, 3, 4, 5, 6]);
     const all = rankGroups(legs(hits, fileOf), w, 6);
-    expect(all.map((g) => g.id)).toEqual([1, 5, 6, 2, 3, 4]);
+    expect(all.map((g) => g.id)).toEqual([1, 5, 6]);
     for (const g of all) expect(g.explain.reduce((s, e) => s + e.contribution, 0)).toBeCloseTo(g.combinedScore);
-    expect(all[3].explain.some((e) => e.signal === 'diversity')).toBe(true);
+    for (let i = 1; i < all.length; i++) expect(all[i].combinedScore).toBeLessThanOrEqual(all[i - 1].combinedScore);
+  });
+  it('folds at most MAX_FILE_PIECES pieces into a result and counts the rest of the file', () => {
+    const fileOf: Record<number, string> = { 1: 'a.go', 20: 'b.go' };
+    const hits: Array<[number, number]> = [[1, 10]];
+    for (let i = 0; i < MAX_FILE_PIECES + 3; i++) {
+      hits.push([2 + i, 9 - i * 0.01]);
+      fileOf[2 + i] = 'a.go';
+    }
+    hits.push([20, 8.9]);
+    const out = rankGroups(legs(hits, fileOf), w, 2);
+    expect(out.map((g) => g.id)).toEqual([1, 20]);
+    expect(out[0].filePieces.map((g) => g.id)).toEqual(hits.slice(1, 1 + MAX_FILE_PIECES).map(([id]) => id));
+    expect(out[0].fileMore).toBe(3);
+  });
+  it('folds a piece only while the result stays within MAX_FOLDED_LINES lines', () => {
+    const fileOf = { 1: 'a.go', 2: 'a.go', 3: 'a.go', 4: 'b.go' };
+    const hits: Array<[number, number]> = [[1, 10], [2, 9], [3, 9], [4, 8.9]];
+    const linesOf = { 1: 40, 2: MAX_FOLDED_LINES - 40, 3: 1, 4: 10 };
+    const out = rankGroups({ ...legs(hits, fileOf), linesOf }, w, 2);
+    expect(out.map((g) => g.id)).toEqual([1, 4]);
+    expect(out[0].filePieces.map((g) => g.id)).toEqual([2]);
+    expect(out[0].fileMore).toBe(1);
+    // Without the line counts only MAX_FILE_PIECES limits it.
+    expect(rankGroups(legs(hits, fileOf), w, 2)[0].filePieces.map((g) => g.id)).toEqual([2, 3]);
+  });
+  it('a piece that cannot fold moves down a few places and keeps the score order', () => {
+    const fileOf: Record<number, string> = { 1: 'a.go' };
+    const hits: Array<[number, number]> = [[1, 10]];
+    for (let i = 0; i <= MAX_FILE_PIECES; i++) {
+      hits.push([2 + i, 9 - i * 0.01]);
+      fileOf[2 + i] = 'a.go';
+    }
+    const last = 2 + MAX_FILE_PIECES;
+    for (let i = 0; i < 6; i++) {
+      hits.push([30 + i, 8.9 - i * 0.01]);
+      fileOf[30 + i] = `f${i}.go`;
+    }
+    const all = rankGroups(legs(hits, fileOf), w, 8);
+    expect(all.map((g) => g.id).indexOf(last)).toBe(1 + DIVERSITY.maxPass);
+    expect(all[1 + DIVERSITY.maxPass].explain.some((e) => e.signal === 'diversity')).toBe(true);
     for (let i = 1; i < all.length; i++) expect(all[i].combinedScore).toBeLessThanOrEqual(all[i - 1].combinedScore);
   });
   it('keeps a second piece of a file when the alternatives score far lower', () => {
     const fileOf: Record<number, string> = { 1: 'a.go', 2: 'a.go', 3: 'b.go', 4: 'c.go' };
     // 9 × 0.8 ≥ 6: the strong second piece stays ahead of weaker matches in other files.
     expect(rankGroups(legs([[1, 10], [2, 9], [3, 6], [4, 3]], fileOf), w, 3).map((g) => g.id)).toEqual([1, 2, 3]);
-    // 9 × 0.8 < 8: a comparable alternative takes the slot.
-    expect(rankGroups(legs([[1, 10], [2, 9], [3, 8], [4, 3]], fileOf), w, 3).map((g) => g.id)).toEqual([1, 3, 2]);
+    // 9 × 0.8 < 8: a comparable alternative takes the slot, and the piece folds into a.go's result.
+    const out = rankGroups(legs([[1, 10], [2, 9], [3, 8], [4, 3]], fileOf), w, 3);
+    expect(out.map((g) => g.id)).toEqual([1, 3, 4]);
+    expect(out[0].filePieces.map((g) => g.id)).toEqual([2]);
   });
-  it('moves a piece down at most maxPass places', () => {
+  it('a held-back piece is found at its file\'s rank, in its first result', () => {
     const fileOf: Record<number, string> = { 1: 'a.go', 2: 'a.go' };
     const hits: Array<[number, number]> = [[1, 10], [2, 9], ...Array.from({ length: 6 }, (_, i): [number, number] => [10 + i, 8.9 - i * 0.01])];
     for (const [id] of hits.slice(2)) fileOf[id] = `f${id}.go`;
-    const ids = rankGroups(legs(hits, fileOf), w, 8).map((g) => g.id);
-    expect(ids.indexOf(2)).toBe(1 + DIVERSITY.maxPass);
+    const out = rankGroups(legs(hits, fileOf), w, 8);
+    expect(out.map((g) => g.id)).toEqual([1, 10, 11, 12, 13, 14, 15]);
+    expect(out[0].filePieces.map((g) => g.id)).toEqual([2]);
   });
   it('leaves definitions of a named identifier in tier order', () => {
     const fileOf = { 1: 'a.go', 2: 'a.go', 3: 'b.go' };
@@ -162,7 +208,9 @@ describe('rankGroups diversity', () => {
     expect(rankGroups(l, w, 6).map((g) => g.id)).toEqual([1, 2, 3, 4, 5, 6]);
     const top = rankGroups(l, w, 2);
     expect(top.map((g) => g.id)).toEqual([1, 2]);
-    expect(top[0].fileMore).toBe(2);
+    // Below the limit, a.go's other pieces fold into its first result.
+    expect(top[0].filePieces.map((g) => g.id)).toEqual([3, 4]);
+    expect(top[0].fileMore).toBe(0);
   });
   it('without file paths ranks as fused', () => {
     const l = legs([[1, 3], [2, 2], [3, 1]], {});

@@ -7,12 +7,17 @@
  * - One result per definition: pieces of one definition (same path and def_line; chunks
  *   without a definition are their own group) become one result BEFORE the limit is applied.
  *   The result is the group's best-ranked piece; the others follow it as `more`, best first.
+ * - A listed file's other definitions that diversity holds back, or that fall below the limit,
+ *   fold into the file's first result: after its own pieces in `more` (`sameDefinition` false),
+ *   at most MAX_FILE_PIECES of them while the result's lines stay within MAX_FOLDED_LINES, best
+ *   first; the rest are counted in `fileMore`. A piece is
+ *   in the list once: as a result or as a `more` piece.
  * - A result's `content` is the stored chunk content, i.e. exactly the file's lines
  *   start..end; carried context travels in `context`/`contextLine`, never in content.
  * - Pure: no store access; the same legs and weights give the same results everywhere.
  */
 import type { Hit, ResultFragment, SearchResult, StoredChunk } from '../types.ts';
-import { DIVERSITY, MAX_MORE_FRAGMENTS, RRF_K } from '../config.ts';
+import { DIVERSITY, MAX_FILE_PIECES, MAX_FOLDED_LINES, MAX_MORE_FRAGMENTS, RRF_K } from '../config.ts';
 import { fuseRrf, type FusedItem } from './fuse.ts';
 import { highlightRanges } from './bm25.ts';
 import { isFunctionKind, type ProcessedQuery } from './query.ts';
@@ -31,6 +36,8 @@ export interface LegHits {
   groupKeys: Record<number, string>;
   /** File path per candidate id, for diversity (rankGroups); absent: no diversity. */
   fileOf?: Record<number, string>;
+  /** Lines per candidate id, for the folded result's size (MAX_FOLDED_LINES); absent: not limited by lines. */
+  linesOf?: Record<number, number>;
   /** The vector leg's relevance floor (cosine) for this query, null when the leg did not run. */
   vectorFloor: number | null;
   /** Vector hits dropped below the floor. */
@@ -48,7 +55,9 @@ export interface LegHits {
 /** A fused item that stands for its definition; `more` are the other pieces' items, best first. */
 export interface GroupedItem extends FusedItem {
   more: FusedItem[];
-  /** Other matching definitions or pieces of the same file that did not make the list. */
+  /** Other definitions of the same file folded into this result (its file's first), best first. */
+  filePieces: GroupedItem[];
+  /** Other matching definitions or pieces of the same file that are neither listed nor folded. */
   fileMore: number;
 }
 
@@ -110,11 +119,11 @@ export function rankGroups(legs: LegHits, weights: { bm25Weight: number; vectorW
       if (g.more.length < MAX_MORE_FRAGMENTS) g.more.push(f);
       continue;
     }
-    const item: GroupedItem = { ...f, more: [], fileMore: 0 };
+    const item: GroupedItem = { ...f, more: [], filePieces: [], fileMore: 0 };
     groups.set(key, item);
     all.push(item);
   }
-  const out = legs.fileOf ? diversify(all, legs.fileOf, limit, legs.functionLevel ? 0 : DIVERSITY.maxPass) : all.slice(0, Math.max(0, limit));
+  const out = legs.fileOf ? diversify(all, legs.fileOf, legs.linesOf, limit, legs.functionLevel ? 0 : DIVERSITY.maxPass) : all.slice(0, Math.max(0, limit));
   out.forEach((g, i) => { g.rank = i + 1; });
   return out;
 }
@@ -123,14 +132,18 @@ export function rankGroups(legs: LegHits, weights: { bm25Weight: number; vectorW
  * Greedy pick of `limit` groups in fused order with diversity. The next group in fused order is
  * taken unless it is another piece of a file already listed n times (and no definition of the
  * name asked for): then the best group of a file not yet listed goes first when the piece's
- * relevance × DIVERSITY.factor^n is below that group's, and at most `maxPass` groups go
- * before it that way (so it moves down a few places, never out of sight). Relevance is a group's score in its legs
+ * relevance × DIVERSITY.factor^n is below that group's. The piece held back folds into its
+ * file's first result (filePieces: found at its file's rank, its slot to another file); when
+ * that result holds MAX_FILE_PIECES already, or the piece would take it past MAX_FOLDED_LINES
+ * lines, it waits, and at most `maxPass` groups go before
+ * it that way (so it moves down a few places, never out of sight). Groups of listed files left
+ * below the limit fold the same way, the rest are counted in `fileMore`. Relevance is a group's score in its legs
  * relative to the best (keyword score ÷ the best non-definition keyword score, cosine ÷ the best
  * cosine; the larger), so a strong second piece keeps its slot over weak alternatives (a small
  * codebase), while comparable alternatives take the slots (a big one). A group moved down gets
  * a `diversity` explain entry and the score of the group before it, so scores never rise.
  */
-function diversify(all: readonly GroupedItem[], fileOf: Record<number, string>, limit: number, maxPass: number): GroupedItem[] {
+function diversify(all: readonly GroupedItem[], fileOf: Record<number, string>, linesOf: Record<number, number> | undefined, limit: number, maxPass: number): GroupedItem[] {
   const isDefinition = (g: GroupedItem) => g.explain.some((e) => e.signal === 'definition');
   const maxB = Math.max(0, ...all.filter((g) => g.bm25Rank !== null && !isDefinition(g)).map((g) => g.bm25Score));
   const maxV = Math.max(0, ...all.filter((g) => g.vectorRank !== null).map((g) => g.vectorScore));
@@ -144,13 +157,34 @@ function diversify(all: readonly GroupedItem[], fileOf: Record<number, string>, 
   const out: GroupedItem[] = [];
   /** How many groups have gone before the current head because of diversity. */
   let passed = 0;
+  /** A group's lines: its pieces' (0 without linesOf). */
+  const linesIn = (g: GroupedItem) => linesOf ? [g, ...g.more].reduce((n, p) => n + (linesOf[p.id] ?? 0), 0) : 0;
+  /** Lines of each listed file's first result with what is folded into it. */
+  const foldedLines = new Map<GroupedItem, number>();
+  /** Folds a group into its file's first result when it has room (true), else leaves it. */
+  const fold = (g: GroupedItem): boolean => {
+    const first = shown.get(fileKey(g))?.[0];
+    if (!first || first.filePieces.length >= MAX_FILE_PIECES) return false;
+    const lines = (foldedLines.get(first) ?? linesIn(first)) + linesIn(g);
+    if (lines > MAX_FOLDED_LINES) return false;
+    foldedLines.set(first, lines);
+    first.filePieces.push(g);
+    return true;
+  };
   while (out.length < limit && left.length) {
     let pick = 0;
     const head = left[0];
     const n = shown.get(fileKey(head))?.length ?? 0;
-    if (n > 0 && !isDefinition(head) && passed < maxPass) {
+    if (n > 0 && !isDefinition(head) && maxPass > 0) {
       const alt = left.findIndex((a) => isDefinition(a) || !shown.has(fileKey(a)));
-      if (alt > 0 && relevance(head) * DIVERSITY.factor ** n < relevance(left[alt])) pick = alt;
+      if (alt > 0 && relevance(head) * DIVERSITY.factor ** n < relevance(left[alt])) {
+        if (fold(head)) {
+          left.shift();
+          passed = 0;
+          continue;
+        }
+        if (passed < maxPass) pick = alt;
+      }
     }
     passed = pick > 0 ? passed + 1 : 0;
     const [g] = left.splice(pick, 1);
@@ -166,14 +200,14 @@ function diversify(all: readonly GroupedItem[], fileOf: Record<number, string>, 
   }
   for (const g of left) {
     const first = shown.get(fileKey(g))?.[0];
-    if (first) first.fileMore++;
+    if (first && !fold(g)) first.fileMore++;
   }
   return out;
 }
 
-/** Every id a grouped list needs rows for (results and their more-pieces). */
+/** Every id a grouped list needs rows for (results, their more-pieces and their file's folded pieces). */
 export function idsOf(groups: readonly GroupedItem[]): number[] {
-  return groups.flatMap((g) => [g.id, ...g.more.map((m) => m.id)]);
+  return groups.flatMap((g) => [g.id, ...g.more.map((m) => m.id), ...g.filePieces.flatMap((p) => [p.id, ...p.more.map((m) => m.id)])]);
 }
 
 /**
@@ -196,15 +230,20 @@ export function toResults(groups: readonly GroupedItem[], rowOf: (id: number) =>
   for (const g of groups) {
     const c = rowOf(g.id);
     if (!c) continue;
-    const more: ResultFragment[] = g.more.flatMap((m) => {
+    const fragment = (m: FusedItem, sameDefinition: boolean): ResultFragment[] => {
       const r = rowOf(m.id);
       return r
         ? [{
           id: r.id, startLine: r.startLine, endLine: r.endLine, content: r.content, context: r.context ?? null,
           contextLine: r.contextLine ?? null, combinedScore: m.combinedScore, highlights: highlightRanges(r.content, pq),
+          sameDefinition, symbol: r.symbol, parent: r.parent, chunkType: r.chunkType, defLine: r.defLine ?? null,
         }]
         : [];
-    });
+    };
+    const more: ResultFragment[] = [
+      ...g.more.flatMap((m) => fragment(m, true)),
+      ...g.filePieces.flatMap((p) => [...fragment(p, false), ...p.more.flatMap((m) => fragment(m, false))]),
+    ];
     out.push({
       id: c.id,
       path: c.path,
@@ -238,7 +277,7 @@ export function toResults(groups: readonly GroupedItem[], rowOf: (id: number) =>
   return out;
 }
 
-/** Chunk rows a result list carries: each result's row and its more-pieces' rows (which share its metadata). */
+/** Chunk rows a result list carries: each result's row and its more-pieces' rows (its file's; their own definition's names). */
 export function rowsOfResults(results: readonly SearchResult[]): StoredChunk[] {
   return results.flatMap((r) => {
     const base: StoredChunk = {
@@ -248,6 +287,7 @@ export function rowsOfResults(results: readonly SearchResult[]): StoredChunk[] {
     };
     return [base, ...r.more.map((m) => ({
       ...base, id: m.id, startLine: m.startLine, endLine: m.endLine, content: m.content, context: m.context, contextLine: m.contextLine,
+      ...(m.sameDefinition ? {} : { symbol: m.symbol, parent: m.parent, chunkType: m.chunkType, signature: null, defLine: m.defLine, names: null }),
     }))];
   });
 }

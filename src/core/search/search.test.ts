@@ -64,6 +64,9 @@ function checkContract(results: SearchResult[]): void {
   }
   const defs = results.filter((r) => r.defLine !== null).map((r) => `${r.path}:${r.defLine}`);
   expect(new Set(defs).size, 'one result per definition').toBe(defs.length);
+  // Each piece once: as a result or as a `more` piece; a folded piece is of the result's file.
+  const ids = results.flatMap((r) => [r.id, ...r.more.map((m) => m.id)]);
+  expect(new Set(ids).size, 'each piece once').toBe(ids.length);
 }
 
 describe('Searcher', () => {
@@ -154,6 +157,22 @@ describe('Searcher', () => {
     expect(here).toHaveLength(1);
     expect(here[0].more.length).toBeGreaterThan(0);
     checkContract(res.results);
+  });
+
+  it('folds the other definitions of a listed file below the limit into its first result, with their own lines and names', async () => {
+    const s = new Searcher(store);
+    const three = await s.search('the next page and its flags', { limit: 3, mode: 'bm25' });
+    checkContract(three.results);
+    const first = three.results[0];
+    expect(first.path).toBe('page.c');
+    // Below the limit of 1, page.c's other function is found at its file's rank, in `more`.
+    const one = await s.search('the next page and its flags', { limit: 1, mode: 'bm25' });
+    checkContract(one.results);
+    expect(one.results[0].id).toBe(first.id);
+    const folded = one.results[0].more.filter((m) => !m.sameDefinition);
+    const other = three.results.find((r) => r.path === 'page.c' && r.id !== first.id)!;
+    expect(folded.find((m) => m.id === other.id)).toMatchObject({ symbol: other.symbol, chunkType: other.chunkType, startLine: other.startLine, defLine: other.defLine });
+    expect(one.results[0].fileMore ?? 0).toBe(0);
   });
 
   it('re-fusing the legs gives the same grouped ranking as the search', async () => {

@@ -151,11 +151,16 @@ export class Searcher {
     const tm = performance.now();
     timings.meta = tm - tf;
     const fileOf: Record<number, string> = {};
-    for (const row of rows) fileOf[row.id] = row.path;
+    const linesOf: Record<number, number> = {};
+    for (const row of rows) {
+      fileOf[row.id] = row.path;
+      linesOf[row.id] = row.endLine - row.startLine + 1;
+    }
     const legs: LegHits = {
       bm25,
       vector: kindOrder(vector.hits, rows, intent),
       fileOf,
+      linesOf,
       ...(wantsDefinitions(pq) ? definitionTiers(pq.targets, rows) : { definitionTiers: {}, definitionSizes: {} }),
       groupKeys: definitionKeys(rows),
       vectorFloor: vector.floor,

@@ -89,6 +89,7 @@ const searchResult: JsonSchema = {
     content: { type: 'string', description: 'The snippet: exactly the file lines start_line..end_line (detail "full").' },
     lines: { type: 'array', items: lineText, description: 'Signature and best matching lines (detail "brief").' },
     more_matches: { type: 'integer', description: 'Other matching pieces of the same definition.' },
+    more_in_file: { type: 'integer', description: 'Other matching definitions of the same file, not listed apart (search `path` to see them).' },
   },
   required: ['rank', 'path', 'start_line', 'end_line', 'kind', 'detail'],
 };

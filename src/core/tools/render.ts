@@ -65,9 +65,12 @@ export function searchEntry(r: SearchResult & { codebase: string }, multi: boole
     symbol: name,
     container: r.parent,
     score: Number(r.combinedScore.toFixed(4)),
-    more_matches: r.more.length || undefined,
+    more_matches: r.more.filter((m) => m.sameDefinition).length || undefined,
+    more_in_file: r.more.filter((m) => !m.sameDefinition).length + (r.fileMore ?? 0) || undefined,
   });
-  const title = `${r.rank}. ${printable(where)} · ${printable(label)} · ${r.language}${r.more.length ? ` · +${r.more.length} more matches in it` : ''}\n`;
+  const own = r.more.filter((m) => m.sameDefinition).length;
+  const inFile = r.more.length - own + (r.fileMore ?? 0);
+  const title = `${r.rank}. ${printable(where)} · ${printable(label)} · ${r.language}${own ? ` · +${own} more matches in it` : ''}${inFile ? ` · +${inFile} more in this file` : ''}\n`;
   const lines = r.content.split('\n');
   const width = String(r.endLine).length;
 
