@@ -506,7 +506,7 @@ const C_IF_MACRO = /(?<!#[ \t]*)(\bif[ \t]+)([A-Z_][A-Z0-9_]*[A-Z0-9_])(?=[ \t]*
 
 function maskCTypeMacros(text: string): string {
   const typed = text.replace(C_TYPE_MACRO, (_, head: string, macro: string) => head + blank(macro));
-  if (!/[A-Z0-9_][ \t]+(?:static|inline|constexpr|virtual|explicit|friend|extern|void|auto|bool|char|int|float|double|template|class|struct|union|typename|consteval|constinit)\b|\bif[ \t]+[A-Z_]/.test(typed)) return typed;
+  if (!/[A-Z0-9_)][ \t]+(?:static|inline|constexpr|virtual|explicit|friend|extern|void|auto|bool|char|int|float|double|template|class|struct|union|typename|consteval|constinit)\b|\bif[ \t]+[A-Z_]/.test(typed)) return typed;
   const learned = new Set<string>();
   const heads = typed.replace(C_HEAD_MACRO, (_, head: string, macros: string) => {
     for (const w of macros.match(/[A-Z_][A-Z0-9_]*/g) ?? []) learned.add(w);
