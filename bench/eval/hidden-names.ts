@@ -43,6 +43,10 @@ export interface Site {
   path: string;
   /** 1-based line of the definition's head. */
   line: number;
+  /** First line of the doc comments and attributes right above it (`line` when none): a piece holding any line head..line is on the item (navigate.ts's "item" rule). */
+  head: number;
+  /** At column 0: for C/C++, a namespace-level definition (fmt and nlohmann-json do not indent a namespace's body). */
+  top?: boolean;
 }
 
 export interface Probe {
@@ -117,6 +121,13 @@ function opensBody(text: string, open: number): boolean {
   return false;
 }
 
+/** The 1-based first line of the comment / attribute block right above 0-based line i (i + 1 when none). */
+function headOf(lines: readonly string[], i: number): number {
+  let j = i;
+  while (j > 0 && /^[ \t]*(?:\/\/|\/\*|\*|#\[|@|#[ \t]|[A-Z][A-Z0-9_]*[A-Z0-9][ \t]*$)/.test(lines[j - 1]!)) j--;
+  return j + 1;
+}
+
 const lineStarts = (text: string): number[] => {
   const out = [0];
   for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) out.push(i + 1);
@@ -167,13 +178,15 @@ export function scanC(tree: string, paths: readonly string[], readFile: (p: stri
         // A type used as a declaration (`struct foo bar`) ends with `;` or `=`; a head opens a body.
         const rest = text.slice(starts[i]! + t[0].length - 1, starts[i]! + t[0].length + 400);
         if (/^[^;={]*\{/.test(rest) || t[0].trimEnd().endsWith('{')) {
-          push(s.types, name, { path, line: i + 1 });
+          push(s.types, name, { path, line: i + 1, head: headOf(lines, i), top: !/^[ \t]/.test(line) });
           if ((macros || macroLineBefore(lines, i)) && !C_KEYWORDS.has(name)) s.macroTypes.add(name);
           if (/^[ \t]*(?:typedef[ \t]+)?(?:struct|union)[ \t]+\w+[ \t]*\{[ \t]*$/.test(line) && !line.startsWith(' ') && !line.startsWith('\t')) {
             // Column-0 head: its closing line is the next column-0 `}`.
             for (let j = i + 1; j < lines.length && j < i + 400; j++) {
               if (lines[j]!.startsWith('}')) {
-                if (/^\}[ \t]*(?:__\w+|[A-Z_][A-Z0-9_]{3,})/.test(lines[j]!) && !/^\}[ \t]*__\w+[ \t]*\w+[ \t]*[;=[]/.test(lines[j]!) && !/^\}[ \t]*\w+[ \t]*[;=[,]/.test(lines[j]!.replace(/__\w+(\([^)]*\))?/g, '').replace(/\s+/g, ' ').replace(/^\} (?=;)/, '}'))) {
+                // `} __packed;`, `} __randomize_layout;`, `} __aligned(8) PROJ_ALIGN;`: annotations only, no variable.
+                const annotations = /(?:__\w+|[A-Z_][A-Z0-9_]{3,})(?:[ \t]*\((?:[^()]|\([^()]*\))*\))?/g;
+                if (annotations.test(lines[j]!) && /^\}[ \t]*;?[ \t]*(?:\/[/*].*)?$/.test(lines[j]!.replace(annotations, '').replace(/[ \t]+/g, ' '))) {
                   s.trailingTypes.add(name);
                 }
                 break;
@@ -187,7 +200,7 @@ export function scanC(tree: string, paths: readonly string[], readFile: (p: stri
       if (f && !C_KEYWORDS.has(f[2]!) && !/^[ \t]*(?:return|else|case|delete|new|throw|using|typedef)\b/.test(line)) {
         const open = starts[i]! + f[0].length - 1;
         if (opensBody(text, open)) {
-          push(s.fns, f[2]!, { path, line: i + 1 });
+          push(s.fns, f[2]!, { path, line: i + 1, head: headOf(lines, i), top: !/^[ \t]/.test(line) });
           const macros = f[1]!.trim();
           if (macroLineBefore(lines, i) || macros && macros.split(/\s+/).every((m) => !/^(?:[A-Z]\w*_t|BOOL|VOID|LPCSTR)$/.test(m))) s.macroFns.add(f[2]!);
         }
@@ -242,11 +255,13 @@ export function buildProbes(per: number, seed: number): Probe[] {
   for (const [i, tree] of (['fmt', 'nlohmann-json'] as const).entries()) {
     const c = scanC(tree, files(tree, C_EXT));
     const types = [...c.macroTypes].filter((n) => n.length > 2 && !/^[A-Z0-9_]+$/.test(n)).sort();
-    for (const n of sample(types, 10 + i, c.types).slice(0, per / 2)) probes.push({ form: 'c-type-macro', tree, query: n, name: n, sites: sites(c.types, n) });
+    for (const n of sample(types, 10 + i, c.types).slice(0, per / 2)) probes.push({ form: 'c-type-macro', tree, query: n, name: n, sites: [...sites(c.types, n), ...sites(c.fns, n)] });
     const fns = [...c.macroFns].filter((n) => n.length > 2 && !/^[A-Z0-9_]+$/.test(n)).sort();
-    for (const n of sample(fns, 20 + i, c.fns).slice(0, per / 2)) probes.push({ form: 'cpp-fn-macro', tree, query: n, name: n, sites: sites(c.fns, n) });
+    for (const n of sample(fns, 20 + i, c.fns).slice(0, per / 2)) probes.push({ form: 'cpp-fn-macro', tree, query: n, name: n, sites: [...sites(c.fns, n), ...sites(c.types, n)] });
     const ns = tree === 'fmt' ? 'fmt' : 'nlohmann';
-    const pub = [...new Set([...c.types.keys(), ...c.fns.keys()])].filter((n) => n.length > 3 && !n.startsWith('_') && !/^[A-Z0-9_]+$/.test(n)).sort();
+    // What a user writes with the namespace: a type or function at namespace level, not a member.
+    const pub = [...new Set([...c.types.keys(), ...c.fns.keys()])]
+      .filter((n) => n.length > 3 && !n.startsWith('_') && !/^[A-Z0-9_]+$/.test(n) && [...sites(c.types, n), ...sites(c.fns, n)].some((x) => x.top)).sort();
     for (const n of sample(pub, 30 + i).slice(0, per / 2)) {
       probes.push({ form: 'ns-cpp', tree, query: `${ns}::${n}`, name: n, sites: [...sites(c.types, n), ...sites(c.fns, n)] });
     }
@@ -256,9 +271,10 @@ export function buildProbes(per: number, seed: number): Probe[] {
   const zodFiles = files('zod', /\.ts$/).filter((p) => !p.endsWith('.d.ts'));
   const tsDefs = new Map<string, Site[]>();
   for (const path of zodFiles) {
-    read('zod', path).split('\n').forEach((line, i) => {
+    const lines = read('zod', path).split('\n');
+    lines.forEach((line, i) => {
       const m = /^(?:export[ \t]+)?(?:declare[ \t]+)?(?:abstract[ \t]+)?(?:const|let|class|interface|type|function\*?|enum)[ \t]+(\$?[A-Za-z_]\w*)/.exec(line);
-      if (m) push(tsDefs, m[1]!, { path, line: i + 1 });
+      if (m) push(tsDefs, m[1]!, { path, line: i + 1, head: headOf(lines, i) });
     });
   }
   const sigils = [...tsDefs.keys()].filter((n) => n.startsWith('$') && n.length > 4).sort();
@@ -293,7 +309,7 @@ export function buildProbes(per: number, seed: number): Probe[] {
     const lines = read('clap', path).split('\n');
     lines.forEach((line, i) => {
       const m = /^macro_rules![ \t]+([a-z_]\w*)/.exec(line);
-      if (m && lines.slice(Math.max(0, i - 3), i).some((l) => /#\[macro_export\]/.test(l))) push(macros, m[1]!, { path, line: i + 1 });
+      if (m && lines.slice(Math.max(0, i - 3), i).some((l) => /#\[macro_export\]/.test(l))) push(macros, m[1]!, { path, line: i + 1, head: headOf(lines, i) });
     });
   }
   for (const n of sample([...macros.keys()].sort(), 60)) probes.push({ form: 'ns-rust', tree: 'clap', query: `clap::${n}!`, name: n, sites: macros.get(n)! });
@@ -311,7 +327,7 @@ interface Top {
 function hit(p: Probe, top: Top | undefined): boolean {
   if (!top) return false;
   if (p.file) return top.path === p.file;
-  return p.sites.some((s) => s.path === top.path && top.start_line <= s.line && s.line <= top.end_line);
+  return p.sites.some((s) => s.path === top.path && top.start_line <= s.line && s.head <= top.end_line);
 }
 
 export interface HiddenReport {
