@@ -409,13 +409,15 @@ const blank = (m: string) => ' '.repeat(m.length);
  */
 export function maskCAnnotations(text: string): string {
   const known = HAS_C_ANNOTATION.test(text);
-  if (!known && !/^\}[ \t]*__/m.test(text)) return maskCTypeMacros(text);
-  return maskCTypeMacros(text).replace(/^[A-Za-z_}].*$/gm, (line) => {
+  if (!known && !/^\}[ \t]*__/m.test(text)) return maskCHeadMacros(maskCTypeMacros(text));
+  // The annotations first: they are read on lines that start in column 0, which blanking a
+  // head macro (`STATIC int __init`) would no longer.
+  return maskCHeadMacros(maskCTypeMacros(text).replace(/^[A-Za-z_}].*$/gm, (line) => {
     const masked = known ? line.replace(C_ANNOTATION, blank) : line;
     if (!masked.startsWith('}')) return masked;
     const braced = masked.replace(C_RESERVED_NAME, blank);
     return C_BRACE_REST.test(braced) ? braced : masked;
-  });
+  }));
 }
 
 const RUBY_MODULE = /^([ \t]*)module[ \t]+((?:::)?[A-Z]\w*(?:::[A-Z]\w*)*)/gm;
@@ -505,7 +507,10 @@ const C_HEAD_MACRO = new RegExp(
 const C_IF_MACRO = /(?<!#[ \t]*)(\bif[ \t]+)([A-Z_][A-Z0-9_]*[A-Z0-9_])(?=[ \t]*\()/g;
 
 function maskCTypeMacros(text: string): string {
-  const typed = text.replace(C_TYPE_MACRO, (_, head: string, macro: string) => head + blank(macro));
+  return text.replace(C_TYPE_MACRO, (_, head: string, macro: string) => head + blank(macro));
+}
+
+function maskCHeadMacros(typed: string): string {
   if (!/[A-Z0-9_)][ \t]+(?:static|inline|constexpr|virtual|explicit|friend|extern|void|auto|bool|char|int|float|double|template|class|struct|union|typename|consteval|constinit)\b|\bif[ \t]+[A-Z_]/.test(typed)) return typed;
   const learned = new Set<string>();
   const heads = typed.replace(C_HEAD_MACRO, (_, head: string, macros: string) => {

@@ -307,6 +307,8 @@ describe('C++ macros around a definition do not rename it (issue 35)', () => {
     expect(masked('  LIB_NODISCARD LIB_INLINE auto size() const -> int { return n; }\n')).toBe(' auto size() const -> int { return n; }\n');
     expect(masked('template <typename T> LIB_API(1) void print(T v);\n')).toBe('template <typename T> void print(T v);\n');
     expect(masked('STATIC int INIT unpack(void)\n')).toBe(' int INIT unpack(void)\n');
+    // A known annotation after it is still blanked (read on column-0 lines, before the head macro).
+    expect(masked('STATIC int __init\nxfs_init_caches(void)\n')).toBe(' int \nxfs_init_caches(void)\n');
     // Learned from the first line: the same word before a constructor or a user-defined type.
     expect(masked('LIB_CONSTEXPR void f();\nstruct v {\n  LIB_CONSTEXPR v(int b) : b_(b) {}\n  LIB_CONSTEXPR buffer<char> get();\n};\n'))
       .toBe(' void f();\nstruct v {\n v(int b) : b_(b) {}\n buffer<char> get();\n};\n');
