@@ -56,10 +56,11 @@ const FILES: Record<string, string> = {
   'src/classic/schemas.ts': [
     'import * as core from "../core/schemas.ts";', '', 'export interface ZodType extends core.$ZodType {', '  array(): ZodArray<this>;', '}', '',
     // zod's shape: an object of many small methods, each calling the function of its name.
-    'const methods = {',
-    ...['check', 'refine', 'brand', 'optional', 'nullable', 'nullish', 'array', 'or', 'and', 'pipe', 'describe', 'meta', 'default', 'catch']
-      .flatMap((m) => [`  ${m}(arg) {`, `    const self = this;`, `    return ${m}(self, arg);`, '  },']),
-    '};', '',
+    'function methods(): MethodsOf<ZodType> {', '  return {',
+    ...['check', 'refine', 'brand', 'optional', 'nullable', 'nullish', 'array', 'or', 'and', 'pipe', 'describe', 'meta', 'default', 'catch',
+      'transform', 'prefault', 'readonly', 'promise', 'superRefine', 'overwrite', 'register', 'clone', 'spa', 'safeParse']
+      .flatMap((m) => [`    ${m}(arg) {`, `      const inst = this; // the schema this method is called on`, `      return ${m}(inst, arg ?? inst._zod.def.${m});`, '    },']),
+    '  };', '}', '',
     'export function array(element) {', '  return new ZodArray({ type: "array", element });', '}', '',
   ].join('\n'),
   'src/use_zod.ts': 'import { z } from "./index.ts";\n\n' +
