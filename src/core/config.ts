@@ -153,15 +153,20 @@ export const DECLARATION_OTHER_KIND = 0.2;
  * A qualified name (`crate::parser::Parser`, `pkg.Func`, `Plug.Conn.send_resp`) also finds a
  * definition of its last name whose parent is not the last qualifier, with this share of its
  * tier: parent is another qualifier; a qualifier is in its path (a module or package); neither.
+ * `otherMember` multiplies the last two for a member of a type when the last qualifier names a
+ * namespace, package or module alias, not a type (`z.array`, `fmt::format_to`, `clap::arg!`:
+ * what the namespace defines at its top level, not the method `ZodType.array`; symbols.ts
+ * qualifiedScope).
  */
-export const QUALIFIED_TIERS = { otherQualifier: 0.9, inPath: 0.8, elsewhere: 0.3 } as const;
+export const QUALIFIED_TIERS = { otherQualifier: 0.9, inPath: 0.8, elsewhere: 0.3, otherMember: 0.6 } as const;
 /**
  * A name lookup with a chunk whose text declares the name (`def make_files`, `function
  * onClick`, `fn helper`: a declaration keyword, then the name) where the parse recorded no
  * definition of it: a function nested in another (Python's `files()` defines `make_files`), one
  * in a doc's example. It ranks as a definition of this tier: below every recorded one (the
- * lowest, a qualified name's `elsewhere` × `otherCaseTail`, is 0.075, and size steps add at
- * most 0.035), above every chunk that only mentions the name or a form of it (`make_file`).
+ * lowest, a qualified name's `elsewhere` × `otherMember` × `otherCaseTail`, is 0.045; and it is
+ * read only when no chunk defines the name), above every chunk that only mentions the name or a
+ * form of it (`make_file`).
  */
 export const TEXT_DEFINITION_TIER = 0.02;
 /** Keyword leg: tier × this is added to a definition's score, above any BM25 score seen in practice. */

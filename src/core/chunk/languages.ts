@@ -409,13 +409,15 @@ const blank = (m: string) => ' '.repeat(m.length);
  */
 export function maskCAnnotations(text: string): string {
   const known = HAS_C_ANNOTATION.test(text);
-  if (!known && !/^\}[ \t]*__/m.test(text)) return maskCTypeMacros(text);
-  return maskCTypeMacros(text).replace(/^[A-Za-z_}].*$/gm, (line) => {
+  if (!known && !/^\}[ \t]*__/m.test(text)) return maskCHeadMacros(maskCTypeMacros(text));
+  // The annotations first: they are read on lines that start in column 0, which blanking a
+  // head macro (`STATIC int __init`) would no longer.
+  return maskCHeadMacros(maskCTypeMacros(text).replace(/^[A-Za-z_}].*$/gm, (line) => {
     const masked = known ? line.replace(C_ANNOTATION, blank) : line;
     if (!masked.startsWith('}')) return masked;
     const braced = masked.replace(C_RESERVED_NAME, blank);
     return C_BRACE_REST.test(braced) ? braced : masked;
-  });
+  }));
 }
 
 const RUBY_MODULE = /^([ \t]*)module[ \t]+((?:::)?[A-Z]\w*(?:::[A-Z]\w*)*)/gm;
@@ -484,9 +486,50 @@ export function blankCMacros(input: string): string {
  */
 const C_TYPE_MACRO = /^([ \t]*(?:template[ \t]*<.*>[ \t]*)?(?:class|struct|union)[ \t]+)([A-Z][A-Z0-9_]*[A-Z0-9_](?:\([^()\n]*\))?)(?=[ \t]+[A-Za-z_]\w*[ \t]*(?:final\b[ \t]*)?(?::(?!:)|\{|<|$|\/[/*]))/gm;
 
+/**
+ * Upper-case macros that open a declaration before a specifier or a built-in type
+ * (`FMT_CONSTEXPR auto parse(…)`, `FMT_NODISCARD FMT_INLINE auto format(…)`, `FMT_API void
+ * vprint(…)`, `JSON_HEDLEY_RETURNS_NON_NULL static const char* type_name()`, `STATIC int INIT
+ * unlzma(…)`, after a `template <…>` on the same line): an attribute, an export or a
+ * `constexpr` spelled for old compilers. No type name goes before `static`, `inline`, `void`,
+ * `auto`, … , so the word is no type; unexpanded, the grammar reads it as the declaration's
+ * type and the real one as an error, and enough of them turn the file into one ERROR node
+ * (fmt's ranges.h: `join_view` and `is_container_adaptor` were no definitions). `const` is left
+ * out (`T const&`), and so are one- and two-letter words (template parameters).
+ */
+const C_HEAD_MACRO_WORD = String.raw`[A-Z_][A-Z0-9_]*[A-Z0-9_]`;
+const C_HEAD_MACRO = new RegExp(
+  String.raw`^([ \t]*(?:template[ \t]*<.*>[ \t]*)?)((?:(?=[A-Z_][A-Z0-9_]{2})${C_HEAD_MACRO_WORD}(?:[ \t]*\((?:[^()\n]|\([^()\n]*\))*\))?[ \t]+)+)` +
+    String.raw`(?=(?:static|inline|constexpr|consteval|constinit|virtual|explicit|friend|extern|void|auto|bool|char|int|float|double|template|class|struct|union|typename)\b)`,
+  'gm',
+);
+/** `if FMT_CONSTEXPR20 (…)`: `if constexpr` spelled as a macro, which the grammar cannot read. */
+const C_IF_MACRO = /(?<!#[ \t]*)(\bif[ \t]+)([A-Z_][A-Z0-9_]*[A-Z0-9_])(?=[ \t]*\()/g;
+
 function maskCTypeMacros(text: string): string {
   return text.replace(C_TYPE_MACRO, (_, head: string, macro: string) => head + blank(macro));
 }
+
+function maskCHeadMacros(typed: string): string {
+  if (!/[A-Z0-9_)][ \t]+(?:static|inline|constexpr|virtual|explicit|friend|extern|void|auto|bool|char|int|float|double|template|class|struct|union|typename|consteval|constinit)\b|\bif[ \t]+[A-Z_]/.test(typed)) return typed;
+  const learned = new Set<string>();
+  const heads = typed.replace(C_HEAD_MACRO, (_, head: string, macros: string) => {
+    for (const w of macros.match(/[A-Z_][A-Z0-9_]*/g) ?? []) learned.add(w);
+    return head + blank(macros);
+  });
+  const masked = heads.replace(C_IF_MACRO, (_, head: string, macro: string) => head + blank(macro));
+  if (learned.size === 0) return masked;
+  // The same words before a constructor or a user-defined return type (`FMT_CONSTEXPR
+  // join_view(It b, …)`, `FMT_API format_error(…)`), once the file has shown them to be annotations.
+  return masked.replace(C_LEARNED_HEAD, (all: string, head: string, words: string) =>
+    words.split(/[ \t]+/).filter(Boolean).every((w) => learned.has(w.replace(/\(.*$/s, ''))) ? head + blank(words) : all);
+}
+
+/** One or more upper-case words (with arguments) opening a line before a name (C_HEAD_MACRO's learned words). */
+const C_LEARNED_HEAD = new RegExp(
+  String.raw`^([ \t]*(?:template[ \t]*<.*>[ \t]*)?)((?:${C_HEAD_MACRO_WORD}(?:[ \t]*\((?:[^()\n]|\([^()\n]*\))*\))?[ \t]+)+)(?=~?[A-Za-z_]\w*(?:[ \t]*\(|[ \t]*<|[ \t]*::|[ \t]+[A-Za-z_*&]))`,
+  'gm',
+);
 
 /**
  * A line that is one upper-case name alone (a trailing comment allowed): a macro used as a

@@ -296,6 +296,45 @@ describe('C++ macros around a definition do not rename it (issue 35)', () => {
     expect(blankCMacros('struct FOO bar;\nstruct FOO *p;\n')).toBe('struct FOO bar;\nstruct FOO *p;\n');
   });
 
+  it('blanks upper-case macros that open a declaration before a specifier or a built-in type, then the same words before a name', () => {
+    /** The masked text with each run of spaces shown as one (every index is kept: same length). */
+    const masked = (src: string) => {
+      const m = maskCAnnotations(src);
+      expect(m).toHaveLength(src.length);
+      return m.replace(/ +/g, ' ');
+    };
+    expect(masked('LIB_CONSTEXPR auto parse(ctx& c) -> const char* {\n')).toBe(' auto parse(ctx& c) -> const char* {\n');
+    expect(masked('  LIB_NODISCARD LIB_INLINE auto size() const -> int { return n; }\n')).toBe(' auto size() const -> int { return n; }\n');
+    expect(masked('template <typename T> LIB_API(1) void print(T v);\n')).toBe('template <typename T> void print(T v);\n');
+    expect(masked('STATIC int INIT unpack(void)\n')).toBe(' int INIT unpack(void)\n');
+    // A known annotation after it is still blanked (read on column-0 lines, before the head macro).
+    expect(masked('STATIC int __init\nxfs_init_caches(void)\n')).toBe(' int \nxfs_init_caches(void)\n');
+    // Learned from the first line: the same word before a constructor or a user-defined type.
+    expect(masked('LIB_CONSTEXPR void f();\nstruct v {\n  LIB_CONSTEXPR v(int b) : b_(b) {}\n  LIB_CONSTEXPR buffer<char> get();\n};\n'))
+      .toBe(' void f();\nstruct v {\n v(int b) : b_(b) {}\n buffer<char> get();\n};\n');
+    // `if constexpr` spelled as a macro; a preprocessor condition stays.
+    expect(masked('  if LIB_CONSTEXPR20 (n > 4) {\n#if IS_ENABLED(CONFIG_X)\n')).toBe(' if (n > 4) {\n#if IS_ENABLED(CONFIG_X)\n');
+    // Not a macro: an upper-case type before a name, east const, a template parameter, a call.
+    for (const src of ['DWORD WINAPI ThreadProc(LPVOID p);\n', 'HRESULT Open(void);\n', '  T const& value;\n', '  FOO(int) x;\n', 'MAX_LEN + 1;\n']) {
+      expect(maskCAnnotations(src)).toBe(src);
+    }
+  });
+
+  it('names the definitions of a file whose macros before declarations broke its parse', async () => {
+    // fmt's ranges.h shape: `FMT_CONSTEXPR` before constructors and `auto`, `if FMT_CONSTEXPR20 (`.
+    const src = [
+      'template <typename R, typename Char>', 'struct range_formatter {', ' public:',
+      '  LIB_CONSTEXPR auto parse(parse_context<Char>& ctx) -> const Char* {', '    return ctx.begin();', '  }',
+      '  template <typename Context>', '  auto format(R& range, Context& ctx) const -> decltype(ctx.out()) {', '    auto out = ctx.out();',
+      '    if LIB_CONSTEXPR20 (range_kind<R, Char>::value == range_kind::debug) {', "      *out++ = '\"';", '    }', '    return out;', '  }', '};', '',
+      'template <typename It, typename Sentinel, typename Char = char>', 'struct join_view : detail::view {', '  It begin;', '  Sentinel end;',
+      '  LIB_CONSTEXPR join_view(It b, Sentinel e) : begin(b), end(e) {}', '};', '',
+    ].join('\n');
+    const chunks = await chunkParsed('include/lib/ranges.h', src);
+    expect(find(chunks, 'join_view')).toMatchObject({ chunkType: 'struct', startLine: 17 });
+    expect(find(chunks, 'range_formatter')).toMatchObject({ chunkType: 'struct', startLine: 1 });
+  });
+
   it('keeps the first reading when blanking a macro would break the file', async () => {
     // Reduced (delta debugging) from fmt's ranges.h, whose macros read blanked left 67% of the
     // file in ERROR nodes: the tree with fewer errors is the one kept.

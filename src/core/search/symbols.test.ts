@@ -30,6 +30,17 @@ describe('qualified names', () => {
     expect(matchDefinition(targets, row('Error', 'MissingMemberHandling', 'Src/MissingMemberHandling.cs', 'enum'))?.scope).toBe(1);
     expect(matchDefinition(targets, row('Error', 'TraceLevel', 'Src/TraceLevel.cs', 'enum'))?.scope).toBe(QUALIFIED_TIERS.elsewhere);
   });
+  it('a namespace-shaped qualifier (`z.array`, `clap::arg!`) ranks what the namespace defines at its top level over a member of a type', () => {
+    const fn = tier('z.array', row('array', null, 'packages/zod/src/v4/classic/schemas.ts', 'function'));
+    const method = tier('z.array', row('array', '_zodTypeMethods', 'packages/zod/src/v4/classic/schemas.ts', 'method'));
+    expect(fn).toBeCloseTo(QUALIFIED_TIERS.elsewhere);
+    expect(method).toBeCloseTo(QUALIFIED_TIERS.elsewhere * QUALIFIED_TIERS.otherMember);
+    // In the qualifier's path (`clap_builder`), the macro still leads the method.
+    expect(tier('clap::arg!', row('arg', null, 'clap_builder/src/macros.rs', 'macro'))).toBeGreaterThan(tier('clap::arg!', row('arg', 'ArgGroup', 'clap_builder/src/builder/arg_group.rs', 'method')));
+    // A type-shaped qualifier, or the instance (`self.render`), names a member: no change.
+    expect(tier('Widget.render', row('render', 'Canvas', 'src/canvas.py', 'method'))).toBeCloseTo(QUALIFIED_TIERS.elsewhere);
+    expect(tier('self.render', row('render', 'Canvas', 'src/canvas.py', 'method'))).toBeCloseTo(QUALIFIED_TIERS.elsewhere);
+  });
   it('a Go package-qualified function finds the function in that package folder', () => {
     expect(tier('http.NewRequest', row('NewRequest', null, 'src/net/http/request.go', 'function'))).toBeCloseTo(QUALIFIED_TIERS.inPath);
   });

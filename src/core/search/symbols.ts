@@ -29,6 +29,11 @@ import { DECLARATION_OTHER_KIND, DEFINITION_KIND_STEPS, DEFINITION_SIZE_LINES, D
 export const QUALIFIER_RE = /::|->|[.#]/;
 /** A qualifier that names a type (`JsonSerializer`, `Command`), not a package or a variable (`os`, `self`, `e`). */
 const TYPE_SHAPED_RE = /^\p{Lu}[\p{L}\p{N}_]{2,}$/u;
+/**
+ * A qualifier that names a namespace, package or module alias (`z`, `fmt`, `std`, `tokio`), not
+ * a type; the languages' words for the instance (`self.render`, `this.state`) name a member.
+ */
+const NAMESPACE_SHAPED_RE = /^(?!(?:self|this|cls|super)$)[\p{Ll}_][\p{L}\p{N}_]*$/u;
 /** The qualifier that ends a qualified name's prefix (`Ecto.Schema.` → `Ecto.Schema`). */
 const TRAILING_QUALIFIER_RE = /(?:::|->|[.#])$/;
 
@@ -196,10 +201,14 @@ function qualifiedScope(t: SymbolTarget, row: SymbolRow): number {
   if (!t.qualifiers) return 0;
   const quals = t.qualifiers.map((q) => q.toLowerCase());
   if (parent !== null && parent.split(QUALIFIER_RE).some((p) => quals.includes(p))) return QUALIFIED_TIERS.otherQualifier;
+  // A namespace, package or module alias (`z`, `fmt`, `std`, `clap`: lower case) qualifies what
+  // it defines at its top level, not a member of some type (`z.array` is zod's function
+  // `array`, not the method `ZodType.array`; `clap::arg!` the macro, not `ArgGroup::arg`).
+  const member = parent !== null && NAMESPACE_SHAPED_RE.test(t.parent!) ? QUALIFIED_TIERS.otherMember : 1;
   if (row.path) {
     const words = pathWordsOf(row.path);
     const snake = (q: string) => q.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
-    if (t.qualifiers.some((q) => words.has(q.toLowerCase()) || words.has(snake(q)))) return QUALIFIED_TIERS.inPath;
+    if (t.qualifiers.some((q) => words.has(q.toLowerCase()) || words.has(snake(q)))) return QUALIFIED_TIERS.inPath * member;
   }
-  return QUALIFIED_TIERS.elsewhere;
+  return QUALIFIED_TIERS.elsewhere * member;
 }

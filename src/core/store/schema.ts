@@ -357,6 +357,14 @@ export const MIGRATIONS: readonly string[] = [
     AND path IN (SELECT path FROM chunks GROUP BY path HAVING min(chunk_type) = 'text' AND max(chunk_type) = 'text');
   UPDATE files SET hash = '', mtime = -1 WHERE language = 'lua';
   `,
+  // 14 (issue 35): C/C++ upper-case macros that open a declaration (`FMT_CONSTEXPR auto …`,
+  // `FMT_API void …`, the same words before a constructor) and `if FMT_CONSTEXPR20 (` are
+  // blanked in the parse input (chunk/languages.ts maskCTypeMacros): a file full of them parsed
+  // as one ERROR node, and definitions such as fmt's `join_view` were no chunks of their own.
+  // C and C++ files are re-chunked on the next run.
+  `
+  UPDATE files SET hash = '', mtime = -1 WHERE language IN ('c', 'cpp');
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
