@@ -24,6 +24,7 @@ import { insertRows, StoreError, type Db, type Queryable, type SqlValue } from '
 import { META, type MetaKey } from './meta.ts';
 import { packText, unpackText } from './text-codec.ts';
 import { TrigramIndex } from './trigram-index.ts';
+import { chunkArray, type ChunkList } from './chunk-wire.ts';
 import { GRAMMARS } from '../chunk/languages.ts';
 import { parseSkippedStats, type SkippedStats } from '../walk/skipped.ts';
 import type { TrigramQuery } from '../text/trigram-keys.ts';
@@ -540,8 +541,11 @@ function toStoredChunk(r: ChunkRow): StoredChunk {
 /** One file for Store.writeFiles: its record, all its chunks, and its text. */
 export interface WriteItem {
   file: FileRecord;
-  /** `ftsTokens`, when a chunk carries it, is the FTS tokens column (else computed here). */
-  chunks: Array<Chunk & { contentHash: string; ftsTokens?: string }>;
+  /**
+   * `ftsTokens`, when a chunk carries it, is the FTS tokens column (else computed here). Either
+   * the objects or their flat form (chunk-wire.ts: what a browser worker posts).
+   */
+  chunks: ChunkList<Chunk & { contentHash: string; ftsTokens?: string }>;
   /** The decoded text the chunks were cut from (chunk rows refer into it). */
   text?: string;
   /** `text` packed for file_text.data (store/text-codec.ts packText), made off this thread; packed here when absent. */
@@ -717,7 +721,8 @@ export class Store {
           nameRows = [];
         };
         const seen = new Set<string>();
-        for (const [i, { file, chunks, text }] of items.entries()) {
+        for (const [i, { file, chunks: list, text }] of items.entries()) {
+          const chunks = chunkArray(list);
           if (seen.has(file.path)) await insertPending();
           seen.add(file.path);
           await deleteChunksOf(tx, file.path);
