@@ -672,6 +672,25 @@ export class Store {
     await this.db.exec(`PRAGMA cache_size = -${Math.max(1, Math.round(kib))}`);
   }
 
+  /**
+   * `on`: commits keep their rollback journal in memory and never sync, as a scratch file's
+   * (Store.open): a bulk load then writes each page once per commit instead of once to the
+   * journal and once to the file, and waits on no flush. A crash of this process in the middle
+   * may leave the file damaged, so the caller uses it only where the file can be thrown away
+   * after such a crash (workers/store: a first index, marked on disk while it runs). A failed
+   * statement still rolls back (the journal is in memory). `off`: journaled and synced again,
+   * and one synced commit makes everything written meanwhile durable.
+   */
+  async setUnjournaled(on: boolean): Promise<void> {
+    if (on) {
+      await this.db.exec('PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF;');
+      return;
+    }
+    await this.db.exec('PRAGMA journal_mode = DELETE; PRAGMA synchronous = NORMAL;');
+    // A commit that writes a page syncs the file: every earlier unsynced write with it.
+    await this.db.run('UPDATE meta SET value = value');
+  }
+
   /** Several meta values, in order, in ONE transaction (one commit: the indexer's closing state). */
   async setMetas(entries: ReadonlyArray<readonly [MetaKey, string]>): Promise<void> {
     if (!entries.length) return;
@@ -685,6 +704,11 @@ export class Store {
   async getFiles(): Promise<Map<string, FileRecord>> {
     const rows = await this.db.all<FileRecord>('SELECT path, hash, size, mtime, language FROM files');
     return new Map(rows.map((r) => [r.path, { path: r.path, hash: r.hash, size: r.size, mtime: r.mtime, language: r.language }]));
+  }
+
+  /** Whether any file is indexed (a first index has none until its first batch). */
+  async hasFiles(): Promise<boolean> {
+    return !!(await this.db.get<{ x: number }>('SELECT EXISTS (SELECT 1 FROM files) AS x'))?.x;
   }
 
   /** One file's record, or null when the path is not indexed. */
