@@ -156,13 +156,21 @@ async function beginFirstLoad(id: string, store: Store): Promise<boolean> {
     await end();
     throw e;
   }
-  unjournaled.set(id, async () => {
-    unjournaled.delete(id);
-    try {
-      await store.setUnjournaled(false);
-    } finally {
+  let ending: Promise<void> | null = null;
+  unjournaled.set(id, () => {
+    // Once at a time; a failed end (say a full quota at its synced commit) keeps the marker, the
+    // lock and this entry, and the next end (the next run's start, a close) tries again.
+    ending ??= (async () => {
+      try {
+        await store.setUnjournaled(false);
+      } catch (e) {
+        ending = null;
+        throw e;
+      }
+      unjournaled.delete(id);
       await end();
-    }
+    })();
+    return ending;
   });
   return true;
 }
@@ -324,9 +332,9 @@ async function info(id: string): Promise<CodebaseInfo> {
 
 async function closeOne(id: string): Promise<void> {
   const p = opened.get(id);
+  opened.delete(id);
   if (!p) return;
   await endFirstLoad(id).catch((e: unknown) => console.warn(`sift: ending the first load of ${id}:`, e));
-  opened.delete(id);
   const o = await p.catch(() => null);
   o?.vectors?.dispose();
   await o?.store.close();
