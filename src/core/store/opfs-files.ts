@@ -63,6 +63,7 @@ const bulkLockName = (name: string): string => `sift-unjournaled:${name}`;
  * holds the lock (its load goes on; this one stays journaled).
  */
 export async function beginUnjournaledLoad(name: string): Promise<(() => Promise<void>) | null> {
+  if (!locksAvailable()) return null; // a dead load could not be told from a live one
   const release = await holdLock(bulkLockName(name));
   if (!release) return null;
   const dir = await opfsDir();
@@ -87,16 +88,26 @@ export async function discardUnfinishedLoad(name: string): Promise<boolean> {
   const dir = await opfsDir();
   const marker = fileName(name) + BULK_MARKER;
   const marked = await dir.getFileHandle(marker).then(() => true, () => false);
-  if (!marked) return false;
+  if (!marked || !locksAvailable()) return false;
   const release = await holdLock(bulkLockName(name));
   if (!release) return false; // a live load elsewhere
   try {
+    // The marker goes only with the database: one another tab still holds open stays marked,
+    // and the next open tries again.
+    const gone = await dir.removeEntry(fileName(name)).then(
+      () => true,
+      (e: unknown) => (e as { name?: string })?.name === 'NotFoundError',
+    );
+    if (!gone) return false;
     await removeOpfsStoreFiles(name);
-    await dir.removeEntry(marker).catch(() => undefined);
     return true;
   } finally {
     release();
   }
+}
+
+function locksAvailable(): boolean {
+  return typeof navigator !== 'undefined' && typeof navigator.locks?.request === 'function';
 }
 
 /** Hold the Web Lock `lockName` if free; resolves to its release, or null when another holds it. */
