@@ -384,7 +384,7 @@ export async function benchBrowser(opts: BenchBrowserOptions = {}): Promise<Brow
           variantRuns.push(run);
           const t = result.summary.timings;
           log(`variant ${run.label} round ${round}: ${fmt(t.total / 1000, 1)} s, ${fmt(mb(result.summary.bytes) / (t.total / 1000), 2)} MiB/s, ` +
-            `browser CPU ${fmt((run.cpuMs ?? NaN) / 1000, 1)} s, first searchable ${fmt((result.summary.firstSearchableMs ?? NaN) / 1000, 1)} s, walk ${fmt(t.walk / 1000, 1)} chunk ${fmt(t.chunk / 1000, 1)} store ${fmt(t.store / 1000, 1)} (load ${load[0]!.toFixed(2)})`);
+            `browser CPU ${fmt((run.cpuMs ?? NaN) / 1000, 1)} s, first searchable ${fmt((result.summary.firstSearchableMs ?? NaN) / 1000, 1)} s, walk ${fmt(t.walk / 1000, 1)} chunk ${fmt(t.chunk / 1000, 1)} store ${fmt(t.store / 1000, 1)} optimize ${fmt(t.optimize / 1000, 1)} (load ${load[0]!.toFixed(2)})`);
           for (const l of threadCpuLines(perThread)) log(`  ${l}`);
         }
       }

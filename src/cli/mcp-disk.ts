@@ -24,6 +24,7 @@ import type { DirEntry } from '../core/source/types.ts';
 import { NodeFileSource } from '../core/source/node-source-node.ts';
 import { isProbablyBinary, walk, type WalkedFile, type WalkOptions } from '../core/walk/walker.ts';
 import { decodeText, prepareChunks, type StoredChunkInput } from '../core/index/indexer.ts';
+import type { ChunkWire } from '../core/store/chunk-wire.ts';
 import { chunkText } from '../core/chunk/text.ts';
 import type { Chunk } from '../core/types.ts';
 import { CHUNK_OVERLAP_CHARS, MAX_CHUNK_CHARS, MIN_CHUNK_CHARS } from '../core/config.ts';
@@ -238,7 +239,7 @@ const STORED_AHEAD = { mtime: -1, hash: '' } as const;
 const STORED_AHEAD_CHUNKS = { maxChunkChars: MAX_CHUNK_CHARS, minChunkChars: MIN_CHUNK_CHARS, overlapChars: CHUNK_OVERLAP_CHARS };
 
 /** A walked file and its text as the index stores it ahead of the first index's order, with `chunked`'s chunks or the plain text chunker's. */
-export function storedAheadItem(f: WalkedFile, text: string, chunked?: { language: string; chunks: ReadonlyArray<Chunk | StoredChunkInput> }): WriteItem {
+export function storedAheadItem(f: WalkedFile, text: string, chunked?: { language: string; chunks: ReadonlyArray<Chunk | StoredChunkInput> | ChunkWire }): WriteItem {
   const language = chunked?.language ?? detectLanguage(f.path, text);
   const chunks = prepareChunks(chunked?.chunks ?? chunkText(f.path, text, language, STORED_AHEAD_CHUNKS), nativeSha256);
   return { file: { path: f.path, size: f.size, language, ...STORED_AHEAD }, chunks, text };

@@ -28,7 +28,9 @@ function fromParent(file: string): Promise<WebAssembly.Module> {
 const t0 = performance.now();
 const chunker = Chunker.create({ loadWasm: fromParent });
 chunker.then(() => measureSince('chunker-ready', t0), () => undefined);
-const serve = serveChunkRequests(chunker, (m, transfer) => scope.postMessage(m, transfer));
+// Flat chunks (store/chunk-wire.ts): the indexer worker passes them on to the store worker
+// unopened, so the reply's ~20 fields per chunk are cloned by neither hop.
+const serve = serveChunkRequests(chunker, (m, transfer) => scope.postMessage(m, transfer), { wire: true });
 scope.onmessage = (ev: MessageEvent<ChunkRequest | WasmReply>) => {
   const m = ev.data;
   if (!('wasmReply' in m)) return serve(m);

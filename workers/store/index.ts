@@ -9,7 +9,7 @@
  *   rebuilt from the database when the model changes or another tab wrote.
  * - Removing a codebase closes its connection before deleting its files.
  */
-import { expose, transfer, transferHandlers, wrap, type Remote } from 'comlink';
+import { expose, finalizer, transfer, transferHandlers, wrap, type Remote } from 'comlink';
 import type { AgentCodebase, OutlineEntry, AppGrepLine, AppGrepRequest, AppGrepResponse, AppSearchRequest, AppSearchResponse, AppSearchResult, CodebaseInfo, CodebaseLegs, ImportResult, StoreWorkerApi, VectorModel, WriterPortApi } from './api.ts';
 import type { FileRecord } from '../../src/core/types.ts';
 import { openOpfsStore } from '../../src/core/store/open-opfs.ts';
@@ -19,7 +19,7 @@ import { MemoryFileSource } from '../../src/core/source/memory-source.ts';
 import { chunkText } from '../../src/core/chunk/text.ts';
 import type { Store } from '../../src/core/store/store.ts';
 import { checkImportedStore, isSqliteFile, NOT_SQLITE, openProblem } from '../../src/core/store/import-check.ts';
-import { readOpfsStoreFile, removeOpfsStoreFiles, writeOpfsStoreFile } from '../../src/core/store/opfs-files.ts';
+import { beginUnjournaledLoad, discardUnfinishedLoad, readOpfsStoreFile, removeOpfsStoreFiles, writeOpfsStoreFile } from '../../src/core/store/opfs-files.ts';
 import { Searcher, type QueryEmbedder } from '../../src/core/search/search.ts';
 import { mergeRanked } from '../../src/core/search/results.ts';
 import { BM25_WEIGHT, CHUNK_OVERLAP_CHARS, DEFAULT_SEARCH_LIMIT, MAX_CHUNK_CHARS, MIN_CHUNK_CHARS, VECTOR_WEIGHT } from '../../src/core/config.ts';
@@ -133,6 +133,53 @@ function toolCodebase(o: Open, name: string, progress: ToolProgress): ToolCodeba
   return { name, root: null, store: o.store, searcher: o.searcher, texts: o.texts, remote: !!o.pack, progress: () => progress };
 }
 
+/**
+ * Codebases whose first index is being loaded unjournaled (Store.setUnjournaled), with what
+ * ends that: journaled and synced again, then the marker and lock gone (opfs-files.ts).
+ */
+const unjournaled = new Map<string, () => Promise<void>>();
+
+/**
+ * A bulk load into a codebase that holds no file yet (its first index) commits without a
+ * journal on disk and without syncs: ~60% fewer page writes on OPFS (kernel fs: 19,383 → 8,210)
+ * and no flush per commit. Crash safety is the scratch file's (the CLI's new small index): if
+ * this worker dies mid-load, the next open finds the marker with its lock free and deletes
+ * the database, and the next run starts over; nothing else was in it. True when begun.
+ */
+async function beginFirstLoad(id: string, store: Store): Promise<boolean> {
+  if (unjournaled.has(id) || (await store.hasFiles())) return false;
+  const end = await beginUnjournaledLoad(id);
+  if (!end) return false;
+  try {
+    await store.setUnjournaled(true);
+  } catch (e) {
+    await end();
+    throw e;
+  }
+  let ending: Promise<void> | null = null;
+  unjournaled.set(id, () => {
+    // Once at a time; a failed end (say a full quota at its synced commit) keeps the marker, the
+    // lock and this entry, and the next end (the next run's start, a close) tries again.
+    ending ??= (async () => {
+      try {
+        await store.setUnjournaled(false);
+      } catch (e) {
+        ending = null;
+        throw e;
+      }
+      unjournaled.delete(id);
+      await end();
+    })();
+    return ending;
+  });
+  return true;
+}
+
+/** End `id`'s unjournaled load, if one runs (the writer that began it is done, or the store closes). */
+async function endFirstLoad(id: string): Promise<void> {
+  await unjournaled.get(id)?.();
+}
+
 /** Databases made ahead for a codebase not added yet (api.prepare): not searched until first used. */
 const prepared = new Map<string, Promise<Open>>();
 
@@ -146,6 +193,8 @@ function get(id: string): Promise<Open> {
       if (!source && id.startsWith(PACK_ID_PREFIX)) throw new PackError('This shared index is not open yet (its URL is opened first).');
       const t0 = performance.now();
       const pack = source ? await openPackReader(source) : undefined;
+      // A first index whose writer died mid-load (unjournaled: maybe damaged) is started over.
+      if (!pack && (await discardUnfinishedLoad(id))) console.warn(`sift: the first index of ${id} was cut short while loading; it starts over`);
       const store = pack ? pack.store : await openOpfsStore(id);
       measureSince('store-open', t0);
       const o: Open = { store, searcher: new Searcher(store), vectors: null, vectorsKey: null, texts: new TextCache(DEFAULT_TEXT_CACHE_CHARS), pack: pack?.opened };
@@ -285,6 +334,7 @@ async function closeOne(id: string): Promise<void> {
   const p = opened.get(id);
   opened.delete(id);
   if (!p) return;
+  await endFirstLoad(id).catch((e: unknown) => console.warn(`sift: ending the first load of ${id}:`, e));
   const o = await p.catch(() => null);
   o?.vectors?.dispose();
   await o?.store.close();
@@ -396,6 +446,8 @@ const api: StoreWorkerApi = {
     if (packs.has(id) || id.startsWith(PACK_ID_PREFIX)) throw new PackError('A shared index is read-only: it cannot be indexed or embedded here.');
     const o = await get(id);
     const s = o.store;
+    /** This writer began the codebase's unjournaled first load (beginFirstLoad). */
+    let began = false;
     const writer: WriterPortApi = {
       getMeta: (k) => s.getMeta(k),
       setMeta: (k, v) => s.setMeta(k, v),
@@ -407,7 +459,15 @@ const api: StoreWorkerApi = {
       chunkCount: () => s.chunkCount(),
       optimizeFts: () => s.optimizeFts(),
       flushTrigrams: () => s.flushTrigrams(),
-      setBulkLoad: (on) => s.setBulkLoad(on),
+      async setBulkLoad(on) {
+        if (!began) {
+          // Every run states its mode first: a load left unjournaled by a writer whose port was
+          // never released (its worker stopped) is synced before this run writes more.
+          await endFirstLoad(id);
+          if (on) began = await beginFirstLoad(id, s);
+        }
+        await s.setBulkLoad(on);
+      },
       pendingEmbeddings: (m, limit, afterId) => s.pendingEmbeddings(m, limit, afterId),
       putEmbeddings: (m, items) => s.putEmbeddings(m, items),
       setPageCache: (kib) => s.setPageCache(kib),
@@ -417,6 +477,10 @@ const api: StoreWorkerApi = {
         if (!o.vectors || !model) return;
         await o.vectors.add(ids, vectors);
       },
+    };
+    // The writer's proxy released (its run ended, however): a first load it began is synced now.
+    (writer as WriterPortApi & { [finalizer]?: () => void })[finalizer] = () => {
+      if (began) void endFirstLoad(id).catch((e: unknown) => console.warn(`sift: ending the first load of ${id}:`, e));
     };
     // Replaced chunks get new ids; their old vectors stay in the index (hits on unknown ids
     // are dropped by the searcher) until the page calls reloadVectors after the run.

@@ -52,7 +52,9 @@ export interface ChunkWorkerHandle {
  * A chunk worker's side of the protocol, shared by the CLI's thread (src/cli/chunk-worker.ts)
  * and the browser's worker (workers/chunker/index.ts): posts `{ ready }` once `chunker` has
  * loaded (or `{ failed }`), and returns the handler that answers each request with
- * `chunkForStore`, transferring the result's buffers. `post` is the worker's postMessage.
+ * `chunkForStore`, transferring the result's buffers. `post` is the worker's postMessage;
+ * `o.wire`: the chunks go flat (store/chunk-wire.ts), for a shell whose postMessage clones
+ * objects field by field and hands them on once more (the browser's indexer worker).
  */
 export function serveChunkRequests(
   chunker: Promise<Parameters<typeof chunkForStore>[0]>,

@@ -38,6 +38,7 @@ import { CHUNK_OVERLAP_CHARS, MAX_CHUNK_CHARS, MIN_CHUNK_CHARS, WRITE_BATCH_ROWS
 import { chunkText as chunkPlainText } from '../chunk/text.ts';
 import { META, type MetaKey } from '../store/meta.ts';
 import { packText, type TextCodec } from '../store/text-codec.ts';
+import { chunkListLength, decodeChunks, encodeChunks, isChunkWire, type ChunkList, type ChunkWire } from '../store/chunk-wire.ts';
 import { fileTrigramKeys } from '../text/trigram-keys.ts';
 import { scanTerms, termHits, termPatterns } from '../text/scan-terms.ts';
 import { measureSince } from '../user-timing.ts';
@@ -102,7 +103,7 @@ export interface IndexStore {
    * `text`: the file's decoded text, stored once for exact/regex search (issue 11); `packed`:
    * the same text packed for storage (store/text-codec.ts), made here, off the store's thread.
    */
-  writeFiles(items: Array<{ file: FileRecord; chunks: StoredChunkInput[]; text?: string; packed?: Uint8Array; grams?: Uint32Array }>): Promise<void>;
+  writeFiles(items: Array<{ file: FileRecord; chunks: ChunkList<StoredChunkInput>; text?: string; packed?: Uint8Array; grams?: Uint32Array }>): Promise<void>;
   deleteFiles(paths: string[]): Promise<void>;
   renameFile(from: string, to: FileRecord): Promise<void>;
   chunkCount(): Promise<number>;
@@ -126,8 +127,11 @@ export interface ChunkWork {
 
 /** What the indexer needs from a chunker (the tree-sitter Chunker satisfies it). */
 export interface FileChunker {
-  /** Chunks may come back already prepared (`prepareChunks`, e.g. by a worker pool). */
-  chunkFile(path: string, text: string): Promise<{ language: string; chunks: Array<Chunk | StoredChunkInput>; parsed: boolean; warnings: string[]; packed?: Uint8Array; grams?: Uint32Array }>;
+  /**
+   * Chunks may come back already prepared (`prepareChunks`, e.g. by a worker pool), and then
+   * also in the flat form a worker posts (store/chunk-wire.ts), passed to the store as they are.
+   */
+  chunkFile(path: string, text: string): Promise<{ language: string; chunks: Array<Chunk | StoredChunkInput> | ChunkWire; parsed: boolean; warnings: string[]; packed?: Uint8Array; grams?: Uint32Array }>;
   /**
    * Told once, before the first chunkFile, what the run will chunk at most, so a chunker can
    * decide whether starting worker threads pays (a small run is chunked in-thread).
@@ -359,7 +363,9 @@ function isPrepared(c: Chunk | StoredChunkInput): c is StoredChunkInput {
  * array (every caller passes a chunker's fresh result). A copy of each chunk (`{ ...c }`) was
  * ~2% of a CLI chunk thread's CPU on the kernel subset, and its garbage more.
  */
-export function prepareChunks(chunks: ReadonlyArray<Chunk | StoredChunkInput>, sha256Hex?: (text: string) => string): StoredChunkInput[] {
+export function prepareChunks(chunks: ReadonlyArray<Chunk | StoredChunkInput> | ChunkWire, sha256Hex?: (text: string) => string): StoredChunkInput[] {
+  // The flat form carries prepared chunks only (a worker's chunkForStore made it).
+  if (isChunkWire(chunks)) return decodeChunks(chunks);
   return chunks.map((c) => {
     if (isPrepared(c)) return c;
     const p = c as StoredChunkInput;
@@ -372,7 +378,8 @@ export function prepareChunks(chunks: ReadonlyArray<Chunk | StoredChunkInput>, s
 /** A file as a chunk worker hands it back: chunks prepared, its text packed, its trigram keys. */
 export interface PreparedFile {
   language: string;
-  chunks: StoredChunkInput[];
+  /** Flat (store/chunk-wire.ts) when the worker was asked to (`wire`). */
+  chunks: ChunkList<StoredChunkInput>;
   parsed: boolean;
   warnings: string[];
   /** `text` packed for file_text (store/text-codec.ts). */
@@ -390,15 +397,18 @@ export async function chunkForStore(
   chunker: { chunkFile(path: string, text: string): Promise<{ language: string; chunks: Array<Chunk | StoredChunkInput>; parsed: boolean; warnings: string[] }> },
   path: string,
   text: string,
-  o: { codec?: TextCodec; sha256Hex?: (text: string) => string } = {},
+  o: { codec?: TextCodec; sha256Hex?: (text: string) => string; wire?: boolean } = {},
 ): Promise<PreparedFile> {
   const res = await chunker.chunkFile(path, text);
-  return { ...res, chunks: prepareChunks(res.chunks, o.sha256Hex), packed: await packText(text, o.codec), grams: fileTrigramKeys(text) };
+  const chunks = prepareChunks(res.chunks, o.sha256Hex);
+  return { ...res, chunks: (o.wire && encodeChunks(chunks)) || chunks, packed: await packText(text, o.codec), grams: fileTrigramKeys(text) };
 }
 
-/** The buffers of a PreparedFile a worker transfers instead of copying (both fresh and whole). */
+/** The buffers of a PreparedFile a worker transfers instead of copying (all fresh and whole). */
 export function preparedBuffers(r: PreparedFile): ArrayBuffer[] {
-  return [r.packed.buffer as ArrayBuffer, r.grams.buffer as ArrayBuffer];
+  const out = [r.packed.buffer as ArrayBuffer, r.grams.buffer as ArrayBuffer];
+  if (isChunkWire(r.chunks)) out.push(r.chunks.nums.buffer as ArrayBuffer);
+  return out;
 }
 
 function statKey(f: { size: number; mtime: number }): string {
@@ -536,7 +546,8 @@ export async function planIndex(
 
 interface ChunkOutcome {
   language: string;
-  chunks: StoredChunkInput[];
+  /** As objects, or flat as a chunk worker posted them (passed on to the store as they are). */
+  chunks: ChunkList<StoredChunkInput>;
   /** Why the file was indexed as text, or null. */
   fallback: string | null;
   /** issue 11: the decoded text the chunks were cut from, byte-exact, stored once as file_text. */
@@ -556,7 +567,7 @@ type Prepared =
  * other store call must `settle()` first so the store sees a sequential run's order.
  */
 class BatchWriter {
-  #batch: Array<{ file: FileRecord; chunks: StoredChunkInput[]; text?: string; packed?: Uint8Array; grams?: Uint32Array }> = [];
+  #batch: Array<{ file: FileRecord; chunks: ChunkList<StoredChunkInput>; text?: string; packed?: Uint8Array; grams?: Uint32Array }> = [];
   #rows = 0;
   #lastFlush = now();
   #inFlight: Promise<void> | null = null;
@@ -586,9 +597,9 @@ class BatchWriter {
    * Queue a file; true when the batch is due: the first results, or size / time once the
    * previous write has finished (or the batch reached MAX_BATCH_FACTOR × WRITE_BATCH_ROWS).
    */
-  add(file: FileRecord, chunks: StoredChunkInput[], outcome?: { text: string; packed: Uint8Array; grams: Uint32Array }): boolean {
+  add(file: FileRecord, chunks: ChunkList<StoredChunkInput>, outcome?: { text: string; packed: Uint8Array; grams: Uint32Array }): boolean {
     this.#batch.push({ file, chunks, text: outcome?.text, packed: outcome?.packed, grams: outcome?.grams }); // issue 11: text → file_text
-    this.#rows += chunks.length;
+    this.#rows += chunkListLength(chunks);
     if (this.holdFirst) return false;
     if (this.log.firstSearchableMs === null && this.#inFlight === null && (this.#batch.length >= FIRST_BATCH_FILES || now() - this.log.t0 >= FIRST_FLUSH_MS)) return true;
     if (this.#rows >= this.batchRows * MAX_BATCH_FACTOR) return true;
@@ -613,7 +624,7 @@ class BatchWriter {
     await this.store.writeFiles(items);
     this.log.timings.store += now() - ts;
     this.#written(ts);
-    this.onBatch?.({ files: items.length, chunks: items.reduce((n, it) => n + it.chunks.length, 0) });
+    this.onBatch?.({ files: items.length, chunks: items.reduce((n, it) => n + chunkListLength(it.chunks), 0) });
   }
 
   /** A write begun at `ts` is committed: the run's first one makes its rows searchable. */
@@ -693,7 +704,7 @@ async function applyPlan(
     try {
       const res = await chunker.chunkFile(path, text);
       return {
-        language: res.language, chunks: prepareChunks(res.chunks), fallback: !res.parsed && res.warnings.length > 0 ? res.warnings.join('; ') : null,
+        language: res.language, chunks: isChunkWire(res.chunks) ? res.chunks : prepareChunks(res.chunks), fallback: !res.parsed && res.warnings.length > 0 ? res.warnings.join('; ') : null,
         text, packed: res.packed ?? (await packText(text)), grams: res.grams ?? fileTrigramKeys(text),
       };
     } catch (e) {
@@ -836,7 +847,7 @@ async function applyPlan(
       if (prev) summary.changed++;
       else summary.added++;
       finalHashes.set(f.path, hash);
-      status.totalChunks += outcome.chunks.length;
+      status.totalChunks += chunkListLength(outcome.chunks);
       if (writer.add(record, outcome.chunks, outcome)) {
         status.currentStage = 'indexing';
         await writer.flush();

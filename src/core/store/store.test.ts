@@ -10,6 +10,7 @@ import { StorageFullError, StoreError } from './sqlite.ts';
 import { literalTrigrams } from '../search/trigram.ts';
 import { embeddingText } from '../chunk/embedding-text.ts';
 import { blobToVector, PAGE_SIZE, vectorToBlob, vectorToInt8Blob, type Store } from './store.ts';
+import { META } from './meta.ts';
 
 type Item = { file: FileRecord; chunks: Array<Chunk & { contentHash: string }> };
 
@@ -427,6 +428,48 @@ describe('Store (Node file VFS)', () => {
     expect(await a.chunkCount()).toBe(2);
     expect(counts).toHaveLength(3);
     await a.close();
+  });
+
+  it('an unjournaled load writes no journal file, still rolls back a failed batch, and ends journaled, synced and whole', async () => {
+    const f = path.join(dir, 'bulk.sqlite');
+    const s = await openNodeStore(f);
+    const mode = async () => [
+      (await s.db.get<{ journal_mode: string }>('PRAGMA journal_mode'))?.journal_mode,
+      (await s.db.get<{ synchronous: number }>('PRAGMA synchronous'))?.synchronous,
+    ];
+    expect(await mode()).toEqual(['delete', 1]);
+    expect(await s.hasFiles()).toBe(false);
+    const journals: string[] = [];
+    const watcher = fs.watch(dir, (_e, name) => { if (name?.endsWith('-journal')) journals.push(name); });
+    try {
+      // Journaled, a commit makes a journal file (what the watch sees)...
+      await s.setMeta(META.runState, 'indexing');
+      await new Promise((r) => setTimeout(r, 50));
+      expect(journals.length).toBeGreaterThan(0);
+      journals.length = 0;
+      // ...unjournaled, none.
+      await s.setUnjournaled(true);
+      expect(await mode()).toEqual(['memory', 0]);
+      for (let i = 0; i < 20; i++) await s.writeFiles([file(`f${i}.ts`, 50)]);
+      const bad = file('bad.ts', 2);
+      (bad.chunks[1] as { startLine: unknown }).startLine = null; // NOT NULL violation mid-batch
+      await expect(s.writeFiles([file('new.ts', 3), bad])).rejects.toBeInstanceOf(StoreError);
+      await new Promise((r) => setTimeout(r, 50));
+    } finally {
+      watcher.close();
+    }
+    expect(journals).toEqual([]);
+    expect(await s.hasFiles()).toBe(true);
+    expect(await s.chunkCount()).toBe(1000);
+    await s.setUnjournaled(false);
+    expect(await mode()).toEqual(['delete', 1]);
+    await ftsConsistent(s);
+    await s.close();
+    const again = await openNodeStore(f);
+    expect(await again.chunkCount()).toBe(1000);
+    expect(await again.getMeta(META.runState)).toBe('indexing');
+    await ftsConsistent(again);
+    await again.close();
   });
 
   it('persists across close and reopen, readable by native sqlite3', async () => {

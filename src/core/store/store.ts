@@ -24,6 +24,7 @@ import { insertRows, StoreError, type Db, type Queryable, type SqlValue } from '
 import { META, type MetaKey } from './meta.ts';
 import { packText, unpackText } from './text-codec.ts';
 import { TrigramIndex } from './trigram-index.ts';
+import { chunkArray, type ChunkList } from './chunk-wire.ts';
 import { GRAMMARS } from '../chunk/languages.ts';
 import { parseSkippedStats, type SkippedStats } from '../walk/skipped.ts';
 import type { TrigramQuery } from '../text/trigram-keys.ts';
@@ -540,8 +541,11 @@ function toStoredChunk(r: ChunkRow): StoredChunk {
 /** One file for Store.writeFiles: its record, all its chunks, and its text. */
 export interface WriteItem {
   file: FileRecord;
-  /** `ftsTokens`, when a chunk carries it, is the FTS tokens column (else computed here). */
-  chunks: Array<Chunk & { contentHash: string; ftsTokens?: string }>;
+  /**
+   * `ftsTokens`, when a chunk carries it, is the FTS tokens column (else computed here). Either
+   * the objects or their flat form (chunk-wire.ts: what a browser worker posts).
+   */
+  chunks: ChunkList<Chunk & { contentHash: string; ftsTokens?: string }>;
   /** The decoded text the chunks were cut from (chunk rows refer into it). */
   text?: string;
   /** `text` packed for file_text.data (store/text-codec.ts packText), made off this thread; packed here when absent. */
@@ -668,6 +672,25 @@ export class Store {
     await this.db.exec(`PRAGMA cache_size = -${Math.max(1, Math.round(kib))}`);
   }
 
+  /**
+   * `on`: commits keep their rollback journal in memory and never sync, as a scratch file's
+   * (Store.open): a bulk load then writes each page once per commit instead of once to the
+   * journal and once to the file, and waits on no flush. A crash of this process in the middle
+   * may leave the file damaged, so the caller uses it only where the file can be thrown away
+   * after such a crash (workers/store: a first index, marked on disk while it runs). A failed
+   * statement still rolls back (the journal is in memory). `off`: journaled and synced again,
+   * and one synced commit makes everything written meanwhile durable.
+   */
+  async setUnjournaled(on: boolean): Promise<void> {
+    if (on) {
+      await this.db.exec('PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF;');
+      return;
+    }
+    await this.db.exec('PRAGMA journal_mode = DELETE; PRAGMA synchronous = NORMAL;');
+    // A commit that writes a page syncs the file: every earlier unsynced write with it.
+    await this.db.run('UPDATE meta SET value = value');
+  }
+
   /** Several meta values, in order, in ONE transaction (one commit: the indexer's closing state). */
   async setMetas(entries: ReadonlyArray<readonly [MetaKey, string]>): Promise<void> {
     if (!entries.length) return;
@@ -681,6 +704,11 @@ export class Store {
   async getFiles(): Promise<Map<string, FileRecord>> {
     const rows = await this.db.all<FileRecord>('SELECT path, hash, size, mtime, language FROM files');
     return new Map(rows.map((r) => [r.path, { path: r.path, hash: r.hash, size: r.size, mtime: r.mtime, language: r.language }]));
+  }
+
+  /** Whether any file is indexed (a first index has none until its first batch). */
+  async hasFiles(): Promise<boolean> {
+    return !!(await this.db.get<{ x: number }>('SELECT EXISTS (SELECT 1 FROM files) AS x'))?.x;
   }
 
   /** One file's record, or null when the path is not indexed. */
@@ -717,7 +745,8 @@ export class Store {
           nameRows = [];
         };
         const seen = new Set<string>();
-        for (const [i, { file, chunks, text }] of items.entries()) {
+        for (const [i, { file, chunks: list, text }] of items.entries()) {
+          const chunks = chunkArray(list);
           if (seen.has(file.path)) await insertPending();
           seen.add(file.path);
           await deleteChunksOf(tx, file.path);

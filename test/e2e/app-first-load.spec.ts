@@ -1,0 +1,101 @@
+/**
+ * A first index of a big folder (≥ BULK_LOAD_FILES files) commits unjournaled in the store
+ * worker (workers/store: beginFirstLoad, Store.setUnjournaled): a marker file beside the
+ * database and a Web Lock say so while it runs. These tests hold the promises that make that
+ * safe: the load ends journaled with its marker gone; a tab closed mid-load leaves a database
+ * that the next visit deletes and indexes again from the start, never one reported damaged;
+ * a full quota mid-load is "storage is full", never "corrupt", and a rescan completes.
+ */
+import { test, expect, type Page } from '@playwright/test';
+import { installPicker, syntheticFixture } from './helpers/opfs-fixture.ts';
+import { resetApp, searchFor, resultPaths, waitIndexed } from './helpers/app.ts';
+
+/** Over BULK_LOAD_FILES (1,000): the run is a bulk load. */
+const FILES = 1200;
+
+/** Names of the files in the store's OPFS folder. */
+async function storeFiles(page: Page): Promise<string[]> {
+  return page.evaluate(async () => {
+    const root = await navigator.storage.getDirectory();
+    const dir = await root.getDirectoryHandle('sift', { create: true });
+    const out: string[] = [];
+    for await (const name of (dir as unknown as { keys(): AsyncIterable<string> }).keys()) out.push(name);
+    return out;
+  });
+}
+
+/** Polls the store's folder until a load marker shows (or `ms` pass); true when seen. */
+async function sawMarker(page: Page, ms: number): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if ((await storeFiles(page)).some((n) => n.endsWith('.sqlite-bulk'))) return true;
+    await page.waitForTimeout(25);
+  }
+  return false;
+}
+
+test('a big first index loads unjournaled and ends journaled: marker gone, index whole after a reload', async ({ page }) => {
+  await installPicker(page, { default: syntheticFixture('first-load', FILES) });
+  await resetApp(page);
+  await page.getByRole('button', { name: 'Open folder…' }).click();
+  expect(await sawMarker(page, 60_000)).toBe(true);
+  await waitIndexed(page, 'first-load', FILES);
+  await expect.poll(async () => (await storeFiles(page)).filter((n) => n.endsWith('-bulk')), { timeout: 10_000 }).toEqual([]);
+  await page.reload();
+  await waitIndexed(page, 'first-load', FILES);
+  await searchFor(page, 'compute_1199_5');
+  expect((await resultPaths(page))[0]).toBe('pkg19/mod9/file_1199.ts');
+});
+
+test('a tab closed mid-load: the next visit starts the first index over and completes it, nothing reported damaged', async ({ page, context }) => {
+  await installPicker(page, { default: syntheticFixture('cut-load', FILES) });
+  await resetApp(page);
+  await page.getByRole('button', { name: 'Open folder…' }).click();
+  expect(await sawMarker(page, 60_000)).toBe(true);
+  await page.close(); // the workers die with the tab: the load's lock is released, its marker stays
+  const again = await context.newPage();
+  const warnings: string[] = [];
+  again.on('console', (m) => { if (m.type() === 'warning') warnings.push(m.text()); });
+  await installPicker(again, { default: syntheticFixture('cut-load', FILES) });
+  await again.goto('./');
+  const row = again.getByRole('listitem', { name: 'Codebase cut-load' });
+  await expect(row).toBeVisible();
+  await expect(again.getByRole('alert').filter({ hasText: /damaged|corrupt/i })).toHaveCount(0);
+  // The app resumes or is asked to rescan; either way the codebase ends whole.
+  const rescan = row.getByRole('button', { name: 'Rescan' });
+  if (await rescan.isVisible().catch(() => false)) await rescan.click().catch(() => undefined);
+  await waitIndexed(again, 'cut-load', FILES);
+  // The store worker found the marker with its lock free and deleted the half-loaded database.
+  expect(warnings.filter((w) => w.includes('was cut short while loading'))).toHaveLength(1);
+  expect((await storeFiles(again)).filter((n) => n.endsWith('-bulk'))).toEqual([]);
+  await searchFor(again, 'compute_1199_5');
+  expect((await resultPaths(again))[0]).toBe('pkg19/mod9/file_1199.ts');
+  await expect(again.getByRole('alert').filter({ hasText: /damaged|corrupt/i })).toHaveCount(0);
+});
+
+test('storage quota exceeded during an unjournaled first load: "storage is full", never "corrupt", and a rescan completes', async ({ page }) => {
+  await installPicker(page, { default: syntheticFixture('quota-first', FILES) });
+  await resetApp(page);
+  await page.evaluate(async () => {
+    await (window as unknown as { showDirectoryPicker(): Promise<unknown> }).showDirectoryPicker();
+  });
+  const usage = await page.evaluate(async () => (await navigator.storage.estimate()).usage ?? 0);
+  const cdp = await page.context().newCDPSession(page);
+  const origin = new URL(page.url()).origin;
+  // Room for the first batches, not for the whole index (~3 MB here).
+  await cdp.send('Storage.overrideQuotaForOrigin', { origin, quotaSize: usage + 1_500_000 });
+  try {
+    await page.getByRole('button', { name: 'Open folder…' }).click();
+    const alert = page.getByRole('alert').filter({ hasText: 'Browser storage is full' });
+    await expect(alert.first()).toBeVisible({ timeout: 90_000 });
+    await expect(page.getByRole('alert').filter({ hasText: /damaged|corrupt|rebuild/i })).toHaveCount(0);
+  } finally {
+    await cdp.send('Storage.overrideQuotaForOrigin', { origin });
+  }
+  const row = page.getByRole('listitem', { name: 'Codebase quota-first' });
+  await row.getByRole('button', { name: 'Rescan' }).click();
+  await waitIndexed(page, 'quota-first', FILES);
+  await searchFor(page, 'compute_1199_5');
+  expect((await resultPaths(page))[0]).toBe('pkg19/mod9/file_1199.ts');
+  await expect(page.getByRole('alert').filter({ hasText: /damaged|corrupt|rebuild/i })).toHaveCount(0);
+});
