@@ -584,15 +584,32 @@ describe('Store (Node file VFS)', () => {
     const old = await openNodeStore(f);
     const row = (id: number, p: string, lang: string, type: string) => `(${id}, '${p}', ${id}, ${id}, '${lang}', '${type}', 'x', 'h${id}')`;
     await old.db.exec(`INSERT INTO chunks (id, path, start_line, end_line, language, chunk_type, content, content_hash)
-        VALUES ${[row(1, 'test_bpf.c', 'c', 'text'), row(2, 'test_bpf.c', 'c', 'text'), row(3, 'ok.c', 'c', 'function'), row(4, 'ok.c', 'c', 'text'),
+        VALUES ${[row(1, 'test_bpf.c', 'c', 'text'), row(2, 'test_bpf.c', 'c', 'text'), row(3, 'ok.go', 'go', 'function'), row(4, 'ok.go', 'go', 'text'),
     row(5, 'README.md', 'markdown', 'text'), row(6, 'big.py', 'python', 'text'), row(7, 'notes.txt', 'text', 'text')].join(', ')};
-      INSERT INTO files (path, hash, size, mtime, language, indexed_at) VALUES ('test_bpf.c', 'h', 1, 1, 'c', 'x'), ('ok.c', 'h', 1, 1, 'c', 'x'),
+      INSERT INTO files (path, hash, size, mtime, language, indexed_at) VALUES ('test_bpf.c', 'h', 1, 1, 'c', 'x'), ('ok.go', 'h', 1, 1, 'go', 'x'),
         ('README.md', 'h', 1, 1, 'markdown', 'x'), ('big.py', 'h', 1, 1, 'python', 'x'), ('notes.txt', 'h', 1, 1, 'text', 'x'), ('empty.go', 'h', 1, 1, 'go', 'x');
       PRAGMA user_version = 12;`);
     await old.close();
     const s = await openNodeStore(f);
     const files = await s.getFiles();
-    expect(Object.fromEntries([...files].map(([p, r]) => [p, r.hash]))).toEqual({ 'test_bpf.c': '', 'ok.c': 'h', 'README.md': 'h', 'big.py': '', 'notes.txt': 'h', 'empty.go': 'h' });
+    // test_bpf.c: schema 13 (text only in a grammar's language), and schema 14 re-reads every C and C++ file.
+    expect(Object.fromEntries([...files].map(([p, r]) => [p, r.hash]))).toEqual({ 'test_bpf.c': '', 'ok.go': 'h', 'README.md': 'h', 'big.py': '', 'notes.txt': 'h', 'empty.go': 'h' });
+    await s.close();
+  });
+
+  it('migrates a version-13 index: C and C++ files are re-read (schema 14: macros that open a declaration), the rest kept', async () => {
+    const f = path.join(dir, 'v13.sqlite');
+    const old = await openNodeStore(f);
+    const row = (id: number, p: string, lang: string) => `(${id}, '${p}', ${id}, ${id}, '${lang}', 'function', 'x', 'h${id}')`;
+    await old.db.exec(`INSERT INTO chunks (id, path, start_line, end_line, language, chunk_type, content, content_hash)
+        VALUES ${[row(1, 'a.c', 'c'), row(2, 'b.hpp', 'cpp'), row(3, 'c.go', 'go'), row(4, 'd.rb', 'ruby')].join(', ')};
+      INSERT INTO files (path, hash, size, mtime, language, indexed_at) VALUES ('a.c', 'h', 1, 1, 'c', 'x'), ('b.hpp', 'h', 1, 1, 'cpp', 'x'),
+        ('c.go', 'h', 1, 1, 'go', 'x'), ('d.rb', 'h', 1, 1, 'ruby', 'x');
+      PRAGMA user_version = 13;`);
+    await old.close();
+    const s = await openNodeStore(f);
+    const files = await s.getFiles();
+    expect(Object.fromEntries([...files].map(([p, r]) => [p, r.hash]))).toEqual({ 'a.c': '', 'b.hpp': '', 'c.go': 'h', 'd.rb': 'h' });
     await s.close();
   });
 
