@@ -3,7 +3,7 @@
  * The JSON shape is the evaluation contract — keep its field names exactly as they are.
  */
 import { Searcher, type FullSearchResponse } from '../core/search/search.ts';
-import { showsConstant } from '../core/search/results.ts';
+import { moreCounts, showsConstant } from '../core/search/results.ts';
 import type { IndexContext } from './context.ts';
 import { loadSearchEmbedder } from './model.ts';
 import { openVectorIndex, type OpenedVectors } from './vectors.ts';
@@ -132,10 +132,9 @@ export function formatSearchHuman(res: FullSearchResponse, explain: boolean): st
   for (const r of res.results) {
     const name = r.matchedName ?? r.symbol;
     const sym = name ? (r.parent && !showsConstant(r) ? `${r.parent}.${name}` : name) : `(${r.chunkType})`;
-    const own = r.more.filter((m) => m.sameDefinition).length;
-    const more = own ? `  (+${own} more in this definition)` : '';
-    const inFile = r.more.length - own + (r.fileMore ?? 0);
-    const fileMore = inFile ? `  (+${inFile} more in this file)` : '';
+    const counts = moreCounts(r);
+    const more = counts.definition ? `  (+${counts.definition} more in this definition)` : '';
+    const fileMore = counts.inFile ? `  (+${counts.inFile} more in this file)` : '';
     const kind = r.kind && r.kind !== 'code' ? `  [${r.kind}]` : '';
     out.push(safeText(`${r.path}:${r.startLine}-${r.endLine}  ${sym}${kind}  ${r.combinedScore.toFixed(4)}${more}${fileMore}`));
     if (explain) {

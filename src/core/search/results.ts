@@ -211,6 +211,17 @@ export function idsOf(groups: readonly GroupedItem[]): number[] {
 }
 
 /**
+ * How a result's other matches count where it is shown: `definition`, its `more` pieces of its
+ * own definition; `folded`, those of other definitions of its file (diversify); `inFile`, the
+ * file's matches beyond its own definition: the folded ones and `fileMore`.
+ */
+export function moreCounts(r: Pick<SearchResult, 'more' | 'fileMore'>): { definition: number; folded: number; inFile: number } {
+  const definition = r.more.filter((m) => m.sameDefinition).length;
+  const folded = r.more.length - definition;
+  return { definition, folded, inFile: folded + (r.fileMore ?? 0) };
+}
+
+/**
  * Whether the name a result shows is a constant defined on its lines (`defines`) rather than
  * its own or a merged sibling's name: shown without the parent, labelled as a constant.
  */

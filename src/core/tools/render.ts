@@ -6,6 +6,7 @@
  */
 import type { GrepLine } from '../search/grep.ts';
 import type { SearchResult } from '../types.ts';
+import { moreCounts } from '../search/results.ts';
 
 /** Lines of a snippet kept in the brief level: its signature line and the best lines. */
 const BRIEF_BEST_LINES = 3;
@@ -54,6 +55,7 @@ export function searchEntry(r: SearchResult & { codebase: string }, multi: boole
   const name = r.matchedName ?? r.symbol;
   const label = `${r.chunkType}${name ? ` ${name}` : ''}${r.parent && name !== r.parent ? ` (in ${r.parent})` : ''}`;
   const where = `${multi ? `[${r.codebase}] ` : ''}${r.path}:${r.startLine}-${r.endLine}`;
+  const counts = moreCounts(r);
   const base = compact({
     rank: r.rank,
     codebase: multi ? r.codebase : undefined,
@@ -65,12 +67,10 @@ export function searchEntry(r: SearchResult & { codebase: string }, multi: boole
     symbol: name,
     container: r.parent,
     score: Number(r.combinedScore.toFixed(4)),
-    more_matches: r.more.filter((m) => m.sameDefinition).length || undefined,
-    more_in_file: r.more.filter((m) => !m.sameDefinition).length + (r.fileMore ?? 0) || undefined,
+    more_matches: counts.definition || undefined,
+    more_in_file: counts.inFile || undefined,
   });
-  const own = r.more.filter((m) => m.sameDefinition).length;
-  const inFile = r.more.length - own + (r.fileMore ?? 0);
-  const title = `${r.rank}. ${printable(where)} · ${printable(label)} · ${r.language}${own ? ` · +${own} more matches in it` : ''}${inFile ? ` · +${inFile} more in this file` : ''}\n`;
+  const title = `${r.rank}. ${printable(where)} · ${printable(label)} · ${r.language}${counts.definition ? ` · +${counts.definition} more matches in it` : ''}${counts.inFile ? ` · +${counts.inFile} more in this file` : ''}\n`;
   const lines = r.content.split('\n');
   const width = String(r.endLine).length;
 
