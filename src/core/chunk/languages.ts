@@ -498,11 +498,15 @@ const C_TYPE_MACRO = /^([ \t]*(?:template[ \t]*<.*>[ \t]*)?(?:class|struct|union
  * out (`T const&`), and so are one- and two-letter words (template parameters).
  */
 const C_HEAD_MACRO_WORD = String.raw`[A-Z_][A-Z0-9_]*[A-Z0-9_]`;
+/** The words that may follow such macros: no type name goes before them. */
+const C_HEAD_KEYWORDS = '(?:static|inline|constexpr|consteval|constinit|virtual|explicit|friend|extern|void|auto|bool|char|int|float|double|template|class|struct|union|typename)\\b';
 const C_HEAD_MACRO = new RegExp(
   String.raw`^([ \t]*(?:template[ \t]*<.*>[ \t]*)?)((?:(?=[A-Z_][A-Z0-9_]{2})${C_HEAD_MACRO_WORD}(?:[ \t]*\((?:[^()\n]|\([^()\n]*\))*\))?[ \t]+)+)` +
-    String.raw`(?=(?:static|inline|constexpr|consteval|constinit|virtual|explicit|friend|extern|void|auto|bool|char|int|float|double|template|class|struct|union|typename)\b)`,
+    `(?=${C_HEAD_KEYWORDS})`,
   'gm',
 );
+/** A cheap test for a text with neither C_HEAD_MACRO's nor C_IF_MACRO's form (most files): left as it is. */
+const C_HEAD_HINT = new RegExp(String.raw`[A-Z0-9_)][ \t]+${C_HEAD_KEYWORDS}|\bif[ \t]+[A-Z_]`);
 /** `if FMT_CONSTEXPR20 (…)`: `if constexpr` spelled as a macro, which the grammar cannot read. */
 const C_IF_MACRO = /(?<!#[ \t]*)(\bif[ \t]+)([A-Z_][A-Z0-9_]*[A-Z0-9_])(?=[ \t]*\()/g;
 
@@ -511,7 +515,7 @@ function maskCTypeMacros(text: string): string {
 }
 
 function maskCHeadMacros(typed: string): string {
-  if (!/[A-Z0-9_)][ \t]+(?:static|inline|constexpr|virtual|explicit|friend|extern|void|auto|bool|char|int|float|double|template|class|struct|union|typename|consteval|constinit)\b|\bif[ \t]+[A-Z_]/.test(typed)) return typed;
+  if (!C_HEAD_HINT.test(typed)) return typed;
   const learned = new Set<string>();
   const heads = typed.replace(C_HEAD_MACRO, (_, head: string, macros: string) => {
     for (const w of macros.match(/[A-Z_][A-Z0-9_]*/g) ?? []) learned.add(w);
