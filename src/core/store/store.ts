@@ -597,6 +597,9 @@ async function upsertFile(tx: Queryable, file: FileRecord, now: string, chunks: 
   await tx.run(UPSERT_FILE, [file.path, file.hash, file.size, file.mtime, file.language, now, chunks?.lo ?? null, chunks?.hi ?? null]);
 }
 
+/** A scratch file's durability (Store.open `scratch`, Store.setUnjournaled): the rollback journal in memory, no sync. */
+const UNJOURNALED = 'PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF;';
+
 export class Store {
   /** This connection's side of the trigram index (keys waiting for a flush; trigram-index.ts). */
   private readonly trigrams = new TrigramIndex();
@@ -622,7 +625,7 @@ export class Store {
     // page_size/auto_vacuum only for a new file: on an existing one `PRAGMA auto_vacuum = …` starts a
     // write (a reader then needs the write lock, and fails on a full disk).
     const fresh = ((await db.get<{ page_count: number }>('PRAGMA page_count'))?.page_count ?? 0) === 0;
-    const durability = o.scratch ? 'PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF;' : 'PRAGMA synchronous = NORMAL;';
+    const durability = o.scratch ? `PRAGMA locking_mode = EXCLUSIVE; ${UNJOURNALED}` : 'PRAGMA synchronous = NORMAL;';
     await db.exec(`${fresh ? `PRAGMA page_size = ${PAGE_SIZE}; PRAGMA auto_vacuum = ${AUTO_VACUUM}; ` : ''}PRAGMA foreign_keys = OFF; PRAGMA temp_store = MEMORY; ${durability} PRAGMA cache_size = -${PAGE_CACHE_KIB};`);
     registerFileKind(db); // migration 11 fills the kind column with it
     await migrate(db);
@@ -683,7 +686,7 @@ export class Store {
    */
   async setUnjournaled(on: boolean): Promise<void> {
     if (on) {
-      await this.db.exec('PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF;');
+      await this.db.exec(UNJOURNALED);
       return;
     }
     await this.db.exec('PRAGMA journal_mode = DELETE; PRAGMA synchronous = NORMAL;');
