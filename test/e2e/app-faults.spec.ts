@@ -6,7 +6,7 @@
  */
 import { test, expect } from '@playwright/test';
 import { installPicker, readFixture, syntheticFixture } from './helpers/opfs-fixture.ts';
-import { resetApp, searchFor, resultPaths, waitIndexed } from './helpers/app.ts';
+import { openFolderWithRoom, resetApp, searchFor, resultPaths, waitIndexed } from './helpers/app.ts';
 
 const small = readFixture('test/fixtures/repo-small');
 const SMALL_FILES = Object.keys(small.files).length;
@@ -15,23 +15,8 @@ test('storage quota exceeded while indexing: a "storage is full" notice, never "
   const big = syntheticFixture('quota-big', 400);
   await installPicker(page, { default: big });
   await resetApp(page);
-  // Write the fixture folder first (the picker fills it), then leave the origin ~200 KB more.
-  await page.evaluate(async () => {
-    await (window as unknown as { showDirectoryPicker(): Promise<unknown> }).showDirectoryPicker();
-  });
-  const usage = await page.evaluate(async () => (await navigator.storage.estimate()).usage ?? 0);
-  const cdp = await page.context().newCDPSession(page);
-  const origin = new URL(page.url()).origin;
-  await cdp.send('Storage.overrideQuotaForOrigin', { origin, quotaSize: usage + 200_000 });
-  try {
-    await page.getByRole('button', { name: 'Open folder…' }).click();
-    const alert = page.getByRole('alert').filter({ hasText: 'Browser storage is full' });
-    await expect(alert.first()).toBeVisible({ timeout: 90_000 });
-    await expect(page.getByRole('alert').filter({ hasText: /damaged|corrupt|rebuild/i })).toHaveCount(0);
-    await page.screenshot({ path: test.info().outputPath('quota.png') });
-  } finally {
-    await cdp.send('Storage.overrideQuotaForOrigin', { origin });
-  }
+  // The origin is left ~200 KB more than the fixture folder takes.
+  await openFolderWithRoom(page, 200_000, () => page.screenshot({ path: test.info().outputPath('quota.png') }).then(() => undefined));
   // With room again, the same codebase indexes completely: nothing was left damaged.
   const row = page.getByRole('listitem', { name: 'Codebase quota-big' });
   await row.getByRole('button', { name: 'Rescan' }).click();

@@ -8,7 +8,7 @@
  */
 import { test, expect, type Page } from '@playwright/test';
 import { installPicker, syntheticFixture } from './helpers/opfs-fixture.ts';
-import { resetApp, searchFor, resultPaths, waitIndexed } from './helpers/app.ts';
+import { openFolderWithRoom, resetApp, searchFor, resultPaths, waitIndexed } from './helpers/app.ts';
 
 /** Over BULK_LOAD_FILES (1,000): the run is a bulk load. */
 const FILES = 1200;
@@ -76,22 +76,8 @@ test('a tab closed mid-load: the next visit starts the first index over and comp
 test('storage quota exceeded during an unjournaled first load: "storage is full", never "corrupt", and a rescan completes', async ({ page }) => {
   await installPicker(page, { default: syntheticFixture('quota-first', FILES) });
   await resetApp(page);
-  await page.evaluate(async () => {
-    await (window as unknown as { showDirectoryPicker(): Promise<unknown> }).showDirectoryPicker();
-  });
-  const usage = await page.evaluate(async () => (await navigator.storage.estimate()).usage ?? 0);
-  const cdp = await page.context().newCDPSession(page);
-  const origin = new URL(page.url()).origin;
   // Room for the first batches, not for the whole index (~3 MB here).
-  await cdp.send('Storage.overrideQuotaForOrigin', { origin, quotaSize: usage + 1_500_000 });
-  try {
-    await page.getByRole('button', { name: 'Open folder…' }).click();
-    const alert = page.getByRole('alert').filter({ hasText: 'Browser storage is full' });
-    await expect(alert.first()).toBeVisible({ timeout: 90_000 });
-    await expect(page.getByRole('alert').filter({ hasText: /damaged|corrupt|rebuild/i })).toHaveCount(0);
-  } finally {
-    await cdp.send('Storage.overrideQuotaForOrigin', { origin });
-  }
+  await openFolderWithRoom(page, 1_500_000);
   const row = page.getByRole('listitem', { name: 'Codebase quota-first' });
   await row.getByRole('button', { name: 'Rescan' }).click();
   await waitIndexed(page, 'quota-first', FILES);

@@ -56,3 +56,29 @@ export async function resetApp(page: Page): Promise<void> {
   });
   await page.reload();
 }
+
+/**
+ * Opens the picker's folder (installPicker's `default`) with only `room` bytes of the origin's
+ * storage quota left (a real quota, set through Chromium's DevTools protocol: OPFS writes then
+ * fail with QuotaExceededError), and waits for the "storage is full" notice with no
+ * "damaged / corrupt / rebuild" one. `during` runs while the quota is low; it is then given back.
+ */
+export async function openFolderWithRoom(page: Page, room: number, during?: () => Promise<void>): Promise<void> {
+  // Write the fixture folder first (the picker fills it), so `room` counts from there.
+  await page.evaluate(async () => {
+    await (window as unknown as { showDirectoryPicker(): Promise<unknown> }).showDirectoryPicker();
+  });
+  const usage = await page.evaluate(async () => (await navigator.storage.estimate()).usage ?? 0);
+  const cdp = await page.context().newCDPSession(page);
+  const origin = new URL(page.url()).origin;
+  await cdp.send('Storage.overrideQuotaForOrigin', { origin, quotaSize: usage + room });
+  try {
+    await page.getByRole('button', { name: 'Open folder…' }).click();
+    const alert = page.getByRole('alert').filter({ hasText: 'Browser storage is full' });
+    await expect(alert.first()).toBeVisible({ timeout: 90_000 });
+    await expect(page.getByRole('alert').filter({ hasText: /damaged|corrupt|rebuild/i })).toHaveCount(0);
+    await during?.();
+  } finally {
+    await cdp.send('Storage.overrideQuotaForOrigin', { origin });
+  }
+}
