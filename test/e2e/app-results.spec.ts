@@ -65,6 +65,27 @@ test('a split definition is one result: true line numbers, breadcrumb at the rea
   await page.screenshot({ path: 'test-results/screens/results-split-definition.png', fullPage: true });
 });
 
+test('on a phone (390 px) the other pieces of a result scroll inside the card instead of widening it', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await searchFor(page, 'running accumulate step weight');
+  const card = page.getByTestId('result').filter({ has: page.getByTestId('result-path').getByText('lib/acc.py') }).first();
+  await card.getByTestId('result-more').click();
+  await expect(card.getByTestId('result-fragments')).toBeVisible();
+  // The fixture's lines are ~70 characters: wider than a phone. Each code block stays within the
+  // card (its own horizontal scroll holds the rest), and the card within the screen.
+  const box = (await card.boundingBox())!;
+  expect(box.x + box.width).toBeLessThanOrEqual(390);
+  const blocks = card.locator('pre');
+  expect(await blocks.count()).toBeGreaterThan(1);
+  let scrolling = 0;
+  for (const b of await blocks.all()) {
+    const r = (await b.boundingBox())!;
+    expect(r.x + r.width).toBeLessThanOrEqual(box.x + box.width);
+    if (await b.evaluate((el) => el.scrollWidth > el.clientWidth)) scrolling++;
+  }
+  expect(scrolling).toBeGreaterThan(0);
+});
+
 test('More context shows the lines around a result on the first click, and Less hides them', async ({ page }) => {
   await searchFor(page, 'fetchWithTimeout');
   const card = page.getByTestId('result').filter({ has: page.getByTestId('result-path').getByText('web/client.ts') }).first();
