@@ -206,6 +206,7 @@ export async function updateIndex(dir: string, given: Store, paths: IndexPaths, 
         signal: ac.signal,
         verify: o.verify,
         concurrency,
+        hashFile: nativeSha256,
         // Merged inside the run (counted in its time); a bulk load always ends merged.
         optimizeAfterRows: OPTIMIZE_AFTER_ROWS,
         walk: { maxFileSize: o.maxFileSize, extraIgnore: o.ignore, include: o.include },

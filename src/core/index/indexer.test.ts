@@ -1,4 +1,5 @@
 import { describe, it, expect, beforeAll } from 'vitest';
+import { createHash } from 'node:crypto';
 import { BULK_LOAD_FILES, diffWalk, indexCodebase, planIndex, prepareChunks, PROVISIONAL_HASH, type FileChunker, type IndexStore } from './indexer.ts';
 import { FTS_AUTOMERGE, FTS_BULK_CRISISMERGE, FTS_CRISISMERGE } from '../store/store.ts';
 import { identifierTokens } from '../text/identifiers.ts';
@@ -47,6 +48,21 @@ describe('indexCodebase', () => {
     expect(second.unchanged).toBe(true);
     expect(reads).toBe(0);
     expect(second.status.merkleRoot).toBe(first.status.merkleRoot);
+  });
+
+  it('hashFile: a native hash stores the files.hash WebCrypto makes, so either side finds the other\'s index unchanged', async () => {
+    const source = new MemoryFileSource({ ...repo(12), 'lib/naïve.py': 'def café():\n    return "crème"\n' });
+    const webcrypto = await openMemoryStore();
+    const first = await indexCodebase({ source, store: webcrypto, chunker });
+    const hashed: string[] = [];
+    const native = await openMemoryStore();
+    const viaNative = await indexCodebase({ source, store: native, chunker }, { hashFile: (data) => (hashed.push(createHash('sha256').update(data).digest('hex')), hashed.at(-1)!) });
+    expect(hashed).toHaveLength(14);
+    expect(await snapshot(native)).toEqual(await snapshot(webcrypto));
+    expect(viaNative.status.merkleRoot).toBe(first.status.merkleRoot);
+    // Checked again file by file (verify re-reads and re-hashes): nothing changed either way.
+    expect((await indexCodebase({ source, store: native, chunker }, { verify: true })).files).toMatchObject({ added: 0, changed: 0, unchanged: 14 });
+    expect((await indexCodebase({ source, store: webcrypto, chunker }, { verify: true, hashFile: (d) => createHash('sha256').update(d).digest('hex') })).files).toMatchObject({ added: 0, changed: 0, unchanged: 14 });
   });
 
   it('handles edit, add, delete and rename incrementally', async () => {

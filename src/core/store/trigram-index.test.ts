@@ -143,6 +143,16 @@ describe('posting lists', () => {
       expect(g).toBe(counted[i]![0]);
       expect([...b]).toEqual([...counted[i]![1]]);
     });
+    // One key range counted over its own keys (writeSegment's ranges): the same rows as the
+    // whole segment's for those keys, the keys above the range radix-sorted after them.
+    const lo = 2 ** 19;
+    const span = 2 ** 18;
+    const above = many.map(([id, keys]) => [id, keys.filter((k) => k >= lo)] as [number, Uint32Array]);
+    const ranged = buildPostings(above, 0, lo, span);
+    const whole = counted.filter(([g]) => g >= lo);
+    expect(ranged.some(([g]) => g < lo + span) && ranged.some(([g]) => g >= lo + span)).toBe(true);
+    expect(ranged.map(([g, b]) => [g, [...b]])).toEqual(whole.map(([g, b]) => [g, [...b]]));
+    expect(buildPostings(above, Infinity, lo, span).map(([g, b]) => [g, [...b]])).toEqual(whole.map(([g, b]) => [g, [...b]]));
   });
 });
 

@@ -232,29 +232,32 @@ export function evaluate(q: TrigramQuery, lists: ReadonlyMap<number, Uint32Array
 
 // ---- building segments -----------------------------------------------------------------
 
-/**
- * Below this many (key, id) pairs a segment is built by radix-sorting every pair: the counting
- * sort over the whole ASCII key space touches 2M counters (3 × 8 MB) whatever the input, ~100–
- * 300 ms on a loaded 2-core machine, which was most of the store time of a one-file `sift index`.
- */
-const COUNTING_SORT_MIN_PAIRS = ASCII_KEY_SPACE;
 /** Bits per radix pass: 3 passes of 11 bits cover a 32-bit key with 2,048 buckets. */
 const RADIX_BITS = 11;
 
 /**
  * Rows of one segment from (id, keys) pairs: keys ascending, each with its ids ascending.
- * A big segment counting-sorts its exact ASCII keys (< ASCII_KEY_SPACE, nearly all of them in
- * source code) straight into their lists, fed in ascending id order, and radix-sorts the few
- * hashed keys as (key, id) pairs; a small one (fewer than COUNTING_SORT_MIN_PAIRS pairs)
- * radix-sorts every pair. Same rows either way (`countingSortMinPairs`: tests take both paths). 3,000 kernel files (4.8M pairs), same process:
+ * With at least `countingSortMinPairs` pairs (default: as many as the range has keys) it
+ * counting-sorts the keys of the range [lo, lo + span) (by default the exact ASCII keys,
+ * < ASCII_KEY_SPACE, nearly all of them in source code) straight into their lists, fed in
+ * ascending id order, and radix-sorts the other keys as (key, id) pairs, which must all be
+ * ≥ lo + span; with fewer it radix-sorts every pair, as the counting sort touches a counter per
+ * key of the range whatever the input (over the whole ASCII space 2M counters, 3 × 8 MB, ~100–
+ * 300 ms on a loaded 2-core machine: most of the store time of a one-file `sift index`).
+ * Same rows either way (`countingSortMinPairs`: tests take both paths). 3,000 kernel files (4.8M pairs), same process:
  * 0.52–0.63 s CPU when every pair went through the 16-bit radix sort, 0.28–0.34 s counting.
  */
-export function buildPostings(entries: ReadonlyArray<readonly [number, Uint32Array]>, countingSortMinPairs = COUNTING_SORT_MIN_PAIRS): Array<[number, Uint8Array]> {
+export function buildPostings(
+  entries: ReadonlyArray<readonly [number, Uint32Array]>,
+  countingSortMinPairs?: number,
+  lo = 0,
+  span = ASCII_KEY_SPACE,
+): Array<[number, Uint8Array]> {
   const sorted = [...entries].sort((x, y) => x[0] - y[0]);
   let pairs = 0;
   for (const [, keys] of sorted) pairs += keys.length;
   const rows: Array<[number, Uint8Array]> = [];
-  if (pairs < countingSortMinPairs) {
+  if (pairs < (countingSortMinPairs ?? span)) {
     const hk = new Uint32Array(pairs);
     const hi = new Uint32Array(pairs);
     let h = 0;
@@ -266,35 +269,37 @@ export function buildPostings(entries: ReadonlyArray<readonly [number, Uint32Arr
     pushSortedPairs(rows, hk, hi);
     return rows;
   }
-  const count = new Uint32Array(ASCII_KEY_SPACE + 1);
+  // k - lo as an unsigned 32-bit number: below span exactly when lo <= k < lo + span.
+  const count = new Uint32Array(span + 1);
   let hashed = 0;
   for (const [, keys] of sorted) {
     for (let i = 0; i < keys.length; i++) {
-      const k = keys[i]!;
-      if (k < ASCII_KEY_SPACE) count[k + 1]!++;
+      const d = (keys[i]! - lo) >>> 0;
+      if (d < span) count[d + 1]!++;
       else hashed++;
     }
   }
-  for (let k = 1; k <= ASCII_KEY_SPACE; k++) count[k]! += count[k - 1]!;
-  const start = count.slice(0, ASCII_KEY_SPACE);
-  const ids = new Uint32Array(count[ASCII_KEY_SPACE]!);
+  for (let d = 1; d <= span; d++) count[d]! += count[d - 1]!;
+  const start = count.slice(0, span);
+  const ids = new Uint32Array(count[span]!);
   const hk = new Uint32Array(hashed);
   const hi = new Uint32Array(hashed);
   let h = 0;
   for (const [id, keys] of sorted) {
     for (let i = 0; i < keys.length; i++) {
       const k = keys[i]!;
-      if (k < ASCII_KEY_SPACE) ids[start[k]!++] = id;
+      const d = (k - lo) >>> 0;
+      if (d < span) ids[start[d]!++] = id;
       else {
         hk[h] = k;
         hi[h++] = id;
       }
     }
   }
-  for (let k = 0; k < ASCII_KEY_SPACE; k++) {
-    const s = count[k]!;
-    const e = count[k + 1]!;
-    if (e > s) rows.push([k, encodeIds(ids.subarray(s, e))]);
+  for (let d = 0; d < span; d++) {
+    const s = count[d]!;
+    const e = count[d + 1]!;
+    if (e > s) rows.push([lo + d, encodeIds(ids.subarray(s, e))]);
   }
   pushSortedPairs(rows, hk, hi);
   return rows;
@@ -373,7 +378,10 @@ async function writeSegment(tx: Queryable, seg: number, entries: ReadonlyArray<r
       const b = hi > 0xffffffff ? keys.length : lowerBound(keys, hi);
       if (b > a) part.push([id, keys.subarray(a, b)]);
     }
-    if (part.length) await insertPostings(tx, seg, buildPostings(part));
+    // Each ASCII range counted over its own keys (a counter per key of the range, not of the
+    // whole ASCII space): the kernel subset's ~2M pairs a range were radix-sorted before (3
+    // passes), 466–621 → 338–374 ms CPU for 13M pairs. The hashed keys: radix-sorted.
+    if (part.length) await insertPostings(tx, seg, lo < ASCII_KEY_SPACE ? buildPostings(part, undefined, lo, step) : buildPostings(part));
   }
 }
 
