@@ -24,6 +24,12 @@ describe('fileKind', () => {
     ['test-shrinker/src/main/java/com/example/ClassWithVersionAnnotations.java', 'java', 'test'], ['src/testify/a.go', 'go', 'code'],
     ['Src/Newtonsoft.Json/JsonReader.cs', 'csharp', 'code'], ['src/foo_latest/a.ts', 'typescript', 'code'], ['pkg/my-contest/a.go', 'go', 'code'], ['Src/Newtonsoft.Json.TestConsole/Program.cs', 'csharp', 'code'],
     ['lib/plug/conn.ex', 'elixir', 'code'], ['src/attest.rs', 'rust', 'code'], ['Sources/Alamofire/Session.swift', 'swift', 'code'],
+    ['__performance_tests__/todo.mjs', 'javascript', 'test'], ['src/__fixtures__/user.ts', 'typescript', 'test'], ['src/__snapshots__/a.test.ts.snap', 'text', 'test'],
+    ['perf-testing/read-cpuprofile.js', 'javascript', 'test'], ['tools/load_testing/run.py', 'python', 'test'], ['src/Polly.Testing/ResiliencePipelineExtensions.cs', 'csharp', 'code'],
+    ['perf-testing/immutability-benchmarks.mjs', 'javascript', 'test'], ['lib/find_bit_benchmark.c', 'c', 'test'], ['src/router.test-d.ts', 'typescript', 'test'],
+    ['test/app.e2e-spec.ts', 'typescript', 'test'], ['cypress/e2e/login.cy.ts', 'typescript', 'test'], ['src/policy.ts', 'typescript', 'code'], ['src/legacy.ts', 'typescript', 'code'],
+    ['src/components/Button.stories.tsx', 'tsx', 'example'], ['.storybook/preview.ts', 'typescript', 'example'], ['src/stories/StoryList.tsx', 'tsx', 'code'], ['src/story.ts', 'typescript', 'code'],
+    ['src/__tests_helpers/a.ts', 'typescript', 'code'],
   ])('%s (%s) → %s', (p, lang, want) => expect(fileKind(p, lang)).toBe(want));
 });
 
