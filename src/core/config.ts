@@ -88,21 +88,12 @@ export const FILE_SIGNALS = { pathWeight: 0.6, fileNameWeight: 0.3, pathNameWeig
  * The `kind` signal: a candidate's score × KIND_FACTORS[intent][kind] (text/file-kind.ts). For
  * a code question (the default) the implementation leads; a question that asks for tests, docs,
  * configuration or examples (its words, or an explicit intent) puts those first.
- *
- * Configuration lives in two places: the files that hold it (package.json, a YAML workflow) and
- * the code that defines and reads it (an options type, `config.lua`, `Configuration.hs`,
- * `config_file.rb`). A question about configuration names either, so under the config intent
- * code keeps its full weight and config files rise to it (code was 0.55 until issue 35's eighth
- * round: "use official Config type for options", "reading proxy settings from environment
- * variables", "global configuration of results_title" listed README, docs and tsconfig before
- * the code they were about). tune-repos.ts, 40 repositories, same indexes: config.code 0.55 / 1
- * 0.7503 / 0.7519, 11 better (all 14 config-intent questions answer with code), 0 worse.
  */
 export const KIND_FACTORS = {
   code: { code: 1, test: 0.45, docs: 0.4, config: 0.5, generated: 0.35, example: 0.5 },
   test: { code: 0.55, test: 1, docs: 0.45, config: 0.45, generated: 0.3, example: 0.6 },
   docs: { code: 0.5, test: 0.45, docs: 1, config: 0.6, generated: 0.3, example: 0.8 },
-  config: { code: 1, test: 0.45, docs: 0.85, config: 1, generated: 0.3, example: 0.6 },
+  config: { code: 0.55, test: 0.45, docs: 0.85, config: 1, generated: 0.3, example: 0.6 },
   example: { code: 0.5, test: 0.6, docs: 0.8, config: 0.5, generated: 0.3, example: 1 },
   any: { code: 1, test: 1, docs: 1, config: 1, generated: 1, example: 1 },
 } as const;

@@ -61,18 +61,6 @@ describe('applyFileSignals', () => {
     applyFileSignals(test, ['router'], 'test');
     expect(test.sort((a, b) => b.score - a.score)[0].id).toBe(1);
   });
-  it('under the config intent, the code that defines the configuration keeps its weight next to config files; docs and tests follow', () => {
-    const make = () => [cand(1, 'src/config.ts', 0.9, 'typescript'), cand(2, 'tsconfig.json', 0.9, 'json'), cand(3, 'README.md', 1, 'markdown'), cand(4, 'src/config.test.ts', 1, 'typescript')];
-    const config = make();
-    applyFileSignals(config, ['config', 'type'], 'config');
-    const by = (id: number) => config.find((c) => c.id === id)!;
-    expect(by(1).score).toBeCloseTo(by(2).score);
-    expect(by(1).score).toBeGreaterThan(by(3).score);
-    expect(by(1).score).toBeGreaterThan(by(4).score);
-    const code = make();
-    applyFileSignals(code, ['config', 'type'], 'code');
-    expect(code.find((c) => c.id === 2)!.score).toBeLessThan(code.find((c) => c.id === 1)!.score);
-  });
   it('weighs a piece of a Rust inline test module (`mod tests`) as a test, the file\'s other pieces as code', () => {
     const make = () => [
       { ...cand(1, 'src/wrap.rs', 1, 'rust'), parent: 'tests' },
