@@ -46,6 +46,13 @@ describe('intent', () => {
     expect(intentOfQuery('gin.Context.SetParam shortcut for e2e tests', false)).toBe('code');
     expect(intentOfQuery('unit tests for the parser in tests', false)).toBe('test');
     expect(intentOfQuery('where is the router tested', false)).toBe('test');
+    // A configuration word before a code noun names code; before anything else, configuration.
+    expect(intentOfQuery('use official Config type for options', false)).toBe('code');
+    expect(intentOfQuery('the settings method and the options it aliases', false)).toBe('code');
+    expect(intentOfQuery('where the configuration object is validated', false)).toBe('code');
+    expect(intentOfQuery('build configuration', false)).toBe('config');
+    expect(intentOfQuery('linter settings', false)).toBe('config');
+    expect(intentOfQuery('the config type and the config file', false)).toBe('config');
     // `spec` alone is a specification ("the RESP3 spec", "callback spec"); specs and spec files are tests.
     expect(intentOfQuery('Accept -nan per the RESP3 spec recommendation', false)).toBe('code');
     expect(intentOfQuery('Fix Plug.Parsers.parse/5 callback spec', false)).toBe('code');

@@ -132,15 +132,24 @@ const INTENT_WORDS: ReadonlyArray<[RegExp, SearchIntent]> = [
 const FOR_TESTS = /\b(in|for|during|within)\s+(unit |e2e |integration |end-to-end )?(tests|testing)\b/gi;
 
 /**
+ * A configuration word naming a piece of code: "use official Config type for options", "the
+ * settings method", "a config object", "the options interface" ask for the code that defines
+ * it, not for config files. Only the word before a code noun is dropped: "build configuration",
+ * "linter settings", "how to configure logging" still ask for configuration.
+ */
+const CONFIG_AS_CODE = /\b(config|configs|configuration|settings)\s+(types?|interfaces?|class(es)?|structs?|objects?|methods?|functions?|fields?|propert(y|ies)|parameters?|params|schemas?|enums?)\b/gi;
+
+/**
  * The intent a query's words express, else 'code'. `namesCode`: the query is a name lookup (one
  * identifier: `TestRouter`, `config`; a declaration) or a function's doc comment (search/query.ts
  * readsAsDocComment: "Tests whether this file type represents a regular file.", "Set the HTML
  * title of the generated server documentation"), whose answer is code whatever its words: it
- * stays 'code'. Test words that only say where the thing is used (FOR_TESTS) ask for code.
+ * stays 'code'. Test words that only say where the thing is used (FOR_TESTS) and a configuration
+ * word before a code noun (CONFIG_AS_CODE: "Config type") ask for code.
  */
 export function intentOfQuery(query: string, namesCode: boolean): SearchIntent {
   if (namesCode) return 'code';
-  const text = query.replace(FOR_TESTS, ' ');
+  const text = query.replace(FOR_TESTS, ' ').replace(CONFIG_AS_CODE, ' $2');
   for (const [re, intent] of INTENT_WORDS) if (re.test(text)) return intent;
   return 'code';
 }
