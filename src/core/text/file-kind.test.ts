@@ -24,6 +24,12 @@ describe('fileKind', () => {
     ['test-shrinker/src/main/java/com/example/ClassWithVersionAnnotations.java', 'java', 'test'], ['src/testify/a.go', 'go', 'code'],
     ['Src/Newtonsoft.Json/JsonReader.cs', 'csharp', 'code'], ['src/foo_latest/a.ts', 'typescript', 'code'], ['pkg/my-contest/a.go', 'go', 'code'], ['Src/Newtonsoft.Json.TestConsole/Program.cs', 'csharp', 'code'],
     ['lib/plug/conn.ex', 'elixir', 'code'], ['src/attest.rs', 'rust', 'code'], ['Sources/Alamofire/Session.swift', 'swift', 'code'],
+    ['__performance_tests__/todo.mjs', 'javascript', 'test'], ['src/__fixtures__/user.ts', 'typescript', 'test'], ['src/__snapshots__/a.test.ts.snap', 'text', 'test'],
+    ['perf-testing/read-cpuprofile.js', 'javascript', 'test'], ['tools/load_testing/run.py', 'python', 'test'], ['src/Polly.Testing/ResiliencePipelineExtensions.cs', 'csharp', 'code'],
+    ['perf-testing/immutability-benchmarks.mjs', 'javascript', 'test'], ['lib/find_bit_benchmark.c', 'c', 'test'], ['src/router.test-d.ts', 'typescript', 'test'],
+    ['test/app.e2e-spec.ts', 'typescript', 'test'], ['cypress/e2e/login.cy.ts', 'typescript', 'test'], ['src/policy.ts', 'typescript', 'code'], ['src/legacy.ts', 'typescript', 'code'],
+    ['src/components/Button.stories.tsx', 'tsx', 'example'], ['.storybook/preview.ts', 'typescript', 'example'], ['src/stories/StoryList.tsx', 'tsx', 'code'], ['src/story.ts', 'typescript', 'code'],
+    ['src/__tests_helpers/a.ts', 'typescript', 'code'],
   ])('%s (%s) → %s', (p, lang, want) => expect(fileKind(p, lang)).toBe(want));
 });
 
@@ -40,6 +46,13 @@ describe('intent', () => {
     expect(intentOfQuery('gin.Context.SetParam shortcut for e2e tests', false)).toBe('code');
     expect(intentOfQuery('unit tests for the parser in tests', false)).toBe('test');
     expect(intentOfQuery('where is the router tested', false)).toBe('test');
+    // A configuration word before a code noun names code; before anything else, configuration.
+    expect(intentOfQuery('use official Config type for options', false)).toBe('code');
+    expect(intentOfQuery('the settings method and the options it aliases', false)).toBe('code');
+    expect(intentOfQuery('where the configuration object is validated', false)).toBe('code');
+    expect(intentOfQuery('build configuration', false)).toBe('config');
+    expect(intentOfQuery('linter settings', false)).toBe('config');
+    expect(intentOfQuery('the config type and the config file', false)).toBe('config');
     // `spec` alone is a specification ("the RESP3 spec", "callback spec"); specs and spec files are tests.
     expect(intentOfQuery('Accept -nan per the RESP3 spec recommendation', false)).toBe('code');
     expect(intentOfQuery('Fix Plug.Parsers.parse/5 callback spec', false)).toBe('code');

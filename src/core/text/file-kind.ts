@@ -50,22 +50,32 @@ export function parseIntent(s: string): SearchIntent | null {
 /** Vendored or generated code: copied or produced, rarely what is asked for. */
 const GENERATED_DIR = /(^|\/)(vendor|vendored|third[_-]?party|thirdparty|external|extern|node_modules|bower_components|Pods|Carthage|__generated__|generated|gen|autogen|single_include|amalgamation)\//i;
 const GENERATED_NAME = /\.pb\.go$|\.pb\.(cc|h)$|_pb2(_grpc)?\.pyi?$|[._-]generated\.[^/.]+$|\.gen\.[^/.]+$|\.g\.dart$|\.freezed\.dart$|\.min\.(js|css)$|\.designer\.cs$|_string\.go$|zz_generated[^/]*$|[._-]amalgamation\.[^/.]+$/i;
-/** Test code and test data. */
-const TEST_DIR = /(^|\/)(tests?|__tests__|__mocks__|testdata|test[_-]?data|testing|testsuite|test[_-]?utils|fixtures?|spec|specs|e2e|integration[_-]tests?|unittests?|bench|benches|benchmarks?)\//i;
+/**
+ * Test code and test data. JavaScript's double-underscore folders too: `__tests__`, `__mocks__`,
+ * `__fixtures__`, `__snapshots__`, and any `__…_tests__` (immer's `__performance_tests__/`).
+ */
+const TEST_DIR = /(^|\/)(tests?|__(?:[a-z0-9]+_)*tests__|__mocks__|__fixtures__|__snapshots__|testdata|test[_-]?data|testing|testsuite|test[_-]?utils|fixtures?|spec|specs|e2e|integration[_-]tests?|unittests?|bench|benches|benchmarks?)\//i;
 /**
  * A project or package of tests named for what it tests: .NET's `Newtonsoft.Json.Tests/`,
  * `Foo.UnitTests/`, `Foo.FuzzTests/`, a package `web_socket_conformance_tests/`, `clap_bench/`;
- * or one whose name starts with the test word (gson's `test-shrinker/`, `test-jpms/` modules).
+ * or one whose name starts with the test word (gson's `test-shrinker/`, `test-jpms/` modules);
+ * `testing` after `_` or `-` names one too (immer's `perf-testing/`, `load_testing/`; not .NET's
+ * `Polly.Testing/`, a package of helpers the library ships for its users' tests).
  * The test word comes after `.`, `_` or `-`, alone or after one qualifying word (`Unit`,
  * `conformance_`), so `latest/` and `contest/` stay code.
  */
-const TEST_PROJECT_DIR = /(^|\/)(?:[^/]*[^/._-][._-](?:[A-Z][a-z]+|[a-z]+[_-])?(?:[Tt]ests?|[Ss]pecs?|[Bb]ench(?:es|marks?)?)|[Tt]ests?[_-][^/]+)\//;
-const TEST_NAME = /(^|\/)(test_[^/]*|tests?\.[^/.]+|conftest\.py)$|[._-](test|tests|spec|specs|bench)\.[^/.]+$|[a-z0-9](Tests?|Spec|Suite|IT|Benchmarks?)\.(java|kt|kts|scala|swift|cs|groovy|dart|php|m)$|_(test|spec)\.[^/.]+$/;
+const TEST_PROJECT_DIR = /(^|\/)(?:[^/]*[^/._-][._-](?:[A-Z][a-z]+|[a-z]+[_-])?(?:[Tt]ests?|[Ss]pecs?|[Bb]ench(?:es|marks?)?)|[^/]*[^/._-][_-][Tt]esting|[Tt]ests?[_-][^/]+)\//;
+const TEST_NAME = /(^|\/)(test_[^/]*|tests?\.[^/.]+|conftest\.py)$|[._-](test|tests|spec|specs|bench|benchmarks?)\.[^/.]+$|\.(test-d|spec-d|e2e-spec|cy)\.[^/.]+$|[a-z0-9](Tests?|Spec|Suite|IT|Benchmarks?)\.(java|kt|kts|scala|swift|cs|groovy|dart|php|m)$|_(test|spec)\.[^/.]+$/;
 /**
  * Examples, samples and demos; not a Java/Kotlin package path's `com/example/` or
  * `org/sample/` (reverse-domain package names put "example" inside the implementation).
  */
 const EXAMPLE_DIR = /(^|\/)(?<!(?:^|\/)(?:com|org|net|io|dev|edu|gov|co|me|app)\/)(_?examples?|samples?|demos?|playground|tutorials?|cookbook)\//i;
+/**
+ * Storybook stories: a component rendered in its example states (`Button.stories.tsx`,
+ * `.storybook/`), next to the component they show.
+ */
+const STORY = /(^|\/)\.storybook\/|\.stor(y|ies)\.[^/.]+$/;
 /** A directory named for what it exemplifies: `watchOS Example/`, `react-demo/`, `basic_samples/`. */
 const EXAMPLE_SUFFIX_DIR = /(^|\/)[^/]*[^/\s_-][\s_-](examples?|samples?|demos?)\//i;
 /** Prose. */
@@ -82,7 +92,7 @@ const CONFIG_NAME = /(^|\/)(\.[^/]+rc|\.editorconfig|\.gitattributes|\.gitignore
 export function fileKind(path: string, language: string): FileKind {
   if (GENERATED_DIR.test(path) || GENERATED_NAME.test(path)) return 'generated';
   if (TEST_DIR.test(path) || TEST_PROJECT_DIR.test(path) || TEST_NAME.test(path)) return 'test';
-  if (EXAMPLE_DIR.test(path) || EXAMPLE_SUFFIX_DIR.test(path)) return 'example';
+  if (EXAMPLE_DIR.test(path) || EXAMPLE_SUFFIX_DIR.test(path) || STORY.test(path)) return 'example';
   if (CONFIG_NAME.test(path)) return 'config';
   if (PROSE_LANGUAGES.has(language) || DOCS_NAME.test(path) || DOCS_DIR.test(path)) return 'docs';
   if (CONFIG_LANGUAGES.has(language)) return 'config';
@@ -122,15 +132,24 @@ const INTENT_WORDS: ReadonlyArray<[RegExp, SearchIntent]> = [
 const FOR_TESTS = /\b(in|for|during|within)\s+(unit |e2e |integration |end-to-end )?(tests|testing)\b/gi;
 
 /**
+ * A configuration word naming a piece of code: "use official Config type for options", "the
+ * settings method", "a config object", "the options interface" ask for the code that defines
+ * it, not for config files. Only the word before a code noun is dropped: "build configuration",
+ * "linter settings", "how to configure logging" still ask for configuration.
+ */
+const CONFIG_AS_CODE = /\b(config|configs|configuration|settings)\s+(types?|interfaces?|class(es)?|structs?|objects?|methods?|functions?|fields?|propert(y|ies)|parameters?|params|schemas?|enums?)\b/gi;
+
+/**
  * The intent a query's words express, else 'code'. `namesCode`: the query is a name lookup (one
  * identifier: `TestRouter`, `config`; a declaration) or a function's doc comment (search/query.ts
  * readsAsDocComment: "Tests whether this file type represents a regular file.", "Set the HTML
  * title of the generated server documentation"), whose answer is code whatever its words: it
- * stays 'code'. Test words that only say where the thing is used (FOR_TESTS) ask for code.
+ * stays 'code'. Test words that only say where the thing is used (FOR_TESTS) and a configuration
+ * word before a code noun (CONFIG_AS_CODE: "Config type") ask for code.
  */
 export function intentOfQuery(query: string, namesCode: boolean): SearchIntent {
   if (namesCode) return 'code';
-  const text = query.replace(FOR_TESTS, ' ');
+  const text = query.replace(FOR_TESTS, ' ').replace(CONFIG_AS_CODE, ' $2');
   for (const [re, intent] of INTENT_WORDS) if (re.test(text)) return intent;
   return 'code';
 }
