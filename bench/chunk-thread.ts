@@ -4,31 +4,42 @@
  * first pass warms the JIT, then CPU (process.cpuUsage, this thread only runs) of later
  * passes. For comparing worker-side changes under load, where whole-index CPU is too noisy.
  *
- *   npx tsx bench/chunk-thread.ts DIR [PASSES]
+ *   npx tsx bench/chunk-thread.ts DIR[,DIR…] [PASSES] [--all]
+ *
+ * Files: every .c/.h file of each DIR up to 1 MB; with --all every file the chunker has a
+ * grammar for (any of ~27 languages: a mix such as a few bench/corpora/repos/* trees).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { Parser } from 'web-tree-sitter';
 import { Chunker } from '../src/core/chunk/chunker.ts';
 import { nodeWasmLoader } from '../src/core/chunk/grammars-node.ts';
+import { GRAMMARS, detectLanguage } from '../src/core/chunk/languages.ts';
 import { prepareChunks } from '../src/core/index/indexer.ts';
 import { packText } from '../src/core/store/text-codec.ts';
 import { nodeTextCodec } from '../src/core/store/text-codec-node.ts';
 import { fileTrigramKeys } from '../src/core/text/trigram-keys.ts';
 import { nativeSha256 } from '../src/cli/node-hash.ts';
 
-const dir = process.argv[2];
-const passes = Number(process.argv[3] ?? 3);
-if (!dir) throw new Error('usage: bench/chunk-thread.ts DIR [PASSES]');
+const args = process.argv.slice(2).filter((a) => a !== '--all');
+const all = process.argv.includes('--all');
+const dirs = args[0]?.split(',');
+const passes = Number(args[1] ?? 3);
+if (!dirs) throw new Error('usage: bench/chunk-thread.ts DIR[,DIR…] [PASSES] [--all]');
 const files: Array<{ path: string; text: string }> = [];
-const walk = (d: string): void => {
+const walk = (dir: string, d: string): void => {
   for (const e of readdirSync(d, { withFileTypes: true })) {
     const p = join(d, e.name);
-    if (e.isDirectory()) walk(p);
-    else if (/\.[ch]$/.test(e.name) && statSync(p).size <= 1 << 20) files.push({ path: relative(dir, p), text: readFileSync(p, 'utf8') });
+    if (e.isDirectory()) {
+      if (!e.name.startsWith('.')) walk(dir, p);
+    } else if (statSync(p).size <= 1 << 20) {
+      const path = relative(dir, p);
+      if (all ? !GRAMMARS[detectLanguage(path, '')] : !/\.[ch]$/.test(e.name)) continue;
+      files.push({ path, text: readFileSync(p, 'utf8') });
+    }
   }
 };
-walk(dir);
+for (const dir of dirs) walk(dir, dir);
 const chunker = await Chunker.create({ loadWasm: nodeWasmLoader });
 /** CPU inside Parser.parse (part of chunkFile). */
 let parseMs = 0;

@@ -3,7 +3,8 @@
 # native, …), each a fresh SIFT_HOME; CPU (user + sys) and peak RSS from GNU time, wall from
 # the same pairs; the native reference is bench/fts5-windows.py (Python sqlite3 FTS5 over
 # 40-line windows of the files B indexed, process start included). Then, with --rows, checks
-# that both built the same index row by row (chunks, names, texts, files, trigram postings); --same also compares `sift stats --json` and the --json results of
+# that both built the same index row by row (chunks, names, texts, files, trigram postings; file_text by
+# the text it unpacks to, whatever the deflate level); --same also compares `sift stats --json` and the --json results of
 # bench/queries.txt's first 20 queries as keyword search, exact and regex greps.
 #
 #   bench/index-ab.sh A_CHECKOUT B_CHECKOUT CORPUS [RUNS] [--rows|--same]
@@ -22,7 +23,8 @@ run_sift() { # name checkout home
   rm -rf "$3"
   /usr/bin/time -f '%e %U %S %M' -o "$W/t" env SIFT_HOME="$3" node "$2/bin/sift" index "$CORPUS" --no-embed -q >/dev/null
   read -r wall user sys rss <"$W/t"
-  echo "$1 wall=$wall cpu=$(echo "$user + $sys" | bc) rss_mb=$((rss / 1024))" | tee -a "$W/runs"
+  size=$(du -sk "$3" | cut -f1)
+  echo "$1 wall=$wall cpu=$(echo "$user + $sys" | bc) rss_mb=$((rss / 1024)) index_mb=$(echo "scale=1; $size / 1024" | bc)" | tee -a "$W/runs"
 }
 run_native() {
   /usr/bin/time -f '%e %U %S %M' -o "$W/t" python3 "$here/bench/fts5-windows.py" "$CORPUS" "$W/files.txt" "$W/native.db" >/dev/null
@@ -47,7 +49,7 @@ echo "medians over $RUNS runs (wall s, cpu s, peak RSS MiB):"
 median() { sort -n | awk '{v[NR]=$1} END{print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
 for k in A B native; do
   line="$k"
-  for f in wall cpu rss_mb; do line="$line $f=$(grep "^$k " "$W/runs" | tr ' ' '\n' | sed -n "s/^$f=//p" | median)"; done
+  for f in wall cpu rss_mb index_mb; do line="$line $f=$(grep "^$k " "$W/runs" | tr ' ' '\n' | sed -n "s/^$f=//p" | median)"; done
   echo "$line"
 done
 
@@ -56,14 +58,17 @@ if [ -n "$SAME" ]; then
   # postings (gram, ids in key order; segment numbers aside). The FTS rows are written from
   # the chunk rows (Store.writeFiles), so equal chunks give equal FTS input.
   python3 - "$W/ha" "$W/hb" <<'PY'
-import glob, hashlib, sqlite3, sys
+import glob, hashlib, sqlite3, sys, zlib
+def text_of(row):
+    # file_text.data (store/text-codec.ts): tag 1 = deflate-raw, any level; compared as the text it holds.
+    return tuple(zlib.decompress(v[1:], -15) if isinstance(v, bytes) and v[:1] == b"\x01" else v for v in row)
 def digest(home):
     db = sqlite3.connect(glob.glob(home + "/indexes/*/index.db")[0])
     out = {}
     cols = lambda t: [r[1] for r in db.execute(f"PRAGMA table_info({t})") if r[1] not in ("indexed_at", "updated_at")]
     for t, order in (("chunks", "id"), ("chunk_names", "key, chunk_id"), ("file_text", "id"), ("files", "path")):
         h = hashlib.sha256()
-        for r in db.execute(f"SELECT {', '.join(cols(t))} FROM {t} ORDER BY {order}"): h.update(repr(r).encode())
+        for r in db.execute(f"SELECT {', '.join(cols(t))} FROM {t} ORDER BY {order}"): h.update(repr(text_of(r) if t == "file_text" else r).encode())
         out[t] = h.hexdigest()[:16]
     h = hashlib.sha256()
     for r in db.execute("SELECT gram, ids FROM trigram_postings ORDER BY gram"): h.update(repr(r).encode())

@@ -23,7 +23,7 @@ import type { LanguageSpec } from './languages.ts';
 import { LineTable, packRows } from './lines.ts';
 import type { RowPiece } from './lines.ts';
 import { Definitions, type Namespace } from './definitions.ts';
-import { budgetOf, mergePieces, pieceSize, pieceToChunk, type ChunkSizes, type Context, type DefInfo, type Item, type MergeKind, type Piece, type PieceBase } from './pieces.ts';
+import { budgetOf, makePiece, mergePieces, pieceSize, pieceToChunk, type ChunkSizes, type Context, type DefInfo, type Item, type MergeKind, type Piece, type PieceBase } from './pieces.ts';
 import { ALL, LEADING, SKIP, STOP, walkCursor } from './tree-walk.ts';
 import { Cursor, endRowOf, typeOf } from './tree-access.ts';
 
@@ -385,7 +385,7 @@ export class FileChunker {
       scores ??= this.scoreBreaks(nodes, from, to, 0);
       for (const p of this.pack(a, b, scores.subarray(a - from), budgetOf(prefix), budgetOf(prefix))) {
         const head = out.length === first;
-        out.push({ ...base, ...p, ...(head ? {} : NO_DOC), context: head ? null : prefix, names: null, merge });
+        out.push(makePiece(head ? base : { ...base, ...NO_DOC }, p, head ? null : prefix, null, merge));
       }
     };
     let cur = from;
@@ -408,10 +408,10 @@ export class FileChunker {
     }
     const size = this.lines.size(item.startRow, item.endRow);
     const chunkType: ChunkType = item.kind === 'comment' ? 'comment' : 'module';
-    const base = { chunkType, symbol: null, parent: null, signature: null, signatureSpan: null, doc: null, docSpan: null, defRow: null, context: null, names: null };
+    const base: PieceBase = { chunkType, symbol: null, parent: null, signature: null, signatureSpan: null, doc: null, docSpan: null, defRow: null };
     if (size <= this.opts.maxChunkChars) {
       const merge: MergeKind = chunkType === 'module' || size < this.opts.minChunkChars ? 'module' : 'none';
-      out.push({ ...base, startRow: item.startRow, endRow: item.endRow, merge });
+      out.push(makePiece(base, item, null, null, merge));
       return;
     }
     const nested = depth < MAX_NEST_DEPTH ? this.nestedDefs(item.nodes, item.startRow - 1, item.endRow, item.parent) : [];
@@ -420,7 +420,7 @@ export class FileChunker {
       return;
     }
     const scores = this.scoreBreaks(item.nodes, item.startRow, item.endRow, 0);
-    for (const p of this.pack(item.startRow, item.endRow, scores, 0)) out.push({ ...base, ...p, merge: 'module' });
+    for (const p of this.pack(item.startRow, item.endRow, scores, 0)) out.push(makePiece(base, p, null, null, 'module'));
   }
 
   private emitDef(item: Item, d: DefInfo, depth: number, out: Piece[]): void {
@@ -454,7 +454,7 @@ export class FileChunker {
     const size = this.lines.size(item.startRow, item.endRow);
     const whole = () => {
       const merge: MergeKind = size < this.opts.minChunkChars ? 'def' : 'none';
-      out.push({ ...base, startRow: item.startRow, endRow: item.endRow, context: null, names: null, merge });
+      out.push(makePiece(base, item, null, null, merge));
     };
     const classLike = CLASS_LIKE.has(kind) && body && depth < MAX_NEST_DEPTH;
     // splitMembers: a small class-like is cut into members too, when they start below its header.
@@ -481,7 +481,7 @@ export class FileChunker {
     // A long body: cut at statement boundaries; later pieces carry the signature.
     const scores = this.scoreBreaks(roots, item.startRow, item.endRow, 0);
     this.pack(item.startRow, item.endRow, scores, prefix.budget).forEach((p, i) => {
-      out.push({ ...base, ...p, context: i > 0 ? prefix : null, names: null, merge: 'none' });
+      out.push(makePiece(base, p, i > 0 ? prefix : null, null, 'none'));
     });
   }
 
@@ -498,8 +498,8 @@ export class FileChunker {
     if (defRow <= item.startRow || this.lines.size(item.startRow, defRow) <= keep) return item;
     let cut = defRow;
     while (cut > item.startRow && this.lines.size(cut - 1, defRow) <= keep) cut--;
-    const base = { chunkType: 'comment', symbol: null, parent: null, signature: null, signatureSpan: null, doc: null, docSpan: null, defRow, context: null, names: null } as const;
-    for (const p of this.pack(item.startRow, cut - 1, new Int32Array(cut - item.startRow + 1), 0)) out.push({ ...base, ...p, merge: 'none' });
+    const base: PieceBase = { chunkType: 'comment', symbol: null, parent: null, signature: null, signatureSpan: null, doc: null, docSpan: null, defRow };
+    for (const p of this.pack(item.startRow, cut - 1, new Int32Array(cut - item.startRow + 1), 0)) out.push(makePiece(base, p, null, null, 'none'));
     return { ...item, startRow: cut };
   }
 
@@ -584,7 +584,7 @@ export class FileChunker {
     const scores = this.scoreBreaks(nodes, a, b, 1);
     const budgetFirst = prefixAll ? prefix.budget : 0;
     this.pack(a, b, scores, prefix.budget, budgetFirst).forEach((p, i) => {
-      out.push({ ...base, ...p, context: prefixAll || i > 0 ? prefix : null, names: null, merge: 'none' });
+      out.push(makePiece(base, p, prefixAll || i > 0 ? prefix : null, null, 'none'));
     });
   }
 

@@ -16,6 +16,7 @@
 import type { ChunkType } from '../types.ts';
 import type { SpecNode, SpecRead } from './spec-node.ts';
 import { looksLikeCppHeader } from './cpp-header.ts';
+import { needleLineMatches, replaceLineMatches, someLineMatches } from './line-scan.ts';
 import {
   clojureBodyDoc, clojureScope, elixirAttributeDoc, elixirBodyDoc, elixirIsAttribute, perlScope, readClojure, readDart,
   readElixir, readElm, readGleam, readHaskell, readKotlin, readLua, readPerl, readR, readRust, readScala, readSwift, readZig,
@@ -387,7 +388,6 @@ const C_ANNOTATIONS = [
 const C_ANNOTATION_WORD = `\\b(?:${C_ANNOTATIONS.join('|')})\\b`;
 /** An annotation, with its `( … )` arguments (one nesting level) when it has them. */
 const C_ANNOTATION = new RegExp(`${C_ANNOTATION_WORD}(?:[ \\t]*\\((?:[^()\\n]|\\([^()\\n]*\\))*\\))?`, 'g');
-const HAS_C_ANNOTATION = new RegExp(C_ANNOTATION_WORD);
 
 /**
  * A reserved name (two or more leading underscores), with its `( … )` arguments, other than
@@ -408,16 +408,25 @@ const blank = (m: string) => ' '.repeat(m.length);
  * `;`, an attribute or a comment is left, so `} __x = { … };` stays a variable.
  */
 export function maskCAnnotations(text: string): string {
-  const known = HAS_C_ANNOTATION.test(text);
-  if (!known && !/^\}[ \t]*__/m.test(text)) return maskCHeadMacros(maskCTypeMacros(text));
   // The annotations first: they are read on lines that start in column 0, which blanking a
   // head macro (`STATIC int __init`) would no longer.
-  return maskCHeadMacros(maskCTypeMacros(text).replace(/^[A-Za-z_}].*$/gm, (line) => {
-    const masked = known ? line.replace(C_ANNOTATION, blank) : line;
+  return maskCHeadMacros(maskCAnnotationLines(maskCTypeMacros(text)));
+}
+
+/** A line maskCAnnotationLines may change: it starts in column 0 with a word or a `}`. */
+const C_ANNOTATION_LINE = /^[A-Za-z_}].*$/gm;
+const wordOrBrace = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 125;
+
+/** maskCAnnotations' line pass: the lines of C_ANNOTATION_LINE with their annotations blanked. */
+function maskCAnnotationLines(text: string): string {
+  // The lines are found a line at a time (line-scan.ts), not by trying C_ANNOTATION_LINE at
+  // every offset of the text.
+  return replaceLineMatches(text, C_ANNOTATION_LINE, wordOrBrace, ([line]) => {
+    const masked = line.replace(C_ANNOTATION, blank);
     if (!masked.startsWith('}')) return masked;
     const braced = masked.replace(C_RESERVED_NAME, blank);
     return C_BRACE_REST.test(braced) ? braced : masked;
-  }));
+  });
 }
 
 const RUBY_MODULE = /^([ \t]*)module[ \t]+((?:::)?[A-Z]\w*(?:::[A-Z]\w*)*)/gm;
@@ -510,8 +519,11 @@ const C_HEAD_HINT = new RegExp(String.raw`[A-Z0-9_)][ \t]+${C_HEAD_KEYWORDS}|\bi
 /** `if FMT_CONSTEXPR20 (…)`: `if constexpr` spelled as a macro, which the grammar cannot read. */
 const C_IF_MACRO = /(?<!#[ \t]*)(\bif[ \t]+)([A-Z_][A-Z0-9_]*[A-Z0-9_])(?=[ \t]*\()/g;
 
+/** The first letter of C_TYPE_MACRO's line: `template`, `class`, `struct` or `union`. */
+const typeHeadLetter = (c: number) => c === 116 || c === 99 || c === 115 || c === 117;
+
 function maskCTypeMacros(text: string): string {
-  return text.replace(C_TYPE_MACRO, (_, head: string, macro: string) => head + blank(macro));
+  return replaceLineMatches(text, C_TYPE_MACRO, typeHeadLetter, ([, head, macro]) => head! + blank(macro!));
 }
 
 function maskCHeadMacros(typed: string): string {
@@ -556,8 +568,11 @@ const C_MACRO_LINE = /^[ \t]*[A-Z_][A-Z0-9_]*[A-Z0-9][ \t]*(?::(?!:)[ \t]*)?(?:\
 /** A macro call alone at the start of a line, no `;` (`FMT_PRAGMA_CLANG(diagnostic push)`). */
 const C_MACRO_CALL_LINE = /^[A-Z_][A-Z0-9_]*[ \t]*\([^;{}\n]*\)[ \t]*(?:\/\/.*)?$/m;
 
+/** A character a C_MACRO_LINE / C_MACRO_CALL_LINE line starts its text with: `A`–`Z` or `_`. */
+const upperOrUnderscore = (c: number) => (c >= 65 && c <= 90) || c === 95;
+
 function maskCMacroLines(text: string): string {
-  if (!C_MACRO_LINE.test(text) && !C_MACRO_CALL_LINE.test(text)) return text;
+  if (!someLineMatches(text, [C_MACRO_LINE, C_MACRO_CALL_LINE], upperOrUnderscore)) return text;
   const lines = text.split('\n');
   const code = (line: string) => line.replace(/\/\/.*$/, '').replace(/\/\*.*?\*\/[ \t]*$/, '').trim();
   let prev = '';
@@ -601,7 +616,7 @@ const C_GUARD = /^[ \t]*#[ \t]*(?:ifndef[ \t]+([A-Za-z_][A-Za-z0-9_]*)|if[ \t]+!
 export function cObjectMacros(text: string): ConstantDef[] {
   const out: ConstantDef[] = [];
   if (!text.includes('define')) return out;
-  for (const m of text.matchAll(C_DEFINE)) {
+  for (const m of needleLineMatches(text, C_DEFINE, 'define')) {
     if (m[2]) continue;
     const name = m[1]!;
     const lineStart = m.index!;

@@ -89,6 +89,19 @@ export interface Piece extends RowPiece {
 
 export const budgetOf = (c: Context | null): number => c?.budget ?? 0;
 
+/**
+ * The piece of `base`'s definition (or module code) over `rows`. Every piece is made here, with
+ * one shape (the same fields in the same order, `cols` undefined when absent): built by spreads
+ * (`{ ...base, ...rows, … }`) the pieces had several shapes, the spreads and mergePieces' reads
+ * went megamorphic, and those few lines were ~5% of a kernel chunk thread's CPU.
+ */
+export function makePiece(base: PieceBase, rows: RowPiece, context: Context | null, names: string[] | null, merge: MergeKind): Piece {
+  return {
+    chunkType: base.chunkType, symbol: base.symbol, parent: base.parent, signature: base.signature, signatureSpan: base.signatureSpan,
+    doc: base.doc, docSpan: base.docSpan, defRow: base.defRow, startRow: rows.startRow, endRow: rows.endRow, cols: rows.cols, context, names, merge,
+  };
+}
+
 const HAS_WORD = /[\p{L}\p{N}_]/u;
 
 export function pieceSize(p: Piece, lines: LineTable): number {

@@ -85,10 +85,17 @@ export function errorShares(root: Node, length: number, recovered: (type: string
   walkCursor(root, (cursor) => {
     if (cursor.nodeType !== 'ERROR') return cursor.nodeHasError;
     all += cursor.endIndex - cursor.startIndex;
-    const n = cursor.currentNode;
-    for (let i = 0; i < n.namedChildCount; i++) {
-      const c = n.namedChild(i);
-      if (c && !c.hasError && recovered(c.type)) read += c.endIndex - c.startIndex;
+    // Its named children, read by a cursor of its own (a Node per child through the public
+    // API cost ~1.5% of a kernel chunk thread).
+    const children = new Cursor(cursor.currentNode);
+    try {
+      if (children.gotoFirstChild()) {
+        do {
+          if (children.nodeIsNamed && !children.nodeHasError && recovered(children.nodeType)) read += children.endIndex - children.startIndex;
+        } while (children.gotoNextSibling());
+      }
+    } finally {
+      children.delete();
     }
     return false;
   });
