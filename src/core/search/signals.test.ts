@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FILE_SIGNALS, FUNCTION_QUESTION, KIND_FACTORS } from '../config.ts';
-import { processQuery } from './query.ts';
-import { addScore, applyCover, applyFileSignals, applyNamedLeaf, applyPieceKind, applyProse, commentOnly, coverFiles, namedLeafFiles, fileNameSignal, fileNameWords, pathSignal, sameWordForm, type FileCandidate } from './signals.ts';
+import { lightStem, processQuery } from './query.ts';
+import { addScore, applyCover, applyFileSignals, applyFocus, applySpread, applyNamedLeaf, applyPieceKind, applyProse, commentOnly, coverFiles, namedLeafFiles, fileNameSignal, fileNameWords, pathSignal, sameWordForm, type FileCandidate } from './signals.ts';
 
 const cand = (id: number, path: string, score: number, language = 'go'): FileCandidate => ({ id, path, language, score, signals: {} });
 
@@ -109,6 +109,51 @@ describe('applyFileSignals', () => {
     const off = [cand(1, 'c.go', 1)];
     applyCover(off, new Map([['a.go', 1]]), 3);
     expect(off[0].signals.cover).toBeUndefined();
+  });
+  it('focus: a small file that matches as a whole on the telling words beats a long file with one dense piece', () => {
+    // terms 0-2; every read file holds term 0 (a word every neighbour has), only small.go holds term 2.
+    const cs = [cand(1, 'long.go', 1), cand(2, 'long.go', 0.4), cand(3, 'small.go', 0.8), cand(4, 'other.go', 0.7)];
+    const fileTerms = new Map([['long.go', 0b011], ['small.go', 0b101], ['other.go', 0b001]]);
+    applyFocus(cs, new Map([['long.go', 400], ['small.go', 1], ['other.go', 2]]), fileTerms, 3);
+    const w = FILE_SIGNALS.fileFocusWeight;
+    expect(w).toBeGreaterThan(0);
+    // long.go: (1 + 0.4) / 400 of the file matches: almost nothing.
+    expect(cs[0].signals.focus ?? 0).toBeLessThan(0.01 * w);
+    // small.go: its one piece (0.8 of the best) is the whole file; terms 0 and 2 of the rarity-weighted 0-2.
+    const rare = Math.log(1 + 3 / 1), common = Math.log(1 + 3 / 3), mid = Math.log(1 + 3 / 1);
+    expect(cs[2].signals.focus).toBeCloseTo(w * 0.8 * (common + rare) / (common + mid + rare));
+    // other.go holds only the word every file holds: little, though half its pieces match.
+    expect(cs[3].signals.focus).toBeCloseTo(w * 0.35 * common / (common + mid + rare));
+    expect(cs[3].signals.focus).toBeLessThan(cs[2].signals.focus / 4);
+    expect(cs[1].signals.focus).toBe(cs[0].signals.focus);
+  });
+  it('focus: × the kind factor; nothing for a file not read or with no words', () => {
+    const cs = [cand(1, 'a_test.go', 1), cand(2, 'b.go', 1), cand(3, 'c.go', 1)];
+    cs[0].signals.kind = 0.5;
+    applyFocus(cs, new Map([['a_test.go', 1], ['b.go', 1]]), new Map([['a_test.go', 0b1], ['b.go', 0b1]]), 1);
+    expect(cs[0].signals.focus).toBeCloseTo(cs[1].signals.focus! * 0.5);
+    expect(cs[2].signals.focus).toBeUndefined();
+    const none = [cand(1, 'a.go', 1)];
+    applyFocus(none, new Map([['a.go', 1]]), new Map([['a.go', 0]]), 2);
+    expect(none[0].signals.focus).toBeUndefined();
+  });
+  it('spread: a file whose definitions name the question\'s words one by one', () => {
+    const q = processQuery('how a client sends a request: the auth flow applied, redirects followed');
+    const terms = q.terms.filter((t) => t.length >= 3);
+    const stems = terms.map(lightStem);
+    const cs = [cand(1, 'client.py', 0.9), cand(2, 'client.py', 0.8), cand(3, 'client.py', 0.7), cand(4, 'auth.py', 1), cand(5, 'auth.py', 0.5), cand(6, 'far.py', 0.1)];
+    const symbols = new Map<number, string | null>([[1, '_send_handling_auth'], [2, '_send_handling_redirects'], [3, 'send'], [4, 'AuthFlow'], [5, 'auth_flow'], [6, 'redirect_and_auth']]);
+    const files = new Map([['client.py', [1, 2, 3]], ['auth.py', [4, 5]]]);
+    applySpread(cs, symbols, files, terms, stems);
+    const w = FILE_SIGNALS.fileSpreadWeight;
+    expect(w).toBeGreaterThan(0);
+    // client.py: send, auth, redirects in two definitions that each add a word.
+    expect(cs[0].signals.spread).toBeGreaterThan(0);
+    expect(cs[0].signals.spread).toBe(cs[2].signals.spread);
+    // auth.py: two definitions, but the second adds nothing (auth, flow again): one definition's words.
+    expect(cs[3].signals.spread).toBeUndefined();
+    // far.py is not among the files cover read.
+    expect(cs[5].signals.spread).toBeUndefined();
   });
   it('coverFiles: the best pieces of the best files, by their best piece', () => {
     const cs = [cand(1, 'a.go', 0.1), cand(2, 'b.go', 0.9), cand(3, 'b.go', 0.5), cand(4, 'c.go', 0.8), cand(5, 'b.go', 0.7)];

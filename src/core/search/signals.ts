@@ -18,7 +18,7 @@ import { FILE_SIGNALS, FUNCTION_QUESTION, KIND_FACTORS } from '../config.ts';
 import { fileKind, pieceKind, type SearchIntent } from '../text/file-kind.ts';
 import { splitIdentifier } from '../text/identifiers.ts';
 import { expandAbbreviation, isFunctionKind, isStopWord, lightStem, pathNamesFor } from './query.ts';
-import { maskCount } from './rerank.ts';
+import { maskCount, symbolTermMask } from './rerank.ts';
 
 /** A candidate being scored: its score and the named contributions that made it. */
 export interface Scored {
@@ -320,6 +320,83 @@ export function applyCover(cands: FileCandidate[], fileTerms: ReadonlyMap<string
     const mask = fileTerms.get(c.path);
     if (!mask) continue;
     addScore(c, 'cover', FILE_SIGNALS.fileCoverWeight * (c.signals.kind ?? 1) * maskCount(mask) / Math.min(termCount, 31));
+  }
+}
+
+/**
+ * How much each of the question's words tells the `cover` files apart: ln(1 + F ÷ df), F the
+ * files read, df how many of them hold the word (their `cover` masks). A word that every
+ * leading file holds ("method", "value") says little about which file is about the question.
+ */
+function termRarity(fileTerms: ReadonlyMap<string, number>, termCount: number): number[] {
+  const df = new Array<number>(Math.min(termCount, 31)).fill(0);
+  for (const mask of fileTerms.values()) for (let i = 0; i < df.length; i++) if (mask & (1 << i)) df[i]++;
+  return df.map((d) => Math.log(1 + fileTerms.size / Math.max(1, d)));
+}
+
+/**
+ * The `focus` signal (issue 35 class 1: the concept is the file), in place. For each file in
+ * `pieceCounts` (the files `cover` read, with how many pieces the whole file has:
+ * files.chunk_lo..chunk_hi, written at index time): how much of the file matches (its candidate
+ * pieces' relevance, each piece's score ÷ the best candidate's, summed over the file's own piece
+ * count, at most 1) × the share of the question's words its read pieces hold, each word weighted
+ * by its rarity among those files (termRarity) × FILE_SIGNALS.fileFocusWeight × the file's kind
+ * factor, added to every piece of the file. A small file that matches as a whole on the
+ * question's telling words (`str_to_bool.rs`, one piece, for "turning strings like yes, on or 1
+ * into booleans") against a long file that holds the words here and there (`command.rs`, 23 of
+ * its ~400 pieces). Weighting by rarity keeps a small file that shares only a word every
+ * neighbour holds ("method": `HttpMethodNotAllowedException.php`) from leading.
+ */
+export function applyFocus(cands: FileCandidate[], pieceCounts: ReadonlyMap<string, number>, fileTerms: ReadonlyMap<string, number>, termCount: number): void {
+  if (!(FILE_SIGNALS.fileFocusWeight > 0) || !pieceCounts.size || !cands.length || !(termCount > 0)) return;
+  const best = Math.max(...cands.map((c) => c.score));
+  if (!(best > 0)) return;
+  const sums = new Map<string, number>();
+  for (const c of cands) if (pieceCounts.has(c.path)) sums.set(c.path, (sums.get(c.path) ?? 0) + Math.max(0, c.score) / best);
+  const rarity = termRarity(fileTerms, termCount);
+  const total = rarity.reduce((a, b) => a + b, 0);
+  if (!(total > 0)) return;
+  const focusOf = new Map<string, number>();
+  for (const [path, pieces] of pieceCounts) {
+    const mask = fileTerms.get(path) ?? 0;
+    let held = 0;
+    for (let i = 0; i < rarity.length; i++) if (mask & (1 << i)) held += rarity[i];
+    focusOf.set(path, (held / total) * Math.min(1, (sums.get(path) ?? 0) / pieces));
+  }
+  for (const c of cands) {
+    const f = focusOf.get(c.path);
+    if (f) addScore(c, 'focus', FILE_SIGNALS.fileFocusWeight * (c.signals.kind ?? 1) * f);
+  }
+}
+
+/**
+ * The `spread` signal (issue 35 class 4: an orchestrating file), in place: for each of `files`
+ * (the files `cover` read), the share of the question's words that the definition names of its
+ * candidate pieces name (rerank.ts symbolTermMask: `_send_handling_auth`,
+ * `_send_handling_redirects` for "auth flow applied, redirects followed"), counted when 2 or more
+ * of its pieces (FILE_SIGNALS.spreadMinDefinitions) each add a word the others did not, ×
+ * FILE_SIGNALS.fileSpreadWeight × the file's kind factor, added to every piece of the file. An
+ * orchestrating file runs the steps the question names, each in a function of its own; a long
+ * documented API file holds the same words in doc comments, which this does not read. `symbolOf`:
+ * each candidate's symbol (its row, already read). No content is read.
+ */
+export function applySpread(cands: FileCandidate[], symbolOf: ReadonlyMap<number, string | null>, files: ReadonlyMap<string, readonly number[]>, terms: readonly string[], stems: readonly string[]): void {
+  if (!(FILE_SIGNALS.fileSpreadWeight > 0) || terms.length < 2) return;
+  const perFile = new Map<string, { mask: number; definitions: number }>();
+  for (const c of cands) {
+    if (!files.has(c.path)) continue;
+    const mask = symbolTermMask(symbolOf.get(c.id) ?? null, terms, stems);
+    if (!mask) continue;
+    const f = perFile.get(c.path) ?? { mask: 0, definitions: 0 };
+    if (mask & ~f.mask) f.definitions++;
+    f.mask |= mask;
+    perFile.set(c.path, f);
+  }
+  const n = Math.min(terms.length, 31);
+  for (const c of cands) {
+    const f = perFile.get(c.path);
+    if (!f || f.definitions < FILE_SIGNALS.spreadMinDefinitions) continue;
+    addScore(c, 'spread', FILE_SIGNALS.fileSpreadWeight * (c.signals.kind ?? 1) * maskCount(f.mask) / n);
   }
 }
 
