@@ -81,8 +81,8 @@ export const RERANK_WEIGHTS = { bm25: 1, name: 1, coverage: 0, exact: 1 } as con
  *   an enum or an exception type a prose question of 3+ terms names (search/signals.ts
  *   applyNamedLeaf). tune-repos.ts, 24 repositories, 1,261 questions, same indexes: 1 / 0.7
  *   0.7783 / 0.7790 (4 better, 0 worse); exceptions only at 0.5: 0.7789 (5 better, 1 worse).
- * - focus and spread (issue 35 classes 1 and 4, eighth round): for a prose question (no
- *   identifier, not a doc comment), over the 12 files `cover` reads. focus: × fileFocusWeight ×
+ * - focus and spread (issue 35 classes 1 and 4, eighth round): for a question that asks for a
+ *   file (search/signals.ts asksForWholeFile: no identifier, not a doc comment), over the 12 files `cover` reads. focus: × fileFocusWeight ×
  *   the rarity-weighted share of the question's words the file holds × how much of the whole
  *   file matches (its candidate pieces' relevance ÷ its piece count, at most 1); spread: ×
  *   fileSpreadWeight × the share of the question's words named by the definition names of 2+

@@ -340,8 +340,8 @@ describe('focus and spread (issue 35 classes 1 and 4)', () => {
     const again = await searchBm25(store.db, processQuery('set the user name'), {}, 10, 'code', undefined, cache);
     expect(again.map((h) => [h.id, h.score])).toEqual(first.map((h) => [h.id, h.score]));
   });
-  it('not for a question that names an identifier, nor a name lookup', async () => {
-    for (const q of ['where setUserName stores the user name', 'getUserName']) {
+  it('not for a question that names an identifier, a sentence with its full stop, nor a name lookup', async () => {
+    for (const q of ['where setUserName stores the user name', 'Get or set the user name.', 'getUserName']) {
       const hits = await search(q);
       expect(hits.length).toBeGreaterThan(0);
       for (const h of hits) expect([h.signals?.focus, h.signals?.spread]).toEqual([undefined, undefined]);

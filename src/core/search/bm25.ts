@@ -30,7 +30,7 @@ import { BM25_COLUMN_WEIGHTS, FILE_SIGNALS, FTS_PLAN_BIG_CAP, FTS_PLAN_CAP, FTS_
 import { DECLARATION_LINE_SOURCE, PREFIX_MIN_CHARS, describesFunction, lightStem, readsAsDocComment, processQuery, type ProcessedQuery } from './query.ts';
 import { essentialRows, planFts, replan, type BoundedPhrase, type RowProbe } from './fts-plan.ts';
 import { rerank, signalTerms, termMask, type RerankCandidate } from './rerank.ts';
-import { NAMED_LEAF_MIN_TERMS, applyCover, applyFileSignals, applyFocus, applyNamedLeaf, applyPieceKind, applyProse, applySpread, coverFiles, namedLeafFiles, type FileCandidate } from './signals.ts';
+import { NAMED_LEAF_MIN_TERMS, applyCover, applyFileSignals, applyFocus, applyNamedLeaf, applyPieceKind, applyProse, applySpread, asksForWholeFile, coverFiles, namedLeafFiles, type FileCandidate } from './signals.ts';
 import type { SearchIntent } from '../text/file-kind.ts';
 import { QUALIFIER_RE, definitionRank, docCommentTargets, matchDefinition, wantsDefinitions, type DefinitionMatch } from './symbols.ts';
 import { escapeRegExp } from '../text/regexp.ts';
@@ -415,10 +415,10 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
       const fileTerms = new Map<string, number>();
       for (const r of read) fileTerms.set(r.path, (fileTerms.get(r.path) ?? 0) | termMask(r, coverTerms, coverStems));
       applyCover(scored, fileTerms, coverTerms.length);
-      // 5a. Whole-file evidence for a question in prose (no identifier, not a doc comment, whose
-      //     answer is one function): how much of each file matches, on the question's telling
-      //     words (`focus`), and how many of its definitions name the question's words (`spread`).
-      if (!docComment && query.identifiers.length === 0) {
+      // 5a. Whole-file evidence for a question that asks for a file (signals.ts asksForWholeFile):
+      //     how much of each file matches, on the question's telling words (`focus`), and how
+      //     many of its definitions name the question's words (`spread`).
+      if (asksForWholeFile(query.original, query.identifiers)) {
         applyFocus(scored, await filePieceCounts(db, [...files.keys()], cache), fileTerms, coverTerms.length);
         applySpread(scored, new Map(cands.map((c) => [c.id, c.symbol])), files, coverTerms, coverStems);
       }

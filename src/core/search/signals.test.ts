@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FILE_SIGNALS, FUNCTION_QUESTION, KIND_FACTORS } from '../config.ts';
 import { lightStem, processQuery } from './query.ts';
-import { addScore, applyCover, applyFileSignals, applyFocus, applySpread, applyNamedLeaf, applyPieceKind, applyProse, commentOnly, coverFiles, namedLeafFiles, fileNameSignal, fileNameWords, pathSignal, sameWordForm, type FileCandidate } from './signals.ts';
+import { addScore, applyCover, applyFileSignals, applyFocus, applySpread, asksForWholeFile, applyNamedLeaf, applyPieceKind, applyProse, commentOnly, coverFiles, namedLeafFiles, fileNameSignal, fileNameWords, pathSignal, sameWordForm, type FileCandidate } from './signals.ts';
 
 const cand = (id: number, path: string, score: number, language = 'go'): FileCandidate => ({ id, path, language, score, signals: {} });
 
@@ -109,6 +109,14 @@ describe('applyFileSignals', () => {
     const off = [cand(1, 'c.go', 1)];
     applyCover(off, new Map([['a.go', 1]]), 3);
     expect(off[0].signals.cover).toBeUndefined();
+  });
+  it('asksForWholeFile: a question in prose, not a doc comment\'s sentence nor one naming an identifier', () => {
+    const asks = (q: string) => asksForWholeFile(q, processQuery(q).identifiers);
+    expect(asks('how plugins are discovered')).toBe(true);
+    expect(asks('Make error messages more verbose')).toBe(true);
+    expect(asks('Remove an event from the queue.')).toBe(false); // a docstring's sentence
+    expect(asks('Returns the number of bytes in the buffer')).toBe(false); // reads as a doc comment
+    expect(asks('how clap::builder::Styles sets the colors of help output')).toBe(false);
   });
   it('focus: a small file that matches as a whole on the telling words beats a long file with one dense piece', () => {
     // terms 0-2; every read file holds term 0 (a word every neighbour has), only small.go holds term 2.

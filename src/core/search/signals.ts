@@ -17,7 +17,7 @@ import { lineCommentFor } from '../chunk/languages.ts';
 import { FILE_SIGNALS, FUNCTION_QUESTION, KIND_FACTORS } from '../config.ts';
 import { fileKind, pieceKind, type SearchIntent } from '../text/file-kind.ts';
 import { splitIdentifier } from '../text/identifiers.ts';
-import { expandAbbreviation, isFunctionKind, isStopWord, lightStem, pathNamesFor } from './query.ts';
+import { expandAbbreviation, isFunctionKind, isStopWord, lightStem, pathNamesFor, readsAsDocComment } from './query.ts';
 import { maskCount, symbolTermMask } from './rerank.ts';
 
 /** A candidate being scored: its score and the named contributions that made it. */
@@ -321,6 +321,20 @@ export function applyCover(cands: FileCandidate[], fileTerms: ReadonlyMap<string
     if (!mask) continue;
     addScore(c, 'cover', FILE_SIGNALS.fileCoverWeight * (c.signals.kind ?? 1) * maskCount(mask) / Math.min(termCount, 31));
   }
+}
+
+/**
+ * Does the question ask for a file as a whole, so that `focus` and `spread` apply: written in
+ * prose (no identifier: `identifiers` of processQuery), not opening like a function's doc comment
+ * (query.ts readsAsDocComment), and not a sentence with its full stop. A doc comment's first
+ * sentence is written with one ("Remove an event from the queue.", "Kill the process with
+ * SIGKILL.": PEP 257's imperative reads like neither of the other two tests) and asks for one
+ * function, whose file is usually a long module; a question about where a concept lives or how a
+ * process runs is a phrase ("how plugins are discovered"). A question that names an identifier
+ * asks about that name's code.
+ */
+export function asksForWholeFile(original: string, identifiers: readonly string[]): boolean {
+  return identifiers.length === 0 && !original.trim().endsWith('.') && !readsAsDocComment(original);
 }
 
 /**
