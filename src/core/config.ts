@@ -81,18 +81,15 @@ export const RERANK_WEIGHTS = { bm25: 1, name: 1, coverage: 0, exact: 1 } as con
  *   an enum or an exception type a prose question of 3+ terms names (search/signals.ts
  *   applyNamedLeaf). tune-repos.ts, 24 repositories, 1,261 questions, same indexes: 1 / 0.7
  *   0.7783 / 0.7790 (4 better, 0 worse); exceptions only at 0.5: 0.7789 (5 better, 1 worse).
- * - focus and spread (issue 35 classes 1 and 4, eighth round): for a question that asks for a
- *   file (search/signals.ts asksForWholeFile: no identifier, not a doc comment), over the 12 files `cover` reads. focus: × fileFocusWeight ×
- *   the rarity-weighted share of the question's words the file holds × how much of the whole
- *   file matches (its candidate pieces' relevance ÷ its piece count, at most 1); spread: ×
- *   fileSpreadWeight × the share of the question's words named by the definition names of 2+
- *   (spreadMinDefinitions) of the file's candidate pieces, each adding a word (search/signals.ts
- *   applyFocus, applySpread). tune-repos.ts, 36 repositories, 1,768 questions, same indexes:
- *   neither 0.7722; focus 0.5 alone 0.7732; spread 0.3 alone 0.7730; both 0.7749 (hand 0.831 →
- *   0.843, architecture 0.751 → 0.769, commit subjects 0.751 → 0.752).
+ * - spread (issue 35 class 4, eighth round): for a question that asks for a file
+ *   (search/signals.ts asksForWholeFile: no identifier, not a doc comment, no full stop), over the
+ *   12 files `cover` reads: × fileSpreadWeight × the share of the question's words named by the
+ *   definition names of the file's candidate pieces, when together they name more words than any
+ *   one of them (search/signals.ts applySpread). tune-repos.ts, 36 repositories, 1,768 questions, same
+ *   indexes: 0 / 0.3 0.7722 / 0.7731 (architecture 0.751 / 0.764, hand 0.831 / 0.834).
  * Plain objects, so bench/eval/tune-repos.ts can try other values in-process.
  */
-export const FILE_SIGNALS = { pathWeight: 0.6, fileNameWeight: 0.3, pathNameWeight: 2, fileEvidenceWeight: 0.15, fileEvidenceCap: 2, fileCoverWeight: 0.3, coverPieces: 4, coverFiles: 12, namedLeafFactor: 0.7, fileFocusWeight: 0.5, fileSpreadWeight: 0.3, spreadMinDefinitions: 2 };
+export const FILE_SIGNALS = { pathWeight: 0.6, fileNameWeight: 0.3, pathNameWeight: 2, fileEvidenceWeight: 0.15, fileEvidenceCap: 2, fileCoverWeight: 0.3, coverPieces: 4, coverFiles: 12, namedLeafFactor: 0.7, fileSpreadWeight: 0.3 };
 /**
  * The `kind` signal: a candidate's score × KIND_FACTORS[intent][kind] (text/file-kind.ts). For
  * a code question (the default) the implementation leads; a question that asks for tests, docs,

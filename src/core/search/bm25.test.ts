@@ -3,7 +3,7 @@ import type { Chunk, ChunkType } from '../types.ts';
 import { openMemoryStore } from '../store/open-node.ts';
 import type { Store } from '../store/store.ts';
 import type { Queryable } from '../store/sqlite.ts';
-import { EXACT_SYMBOL_BOOST, KeywordCache, highlightRanges, searchBm25 } from './bm25.ts';
+import { EXACT_SYMBOL_BOOST, highlightRanges, searchBm25 } from './bm25.ts';
 import { compilePathGlob } from '../text/path-glob.ts';
 import { processQuery } from './query.ts';
 import { TEXT_DEFINITION_TIER } from '../config.ts';
@@ -322,29 +322,23 @@ describe('cover (issue 35)', () => {
   });
 });
 
-describe('focus and spread (issue 35 classes 1 and 4)', () => {
-  it('a prose question: focus from the file\'s piece count (files.chunk_lo..chunk_hi), spread from its definitions\' names', async () => {
-    // profile.ts has 2 pieces, both candidates; getUserName names "get", "user", "name", and setUserName adds "set".
-    const hits = await search('get or set the user name');
+describe('spread (issue 35 class 4)', () => {
+  it('a question how or where something happens: the share of its words that a file\'s definitions name together', async () => {
+    // profile.ts: getUserName names "get", "user", "name"; setUserName adds "set".
+    const hits = await search('how to get or set the user name');
     const get = hits.find((h) => h.id === idOf('src/users/profile.ts', 'getUserName'))!;
     const set = hits.find((h) => h.id === idOf('src/users/profile.ts', 'setUserName'))!;
-    expect(get.signals!.focus).toBeGreaterThan(0);
-    expect(get.signals!.focus).toBeCloseTo(set.signals!.focus); // the file's, on every piece
     expect(get.signals!.spread).toBeGreaterThan(0);
-    expect(get.signals!.spread).toBeCloseTo(set.signals!.spread);
+    expect(get.signals!.spread).toBeCloseTo(set.signals!.spread); // the file's, on every piece
+    // One definition that names every word is no spread: `name` already weighs it.
+    const one = await search('how to set the user name');
+    expect(one.find((h) => h.id === idOf('src/users/profile.ts', 'setUserName'))!.signals?.spread).toBeUndefined();
   });
-  it('a cached piece count gives the same list', async () => {
-    const cache = new KeywordCache().use(1)!;
-    const first = await searchBm25(store.db, processQuery('set the user name'), {}, 10, 'code', undefined, cache);
-    expect(cache.pieces.get('src/users/profile.ts')).toBe(2);
-    const again = await searchBm25(store.db, processQuery('set the user name'), {}, 10, 'code', undefined, cache);
-    expect(again.map((h) => [h.id, h.score])).toEqual(first.map((h) => [h.id, h.score]));
-  });
-  it('not for a question that names an identifier, a sentence with its full stop, nor a name lookup', async () => {
-    for (const q of ['where setUserName stores the user name', 'Get or set the user name.', 'getUserName']) {
+  it('not for a question that names an identifier, a sentence with its full stop, one without a question word, nor a name lookup', async () => {
+    for (const q of ['where setUserName stores the user name', 'How to get or set the user name.', 'get or set the user name', 'getUserName']) {
       const hits = await search(q);
       expect(hits.length).toBeGreaterThan(0);
-      for (const h of hits) expect([h.signals?.focus, h.signals?.spread]).toEqual([undefined, undefined]);
+      for (const h of hits) expect(h.signals?.spread).toBeUndefined();
     }
   });
 });

@@ -30,7 +30,7 @@ import { BM25_COLUMN_WEIGHTS, FILE_SIGNALS, FTS_PLAN_BIG_CAP, FTS_PLAN_CAP, FTS_
 import { DECLARATION_LINE_SOURCE, PREFIX_MIN_CHARS, describesFunction, lightStem, readsAsDocComment, processQuery, type ProcessedQuery } from './query.ts';
 import { essentialRows, planFts, replan, type BoundedPhrase, type RowProbe } from './fts-plan.ts';
 import { rerank, signalTerms, termMask, type RerankCandidate } from './rerank.ts';
-import { NAMED_LEAF_MIN_TERMS, applyCover, applyFileSignals, applyFocus, applyNamedLeaf, applyPieceKind, applyProse, applySpread, asksForWholeFile, coverFiles, namedLeafFiles, type FileCandidate } from './signals.ts';
+import { NAMED_LEAF_MIN_TERMS, applyCover, applyFileSignals, applyNamedLeaf, applyPieceKind, applyProse, applySpread, asksForWholeFile, coverFiles, namedLeafFiles, type FileCandidate } from './signals.ts';
 import type { SearchIntent } from '../text/file-kind.ts';
 import { QUALIFIER_RE, definitionRank, docCommentTargets, matchDefinition, wantsDefinitions, type DefinitionMatch } from './symbols.ts';
 import { escapeRegExp } from '../text/regexp.ts';
@@ -141,15 +141,12 @@ export class KeywordCache {
   #generation: number | undefined = undefined;
   /** Per MATCH expression: its rows, exact when below `cap`, else at least `cap`. */
   readonly #counts = new Map<string, { n: number; cap: number }>();
-  /** Per file path: how many pieces the file has (filePieceCounts; 0 when it has none). */
-  readonly pieces = new Map<string, number>();
   tableRows: number | null = null;
 
   /** Start using the cache for a read of `generation`; another generation (or none) empties it. */
   use(generation: number | undefined): KeywordCache | undefined {
     if (generation === undefined || generation !== this.#generation) {
       this.#counts.clear();
-      this.pieces.clear();
       this.tableRows = null;
       this.#generation = generation;
     }
@@ -258,31 +255,6 @@ async function textDefinitions(db: Queryable, query: ProcessedQuery, where: stri
   if (!rows.length) return [];
   const declares = new RegExp(`${DECLARATION_LINE_SOURCE}${escapeRegExp(name)}(?![\\p{L}\\p{N}_$])`, 'mu');
   return (await read(rows.map((r) => r.id))).filter((r) => declares.test(r.content)).map((r) => r.id);
-}
-
-/**
- * How many pieces each of `paths` has (files.chunk_lo..chunk_hi, written at index time since
- * schema 8): one statement over the primary key for the paths `cache` does not know yet (the
- * `focus` signal's 12 files; a later question of the same Searcher on the same files reads none).
- */
-async function filePieceCounts(db: Queryable, paths: readonly string[], cache?: KeywordCache): Promise<Map<string, number>> {
-  const out = new Map<string, number>();
-  const missing: string[] = [];
-  for (const p of paths) {
-    const n = cache?.pieces.get(p);
-    if (n === undefined) missing.push(p);
-    else if (n > 0) out.set(p, n);
-  }
-  if (!missing.length) return out;
-  const rows = await db.all<{ path: string; n: number | null }>(`SELECT path, chunk_hi - chunk_lo + 1 AS n FROM files WHERE path IN (${missing.map(() => '?').join(', ')})`, missing);
-  const got = new Map(rows.map((r) => [r.path, r.n && r.n > 0 ? r.n : 0]));
-  if (cache && cache.pieces.size + missing.length > KEYWORD_CACHE_COUNTS) cache.pieces.clear();
-  for (const p of missing) {
-    const n = got.get(p) ?? 0;
-    cache?.pieces.set(p, n);
-    if (n > 0) out.set(p, n);
-  }
-  return out;
 }
 
 /** The best n rows by (bm25, id): what `ORDER BY r, rowid LIMIT n` over all rows returns. */
@@ -415,13 +387,10 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
       const fileTerms = new Map<string, number>();
       for (const r of read) fileTerms.set(r.path, (fileTerms.get(r.path) ?? 0) | termMask(r, coverTerms, coverStems));
       applyCover(scored, fileTerms, coverTerms.length);
-      // 5a. Whole-file evidence for a question that asks for a file (signals.ts asksForWholeFile):
-      //     how much of each file matches, on the question's telling words (`focus`), and how
-      //     many of its definitions name the question's words (`spread`).
-      if (asksForWholeFile(query.original, query.identifiers)) {
-        applyFocus(scored, await filePieceCounts(db, [...files.keys()], cache), fileTerms, coverTerms.length);
-        applySpread(scored, new Map(cands.map((c) => [c.id, c.symbol])), files, coverTerms, coverStems);
-      }
+      // 5a. For a question that asks how or where something happens (signals.ts
+      //     asksForWholeFile): how many of each file's definitions name the question's words
+      //     (`spread`: an orchestrating file).
+      if (asksForWholeFile(query.original, query.identifiers)) applySpread(scored, new Map(cands.map((c) => [c.id, c.symbol])), files, coverTerms, coverStems);
       // 5b. A file whose best pieces are only comments is prose (signals.ts applyProse).
       applyProse(scored, read, intent);
       stage('cover');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FILE_SIGNALS, FUNCTION_QUESTION, KIND_FACTORS } from '../config.ts';
 import { lightStem, processQuery } from './query.ts';
-import { addScore, applyCover, applyFileSignals, applyFocus, applySpread, asksForWholeFile, applyNamedLeaf, applyPieceKind, applyProse, commentOnly, coverFiles, namedLeafFiles, fileNameSignal, fileNameWords, pathSignal, sameWordForm, type FileCandidate } from './signals.ts';
+import { addScore, applyCover, applyFileSignals, applySpread, asksForWholeFile, applyNamedLeaf, applyPieceKind, applyProse, commentOnly, coverFiles, namedLeafFiles, fileNameSignal, fileNameWords, pathSignal, sameWordForm, type FileCandidate } from './signals.ts';
 
 const cand = (id: number, path: string, score: number, language = 'go'): FileCandidate => ({ id, path, language, score, signals: {} });
 
@@ -110,40 +110,16 @@ describe('applyFileSignals', () => {
     applyCover(off, new Map([['a.go', 1]]), 3);
     expect(off[0].signals.cover).toBeUndefined();
   });
-  it('asksForWholeFile: a question in prose, not a doc comment\'s sentence nor one naming an identifier', () => {
+  it('asksForWholeFile: a question how or where something happens, in prose', () => {
     const asks = (q: string) => asksForWholeFile(q, processQuery(q).identifiers);
     expect(asks('how plugins are discovered')).toBe(true);
-    expect(asks('Make error messages more verbose')).toBe(true);
+    expect(asks('Where are uploaded files written to a temporary folder')).toBe(true);
+    expect(asks('Make error messages more verbose')).toBe(false); // a commit subject
+    expect(asks('Stop the server and this thread nicely')).toBe(false); // a docstring without its full stop
+    expect(asks('however the parser fails')).toBe(false);
     expect(asks('Remove an event from the queue.')).toBe(false); // a docstring's sentence
     expect(asks('Returns the number of bytes in the buffer')).toBe(false); // reads as a doc comment
     expect(asks('how clap::builder::Styles sets the colors of help output')).toBe(false);
-  });
-  it('focus: a small file that matches as a whole on the telling words beats a long file with one dense piece', () => {
-    // terms 0-2; every read file holds term 0 (a word every neighbour has), only small.go holds term 2.
-    const cs = [cand(1, 'long.go', 1), cand(2, 'long.go', 0.4), cand(3, 'small.go', 0.8), cand(4, 'other.go', 0.7)];
-    const fileTerms = new Map([['long.go', 0b011], ['small.go', 0b101], ['other.go', 0b001]]);
-    applyFocus(cs, new Map([['long.go', 400], ['small.go', 1], ['other.go', 2]]), fileTerms, 3);
-    const w = FILE_SIGNALS.fileFocusWeight;
-    expect(w).toBeGreaterThan(0);
-    // long.go: (1 + 0.4) / 400 of the file matches: almost nothing.
-    expect(cs[0].signals.focus ?? 0).toBeLessThan(0.01 * w);
-    // small.go: its one piece (0.8 of the best) is the whole file; terms 0 and 2 of the rarity-weighted 0-2.
-    const rare = Math.log(1 + 3 / 1), common = Math.log(1 + 3 / 3), mid = Math.log(1 + 3 / 1);
-    expect(cs[2].signals.focus).toBeCloseTo(w * 0.8 * (common + rare) / (common + mid + rare));
-    // other.go holds only the word every file holds: little, though half its pieces match.
-    expect(cs[3].signals.focus).toBeCloseTo(w * 0.35 * common / (common + mid + rare));
-    expect(cs[3].signals.focus).toBeLessThan(cs[2].signals.focus / 4);
-    expect(cs[1].signals.focus).toBe(cs[0].signals.focus);
-  });
-  it('focus: × the kind factor; nothing for a file not read or with no words', () => {
-    const cs = [cand(1, 'a_test.go', 1), cand(2, 'b.go', 1), cand(3, 'c.go', 1)];
-    cs[0].signals.kind = 0.5;
-    applyFocus(cs, new Map([['a_test.go', 1], ['b.go', 1]]), new Map([['a_test.go', 0b1], ['b.go', 0b1]]), 1);
-    expect(cs[0].signals.focus).toBeCloseTo(cs[1].signals.focus! * 0.5);
-    expect(cs[2].signals.focus).toBeUndefined();
-    const none = [cand(1, 'a.go', 1)];
-    applyFocus(none, new Map([['a.go', 1]]), new Map([['a.go', 0]]), 2);
-    expect(none[0].signals.focus).toBeUndefined();
   });
   it('spread: a file whose definitions name the question\'s words one by one', () => {
     const q = processQuery('how a client sends a request: the auth flow applied, redirects followed');

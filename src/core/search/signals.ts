@@ -323,93 +323,51 @@ export function applyCover(cands: FileCandidate[], fileTerms: ReadonlyMap<string
   }
 }
 
+/** A question that opens with a question word asks how or where something happens. */
+const QUESTION_OPENER_RE = /^\s*(?:how|where|what|which|when|why)\b/i;
+
 /**
- * Does the question ask for a file as a whole, so that `focus` and `spread` apply: written in
- * prose (no identifier: `identifiers` of processQuery), not opening like a function's doc comment
- * (query.ts readsAsDocComment), and not a sentence with its full stop. A doc comment's first
- * sentence is written with one ("Remove an event from the queue.", "Kill the process with
- * SIGKILL.": PEP 257's imperative reads like neither of the other two tests) and asks for one
- * function, whose file is usually a long module; a question about where a concept lives or how a
- * process runs is a phrase ("how plugins are discovered"). A question that names an identifier
- * asks about that name's code.
+ * Does the question ask how or where something happens, so that `spread` applies: it opens with
+ * a question word ("how requests flow through middleware", "where diagnostics are collected"),
+ * names no identifier (`identifiers` of processQuery: such a question asks about that name's
+ * code), does not open like a function's doc comment (query.ts readsAsDocComment) and is not a
+ * sentence with its full stop. A doc comment's first sentence ("Remove an event from the
+ * queue.", "Stop the server and this thread nicely") and a commit subject describe one change or
+ * one function; without the question word, spread put a module of many `stop`/`thread` functions
+ * before pydoc's server for the second (Python docstrings 0.470 → 0.466 MRR@10).
  */
 export function asksForWholeFile(original: string, identifiers: readonly string[]): boolean {
-  return identifiers.length === 0 && !original.trim().endsWith('.') && !readsAsDocComment(original);
-}
-
-/**
- * How much each of the question's words tells the `cover` files apart: ln(1 + F ÷ df), F the
- * files read, df how many of them hold the word (their `cover` masks). A word that every
- * leading file holds ("method", "value") says little about which file is about the question.
- */
-function termRarity(fileTerms: ReadonlyMap<string, number>, termCount: number): number[] {
-  const df = new Array<number>(Math.min(termCount, 31)).fill(0);
-  for (const mask of fileTerms.values()) for (let i = 0; i < df.length; i++) if (mask & (1 << i)) df[i]++;
-  return df.map((d) => Math.log(1 + fileTerms.size / Math.max(1, d)));
-}
-
-/**
- * The `focus` signal (issue 35 class 1: the concept is the file), in place. For each file in
- * `pieceCounts` (the files `cover` read, with how many pieces the whole file has:
- * files.chunk_lo..chunk_hi, written at index time): how much of the file matches (its candidate
- * pieces' relevance, each piece's score ÷ the best candidate's, summed over the file's own piece
- * count, at most 1) × the share of the question's words its read pieces hold, each word weighted
- * by its rarity among those files (termRarity) × FILE_SIGNALS.fileFocusWeight × the file's kind
- * factor, added to every piece of the file. A small file that matches as a whole on the
- * question's telling words (`str_to_bool.rs`, one piece, for "turning strings like yes, on or 1
- * into booleans") against a long file that holds the words here and there (`command.rs`, 23 of
- * its ~400 pieces). Weighting by rarity keeps a small file that shares only a word every
- * neighbour holds ("method": `HttpMethodNotAllowedException.php`) from leading.
- */
-export function applyFocus(cands: FileCandidate[], pieceCounts: ReadonlyMap<string, number>, fileTerms: ReadonlyMap<string, number>, termCount: number): void {
-  if (!(FILE_SIGNALS.fileFocusWeight > 0) || !pieceCounts.size || !cands.length || !(termCount > 0)) return;
-  const best = Math.max(...cands.map((c) => c.score));
-  if (!(best > 0)) return;
-  const sums = new Map<string, number>();
-  for (const c of cands) if (pieceCounts.has(c.path)) sums.set(c.path, (sums.get(c.path) ?? 0) + Math.max(0, c.score) / best);
-  const rarity = termRarity(fileTerms, termCount);
-  const total = rarity.reduce((a, b) => a + b, 0);
-  if (!(total > 0)) return;
-  const focusOf = new Map<string, number>();
-  for (const [path, pieces] of pieceCounts) {
-    const mask = fileTerms.get(path) ?? 0;
-    let held = 0;
-    for (let i = 0; i < rarity.length; i++) if (mask & (1 << i)) held += rarity[i];
-    focusOf.set(path, (held / total) * Math.min(1, (sums.get(path) ?? 0) / pieces));
-  }
-  for (const c of cands) {
-    const f = focusOf.get(c.path);
-    if (f) addScore(c, 'focus', FILE_SIGNALS.fileFocusWeight * (c.signals.kind ?? 1) * f);
-  }
+  return identifiers.length === 0 && QUESTION_OPENER_RE.test(original) && !original.trim().endsWith('.') && !readsAsDocComment(original);
 }
 
 /**
  * The `spread` signal (issue 35 class 4: an orchestrating file), in place: for each of `files`
  * (the files `cover` read), the share of the question's words that the definition names of its
  * candidate pieces name (rerank.ts symbolTermMask: `_send_handling_auth`,
- * `_send_handling_redirects` for "auth flow applied, redirects followed"), counted when 2 or more
- * of its pieces (FILE_SIGNALS.spreadMinDefinitions) each add a word the others did not, ×
- * FILE_SIGNALS.fileSpreadWeight × the file's kind factor, added to every piece of the file. An
- * orchestrating file runs the steps the question names, each in a function of its own; a long
- * documented API file holds the same words in doc comments, which this does not read. `symbolOf`:
- * each candidate's symbol (its row, already read). No content is read.
+ * `_send_handling_redirects` for "the auth flow applied, redirects followed"), when together they
+ * name more of them than any one definition does, × FILE_SIGNALS.fileSpreadWeight × the file's
+ * kind factor, added to every piece of the file. An orchestrating file runs the steps the question
+ * names, each in a function of its own; a long documented API file holds the same words in doc
+ * comments, which this does not read, and one definition that names every word is `name`'s case.
+ * `symbolOf`: each candidate's symbol (its row, already read). No content is read.
  */
 export function applySpread(cands: FileCandidate[], symbolOf: ReadonlyMap<number, string | null>, files: ReadonlyMap<string, readonly number[]>, terms: readonly string[], stems: readonly string[]): void {
   if (!(FILE_SIGNALS.fileSpreadWeight > 0) || terms.length < 2) return;
-  const perFile = new Map<string, { mask: number; definitions: number }>();
+  const perFile = new Map<string, { mask: number; best: number }>();
   for (const c of cands) {
     if (!files.has(c.path)) continue;
     const mask = symbolTermMask(symbolOf.get(c.id) ?? null, terms, stems);
     if (!mask) continue;
-    const f = perFile.get(c.path) ?? { mask: 0, definitions: 0 };
-    if (mask & ~f.mask) f.definitions++;
+    const f = perFile.get(c.path) ?? { mask: 0, best: 0 };
     f.mask |= mask;
+    f.best = Math.max(f.best, maskCount(mask));
     perFile.set(c.path, f);
   }
   const n = Math.min(terms.length, 31);
   for (const c of cands) {
     const f = perFile.get(c.path);
-    if (!f || f.definitions < FILE_SIGNALS.spreadMinDefinitions) continue;
+    // Spread: the file's definitions together name more words than any one of them.
+    if (!f || maskCount(f.mask) <= f.best) continue;
     addScore(c, 'spread', FILE_SIGNALS.fileSpreadWeight * (c.signals.kind ?? 1) * maskCount(f.mask) / n);
   }
 }
