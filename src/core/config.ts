@@ -82,7 +82,7 @@ export const RERANK_WEIGHTS = { bm25: 1, name: 1, coverage: 0, exact: 1 } as con
  *   applyNamedLeaf). tune-repos.ts, 24 repositories, 1,261 questions, same indexes: 1 / 0.7
  *   0.7783 / 0.7790 (4 better, 0 worse); exceptions only at 0.5: 0.7789 (5 better, 1 worse).
  * - spread (issue 35 class 4, eighth round): for a question how or where something happens
- *   (search/signals.ts asksForWholeFile), over the 12 files `cover` reads: × fileSpreadWeight ×
+ *   (search/signals.ts asksHowOrWhere), over the 12 files `cover` reads: × fileSpreadWeight ×
  *   the share of the question's words named by the definition names of the file's candidate
  *   pieces, when together they name more words than any one of them (search/signals.ts
  *   applySpread). tune-repos.ts, 36 repositories, 1,768 questions, same indexes: 0 / 0.3 0.7722 /

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FILE_SIGNALS, FUNCTION_QUESTION, KIND_FACTORS } from '../config.ts';
 import { lightStem, processQuery } from './query.ts';
-import { addScore, applyCover, applyFileSignals, applySpread, asksForWholeFile, applyNamedLeaf, applyPieceKind, applyProse, commentOnly, coverFiles, namedLeafFiles, fileNameSignal, fileNameWords, pathSignal, sameWordForm, type FileCandidate } from './signals.ts';
+import { addScore, applyCover, applyFileSignals, applySpread, asksHowOrWhere, applyNamedLeaf, applyPieceKind, applyProse, commentOnly, coverFiles, namedLeafFiles, fileNameSignal, fileNameWords, pathSignal, sameWordForm, type FileCandidate } from './signals.ts';
 
 const cand = (id: number, path: string, score: number, language = 'go'): FileCandidate => ({ id, path, language, score, signals: {} });
 
@@ -110,8 +110,8 @@ describe('applyFileSignals', () => {
     applyCover(off, new Map([['a.go', 1]]), 3);
     expect(off[0].signals.cover).toBeUndefined();
   });
-  it('asksForWholeFile: a question how or where something happens, in prose', () => {
-    const asks = (q: string) => asksForWholeFile(q, processQuery(q).identifiers);
+  it('asksHowOrWhere: a question how or where something happens, in prose', () => {
+    const asks = (q: string) => asksHowOrWhere(q, processQuery(q).identifiers);
     expect(asks('how plugins are discovered')).toBe(true);
     expect(asks('Where are uploaded files written to a temporary folder')).toBe(true);
     expect(asks('Make error messages more verbose')).toBe(false); // a commit subject

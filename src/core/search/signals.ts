@@ -336,7 +336,7 @@ const QUESTION_OPENER_RE = /^\s*(?:how|where|what|which|when|why)\b/i;
  * one function; without the question word, spread put a module of many `stop`/`thread` functions
  * before pydoc's server for the second (Python docstrings 0.470 → 0.466 MRR@10).
  */
-export function asksForWholeFile(original: string, identifiers: readonly string[]): boolean {
+export function asksHowOrWhere(original: string, identifiers: readonly string[]): boolean {
   return identifiers.length === 0 && QUESTION_OPENER_RE.test(original) && !original.trim().endsWith('.') && !readsAsDocComment(original);
 }
 
