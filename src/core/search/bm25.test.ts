@@ -321,3 +321,24 @@ describe('cover (issue 35)', () => {
     for (const h of hits) expect(h.signals?.cover).toBeUndefined();
   });
 });
+
+describe('spread (issue 35 class 4)', () => {
+  it('a question how or where something happens: the share of its words that a file\'s definitions name together', async () => {
+    // profile.ts: getUserName names "get", "user", "name"; setUserName adds "set".
+    const hits = await search('how to get or set the user name');
+    const get = hits.find((h) => h.id === idOf('src/users/profile.ts', 'getUserName'))!;
+    const set = hits.find((h) => h.id === idOf('src/users/profile.ts', 'setUserName'))!;
+    expect(get.signals!.spread).toBeGreaterThan(0);
+    expect(get.signals!.spread).toBeCloseTo(set.signals!.spread); // the file's, on every piece
+    // One definition that names every word is no spread: `name` already weighs it.
+    const one = await search('how to set the user name');
+    expect(one.find((h) => h.id === idOf('src/users/profile.ts', 'setUserName'))!.signals?.spread).toBeUndefined();
+  });
+  it('not for a question that names an identifier, a sentence with its full stop, one without a question word, nor a name lookup', async () => {
+    for (const q of ['where setUserName stores the user name', 'How to get or set the user name.', 'get or set the user name', 'getUserName']) {
+      const hits = await search(q);
+      expect(hits.length).toBeGreaterThan(0);
+      for (const h of hits) expect(h.signals?.spread).toBeUndefined();
+    }
+  });
+});

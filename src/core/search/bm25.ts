@@ -30,7 +30,7 @@ import { BM25_COLUMN_WEIGHTS, FILE_SIGNALS, FTS_PLAN_BIG_CAP, FTS_PLAN_CAP, FTS_
 import { DECLARATION_LINE_SOURCE, PREFIX_MIN_CHARS, describesFunction, lightStem, readsAsDocComment, processQuery, type ProcessedQuery } from './query.ts';
 import { essentialRows, planFts, replan, type BoundedPhrase, type RowProbe } from './fts-plan.ts';
 import { rerank, signalTerms, termMask, type RerankCandidate } from './rerank.ts';
-import { NAMED_LEAF_MIN_TERMS, applyCover, applyFileSignals, applyNamedLeaf, applyPieceKind, applyProse, coverFiles, namedLeafFiles, type FileCandidate } from './signals.ts';
+import { NAMED_LEAF_MIN_TERMS, applyCover, applyFileSignals, applyNamedLeaf, applyPieceKind, applyProse, applySpread, asksHowOrWhere, coverFiles, namedLeafFiles, type FileCandidate } from './signals.ts';
 import type { SearchIntent } from '../text/file-kind.ts';
 import { QUALIFIER_RE, definitionRank, docCommentTargets, matchDefinition, wantsDefinitions, type DefinitionMatch } from './symbols.ts';
 import { escapeRegExp } from '../text/regexp.ts';
@@ -387,6 +387,10 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
       const fileTerms = new Map<string, number>();
       for (const r of read) fileTerms.set(r.path, (fileTerms.get(r.path) ?? 0) | termMask(r, coverTerms, coverStems));
       applyCover(scored, fileTerms, coverTerms.length);
+      // 5a. For a question that asks how or where something happens (signals.ts
+      //     asksHowOrWhere): how many of each file's definitions name the question's words
+      //     (`spread`: an orchestrating file).
+      if (asksHowOrWhere(query.original, query.identifiers)) applySpread(scored, new Map(cands.map((c) => [c.id, c.symbol])), files, coverTerms, coverStems);
       // 5b. A file whose best pieces are only comments is prose (signals.ts applyProse).
       applyProse(scored, read, intent);
       stage('cover');

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { rerank, RERANK_WEIGHTS, termMask, type RerankCandidate } from './rerank.ts';
+import { rerank, RERANK_WEIGHTS, symbolTermMask, termMask, type RerankCandidate } from './rerank.ts';
 import { lightStem, processQuery } from './query.ts';
 
 function cand(id: number, score: number, symbol: string | null, content = '', path = 'src/a.c', exact = false): RerankCandidate {
@@ -74,5 +74,17 @@ describe('termMask', () => {
   it('reads the symbol, parent and path too, and non-ASCII text word by word', () => {
     expect(termMask({ symbol: 'Router', parent: 'App', path: 'lib/middleware.go', content: '' }, ['router', 'app', 'middleware'], ['router', 'app', 'middleware'])).toBe(0b111);
     expect(mask('größe des Puffers', ['puffers', 'größe'])).toBe(0b11);
+  });
+});
+
+describe('symbolTermMask', () => {
+  it('the query terms that name a part of a definition\'s name, as the name signal matches them', () => {
+    const terms = ['redirects', 'auth', 'sends', 'decrement'];
+    const stems = terms.map(lightStem);
+    expect(symbolTermMask('_send_handling_redirects', terms, stems)).toBe(0b0101);
+    expect(symbolTermMask('AuthFlow', terms, stems)).toBe(0b0010);
+    expect(symbolTermMask('dec_ref', terms, stems)).toBe(0b1000); // an abbreviation
+    expect(symbolTermMask(null, terms, stems)).toBe(0);
+    expect(symbolTermMask('parse', terms, stems)).toBe(0);
   });
 });

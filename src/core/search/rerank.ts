@@ -126,6 +126,23 @@ function nameSignal(symbol: string | null, terms: string[], stems: string[], wor
   return (partHits / parts.length) * termShare;
 }
 
+/**
+ * The query terms (bit i for terms[i], at most 31) that name a part of `symbol`, by the same
+ * matching as the `name` signal (a part's stem, its prefix, an abbreviation, an infix of 4+).
+ */
+export function symbolTermMask(symbol: string | null, terms: readonly string[], stems: readonly string[]): number {
+  if (!symbol) return 0;
+  const { parts, stems: partStems } = symbolParts(symbol);
+  let mask = 0;
+  for (let j = 0; j < parts.length; j++) {
+    const p = parts[j];
+    for (let i = 0; i < terms.length && i < 31; i++) {
+      if (termMatchesPart(terms[i], stems[i], p, partStems[j]) || (p.length > terms[i].length && terms[i].length >= MIN_INFIX_CHARS && p.includes(terms[i]))) mask |= 1 << i;
+    }
+  }
+  return mask;
+}
+
 /** A term with a character outside ASCII (lower-case text may not hold it where the text does). */
 const NON_ASCII_RE = /[\u0080-\uffff]/;
 const UPPER_RE = /\p{Lu}/u;

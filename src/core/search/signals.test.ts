@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FILE_SIGNALS, FUNCTION_QUESTION, KIND_FACTORS } from '../config.ts';
-import { processQuery } from './query.ts';
-import { addScore, applyCover, applyFileSignals, applyNamedLeaf, applyPieceKind, applyProse, commentOnly, coverFiles, namedLeafFiles, fileNameSignal, fileNameWords, pathSignal, sameWordForm, type FileCandidate } from './signals.ts';
+import { lightStem, processQuery } from './query.ts';
+import { addScore, applyCover, applyFileSignals, applySpread, asksHowOrWhere, applyNamedLeaf, applyPieceKind, applyProse, commentOnly, coverFiles, namedLeafFiles, fileNameSignal, fileNameWords, pathSignal, sameWordForm, type FileCandidate } from './signals.ts';
 
 const cand = (id: number, path: string, score: number, language = 'go'): FileCandidate => ({ id, path, language, score, signals: {} });
 
@@ -109,6 +109,35 @@ describe('applyFileSignals', () => {
     const off = [cand(1, 'c.go', 1)];
     applyCover(off, new Map([['a.go', 1]]), 3);
     expect(off[0].signals.cover).toBeUndefined();
+  });
+  it('asksHowOrWhere: a question how or where something happens, in prose', () => {
+    const asks = (q: string) => asksHowOrWhere(q, processQuery(q).identifiers);
+    expect(asks('how plugins are discovered')).toBe(true);
+    expect(asks('Where are uploaded files written to a temporary folder')).toBe(true);
+    expect(asks('Make error messages more verbose')).toBe(false); // a commit subject
+    expect(asks('Stop the server and this thread nicely')).toBe(false); // a docstring without its full stop
+    expect(asks('however the parser fails')).toBe(false);
+    expect(asks('Remove an event from the queue.')).toBe(false); // a docstring's sentence
+    expect(asks('Returns the number of bytes in the buffer')).toBe(false); // reads as a doc comment
+    expect(asks('how clap::builder::Styles sets the colors of help output')).toBe(false);
+  });
+  it('spread: a file whose definitions name the question\'s words one by one', () => {
+    const q = processQuery('how a client sends a request: the auth flow applied, redirects followed');
+    const terms = q.terms.filter((t) => t.length >= 3);
+    const stems = terms.map(lightStem);
+    const cs = [cand(1, 'client.py', 0.9), cand(2, 'client.py', 0.8), cand(3, 'client.py', 0.7), cand(4, 'auth.py', 1), cand(5, 'auth.py', 0.5), cand(6, 'far.py', 0.1)];
+    const symbols = new Map<number, string | null>([[1, '_send_handling_auth'], [2, '_send_handling_redirects'], [3, 'send'], [4, 'AuthFlow'], [5, 'auth_flow'], [6, 'redirect_and_auth']]);
+    const files = new Map([['client.py', [1, 2, 3]], ['auth.py', [4, 5]]]);
+    applySpread(cs, symbols, files, terms, stems);
+    const w = FILE_SIGNALS.fileSpreadWeight;
+    expect(w).toBeGreaterThan(0);
+    // client.py: send, auth, redirects in two definitions that each add a word.
+    expect(cs[0].signals.spread).toBeGreaterThan(0);
+    expect(cs[0].signals.spread).toBe(cs[2].signals.spread);
+    // auth.py: two definitions, but the second adds nothing (auth, flow again): one definition's words.
+    expect(cs[3].signals.spread).toBeUndefined();
+    // far.py is not among the files cover read.
+    expect(cs[5].signals.spread).toBeUndefined();
   });
   it('coverFiles: the best pieces of the best files, by their best piece', () => {
     const cs = [cand(1, 'a.go', 0.1), cand(2, 'b.go', 0.9), cand(3, 'b.go', 0.5), cand(4, 'c.go', 0.8), cand(5, 'b.go', 0.7)];
