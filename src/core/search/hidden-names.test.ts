@@ -6,10 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Chunker } from '../chunk/chunker.ts';
 import { nodeWasmLoader } from '../chunk/grammars-node.ts';
-import { embeddingText } from '../chunk/embedding-text.ts';
 import { openMemoryStore } from '../store/open-node.ts';
 import type { Store } from '../store/store.ts';
-import { sha256HexSync } from '../hash/hash.ts';
+import { writeChunkedFiles } from './test-store.ts';
 import { Searcher } from './search.ts';
 
 /** A user of `name`: many mentions, no definition. */
@@ -91,13 +90,7 @@ let searcher: Searcher;
 beforeAll(async () => {
   store = await openMemoryStore();
   chunker = await Chunker.create({ loadWasm: nodeWasmLoader });
-  for (const [path, text] of Object.entries(FILES)) {
-    const { chunks, language } = await chunker.chunkFile(path, text);
-    await store.writeFiles([{
-      file: { path, hash: `h-${path}`, size: text.length, mtime: 0, language },
-      chunks: chunks.map((c) => ({ ...c, contentHash: sha256HexSync(embeddingText(c)) })),
-    }]);
-  }
+  await writeChunkedFiles(store, chunker, FILES);
   searcher = new Searcher(store);
 }, 60_000);
 afterAll(async () => {

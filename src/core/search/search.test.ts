@@ -12,6 +12,7 @@ import type { Store } from '../store/store.ts';
 import { ExactIndex } from '../vector/exact.ts';
 import { sha256HexSync } from '../hash/hash.ts';
 import { VECTOR_MIN_SCORE } from '../config.ts';
+import { writeChunkedFiles } from './test-store.ts';
 import { Searcher, reFuse } from './search.ts';
 import type { SearchResult } from '../types.ts';
 
@@ -39,13 +40,7 @@ let chunker: Chunker;
 beforeAll(async () => {
   store = await openMemoryStore();
   chunker = await Chunker.create({ loadWasm: nodeWasmLoader });
-  for (const [path, text] of Object.entries(FILES)) {
-    const { chunks, language } = await chunker.chunkFile(path, text);
-    await store.writeFiles([{
-      file: { path, hash: `h-${path}`, size: text.length, mtime: 0, language },
-      chunks: chunks.map((c) => ({ ...c, contentHash: sha256HexSync(embeddingText(c)) })),
-    }]);
-  }
+  await writeChunkedFiles(store, chunker, FILES);
 }, 60_000);
 afterAll(async () => {
   chunker.dispose();
