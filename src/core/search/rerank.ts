@@ -102,6 +102,15 @@ function symbolParts(symbol: string): { parts: string[]; stems: string[] } {
   return got;
 }
 
+/**
+ * Does symbol part `part` (light stem `partStem`) name query term `term` (stem `stem`): by
+ * termMatchesPart, or the term inside a longer part (an infix of MIN_INFIX_CHARS or more).
+ * The one rule of the `name` signal and of symbolTermMask.
+ */
+function partNamesTerm(term: string, stem: string, part: string, partStem: string): boolean {
+  return termMatchesPart(term, stem, part, partStem) || (part.length > term.length && term.length >= MIN_INFIX_CHARS && part.includes(term));
+}
+
 function nameSignal(symbol: string | null, terms: string[], stems: string[], words: ReadonlySet<string>): number {
   if (!symbol || !terms.length) return 0;
   const { parts, stems: partStems } = symbolParts(symbol);
@@ -112,12 +121,9 @@ function nameSignal(symbol: string | null, terms: string[], stems: string[], wor
     const p = parts[j];
     let hit = words.has(p); // `is`, `if`: stop words name parts too (`idle_cpu` vs `rcu_is_idle_cpu`)
     for (let i = 0; i < terms.length; i++) {
-      if (termMatchesPart(terms[i], stems[i], p, partStems[j])) {
+      if (partNamesTerm(terms[i], stems[i], p, partStems[j])) {
         hit = true;
         termHit[i] = true;
-      } else if (p.length > terms[i].length && terms[i].length >= MIN_INFIX_CHARS && p.includes(terms[i])) {
-        termHit[i] = true;
-        hit = true;
       }
     }
     if (hit) partHits++;
@@ -128,7 +134,7 @@ function nameSignal(symbol: string | null, terms: string[], stems: string[], wor
 
 /**
  * The query terms (bit i for terms[i], at most 31) that name a part of `symbol`, by the same
- * matching as the `name` signal (a part's stem, its prefix, an abbreviation, an infix of 4+).
+ * matching as the `name` signal (partNamesTerm).
  */
 export function symbolTermMask(symbol: string | null, terms: readonly string[], stems: readonly string[]): number {
   if (!symbol) return 0;
@@ -137,7 +143,7 @@ export function symbolTermMask(symbol: string | null, terms: readonly string[], 
   for (let j = 0; j < parts.length; j++) {
     const p = parts[j];
     for (let i = 0; i < terms.length && i < 31; i++) {
-      if (termMatchesPart(terms[i], stems[i], p, partStems[j]) || (p.length > terms[i].length && terms[i].length >= MIN_INFIX_CHARS && p.includes(terms[i]))) mask |= 1 << i;
+      if (partNamesTerm(terms[i], stems[i], p, partStems[j])) mask |= 1 << i;
     }
   }
   return mask;
