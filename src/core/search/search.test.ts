@@ -178,6 +178,41 @@ describe('Searcher', () => {
   });
 });
 
+describe('a list longer than its candidates make once grouped', () => {
+  // 20 files of one long function each: every piece holds the words, so the keyword leg's
+  // LEG_CANDIDATES pieces fold into a dozen or so results (one per function).
+  const long: Record<string, string> = {};
+  for (let f = 0; f < 20; f++) {
+    const lines = Array.from({ length: 90 }, (_, i) => `    total += values[${i}] * weight_${i % 7}  # running accumulate step ${i} of stage ${f}`).join('\n');
+    long[`stage${f}.py`] = `def stage_${f}(values):\n    total = 0\n${lines}\n    return total\n`;
+  }
+  let many: Store;
+  beforeAll(async () => {
+    many = await openMemoryStore();
+    await writeChunkedFiles(many, chunker, long);
+  }, 60_000);
+  afterAll(async () => {
+    await many.close();
+  });
+
+  it('fills the list from a wider run, keeping the first results in place', async () => {
+    const s = new Searcher(many);
+    const q = 'running accumulate step';
+    const ten = await s.search(q, { mode: 'bm25', limit: 10 });
+    expect(ten.results).toHaveLength(10);
+    expect(ten.timings.fill).toBeUndefined();
+    const all = await s.search(q, { mode: 'bm25', limit: 20 });
+    // One result per function: all 20, though 50 candidate pieces hold fewer functions.
+    expect(all.results).toHaveLength(20);
+    expect(all.timings.fill).toBeGreaterThanOrEqual(0);
+    expect(new Set(all.results.map((r) => r.path)).size).toBe(20);
+    expect(all.results.slice(0, 10).map((r) => r.id)).toEqual(ten.results.map((r) => r.id));
+    const ids = all.results.flatMap((r) => [r.id, ...r.more.map((m) => m.id)]);
+    expect(new Set(ids).size, 'each piece once').toBe(ids.length);
+    for (const r of all.results) expect(r.content).toBe(long[r.path].split('\n').slice(r.startLine - 1, r.endLine).join('\n'));
+  });
+});
+
 describe('vector leg relevance floor', () => {
   const DIM = 4;
   const unit = (v: number[]) => {

@@ -14,7 +14,7 @@
  */
 import type { ChunkType, Hit, SearchFilters, SearchMode, SearchOptions, SearchResponse, StoredChunk } from '../types.ts';
 import {
-  BM25_WEIGHT, DEFAULT_SEARCH_LIMIT, LEG_CANDIDATES, SYMBOL_FUSION_WEIGHTS, MAX_SEARCH_LIMIT, VECTOR_FILTER_OVERFETCH, VECTOR_MIN_SCORE,
+  BM25_WEIGHT, DEFAULT_SEARCH_LIMIT, LEG_CANDIDATES, FILL_CANDIDATES, SYMBOL_FUSION_WEIGHTS, MAX_SEARCH_LIMIT, VECTOR_FILTER_OVERFETCH, VECTOR_MIN_SCORE,
   VECTOR_RELATIVE_FLOOR, VECTOR_WEIGHT,
 } from '../config.ts';
 import { describesFunction, processQuery, readsAsDocComment, type ProcessedQuery } from './query.ts';
@@ -95,9 +95,35 @@ export class Searcher {
   }
 
   async search(query: string, options: SearchOptions = {}): Promise<FullSearchResponse> {
+    const limit = Math.max(1, Math.min(MAX_SEARCH_LIMIT, Math.floor(options.limit ?? DEFAULT_SEARCH_LIMIT)));
+    const candidates = Math.max(LEG_CANDIDATES, limit);
+    const first = await this.#search(query, options, limit, candidates);
+    if (first.response.results.length >= limit || !first.legsFull) return first.response;
+    // Grouping folds a definition's other pieces into one result, so LEG_CANDIDATES pieces can
+    // make fewer results than asked for (Show more, `--limit 50`) while more match. The list
+    // is the same ranking as ever, continued from a wider run: its results not already listed
+    // (by any piece) follow, so the first ones stay in place.
+    const t = performance.now();
+    const wider = await this.#search(query, options, limit, Math.max(FILL_CANDIDATES, 2 * limit));
+    const out = first.response;
+    const listed = new Set(out.results.flatMap((r) => [r.id, ...r.more.map((m) => m.id)]));
+    for (const r of wider.response.results) {
+      if (out.results.length >= limit) break;
+      if (listed.has(r.id) || r.more.some((m) => listed.has(m.id))) continue;
+      out.results.push(r);
+      for (const id of [r.id, ...r.more.map((m) => m.id)]) listed.add(id);
+      if (wider.response.explain[r.id]) out.explain[r.id] = wider.response.explain[r.id];
+      if (wider.response.bm25Signals[r.id]) out.bm25Signals[r.id] = wider.response.bm25Signals[r.id];
+    }
+    out.timings.fill = performance.now() - t;
+    out.timings.total += out.timings.fill;
+    return out;
+  }
+
+  /** One ranked run with `candidates` hits per leg; `legsFull`: a leg stopped at `candidates` (more match). */
+  async #search(query: string, options: SearchOptions, limit: number, candidates: number): Promise<{ response: FullSearchResponse; legsFull: boolean }> {
     const timings: Record<string, number> = {};
     const t0 = performance.now();
-    const limit = Math.max(1, Math.min(MAX_SEARCH_LIMIT, Math.floor(options.limit ?? DEFAULT_SEARCH_LIMIT)));
     const filters: SearchFilters = { languages: options.languages, pathGlob: options.pathGlob, chunkTypes: options.chunkTypes, kinds: options.kinds };
     const pq = processQuery(query);
     // A name lookup or a function's doc comment asks for code, whatever its words ("Tests whether…").
@@ -105,7 +131,6 @@ export class Searcher {
     const mode: SearchMode = options.mode ?? (this.hasVectors ? 'hybrid' : 'bm25');
     const wantBm25 = mode !== 'vector';
     const wantVector = mode !== 'bm25' && this.hasVectors;
-    const candidates = Math.max(LEG_CANDIDATES, limit);
     const keyword = (r: ChunkReader, rows?: Map<number, StoredChunk>): Promise<Hit[]> => (wantBm25 && pq.ftsQuery
       ? this.#timed(timings, 'bm25', () => searchBm25(r.db, pq, filters, candidates, intent, timings, this.#keyword.use(r.generation), rows, (ids) => r.getChunks(ids)))
       : Promise.resolve([]));
@@ -114,17 +139,19 @@ export class Searcher {
     // Keyword only: the whole search is one read transaction, and the keyword leg's candidate
     // rows are the hits' metadata. With the vector leg, the keyword leg's reads are one and the
     // results' another: the query's embedding runs between them without holding the connection.
+    const full = (bm25: Hit[], vector: VectorLeg) => bm25.length >= candidates || vector.hits.length >= candidates;
     if (!wantVector) {
       return this.#reading(async (r) => {
         const rows = new Map<number, StoredChunk>();
-        return this.#finish(r, ask, await keyword(r, rows), noVector, rows);
+        const bm25 = await keyword(r, rows);
+        return { response: await this.#finish(r, ask, bm25, noVector, rows), legsFull: full(bm25, noVector) };
       });
     }
     const [bm25, vector] = await Promise.all([
       this.#reading(keyword),
       query.trim() ? this.#timed(timings, 'vector', () => this.#vectorLeg(query, filters, candidates)) : Promise.resolve(noVector),
     ]);
-    return this.#reading((r) => this.#finish(r, ask, bm25, vector));
+    return { response: await this.#reading((r) => this.#finish(r, ask, bm25, vector)), legsFull: full(bm25, vector) };
   }
 
   /** `fn` with the store's reader in one read transaction (SearchStore.read), else with the store itself. */
