@@ -53,10 +53,11 @@ const GENERATED_NAME = /\.pb\.go$|\.pb\.(cc|h)$|_pb2(_grpc)?\.pyi?$|[._-]generat
 /**
  * Test code and test data. JavaScript's double-underscore folders too: `__tests__`, `__mocks__`,
  * `__fixtures__`, `__snapshots__`, any `__…_tests__` (immer's `__performance_tests__/`) and any
- * other whose name holds test, fixture, mock or snapshot (jscodeshift's `__testfixtures__/`, the
- * input and output files of a codemod's tests; `__test_utils__/`).
+ * other whose name starts with test, fixture, mock or snapshot, or has one after a `_`
+ * (jscodeshift's `__testfixtures__/`, the input and output files of a codemod's tests;
+ * `__test_utils__/`, `__image_snapshots__/`; not `__latest__/`).
  */
-const TEST_DIR = /(^|\/)(tests?|__[a-z0-9_]*(?:tests?|fixtures?|mocks?|snapshots?)[a-z0-9_]*__|testdata|test[_-]?data|testing|testsuite|test[_-]?utils|fixtures?|spec|specs|e2e|integration[_-]tests?|unittests?|bench|benches|benchmarks?)\//i;
+const TEST_DIR = /(^|\/)(tests?|__(?:[a-z0-9]+_)*(?:test|fixture|mock|snapshot)[a-z0-9_]*__|testdata|test[_-]?data|testing|testsuite|test[_-]?utils|fixtures?|spec|specs|e2e|integration[_-]tests?|unittests?|bench|benches|benchmarks?)\//i;
 /**
  * A project or package of tests named for what it tests: .NET's `Newtonsoft.Json.Tests/`,
  * `Foo.UnitTests/`, `Foo.FuzzTests/`, a package `web_socket_conformance_tests/`, `clap_bench/`;
