@@ -30,6 +30,10 @@ describe('fileKind', () => {
     ['test/app.e2e-spec.ts', 'typescript', 'test'], ['cypress/e2e/login.cy.ts', 'typescript', 'test'], ['src/policy.ts', 'typescript', 'code'], ['src/legacy.ts', 'typescript', 'code'],
     ['src/components/Button.stories.tsx', 'tsx', 'example'], ['.storybook/preview.ts', 'typescript', 'example'], ['src/stories/StoryList.tsx', 'tsx', 'code'], ['src/story.ts', 'typescript', 'code'],
     ['src/__tests_helpers/a.ts', 'typescript', 'code'],
+    ['packages/query-codemods/src/v4/__testfixtures__/default-import.input.tsx', 'tsx', 'test'], ['src/__test_utils__/render.ts', 'typescript', 'test'],
+    ['src/__generated__/schema.ts', 'typescript', 'generated'], ['src/__init__.py', 'python', 'code'], ['lib/__internal__/a.ts', 'typescript', 'code'], ['src/__latest__/a.ts', 'typescript', 'code'], ['src/__image_snapshots__/a.png.ts', 'typescript', 'test'],
+    ['src/IntegrationTests/Inheritance/ProxyTests.cs', 'csharp', 'test'], ['test/FunctionalTests/Routing.cs', 'csharp', 'test'], ['src/AcceptanceSpecs/A.cs', 'csharp', 'test'],
+    ['src/Latest/A.cs', 'csharp', 'code'], ['src/Contests/A.cs', 'csharp', 'code'], ['src/RequestsTests.cs', 'csharp', 'test'], ['src/Manifests/A.cs', 'csharp', 'code'],
   ])('%s (%s) → %s', (p, lang, want) => expect(fileKind(p, lang)).toBe(want));
 });
 

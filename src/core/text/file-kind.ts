@@ -52,9 +52,12 @@ const GENERATED_DIR = /(^|\/)(vendor|vendored|third[_-]?party|thirdparty|externa
 const GENERATED_NAME = /\.pb\.go$|\.pb\.(cc|h)$|_pb2(_grpc)?\.pyi?$|[._-]generated\.[^/.]+$|\.gen\.[^/.]+$|\.g\.dart$|\.freezed\.dart$|\.min\.(js|css)$|\.designer\.cs$|_string\.go$|zz_generated[^/]*$|[._-]amalgamation\.[^/.]+$/i;
 /**
  * Test code and test data. JavaScript's double-underscore folders too: `__tests__`, `__mocks__`,
- * `__fixtures__`, `__snapshots__`, and any `__…_tests__` (immer's `__performance_tests__/`).
+ * `__fixtures__`, `__snapshots__`, any `__…_tests__` (immer's `__performance_tests__/`) and any
+ * other whose name starts with test, fixture, mock or snapshot, or has one after a `_`
+ * (jscodeshift's `__testfixtures__/`, the input and output files of a codemod's tests;
+ * `__test_utils__/`, `__image_snapshots__/`; not `__latest__/`).
  */
-const TEST_DIR = /(^|\/)(tests?|__(?:[a-z0-9]+_)*tests__|__mocks__|__fixtures__|__snapshots__|testdata|test[_-]?data|testing|testsuite|test[_-]?utils|fixtures?|spec|specs|e2e|integration[_-]tests?|unittests?|bench|benches|benchmarks?)\//i;
+const TEST_DIR = /(^|\/)(tests?|__(?:[a-z0-9]+_)*(?:test|fixture|mock|snapshot)[a-z0-9_]*__|testdata|test[_-]?data|testing|testsuite|test[_-]?utils|fixtures?|spec|specs|e2e|integration[_-]tests?|unittests?|bench|benches|benchmarks?)\//i;
 /**
  * A project or package of tests named for what it tests: .NET's `Newtonsoft.Json.Tests/`,
  * `Foo.UnitTests/`, `Foo.FuzzTests/`, a package `web_socket_conformance_tests/`, `clap_bench/`;
@@ -62,9 +65,12 @@ const TEST_DIR = /(^|\/)(tests?|__(?:[a-z0-9]+_)*tests__|__mocks__|__fixtures__|
  * `testing` after `_` or `-` names one too (immer's `perf-testing/`, `load_testing/`; not .NET's
  * `Polly.Testing/`, a package of helpers the library ships for its users' tests).
  * The test word comes after `.`, `_` or `-`, alone or after one qualifying word (`Unit`,
- * `conformance_`), so `latest/` and `contest/` stay code.
+ * `conformance_`), so `latest/` and `contest/` stay code. A .NET test project may also be named
+ * by its kind of test alone, in PascalCase: `IntegrationTests/`, `FunctionalTests/`,
+ * `AcceptanceSpecs/` (AutoMapper's `src/IntegrationTests/`); the capital T of the plural after a
+ * lower-case letter keeps `Latest/` and `Contests/` code.
  */
-const TEST_PROJECT_DIR = /(^|\/)(?:[^/]*[^/._-][._-](?:[A-Z][a-z]+|[a-z]+[_-])?(?:[Tt]ests?|[Ss]pecs?|[Bb]ench(?:es|marks?)?)|[^/]*[^/._-][_-][Tt]esting|[Tt]ests?[_-][^/]+)\//;
+const TEST_PROJECT_DIR = /(^|\/)(?:[A-Z][a-z]+(?:[A-Z][a-z]+)*(?:Tests|Specs)|[^/]*[^/._-][._-](?:[A-Z][a-z]+|[a-z]+[_-])?(?:[Tt]ests?|[Ss]pecs?|[Bb]ench(?:es|marks?)?)|[^/]*[^/._-][_-][Tt]esting|[Tt]ests?[_-][^/]+)\//;
 const TEST_NAME = /(^|\/)(test_[^/]*|tests?\.[^/.]+|conftest\.py)$|[._-](test|tests|spec|specs|bench|benchmarks?)\.[^/.]+$|\.(test-d|spec-d|e2e-spec|cy)\.[^/.]+$|[a-z0-9](Tests?|Spec|Suite|IT|Benchmarks?)\.(java|kt|kts|scala|swift|cs|groovy|dart|php|m)$|_(test|spec)\.[^/.]+$/;
 /**
  * Examples, samples and demos; not a Java/Kotlin package path's `com/example/` or
