@@ -8,7 +8,7 @@ import { NodeFileSource } from '../core/source/node-source-node.ts';
 import { Chunker } from '../core/chunk/chunker.ts';
 import { nodeWasmLoader } from '../core/chunk/grammars-node.ts';
 import { chunkForStore, indexCodebase, type FileChunker, type IndexSummary } from '../core/index/indexer.ts';
-import { nativeSha256 } from './node-hash.ts';
+import { nativeSha256, nativeSha256Digest } from './node-hash.ts';
 import { createChunkPool, DEFAULT_POOL_SIZE } from './chunk-pool.ts';
 import { nodeTextCodec } from '../core/store/text-codec-node.ts';
 import { embedPending, type EmbedSummary } from '../core/embed/embed-pass.ts';
@@ -207,6 +207,7 @@ export async function updateIndex(dir: string, given: Store, paths: IndexPaths, 
         verify: o.verify,
         concurrency,
         hashFile: nativeSha256,
+        sha256Digest: nativeSha256Digest,
         // Merged inside the run (counted in its time); a bulk load always ends merged.
         optimizeAfterRows: OPTIMIZE_AFTER_ROWS,
         walk: { maxFileSize: o.maxFileSize, extraIgnore: o.ignore, include: o.include },
