@@ -27,11 +27,12 @@ for c in "$@"; do
   done
 done
 echo "peak RSS MiB, median (min-max), and CPU s median:"
+median() { sort -n | awk '{v[NR]=$1} END{printf "%s", (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
 for c in "$@"; do
   n=$(basename "$c")
   for k in A B; do
-    grep "^$n $k " "$W/runs" | awk -v n="$n" -v k="$k" '{split($5,r,"="); split($4,u,"="); v[NR]=r[2]; c[NR]=u[2]} END{
-      asort(v); asort(c); m=(NR%2?v[(NR+1)/2]:(v[NR/2]+v[NR/2+1])/2); mc=(NR%2?c[(NR+1)/2]:(c[NR/2]+c[NR/2+1])/2);
-      printf "%s %s rss=%s (%s-%s) cpu=%s runs=%d\n", n, k, m, v[1], v[NR], mc, NR}'
+    rss=$(grep "^$n $k " "$W/runs" | sed 's/.*rss_mib=\([0-9]*\).*/\1/')
+    cpu=$(grep "^$n $k " "$W/runs" | sed 's/.* cpu=\([0-9.]*\).*/\1/')
+    echo "$n $k rss=$(echo "$rss" | median) ($(echo "$rss" | sort -n | head -1)-$(echo "$rss" | sort -n | tail -1)) cpu=$(echo "$cpu" | median) runs=$(echo "$rss" | wc -l)"
   done
 done
