@@ -8,16 +8,14 @@ import { NodeFileSource } from '../core/source/node-source-node.ts';
 import { Chunker } from '../core/chunk/chunker.ts';
 import { nodeWasmLoader } from '../core/chunk/grammars-node.ts';
 import { chunkForStore, indexCodebase, type FileChunker, type IndexSummary } from '../core/index/indexer.ts';
-import { nativeSha256 } from './node-hash.ts';
+import { nativeSha256, nativeSha256Digest } from './node-hash.ts';
 import { createChunkPool, DEFAULT_POOL_SIZE } from './chunk-pool.ts';
 import { nodeTextCodec } from '../core/store/text-codec-node.ts';
-import { embedPending, type EmbedSummary } from '../core/embed/embed-pass.ts';
+import type { EmbedSummary } from '../core/embed/embed-pass.ts';
 import { PAGE_CACHE_KIB, type Store } from '../core/store/store.ts';
-import { WriteBehindStore } from '../core/embed/write-behind.ts';
-import { startEmbedPool, type EmbedPool } from './embed-pool.ts';
+import type { EmbedPool } from './embed-pool.ts';
 import { safeText, type IndexPaths } from './context.ts';
-import { loadCliEmbedder, type ModelChoice } from './model.ts';
-import { rebuildVectorIndex } from './vectors.ts';
+import type { ModelChoice } from './model.ts';
 import type { CodebaseStatus } from '../core/types.ts';
 import { trace } from './trace.ts';
 import { processIo, type CliIo } from './io.ts';
@@ -142,6 +140,7 @@ async function embedThreads(store: Store, choice: ModelChoice, threads: number):
   const pending = (await store.chunkCount()) - (await store.embeddedCount(info.key));
   if (pending < EMBED_POOL_MIN_CHUNKS) return null;
   try {
+    const { startEmbedPool } = await import('./embed-pool.ts');
     return await startEmbedPool({ dir: join(choice.source.localModelPath, choice.source.modelId), modelId: choice.source.modelId, info, size: threads });
   } catch (e) {
     trace(`embedding threads not started: ${e instanceof Error ? e.message : String(e)}`);
@@ -207,6 +206,7 @@ export async function updateIndex(dir: string, given: Store, paths: IndexPaths, 
         verify: o.verify,
         concurrency,
         hashFile: nativeSha256,
+        sha256Digest: nativeSha256Digest,
         // Merged inside the run (counted in its time); a bulk load always ends merged.
         optimizeAfterRows: OPTIMIZE_AFTER_ROWS,
         walk: { maxFileSize: o.maxFileSize, extraIgnore: o.ignore, include: o.include },
@@ -229,6 +229,11 @@ export async function updateIndex(dir: string, given: Store, paths: IndexPaths, 
   let embedding: (EmbedSummary & { model: string; device: string; dtype: string }) | { skipped: string } = { skipped: o.embedOff ?? 'disabled (--no-embed)' };
   let vectors: { kind: string; count: number; ms: number } | null = null;
   if (o.embed && store) {
+    // The embedding pass's modules (the embedders, the tokenizer, the vector cache) are loaded
+    // only when it runs: `--no-embed` does not parse them.
+    const [{ loadCliEmbedder }, { embedPending }, { WriteBehindStore }, { rebuildVectorIndex }] = await Promise.all([
+      import('./model.ts'), import('../core/embed/embed-pass.ts'), import('../core/embed/write-behind.ts'), import('./vectors.ts'),
+    ]);
     const choice: ModelChoice | { unavailable: string } = await loadCliEmbedder({ modelDir: o.modelDir, store });
     if ('unavailable' in choice) {
       embedding = { skipped: choice.unavailable };

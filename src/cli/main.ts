@@ -20,7 +20,7 @@ import { CliError, describeFailure, indexPaths, openIndex, openExistingIndex, sa
 // start of `sift search` or `sift stats` loads neither.
 import type { IndexCliOptions } from './cmd-index.ts';
 import type { PublishOptions } from './cmd-publish.ts';
-import { runSearch, formatSearchJson, formatSearchHuman, type PreparedSearch } from './cmd-search.ts';
+import type { PreparedSearch } from './cmd-search.ts';
 import type { GrepCliOptions } from './cmd-grep.ts';
 import { runStats, runTypes } from './cmd-stats.ts';
 import { checkStore, corruptFromReport, quickCheckStore, runCheck } from './cmd-check.ts';
@@ -354,8 +354,11 @@ async function main(argv: string[], r: RunState): Promise<number> {
       const opts = searchOptions(v);
       const query = rest.join(' ');
       if (!v.stdin && !query.trim()) throw new CliError('missing "<query>"; see `sift --help`', 2);
+      // Loaded by this command only (its ranking, embedder and vector modules), beside the
+      // index's open, as `index` loads cmd-index: other commands do not parse them.
+      const loading = import('./cmd-search.ts');
       const open = async (): Promise<{ prepared: PreparedSearch; ino: number; close(): Promise<void> }> => {
-        const ctx = await openExistingIndex(dir, paths);
+        const [ctx, { runSearch }] = await Promise.all([openExistingIndex(dir, paths), loading]);
         trace('index opened');
         const ino = statSync(paths.db).ino;
         const prepared = await runSearch.prepare(ctx, { modelDir: v.model, mode: opts.mode });
@@ -366,6 +369,7 @@ async function main(argv: string[], r: RunState): Promise<number> {
       const key = `search\0${paths.db}\0${v.model ? resolve(v.model) : ''}\0${opts.mode === 'bm25' ? 'bm25' : 'vectors'}`;
       const warm = v.stdin ? null : r.warm;
       let cur = warm ? await warm.use(key, indexFiles(paths), open) : await open();
+      const { formatSearchJson, formatSearchHuman } = await loading;
       // Said on every run, the kept-open ones too: the note, and a vector leg that fails now.
       const announce = (prepared: PreparedSearch): void => {
         prepared.onFault = v.quiet ? null : (line) => {

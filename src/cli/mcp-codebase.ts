@@ -45,7 +45,7 @@ import type { WalkedFile } from '../core/walk/walker.ts';
 import { openIndex, type IndexPaths } from './context.ts';
 import { WANTED_SCAN_BYTES, type FirstScan, type FirstScanItems } from './mcp-first-scan.ts';
 import { createChunkPool, DEFAULT_POOL_SIZE } from './chunk-pool.ts';
-import { nativeSha256 } from './node-hash.ts';
+import { nativeSha256, nativeSha256Digest } from './node-hash.ts';
 import type { SiftEmbedder } from '../core/embed/embedder.ts';
 import type { EmbedStore } from '../core/embed/embed-pass.ts';
 import type { VectorIndex } from '../core/vector/types.ts';
@@ -742,6 +742,7 @@ export class ServedCodebase implements ToolCodebase {
           concurrency: Math.max(1, DEFAULT_POOL_SIZE) * FILES_AHEAD_PER_WORKER,
           optimizeAfterRows: OPTIMIZE_AFTER_ROWS,
           hashFile: nativeSha256,
+          sha256Digest: nativeSha256Digest,
           walk: this.#walkOptions(),
           // The share answers may rely on: files committed (onBatch) over files walked so far.
           onProgress: (s) => {

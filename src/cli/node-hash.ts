@@ -9,3 +9,10 @@
 import { hash } from 'node:crypto';
 
 export const nativeSha256 = (data: string | Uint8Array): string => hash('sha256', data, 'hex');
+
+/**
+ * The same digest as bytes, for the Merkle root's leaves and nodes (indexCodebase's
+ * `sha256Digest`): core's pure-JS SHA-256 runs cold in a short process (plug, 100 files:
+ * 12–17 ms of CPU for the root's 199 digests).
+ */
+export const nativeSha256Digest = (data: string | Uint8Array): Uint8Array => hash('sha256', data, 'buffer');

@@ -74,6 +74,18 @@ describe('merkleRoot', () => {
     expect(await merkleRoot(edit(files))).not.toBe(await merkleRoot(files));
   });
 
+  it('gives the same root with a native digest (the CLI passes node:crypto\'s)', async () => {
+    const calls: number[] = [];
+    const native = (data: Uint8Array | string): Uint8Array => (calls.push(1), createHash('sha256').update(data).digest());
+    for (const n of [1, 2, 3, 7, 100]) {
+      const many = Array.from({ length: n }, (_, i) => ({ path: `dir/ü${i}.go`, hash: nodeSha(`x${i}`) }));
+      calls.length = 0;
+      expect(await merkleRoot(many, native)).toBe(await merkleRoot(many));
+      // Every leaf and every node went through the digest given (n leaves, n - 1 nodes).
+      expect(calls).toHaveLength(2 * n - 1);
+    }
+  });
+
   it('rejects duplicate paths', async () => {
     await expect(merkleRoot([files[0]!, files[0]!])).rejects.toThrow(/duplicate/);
   });

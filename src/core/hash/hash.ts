@@ -143,23 +143,30 @@ function compareCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/**
+ * A synchronous SHA-256 digest (32 bytes; a string as its UTF-8 bytes): `sha256Sync`, or a
+ * native one where the caller has it (the CLI: node:crypto's). The Merkle root takes one.
+ */
+export type Sha256Digest = (data: Uint8Array | string) => Uint8Array;
+
 /** Leaf digest for one file: SHA-256(path + '\0' + hash). */
-export function merkleLeaf(path: string, hash: string): Uint8Array {
-  return sha256Sync(`${path}\0${hash}`);
+export function merkleLeaf(path: string, hash: string, digest: Sha256Digest = sha256Sync): Uint8Array {
+  return digest(`${path}\0${hash}`);
 }
 
 /**
  * Root of the binary Merkle tree over `entries` (see the module comment for the exact
- * construction). Order-independent: entries are sorted by path first.
+ * construction). Order-independent: entries are sorted by path first. `digest`: the SHA-256
+ * used for leaves and nodes (same root whichever; the pure-JS one by default).
  * Async so that a WebCrypto-backed implementation can replace it without an API change.
  */
-export async function merkleRoot(entries: Iterable<{ path: string; hash: string }>): Promise<string> {
+export async function merkleRoot(entries: Iterable<{ path: string; hash: string }>, digest: Sha256Digest = sha256Sync): Promise<string> {
   const sorted = [...entries].sort((x, y) => compareCodeUnits(x.path, y.path));
   if (sorted.length === 0) return EMPTY_MERKLE_ROOT;
   for (let i = 1; i < sorted.length; i++) {
     if (sorted[i]!.path === sorted[i - 1]!.path) throw new Error(`merkleRoot: duplicate path ${sorted[i]!.path}`);
   }
-  let level = sorted.map((e) => merkleLeaf(e.path, e.hash));
+  let level = sorted.map((e) => merkleLeaf(e.path, e.hash, digest));
   const node = new Uint8Array(65);
   node[0] = NODE_PREFIX;
   while (level.length > 1) {
@@ -167,7 +174,7 @@ export async function merkleRoot(entries: Iterable<{ path: string; hash: string 
     for (let i = 0; i + 1 < level.length; i += 2) {
       node.set(level[i]!, 1);
       node.set(level[i + 1]!, 33);
-      next.push(sha256Sync(node));
+      next.push(digest(node));
     }
     if (level.length % 2 === 1) next.push(level[level.length - 1]!);
     level = next;

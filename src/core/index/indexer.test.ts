@@ -50,13 +50,16 @@ describe('indexCodebase', () => {
     expect(second.status.merkleRoot).toBe(first.status.merkleRoot);
   });
 
-  it('hashFile: a native hash stores the files.hash WebCrypto makes, so either side finds the other\'s index unchanged', async () => {
+  it('hashFile, sha256Digest: native hashes store the files.hash WebCrypto makes and the same Merkle root, so either side finds the other\'s index unchanged', async () => {
     const source = new MemoryFileSource({ ...repo(12), 'lib/naïve.py': 'def café():\n    return "crème"\n' });
     const webcrypto = await openMemoryStore();
     const first = await indexCodebase({ source, store: webcrypto, chunker });
     const hashed: string[] = [];
     const native = await openMemoryStore();
-    const viaNative = await indexCodebase({ source, store: native, chunker }, { hashFile: (data) => (hashed.push(createHash('sha256').update(data).digest('hex')), hashed.at(-1)!) });
+    const viaNative = await indexCodebase({ source, store: native, chunker }, {
+      hashFile: (data) => (hashed.push(createHash('sha256').update(data).digest('hex')), hashed.at(-1)!),
+      sha256Digest: (data) => createHash('sha256').update(data).digest(),
+    });
     expect(hashed).toHaveLength(14);
     expect(await snapshot(native)).toEqual(await snapshot(webcrypto));
     expect(viaNative.status.merkleRoot).toBe(first.status.merkleRoot);

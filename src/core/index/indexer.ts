@@ -30,7 +30,7 @@ import type { Chunk, CodebaseStatus, FileRecord, IndexStage } from '../types.ts'
 import type { FileSource } from '../source/types.ts';
 import { walk, isProbablyBinary, type WalkOptions, type WalkSkip } from '../walk/walker.ts';
 import { SKIP_REASON_TEXT, SkipTally, type SkippedStats } from '../walk/skipped.ts';
-import { merkleRoot, sha256Hex } from '../hash/hash.ts';
+import { merkleRoot, sha256Hex, type Sha256Digest } from '../hash/hash.ts';
 import { detectLanguage, languageNeedsText } from '../chunk/languages.ts';
 import { contentHashOf } from '../chunk/embedding-text.ts';
 import { identifierTokens } from '../text/identifiers.ts';
@@ -174,6 +174,8 @@ export interface IndexOptions {
    * against 31–36 ms) and ~8% of the CLI main thread's samples in a kernel fs/ index.
    */
   hashFile?: (data: Uint8Array) => string;
+  /** The Merkle root's SHA-256 (hash.ts Sha256Digest; same root whichever): the CLI passes Node's native one. */
+  sha256Digest?: Sha256Digest;
 }
 
 /**
@@ -897,7 +899,7 @@ async function applyPlan(
     timings.optimize = now() - to;
   }
 
-  const root = await merkleRoot([...finalHashes].map(([path, hash]) => ({ path, hash })));
+  const root = await merkleRoot([...finalHashes].map(([path, hash]) => ({ path, hash })), opts.sha256Digest);
   const updatedAt = new Date().toISOString();
   // The run's closing state in one commit (each commit syncs the journal and the database).
   const skipStats = JSON.stringify(log.skips.result());

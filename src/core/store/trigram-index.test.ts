@@ -108,6 +108,12 @@ describe('posting lists', () => {
   it('round-trip ids through delta varints and reject damage', () => {
     const ids = Uint32Array.from([0, 1, 2, 127, 128, 300, 16384, 2 ** 21 + 5, 2 ** 32 - 1]);
     expect([...decodeIds(encodeIds(ids))]).toEqual([...ids]);
+    // Each delta at a varint length's edges: the list is sized exactly (a spare byte would decode as a 0 delta).
+    for (const d of [1, 0x7f, 0x80, 0x3fff, 0x4000, 0x1fffff, 0x200000, 0xfffffff, 0x10000000, 2 ** 32 - 2]) {
+      const two = Uint32Array.from([0, d]);
+      expect([...decodeIds(encodeIds(two))]).toEqual([0, d]);
+      expect(encodeIds(two).length).toBe(1 + Math.ceil(Math.log2(d + 1) / 7));
+    }
     // Dense lists are bitmaps (first byte 0), smaller than one byte per id.
     const dense = Uint32Array.from({ length: 900 }, (_, i) => 1000 + i + (i % 3 === 0 ? 0 : 100)).sort().filter((x, i, a) => i === 0 || a[i - 1] !== x);
     const enc = encodeIds(dense);
@@ -143,6 +149,9 @@ describe('posting lists', () => {
       expect(g).toBe(counted[i]![0]);
       expect([...b]).toEqual([...counted[i]![1]]);
     });
+    // Keys all below 2^22 (an ASCII range's) take two radix passes, not three: the same rows.
+    const small = many.map(([id, keys]) => [id, keys.filter((k) => k < 2 ** 21)] as [number, Uint32Array]);
+    expect(buildPostings(small, Infinity).map(([g, b]) => [g, [...b]])).toEqual(buildPostings(small, 0).map(([g, b]) => [g, [...b]]));
     // One key range counted over its own keys (writeSegment's ranges): the same rows as the
     // whole segment's for those keys, the keys above the range radix-sorted after them.
     const lo = 2 ** 19;

@@ -81,9 +81,17 @@ export function encodeIds(ids: ArrayLike<number>, n = ids.length): Uint8Array {
     }
     return out;
   }
-  const out = new Uint8Array(n * 5 + 1);
-  let o = 0;
+  // Sized exactly first (one allocation per list: a small index's lists are mostly 1–3 bytes).
+  let size = 0;
   let prev = -1;
+  for (let i = 0; i < n; i++) {
+    const d = ids[i]! - prev;
+    prev = ids[i]!;
+    size += d < 0x80 ? 1 : d < 0x4000 ? 2 : d < 0x200000 ? 3 : d < 0x10000000 ? 4 : 5;
+  }
+  const out = new Uint8Array(size);
+  let o = 0;
+  prev = -1;
   for (let i = 0; i < n; i++) {
     let d = ids[i]! - prev;
     prev = ids[i]!;
@@ -93,7 +101,7 @@ export function encodeIds(ids: ArrayLike<number>, n = ids.length): Uint8Array {
     }
     out[o++] = d;
   }
-  return out.slice(0, o);
+  return out;
 }
 
 function varint(x: number): Uint8Array {
@@ -317,7 +325,10 @@ function pushSortedPairs(rows: Array<[number, Uint8Array]>, keys: Uint32Array, i
   let hi2: Uint32Array = new Uint32Array(n);
   const mask = (1 << RADIX_BITS) - 1;
   const buckets = new Uint32Array(1 << RADIX_BITS);
-  for (let shift = 0; shift < 32; shift += RADIX_BITS) {
+  // Passes only up to the highest key's bits: 2 for keys below 2^22 (an ASCII range's), else 3.
+  let max = 0;
+  for (let i = 0; i < n; i++) if (hk[i]! > max) max = hk[i]!;
+  for (let shift = 0; shift < 32 && (shift === 0 || max >>> shift > 0); shift += RADIX_BITS) {
     buckets.fill(0);
     for (let i = 0; i < n; i++) buckets[(hk[i]! >>> shift) & mask]!++;
     let sum = 0;
