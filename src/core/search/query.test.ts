@@ -140,6 +140,15 @@ describe('processQuery', () => {
     expect(prose.ftsQuery).toBe('"allocate"* OR "buff"* OR "database"* OR "connection"*');
   });
 
+  it('a word ending in y gets a second phrase in its group for its forms that write the y as i', () => {
+    const phrases = (q: string) => processQuery(q).ftsGroups.map((g) => g.map((p) => p.phrase));
+    expect(phrases('proxy environment variables')).toEqual([['"proxy"*', '"proxi"*'], ['"environment"*'], ['"variabl"*']]);
+    expect(processQuery('proxy').ftsGroups[0][1]).toEqual({ phrase: '"proxi"*', word: '"proxies"' });
+    expect(phrases('display keys')).toEqual([['"display"*'], ['"keys"*']]);
+    // An identifier keeps its one phrase: only a plain word's forms are added.
+    expect(phrases('get_proxy')[0]).toEqual(['"get_proxy"*']);
+  });
+
   it('empty and garbage input give an empty query', () => {
     for (const input of ['', '   ', '***', '"""', '(){}[]', '😀😀', '\u0000\u0001', '-- ;; //']) {
       expect(processQuery(input).ftsQuery, input).toBe('');

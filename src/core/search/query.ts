@@ -14,6 +14,7 @@
 
 import type { ChunkType } from '../types.ts';
 import { COMPOUND_RE, splitIdentifier } from '../text/identifiers.ts';
+import { iForm, lightStem } from '../text/word-forms.ts';
 import { symbolTargets } from './symbols.ts';
 import type { Declared, FtsPhrase, ProcessedQuery } from './query-types.ts';
 
@@ -277,21 +278,6 @@ export function expandAbbreviation(term: string): string[] {
   return out;
 }
 
-/** Suffixes lightStem strips, longest first. */
-const STEM_SUFFIXES = ['ations', 'ation', 'ings', 'ing', 'ies', 'ied', 'ers', 'es', 'ed', 'er', 'ly', 's'];
-
-/**
- * Light stem: strips one common English suffix, keeping at least 4 characters, so the
- * result is always a prefix of the word (`allocates` → `allocat`, `returns` → `return`).
- */
-export function lightStem(word: string): string {
-  if (word.length < 5) return word;
-  for (const suffix of STEM_SUFFIXES) {
-    if (word.endsWith(suffix) && word.length - suffix.length >= 4) return word.slice(0, -suffix.length);
-  }
-  return word;
-}
-
 /**
  * Words a file or directory name writes for a prose word the code does not use (issue 35 class
  * 6): a human language by its ISO 639-1 code (`german` → `de.ts`, `locales/pt-BR.ts`), and
@@ -425,6 +411,8 @@ function groupPhrases(expandedTerms: string[], groupOf: Map<string, string>, las
     const key = groupOf.get(t) ?? t;
     const list = groups.get(key) ?? [];
     list.push({ phrase: ftsTerm(t, lastWord), word: quoteFts(t) });
+    const i = iFormPhrase(t);
+    if (i) list.push(i);
     groups.set(key, list);
   }
   for (const [key, list] of groups) {
@@ -432,6 +420,22 @@ function groupPhrases(expandedTerms: string[], groupOf: Map<string, string>, las
   }
   return [...groups.values()];
 }
+
+/**
+ * The phrase for term `t`'s forms whose final y is written i (text/word-forms.ts iForm:
+ * `proxy` → `"proxi"*`, which finds proxies; `entry` → `"entri"*`), or null. Its stem's
+ * phrase (`"proxy"*`) cannot find them; stripping the y instead (`"prox"*`) finds every
+ * word that starts the same (`ready` → `"read"*`, `reply` → `"repl"*`). A plain word of
+ * letters only: an identifier's last token is left as it is (ftsTerm stems only that one).
+ */
+function iFormPhrase(t: string): FtsPhrase | null {
+  if (!LETTERS_RE.test(t)) return null;
+  const i = iForm(lightStem(t));
+  return i ? { phrase: `${quoteFts(i)}*`, word: quoteFts(`${i}es`) } : null;
+}
+
+/** A word of letters only (iFormPhrase). */
+const LETTERS_RE = /^\p{L}+$/u;
 
 function dedup(xs: string[]): string[] {
   return [...new Set(xs)].filter((x) => x.length > 0);
