@@ -140,10 +140,11 @@ describe('processQuery', () => {
     expect(prose.ftsQuery).toBe('"allocate"* OR "buff"* OR "database"* OR "connection"*');
   });
 
-  it('a word ending in y gets a second phrase in its group for its forms that write the y as i', () => {
+  it('a word ending in y gets a second phrase in its group: its forms that write the y as i, in the name columns', () => {
     const phrases = (q: string) => processQuery(q).ftsGroups.map((g) => g.map((p) => p.phrase));
-    expect(phrases('proxy environment variables')).toEqual([['"proxy"*', '"proxi"*'], ['"environment"*'], ['"variabl"*']]);
-    expect(processQuery('proxy').ftsGroups[0][1]).toEqual({ phrase: '"proxi"*', word: '"proxies"' });
+    const forms = '{names path_words tokens} : ("proxies" OR "proxied" OR "proxier" OR "proxiers" OR "proxily")';
+    expect(phrases('proxy environment variables')).toEqual([['"proxy"*', forms], ['"environment"*'], ['"variabl"*']]);
+    expect(processQuery('proxy').ftsGroups[0][1]).toEqual({ phrase: forms, word: forms });
     expect(phrases('display keys')).toEqual([['"display"*'], ['"keys"*']]);
     // An identifier keeps its one phrase: only a plain word's forms are added.
     expect(phrases('get_proxy')[0]).toEqual(['"get_proxy"*']);
@@ -228,6 +229,35 @@ describe('hostile input', () => {
         const hits = await searchBm25(store.db, q, { pathGlob: input.slice(0, 100) }, 5);
         expect(Array.isArray(hits)).toBe(true);
       }
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('word forms in the FTS candidates', () => {
+  it('a file named for the plural of a question word ending in y is a candidate, a word the i form only starts is not', async () => {
+    const store = await openMemoryStore();
+    const chunk = (path: string, symbol: string, content: string) => ({
+      file: { path, hash: path, size: 1, mtime: 0, language: 'python' },
+      chunks: [{ path, startLine: 1, endLine: 1, language: 'python', chunkType: 'function' as const, symbol, parent: null, signature: null, doc: null, content, contentHash: path }],
+    });
+    try {
+      await store.writeFiles([
+        chunk('pkg/_utils.py', 'get_environment_proxies', 'def get_environment_proxies(): return {}'),
+        chunk('pkg/near.py', 'proximity', 'def proximity(): return 1'),
+        chunk('pkg/notes.py', 'notes', 'def notes(): return "the proxies are read elsewhere"'),
+      ]);
+      for (const phrase of processQuery('proxy settings').ftsGroups[0].map((p) => p.phrase)) {
+        // Each phrase is valid FTS5 on its own.
+        await store.db.all('SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT 1', [phrase]);
+      }
+      const ids = (await searchBm25(store.db, processQuery('proxy settings'), {}, 5)).map((h) => h.id);
+      const paths = ids.length ? (await store.db.all<{ path: string }>(`SELECT path FROM chunks WHERE id IN (${ids.join(',')})`)).map((r) => r.path) : [];
+      expect(paths).toContain('pkg/_utils.py');
+      expect(paths).not.toContain('pkg/near.py');
+      // The forms are read in the name columns only: a plural in the text does not fetch.
+      expect(paths).not.toContain('pkg/notes.py');
     } finally {
       await store.close();
     }

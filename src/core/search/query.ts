@@ -14,7 +14,7 @@
 
 import type { ChunkType } from '../types.ts';
 import { COMPOUND_RE, splitIdentifier } from '../text/identifiers.ts';
-import { iForm, lightStem } from '../text/word-forms.ts';
+import { iForms, lightStem } from '../text/word-forms.ts';
 import { symbolTargets } from './symbols.ts';
 import type { Declared, FtsPhrase, ProcessedQuery } from './query-types.ts';
 
@@ -422,20 +422,29 @@ function groupPhrases(expandedTerms: string[], groupOf: Map<string, string>, las
 }
 
 /**
- * The phrase for term `t`'s forms whose final y is written i (text/word-forms.ts iForm:
- * `proxy` → `"proxi"*`, which finds proxies; `entry` → `"entri"*`), or null. Its stem's
- * phrase (`"proxy"*`) cannot find them; stripping the y instead (`"prox"*`) finds every
- * word that starts the same (`ready` → `"read"*`, `reply` → `"repl"*`). A plain word of
- * letters only: an identifier's last token is left as it is (ftsTerm stems only that one).
+ * The phrase for term `t`'s forms whose final y is written i (text/word-forms.ts iForms:
+ * `proxy` → proxies, proxied…), in the columns that name things (a definition's names, the
+ * path, identifier parts: NAME_COLUMNS), or null. Its stem's phrase (`"proxy"*`) cannot find
+ * them: `get_environment_proxies`, `Entities.java`, `dummies.rs`. Whole words, not the i
+ * form's prefix (`"appli"*` is application, `"proxi"*` proximity); not in the text, where the
+ * phrase counted the word twice in every piece that holds both forms and a plural or adverb
+ * in prose ("easily", "unnecessarily", "applied") lifted pieces about something else
+ * (bench/results/2026-11-30-morph.md). A plain word of letters only: an identifier's last
+ * token is left as it is (ftsTerm stems only that one).
  */
 function iFormPhrase(t: string): FtsPhrase | null {
   if (!LETTERS_RE.test(t)) return null;
-  const i = iForm(lightStem(t));
-  return i ? { phrase: `${quoteFts(i)}*`, word: quoteFts(`${i}es`) } : null;
+  const forms = iForms(lightStem(t));
+  if (!forms.length) return null;
+  const phrase = `${NAME_COLUMNS} : (${forms.map(quoteFts).join(' OR ')})`;
+  return { phrase, word: phrase };
 }
 
 /** A word of letters only (iFormPhrase). */
 const LETTERS_RE = /^\p{L}+$/u;
+
+/** The FTS columns that name things: a definition's names, the path's words, identifier parts (store/schema.ts). */
+const NAME_COLUMNS = '{names path_words tokens}';
 
 function dedup(xs: string[]): string[] {
   return [...new Set(xs)].filter((x) => x.length > 0);

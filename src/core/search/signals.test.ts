@@ -25,7 +25,7 @@ describe('pathSignal', () => {
     expect(pathSignal('lib/cfg/loader.go', ['configuration'])).toBeGreaterThan(0);
     expect(pathSignal('src/generic.rs', ['general'])).toBe(0);
   });
-  it('finds a file named for the plural of a word ending in y (text/word-forms.ts startsWithIForm)', () => {
+  it('finds a file named for the plural of a word ending in y (text/word-forms.ts isIForm)', () => {
     expect(pathSignal('lib/Hakyll/Core/Dependencies.hs', ['dependency'])).toBe(1);
     expect(pathSignal('lib/telescope/pickers/layout_strategies.lua', ['strategy'])).toBe(1);
     expect(pathSignal('src/keys.rs', ['key'])).toBe(1);

@@ -17,7 +17,7 @@ import { lineCommentFor } from '../chunk/languages.ts';
 import { FILE_SIGNALS, FUNCTION_QUESTION, KIND_FACTORS } from '../config.ts';
 import { fileKind, pieceKind, type SearchIntent } from '../text/file-kind.ts';
 import { splitIdentifier } from '../text/identifiers.ts';
-import { lightStem, sameWordForm, startsWithIForm } from '../text/word-forms.ts';
+import { isIForm, lightStem, sameWordForm } from '../text/word-forms.ts';
 import { expandAbbreviation, isFunctionKind, isStopWord, pathNamesFor, readsAsDocComment } from './query.ts';
 import { maskCount, symbolTermMask } from './rerank.ts';
 
@@ -115,7 +115,7 @@ function namesWord(w: string, t: string, stem: string): boolean {
   if (w.length < 4) return false;
   if (w.startsWith(stem) || stem.startsWith(w) || sameWordForm(w, t)) return true;
   // A final y written i before a suffix (`lazy` → `lazily`, `copy` → `copies`).
-  if (startsWithIForm(w, stem)) return true;
+  if (isIForm(w, stem)) return true;
   // The end of a word written as one (`winconsole` ← console, `ostream` ← streams).
   return stem.length >= COMPOUND_TAIL_MIN && w.length > stem.length && w.endsWith(stem);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { iForm, lightStem, sameWordForm, startsWithIForm } from './word-forms.ts';
+import { iForms, isIForm, lightStem, sameWordForm } from './word-forms.ts';
 
 describe('lightStem', () => {
   it.each([
@@ -12,30 +12,25 @@ describe('lightStem', () => {
   });
 });
 
-describe('iForm', () => {
-  it('writes a final y after a consonant as i, the start of the forms with a suffix', () => {
-    expect(iForm('proxy')).toBe('proxi');
-    expect(iForm('entry')).toBe('entri');
-    expect(iForm('policy')).toBe('polici');
-    expect(iForm('copy')).toBe('copi');
-    expect(iForm('modify')).toBe('modifi');
+describe('iForms', () => {
+  it('writes a final y after a consonant as i before a suffix', () => {
+    expect(iForms('proxy')).toEqual(['proxies', 'proxied', 'proxier', 'proxiers', 'proxily']);
+    expect(iForms('entry')).toContain('entries');
+    expect(iForms('policy')).toContain('policies');
+    expect(iForms('copy')).toContain('copied');
+    expect(iForms('modify')).toContain('modifier');
+    expect(iForms('lazy')).toContain('lazily');
   });
-  it('is null for a y after a vowel, a word without a final y, or one under four letters', () => {
-    expect(iForm('display')).toBeNull();
-    expect(iForm('key')).toBeNull();
-    expect(iForm('obey')).toBeNull();
-    expect(iForm('try')).toBeNull();
-    expect(iForm('proxies')).toBeNull();
-    expect(iForm('ready'.slice(0, 4))).toBeNull();
+  it('none for a y after a vowel, a word without a final y, or one under four letters', () => {
+    for (const stem of ['display', 'key', 'obey', 'try', 'prox', 'read']) expect(iForms(stem), stem).toEqual([]);
   });
-  it('startsWithIForm is w.startsWith(iForm(stem)) without building the form', () => {
-    const words = ['proxies', 'proxy', 'proximity', 'entries', 'entry', 'copied', 'cop', 'lazily', 'displays', 'keys'];
-    for (const stem of ['proxy', 'entry', 'copy', 'lazy', 'display', 'key', 'prox']) {
-      for (const w of words) {
-        const i = iForm(stem);
-        expect(startsWithIForm(w, stem), `${w} / ${stem}`).toBe(i !== null && w.startsWith(i));
-      }
+  it('isIForm is iForms(stem).includes(w) without building them; not other words the i form starts', () => {
+    const words = ['proxies', 'proxy', 'proximity', 'entries', 'entry', 'copied', 'cop', 'lazily', 'displays', 'keys', 'application', 'applies', 'modifiers'];
+    for (const stem of ['proxy', 'entry', 'copy', 'lazy', 'display', 'key', 'prox', 'apply', 'modify']) {
+      for (const w of words) expect(isIForm(w, stem), `${w} / ${stem}`).toBe(iForms(stem).includes(w));
     }
+    expect(isIForm('application', 'apply')).toBe(false);
+    expect(isIForm('proximity', 'proxy')).toBe(false);
   });
 });
 

@@ -7,8 +7,8 @@
  *
  * - lightStem strips one common suffix, so a word's stem is a prefix of its other forms
  *   (`allocates` → `allocat`, `proxies` → `prox`);
- * - iForm: a stem whose final y is written i before a suffix (`proxy` → `proxi`: proxies,
- *   `copy` → `copi`: copied, `lazy` → `lazi`: lazily), which the stem's prefix cannot find;
+ * - iForms: a stem's forms whose final y is written i before a suffix (`proxy` → proxies,
+ *   `copy` → copied, `lazy` → lazily), which the stem's prefix cannot find;
  * - sameWordForm: two forms sharing a long start (`compose` / `composition`).
  */
 
@@ -27,7 +27,7 @@ export function lightStem(word: string): string {
   return word;
 }
 
-/** Shortest stem whose final y iForm writes as i (`copy` → `copi`; not `key`, `any`). */
+/** Shortest stem whose final y iForms writes as i (`copy` → copies; not `key`, `any`). */
 const I_FORM_MIN_CHARS = 4;
 
 /** Letters before a final y that keep the y before a suffix (`keys`, `plays`, `displayed`, `buys`). */
@@ -40,19 +40,30 @@ function endsInConsonantY(stem: string): boolean {
 }
 
 /**
- * The start of `stem`'s forms with a suffix when its final y is written i (`proxy` →
- * `proxi`: proxies; `entry` → `entri`: entries; `modify` → `modifi`: modified, modifier;
- * `lazy` → `lazi`: lazily), or null when it keeps its y (`key`, `display`) or has none. The
- * stem (a prefix of the word) does not find those forms: `"proxy"*` never matches `proxies`.
+ * Suffixes after a final y written i (`proxies`, `copied`, `modifier`, `verifiers`,
+ * `lazily`). Only these: the i form's prefix also starts other words (`appli` → application,
+ * `proxi` → proximity, `repli` → replica), which are not forms of the word.
  */
-export function iForm(stem: string): string | null {
-  return endsInConsonantY(stem) ? stem.slice(0, -1) + 'i' : null;
+const I_FORM_SUFFIXES = ['es', 'ed', 'er', 'ers', 'ly'];
+
+/**
+ * `stem`'s forms whose final y is written i before a suffix (`proxy` → proxies, proxied…;
+ * `entry` → entries; `modify` → modified, modifier; `lazy` → lazily), or none when it keeps
+ * its y (`key`, `display`) or has none. Its stem (a prefix of the word) does not find them:
+ * `"proxy"*` never matches `proxies`.
+ */
+export function iForms(stem: string): string[] {
+  if (!endsInConsonantY(stem)) return [];
+  const i = stem.slice(0, -1) + 'i';
+  return I_FORM_SUFFIXES.map((s) => i + s);
 }
 
-/** Does `w` start with `stem`'s i form (iForm, without building it): `proxies`, `copied`, `lazily`? */
-export function startsWithIForm(w: string, stem: string): boolean {
+/** Is `w` one of iForms(`stem`) (`proxies` for `proxy`), without building them? */
+export function isIForm(w: string, stem: string): boolean {
   const n = stem.length;
-  return w.length >= n && endsInConsonantY(stem) && w.charCodeAt(n - 1) === 105 /* i */ && w.startsWith(stem.slice(0, -1));
+  if (w.length <= n || !endsInConsonantY(stem) || w.charCodeAt(n - 1) !== 105 /* i */) return false;
+  for (let k = 0; k < n - 1; k++) if (w.charCodeAt(k) !== stem.charCodeAt(k)) return false;
+  return I_FORM_SUFFIXES.includes(w.slice(n));
 }
 
 /** Shortest shared start of two words of one word form (`compose` / `composition`, `iterator` / `iteration`). */
