@@ -148,6 +148,10 @@ describe('processQuery', () => {
     expect(phrases('display keys')).toEqual([['"display"*'], ['"keys"*']]);
     // An identifier keeps its one phrase: only a plain word's forms are added.
     expect(phrases('get_proxy')[0]).toEqual(['"get_proxy"*']);
+    // A name lookup asks for the name as written; a question that reads as a doc comment, for the function it documents.
+    expect(phrases('entry')).toEqual([['"entry"*']]);
+    expect(phrases('Next advances to the next entry in the tar archive.').flat()).not.toContain('{names path_words tokens} : ("entries" OR "entried" OR "entrier" OR "entriers" OR "entrily")');
+    expect(phrases('the next entry in the tar archive').flat()).toContain('{names path_words tokens} : ("entries" OR "entried" OR "entrier" OR "entriers" OR "entrily")');
   });
 
   it('empty and garbage input give an empty query', () => {

@@ -392,7 +392,7 @@ export function processQuery(input: string): ProcessedQuery {
     expandedTerms,
     identifiers,
     ftsQuery: expandedTerms.map((t) => ftsTerm(t, lastWord)).join(' OR '),
-    ftsGroups: groupPhrases(expandedTerms, groupOf, lastWord),
+    ftsGroups: groupPhrases(expandedTerms, groupOf, lastWord, !isIdentifierLike && !readsAsDocComment(text)),
     isIdentifierLike,
     declared: declaredIn(words, text) ?? namedIn(words, text),
   };
@@ -403,15 +403,20 @@ export function processQuery(input: string): ProcessedQuery {
  * expandedTerms' FTS phrases grouped by the term they came from, in term order. A term's
  * path names (pathNamesFor: `german` → `de`) join its group restricted to the path column
  * (`path_words : "de"`), so the file named for it is a candidate: in every other column
- * `de` or `re` is a word of any text.
+ * `de` or `re` is a word of any text. With `wordForms`, a word ending in y gets the phrase
+ * for its forms that write the y as i in the name columns (iFormPhrase); not for a name
+ * lookup (`entry`: the name as written), nor for a question that reads as a doc comment, whose
+ * answer is the function it documents, not a thing named for its words (as signals.ts
+ * `file_name`; with them, 5 of 900 docstring questions lost a place to a function named for the
+ * plural: `ensure_directories` for "Recursively move a file or directory…").
  */
-function groupPhrases(expandedTerms: string[], groupOf: Map<string, string>, lastWord: string | null): FtsPhrase[][] {
+function groupPhrases(expandedTerms: string[], groupOf: Map<string, string>, lastWord: string | null, wordForms: boolean): FtsPhrase[][] {
   const groups = new Map<string, FtsPhrase[]>();
   for (const t of expandedTerms) {
     const key = groupOf.get(t) ?? t;
     const list = groups.get(key) ?? [];
     list.push({ phrase: ftsTerm(t, lastWord), word: quoteFts(t) });
-    const i = iFormPhrase(t);
+    const i = wordForms ? iFormPhrase(t) : null;
     if (i) list.push(i);
     groups.set(key, list);
   }
