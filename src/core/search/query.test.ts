@@ -144,7 +144,7 @@ describe('processQuery', () => {
     const phrases = (q: string) => processQuery(q).ftsGroups.map((g) => g.map((p) => p.phrase));
     const forms = '{names path_words tokens} : ("proxies" OR "proxied" OR "proxier" OR "proxiers" OR "proxily")';
     expect(phrases('proxy environment variables')).toEqual([['"proxy"*', forms], ['"environment"*'], ['"variabl"*']]);
-    expect(processQuery('proxy').ftsGroups[0][1]).toEqual({ phrase: forms, word: forms });
+    expect(processQuery('proxy settings').ftsGroups[0][1]).toEqual({ phrase: forms, word: forms });
     expect(phrases('display keys')).toEqual([['"display"*'], ['"keys"*']]);
     // An identifier keeps its one phrase: only a plain word's forms are added.
     expect(phrases('get_proxy')[0]).toEqual(['"get_proxy"*']);
