@@ -14,6 +14,7 @@
 
 import type { ChunkType } from '../types.ts';
 import { COMPOUND_RE, splitIdentifier } from '../text/identifiers.ts';
+import { lightStem } from '../text/word-forms.ts';
 import { symbolTargets } from './symbols.ts';
 import type { Declared, FtsPhrase, ProcessedQuery } from './query-types.ts';
 
@@ -277,21 +278,6 @@ export function expandAbbreviation(term: string): string[] {
   return out;
 }
 
-/** Suffixes lightStem strips, longest first. */
-const STEM_SUFFIXES = ['ations', 'ation', 'ings', 'ing', 'ies', 'ied', 'ers', 'es', 'ed', 'er', 'ly', 's'];
-
-/**
- * Light stem: strips one common English suffix, keeping at least 4 characters, so the
- * result is always a prefix of the word (`allocates` → `allocat`, `returns` → `return`).
- */
-export function lightStem(word: string): string {
-  if (word.length < 5) return word;
-  for (const suffix of STEM_SUFFIXES) {
-    if (word.endsWith(suffix) && word.length - suffix.length >= 4) return word.slice(0, -suffix.length);
-  }
-  return word;
-}
-
 /**
  * Words a file or directory name writes for a prose word the code does not use (issue 35 class
  * 6): a human language by its ISO 639-1 code (`german` → `de.ts`, `locales/pt-BR.ts`), and
@@ -417,7 +403,9 @@ export function processQuery(input: string): ProcessedQuery {
  * expandedTerms' FTS phrases grouped by the term they came from, in term order. A term's
  * path names (pathNamesFor: `german` → `de`) join its group restricted to the path column
  * (`path_words : "de"`), so the file named for it is a candidate: in every other column
- * `de` or `re` is a word of any text.
+ * `de` or `re` is a word of any text. A word's other forms are not fetched here: a phrase for
+ * a final y written i (`proxies`) in the name columns was measured and not kept (docs/ranking.md,
+ * ninth round: morph); the signals match those forms on the candidates (text/word-forms.ts).
  */
 function groupPhrases(expandedTerms: string[], groupOf: Map<string, string>, lastWord: string | null): FtsPhrase[][] {
   const groups = new Map<string, FtsPhrase[]>();

@@ -1,6 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { rerank, RERANK_WEIGHTS, symbolTermMask, termMask, type RerankCandidate } from './rerank.ts';
-import { lightStem, processQuery } from './query.ts';
+import { processQuery } from './query.ts';
+import { lightStem } from '../text/word-forms.ts';
 
 function cand(id: number, score: number, symbol: string | null, content = '', path = 'src/a.c', exact = false): RerankCandidate {
   return { id, score, symbol, parent: null, path, content, exact };
@@ -10,17 +11,6 @@ const order = (q: string, cs: RerankCandidate[]) => {
   const pq = processQuery(q);
   return rerank(cs, pq.terms, RERANK_WEIGHTS, pq.words).map((r) => r.id);
 };
-
-describe('lightStem', () => {
-  it.each([
-    ['allocates', 'allocat'], ['returns', 'return'], ['entries', 'entr'], ['walking', 'walk'],
-    ['pages', 'page'], ['caches', 'cach'], ['names', 'name'], ['uses', 'uses'], ['cpu', 'cpu'],
-    ['currently', 'current'], ['checks', 'check'],
-  ])('%s → %s (always a prefix of the word)', (w, s) => {
-    expect(lightStem(w)).toBe(s);
-    expect(w.startsWith(lightStem(w))).toBe(true);
-  });
-});
 
 describe('rerank', () => {
   it('prefers the symbol made of the query words over a longer one that only contains them', () => {
@@ -57,6 +47,12 @@ describe('rerank', () => {
     expect(r[0].score - r[1].score).toBeLessThan(RERANK_WEIGHTS.exact + RERANK_WEIGHTS.bm25 + RERANK_WEIGHTS.name);
   });
 
+  it('a symbol part in the plural of a word ending in y names it (proxy → get_environment_proxies)', () => {
+    const r = rerank([cand(1, 10, 'Client'), cand(2, 9, 'get_environment_proxies')], processQuery('proxy environment variables').terms);
+    expect(r.find((x) => x.id === 2)!.signals.name).toBeCloseTo((2 / 3) * (2 / 3));
+    expect(r[0].id).toBe(2);
+  });
+
   it('handles no candidates and no terms', () => {
     expect(rerank([], ['a'])).toEqual([]);
     expect(rerank([cand(1, 3, 'x')], []).map((r) => r.id)).toEqual([1]);
@@ -70,6 +66,12 @@ describe('termMask', () => {
     expect(mask('new HTTPServer(get_user_name)', ['server', 'user', 'http', 'erver'])).toBe(0b0111);
     expect(mask('utf8Decode(x)', ['decode'])).toBe(1);
     expect(mask('reallocate', ['allocate'])).toBe(0); // inside a word, not at a part's start
+  });
+  it('a word ending in y is present in its forms that write the y as i', () => {
+    expect(mask('for proxy in PROXIES:', ['proxy'])).toBe(1);
+    expect(mask('get_environment_proxies()', ['proxy'])).toBe(1);
+    expect(mask('copied bytes', ['copy', 'display'])).toBe(0b01);
+    expect(mask('proximity', ['proxy'])).toBe(0); // the i form's start is no form of the word
   });
   it('reads the symbol, parent and path too, and non-ASCII text word by word', () => {
     expect(termMask({ symbol: 'Router', parent: 'App', path: 'lib/middleware.go', content: '' }, ['router', 'app', 'middleware'], ['router', 'app', 'middleware'])).toBe(0b111);

@@ -19,7 +19,7 @@
  * candidate; a term matches a chunk word the way FTS5 matched it (equal, or a prefix for
  * terms of PREFIX_MIN_CHARS+), plus stems and abbreviations.
  */
-import { lightStem } from './query.ts';
+import { iForms, isIForm, lightStem } from '../text/word-forms.ts';
 import { splitIdentifier } from '../text/identifiers.ts';
 import { MIN_ABBREV_CHARS, MIN_INFIX_CHARS, MIN_SIGNAL_TERM_CHARS, RERANK_WEIGHTS as CONFIG_RERANK_WEIGHTS } from '../config.ts';
 
@@ -67,7 +67,7 @@ const WORD_RE = /[\p{L}\p{N}\p{M}]+/gu;
 function termMatchesWord(t: string, stem: string, w: string): boolean {
   if (w === t) return true;
   if (w.length >= stem.length && w.startsWith(stem)) return true; // prefix / stem: "alloc" → allocate
-  return false;
+  return isIForm(w, stem); // the final y written i: "proxy" → proxies (text/word-forms.ts)
 }
 
 /** Does query term `t` name symbol part `p` (whose light stem is `pStem`)? Adds the abbreviation direction: `dec` ← decrement. */
@@ -214,14 +214,15 @@ export function termMask(c: Pick<RerankCandidate, 'symbol' | 'parent' | 'path' |
       }
       continue;
     }
-    for (let at = lower.indexOf(s); at >= 0; at = lower.indexOf(s, at + 1)) {
-      if (partStart(text, at)) {
-        mask |= 1 << i;
-        break;
-      }
-    }
+    if (holdsAtPartStart(text, lower, s) || iForms(s).some((f) => holdsAtPartStart(text, lower, f))) mask |= 1 << i;
   }
   return mask;
+}
+
+/** Does `lower` (`text` lower-cased, same indexes) hold `s` at the start of a word or identifier part? */
+function holdsAtPartStart(text: string, lower: string, s: string): boolean {
+  for (let at = lower.indexOf(s); at >= 0; at = lower.indexOf(s, at + 1)) if (partStart(text, at)) return true;
+  return false;
 }
 
 /** Bits set in a term mask. */

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { FILE_SIGNALS, FUNCTION_QUESTION, KIND_FACTORS } from '../config.ts';
-import { lightStem, processQuery } from './query.ts';
-import { addScore, applyCover, applyFileSignals, applySpread, asksHowOrWhere, applyNamedLeaf, applyPieceKind, applyProse, commentOnly, coverFiles, namedLeafFiles, fileNameSignal, fileNameWords, pathSignal, sameWordForm, type FileCandidate } from './signals.ts';
+import { processQuery } from './query.ts';
+import { lightStem } from '../text/word-forms.ts';
+import { addScore, applyCover, applyFileSignals, applySpread, asksHowOrWhere, applyNamedLeaf, applyPieceKind, applyProse, commentOnly, coverFiles, namedLeafFiles, fileNameSignal, fileNameWords, pathSignal, type FileCandidate } from './signals.ts';
 
 const cand = (id: number, path: string, score: number, language = 'go'): FileCandidate => ({ id, path, language, score, signals: {} });
 
@@ -24,11 +25,11 @@ describe('pathSignal', () => {
     expect(pathSignal('lib/cfg/loader.go', ['configuration'])).toBeGreaterThan(0);
     expect(pathSignal('src/generic.rs', ['general'])).toBe(0);
   });
-  it('sameWordForm: a shared start of six or more that leaves at most two letters of the shorter word', () => {
-    expect(sameWordForm('iterator', 'iteration')).toBe(true);
-    expect(sameWordForm('validate', 'validation')).toBe(true);
-    expect(sameWordForm('format', 'formal')).toBe(false);
-    expect(sameWordForm('generic', 'general')).toBe(false);
+  it('finds a file named for the plural of a word ending in y (text/word-forms.ts isIForm)', () => {
+    expect(pathSignal('lib/Hakyll/Core/Dependencies.hs', ['dependency'])).toBe(1);
+    expect(pathSignal('lib/telescope/pickers/layout_strategies.lua', ['strategy'])).toBe(1);
+    expect(pathSignal('src/keys.rs', ['key'])).toBe(1);
+    expect(pathSignal('src/display.rs', ['displays'])).toBe(1);
   });
 });
 

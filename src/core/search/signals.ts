@@ -17,7 +17,8 @@ import { lineCommentFor } from '../chunk/languages.ts';
 import { FILE_SIGNALS, FUNCTION_QUESTION, KIND_FACTORS } from '../config.ts';
 import { fileKind, pieceKind, type SearchIntent } from '../text/file-kind.ts';
 import { splitIdentifier } from '../text/identifiers.ts';
-import { expandAbbreviation, isFunctionKind, isStopWord, lightStem, pathNamesFor, readsAsDocComment } from './query.ts';
+import { isIForm, lightStem, sameWordForm } from '../text/word-forms.ts';
+import { expandAbbreviation, isFunctionKind, isStopWord, pathNamesFor, readsAsDocComment } from './query.ts';
 import { maskCount, symbolTermMask } from './rerank.ts';
 
 /** A candidate being scored: its score and the named contributions that made it. */
@@ -90,23 +91,6 @@ function makePathWordSets(path: string): [Set<string>, Set<string>] {
   return [name, dirs];
 }
 
-/** Shortest shared start of two words of one word form (`compose` / `composition`, `iterator` / `iteration`). */
-const WORD_FORM_MIN_PREFIX = 6;
-
-/**
- * Are `a` and `b` forms of one word beyond what lightStem strips: they share a start of at
- * least WORD_FORM_MIN_PREFIX characters that leaves at most two of the shorter one
- * (`compose` / `composition`, `iterator` / `iteration`, `validate` / `validation`), not
- * `general` / `generic` or `format` / `formal` (five).
- */
-export function sameWordForm(a: string, b: string): boolean {
-  const n = Math.min(a.length, b.length);
-  if (n < WORD_FORM_MIN_PREFIX) return false;
-  let i = 0;
-  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
-  return i >= WORD_FORM_MIN_PREFIX && i >= n - 2;
-}
-
 /** Suffixes that make another form of a three-letter word (`log` → logs, logger; `map` → mapping). */
 const SHORT_WORD_SUFFIXES = new Set(['s', 'es', 'er', 'ers', 'ing', 'ed']);
 
@@ -131,7 +115,7 @@ function namesWord(w: string, t: string, stem: string): boolean {
   if (w.length < 4) return false;
   if (w.startsWith(stem) || stem.startsWith(w) || sameWordForm(w, t)) return true;
   // A final y written i before a suffix (`lazy` → `lazily`, `copy` → `copies`).
-  if (stem.endsWith('y') && w.startsWith(stem.slice(0, -1) + 'i')) return true;
+  if (isIForm(w, stem)) return true;
   // The end of a word written as one (`winconsole` ← console, `ostream` ← streams).
   return stem.length >= COMPOUND_TAIL_MIN && w.length > stem.length && w.endsWith(stem);
 }
