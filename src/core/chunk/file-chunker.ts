@@ -32,6 +32,11 @@ interface NestRange {
   to: number;
   parent: string | null;
 }
+/** walkBreaks' nested rule at one node (FileChunker.nestedDef). */
+const NOT_A_DEF = 0;
+const NESTED_SKIPPED = 1;
+const NESTED_FOUND = 2;
+type NestedAnswer = typeof NOT_A_DEF | typeof NESTED_SKIPPED | typeof NESTED_FOUND;
 
 /** A later piece of a definition carries no doc (only its first piece does). */
 const NO_DOC = { doc: null, docSpan: null } as const;
@@ -319,10 +324,12 @@ export class FileChunker {
   /**
    * One cursor walk of `roots` for two answers: the break scores of rows from..to (the score
    * rule below) and, with `nest`, the definitions nested in `roots` within nest.from..nest.to
-   * (the nested rule below). Each rule sees exactly the nodes, in the same order, that a walk of
-   * its own would: a node is visited when either rule reaches it, and per depth a flag says
-   * which rules are still on the path to it (a walk per rule read most nodes twice across the
-   * WASM boundary: ~9% of a kernel chunk thread for the two).
+   * (the nested rule below). The nested rule sees exactly the nodes, in the same order, that a
+   * walk of its own would, and so does the score rule but inside a nested definition found
+   * (its rows are a piece of their own: their scores are never read, and the caller's rows
+   * between the definitions score as before). A node is visited when either rule reaches it,
+   * and per depth a flag says which rules are still on the path to it. (A walk per rule read
+   * most nodes twice across the WASM boundary: ~9% of a kernel chunk thread for the two.)
    *
    * Score rule: rows where shallow named nodes start score highest (depth below the roots plus
    * `baseDepth`); a node is descended into while it is under MAX_BREAK_DEPTH and spans rows; a
@@ -361,6 +368,7 @@ export class FileChunker {
           let descendScore = false;
           let descendNest = false;
           let leadBelow = false;
+          let skipScores = false;
           if (inNest) {
             // Inside a one-row node, a definition that starts its row (the startsRow test below)
             // can only be where nothing but blanks precede it: at the first node that fails that,
@@ -368,16 +376,19 @@ export class FileChunker {
             if (inLead && !lines.startsRow(cursor.startIndex, leadRow)) {
               onNest[depth] = false;
             } else {
-              let isDef = false;
+              let def = NOT_A_DEF;
               if (depth > 0) {
                 // The type first: one read rules out most nodes, named or not.
                 const t = cursor.nodeType;
                 if (t in spec.defs || spec.bindings.has(t) || t in spec.wrappers) {
                   named = cursor.nodeIsNamed ? 1 : 0;
-                  if (named === 1) isDef = this.nestedDef(cursor.currentNode, t, nest!, nested);
+                  if (named === 1) def = this.nestedDef(cursor.currentNode, t, nest!, nested);
                 }
               }
-              if (!isDef && depth < MAX_NESTED_DEF_DEPTH) {
+              // A nested definition found is a piece of its own: the scores of the rows inside it
+              // are never read (emitAroundNested packs only the rows between such definitions).
+              if (def === NESTED_FOUND) skipScores = true;
+              if (def === NOT_A_DEF && depth < MAX_NESTED_DEF_DEPTH) {
                 descendNest = true;
                 if (!inLead) {
                   row = cursor.startRow;
@@ -390,7 +401,7 @@ export class FileChunker {
               }
             }
           }
-          if (score) {
+          if (score && !skipScores) {
             if (row < 0) row = cursor.startRow;
             if (row > from && row <= to) {
               if (named < 0) named = cursor.nodeIsNamed ? 1 : 0;
@@ -427,13 +438,14 @@ export class FileChunker {
   }
 
   /**
-   * The nested rule at a named node of a definition's type: whether it is a named definition
-   * (the walk does not look inside it); one that starts its row within the range, after the
-   * last one found, is added to `out` with the comments right before it.
+   * The nested rule at a named node of a definition's type: NOT_A_DEF, or a named definition
+   * (the nested rule does not look inside it): one that starts its row within the range, after
+   * the last one found, is added to `out` with the comments right before it (NESTED_FOUND),
+   * any other is NESTED_SKIPPED.
    */
-  private nestedDef(n: Node, t: string, nest: NestRange, out: Item[]): boolean {
+  private nestedDef(n: Node, t: string, nest: NestRange, out: Item[]): NestedAnswer {
     const found = this.defs.classify(n, t);
-    if (!found || !('def' in found) || !found.def.name) return false;
+    if (!found || !('def' in found) || !found.def.name) return NOT_A_DEF;
     const row = n.startPosition.row;
     const last = out[out.length - 1];
     if (row > nest.from && endRowOf(n) <= nest.to && (!last || row > last.endRow) && this.lines.startsRow(n.startIndex, row)) {
@@ -445,8 +457,9 @@ export class FileChunker {
         startRow = p.startPosition.row;
       }
       out.push({ kind: 'def', startRow, endRow: endRowOf(n), nodes: [], def: found.def, docNodes, parent: nest.parent, inClass: false });
+      return NESTED_FOUND;
     }
-    return true;
+    return NESTED_SKIPPED;
   }
 
   /**
