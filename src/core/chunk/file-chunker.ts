@@ -24,8 +24,19 @@ import { LineTable, packRows } from './lines.ts';
 import type { RowPiece } from './lines.ts';
 import { Definitions, type Namespace } from './definitions.ts';
 import { budgetOf, makePiece, mergePieces, pieceSize, pieceToChunk, type ChunkSizes, type Context, type DefInfo, type Item, type MergeKind, type Piece, type PieceBase } from './pieces.ts';
-import { ALL, LEADING, SKIP, STOP, walkCursor } from './tree-walk.ts';
 import { Cursor, endRowOf, typeOf } from './tree-access.ts';
+
+/** Where walkBreaks' nested rule looks for definitions (rows from..to) and the parent it gives them. */
+interface NestRange {
+  from: number;
+  to: number;
+  parent: string | null;
+}
+/** walkBreaks' nested rule at one node (FileChunker.nestedDef). */
+const NOT_A_DEF = 0;
+const NESTED_SKIPPED = 1;
+const NESTED_FOUND = 2;
+type NestedAnswer = typeof NOT_A_DEF | typeof NESTED_SKIPPED | typeof NESTED_FOUND;
 
 /** A later piece of a definition carries no doc (only its first piece does). */
 const NO_DOC = { doc: null, docSpan: null } as const;
@@ -311,68 +322,157 @@ export class FileChunker {
   }
 
   /**
-   * Definitions nested in `roots` (not in each other), outermost first, as items, or [] when
-   * none: each starts its own row, ends before the next starts, and lies within from..to.
+   * One cursor walk of `roots` for two answers: the break scores of rows from..to (the score
+   * rule below) and, with `nest`, the definitions nested in `roots` within nest.from..nest.to
+   * (the nested rule below). The nested rule sees exactly the nodes, in the same order, that a
+   * walk of its own would, and so does the score rule but inside a nested definition found
+   * (its rows are a piece of their own: their scores are never read, and the caller's rows
+   * between the definitions score as before). A node is visited when either rule reaches it,
+   * and per depth a flag says which rules are still on the path to it. (A walk per rule read
+   * most nodes twice across the WASM boundary: ~9% of a kernel chunk thread for the two.)
+   *
+   * Score rule: rows where shallow named nodes start score highest (depth below the roots plus
+   * `baseDepth`); a node is descended into while it is under MAX_BREAK_DEPTH and spans rows; a
+   * blank row before adds a bonus.
+   *
+   * Nested rule: definitions nested in `roots` (not in each other), outermost first, as items:
+   * each starts its own row, ends before the next starts, and lies within nest.from..nest.to.
+   * A named definition is never looked inside; nothing under MAX_NESTED_DEF_DEPTH is.
    */
-  private nestedDefs(roots: Node[], from: number, to: number, parent: string | null): Item[] {
-    const out: Item[] = [];
+  private walkBreaks(roots: Node[], from: number, to: number, baseDepth: number, nest: NestRange | null): { scores: Int32Array; nested: Item[] } {
+    const scores = new Int32Array(to - from + 2);
+    const nested: Item[] = [];
     const spec = this.spec;
-    /** The row of the one-row node the walk is inside (see below). */
+    const lines = this.lines;
+    /** The row of the one-row node the nested rule is inside (see below). */
     let leadRow = -1;
+    /** Per depth: the nodes there are on the score rule's walk / the nested rule's / below a one-row node of the nested rule's. */
+    const onScore: boolean[] = [];
+    const onNest: boolean[] = [];
+    const leading: boolean[] = [];
     for (const root of roots) {
-      walkCursor(root, (cursor, depth, leading) => {
-        // Inside a one-row node, a definition that starts its row (the startsRow test below)
-        // can only be where nothing but blanks precede it: at the first node that fails that,
-        // neither it, its descendants nor its later siblings can hold one.
-        if (leading && !this.lines.startsRow(cursor.startIndex, leadRow)) return STOP;
-        if (depth > 0) {
-          // The type first: one read rules out most nodes, named or not.
-          const t = cursor.nodeType;
-          if ((t in spec.defs || spec.bindings.has(t) || t in spec.wrappers) && cursor.nodeIsNamed) {
-            const n = cursor.currentNode;
-            const found = this.defs.classify(n, t);
-            if (found && 'def' in found && found.def.name) {
-              const row = n.startPosition.row;
-              const last = out[out.length - 1];
-              if (row > from && endRowOf(n) <= to && (!last || row > last.endRow) && this.lines.startsRow(n.startIndex, row)) {
-                const docNodes: Node[] = [];
-                let startRow = row;
-                for (let p = n.previousNamedSibling; p && spec.comments.has(typeOf(p)) && endRowOf(p) + 1 >= startRow; p = p.previousNamedSibling) {
-                  if (p.startPosition.row <= (last?.endRow ?? from) || !this.lines.startsRow(p.startIndex, p.startPosition.row)) break;
-                  docNodes.unshift(p);
-                  startRow = p.startPosition.row;
+      const cursor = new Cursor(root);
+      try {
+        let depth = 0;
+        onScore[0] = true;
+        onNest[0] = nest !== null;
+        leading[0] = false;
+        for (;;) {
+          const score = onScore[depth]!;
+          const inNest = onNest[depth]!;
+          const inLead = leading[depth]!;
+          /** Reads of this node, each made once (-1: not read yet). */
+          let row = -1;
+          let endRow = -1;
+          let named = -1;
+          let descendScore = false;
+          let descendNest = false;
+          let leadBelow = false;
+          let skipScores = false;
+          if (inNest) {
+            // Inside a one-row node, a definition that starts its row (the startsRow test below)
+            // can only be where nothing but blanks precede it: at the first node that fails that,
+            // neither it, its descendants nor its later siblings can hold one.
+            if (inLead && !lines.startsRow(cursor.startIndex, leadRow)) {
+              onNest[depth] = false;
+            } else {
+              let def = NOT_A_DEF;
+              if (depth > 0) {
+                // The type first: one read rules out most nodes, named or not.
+                const t = cursor.nodeType;
+                if (t in spec.defs || spec.bindings.has(t) || t in spec.wrappers) {
+                  named = cursor.nodeIsNamed ? 1 : 0;
+                  if (named === 1) def = this.nestedDef(cursor.currentNode, t, nest!, nested);
                 }
-                out.push({ kind: 'def', startRow, endRow: endRowOf(n), nodes: [], def: found.def, docNodes, parent, inClass: false });
               }
-              return false; // never look inside a named definition
+              // A nested definition found is a piece of its own: the scores of the rows inside it
+              // are never read (emitAroundNested packs only the rows between such definitions).
+              if (def === NESTED_FOUND) skipScores = true;
+              if (def === NOT_A_DEF && depth < MAX_NESTED_DEF_DEPTH) {
+                descendNest = true;
+                if (!inLead) {
+                  row = cursor.startRow;
+                  endRow = cursor.endRow;
+                  if (endRow === row) {
+                    leadRow = row;
+                    leadBelow = true;
+                  }
+                }
+              }
             }
           }
+          if (score && !skipScores) {
+            if (row < 0) row = cursor.startRow;
+            if (row > from && row <= to) {
+              if (named < 0) named = cursor.nodeIsNamed ? 1 : 0;
+              if (named === 1 && lines.startsRow(cursor.startIndex, row)) {
+                const s = Math.max(1, BREAK_SCORE_TOP - BREAK_SCORE_STEP * (depth + baseDepth));
+                if (s > scores[row - from]!) scores[row - from] = s;
+              }
+            }
+            if (depth < MAX_BREAK_DEPTH) {
+              if (endRow < 0) endRow = cursor.endRow;
+              descendScore = endRow > row;
+            }
+          }
+          if ((descendScore || descendNest) && cursor.gotoFirstChild()) {
+            depth++;
+            onScore[depth] = descendScore;
+            onNest[depth] = descendNest;
+            leading[depth] = inLead || leadBelow;
+            continue;
+          }
+          // The next node either rule still visits: a later sibling, else one of an ancestor's.
+          while (depth > 0 && !((onScore[depth] || onNest[depth]) && cursor.gotoNextSibling())) {
+            cursor.gotoParent();
+            depth--;
+          }
+          if (depth === 0) break;
         }
-        if (depth >= MAX_NESTED_DEF_DEPTH) return SKIP;
-        if (leading) return ALL;
-        const row = cursor.startRow;
-        if (cursor.endRow !== row) return ALL;
-        leadRow = row;
-        return LEADING;
-      });
+      } finally {
+        cursor.delete();
+      }
     }
-    return out;
+    for (let r = from + 1; r <= to; r++) if (lines.isBlank(r - 1)) scores[r - from] += BREAK_SCORE_AFTER_BLANK;
+    return { scores, nested };
+  }
+
+  /**
+   * The nested rule at a named node of a definition's type: NOT_A_DEF, or a named definition
+   * (the nested rule does not look inside it): one that starts its row within the range, after
+   * the last one found, is added to `out` with the comments right before it (NESTED_FOUND),
+   * any other is NESTED_SKIPPED.
+   */
+  private nestedDef(n: Node, t: string, nest: NestRange, out: Item[]): NestedAnswer {
+    const found = this.defs.classify(n, t);
+    if (!found || !('def' in found) || !found.def.name) return NOT_A_DEF;
+    const row = n.startPosition.row;
+    const last = out[out.length - 1];
+    if (row > nest.from && endRowOf(n) <= nest.to && (!last || row > last.endRow) && this.lines.startsRow(n.startIndex, row)) {
+      const docNodes: Node[] = [];
+      let startRow = row;
+      for (let p = n.previousNamedSibling; p && this.spec.comments.has(typeOf(p)) && endRowOf(p) + 1 >= startRow; p = p.previousNamedSibling) {
+        if (p.startPosition.row <= (last?.endRow ?? nest.from) || !this.lines.startsRow(p.startIndex, p.startPosition.row)) break;
+        docNodes.unshift(p);
+        startRow = p.startPosition.row;
+      }
+      out.push({ kind: 'def', startRow, endRow: endRowOf(n), nodes: [], def: found.def, docNodes, parent: nest.parent, inClass: false });
+      return NESTED_FOUND;
+    }
+    return NESTED_SKIPPED;
   }
 
   /**
    * Rows from..to holding `nested` definitions: the definitions become their own pieces, the
-   * code between them is cut at statement boundaries with `base`; pieces after the first
-   * carry `prefix`.
+   * code between them is cut at statement boundaries (`scores`: from..to's break scores) with
+   * `base`; pieces after the first carry `prefix`.
    */
   private emitAroundNested(
-    from: number, to: number, nodes: Node[], nested: Item[],
+    from: number, to: number, scores: Int32Array, nested: Item[],
     base: PieceBase,
     prefix: Context | null, merge: MergeKind, depth: number, out: Piece[],
   ): void {
     const first = out.length;
-    // Break scores of all of from..to, made once on first use: the walk covers every node of
-    // `nodes` whatever the range, and a row's score does not depend on the range around it.
-    let scores: Int32Array | null = null;
     const gap = (a: number, b: number) => {
       while (b >= a && this.lines.isBlank(b)) b--;
       if (b < a) return;
@@ -382,7 +482,6 @@ export class FileChunker {
         prev.endRow = b;
         return;
       }
-      scores ??= this.scoreBreaks(nodes, from, to, 0);
       for (const p of this.pack(a, b, scores.subarray(a - from), budgetOf(prefix), budgetOf(prefix))) {
         const head = out.length === first;
         out.push(makePiece(head ? base : { ...base, ...NO_DOC }, p, head ? null : prefix, null, merge));
@@ -414,12 +513,12 @@ export class FileChunker {
       out.push(makePiece(base, item, null, null, merge));
       return;
     }
-    const nested = depth < MAX_NEST_DEPTH ? this.nestedDefs(item.nodes, item.startRow - 1, item.endRow, item.parent) : [];
+    const nest = depth < MAX_NEST_DEPTH ? { from: item.startRow - 1, to: item.endRow, parent: item.parent } : null;
+    const { scores, nested } = this.walkBreaks(item.nodes, item.startRow, item.endRow, 0, nest);
     if (nested.length) {
-      this.emitAroundNested(item.startRow, item.endRow, item.nodes, nested, base, null, 'module', depth, out);
+      this.emitAroundNested(item.startRow, item.endRow, scores, nested, base, null, 'module', depth, out);
       return;
     }
-    const scores = this.scoreBreaks(item.nodes, item.startRow, item.endRow, 0);
     for (const p of this.pack(item.startRow, item.endRow, scores, 0)) out.push(makePiece(base, p, null, null, 'module'));
   }
 
@@ -473,13 +572,13 @@ export class FileChunker {
     }
     // A long body with nested definitions: those are chunks of their own (parent = this).
     const roots = body ? [body] : [d.outer, ...(item.group ?? [])];
-    const nested = depth < MAX_NEST_DEPTH ? this.nestedDefs(roots, this.lines.rowOf(d.sigStart), item.endRow, symbol) : [];
+    const nest = depth < MAX_NEST_DEPTH ? { from: this.lines.rowOf(d.sigStart), to: item.endRow, parent: symbol } : null;
+    const { scores, nested } = this.walkBreaks(roots, item.startRow, item.endRow, 0, nest);
     if (nested.length) {
-      this.emitAroundNested(item.startRow, item.endRow, roots, nested, base, prefix, 'none', depth, out);
+      this.emitAroundNested(item.startRow, item.endRow, scores, nested, base, prefix, 'none', depth, out);
       return;
     }
     // A long body: cut at statement boundaries; later pieces carry the signature.
-    const scores = this.scoreBreaks(roots, item.startRow, item.endRow, 0);
     this.pack(item.startRow, item.endRow, scores, prefix.budget).forEach((p, i) => {
       out.push(makePiece(base, p, i > 0 ? prefix : null, null, 'none'));
     });
@@ -599,21 +698,9 @@ export class FileChunker {
     });
   }
 
-  /** Cut preference per row of from..to: rows where shallow nodes start score highest; a blank row before adds a bonus. */
+  /** Cut preference per row of from..to (walkBreaks' score rule). */
   private scoreBreaks(nodes: Node[], from: number, to: number, baseDepth: number): Int32Array {
-    const scores = new Int32Array(to - from + 2);
-    for (const root of nodes) {
-      walkCursor(root, (cursor, depth) => {
-        const row = cursor.startRow;
-        if (row > from && row <= to && cursor.nodeIsNamed && this.lines.startsRow(cursor.startIndex, row)) {
-          const s = Math.max(1, BREAK_SCORE_TOP - BREAK_SCORE_STEP * (depth + baseDepth));
-          if (s > scores[row - from]) scores[row - from] = s;
-        }
-        return depth < MAX_BREAK_DEPTH && cursor.endRow > row;
-      });
-    }
-    for (let r = from + 1; r <= to; r++) if (this.lines.isBlank(r - 1)) scores[r - from] += BREAK_SCORE_AFTER_BLANK;
-    return scores;
+    return this.walkBreaks(nodes, from, to, baseDepth, null).scores;
   }
 
   // ---- signature, doc, context -------------------------------------------------------

@@ -7,42 +7,24 @@ import { Cursor } from './tree-access.ts';
 
 export { endRowOf } from './tree-access.ts';
 
-/** What a walkCursor visitor answers (true/false are ALL/SKIP). */
-export const SKIP = 0;
-export const ALL = 1;
-/**
- * Descend, but the visitor is told (`leading`) that the children are in a region it narrowed:
- * it may answer STOP for one of them.
- */
-export const LEADING = 2;
-/** Skip this node, its children and its later siblings. */
-export const STOP = 3;
-export type Descend = typeof SKIP | typeof ALL | typeof LEADING | typeof STOP | boolean;
-
 /**
  * Pre-order walk of `root`'s subtree with one TreeCursor (deleted on return), no recursion.
- * `visit` sees the cursor on each node, its depth below `root` (0 = root) and whether the node
- * is below one it answered LEADING for, and returns whether to descend into its children.
+ * `visit` sees the cursor on each node and its depth below `root` (0 = root), and returns
+ * whether to descend into its children. (The chunker's nested-definition and break-score walk,
+ * which has two rules at once, is FileChunker.walkBreaks.)
  */
-export function walkCursor(root: Node, visit: (cursor: Cursor, depth: number, leading: boolean) => Descend): void {
+export function walkCursor(root: Node, visit: (cursor: Cursor, depth: number) => boolean): void {
   const cursor = new Cursor(root);
-  /** Per depth: whether the nodes there are below a LEADING answer. */
-  const leading: boolean[] = [false];
   try {
     let depth = 0;
     for (;;) {
-      const inLead = leading[depth]!;
-      const d = visit(cursor, depth, inLead);
-      let rest = d !== STOP; // whether the siblings after this node are still visited
-      if (rest && d !== false && d !== SKIP && cursor.gotoFirstChild()) {
+      if (visit(cursor, depth) && cursor.gotoFirstChild()) {
         depth++;
-        leading[depth] = inLead || d === LEADING;
         continue;
       }
-      while (depth > 0 && !(rest && cursor.gotoNextSibling())) {
+      while (depth > 0 && !cursor.gotoNextSibling()) {
         cursor.gotoParent();
         depth--;
-        rest = true;
       }
       if (depth === 0) break;
     }
