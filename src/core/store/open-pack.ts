@@ -37,18 +37,26 @@ export const PREFIX_PREFETCH_LEAVES = 24;
 /**
  * The tokens of FTS5 phrases as the unicode61 tokenizer makes them (lower case, split at
  * anything but letters and digits; ASCII-exact, a miss only costs reads later), each marked
- * when it is a prefix: the last token of a phrase written `"…"*`.
+ * when it is a prefix: the last token of a phrase written `"…"*`. Only the quoted strings of a
+ * phrase are its words: a column filter (`path_words : "de"`, `{names tokens} : ("a" OR "b")`)
+ * names columns, not tokens to read.
  */
 export function phraseTokens(phrases: readonly string[]): Array<{ token: string; prefix: boolean }> {
   const out: Array<{ token: string; prefix: boolean }> = [];
-  for (const raw of phrases) {
-    const m = /^\s*"((?:[^"]|"")*)"\s*(\*?)\s*$/.exec(raw);
-    const text = m ? m[1]!.replace(/""/g, '"') : raw;
+  const push = (text: string, prefix: boolean) => {
     const words = text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
-    words.forEach((w, i) => out.push({ token: w, prefix: !!m?.[2] && i === words.length - 1 }));
+    words.forEach((w, i) => out.push({ token: w, prefix: prefix && i === words.length - 1 }));
+  };
+  for (const raw of phrases) {
+    const quoted = [...raw.matchAll(QUOTED_PHRASE)];
+    if (!quoted.length) push(raw, false);
+    for (const q of quoted) push(q[1]!.replace(/""/g, '"'), q[2] === '*');
   }
   return out;
 }
+
+/** A quoted FTS5 string (`""` inside is a quote) and its prefix marker. */
+const QUOTED_PHRASE = /"((?:[^"]|"")*)"\s*(\*?)/g;
 
 /**
  * The `chunks_fts_data` rowids of the leaves holding the doclists of the phrases' tokens, from

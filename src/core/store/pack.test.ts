@@ -125,4 +125,11 @@ describe('phraseTokens (doclist prefetch of a pack)', () => {
     ]);
     expect(phraseTokens(['""', '"_"*'])).toEqual([]);
   });
+
+  it('reads a column-filtered phrase\'s quoted words, not its column names', () => {
+    expect(phraseTokens(['path_words : "de"', '{names path_words tokens} : ("proxies" OR "proxied"*)'])).toEqual([
+      { token: 'de', prefix: false },
+      { token: 'proxies', prefix: false }, { token: 'proxied', prefix: true },
+    ]);
+  });
 });
