@@ -19,7 +19,6 @@ import { processQuery } from '../../core/search/query.ts';
 import { APP_RESULT_LIMIT, BM25_WEIGHT, MAX_SEARCH_LIMIT } from '../../core/config.ts';
 import { handleError } from './notices.svelte.ts';
 import { isGrepMode, parseHash, serializeHash, type AppMode, type UrlSearchState } from './url-state.ts';
-import { whenSettled } from './history-steps.ts';
 import { grepSearch } from './grep.svelte.ts';
 import { LatestCall, keepSelection } from './latest-call.svelte.ts';
 import { isKeystroke } from './typing.ts';
@@ -162,19 +161,11 @@ class Search {
     return this.run();
   }
 
-  /** Writes the current search into the URL now (the app's own step back just landed on an older entry). */
-  syncUrl(): void {
-    this.#writeHash();
-  }
-
   #writeHash(): void {
     if (typeof history === 'undefined') return;
-    // After the app's own step back (closing the file viewer), on the entry it returns to.
-    whenSettled(() => {
-      const hash = serializeHash({ ...this.#urlState(), view: parseHash(location.hash).view });
-      if (hash === location.hash || (hash === '' && location.hash === '')) return;
-      history.replaceState(history.state, '', hash || location.pathname + location.search);
-    });
+    const hash = serializeHash({ ...this.#urlState(), view: parseHash(location.hash).view });
+    if (hash === location.hash || (hash === '' && location.hash === '')) return;
+    history.replaceState(history.state, '', hash || location.pathname + location.search);
   }
 
   // ---- inputs ----

@@ -5,7 +5,6 @@
  */
 import { notices } from './notices.svelte.ts';
 import { parseHash, serializeHash, type AppView } from './url-state.ts';
-import { whenSettled } from './history-steps.ts';
 
 export type View = AppView;
 export type Theme = 'system' | 'light' | 'dark';
@@ -30,7 +29,7 @@ class Ui {
     if (typeof history === 'undefined') return;
     const s = parseHash(location.hash);
     if (s.view === v) return;
-    whenSettled(() => history.pushState(history.state, '', serializeHash({ ...parseHash(location.hash), view: v }) || location.pathname + location.search));
+    history.pushState(history.state, '', serializeHash({ ...s, view: v }) || location.pathname + location.search);
   }
 
   /** The page the URL names (page load, Back and Forward). */

@@ -13,7 +13,6 @@ import { bridge } from '../bridges/workers.ts';
 import type { AppSearchResult, OutlineEntry } from '../../../workers/store/api.ts';
 import { codebases } from './codebases.svelte.ts';
 import { handleError } from './notices.svelte.ts';
-import { stepBack } from './history-steps.ts';
 
 /** Lines of context shown above and below an expanded result. */
 export const CONTEXT_LINES = 12;
@@ -114,7 +113,7 @@ class Viewer {
     const wasOpen = this.#file !== null;
     this.#dismiss();
     // Step back over the entry open() added; the popstate that follows finds the viewer closed.
-    if (wasOpen && typeof history !== 'undefined' && isViewerEntry(history.state)) stepBack();
+    if (wasOpen && typeof history !== 'undefined' && isViewerEntry(history.state)) history.back();
   }
 
   /** Back or Forward moved through history: the viewer is open only on its own entry. */
