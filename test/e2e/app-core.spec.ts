@@ -129,41 +129,6 @@ test('Stats and Settings are pages of the URL: Back returns to the search, a lin
   await expect(page.getByTestId('stat-files')).toHaveText(String(FILES));
 });
 
-test('Back closes the file viewer and keeps the search; after ✕ or Esc, Back goes to the page before', async ({ page }) => {
-  await page.getByRole('button', { name: 'Open folder…' }).click();
-  await waitIndexed(page, 'repo-small', FILES);
-  await searchFor(page, 'slugify');
-  const searchUrl = page.url();
-  const dialog = page.getByTestId('file-viewer');
-  const firstPath = page.getByTestId('result').first().getByTestId('result-path');
-  await firstPath.click();
-  await expect(dialog).toBeVisible();
-  await page.goBack();
-  // The viewer closed; the page is the same search, with its results, still in the app.
-  await expect(dialog).toBeHidden();
-  expect(page.url()).toBe(searchUrl);
-  await expect(page.getByTestId('search-input')).toHaveValue('slugify');
-  await expect(firstPath).toHaveText('src/utils/strings.ts');
-  // Closed by ✕ or by Esc, then Back: the page before the search (Stats), not the viewer again.
-  await page.getByRole('button', { name: 'Stats' }).click();
-  await expect(page.getByTestId('stat-files')).toHaveText(String(FILES));
-  await page.getByRole('button', { name: 'Search', exact: true }).click();
-  await expect(firstPath).toHaveText('src/utils/strings.ts');
-  await firstPath.click();
-  await expect(dialog).toBeVisible();
-  await dialog.getByRole('button', { name: 'Close file (Esc)' }).click();
-  await expect(dialog).toBeHidden();
-  await firstPath.click();
-  await expect(dialog).toBeVisible();
-  await page.keyboard.press('Escape');
-  await expect(dialog).toBeHidden();
-  expect(page.url()).toBe(searchUrl);
-  // Back now leaves the search for the page before it, as it would had the viewer never opened.
-  await page.goBack();
-  await expect(page.getByTestId('stat-files')).toHaveText(String(FILES));
-  await expect(dialog).toBeHidden();
-});
-
 test('on a phone (390 px) the search box and the first result are on the first screen once a folder is open', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   // Before a folder is open, opening one comes first.

@@ -4,10 +4,6 @@
  * indexed (hash differs) or can no longer be read.
  *
  * Invariant: only the latest `open` lands; a newer one aborts the older read.
- *
- * History: opening the viewer adds a history entry (same URL, `siftViewer` in its state), so
- * Back closes the viewer instead of leaving the search (on a phone Back is how a sheet is
- * dismissed); closing it another way (✕, Esc) steps back over that entry.
  */
 import { bridge } from '../bridges/workers.ts';
 import type { AppSearchResult, OutlineEntry } from '../../../workers/store/api.ts';
@@ -72,9 +68,6 @@ class Viewer {
 
   /** Opens a result, or any line range of a file (exact/regex lines pass start = end). */
   async open(r: Pick<AppSearchResult, 'codebaseId' | 'path' | 'language' | 'startLine' | 'endLine' | 'content'>): Promise<void> {
-    if (!this.#file && typeof history !== 'undefined' && !isViewerEntry(history.state)) {
-      history.pushState({ ...(history.state as object | null), [VIEWER_ENTRY]: true }, '', location.href);
-    }
     this.#ctl?.abort();
     const ctl = new AbortController();
     this.#ctl = ctl;
@@ -110,18 +103,6 @@ class Viewer {
   }
 
   close(): void {
-    const wasOpen = this.#file !== null;
-    this.#dismiss();
-    // Step back over the entry open() added; the popstate that follows finds the viewer closed.
-    if (wasOpen && typeof history !== 'undefined' && isViewerEntry(history.state)) history.back();
-  }
-
-  /** Back or Forward moved through history: the viewer is open only on its own entry. */
-  applyHistory(state: unknown): void {
-    if (this.#file && !isViewerEntry(state)) this.#dismiss();
-  }
-
-  #dismiss(): void {
     this.#ctl?.abort();
     this.#ctl = null;
     this.#file = null;
@@ -147,8 +128,5 @@ class Viewer {
     }
   }
 }
-
-const VIEWER_ENTRY = 'siftViewer';
-const isViewerEntry = (state: unknown): boolean => typeof state === 'object' && state !== null && (state as Record<string, unknown>)[VIEWER_ENTRY] === true;
 
 export const viewer = new Viewer();
