@@ -12,7 +12,7 @@
  *   and fusion works the same when the floor leaves none.
  * - No model or no vectors → keyword only, and the strategy says so.
  */
-import type { ChunkType, Hit, SearchFilters, SearchMode, SearchOptions, SearchResponse, StoredChunk } from '../types.ts';
+import type { ChunkType, Hit, SearchFilters, SearchMode, SearchOptions, SearchResponse, SearchResult, StoredChunk } from '../types.ts';
 import {
   BM25_WEIGHT, DEFAULT_SEARCH_LIMIT, LEG_CANDIDATES, FILL_CANDIDATES, SYMBOL_FUSION_WEIGHTS, MAX_SEARCH_LIMIT, VECTOR_FILTER_OVERFETCH, VECTOR_MIN_SCORE,
   VECTOR_RELATIVE_FLOOR, VECTOR_WEIGHT,
@@ -106,12 +106,14 @@ export class Searcher {
     const t = performance.now();
     const wider = await this.#search(query, options, limit, Math.max(FILL_CANDIDATES, 2 * limit));
     const out = first.response;
-    const listed = new Set(out.results.flatMap((r) => [r.id, ...r.more.map((m) => m.id)]));
+    const pieces = (r: SearchResult) => [r.id, ...r.more.map((m) => m.id)];
+    const listed = new Set(out.results.flatMap(pieces));
     for (const r of wider.response.results) {
       if (out.results.length >= limit) break;
-      if (listed.has(r.id) || r.more.some((m) => listed.has(m.id))) continue;
+      const ids = pieces(r);
+      if (ids.some((id) => listed.has(id))) continue;
       out.results.push(r);
-      for (const id of [r.id, ...r.more.map((m) => m.id)]) listed.add(id);
+      for (const id of ids) listed.add(id);
       if (wider.response.explain[r.id]) out.explain[r.id] = wider.response.explain[r.id];
       if (wider.response.bm25Signals[r.id]) out.bm25Signals[r.id] = wider.response.bm25Signals[r.id];
     }
