@@ -129,6 +129,69 @@ test('Stats and Settings are pages of the URL: Back returns to the search, a lin
   await expect(page.getByTestId('stat-files')).toHaveText(String(FILES));
 });
 
+test('Back closes the file viewer and keeps the search; after ✕ or Esc, Back goes to the page before; what is typed after Esc stays', async ({ page }) => {
+  await page.getByRole('button', { name: 'Open folder…' }).click();
+  await waitIndexed(page, 'repo-small', FILES);
+  await searchFor(page, 'slugify');
+  const dialog = page.getByTestId('file-viewer');
+  const firstPath = page.getByTestId('result').first().getByTestId('result-path');
+  await expect(firstPath).toHaveText('src/utils/strings.ts');
+  // Stats, then the search again: Back from the search now goes to Stats.
+  await page.getByRole('button', { name: 'Stats' }).click();
+  await expect(page.getByTestId('stat-files')).toHaveText(String(FILES));
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await expect(firstPath).toHaveText('src/utils/strings.ts');
+  const searchUrl = page.url();
+
+  // Back with the viewer open closes it: the same search, with its results, still in the app.
+  await firstPath.click();
+  await expect(dialog).toBeVisible();
+  await page.goBack();
+  await expect(dialog).toBeHidden();
+  expect(page.url()).toBe(searchUrl);
+  await expect(page.getByTestId('search-input')).toHaveValue('slugify');
+  await expect(firstPath).toHaveText('src/utils/strings.ts');
+
+  // Closed by ✕, opened again, closed by Esc, then Back: the page before the search (Stats), as
+  // had the viewer never opened — not a Back that changes nothing.
+  await firstPath.click();
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('button', { name: 'Close file (Esc)' }).click();
+  await expect(dialog).toBeHidden();
+  await firstPath.click();
+  await expect(dialog).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  expect(page.url()).toBe(searchUrl);
+  await page.goBack();
+  await expect(page.getByTestId('stat-files')).toHaveText(String(FILES));
+  await expect(dialog).toBeHidden();
+
+  // Forward to the search; open a file, Esc, and a query typed and run at once: it stays (closing
+  // the viewer does not step through history, so nothing lands later to bring the old query back).
+  await page.goForward();
+  await expect(firstPath).toHaveText('src/utils/strings.ts');
+  await firstPath.click();
+  await expect(dialog).toBeVisible();
+  await page.keyboard.press('Escape');
+  await page.evaluate(() => {
+    const box = document.querySelector<HTMLInputElement>('[data-testid=search-input]')!;
+    box.value = 'ParseDuration';
+    box.dispatchEvent(new Event('input', { bubbles: true }));
+    box.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
+  });
+  await expect(page.getByTestId('result-summary')).toHaveAttribute('data-query', 'ParseDuration');
+  await page.waitForTimeout(500);
+  await expect(page.getByTestId('search-input')).toHaveValue('ParseDuration');
+  expect(page.url()).toContain('q=ParseDuration');
+  await expect(firstPath).toHaveText('pkg/queue/queue.go');
+  // Back now returns to the search the viewer was opened from (its query is another one).
+  await page.goBack();
+  await expect(page.getByTestId('search-input')).toHaveValue('slugify');
+  await expect(firstPath).toHaveText('src/utils/strings.ts');
+  await expect(dialog).toBeHidden();
+});
+
 test('on a phone (390 px) the search box and the first result are on the first screen once a folder is open', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   // Before a folder is open, opening one comes first.

@@ -137,16 +137,20 @@ class Search {
     return { query: this.#query, mode: this.#mode, ignoreCase: this.#ignoreCase, languages: this.#languages, pathGlob: this.#pathGlob, chunkTypes: this.#chunkTypes, kinds: this.#kinds, intent: this.#intent, codebases: this.#codebases, index: this.#index };
   }
 
+  /** Whether the search shown is the one a URL fragment names (its page aside: ui.applyHash follows that). */
+  showsHash(hash: string): boolean {
+    const s = parseHash(hash);
+    return serializeHash(s) === serializeHash({ ...this.#urlState(), view: s.view });
+  }
+
   /** Applies the URL fragment (page load, back/forward, a shared link) and searches. */
   /** Resolves when the search it started has answered. */
   applyHash(hash: string, o: { atStart?: boolean } = {}): Promise<void> {
     // At start the URL's search is applied once the workers are up: a person who typed (or
     // changed a filter) meanwhile keeps what they did, and it is what the URL says now.
     if (o.atStart && this.#touched) return Promise.resolve();
+    if (this.showsHash(hash)) return Promise.resolve();
     const s = parseHash(hash);
-    // (The page shown is the URL's too, but it is no search: ui.applyHash follows it.)
-    const cur = serializeHash({ ...this.#urlState(), view: s.view });
-    if (serializeHash(s) === cur) return Promise.resolve();
     this.#query = s.query;
     this.#mode = s.mode;
     this.#ignoreCase = s.ignoreCase;

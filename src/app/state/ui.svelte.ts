@@ -5,6 +5,7 @@
  */
 import { notices } from './notices.svelte.ts';
 import { parseHash, serializeHash, type AppView } from './url-state.ts';
+import { pageEntryState } from './history-entry.ts';
 
 export type View = AppView;
 export type Theme = 'system' | 'light' | 'dark';
@@ -29,7 +30,7 @@ class Ui {
     if (typeof history === 'undefined') return;
     const s = parseHash(location.hash);
     if (s.view === v) return;
-    history.pushState(history.state, '', serializeHash({ ...s, view: v }) || location.pathname + location.search);
+    history.pushState(pageEntryState(history.state), '', serializeHash({ ...s, view: v }) || location.pathname + location.search);
   }
 
   /** The page the URL names (page load, Back and Forward). */

@@ -4,11 +4,15 @@
  * indexed (hash differs) or can no longer be read.
  *
  * Invariant: only the latest `open` lands; a newer one aborts the older read.
+ *
+ * History (history-entry.ts): opening the viewer adds an entry, so Back closes it; ✕ and Esc
+ * close it without touching history.
  */
 import { bridge } from '../bridges/workers.ts';
 import type { AppSearchResult, OutlineEntry } from '../../../workers/store/api.ts';
 import { codebases } from './codebases.svelte.ts';
 import { handleError } from './notices.svelte.ts';
+import { isViewerEntry, viewerEntryState } from './history-entry.ts';
 
 /** Lines of context shown above and below an expanded result. */
 export const CONTEXT_LINES = 12;
@@ -39,6 +43,8 @@ class Viewer {
   #ctl: AbortController | null = null;
   #context = $state.raw<Readonly<Record<string, ResultContext | 'unavailable'>>>({});
   #outline = $state.raw<OutlineEntry[] | null>(null);
+  /** Whether the current history entry is the viewer's (a reload keeps the entry's state). */
+  #onEntry = typeof history !== 'undefined' && isViewerEntry(history.state);
 
   get file() { return this.#file; }
   /** The open file's definitions as indexed (null while read or when the index has none). */
@@ -68,6 +74,9 @@ class Viewer {
 
   /** Opens a result, or any line range of a file (exact/regex lines pass start = end). */
   async open(r: Pick<AppSearchResult, 'codebaseId' | 'path' | 'language' | 'startLine' | 'endLine' | 'content'>): Promise<void> {
+    // The viewer's entry, added once: opened again on it (after ✕ or Esc), it is reused.
+    if (!this.#file && typeof history !== 'undefined' && !isViewerEntry(history.state)) history.pushState(viewerEntryState(history.state), '', location.href);
+    this.#onEntry = typeof history !== 'undefined';
     this.#ctl?.abort();
     const ctl = new AbortController();
     this.#ctl = ctl;
@@ -100,6 +109,22 @@ class Viewer {
     } finally {
       if (this.#ctl === ctl) this.#loading = false;
     }
+  }
+
+  /**
+   * Back or Forward moved through history: the viewer is open only on its own entry. True when
+   * the step left the entry of a viewer already closed (✕, Esc) for one that is not the
+   * viewer's: the entry it was opened from, unless Forward (App decides by what it shows).
+   */
+  applyHistory(state: unknown): boolean {
+    const left = this.#onEntry;
+    this.#onEntry = isViewerEntry(state);
+    if (this.#onEntry) return false;
+    if (this.#file) {
+      this.close();
+      return false;
+    }
+    return left;
   }
 
   close(): void {
