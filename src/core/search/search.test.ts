@@ -211,6 +211,14 @@ describe('a list longer than its candidates make once grouped', () => {
     expect(new Set(ids).size, 'each piece once').toBe(ids.length);
     for (const r of all.results) expect(r.content).toBe(long[r.path].split('\n').slice(r.startLine - 1, r.endLine).join('\n'));
   });
+
+  it('a filled list re-fused with other weights (the slider of the app) is full too', async () => {
+    const all = await new Searcher(many).search('running accumulate step', { mode: 'bm25', limit: 20 });
+    expect(all.timings.fill).toBeGreaterThanOrEqual(0);
+    const again = reFuse(all.legs, { bm25Weight: 0.7, vectorWeight: 0.3 }, 20);
+    expect(again).toHaveLength(20);
+    expect(new Set(again.map((g) => g.id)).size).toBe(20);
+  });
 });
 
 describe('vector leg relevance floor', () => {

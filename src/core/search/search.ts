@@ -117,6 +117,9 @@ export class Searcher {
       if (wider.response.explain[r.id]) out.explain[r.id] = wider.response.explain[r.id];
       if (wider.response.bm25Signals[r.id]) out.bm25Signals[r.id] = wider.response.bm25Signals[r.id];
     }
+    // Re-fusing with other weights (the app's slider) ranks the wider run's candidates, so that
+    // list is full too; at the search's own weights its order is the wider run's.
+    out.legs = wider.response.legs;
     out.timings.fill = performance.now() - t;
     out.timings.total += out.timings.fill;
     return out;
