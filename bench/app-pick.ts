@@ -57,7 +57,7 @@ export interface PickRound {
 }
 
 /** Copies the files into OPFS and makes `showDirectoryPicker` return that folder, stamping the pick time. */
-async function installPicker(page: Page): Promise<void> {
+export async function installPicker(page: Page): Promise<void> {
   // tsx names nested functions with an `__name` helper that the page does not have.
   await page.addInitScript('globalThis.__name = (f) => f;');
   await page.addInitScript(({ root, folder }) => {
@@ -79,7 +79,7 @@ async function installPicker(page: Page): Promise<void> {
   }, { root: FIXTURE_ROOT, folder: FOLDER });
 }
 
-async function writeFolder(page: Page, files: Array<{ path: string; b64: string }>): Promise<void> {
+export async function writeFolder(page: Page, files: Array<{ path: string; b64: string }>): Promise<void> {
   await page.evaluate(async ({ files, root, folder }) => {
     const b64 = (s: string) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
     const base = await (await navigator.storage.getDirectory()).getDirectoryHandle(root, { create: true });
