@@ -23,6 +23,8 @@ beforeAll(async () => {
   writeFileSync(join(repo, 'src/b.py'), 'def parse(x):\n    return x\n');
   writeFileSync(join(repo, 'src/c.ts'), 'export function parseOptions(o: Options) {\n  // options parsed: parse, parse, parse\n  return o;\n}\n');
   writeFileSync(join(repo, 'src/d.bin'), Buffer.concat([Buffer.from('parse options'), Buffer.alloc(16), Buffer.from('parse options')]));
+  mkdirSync(join(repo, 'lib/options'), { recursive: true });
+  writeFileSync(join(repo, 'lib/options/read.py'), 'def read_all(zebra):\n    return zebra\n');
   writeFileSync(join(repo, '.gitignore'), 'gen/\n');
   mkdirSync(join(repo, 'gen'));
   writeFileSync(join(repo, 'gen/e.py'), 'parse options parse options parse options\n');
@@ -37,9 +39,14 @@ afterAll(async () => {
 
 describe('scanTerms', () => {
   it('splits identifiers and drops a common ending, as the keyword index stems', () => {
-    expect(scanTerms('parseOptions for HTTPServer')).toEqual(['pars', 'option', 'for', 'http', 'serv']);
+    expect(scanTerms('parseOptions for HTTPServer')).toEqual(['pars', 'option', 'http', 'serv']);
     expect(scanTerms('retry_failed_upload')).toEqual(['retry', 'fail', 'upload']);
     expect(scanTerms('a + b')).toEqual([]);
+  });
+
+  it('drops English function words, as the keyword query does, unless every word is one', () => {
+    expect(scanTerms('how the page allocator picks a free page')).toEqual(['pag', 'allocator', 'pick', 'fre']);
+    expect(scanTerms('where is it')).toEqual(['wher', 'is', 'it']);
   });
 });
 
@@ -49,6 +56,15 @@ describe('DiskView.filesHolding', () => {
     expect(files.map((f) => f.file.path)).toEqual(['src/c.ts', 'src/a.py']);
     expect(files[1].text).toBe('def parse_options(argv):\n    return argv\n');
     expect((await view.filesHolding(scanTerms('parse options'), 1, 1 << 30)).map((f) => f.file.path)).toEqual(['src/c.ts']);
+  });
+
+  it('a file whose path holds the terms is scanned first and counts them as held', async () => {
+    // 'options' is in no text of the folder but in this path: with 'parse' in its text it holds both.
+    expect((await view.filesHolding(scanTerms('parse options'), 16, 1 << 30)).map((f) => f.file.path)).not.toContain('lib/options/read.py');
+    expect((await view.filesHolding(scanTerms('read options'), 16, 1 << 30)).map((f) => f.file.path)).toEqual(['lib/options/read.py']);
+    // Within a budget that the walk order's first files fill, the path's file is still read.
+    const first = [...view.walked.values()][0]!;
+    expect((await view.filesHolding(scanTerms('zebra options'), 16, first.size + 200)).map((f) => f.file.path)).toEqual(['lib/options/read.py']);
   });
 
   it('scans no more than maxBytes of files', async () => {

@@ -30,7 +30,7 @@ import type { Chunk } from '../core/types.ts';
 import { CHUNK_OVERLAP_CHARS, MAX_CHUNK_CHARS, MIN_CHUNK_CHARS } from '../core/config.ts';
 import { nativeSha256 } from './node-hash.ts';
 import { detectLanguage, languageNeedsText } from '../core/chunk/languages.ts';
-import { termHits, termPatterns } from '../core/text/scan-terms.ts';
+import { termHits, termPatterns, termsIn } from '../core/text/scan-terms.ts';
 export { scanTerms } from '../core/text/scan-terms.ts';
 
 /** Files read from disk at once by a view. */
@@ -197,9 +197,12 @@ X Kept per terms for this view's life.
 
 /**
  * DiskView.filesHolding's rule, over `files` in walk order and their texts (null: binary or
- * unreadable): of the files in the first `maxBytes` (by stat size), those holding the most of
- * `terms` — none when no file holds half of them — most occurrences first (each term counted
- * up to TERM_COUNT_CAP), then by path; at most `max`. The first index's scan thread
+ * unreadable): files whose path holds some of `terms` are scanned first (most of them first,
+ * then in walk order), then the rest in walk order, up to `maxBytes` (by stat size) in all, so
+ * in a folder bigger than that, `mm/page_alloc.c` is read for "page allocator" wherever the walk
+ * lists it. Of those, the ones holding the most of `terms` in their text or path — none when no
+ * file holds half of them — then most terms in the path, then most occurrences (each term
+ * counted up to TERM_COUNT_CAP), then by path; at most `max`. The first index's scan thread
  * (mcp-scan-worker.ts) runs the same function.
  */
 export async function filesHoldingMost(
@@ -212,20 +215,22 @@ export async function filesHoldingMost(
   if (terms.length === 0 || max <= 0) return [];
   let bytes = 0;
   const patterns = termPatterns(terms);
-  const hits: Array<{ file: WalkedFile; text: string; distinct: number; count: number }> = [];
-  for (const file of files) {
+  const order = [...files].map((file, i) => ({ file, i, path: termsIn(file.path, patterns) }));
+  order.sort((a, b) => b.path.distinct - a.path.distinct || a.i - b.i);
+  const hits: Array<{ file: WalkedFile; text: string; distinct: number; inPath: number; count: number }> = [];
+  for (const { file, path } of order) {
     bytes += file.size;
     if (bytes > maxBytes) break;
     const text = await textOf(file);
     if (text === null) continue;
-    const { distinct, count } = termHits(text, patterns, TERM_COUNT_CAP);
-    if (distinct) hits.push({ file, text, distinct, count });
+    const { distinct, count } = termHits(text, patterns, TERM_COUNT_CAP, path.held);
+    if (distinct) hits.push({ file, text, distinct, inPath: path.distinct, count });
   }
   // Files holding half the terms or more, and of those only the ones holding the most.
   const most = hits.reduce((m, h) => Math.max(m, h.distinct), 0);
   if (most < terms.length / 2) return [];
   const best = hits.filter((h) => h.distinct === most);
-  best.sort((a, b) => b.count - a.count || (a.file.path < b.file.path ? -1 : 1));
+  best.sort((a, b) => b.inPath - a.inPath || b.count - a.count || (a.file.path < b.file.path ? -1 : 1));
   return best.slice(0, max).map(({ file, text }) => ({ file, text }));
 }
 

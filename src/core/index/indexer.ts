@@ -40,7 +40,7 @@ import { META, type MetaKey } from '../store/meta.ts';
 import { packText, type TextCodec } from '../store/text-codec.ts';
 import { chunkListLength, decodeChunks, encodeChunks, isChunkWire, type ChunkList, type ChunkWire } from '../store/chunk-wire.ts';
 import { fileTrigramKeys } from '../text/trigram-keys.ts';
-import { scanTerms, termHits, termPatterns } from '../text/scan-terms.ts';
+import { scanTerms, termHits, termPatterns, termsIn } from '../text/scan-terms.ts';
 import { measureSince } from '../user-timing.ts';
 
 /** The chunker's own text fallback, for a file the chunker itself faulted on. */
@@ -190,7 +190,7 @@ const FIRST_FOR_MAX_FILES = 2000;
 const FIRST_FOR_MAX_BYTES = 8 << 20;
 
 /**
- * `files` reordered so those whose text holds more of `words` (case-insensitive) come first,
+ * `files` reordered so those whose text or path holds more of `words` (case-insensitive) come first,
  * ties in walk order, with the bytes read for each (handed to the run, so nothing is read twice),
  * and `best`: how many lead the order holding the most of the words (0 when none holds any).
  */
@@ -203,7 +203,7 @@ async function orderForQuery(files: readonly WalkedFile[], words: readonly strin
     const bytes = await read(f);
     if (!bytes) return;
     data.set(f.path, bytes);
-    score.set(f.path, termHits(decoder.decode(bytes), patterns, 1).distinct);
+    score.set(f.path, termHits(decoder.decode(bytes), patterns, 1, termsIn(f.path, patterns).held).distinct);
   }));
   const ranked = files.map((f, i) => ({ f, i, s: score.get(f.path) ?? 0 })).sort((a, b) => b.s - a.s || a.i - b.i);
   const top = ranked[0]?.s ?? 0;

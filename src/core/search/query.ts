@@ -15,6 +15,10 @@
 import type { ChunkType } from '../types.ts';
 import { COMPOUND_RE, splitIdentifier } from '../text/identifiers.ts';
 import { lightStem } from '../text/word-forms.ts';
+import { isStopWord, STOP_WORDS } from '../text/stop-words.ts';
+
+/** (Re-exported for the signals that read query words.) */
+export { isStopWord };
 import { symbolTargets } from './symbols.ts';
 import type { Declared, FtsPhrase, ProcessedQuery } from './query-types.ts';
 
@@ -142,27 +146,6 @@ const QUERY_WORD_RE = /[\p{L}\p{N}\p{M}_$]+(?:(?:::|->|[.\-#/])[\p{L}\p{N}\p{M}_
 const WORD_JOINER_RE = /::|->|[.\-#/]/;
 const HAS_WORD_CHAR_RE = /[\p{L}\p{N}]/u;
 const CONTROL_RE = /[\p{Cc}\p{Cf}\p{Cs}]/gu;
-
-/**
- * English function words dropped from multi-word queries. Code words (function, method,
- * return, new, get, set, not, null…) are kept: BM25's IDF already discounts common ones, and
- * they are exactly what people search for in code. If every term is a stop word, all are kept.
- */
-const STOP_WORDS = new Set([
-  'a', 'about', 'an', 'and', 'are', 'as', 'at', 'be', 'been', 'by', 'can', 'could', 'did', 'does',
-  'for', 'from', 'has', 'have', 'how', 'i', 'in', 'into', 'is', 'it', 'its', 'me', 'my',
-  'of', 'on', 'or', 'our', 'please', 'show', 'should', 'so', 'some', 'that', 'the', 'their', 'them',
-  'there', 'these', 'they', 'those', 'to', 'us', 'was', 'we', 'were', 'what', 'when', 'where',
-  'which', 'who', 'why', 'will', 'with', 'would', 'you', 'your', 'code', 'where\'s',
-  // Doc-comment filler: how descriptions of functions begin, not what they are about.
-  'if', 'this', 'whether', 'given', 'returns', 'reports', 'specified', 'provided', 'any', 'all',
-  'then', 'only', 'used', 'called', 'also', 'such', 'other',
-]);
-
-/** Is `word` (lower-case) an English function word a multi-word query drops (STOP_WORDS)? */
-export function isStopWord(word: string): boolean {
-  return STOP_WORDS.has(word);
-}
 
 /** Short form → long forms. Expanded both ways (long → short via the reverse map). */
 const ABBREVIATIONS: Record<string, string[]> = {

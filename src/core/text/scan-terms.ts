@@ -5,10 +5,13 @@
  * (IndexOptions.firstFor). A file's lowercased text is checked for each term as a substring.
  */
 import { escapeRegExp } from './regexp.ts';
+import { isStopWord } from './stop-words.ts';
 
 /**
  * A query's scan terms: lowercased, identifiers split at case changes, `_` and other
- * punctuation, words of 2+ characters, a common English ending dropped (so "parse" also finds
+ * punctuation, words of 2+ characters, English function words dropped as the keyword query drops
+ * them (unless every word is one: "how" or "the" is in nearly every file, so it would decide
+ * which files hold "the most terms"), a common English ending dropped (so "parse" also finds
  * "parsing" and "options" finds "option", as the keyword index's stemmer would).
  */
 export function scanTerms(words: string): string[] {
@@ -18,7 +21,8 @@ export function scanTerms(words: string): string[] {
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)
     .filter((w) => w.length >= 2);
-  const stems = parts.map((w) => {
+  const content = parts.filter((w) => !isStopWord(w));
+  const stems = (content.length ? content : parts).map((w) => {
     const stem = w.replace(/(ing|ed|es|er|s|e)$/, '');
     return stem.length >= 3 ? stem : w;
   });
@@ -30,18 +34,28 @@ export function termPatterns(terms: readonly string[]): RegExp[] {
   return terms.map((t) => new RegExp(escapeRegExp(t), 'gi'));
 }
 
-/** How many of the terms `text` holds (`distinct`), and their occurrences, each counted up to `cap`. */
-export function termHits(text: string, patterns: readonly RegExp[], cap: number): { distinct: number; count: number } {
+/**
+ * How many of the terms `text` holds (`distinct`), and their occurrences, each counted up to
+ * `cap`. A term `held` marks (the file's path holds it, termsIn) counts as held without any.
+ */
+export function termHits(text: string, patterns: readonly RegExp[], cap: number, held?: readonly boolean[]): { distinct: number; count: number } {
   let distinct = 0;
   let count = 0;
-  for (const re of patterns) {
+  for (const [i, re] of patterns.entries()) {
     let n = 0;
     re.lastIndex = 0;
     while (n < cap && re.exec(text)) n++;
-    if (n) {
-      distinct++;
-      count += n;
-    }
+    if (n || held?.[i]) distinct++;
+    count += n;
   }
   return { distinct, count };
+}
+
+/** Which of the terms `text` (a path) holds, one flag per pattern, and how many. */
+export function termsIn(text: string, patterns: readonly RegExp[]): { held: boolean[]; distinct: number } {
+  const held = patterns.map((re) => {
+    re.lastIndex = 0;
+    return re.test(text);
+  });
+  return { held, distinct: held.filter(Boolean).length };
 }
