@@ -23,6 +23,7 @@ beforeAll(async () => {
   writeFileSync(join(repo, 'src/b.py'), 'def parse(x):\n    return x\n');
   writeFileSync(join(repo, 'src/c.ts'), 'export function parseOptions(o: Options) {\n  // options parsed: parse, parse, parse\n  return o;\n}\n');
   writeFileSync(join(repo, 'src/d.bin'), Buffer.concat([Buffer.from('parse options'), Buffer.alloc(16), Buffer.from('parse options')]));
+  writeFileSync(join(repo, 'aaa.txt'), 'nothing to see\n'.repeat(20));
   mkdirSync(join(repo, 'lib/options'), { recursive: true });
   writeFileSync(join(repo, 'lib/options/read.py'), 'def read_all(zebra):\n    return zebra\n');
   writeFileSync(join(repo, '.gitignore'), 'gen/\n');
@@ -62,9 +63,9 @@ describe('DiskView.filesHolding', () => {
     // 'options' is in no text of the folder but in this path: with 'parse' in its text it holds both.
     expect((await view.filesHolding(scanTerms('parse options'), 16, 1 << 30)).map((f) => f.file.path)).not.toContain('lib/options/read.py');
     expect((await view.filesHolding(scanTerms('read options'), 16, 1 << 30)).map((f) => f.file.path)).toEqual(['lib/options/read.py']);
-    // Within a budget that the walk order's first files fill, the path's file is still read.
-    const first = [...view.walked.values()][0]!;
-    expect((await view.filesHolding(scanTerms('zebra options'), 16, first.size + 200)).map((f) => f.file.path)).toEqual(['lib/options/read.py']);
+    // Within a budget of one file (the walk lists aaa.txt first), that file is the path's.
+    const size = view.walkedFile('lib/options/read.py')!.size;
+    expect((await view.filesHolding(scanTerms('zebra options'), 16, size)).map((f) => f.file.path)).toEqual(['lib/options/read.py']);
   });
 
   it('scans no more than maxBytes of files', async () => {
