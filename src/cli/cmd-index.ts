@@ -141,7 +141,9 @@ async function createChunker(workers: number, quiet: boolean, io: CliIo, helper:
     dispose: async () => {
       const h = helped as HelpedChunker | null;
       if (h) trace(`chunked ${h.localFiles} files in-thread, ${h.helperFiles} in the helper thread`);
-      await Promise.all([h?.dispose(), pool?.dispose(), early?.terminate()]);
+      // The helper is not waited for (HelpedChunker.dispose); an unused one is stopped the same way.
+      if (!h) void early?.terminate();
+      await Promise.all([h?.dispose(), pool?.dispose()]);
       if (local) (await local).dispose();
     },
   };

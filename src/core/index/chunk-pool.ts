@@ -304,16 +304,19 @@ export class HelpedChunker implements FileChunker {
     });
   }
 
+  /**
+   * Stop: reject what is queued or in flight and ask the helper to terminate, without waiting
+   * for its exit (~8 ms of a 100-file index's wall, idle, with nothing left to do but exit).
+   */
   async dispose(): Promise<void> {
     if (this.#disposed) return;
     this.#disposed = true;
     this.#dead = true;
-    const stopping = this.#handle?.terminate();
+    Promise.resolve(this.#handle?.terminate()).catch(() => undefined);
     const error = new Error('HelpedChunker is disposed');
     for (const j of [...this.#sent.values(), ...this.#queue]) j.reject(error);
     this.#sent.clear();
     this.#queue.length = 0;
-    await Promise.allSettled([stopping]);
   }
 
   #pump(): void {
