@@ -127,7 +127,7 @@ async function createChunker(workers: number, quiet: boolean, io: CliIo, helper:
       else if (early && work.bytes >= HELPER_MIN_BYTES) {
         helped = new HelpedChunker({ spawn: (events) => early.adopt(events), local: async () => inThread, defer: setImmediate, onWorkerLost: lost });
       } else void early?.terminate();
-      const how = usePool ? `${workers} worker threads` : helped ? `in-thread, helped by thread ${early!.threadId} (${helped.helperReady ? 'ready' : 'loading'})` : 'in-thread';
+      const how = usePool ? `${workers} worker threads` : helped ? `in-thread, helped by thread ${early!.threadId}` : 'in-thread';
       trace(`chunking ${work.files} files, ${(work.bytes / 1e6).toFixed(1)} MB${work.complete ? '' : ' so far'}: ${how}`);
     },
     chunkFile: (path, text) => {
