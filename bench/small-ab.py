@@ -2,7 +2,7 @@
 """Small-folder fixed costs of the CLI, two builds interleaved (issue 34: a 100-file
 repository indexed in <= 0.5 s, a one-shot search in <= 0.25 s, process start included).
 
-Usage: python3 bench/small-ab.py DIR [--base ROOT] [--rounds N] [--query Q] [--out FILE]
+Usage: python3 bench/small-ab.py DIR [--base ROOT] [--rounds N] [--query Q] [--out FILE] [--env K=V …] [--rt]
 
 For each round and each build in turn (this checkout, then --base if given), a new index
 of DIR each time:
@@ -15,6 +15,9 @@ the same files (bench/fts5-windows.py, process start included) and one `rg -i -c
 Wall is measured around each process; CPU is the child's user + sys (wait4), plus, served,
 the server's own CPU over the command (/proc/<pid>/stat). Prints medians (and min-max) per
 build and measure; each build's homes are /tmp/small-ab-<label>-{cold,served}.
+--env K=V (repeatable): environment for this checkout's commands only (e.g. SIFT_CHUNK_HELPER=1).
+--rt: every command (and the warm servers) under `chrt -f 10` (root): real-time processes are not
+preempted by the machine's other processes, so a loaded machine measures about as a quiet one.
 """
 import argparse
 import json
@@ -36,8 +39,12 @@ def proc_cpu_s(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / CLK
 
 
+RT = []  # ["chrt", "-f", "10"] with --rt
+
+
 def timed(cmd, env, server_pid=None, ok=(0,)):
     """Run cmd; return (wall s, server CPU s or None, stdout bytes)."""
+    cmd = RT + cmd
     s0 = proc_cpu_s(server_pid) if server_pid else None
     t0 = time.perf_counter()
     p = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -65,8 +72,8 @@ def fmt(xs, scale=1000):
 
 
 class Build:
-    def __init__(self, label: str, root: str):
-        self.label, self.root = label, root
+    def __init__(self, label: str, root: str, extra: dict | None = None):
+        self.label, self.root, self.extra = label, root, extra or {}
         self.sift = [shutil.which("node") or "node", os.path.join(root, "bin", "sift")]
         self.cold_home = f"/tmp/small-ab-{label}-cold"
         self.served_home = f"/tmp/small-ab-{label}-served"
@@ -74,14 +81,14 @@ class Build:
 
     def env(self, home: str, server: str) -> dict:
         e = {k: v for k, v in os.environ.items() if not k.startswith("SIFT_")}
-        e.update(SIFT_HOME=home, SIFT_SERVER=server)
+        e.update(SIFT_HOME=home, SIFT_SERVER=server, **self.extra)
         e.pop("CI", None)
         return e
 
     def start_server(self, folder: str):
         shutil.rmtree(self.served_home, ignore_errors=True)
         # The first command of a home runs in-process and starts the server after its answer.
-        subprocess.run(self.sift + ["index", folder, "--no-embed", "-q"], env=self.env(self.served_home, "1"), check=True)
+        subprocess.run(RT + self.sift + ["index", folder, "--no-embed", "-q"], env=self.env(self.served_home, "1"), check=True)
         for _ in range(200):
             st = subprocess.run(self.sift + ["serve", "--status", "--json"], env=self.env(self.served_home, "1"), capture_output=True, text=True)
             status = json.loads(st.stdout or "{}")
@@ -106,9 +113,13 @@ def main():
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--query", default="parse multipart request body")
     ap.add_argument("--out", help="also write the table (markdown) here")
+    ap.add_argument("--env", action="append", default=[], help="K=V for this checkout's commands only")
+    ap.add_argument("--rt", action="store_true", help="run every command under chrt -f 10 (see above)")
     a = ap.parse_args()
+    if a.rt:
+        RT.extend(["chrt", "-f", "10"])
     folder = os.path.abspath(a.dir)
-    builds = [Build("this", HERE)] + ([Build("base", os.path.abspath(a.base))] if a.base else [])
+    builds = [Build("this", HERE, dict(kv.split("=", 1) for kv in a.env))] + ([Build("base", os.path.abspath(a.base))] if a.base else [])
 
     # The natives' files: rg's list (.gitignore honoured, as Sift's walker does for these folders).
     files = subprocess.run(["rg", "--files", folder], capture_output=True, text=True, check=True).stdout.split()
@@ -145,7 +156,8 @@ def main():
 
     load = os.getloadavg()
     lines = [
-        f"{folder}: {len(files)} files; {a.rounds} rounds, builds interleaved; load {load[0]:.1f} {load[1]:.1f} {load[2]:.1f} at the end",
+        f"{folder}: {len(files)} files; {a.rounds} rounds, builds interleaved; load {load[0]:.1f} {load[1]:.1f} {load[2]:.1f} at the end"
+        + (", every command real-time (chrt -f 10)" if a.rt else "") + (f"; this build with {' '.join(a.env)}" if a.env else ""),
         "",
         "| build | measure | wall ms median (min-max) | process CPU ms | server CPU ms |",
         "|---|---|---|---|---|",

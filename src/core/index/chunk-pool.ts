@@ -220,3 +220,167 @@ export class ChunkPool implements FileChunker {
     for (const p of orphans) this.#inThread(p.path, p.text).then(p.resolve, p.reject);
   }
 }
+
+/** Characters of text a HelpedChunker's helper is given ahead (HelpedChunkerOptions.aheadChars). */
+export const HELPER_AHEAD_CHARS = 48_000;
+
+export interface HelpedChunkerOptions {
+  /** Start (or adopt) the one helper worker; it reports through `events` from then on. */
+  spawn: (events: ChunkWorkerEvents) => ChunkWorkerHandle;
+  /** This thread's chunker (called lazily, once). */
+  local: () => Promise<FileChunker>;
+  /**
+   * Run `fn` after the events already queued (Node: setImmediate): this thread chunks one file
+   * per turn, and the helper's replies (and its next files) are handled between two.
+   */
+  defer: (fn: () => void) => void;
+  /** Characters of text in flight to the helper at most (default HELPER_AHEAD_CHARS); it always gets at least one file. */
+  aheadChars?: number;
+  /** Told once if the helper dies or cannot start (its files are then chunked here). */
+  onWorkerLost?: (why: string) => void;
+}
+
+interface Job {
+  path: string;
+  text: string;
+  resolve: (r: ChunkOutput) => void;
+  reject: (e: Error) => void;
+}
+
+/**
+ * HelpedChunker: a FileChunker for a run too small for a pool, where this thread chunks and ONE
+ * helper worker takes files from the same queue (files in the order asked for): the helper is
+ * kept `aheadChars` ahead while it keeps up, this thread chunks the next file each turn, so the
+ * split follows each side's speed (a cold helper, batch writes on this thread). A file goes to
+ * the helper only while this thread has at least as much text left as the helper has in flight,
+ * so the run does not end waiting for the helper's files. Results are the same either way: the
+ * helper runs `chunkForStore` as ChunkPool's workers do, and `local` is the in-thread chunker.
+ *
+ * The helper's failure or death is ChunkPool's: its files in flight go back to the queue's head
+ * and every later file is chunked here. `dispose()` terminates the helper and rejects what is
+ * queued or in flight.
+ */
+export class HelpedChunker implements FileChunker {
+  readonly #opts: Required<Pick<HelpedChunkerOptions, 'aheadChars'>> & HelpedChunkerOptions;
+  readonly #queue: Job[] = [];
+  /** Characters of text in #queue. */
+  #queued = 0;
+  readonly #sent = new Map<number, Job>();
+  /** Characters of text in #sent. */
+  #sentChars = 0;
+  #handle: ChunkWorkerHandle | null = null;
+  #ready = false;
+  #dead = false;
+  #disposed = false;
+  #localBusy = false;
+  #localDue = false;
+  #local: Promise<FileChunker> | null = null;
+  #nextId = 1;
+  /** Files chunked by the helper / by this thread (for traces and tests). */
+  helperFiles = 0;
+  localFiles = 0;
+
+  constructor(opts: HelpedChunkerOptions) {
+    this.#opts = { ...opts, aheadChars: opts.aheadChars ?? HELPER_AHEAD_CHARS };
+    try {
+      this.#handle = opts.spawn({ message: (m) => this.#receive(m), lost: (why) => this.#lose(why) });
+    } catch (e) {
+      this.#dead = true;
+      opts.onWorkerLost?.(`could not start: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+
+  /** The helper has loaded and is alive. */
+  get helperReady(): boolean {
+    return this.#ready && !this.#dead;
+  }
+
+  chunkFile(path: string, text: string): Promise<ChunkOutput> {
+    if (this.#disposed) return Promise.reject(new Error('HelpedChunker is disposed'));
+    return new Promise<ChunkOutput>((resolve, reject) => {
+      this.#queue.push({ path, text, resolve, reject });
+      this.#queued += text.length;
+      this.#pump();
+    });
+  }
+
+  /**
+   * Stop: reject what is queued or in flight and ask the helper to terminate, without waiting
+   * for its exit (~8 ms of a 100-file index's wall, idle, with nothing left to do but exit).
+   */
+  async dispose(): Promise<void> {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    this.#dead = true;
+    Promise.resolve(this.#handle?.terminate()).catch(() => undefined);
+    const error = new Error('HelpedChunker is disposed');
+    for (const j of [...this.#sent.values(), ...this.#queue]) j.reject(error);
+    this.#sent.clear();
+    this.#queue.length = 0;
+  }
+
+  #pump(): void {
+    while (this.#ready && !this.#dead && this.#queue.length > 0) {
+      const next = this.#queue[0]!;
+      const len = next.text.length;
+      const inFlight = this.#sentChars + len;
+      if (this.#sent.size > 0 && (inFlight > this.#opts.aheadChars || inFlight > this.#queued - len)) break;
+      this.#queue.shift();
+      this.#queued -= len;
+      const id = this.#nextId++;
+      this.#sent.set(id, next);
+      this.#sentChars += len;
+      this.#handle!.post({ id, path: next.path, text: next.text });
+    }
+    if (!this.#localBusy && !this.#localDue && this.#queue.length > 0) {
+      this.#localDue = true;
+      this.#opts.defer(() => this.#localTurn());
+    }
+  }
+
+  #localTurn(): void {
+    this.#localDue = false;
+    const job = this.#queue.shift();
+    if (!job || this.#disposed) return;
+    this.#queued -= job.text.length;
+    this.#localBusy = true;
+    this.localFiles++;
+    (this.#local ??= this.#opts.local())
+      .then((c) => c.chunkFile(job.path, job.text))
+      .then(job.resolve, job.reject)
+      .finally(() => {
+        this.#localBusy = false;
+        this.#pump();
+      });
+  }
+
+  #receive(m: ChunkReply | ChunkerStartup): void {
+    if ('failed' in m) return this.#lose(`failed to start: ${m.failed}`);
+    if ('ready' in m) {
+      this.#ready = true;
+      return this.#pump();
+    }
+    const job = this.#sent.get(m.id);
+    if (!job) return;
+    this.#sent.delete(m.id);
+    this.#sentChars -= job.text.length;
+    this.helperFiles++;
+    if ('error' in m) job.reject(new Error(m.error));
+    else job.resolve(m.result);
+    this.#pump();
+  }
+
+  /** Retire the helper; its files in flight go back to the head of the queue, in order. */
+  #lose(why: string): void {
+    if (this.#dead) return;
+    this.#dead = true;
+    Promise.resolve(this.#handle?.terminate()).catch(() => undefined);
+    this.#opts.onWorkerLost?.(why);
+    const orphans = [...this.#sent.values()];
+    this.#sent.clear();
+    this.#sentChars = 0;
+    for (const j of orphans) this.#queued += j.text.length;
+    this.#queue.unshift(...orphans);
+    this.#pump();
+  }
+}
