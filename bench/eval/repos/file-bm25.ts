@@ -7,10 +7,10 @@
  * same stems and expansions) and column weights (config.ts BM25_COLUMN_WEIGHTS). Reported per
  * repository: NDCG@10 of Sift (keyword mode, in process), of the file table alone (× the
  * file's kind factor for the question's intent), and of Sift's files re-ranked by reciprocal rank
- * fusion with the file table's (weight `--w`; `siftFiles`: Sift's files alone, each once, as the fusion lists them); and where the file table ranks the answers of
+ * fusion with the file table's (weight `--w`; `siftFiles`: Sift's files alone, each once, as the fusion lists them; `siftFill`: those, then Sift's next files from a list of 30); and where the file table ranks the answers of
  * Sift's misses. Nothing is written to the index (a TEMP table of the connection).
  *
- * Usage: npx tsx bench/eval/repos/file-bm25.ts [repo …] [--w 0.25,0.5,1] [--cols names,path_words,tokens] [--prose-only] [--keep-first] [--source pieces] [--out FILE]
+ * Usage: npx tsx bench/eval/repos/file-bm25.ts [repo …] [--w 0.25,0.5,1] [--cols names,path_words,tokens] [--prose-only] [--keep-first] [--reorder-only] [--source pieces] [--out FILE]
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -49,9 +49,10 @@ function fuse(sift: readonly string[], files: readonly string[], w: number): str
 }
 
 async function main(): Promise<void> {
-  const { positional, flags } = parseArgs(process.argv.slice(2), ['prose-only', 'keep-first']);
+  const { positional, flags } = parseArgs(process.argv.slice(2), ['prose-only', 'keep-first', 'reorder-only']);
   const proseOnly = flags.has('prose-only');
   const keepFirst = flags.has('keep-first');
+  const reorderOnly = flags.has('reorder-only');
   // --source pieces: the files ranked by the query-time leg over the pieces' doclists (file-table.ts fileLevelScores) instead of the table.
   const fromPieces = flags.get('source') === 'pieces';
   const cols = String(flags.get('cols') ?? ALL_COLS.join(',')).split(',');
@@ -77,7 +78,7 @@ async function main(): Promise<void> {
       cost.fileBytes += await size('temp.files_fts_data');
       cost.chunkBytes += await size('chunks_fts_data');
       const searcher = new Searcher(store);
-      const sums: Record<string, number[]> = { sift: [], siftFiles: [], file: [] };
+      const sums: Record<string, number[]> = { sift: [], siftFiles: [], siftFill: [], file: [] };
       for (const w of ws) sums[`fused${w}`] = [];
       for (const question of qs) {
         const pq = processQuery(question.question);
@@ -104,9 +105,13 @@ async function main(): Promise<void> {
         const s = ndcg(sift, question.answers);
         sums.sift.push(s);
         sums.siftFiles.push(ndcg([...new Set(sift)], question.answers));
+        // Sift's files each once, the slots repeats took filled from its own longer list (limit 30).
+        const longer = (await searcher.search(question.question, { mode: 'bm25', limit: 30 })).results.map((r) => r.path);
+        sums.siftFill.push(ndcg([...new Set([...new Set(sift), ...longer])], question.answers));
         sums.file.push(ndcg(ranked, question.answers));
         for (const w of ws) {
-          const fused = fuse(sift, ranked, w);
+          // --reorder-only: the table only reorders Sift's files (none of its own enter).
+          const fused = reorderOnly ? fuse(sift, ranked, w).filter((p) => sift.includes(p)) : fuse(sift, ranked, w);
           // --keep-first: Sift's first file stays first; the rest fuse.
           sums[`fused${w}`].push(ndcg(keepFirst && sift.length ? [sift[0], ...fused.filter((p) => p !== sift[0])] : fused, question.answers));
         }
