@@ -28,7 +28,7 @@ interface Result {
   context_line: number | null;
   def_line: number | null;
   matched_name?: string | null;
-  more: Array<{ start_line: number; end_line: number; content: string; context: string | null; context_line: number | null }>;
+  more: Array<{ start_line: number; end_line: number; content: string; context: string | null; context_line: number | null; same_definition: boolean }>;
   vector_score: number;
   explain?: { vector_floor: number | null; vector_dropped: number; signals: Array<{ signal: string; value: number }> };
 }
@@ -84,8 +84,9 @@ describe('results a developer trusts (golden, bm25)', () => {
     const pcl = res.filter((r) => r.symbol === 'parse_command_line');
     expect(pcl).toHaveLength(1);
     expect(pcl[0].more.length).toBeGreaterThan(0);
-    // Later pieces carry the signature (line 4) as context; the head itself carries none.
-    for (const m of [pcl[0], ...pcl[0].more]) {
+    // Later pieces carry the signature (line 4) as context; the head itself carries none. (Other
+    // definitions of the file folded in by diversity, same_definition false, carry their own.)
+    for (const m of [pcl[0], ...pcl[0].more.filter((p) => p.same_definition)]) {
       if (m.start_line > 4) expect([m.context, m.context_line]).toEqual(['def parse_command_line(self):', 4]);
       else expect(m.context).toBeNull();
     }

@@ -179,14 +179,17 @@ describe('rankGroups diversity', () => {
     expect(all[1 + DIVERSITY.maxPass].explain.some((e) => e.signal === 'diversity')).toBe(true);
     for (let i = 1; i < all.length; i++) expect(all[i].combinedScore).toBeLessThanOrEqual(all[i - 1].combinedScore);
   });
-  it('keeps a second piece of a file when the alternatives score far lower', () => {
+  it('keeps a second piece of a file only when the alternatives score less than half as much', () => {
     const fileOf: Record<number, string> = { 1: 'a.go', 2: 'a.go', 3: 'b.go', 4: 'c.go' };
-    // 9 × 0.8 ≥ 6: the strong second piece stays ahead of weaker matches in other files.
-    expect(rankGroups(legs([[1, 10], [2, 9], [3, 6], [4, 3]], fileOf), w, 3).map((g) => g.id)).toEqual([1, 2, 3]);
-    // 9 × 0.8 < 8: a comparable alternative takes the slot, and the piece folds into a.go's result.
-    const out = rankGroups(legs([[1, 10], [2, 9], [3, 8], [4, 3]], fileOf), w, 3);
-    expect(out.map((g) => g.id)).toEqual([1, 3, 4]);
-    expect(out[0].filePieces.map((g) => g.id)).toEqual([2]);
+    // 9 × 0.5 ≥ 4: the strong second piece stays ahead of far weaker matches in other files.
+    expect(rankGroups(legs([[1, 10], [2, 9], [3, 4], [4, 3]], fileOf), w, 3).map((g) => g.id)).toEqual([1, 2, 3]);
+    // 9 × 0.5 < 6 (and < 8): the alternative takes the slot, and the piece folds into a.go's
+    // result (session 10: at 0.8 the piece kept its slot against 6 and only repeated a listed file).
+    for (const third of [8, 6]) {
+      const out = rankGroups(legs([[1, 10], [2, 9], [3, third], [4, 3]], fileOf), w, 3);
+      expect(out.map((g) => g.id)).toEqual([1, 3, 4]);
+      expect(out[0].filePieces.map((g) => g.id)).toEqual([2]);
+    }
   });
   it('a held-back piece is found at its file\'s rank, in its first result', () => {
     const fileOf: Record<number, string> = { 1: 'a.go', 2: 'a.go' };
