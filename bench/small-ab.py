@@ -15,7 +15,7 @@ the same files (bench/fts5-windows.py, process start included) and one `rg -i -c
 Wall is measured around each process; CPU is the child's user + sys (wait4), plus, served,
 the server's own CPU over the command (/proc/<pid>/stat). Prints medians (and min-max) per
 build and measure; each build's homes are /tmp/small-ab-<label>-{cold,served}.
---env K=V (repeatable): environment for this checkout's commands only (e.g. SIFT_CHUNK_HELPER=1).
+--env K=V (repeatable): environment for this checkout's commands only (e.g. SIFT_CHUNK_WORKERS=0).
 --rt: every command (and the warm servers) under `chrt -f 10` (root): real-time processes are not
 preempted by the machine's other processes, so a loaded machine measures about as a quiet one.
 """

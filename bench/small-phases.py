@@ -14,7 +14,7 @@ Trace lines of a build without the `main` column (before 2026-11-30) count as un
 --rt runs each command under `chrt -f 10` (root): a real-time process is not preempted by the
 machine's other (normal) processes, so a shared, loaded machine measures about as a quiet one
 would (its threads still share the cores with each other). --env / --base-env: environment for
-this checkout's / the base's runs (e.g. SIFT_CHUNK_HELPER=0 to compare a feature on and off).
+this checkout's / the base's runs (e.g. SIFT_CHUNK_WORKERS=0 to compare a feature on and off).
 """
 import argparse
 import os

@@ -68,11 +68,10 @@ const result = await esbuild.build({
   plugins: [lazyAjv],
 }).catch((e) => giveUp(e instanceof Error ? e.message.split('\n')[0] : String(e)));
 // The warm server's client (src/cli/serve-client.ts), which bin/sift loads before main: one
-// file of its own (no shared chunks to resolve and load: ~5 ms of every served command). So is
-// the chunk helper's starter (src/cli/chunk-helper.ts), loaded before main for a small index.
+// file of its own (no shared chunks to resolve and load: ~5 ms of every served command).
 const client = await esbuild.build({
   absWorkingDir: root,
-  entryPoints: { client: 'src/cli/serve-client.ts', 'chunk-helper': 'src/cli/chunk-helper.ts' },
+  entryPoints: { client: 'src/cli/serve-client.ts' },
   outdir: tmp,
   bundle: true,
   format: 'esm',

@@ -10,7 +10,6 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { ChunkPool, defaultPoolSize, type ChunkWorkerEvents, type ChunkWorkerHandle } from '../core/index/chunk-pool.ts';
 import type { FileChunker } from '../core/index/indexer.ts';
-import type { EarlyChunkThread } from './chunk-helper.ts';
 import { trace } from './trace.ts';
 
 export const DEFAULT_POOL_SIZE = defaultPoolSize(availableParallelism());
@@ -51,18 +50,7 @@ export function spawnChunkThread(events: ChunkWorkerEvents, bootstrap = workerBo
   return { post: (req) => worker.postMessage(req), terminate: () => worker.terminate() };
 }
 
-/**
- * A pool of `size` chunk threads; `fallback` chunks what no live thread can (see ChunkPool).
- * `first`: a thread started before the run (chunk-helper.ts), adopted as the first of them.
- */
-export function createChunkPool(size: number, fallback: () => Promise<FileChunker>, onWorkerLost?: (why: string) => void, bootstrap = workerBootstrap(), first?: EarlyChunkThread): ChunkPool {
-  let early = first ?? null;
-  return new ChunkPool({
-    size, fallback, onWorkerLost,
-    spawn: (events) => {
-      const adopt = early;
-      early = null;
-      return adopt ? adopt.adopt(events) : spawnChunkThread(events, bootstrap);
-    },
-  });
+/** A pool of `size` chunk threads; `fallback` chunks what no live thread can (see ChunkPool). */
+export function createChunkPool(size: number, fallback: () => Promise<FileChunker>, onWorkerLost?: (why: string) => void, bootstrap = workerBootstrap()): ChunkPool {
+  return new ChunkPool({ size, fallback, onWorkerLost, spawn: (events) => spawnChunkThread(events, bootstrap) });
 }

@@ -10,8 +10,6 @@ import { nodeWasmLoader } from '../core/chunk/grammars-node.ts';
 import { chunkForStore, indexCodebase, type FileChunker, type IndexSummary } from '../core/index/indexer.ts';
 import { nativeSha256, nativeSha256Digest } from './node-hash.ts';
 import { createChunkPool, DEFAULT_POOL_SIZE } from './chunk-pool.ts';
-import type { EarlyChunkThread } from './chunk-helper.ts';
-import { HelpedChunker } from '../core/index/chunk-pool.ts';
 import { nodeTextCodec } from '../core/store/text-codec-node.ts';
 import type { EmbedSummary } from '../core/embed/embed-pass.ts';
 import { PAGE_CACHE_KIB, type Store } from '../core/store/store.ts';
@@ -39,8 +37,6 @@ export interface IndexCliOptions {
   embedOff?: string;
   /** Where output, notes and progress go (default: this process's streams; the warm server's client otherwise). */
   io?: CliIo;
-  /** A chunk thread bin/sift started for this run (chunk-helper.ts): used, or stopped, by the run's chunker. */
-  helper?: EarlyChunkThread | null;
   /**
    * Called when the keyword pass is done, before embedding: a new index built beside its final
    * name goes into place here (main.ts), so keyword search works while embedding runs. Returns
@@ -87,63 +83,41 @@ const EMBED_WRITE_GROUP_MAX = 131_072;
 const EMBED_POOL_MIN_CHUNKS = 20_000;
 
 /**
- * A run of fewer bytes than this (with a helper thread started: chunk-helper.ts) chunks in-thread
- * only and stops the helper: ~50 ms of chunking, less than a cold helper's first files take.
+ * The chunker for this run: in-thread for a small run, else a worker pool too (core's
+ * ChunkPool: a thread that dies or cannot start hands its files to the in-thread chunker). The
+ * walk tells the size of the run (FileChunker.expect): below POOL_MIN_BYTES, with the walk
+ * complete, no thread starts; otherwise the pool starts at once and gets every file after the
+ * first IN_THREAD_FIRST_FILES, which are chunked here while the threads load. Either way a file
+ * comes back as chunkForStore makes it (the worker's code), with Node's native hash and codec.
  */
-const HELPER_MIN_BYTES = 96 * 1024;
-
-/**
- * The chunker for this run: in-thread for a small run (helped by the thread bin/sift started,
- * if any), else a worker pool too (core's ChunkPool: a thread that dies or cannot start hands its
- * files to the in-thread chunker). The walk tells the size of the run (FileChunker.expect):
- * below POOL_MIN_BYTES, with the walk complete, no thread starts; otherwise the pool starts at
- * once (adopting the helper as its first thread) and gets every file after the first
- * IN_THREAD_FIRST_FILES, which are chunked here while the threads load. A small run with a helper
- * (at least HELPER_MIN_BYTES) chunks on both threads from one queue (core's HelpedChunker).
- * Either way a file comes back as chunkForStore makes it (the worker's code), with Node's native
- * hash and codec.
- */
-async function createChunker(workers: number, quiet: boolean, io: CliIo, helper: EarlyChunkThread | null): Promise<{ chunker: FileChunker; concurrency: number; dispose: () => Promise<void> }> {
+async function createChunker(workers: number, quiet: boolean, io: CliIo): Promise<{ chunker: FileChunker; concurrency: number; dispose: () => Promise<void> }> {
   let local: Promise<Chunker> | null = null;
   const loadLocal = (): Promise<Chunker> => (local ??= Chunker.create({ loadWasm: nodeWasmLoader }));
   const inThread: FileChunker = {
     chunkFile: async (path, text) => chunkForStore(await loadLocal(), path, text, { codec: nodeTextCodec, sha256Hex: nativeSha256 }),
   };
-  const lost = (why: string): void => {
-    // Same results, only slower: say so once per thread lost.
-    if (!quiet) io.err(`sift: a chunk worker stopped (${why.split('\n')[0]}); its files are chunked on the main thread\n`);
-  };
-  const early = workers > 0 ? helper : null;
-  if (helper && !early) void helper.terminate();
-  const pool = workers > 0 ? createChunkPool(workers, async () => inThread, lost, undefined, early ?? undefined) : null;
+  const pool = workers > 0
+    ? createChunkPool(workers, async () => inThread, (why) => {
+      // Same results, only slower: say so once per thread lost.
+      if (!quiet) io.err(`sift: a chunk worker stopped (${why.split('\n')[0]}); its files are chunked on the main thread\n`);
+    })
+    : null;
   // Unknown until `expect` (a caller that never tells gets the pool after the first files).
   let usePool = pool !== null;
-  let helped: HelpedChunker | null = null;
   let seen = 0;
   const chunker: FileChunker = {
     expect: (work) => {
       usePool = pool !== null && (!work.complete || work.bytes >= POOL_MIN_BYTES);
       if (usePool) pool!.start();
-      else if (early && work.bytes >= HELPER_MIN_BYTES) {
-        helped = new HelpedChunker({ spawn: (events) => early.adopt(events), local: async () => inThread, defer: setImmediate, onWorkerLost: lost });
-      } else void early?.terminate();
-      const how = usePool ? `${workers} worker threads` : helped ? `in-thread, helped by thread ${early!.threadId}` : 'in-thread';
-      trace(`chunking ${work.files} files, ${(work.bytes / 1e6).toFixed(1)} MB${work.complete ? '' : ' so far'}: ${how}`);
+      trace(`chunking ${work.files} files, ${(work.bytes / 1e6).toFixed(1)} MB${work.complete ? '' : ' so far'}: ${usePool ? `${workers} worker threads` : 'in-thread'}`);
     },
-    chunkFile: (path, text) => {
-      if (helped) return helped.chunkFile(path, text);
-      return usePool && ++seen > IN_THREAD_FIRST_FILES ? pool!.chunkFile(path, text) : inThread.chunkFile(path, text);
-    },
+    chunkFile: (path, text) => (usePool && ++seen > IN_THREAD_FIRST_FILES ? pool!.chunkFile(path, text) : inThread.chunkFile(path, text)),
   };
   return {
     chunker,
     concurrency: Math.max(1, workers) * FILES_AHEAD_PER_WORKER,
     dispose: async () => {
-      const h = helped as HelpedChunker | null;
-      if (h) trace(`chunked ${h.localFiles} files in-thread, ${h.helperFiles} in the helper thread`);
-      // The helper is not waited for (HelpedChunker.dispose); an unused one is stopped the same way.
-      if (!h) void early?.terminate();
-      await Promise.all([h?.dispose(), pool?.dispose()]);
+      await pool?.dispose();
       if (local) (await local).dispose();
     },
   };
@@ -213,7 +187,7 @@ export async function updateIndex(dir: string, given: Store, paths: IndexPaths, 
     if (!o.quiet) io.progress(line);
   };
   const warnings: string[] = [];
-  const { chunker, concurrency, dispose } = await createChunker(workerCount(o), o.quiet, io, o.helper ?? null);
+  const { chunker, concurrency, dispose } = await createChunker(workerCount(o), o.quiet, io);
   let lexical: IndexSummary;
   const ac = new AbortController();
   let stage = '';

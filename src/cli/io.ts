@@ -6,7 +6,6 @@
  * process.exitCode itself, and its output is the same bytes either way.
  */
 import type { WarmIndexes } from './warm-indexes.ts';
-import type { EarlyChunkThread } from './chunk-helper.ts';
 
 export interface CliIo {
   out(text: string): void;
@@ -42,11 +41,6 @@ export interface Invocation {
    * place (main.ts rebuild); a bigger one is built in place, so a killed first run resumes.
    */
   smallFolder?: boolean;
-  /**
-   * `index`/`rebuild` of a small folder in its own process: the chunk thread bin/sift started for
-   * it before the bundle loaded (chunk-helper.ts), or null; the run uses it or stops it.
-   */
-  chunkHelper?: EarlyChunkThread | null;
 }
 
 /** main.ts `run`: a command line in, its exit code out (passed to the server so it need not import main). */

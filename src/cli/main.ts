@@ -337,7 +337,7 @@ async function main(argv: string[], r: RunState): Promise<number> {
       const dir = folder(dirArg);
       const paths = indexPaths(dir, v.db);
       r.index = paths;
-      const o = { ...indexOptions(v), io, helper: r.chunkHelper ?? null };
+      const o = { ...indexOptions(v), io };
       const lock = await writerLock(paths, o.quiet, io, r.warm !== null);
       trace('writer lock taken');
       try {
@@ -487,7 +487,7 @@ async function main(argv: string[], r: RunState): Promise<number> {
 
 /** Runs one command line; returns its exit code. Every failure is one line on `inv.io`'s stderr. */
 export async function run(argv: string[], inv: Partial<Invocation> = {}): Promise<number> {
-  const r: RunState = { io: inv.io ?? processIo, warm: inv.warm ?? null, smallFolder: inv.smallFolder, chunkHelper: inv.chunkHelper, index: null };
+  const r: RunState = { io: inv.io ?? processIo, warm: inv.warm ?? null, smallFolder: inv.smallFolder, index: null };
   try {
     const code = await main(argv, r);
     trace('command done');
