@@ -90,6 +90,15 @@ const searchResult: JsonSchema = {
     lines: { type: 'array', items: lineText, description: 'Signature and best matching lines (detail "brief").' },
     more_matches: { type: 'integer', description: 'Other matching pieces of the same definition.' },
     more_in_file: { type: 'integer', description: 'Other matching definitions of the same file, not listed apart (search `path` to see them).' },
+    also_in_file: {
+      type: 'array',
+      description: 'Where the other matching definitions folded into this result are (of those counted in more_in_file): a described function may be one of them.',
+      items: {
+        type: 'object',
+        properties: { start_line: { type: 'integer' }, end_line: { type: 'integer' }, kind: { type: 'string' }, symbol: { type: 'string' } },
+        required: ['start_line', 'end_line', 'kind'],
+      },
+    },
   },
   required: ['rank', 'path', 'start_line', 'end_line', 'kind', 'detail'],
 };

@@ -56,6 +56,9 @@ export function searchEntry(r: SearchResult & { codebase: string }, multi: boole
   const label = `${r.chunkType}${name ? ` ${name}` : ''}${r.parent && name !== r.parent ? ` (in ${r.parent})` : ''}`;
   const where = `${multi ? `[${r.codebase}] ` : ''}${r.path}:${r.startLine}-${r.endLine}`;
   const counts = moreCounts(r);
+  // The file's other matching definitions folded into this result (diversity gave their slots to
+  // other files): where they are, so an agent looking for one needs no second call.
+  const folded = r.more.filter((m) => !m.sameDefinition);
   const base = compact({
     rank: r.rank,
     codebase: multi ? r.codebase : undefined,
@@ -69,8 +72,10 @@ export function searchEntry(r: SearchResult & { codebase: string }, multi: boole
     score: Number(r.combinedScore.toFixed(4)),
     more_matches: counts.definition || undefined,
     more_in_file: counts.inFile || undefined,
+    also_in_file: folded.length ? folded.map((m) => compact({ start_line: m.startLine, end_line: m.endLine, kind: m.chunkType, symbol: m.symbol ?? undefined })) : undefined,
   });
-  const title = `${r.rank}. ${printable(where)} · ${printable(label)} · ${r.language}${counts.definition ? ` · +${counts.definition} more matches in it` : ''}${counts.inFile ? ` · +${counts.inFile} more in this file` : ''}\n`;
+  const title = `${r.rank}. ${printable(where)} · ${printable(label)} · ${r.language}${counts.definition ? ` · +${counts.definition} more matches in it` : ''}${counts.inFile ? ` · +${counts.inFile} more in this file` : ''}\n`
+    + (folded.length ? `   also in this file: ${folded.map((m) => `${m.startLine}-${m.endLine} ${printable(`${m.chunkType}${m.symbol ? ` ${m.symbol}` : ''}`)}`).join('; ')}\n` : '');
   const lines = r.content.split('\n');
   const width = String(r.endLine).length;
 

@@ -129,6 +129,24 @@ describe('search', () => {
     expect(t.results[0].rank).toBe(t.offset + 1);
   });
 
+  it('says where the folded definitions of a file are (also_in_file), in the structured and the text answer', async () => {
+    const a = await call('search', { query: 'charge card amount', limit: 5 });
+    type R = { path: string; more_in_file?: number; also_in_file?: Array<{ start_line: number; end_line: number; kind: string; symbol?: string }> };
+    const results = (a.structuredContent as { results: R[] }).results;
+    const withFolded = results.filter((r) => r.also_in_file?.length);
+    expect(withFolded.length).toBeGreaterThan(0);
+    for (const r of withFolded) {
+      expect(r.also_in_file!.length).toBeLessThanOrEqual(r.more_in_file ?? 0);
+      const lines = FILES[r.path].split('\n');
+      for (const f of r.also_in_file!) {
+        expect(f.start_line).toBeLessThanOrEqual(f.end_line);
+        // Each is a definition of the file, named as it is written there.
+        expect(lines.slice(f.start_line - 1, f.end_line).join('\n')).toContain(`def ${f.symbol}(`);
+      }
+    }
+    expect(a.text).toMatch(/\n {3}also in this file: \d+-\d+ function charge_card_\d+/);
+  });
+
   it('passes intent and file kind through: tests rise for intent test, kind filters files', async () => {
     const rank = async (args: Record<string, unknown>) => {
       const r = ((await call('search', args)).structuredContent as { results: Array<{ path: string }> }).results;
