@@ -137,6 +137,9 @@ export function formatSearchHuman(res: FullSearchResponse, explain: boolean): st
     const fileMore = counts.inFile ? `  (+${counts.inFile} more in this file)` : '';
     const kind = r.kind && r.kind !== 'code' ? `  [${r.kind}]` : '';
     out.push(safeText(`${r.path}:${r.startLine}-${r.endLine}  ${sym}${kind}  ${r.combinedScore.toFixed(4)}${more}${fileMore}`));
+    // Where the file's folded definitions are (as the agent tools' also_in_file).
+    const folded = r.more.filter((m) => !m.sameDefinition);
+    if (folded.length) out.push(safeText(`    also in this file: ${folded.map((m) => `${m.startLine}-${m.endLine} ${m.symbol ?? `(${m.chunkType})`}`).join('; ')}`));
     if (explain) {
       const sig = (res.explain[r.id] ?? []).map((s) => `${s.signal}=${s.value.toFixed(3)}→${s.contribution.toFixed(4)}`).join('  ');
       out.push(`    [${r.legs.join('+')}] bm25 rank ${r.bm25Rank ?? '-'}  vector rank ${r.vectorRank ?? '-'}  ${sig}`);

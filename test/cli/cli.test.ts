@@ -107,6 +107,21 @@ describe('sift index / search / stats / types', () => {
     expect(r.stdout).toMatch(/^lib\/kalloc\.c:\d+-\d+ {2}kzalloc/m);
   });
 
+  it('says in human output where a result\'s folded definitions of its file are', () => {
+    const r = sift(['search', repo, 'retry upload', '--db', db]);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.split('\n');
+    const at = lines.findIndex((l) => /^src\/storage\/upload\.py:\d+-\d+ {2}retry_failed_upload .*\(\+\d+ more in this file\)/.test(l));
+    expect(at).toBeGreaterThanOrEqual(0);
+    // The next line lists them by lines and name, each a definition of that file at those lines.
+    const also = /^ {4}also in this file: (.+)$/.exec(lines[at + 1] ?? '');
+    expect(also).not.toBeNull();
+    const text = readFileSync(join(repo, 'src/storage/upload.py'), 'utf8').split('\n');
+    const named = also![1].split('; ').map((x) => /^(\d+)-(\d+) (\S+)$/.exec(x)!).filter((m) => !m[3].startsWith('('));
+    expect(named.length).toBeGreaterThan(0);
+    for (const [, a, , name] of named) expect(text[Number(a) - 1]).toContain(name);
+  });
+
   it('shows a documented definition\'s line in human output, its long doc folded (the app\'s rule)', () => {
     const dir = join(work, 'documented');
     const doc = ['  @doc """', '  Sends a response.', '', '  The body is encoded as JSON.', '  It raises when a response was sent.', '  """'];
