@@ -3,7 +3,7 @@
  * The JSON shape is the evaluation contract — keep its field names exactly as they are.
  */
 import { Searcher, type FullSearchResponse } from '../core/search/search.ts';
-import { moreCounts, showsConstant } from '../core/search/results.ts';
+import { foldedDefinitions, moreCounts, showsConstant } from '../core/search/results.ts';
 import type { IndexContext } from './context.ts';
 import { loadSearchEmbedder } from './model.ts';
 import { openVectorIndex, type OpenedVectors } from './vectors.ts';
@@ -138,7 +138,7 @@ export function formatSearchHuman(res: FullSearchResponse, explain: boolean): st
     const kind = r.kind && r.kind !== 'code' ? `  [${r.kind}]` : '';
     out.push(safeText(`${r.path}:${r.startLine}-${r.endLine}  ${sym}${kind}  ${r.combinedScore.toFixed(4)}${more}${fileMore}`));
     // Where the file's folded definitions are (as the agent tools' also_in_file).
-    const folded = r.more.filter((m) => !m.sameDefinition);
+    const folded = foldedDefinitions(r);
     if (folded.length) out.push(safeText(`    also in this file: ${folded.map((m) => `${m.startLine}-${m.endLine} ${m.symbol ?? `(${m.chunkType})`}`).join('; ')}`));
     if (explain) {
       const sig = (res.explain[r.id] ?? []).map((s) => `${s.signal}=${s.value.toFixed(3)}→${s.contribution.toFixed(4)}`).join('  ');

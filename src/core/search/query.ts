@@ -15,10 +15,7 @@
 import type { ChunkType } from '../types.ts';
 import { COMPOUND_RE, splitIdentifier } from '../text/identifiers.ts';
 import { lightStem } from '../text/word-forms.ts';
-import { isStopWord, STOP_WORDS } from '../text/stop-words.ts';
-
-/** (Re-exported for the signals that read query words.) */
-export { isStopWord };
+import { STOP_WORDS } from '../text/stop-words.ts';
 import { symbolTargets } from './symbols.ts';
 import type { Declared, FtsPhrase, ProcessedQuery } from './query-types.ts';
 

@@ -216,9 +216,13 @@ export function idsOf(groups: readonly GroupedItem[]): number[] {
  * file's matches beyond its own definition: the folded ones and `fileMore`.
  */
 export function moreCounts(r: Pick<SearchResult, 'more' | 'fileMore'>): { definition: number; folded: number; inFile: number } {
-  const definition = r.more.filter((m) => m.sameDefinition).length;
-  const folded = r.more.length - definition;
-  return { definition, folded, inFile: folded + (r.fileMore ?? 0) };
+  const folded = foldedDefinitions(r).length;
+  return { definition: r.more.length - folded, folded, inFile: folded + (r.fileMore ?? 0) };
+}
+
+/** A result's `more` pieces of other definitions of its file (diversify folded them into it): where they are shown and listed. */
+export function foldedDefinitions<M extends { sameDefinition: boolean }>(r: { more: readonly M[] }): M[] {
+  return r.more.filter((m) => !m.sameDefinition);
 }
 
 /**

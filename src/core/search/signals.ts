@@ -18,7 +18,8 @@ import { FILE_SIGNALS, FUNCTION_QUESTION, KIND_FACTORS } from '../config.ts';
 import { fileKind, pieceKind, type SearchIntent } from '../text/file-kind.ts';
 import { splitIdentifier } from '../text/identifiers.ts';
 import { isIForm, lightStem, sameWordForm } from '../text/word-forms.ts';
-import { expandAbbreviation, isFunctionKind, isStopWord, pathNamesFor, readsAsDocComment } from './query.ts';
+import { expandAbbreviation, isFunctionKind, pathNamesFor, readsAsDocComment } from './query.ts';
+import { isStopWord } from '../text/stop-words.ts';
 import { maskCount, symbolTermMask } from './rerank.ts';
 
 /** A candidate being scored: its score and the named contributions that made it. */

@@ -1,8 +1,9 @@
 /**
  * English function words, one list for the multi-word keyword query (search/query.ts, which
- * drops them) and the words a first scan looks for in raw file text (scan-terms.ts). Code words (function, method,
- * return, new, get, set, not, null…) are kept: BM25's IDF already discounts common ones, and
- * they are exactly what people search for in code. If every term is a stop word, all are kept.
+ * drops them) and the words a first scan looks for in raw file text (scan-terms.ts). Code words
+ * (function, method, return, new, get, set, not, null…) are kept: BM25's IDF already discounts
+ * common ones, and they are exactly what people search for in code. If every term is a stop
+ * word, all are kept.
  */
 export const STOP_WORDS: ReadonlySet<string> = new Set([
   'a', 'about', 'an', 'and', 'are', 'as', 'at', 'be', 'been', 'by', 'can', 'could', 'did', 'does',
@@ -19,4 +20,3 @@ export const STOP_WORDS: ReadonlySet<string> = new Set([
 export function isStopWord(word: string): boolean {
   return STOP_WORDS.has(word);
 }
-

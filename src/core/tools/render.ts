@@ -6,7 +6,7 @@
  */
 import type { GrepLine } from '../search/grep.ts';
 import type { SearchResult } from '../types.ts';
-import { moreCounts } from '../search/results.ts';
+import { foldedDefinitions, moreCounts } from '../search/results.ts';
 
 /** Lines of a snippet kept in the brief level: its signature line and the best lines. */
 const BRIEF_BEST_LINES = 3;
@@ -58,7 +58,7 @@ export function searchEntry(r: SearchResult & { codebase: string }, multi: boole
   const counts = moreCounts(r);
   // The file's other matching definitions folded into this result (diversity gave their slots to
   // other files): where they are, so an agent looking for one needs no second call.
-  const folded = r.more.filter((m) => !m.sameDefinition);
+  const folded = foldedDefinitions(r);
   const base = compact({
     rank: r.rank,
     codebase: multi ? r.codebase : undefined,
