@@ -4,7 +4,7 @@
  */
 import { test, expect } from '@playwright/test';
 import { installPicker, readFixture } from './helpers/opfs-fixture.ts';
-import { searchFor, resultPaths, waitIndexed, resetApp } from './helpers/app.ts';
+import { searchFor, resultPaths, waitIndexed, resetApp, viewerStepLanded } from './helpers/app.ts';
 
 const fixture = readFixture('test/fixtures/repo-small');
 const FILES = Object.keys(fixture.files).length;
@@ -163,12 +163,14 @@ test('Back closes the file viewer and keeps the search; after ✕ or Esc, Back g
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
   expect(page.url()).toBe(searchUrl);
+  // Esc stepped back off the viewer's entry (it lands asynchronously; a person's Back comes later).
+  await viewerStepLanded(page);
   await page.goBack();
   await expect(page.getByTestId('stat-files')).toHaveText(String(FILES));
   await expect(dialog).toBeHidden();
 
-  // Forward to the search; open a file, Esc, and a query typed and run at once: it stays (closing
-  // the viewer does not step through history, so nothing lands later to bring the old query back).
+  // Forward to the search; open a file, Esc, and a query typed and run at once: it stays (the step
+  // back Esc took lands on the entry the viewer was opened from, which takes the query shown).
   await page.goForward();
   await expect(firstPath).toHaveText('src/utils/strings.ts');
   await firstPath.click();
@@ -185,10 +187,15 @@ test('Back closes the file viewer and keeps the search; after ✕ or Esc, Back g
   await expect(page.getByTestId('search-input')).toHaveValue('ParseDuration');
   expect(page.url()).toContain('q=ParseDuration');
   await expect(firstPath).toHaveText('pkg/queue/queue.go');
-  // Back now returns to the search the viewer was opened from (its query is another one).
+  // A query typed replaces the search in place, viewer or not: Back goes to the page before it.
+  await viewerStepLanded(page);
   await page.goBack();
-  await expect(page.getByTestId('search-input')).toHaveValue('slugify');
-  await expect(firstPath).toHaveText('src/utils/strings.ts');
+  await expect(page.getByTestId('stat-files')).toHaveText(String(FILES));
+  await expect(dialog).toBeHidden();
+  // Forward: the typed search, not the one the viewer was opened from.
+  await page.goForward();
+  await expect(page.getByTestId('search-input')).toHaveValue('ParseDuration');
+  await expect(firstPath).toHaveText('pkg/queue/queue.go');
   await expect(dialog).toBeHidden();
 });
 

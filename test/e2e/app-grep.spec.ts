@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { installPicker, readFixture } from './helpers/opfs-fixture.ts';
-import { waitIndexed, resetApp } from './helpers/app.ts';
+import { waitIndexed, resetApp, viewerStepLanded } from './helpers/app.ts';
 
 const fixture = readFixture('test/fixtures/repo-small');
 const EXTRA: Record<string, string> = {
@@ -123,6 +123,7 @@ test('exact and regex search show ripgrep\'s lines, grouped by file', async ({ p
   await expect(dialog.getByRole('heading')).toContainText('api/handlers.py:12');
   await expect(dialog.locator('.line.focus', { hasText: 'def complete_task' })).toHaveCount(1);
   await page.keyboard.press('Escape');
+  await viewerStepLanded(page);
 
   // A link with mode and case restores them.
   await page.goto(`./#q=${encodeURIComponent('todo')}&mode=exact&i=1`);

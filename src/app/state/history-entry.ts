@@ -1,10 +1,12 @@
 /**
  * The file viewer's history entry. Opening the viewer adds one entry (same URL, `siftViewer` in
  * its state), so Back closes the viewer instead of leaving the search (on a phone, Back is how a
- * sheet is dismissed). Closing it another way (✕, Esc) does not touch history: a step back
- * lands asynchronously and raced whatever the person did next (a query typed and run at once was
- * reverted by the entry returned to). The entry then stays, and Back from it would land on the
- * entry it was opened from, which shows the same thing: App steps back once more then.
+ * sheet is dismissed). Closing it another way (✕, Esc) steps back off that entry at once, from
+ * the person's own click or key, so one Back later leaves the search as it would had the viewer
+ * never opened. That step lands asynchronously: what the person does before it lands (a query
+ * typed and run, the viewer opened again) is kept, not reverted by the entry returned to
+ * (viewer.svelte.ts `leaving`, App's popstate handler). A second step taken from a popstate
+ * handler instead raced the browser's own traversal and was sometimes dropped.
  */
 const VIEWER_ENTRY = 'siftViewer';
 

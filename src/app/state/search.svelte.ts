@@ -18,7 +18,7 @@ import { idsOf, mergeRanked, rowsOfResults, toResults } from '../../core/search/
 import { processQuery } from '../../core/search/query.ts';
 import { APP_RESULT_LIMIT, BM25_WEIGHT, MAX_SEARCH_LIMIT } from '../../core/config.ts';
 import { handleError } from './notices.svelte.ts';
-import { isGrepMode, parseHash, serializeHash, type AppMode, type UrlSearchState } from './url-state.ts';
+import { isGrepMode, parseHash, serializeHash, type AppMode, type AppView, type UrlSearchState } from './url-state.ts';
 import { grepSearch } from './grep.svelte.ts';
 import { LatestCall, keepSelection } from './latest-call.svelte.ts';
 import { isKeystroke } from './typing.ts';
@@ -84,6 +84,8 @@ class Search {
   get vectorWeight() { return Math.round((1 - this.bm25Weight) * 100) / 100; }
   get response() { return this.#response; }
   get results() { return this.#results; }
+  /** Whether the results shown answer the query in the box (a query pasted whole runs at once, but its results come later). */
+  get answersQuery() { return this.#response !== null && this.#response.query === this.#query.trim(); }
   get loading() { return this.#call.loading; }
   get selected() { return this.#selected; }
   get explainKey() { return this.#explainKey; }
@@ -135,6 +137,11 @@ class Search {
 
   #urlState(): Omit<UrlSearchState, 'view'> {
     return { query: this.#query, mode: this.#mode, ignoreCase: this.#ignoreCase, languages: this.#languages, pathGlob: this.#pathGlob, chunkTypes: this.#chunkTypes, kinds: this.#kinds, intent: this.#intent, codebases: this.#codebases, index: this.#index };
+  }
+
+  /** The URL fragment of the search shown, on a page. */
+  hashOn(view: AppView): string {
+    return serializeHash({ ...this.#urlState(), view });
   }
 
   /** Whether the search shown is the one a URL fragment names (its page aside: ui.applyHash follows that). */

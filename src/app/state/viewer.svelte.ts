@@ -6,7 +6,7 @@
  * Invariant: only the latest `open` lands; a newer one aborts the older read.
  *
  * History (history-entry.ts): opening the viewer adds an entry, so Back closes it; ✕ and Esc
- * close it without touching history.
+ * close it and step back off that entry.
  */
 import { bridge } from '../bridges/workers.ts';
 import type { AppSearchResult, OutlineEntry } from '../../../workers/store/api.ts';
@@ -45,11 +45,15 @@ class Viewer {
   #outline = $state.raw<OutlineEntry[] | null>(null);
   /** Whether the current history entry is the viewer's (a reload keeps the entry's state). */
   #onEntry = typeof history !== 'undefined' && isViewerEntry(history.state);
+  /** The step back taken by ✕ or Esc, until it lands. */
+  #leaving = false;
 
   get file() { return this.#file; }
   /** The open file's definitions as indexed (null while read or when the index has none). */
   get outline() { return this.#outline; }
   get loading() { return this.#loading; }
+  /** Whether a step back off the viewer's entry (✕, Esc) has not landed yet: the popstate that comes next is it. */
+  get leaving() { return this.#leaving; }
 
   context(key: string): ResultContext | 'unavailable' | undefined {
     return this.#context[key];
@@ -74,9 +78,12 @@ class Viewer {
 
   /** Opens a result, or any line range of a file (exact/regex lines pass start = end). */
   async open(r: Pick<AppSearchResult, 'codebaseId' | 'path' | 'language' | 'startLine' | 'endLine' | 'content'>): Promise<void> {
-    // The viewer's entry, added once: opened again on it (after ✕ or Esc), it is reused.
-    if (!this.#file && typeof history !== 'undefined' && !isViewerEntry(history.state)) history.pushState(viewerEntryState(history.state), '', location.href);
-    this.#onEntry = typeof history !== 'undefined';
+    // The viewer's entry, added once: opened again on it, it is reused; opened again while the
+    // step back off it has not landed, it is added when the step lands (applyHistory).
+    if (!this.#leaving && typeof history !== 'undefined') {
+      if (!this.#file && !isViewerEntry(history.state)) history.pushState(viewerEntryState(history.state), '', location.href);
+      this.#onEntry = true;
+    }
     this.#ctl?.abort();
     const ctl = new AbortController();
     this.#ctl = ctl;
@@ -112,22 +119,34 @@ class Viewer {
   }
 
   /**
-   * Back or Forward moved through history: the viewer is open only on its own entry. True when
-   * the step left the entry of a viewer already closed (✕, Esc) for one that is not the
-   * viewer's: the entry it was opened from, unless Forward (App decides by what it shows).
+   * Back or Forward moved through history (App calls this on popstate): the viewer is open only
+   * on its own entry. The step ✕ or Esc took lands here too; a viewer opened again meanwhile gets
+   * its entry now.
    */
-  applyHistory(state: unknown): boolean {
-    const left = this.#onEntry;
+  applyHistory(state: unknown): void {
+    const own = this.#leaving;
+    this.#leaving = false;
     this.#onEntry = isViewerEntry(state);
-    if (this.#onEntry) return false;
-    if (this.#file) {
-      this.close();
-      return false;
+    if (own) {
+      if (this.#file && !this.#onEntry) {
+        history.pushState(viewerEntryState(state), '', location.href);
+        this.#onEntry = true;
+      }
+      return;
     }
-    return left;
+    if (!this.#onEntry && this.#file) this.#shut();
   }
 
+  /** Closes the viewer (✕, Esc, the dialog closing): on its own entry, steps back off it. */
   close(): void {
+    this.#shut();
+    if (this.#onEntry && !this.#leaving && typeof history !== 'undefined' && isViewerEntry(history.state) && history.length > 1) {
+      this.#leaving = true;
+      history.back();
+    }
+  }
+
+  #shut(): void {
     this.#ctl?.abort();
     this.#ctl = null;
     this.#file = null;

@@ -82,3 +82,11 @@ export async function openFolderWithRoom(page: Page, room: number, during?: () =
     await cdp.send('Storage.overrideQuotaForOrigin', { origin });
   }
 }
+
+/**
+ * Waits until the step back that closing the file viewer (✕, Esc) takes off the viewer's history
+ * entry has landed: a navigation started before then would race it (a person cannot be that quick).
+ */
+export async function viewerStepLanded(page: Page): Promise<void> {
+  await page.waitForFunction(() => !(history.state as { siftViewer?: boolean } | null)?.siftViewer);
+}
