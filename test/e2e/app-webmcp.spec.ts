@@ -120,6 +120,15 @@ test('browser agents get the five tools only for a ticked codebase, and every ca
   expect(results[0].path).toBe('api/handlers.py');
   expect(tokensOf(search)).toBeLessThanOrEqual(4000);
 
+  // A result whose file's other definitions were folded into it says where they are, with the
+  // lines of each (the same field `sift mcp` gives), and the text answer names them too.
+  const folded = await agent.call('search', { query: 'parse duration queue' });
+  const top = (folded.structuredContent?.results as Array<{ path: string; symbol?: string; more_in_file?: number; also_in_file?: Array<{ start_line: number; end_line: number; kind: string; symbol?: string }> }>)[0];
+  expect(top).toMatchObject({ path: 'pkg/queue/queue.go', symbol: 'ParseDuration' });
+  expect(top.also_in_file).toContainEqual({ start_line: 16, end_line: 20, kind: expect.any(String), symbol: 'Queue' });
+  expect(top.also_in_file!.length).toBeLessThanOrEqual(top.more_in_file!);
+  expect(folded.content[0].text).toContain('also in this file:');
+
   // grep: the lines (path:line:text) ripgrep prints, within the budget.
   const grep = await agent.call('grep', { pattern: 'task', limit: 2000, max_tokens: 20_000 });
   const lines = (grep.structuredContent?.lines as Array<{ path: string; line: number; text: string }>).map((l) => `${l.path}:${l.line}:${l.text}`).sort();
@@ -147,7 +156,7 @@ test('browser agents get the five tools only for a ticked codebase, and every ca
 
   // The log panel shows each call and what it returned.
   const calls = page.getByTestId('agent-call');
-  await expect(calls).toHaveCount(8);
+  await expect(calls).toHaveCount(9);
   await expect(calls.first()).toHaveAttribute('data-tool', 'grep');
   await expect(calls.first()).toHaveAttribute('data-state', 'error');
   const grepRow = page.locator('[data-testid=agent-call][data-tool=grep][data-state=ok]').last();
