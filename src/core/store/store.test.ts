@@ -430,6 +430,26 @@ describe('Store (Node file VFS)', () => {
     await a.close();
   });
 
+  it('a scratch file is built without a journal on disk from its first page: the new file\'s first commit (auto_vacuum) included', async () => {
+    const f = path.join(dir, 'scratch.sqlite');
+    const names: string[] = [];
+    const watcher = fs.watch(dir, (_event, name) => {
+      if (name) names.push(String(name));
+    });
+    try {
+      const s = await openNodeStore(f, { scratch: true });
+      await s.writeFiles([file('a.ts', 3)]);
+      expect((await s.db.get<{ page_size: number }>('PRAGMA page_size'))?.page_size).toBe(PAGE_SIZE);
+      expect((await s.db.get<{ auto_vacuum: number }>('PRAGMA auto_vacuum'))?.auto_vacuum).toBe(2);
+      await s.close();
+      await new Promise((r) => setTimeout(r, 100));
+    } finally {
+      watcher.close();
+    }
+    expect(names).toContain('scratch.sqlite');
+    expect(names.filter((n) => n.includes('journal'))).toEqual([]);
+  });
+
   it('an unjournaled load writes no journal file, still rolls back a failed batch, and ends journaled, synced and whole', async () => {
     const f = path.join(dir, 'bulk.sqlite');
     const s = await openNodeStore(f);
