@@ -132,7 +132,8 @@ export class Searcher {
     const filters: SearchFilters = { languages: options.languages, pathGlob: options.pathGlob, chunkTypes: options.chunkTypes, kinds: options.kinds };
     const pq = processQuery(query);
     // A name lookup or a function's doc comment asks for code, whatever its words ("Tests whether…").
-    const intent = options.intent ?? intentOfQuery(query, pq.isIdentifierLike || !!pq.declared || readsAsDocComment(query));
+    const docComment = readsAsDocComment(query);
+    const intent = options.intent ?? intentOfQuery(query, pq.isIdentifierLike || !!pq.declared || docComment);
     const mode: SearchMode = options.mode ?? (this.hasVectors ? 'hybrid' : 'bm25');
     const wantBm25 = mode !== 'vector';
     const wantVector = mode !== 'bm25' && this.hasVectors;
@@ -190,7 +191,7 @@ export class Searcher {
     }
     const legs: LegHits = {
       bm25,
-      vector: kindOrder(vector.hits, rows, intent),
+      vector: kindOrder(vector.hits, rows, intent, readsAsDocComment(query)),
       fileOf,
       linesOf,
       ...(wantsDefinitions(pq) ? definitionTiers(pq.targets, rows) : { definitionTiers: {}, definitionSizes: {} }),
@@ -318,12 +319,12 @@ function definitionTiers(targets: readonly SymbolTarget[], rows: readonly Stored
  * the same rule the keyword leg applies, so a code question's semantic hits put the
  * implementation before its tests and docs. Ranks are renumbered; `kind` is recorded.
  */
-function kindOrder(hits: readonly Hit[], rows: readonly StoredChunk[], intent: SearchIntent): Hit[] {
+function kindOrder(hits: readonly Hit[], rows: readonly StoredChunk[], intent: SearchIntent, functionLevel: boolean): Hit[] {
   if (!hits.length || intent === 'any') return [...hits];
   const byId = new Map(rows.map((r) => [r.id, r]));
   const scored = hits.map((h, i) => {
     const r = byId.get(h.id);
-    const factor = r ? kindFactor(r.path, r.language, intent, r.parent) : 1;
+    const factor = r ? kindFactor(r.path, r.language, intent, r.parent, functionLevel) : 1;
     return { h, i, factor, s: h.score * factor };
   });
   scored.sort((a, b) => b.s - a.s || a.i - b.i);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FILE_SIGNALS, FUNCTION_QUESTION, KIND_FACTORS } from '../config.ts';
+import { FILE_SIGNALS, FUNCTION_KIND_FACTORS, FUNCTION_QUESTION, KIND_FACTORS } from '../config.ts';
 import { processQuery } from './query.ts';
 import { lightStem } from '../text/word-forms.ts';
 import { addScore, applyCover, applyFileSignals, applySpread, asksHowOrWhere, applyNamedLeaf, applyPieceKind, applyProse, commentOnly, coverFiles, namedLeafFiles, fileNameSignal, fileNameWords, pathSignal, type FileCandidate } from './signals.ts';
@@ -85,6 +85,25 @@ describe('applyFileSignals', () => {
     const py = [{ ...cand(1, 'pkg/runner.py', 1, 'python'), parent: 'tests' }];
     applyFileSignals(py, ['x'], 'code');
     expect(py[0].signals.kind ?? 1).toBe(KIND_FACTORS.code.code);
+  });
+  it('demotes tests and docs less for a question about one function (a doc comment) than for one about a file', () => {
+    // Go's go/doc package is code under a `doc/` folder; the path rules call it docs.
+    const make = () => [cand(1, 'go/doc/reader.go', 1), cand(2, 'go/printer/nodes.go', 0.38)];
+    const file = make();
+    applyFileSignals(file, ['x'], 'code');
+    expect(file[0].signals.kind).toBe(KIND_FACTORS.code.docs);
+    const fn = make();
+    applyFileSignals(fn, ['x'], 'code', true);
+    expect(fn[0].signals.kind).toBe(FUNCTION_KIND_FACTORS.docs);
+    expect(FUNCTION_KIND_FACTORS.docs).toBeGreaterThan(KIND_FACTORS.code.docs);
+    expect(FUNCTION_KIND_FACTORS.test).toBeGreaterThan(KIND_FACTORS.code.test);
+    // The described function's file leads only where it is demoted less.
+    expect(fn.sort((a, b) => b.score - a.score)[0].id).toBe(1);
+    expect(file.sort((a, b) => b.score - a.score)[0].id).toBe(2);
+    // Other intents keep their own rows.
+    const tests = make();
+    applyFileSignals(tests, ['x'], 'test', true);
+    expect(tests[0].signals.kind).toBe(KIND_FACTORS.test.docs);
   });
   it('adds evidence from other matching pieces of the same file', () => {
     const cs = [cand(1, 'a.go', 1), cand(2, 'b.go', 1), cand(3, 'b.go', 0.5)];

@@ -14,7 +14,7 @@
  * absent contributes nothing and is not recorded.
  */
 import { lineCommentFor } from '../chunk/languages.ts';
-import { FILE_SIGNALS, FUNCTION_QUESTION, KIND_FACTORS } from '../config.ts';
+import { FILE_SIGNALS, FUNCTION_KIND_FACTORS, FUNCTION_QUESTION, KIND_FACTORS } from '../config.ts';
 import { fileKind, pieceKind, type SearchIntent } from '../text/file-kind.ts';
 import { splitIdentifier } from '../text/identifiers.ts';
 import { isIForm, lightStem, sameWordForm } from '../text/word-forms.ts';
@@ -268,7 +268,7 @@ export function applyFileSignals(cands: FileCandidate[], terms: readonly string[
     const key = c.parent ? `${c.path}\0${c.parent}` : c.path;
     let factor = kindCache.get(key);
     if (factor === undefined) {
-      factor = kindFactor(c.path, c.language, intent, c.parent);
+      factor = kindFactor(c.path, c.language, intent, c.parent, functionLevel);
       kindCache.set(key, factor);
     }
     scaleScore(c, 'kind', factor);
@@ -479,8 +479,9 @@ export function applyPieceKind(cands: FileCandidate[], chunkTypeOf: ReadonlyMap<
  * The `kind` signal's factor for a piece of the file at `path` in `language` under `intent`
  * (KIND_FACTORS[intent][kind]): the file's kind, or 'test' for a piece of an inline test module
  * (`parent`: file-kind.ts pieceKind). The keyword leg here and the vector leg (search.ts) both
- * ask here.
+ * ask here. `functionLevel`: a code question that reads as one function's doc comment (FUNCTION_KIND_FACTORS).
  */
-export function kindFactor(path: string, language: string, intent: SearchIntent, parent?: string | null): number {
-  return KIND_FACTORS[intent][pieceKind(fileKind(path, language), language, parent)];
+export function kindFactor(path: string, language: string, intent: SearchIntent, parent?: string | null, functionLevel = false): number {
+  const row = functionLevel && intent === 'code' ? FUNCTION_KIND_FACTORS : KIND_FACTORS[intent];
+  return row[pieceKind(fileKind(path, language), language, parent)];
 }
