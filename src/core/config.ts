@@ -119,6 +119,15 @@ export const KIND_FACTORS = {
   any: { code: 1, test: 1, docs: 1, config: 1, generated: 1, example: 1 },
 } as const;
 /**
+ * KIND_FACTORS' code row for a code question that reads as one function's doc comment
+ * (query.ts readsAsDocComment): its answer is that function wherever the path rules put its
+ * file, and they are coarse there (Go's `go/doc/*.go` is a package under a `doc/` folder,
+ * Python's `unittest/case.py` the library tests use), so tests and docs are demoted less than
+ * for a question about a file. With the code row's 0.35 / 0.3 for these too, 5 of 900 docstring
+ * questions (Go, Python, Rust standard libraries) ranked their function lower and none higher.
+ */
+export const FUNCTION_KIND_FACTORS = { code: 1, test: 0.45, docs: 0.4, config: 0.5, generated: 0.35, example: 0.5 } as const;
+/**
  * Diversity (search/results.ts diversify): another piece of a file already listed n times goes
  * after the best group of a file not yet listed when its relevance (its leg score relative to
  * the best) × factor^n is below that group's, and at most maxPass groups go before it that way.
@@ -142,15 +151,6 @@ export const KIND_FACTORS = {
  *                                                 a tiny codebase lists weak files instead)
  *   0,  10 passes  0.7555 | 0.812 0.474 0.415   (recall@10 falls: pieces that cannot fold go off the list)
  */
-/**
- * KIND_FACTORS' code row for a code question that reads as one function's doc comment
- * (query.ts readsAsDocComment): its answer is that function wherever the path rules put its
- * file, and they are coarse there (Go's `go/doc/*.go` is a package under a `doc/` folder,
- * Python's `unittest/case.py` the library tests use), so tests and docs are demoted less than
- * for a question about a file. With the code row's 0.35 / 0.3 for these too, 5 of 900 docstring
- * questions (Go, Python, Rust standard libraries) ranked their function lower and none higher.
- */
-export const FUNCTION_KIND_FACTORS = { code: 1, test: 0.45, docs: 0.4, config: 0.5, generated: 0.35, example: 0.5 } as const;
 export const DIVERSITY = { factor: 0.5, maxPass: 3 };
 /**
  * Function-level questions. `otherPieceFactor`: for a question that describes one function
