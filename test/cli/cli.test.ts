@@ -108,15 +108,26 @@ describe('sift index / search / stats / types', () => {
   });
 
   it('says in human output where a result\'s folded definitions of its file are', () => {
-    const r = sift(['search', repo, 'retry upload', '--db', db]);
+    // One file whose every function matches, beside six files with one weaker match each: the
+    // file's other functions fold into its first result rather than take the others' slots.
+    const dir = join(work, 'folded');
+    mkdirSync(join(dir, 'src'), { recursive: true });
+    const fns = ['parse_header', 'parse_body', 'parse_query', 'parse_cookie', 'parse_form'];
+    writeFileSync(join(dir, 'src/request.py'), ['"""Request parsing."""', '', ...fns.flatMap((f) => [`def ${f}(raw):`, `    """Parse the request ${f.slice(6)} from raw bytes."""`, '    return raw.split(b"\\n")', ''])].join('\n'));
+    for (const name of ['response', 'session', 'router', 'server', 'client', 'cache']) {
+      writeFileSync(join(dir, `src/${name}.py`), [`"""The ${name}."""`, '', `def handle_${name}(raw):`, `    """Parse the request for the ${name}."""`, '    return raw', ''].join('\n'));
+    }
+    const fdb = join(work, 'folded.db');
+    json(['index', dir, '--db', fdb, '--no-embed', '--json']);
+    const r = sift(['search', dir, 'parse request', '--db', fdb]);
     expect(r.code).toBe(0);
     const lines = r.stdout.split('\n');
-    const at = lines.findIndex((l) => /^src\/storage\/upload\.py:\d+-\d+ {2}retry_failed_upload .*\(\+\d+ more in this file\)/.test(l));
+    const at = lines.findIndex((l) => /^src\/request\.py:\d+-\d+ {2}parse_\w+ .*\(\+\d+ more in this file\)/.test(l));
     expect(at).toBeGreaterThanOrEqual(0);
     // The next line lists them by lines and name, each a definition of that file at those lines.
     const also = /^ {4}also in this file: (.+)$/.exec(lines[at + 1] ?? '');
     expect(also).not.toBeNull();
-    const text = readFileSync(join(repo, 'src/storage/upload.py'), 'utf8').split('\n');
+    const text = readFileSync(join(dir, 'src/request.py'), 'utf8').split('\n');
     const named = also![1].split('; ').map((x) => /^(\d+)-(\d+) (\S+)$/.exec(x)!).filter((m) => !m[3].startsWith('('));
     expect(named.length).toBeGreaterThan(0);
     for (const [, a, , name] of named) expect(text[Number(a) - 1]).toContain(name);
