@@ -23,7 +23,7 @@ import { openNodeStore } from '../src/core/store/open-node.ts';
 import { indexPaths } from '../src/cli/context.ts';
 import { isProbablyBinary, walk } from '../src/core/walk/walker.ts';
 import { NodeFileSource } from '../src/core/source/node-source-node.ts';
-import { REPO_DIR, RESULTS_DIR, SIFT_BIN, TMP_DIR, fmt, isMain, listFiles, machineInfo, machineMarkdown, median, parseArgs, percentile, run, runOk, type MachineInfo } from './util.ts';
+import { REPO_DIR, RESULTS_DIR, SIFT_BIN, TMP_DIR, fmt, isMain, listFiles, machineInfo, machineMarkdown, median, parseArgs, percentile, run, runOk, bundleFresh, ensureFreshBundle, type MachineInfo } from './util.ts';
 
 /** Package sources copied into the fresh repository (unminified JS/TS with docs), in order, until FILES. */
 const SOURCE_DIRS = ['svelte/src', 'eslint/lib', '@huggingface/transformers/src', 'ajv/lib', 'protobufjs/src', 'zod/v4'];
@@ -268,18 +268,6 @@ function timeCmd(n: number, cmd: string, args: string[], env: NodeJS.ProcessEnv 
   return median(t);
 }
 
-function bundleFresh(): boolean {
-  try {
-    const { inputs } = JSON.parse(readFileSync(join(REPO_DIR, 'dist-cli/inputs.json'), 'utf8')) as { inputs: Array<{ path: string; size: number; mtimeMs: number }> };
-    return inputs.every((f) => {
-      const s = statSync(join(REPO_DIR, f.path));
-      return s.size === f.size && s.mtimeMs === f.mtimeMs;
-    });
-  } catch {
-    return false;
-  }
-}
-
 export async function benchMcp(o: { quick?: boolean; from?: 'node' | 'go'; firstRuns?: number; firstOnly?: boolean; against?: string } = {}): Promise<McpBench> {
   const from = o.from ?? 'node';
   const work = join(TMP_DIR, 'mcp');
@@ -288,7 +276,7 @@ export async function benchMcp(o: { quick?: boolean; from?: 'node' | 'go'; first
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
   // The bundle of the sources as they are now (others may have edited them since npm install).
-  if (!bundleFresh()) runOk(process.execPath, [join(REPO_DIR, 'scripts/build-cli.mjs')]);
+  ensureFreshBundle();
   const corpus = makeRepo(repo, from);
   log(`repo: ${corpus.files} files, ${(corpus.bytes / 2 ** 20).toFixed(1)} MiB`);
   const budgets = { answers: 0, over: 0, maxRatio: 0 };
@@ -402,7 +390,7 @@ export async function benchMcp(o: { quick?: boolean; from?: 'node' | 'go'; first
   await client.close();
 
   // ---- CLI start: bundled vs tsx ----
-  if (!bundleFresh()) runOk(process.execPath, [join(REPO_DIR, 'scripts/build-cli.mjs')]);
+  ensureFreshBundle();
   const fresh = bundleFresh();
   const n = o.quick ? 7 : 15;
   const env = { ...process.env, SIFT_HOME: home, SIFT_OFFLINE: '1' };

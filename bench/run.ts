@@ -29,7 +29,7 @@ import { siftIndex, siftSearchBatch, type SiftIndexSummary } from './sift.ts';
 import type { CorpusLatency } from './query-latency.ts';
 import {
   REPO_DIR, RESULTS_DIR, TMP_DIR, fmt, isMain, listFiles, machineInfo, machineMarkdown, mb, median, parseArgs, runOk,
-  siftAvailable, type MachineInfo,
+  siftAvailable, bundleFresh, ensureFreshBundle, type MachineInfo,
 } from './util.ts';
 
 /** Search batches per mode (per-query latency is the median over them) and baseline runs. */
@@ -374,6 +374,12 @@ async function main(): Promise<void> {
   const names = typeof flags.get('corpora') === 'string' ? String(flags.get('corpora')).split(',') : smoke ? ['small'] : quick ? ['small', 'medium'] : ['small', 'medium', 'scale'];
   const log = (s: string) => console.error(`[bench] ${s}`);
   const queries = smoke ? readBenchQueries().slice(0, SMOKE_QUERIES) : readBenchQueries();
+  // The CLI's numbers are the bundle's: one built from older sources would time the tsx path, and
+  // the warm server would not start. Not in a smoke run (a test: other tests run bin/sift meanwhile).
+  if (!smoke && !bundleFresh()) {
+    log('dist-cli is older than its sources: building it');
+    ensureFreshBundle();
+  }
   log(`corpora: ${names.join(', ')}`);
   const corpora = prepareCorpora(names);
   const report: BenchReport = { mode: smoke ? 'smoke' : quick ? 'quick' : 'full', machine: machineInfo(), queries, corpora: [], hooks: [], targets: [] };

@@ -7,7 +7,7 @@
  * `percentile` uses the nearest-rank method so p50 of an odd sample is its median.
  */
 import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -109,6 +109,28 @@ export function listFiles(dir: string, keep: (rel: string) => boolean = () => tr
     }
   }
   return out.sort();
+}
+
+/** Whether dist-cli was built from the sources as they are now (dist-cli/inputs.json: size and mtime of each). */
+export function bundleFresh(): boolean {
+  try {
+    const { inputs } = JSON.parse(readFileSync(join(REPO_DIR, 'dist-cli/inputs.json'), 'utf8')) as { inputs: Array<{ path: string; size: number; mtimeMs: number }> };
+    return inputs.length > 0 && inputs.every((f) => {
+      const s = statSync(join(REPO_DIR, f.path));
+      return s.size === f.size && s.mtimeMs === f.mtimeMs;
+    });
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Builds the CLI bundle when a source changed since it was built: bin/sift otherwise runs the
+ * sources through tsx (a one-shot search ~2× slower), and `sift serve` refuses to start (a
+ * server runs only from a fresh bundle), so every CLI number after an edit would be the slow path's.
+ */
+export function ensureFreshBundle(): void {
+  if (!bundleFresh()) runOk(process.execPath, [join(REPO_DIR, 'scripts/build-cli.mjs')]);
 }
 
 export function siftAvailable(): boolean {
