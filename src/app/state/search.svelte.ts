@@ -84,8 +84,13 @@ class Search {
   get vectorWeight() { return Math.round((1 - this.bm25Weight) * 100) / 100; }
   get response() { return this.#response; }
   get results() { return this.#results; }
-  /** Whether the results shown answer the query in the box (a query pasted whole runs at once, but its results come later). */
-  get answersQuery() { return this.#response !== null && this.#response.query === this.#query.trim(); }
+  /**
+   * Whether the results shown (ranked, or exact/regex lines) answer the query in the box: a query
+   * pasted whole runs at once, but its results come later.
+   */
+  get answersQuery() {
+    return this.isGrep ? grepSearch.answer?.pattern === this.#query : this.#response !== null && this.#response.query === this.#query.trim();
+  }
   get loading() { return this.#call.loading; }
   get selected() { return this.#selected; }
   get explainKey() { return this.#explainKey; }
@@ -140,14 +145,8 @@ class Search {
   }
 
   /** The URL fragment of the search shown, on a page. */
-  hashOn(view: AppView): string {
+  #hashOn(view: AppView): string {
     return serializeHash({ ...this.#urlState(), view });
-  }
-
-  /** Whether the search shown is the one a URL fragment names (its page aside: ui.applyHash follows that). */
-  showsHash(hash: string): boolean {
-    const s = parseHash(hash);
-    return serializeHash(s) === serializeHash({ ...this.#urlState(), view: s.view });
   }
 
   /** Applies the URL fragment (page load, back/forward, a shared link) and searches. */
@@ -156,8 +155,9 @@ class Search {
     // At start the URL's search is applied once the workers are up: a person who typed (or
     // changed a filter) meanwhile keeps what they did, and it is what the URL says now.
     if (o.atStart && this.#touched) return Promise.resolve();
-    if (this.showsHash(hash)) return Promise.resolve();
     const s = parseHash(hash);
+    // (The page shown is the URL's too, but it is no search: ui.applyHash follows it.)
+    if (serializeHash(s) === this.#hashOn(s.view)) return Promise.resolve();
     this.#query = s.query;
     this.#mode = s.mode;
     this.#ignoreCase = s.ignoreCase;
@@ -172,9 +172,14 @@ class Search {
     return this.run();
   }
 
-  #writeHash(): void {
+  /**
+   * Writes the search shown into the current history entry's URL, on `view` (the URL's page unless
+   * said): App calls it where the step back that closed the file viewer lands, so a query typed
+   * before it landed stays.
+   */
+  writeHash(view: AppView = parseHash(location.hash).view): void {
     if (typeof history === 'undefined') return;
-    const hash = serializeHash({ ...this.#urlState(), view: parseHash(location.hash).view });
+    const hash = this.#hashOn(view);
     if (hash === location.hash || (hash === '' && location.hash === '')) return;
     history.replaceState(history.state, '', hash || location.pathname + location.search);
   }
@@ -197,7 +202,7 @@ class Search {
     this.#typing = isKeystroke(this.#query, q);
     this.#query = q;
     this.#limit = RESULT_LIMIT;
-    this.#writeHash();
+    this.writeHash();
     if (this.#timer) clearTimeout(this.#timer);
     if (this.#typing) this.#timer = setTimeout(() => void this.run(), TYPING_DEBOUNCE_MS);
     else void this.run();
@@ -256,7 +261,7 @@ class Search {
   #changed(): void {
     this.#touched = true;
     this.#limit = RESULT_LIMIT;
-    this.#writeHash();
+    this.writeHash();
     void this.run();
   }
 

@@ -43,8 +43,6 @@ class Viewer {
   #ctl: AbortController | null = null;
   #context = $state.raw<Readonly<Record<string, ResultContext | 'unavailable'>>>({});
   #outline = $state.raw<OutlineEntry[] | null>(null);
-  /** Whether the current history entry is the viewer's (a reload keeps the entry's state). */
-  #onEntry = typeof history !== 'undefined' && isViewerEntry(history.state);
   /** The step back taken by ✕ or Esc, until it lands. */
   #leaving = false;
 
@@ -80,10 +78,7 @@ class Viewer {
   async open(r: Pick<AppSearchResult, 'codebaseId' | 'path' | 'language' | 'startLine' | 'endLine' | 'content'>): Promise<void> {
     // The viewer's entry, added once: opened again on it, it is reused; opened again while the
     // step back off it has not landed, it is added when the step lands (applyHistory).
-    if (!this.#leaving && typeof history !== 'undefined') {
-      if (!this.#file && !isViewerEntry(history.state)) history.pushState(viewerEntryState(history.state), '', location.href);
-      this.#onEntry = true;
-    }
+    if (!this.#leaving && !this.#file && typeof history !== 'undefined' && !isViewerEntry(history.state)) history.pushState(viewerEntryState(history.state), '', location.href);
     this.#ctl?.abort();
     const ctl = new AbortController();
     this.#ctl = ctl;
@@ -126,21 +121,15 @@ class Viewer {
   applyHistory(state: unknown): void {
     const own = this.#leaving;
     this.#leaving = false;
-    this.#onEntry = isViewerEntry(state);
-    if (own) {
-      if (this.#file && !this.#onEntry) {
-        history.pushState(viewerEntryState(state), '', location.href);
-        this.#onEntry = true;
-      }
-      return;
-    }
-    if (!this.#onEntry && this.#file) this.#shut();
+    if (!this.#file || isViewerEntry(state)) return;
+    if (own) history.pushState(viewerEntryState(state), '', location.href);
+    else this.#shut();
   }
 
   /** Closes the viewer (✕, Esc, the dialog closing): on its own entry, steps back off it. */
   close(): void {
     this.#shut();
-    if (this.#onEntry && !this.#leaving && typeof history !== 'undefined' && isViewerEntry(history.state) && history.length > 1) {
+    if (!this.#leaving && typeof history !== 'undefined' && isViewerEntry(history.state) && history.length > 1) {
       this.#leaving = true;
       history.back();
     }

@@ -48,6 +48,8 @@ interface Ask {
   options: SearchOptions;
   pq: ProcessedQuery;
   intent: SearchIntent;
+  /** The query reads as one function's doc comment (query.ts readsAsDocComment). */
+  docComment: boolean;
   mode: SearchMode;
   wantBm25: boolean;
   wantVector: boolean;
@@ -141,7 +143,7 @@ export class Searcher {
       ? this.#timed(timings, 'bm25', () => searchBm25(r.db, pq, filters, candidates, intent, timings, this.#keyword.use(r.generation), rows, (ids) => r.getChunks(ids)))
       : Promise.resolve([]));
     const noVector: VectorLeg = { hits: [], floor: null, dropped: 0 };
-    const ask: Ask = { query, options, pq, intent, mode, wantBm25, wantVector, limit, timings, t0 };
+    const ask: Ask = { query, options, pq, intent, docComment, mode, wantBm25, wantVector, limit, timings, t0 };
     // Keyword only: the whole search is one read transaction, and the keyword leg's candidate
     // rows are the hits' metadata. With the vector leg, the keyword leg's reads are one and the
     // results' another: the query's embedding runs between them without holding the connection.
@@ -170,7 +172,7 @@ export class Searcher {
    * `r`; `known`: rows already read in the same transaction (content not needed), by id.
    */
   async #finish(r: ChunkReader, ask: Ask, bm25: Hit[], vector: VectorLeg, known?: ReadonlyMap<number, StoredChunk>): Promise<FullSearchResponse> {
-    const { query, options, pq, intent, mode, wantBm25, wantVector, limit, timings, t0 } = ask;
+    const { query, options, pq, intent, docComment, mode, wantBm25, wantVector, limit, timings, t0 } = ask;
     // Only when some chunks have vectors (0 embedded is a ratio of 0 however many there are).
     const total = this.#embeddedCount > 0 ? await r.chunkCount() : 0;
     const embeddedRatio = total > 0 ? Math.min(1, this.#embeddedCount / total) : 0;
@@ -191,7 +193,7 @@ export class Searcher {
     }
     const legs: LegHits = {
       bm25,
-      vector: kindOrder(vector.hits, rows, intent, readsAsDocComment(query)),
+      vector: kindOrder(vector.hits, rows, intent, docComment),
       fileOf,
       linesOf,
       ...(wantsDefinitions(pq) ? definitionTiers(pq.targets, rows) : { definitionTiers: {}, definitionSizes: {} }),
