@@ -87,14 +87,14 @@ describe('applyFileSignals', () => {
     expect(py[0].signals.kind ?? 1).toBe(KIND_FACTORS.code.code);
   });
   it('demotes tests and docs less for a question about one function (a doc comment) than for one about a file', () => {
-    // Go's go/doc package is code under a `doc/` folder; the path rules call it docs.
-    const make = () => [cand(1, 'go/doc/reader.go', 1), cand(2, 'go/printer/nodes.go', 0.38)];
+    // A documented helper in a folder of tests (Rust's `alloc/…/btree/testing/crash_test.rs`).
+    const make = () => [cand(1, 'alloc/src/collections/btree/testing/crash_test.rs', 1, 'rust'), cand(2, 'alloc/src/collections/btree/map.rs', 0.38, 'rust')];
     const file = make();
     applyFileSignals(file, ['x'], 'code');
-    expect(file[0].signals.kind).toBe(KIND_FACTORS.code.docs);
+    expect(file[0].signals.kind).toBe(KIND_FACTORS.code.test);
     const fn = make();
     applyFileSignals(fn, ['x'], 'code', true);
-    expect(fn[0].signals.kind).toBe(FUNCTION_KIND_FACTORS.docs);
+    expect(fn[0].signals.kind).toBe(FUNCTION_KIND_FACTORS.test);
     expect(FUNCTION_KIND_FACTORS.docs).toBeGreaterThan(KIND_FACTORS.code.docs);
     expect(FUNCTION_KIND_FACTORS.test).toBeGreaterThan(KIND_FACTORS.code.test);
     // The described function's file leads only where it is demoted less.
@@ -103,7 +103,7 @@ describe('applyFileSignals', () => {
     // Other intents keep their own rows.
     const tests = make();
     applyFileSignals(tests, ['x'], 'test', true);
-    expect(tests[0].signals.kind).toBe(KIND_FACTORS.test.docs);
+    expect(tests[1].signals.kind).toBe(KIND_FACTORS.test.code);
   });
   it('adds evidence from other matching pieces of the same file', () => {
     const cs = [cand(1, 'a.go', 1), cand(2, 'b.go', 1), cand(3, 'b.go', 0.5)];

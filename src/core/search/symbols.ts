@@ -69,6 +69,8 @@ export interface SymbolRow {
   context?: string | null;
   /** The chunk's file, for qualified targets whose qualifier is a module path (`crate::parser::Parser`). */
   path?: string;
+  /** The file's language, for its kind (text/file-kind.ts; none: judged by the path alone). */
+  language?: string;
   /** The chunk's type (types.ts ChunkType), for targets with `kinds`. */
   chunkType?: string | null;
   /** The chunk's lines, for its size step (none: step 0). */
@@ -172,7 +174,7 @@ export function matchDefinition(targets: readonly SymbolTarget[], row: SymbolRow
     }
   }
   // The file's kind only for a row that defines a target (most candidates define none).
-  if (best) best.implementation = row.path === undefined || fileKind(row.path, '') === 'code';
+  if (best) best.implementation = row.path === undefined || fileKind(row.path, row.language ?? '') === 'code';
   return best;
 }
 

@@ -365,6 +365,13 @@ export const MIGRATIONS: readonly string[] = [
   `
   UPDATE files SET hash = '', mtime = -1 WHERE language IN ('c', 'cpp');
   `,
+  // 15 (issue 35): file kinds judged again (text/file-kind.ts): source files named like a
+  // project's prose (`history.ts`, `Security.tsx`) and Go packages in `doc/` folders are code, not
+  // docs; `testing/` packages (Go's `testing`, `numpy.testing`) and Python's `unittest/` are code,
+  // not tests. The rows stay; only their kind changes.
+  `
+  UPDATE chunks SET kind = sift_file_kind(path, language) WHERE kind <> sift_file_kind(path, language);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -633,6 +633,24 @@ describe('Store (Node file VFS)', () => {
     await s.close();
   });
 
+  it('migrates a version-14 index: chunks whose file kind the rules now judge otherwise get it (schema 15), files and rows kept', async () => {
+    const f = path.join(dir, 'v14.sqlite');
+    const old = await openNodeStore(f);
+    const row = (id: number, p: string, lang: string, kind: string) => `(${id}, '${p}', ${id}, ${id}, '${lang}', 'function', 'x', 'h${id}', '${kind}')`;
+    await old.db.exec(`INSERT INTO chunks (id, path, start_line, end_line, language, chunk_type, content, content_hash, kind)
+        VALUES ${[row(1, 'src/history.ts', 'typescript', 'docs'), row(2, 'go/doc/reader.go', 'go', 'docs'), row(3, 'testing/testing.go', 'go', 'test'),
+    row(4, 'unittest/case.py', 'python', 'test'), row(5, 'README.md', 'markdown', 'docs'), row(6, 'a_test.go', 'go', 'test'), row(7, 'LICENSE', 'text', 'docs')].join(', ')};
+      INSERT INTO files (path, hash, size, mtime, language, indexed_at) VALUES ('src/history.ts', 'h', 1, 1, 'typescript', 'x'), ('a_test.go', 'h', 1, 1, 'go', 'x');
+      PRAGMA user_version = 14;`);
+    await old.close();
+    const s = await openNodeStore(f);
+    const kinds = await s.db.all<{ kind: string }>('SELECT kind FROM chunks ORDER BY id');
+    expect(kinds.map((r) => r.kind)).toEqual(['code', 'code', 'code', 'code', 'docs', 'test', 'docs']);
+    const files = await s.getFiles();
+    expect(Object.fromEntries([...files].map(([p, r]) => [p, r.hash]))).toEqual({ 'src/history.ts': 'h', 'a_test.go': 'h' });
+    await s.close();
+  });
+
   it('migrates a version-7 index: rows keep their text, files get their chunk ranges, rows of no run of ids are dropped and their files re-read', async () => {
     const f = path.join(dir, 'v7.sqlite');
     const old = await openNodeStore(f);

@@ -13,7 +13,7 @@ describe('fileKind', () => {
     ['src/main/kotlin/net/example/http/RetryPolicy.kt', 'kotlin', 'code'], ['src/main/java/com/example/App.java', 'java', 'code'],
     ['src/test/java/com/example/AppTest.java', 'java', 'test'], ['org/sample/Util.java', 'java', 'code'],
     ['packages/bench/compile-validate-vs-parse.ts', 'typescript', 'test'], ['metrics/src/main/java/com/google/gson/metrics/ParseBenchmark.java', 'java', 'test'], ['src/workbench/view.ts', 'typescript', 'code'],
-    ['test.c', 'c', 'test'], ['library/core/src/tests.rs', 'rust', 'test'], ['src/testing/testing.go', 'go', 'test'], ['pkg/testify.go', 'go', 'code'],
+    ['test.c', 'c', 'test'], ['library/core/src/tests.rs', 'rust', 'test'], ['src/testing/testing.go', 'go', 'code'], ['src/testing/fstest/mapfs_test.go', 'go', 'test'], ['pkg/testify.go', 'go', 'code'],
     ['watchOS Example/App/Networking.swift', 'swift', 'example'], ['packages/react-demo/src/app.tsx', 'typescript', 'example'], ['src/code_samples_reader.go', 'go', 'code'],
     ['README.md', 'markdown', 'docs'], ['docs/guide/intro.md', 'markdown', 'docs'], ['CHANGELOG', 'text', 'docs'], ['doc/conf.py', 'python', 'docs'],
     ['package.json', 'json', 'config'], ['Cargo.toml', 'toml', 'config'], ['.github/workflows/ci.yml', 'yaml', 'config'], ['Makefile', 'make', 'config'],
@@ -33,6 +33,15 @@ describe('fileKind', () => {
     ['packages/query-codemods/src/v4/__testfixtures__/default-import.input.tsx', 'tsx', 'test'], ['src/__test_utils__/render.ts', 'typescript', 'test'],
     ['src/__generated__/schema.ts', 'typescript', 'generated'], ['src/__init__.py', 'python', 'code'], ['lib/__internal__/a.ts', 'typescript', 'code'], ['src/__latest__/a.ts', 'typescript', 'code'], ['src/__image_snapshots__/a.png.ts', 'typescript', 'test'],
     ['src/IntegrationTests/Inheritance/ProxyTests.cs', 'csharp', 'test'], ['test/FunctionalTests/Routing.cs', 'csharp', 'test'], ['src/AcceptanceSpecs/A.cs', 'csharp', 'test'],
+    // Named like a project's prose, but source code; prose and data files of those names stay docs.
+    ['src/utils/history.ts', 'typescript', 'code'], ['app/scenes/Settings/Security.tsx', 'tsx', 'code'], ['lua/x/actions/history.lua', 'lua', 'code'],
+    ['crypto/x509/internal/macos/security.go', 'go', 'code'], ['LICENSE', 'text', 'docs'], ['LICENSE-MIT', 'text', 'docs'], ['NOTICE', 'text', 'docs'],
+    ['HISTORY.rst', 'rst', 'docs'], ['www/blog/authors.yml', 'yaml', 'docs'], ['docs/Readme.cs', 'csharp', 'docs'], ['src/Readme.cs', 'csharp', 'code'],
+    // A Go folder of .go files is a package, in doc/ too; other languages' code in doc folders is documentation.
+    ['src/go/doc/reader.go', 'go', 'code'], ['src/go/doc/comment/parse.go', 'go', 'code'], ['docs/site/main.go', 'go', 'code'], ['docs/src/Button.tsx', 'tsx', 'docs'], ['Documentation/scripts/x.py', 'python', 'docs'],
+    // testing/ packages ship helpers for users' tests; their tests are named as tests. Python's unittest/ is the framework.
+    ['numpy/testing/_private/utils.py', 'python', 'code'], ['packages/core/testing/src/fake_async.ts', 'typescript', 'code'], ['testing/test_assertion.py', 'python', 'test'],
+    ['python3.11/unittest/case.py', 'python', 'code'], ['python3.11/unittest/test/test_case.py', 'python', 'test'], ['src/unittest/parser.cc', 'cpp', 'test'], ['llvm/unittests/ADT/APInt.cpp', 'cpp', 'test'],
     ['src/Latest/A.cs', 'csharp', 'code'], ['src/Contests/A.cs', 'csharp', 'code'], ['src/RequestsTests.cs', 'csharp', 'test'], ['src/Manifests/A.cs', 'csharp', 'code'],
   ])('%s (%s) → %s', (p, lang, want) => expect(fileKind(p, lang)).toBe(want));
 });

@@ -55,9 +55,17 @@ const GENERATED_NAME = /\.pb\.go$|\.pb\.(cc|h)$|_pb2(_grpc)?\.pyi?$|[._-]generat
  * `__fixtures__`, `__snapshots__`, any `__…_tests__` (immer's `__performance_tests__/`) and any
  * other whose name starts with test, fixture, mock or snapshot, or has one after a `_`
  * (jscodeshift's `__testfixtures__/`, the input and output files of a codemod's tests;
- * `__test_utils__/`, `__image_snapshots__/`; not `__latest__/`).
+ * `__test_utils__/`, `__image_snapshots__/`; not `__latest__/`). Not `testing/`: a package of
+ * that name is what a library ships for its users' tests (Go's `testing` and `testing/fstest`,
+ * `numpy.testing`, Angular's `core/testing`), code like .NET's `Polly.Testing/` below; the
+ * tests beside it are named as tests (`*_test.go`, `test_*.py`, `FooTest.java`).
  */
-const TEST_DIR = /(^|\/)(tests?|__(?:[a-z0-9]+_)*(?:test|fixture|mock|snapshot)[a-z0-9_]*__|testdata|test[_-]?data|testing|testsuite|test[_-]?utils|fixtures?|spec|specs|e2e|integration[_-]tests?|unittests?|bench|benches|benchmarks?)\//i;
+const TEST_DIR = /(^|\/)(tests?|__(?:[a-z0-9]+_)*(?:test|fixture|mock|snapshot)[a-z0-9_]*__|testdata|test[_-]?data|testsuite|test[_-]?utils|fixtures?|spec|specs|e2e|integration[_-]tests?|unittests|bench|benches|benchmarks?)\//i;
+/**
+ * `unittest/`, singular: a folder of unit tests, except in Python, where a package of that name is
+ * the standard library's test framework (`Lib/unittest/case.py`; any other would shadow it).
+ */
+const UNITTEST_DIR = /(^|\/)unittest\//i;
 /**
  * A project or package of tests named for what it tests: .NET's `Newtonsoft.Json.Tests/`,
  * `Foo.UnitTests/`, `Foo.FuzzTests/`, a package `web_socket_conformance_tests/`, `clap_bench/`;
@@ -84,7 +92,12 @@ const EXAMPLE_DIR = /(^|\/)(?<!(?:^|\/)(?:com|org|net|io|dev|edu|gov|co|me|app)\
 const STORY = /(^|\/)\.storybook\/|\.stor(y|ies)\.[^/.]+$/;
 /** A directory named for what it exemplifies: `watchOS Example/`, `react-demo/`, `basic_samples/`. */
 const EXAMPLE_SUFFIX_DIR = /(^|\/)[^/]*[^/\s_-][\s_-](examples?|samples?|demos?)\//i;
-/** Prose. */
+/**
+ * Prose: a file in a prose language, one in a documentation folder, or a file named as a
+ * project's prose (README, LICENSE, CHANGELOG …) that is not source code: `history.ts`,
+ * `Security.tsx`, `notice.go` are code named for what they do. A Go file in a `doc/` folder is
+ * code too: in Go a folder of .go files is a package (`go/doc`, cobra's `doc` generator).
+ */
 const DOCS_DIR = /(^|\/)(docs?|documentation|man|manual|guides?|wiki|website|site)\//i;
 const DOCS_NAME = /(^|\/)(README|CHANGELOG|CHANGES|HISTORY|NEWS|CONTRIBUTING|AUTHORS|CODE_OF_CONDUCT|SECURITY|LICEN[CS]E|COPYING|NOTICE|UPGRADING|MIGRATION)([._-][^/]*)?$/i;
 const PROSE_LANGUAGES: ReadonlySet<string> = new Set(['markdown', 'rst', 'text', 'asciidoc', 'org', 'latex', 'tex', 'html']);
@@ -98,9 +111,12 @@ const CONFIG_NAME = /(^|\/)(\.[^/]+rc|\.editorconfig|\.gitattributes|\.gitignore
 export function fileKind(path: string, language: string): FileKind {
   if (GENERATED_DIR.test(path) || GENERATED_NAME.test(path)) return 'generated';
   if (TEST_DIR.test(path) || TEST_PROJECT_DIR.test(path) || TEST_NAME.test(path)) return 'test';
+  if (language !== 'python' && UNITTEST_DIR.test(path)) return 'test';
   if (EXAMPLE_DIR.test(path) || EXAMPLE_SUFFIX_DIR.test(path) || STORY.test(path)) return 'example';
   if (CONFIG_NAME.test(path)) return 'config';
-  if (PROSE_LANGUAGES.has(language) || DOCS_NAME.test(path) || DOCS_DIR.test(path)) return 'docs';
+  if (PROSE_LANGUAGES.has(language)) return 'docs';
+  const notSource = language === '' || CONFIG_LANGUAGES.has(language);
+  if ((notSource && DOCS_NAME.test(path)) || (language !== 'go' && DOCS_DIR.test(path))) return 'docs';
   if (CONFIG_LANGUAGES.has(language)) return 'config';
   return 'code';
 }
