@@ -9,11 +9,11 @@
  * picks transformer (Transformers.js) or static (model2vec) from the files. SIFT_HUB_URL
  * replaces https://huggingface.co for both (tests serve generated models from a local server).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { SiftEmbedder } from '../core/embed/embedder.ts';
 import { loadEmbedder } from '../core/embed/load-embedder.ts';
-import { folderModelFiles, hubModelFiles } from '../core/embed/model-files-node.ts';
+import { folderModelFiles, hubModelFiles, HubUnreachableError } from '../core/embed/model-files-node.ts';
 import { resolveModelSource } from '../core/embed/model-source-node.ts';
 import { sourceOptions, looksLikePath, type ModelSource } from '../core/embed/model-source.ts';
 import { DEFAULT_MODEL_ID, HUB_URL } from '../core/config.ts';
@@ -22,6 +22,41 @@ import { META, type MetaKey } from '../core/store/meta.ts';
 
 /** Give up on the hub when a download makes no progress this long (offline) instead of hanging the CLI. */
 const HUB_TIMEOUT_MS = 30_000;
+
+/**
+ * After the Hub could not be reached, `sift index` (and `sift mcp`) do not ask it again for this
+ * long: offline, every try cost a DNS lookup and the HTTP client's load (~70 ms of a 100-file
+ * index), and on a network that drops packets a stalled connection. Recorded per SIFT_HOME and
+ * Hub address in `models/.hub-unreachable.json`; a download that succeeds removes it.
+ */
+export const HUB_RETRY_MS = 10 * 60_000;
+
+function unreachableFile(): string {
+  return join(siftHome(), 'models', '.hub-unreachable.json');
+}
+
+/** When the Hub at `hub` was last found unreachable and why, if within HUB_RETRY_MS. */
+function recentlyUnreachable(hub: string, now = Date.now()): { at: number; reason: string } | null {
+  try {
+    const r = JSON.parse(readFileSync(unreachableFile(), 'utf8')) as { hub?: unknown; at?: unknown; reason?: unknown };
+    if (r.hub !== hub || typeof r.at !== 'number' || typeof r.reason !== 'string') return null;
+    return r.at <= now && now - r.at < HUB_RETRY_MS ? { at: r.at, reason: r.reason } : null;
+  } catch {
+    return null;
+  }
+}
+
+function recordUnreachable(hub: string, reason: string | null): void {
+  try {
+    if (reason === null) rmSync(unreachableFile(), { force: true });
+    else {
+      mkdirSync(join(siftHome(), 'models'), { recursive: true });
+      writeFileSync(unreachableFile(), JSON.stringify({ hub, at: Date.now(), reason }) + '\n');
+    }
+  } catch {
+    // Only a shortcut: without the record the next command asks the Hub again.
+  }
+}
 
 /** The Hub's address: SIFT_HUB_URL, else https://huggingface.co. */
 export function hubUrl(): string {
@@ -55,7 +90,7 @@ async function load(source: ModelSource): Promise<SiftEmbedder> {
   const alive = (): void => {
     if (!source.allowRemote) return;
     clearTimeout(timer);
-    timer = setTimeout(() => stalled(new Error(`could not download ${source.modelId} from the Hugging Face Hub (no data for ${HUB_TIMEOUT_MS / 1000}s)`)), HUB_TIMEOUT_MS);
+    timer = setTimeout(() => stalled(new HubUnreachableError(`could not download ${source.modelId} from the Hugging Face Hub (no data for ${HUB_TIMEOUT_MS / 1000}s)`)), HUB_TIMEOUT_MS);
   };
   alive();
   const loading = loadEmbedder({
@@ -76,15 +111,25 @@ async function load(source: ModelSource): Promise<SiftEmbedder> {
 async function choose(spec: string, allowRemote: boolean, store: MetaStore, record: boolean): Promise<ModelChoice | { unavailable: string }> {
   const resolved = await resolveModelSource({ model: spec, allowRemote, modelsDir: join(siftHome(), 'models') });
   if (!resolved.ok) return { unavailable: resolved.reason };
+  const fromHub = resolved.source.origin === 'hub';
+  const hub = hubUrl();
+  const down = fromHub ? recentlyUnreachable(hub) : null;
+  if (down) {
+    const hhmm = (t: number) => new Date(t).toTimeString().slice(0, 5);
+    return { unavailable: `${spec}: not downloaded — at ${hhmm(down.at)} ${down.reason}; Sift asks it again from ${hhmm(down.at + HUB_RETRY_MS)} (or pass --model DIR)` };
+  }
   try {
     const embedder = await load(resolved.source);
+    if (fromHub) recordUnreachable(hub, null);
     if (record) {
       await store.setMeta(META.modelSpec, spec);
       await store.setMeta(META.modelKey, embedder.info.key);
     }
     return { embedder, source: resolved.source };
   } catch (e) {
-    return { unavailable: `${spec}: ${e instanceof Error ? e.message : String(e)}` };
+    const message = e instanceof Error ? e.message : String(e);
+    if (fromHub && e instanceof HubUnreachableError) recordUnreachable(hub, message);
+    return { unavailable: `${spec}: ${message}` };
   }
 }
 

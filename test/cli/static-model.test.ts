@@ -180,6 +180,37 @@ describe('the Hub path, served locally', () => {
     expect(JSON.parse(st.stdout)).toMatchObject({ model: `${ID}@static-float32/512`, modelFamily: 'static' });
   }, 120_000);
 
+  it('a Hub that cannot be reached: keyword index kept, not asked again for a while, asked again after', async () => {
+    const home = join(work, 'home-hub-down');
+    const db = join(work, 'hub-down.db');
+    // A port nothing listens on: the connection is refused.
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const down = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+    await new Promise<void>((r) => closed.close(() => r()));
+    const first = await siftAsync(['index', repo, '--db', db, '--model', ID, '--json'], { SIFT_HOME: home, SIFT_OFFLINE: '0', SIFT_HUB_URL: down });
+    expect(first.code, first.stderr).toBe(0);
+    expect((JSON.parse(first.stdout) as IndexJson).embedding).toMatchObject({ skipped: expect.stringMatching(/could not be reached \(fetch failed: ECONNREFUSED\)/) });
+    const record = join(home, 'models', '.hub-unreachable.json');
+    expect(JSON.parse(readFileSync(record, 'utf8'))).toMatchObject({ hub: down });
+    // The next index does not ask (it would be refused again): it says when it asks next.
+    const second = await siftAsync(['index', repo, '--db', db, '--model', ID, '--json'], { SIFT_HOME: home, SIFT_OFFLINE: '0', SIFT_HUB_URL: down });
+    expect(second.code, second.stderr).toBe(0);
+    expect((JSON.parse(second.stdout) as IndexJson).embedding).toMatchObject({ skipped: expect.stringMatching(/not downloaded — at \d\d:\d\d .*could not be reached.*asks it again from \d\d:\d\d/) });
+    // Ten minutes later it asks again.
+    writeFileSync(record, JSON.stringify({ ...JSON.parse(readFileSync(record, 'utf8')), at: Date.now() - 11 * 60_000 }));
+    const later = await siftAsync(['index', repo, '--db', db, '--model', ID, '--json'], { SIFT_HOME: home, SIFT_OFFLINE: '0', SIFT_HUB_URL: down });
+    expect((JSON.parse(later.stdout) as IndexJson).embedding).toMatchObject({ skipped: expect.stringMatching(/^[^—]*could not be reached \(fetch failed: ECONNREFUSED\)/) });
+    expect(Date.now() - (JSON.parse(readFileSync(record, 'utf8')) as { at: number }).at).toBeLessThan(60_000);
+    // Another Hub address is asked (the record is for the one that failed); its download clears the record.
+    const before = requests.length;
+    const other = await siftAsync(['index', repo, '--db', db, '--model', ID, '--json'], { SIFT_HOME: home, SIFT_OFFLINE: '0', SIFT_HUB_URL: url });
+    expect(other.code, other.stderr).toBe(0);
+    expect((JSON.parse(other.stdout) as IndexJson).embedding).toMatchObject({ model: ID });
+    expect(requests.length).toBeGreaterThan(before);
+    expect(existsSync(record)).toBe(false);
+  }, 120_000);
+
   it('a model the Hub does not have: a clear reason, keyword index kept', async () => {
     const home = join(work, 'home-hub-missing');
     const r = await siftAsync(['index', repo, '--db', join(work, 'hub-missing.db'), '--model', 'sift-test/nothing-here', '--json'], { SIFT_HOME: home, SIFT_OFFLINE: '0', SIFT_HUB_URL: url });

@@ -52,6 +52,15 @@ export interface HubFilesOptions {
   stallMs?: number;
 }
 
+/**
+ * The Hub could not be reached: no answer to a request (no network, a name that does not
+ * resolve, a refused or dropped connection) or none for the stall limit. An HTTP error is an
+ * answer, not this.
+ */
+export class HubUnreachableError extends Error {
+  override name = 'HubUnreachableError';
+}
+
 /** The Hub, read through the cache folder: a cached file is never fetched again. */
 export function hubModelFiles(o: HubFilesOptions): ModelFiles {
   const base = (o.hubUrl ?? HUB_URL).replace(/\/+$/, '');
@@ -76,7 +85,11 @@ export function hubModelFiles(o: HubFilesOptions): ModelFiles {
         timer = setTimeout(() => ac.abort(new Error(`no data from ${url} for ${stallMs / 1000}s`)), stallMs);
       };
       try {
-        const res = await doFetch(url, { signal: ac.signal, redirect: 'follow' });
+        const res = await doFetch(url, { signal: ac.signal, redirect: 'follow' }).catch((e: unknown) => {
+          const why = ac.signal.aborted ? ac.signal.reason : e;
+          const code = (why as { cause?: { code?: unknown } })?.cause?.code;
+          throw new HubUnreachableError(`${base} could not be reached (${why instanceof Error ? why.message : String(why)}${typeof code === 'string' ? `: ${code}` : ''})`);
+        });
         if (res.status === 404) return null;
         if (!res.ok) throw new Error(`${url}: HTTP ${res.status} ${res.statusText}`);
         const total = Number(res.headers.get('content-length') ?? 0);
