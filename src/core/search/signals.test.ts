@@ -18,6 +18,17 @@ describe('pathSignal', () => {
     expect(pathSignal('lib/PluginLoader.kt', ['plugins', 'loaded'])).toBe(1);
     expect(pathSignal('src/routing/router.rs', ['routing'])).toBe(1);
   });
+  it("does not count a test file's test mark as a word of its name", () => {
+    for (const p of ['lua/plugin_spec.lua', 'src/plugin.test.ts', 'lib/test_plugin.py', 'src/PluginTest.java', 'pkg/plugin_test.go', 'src/PluginTests.cs']) {
+      expect(pathSignal(p, ['plugin']), p).toBe(1);
+      expect(pathSignal(p, ['specs']), p).toBe(0);
+      expect(pathSignal(p, ['tests']), p).toBe(0);
+    }
+    // A name that is only the mark keeps it; a word that merely ends in one is no mark.
+    expect(pathSignal('spec/spec.rb', ['spec'])).toBeGreaterThan(0);
+    expect(pathSignal('src/latest.ts', ['latest'])).toBe(1);
+    expect(pathSignal('src/contest.rs', ['contest'])).toBe(1);
+  });
   it('matches another form of the word and abbreviations in file and directory names (issue 35)', () => {
     expect(pathSignal('src/compose.ts', ['composition'])).toBe(1);
     expect(pathSignal('src/StringUtils.java', ['string', 'utility'])).toBe(1);

@@ -69,6 +69,20 @@ function keptPerPath<T>(make: (path: string) => T): (path: string) => T {
   };
 }
 
+/**
+ * The word a test file's name carries to say it is a test (`plugin_spec`, `router_test`,
+ * `test_client`, `RouterTest`, `conn.test`): a mark of its kind, which the kind signal weighs,
+ * not a word of what it is about ("how plugin specs are merged" is not about `plugin_spec.lua`
+ * more than about `plugin.lua`).
+ */
+const TEST_NAME_MARK = /^(?:test_)(?=[^/]*[a-z0-9])|[._-](?:tests?|specs?)$|(?<=[a-z0-9])(?:Tests?|Spec)$/;
+
+/** A file name (no extension) without its test mark; a name that is only the mark stays. */
+function testMarkerless(name: string): string {
+  const out = name.replace(TEST_NAME_MARK, '');
+  return out || name;
+}
+
 /** A path's words, lower-case, with identifier parts and light stems: [file-name words, directory words]. Kept per path. */
 export const pathWordSets: (path: string) => [ReadonlySet<string>, ReadonlySet<string>] = keptPerPath((path) => makePathWordSets(path));
 
@@ -87,7 +101,7 @@ function makePathWordSets(path: string): [Set<string>, Set<string>] {
   const dirs = new Set<string>();
   const base = path.slice(slash + 1);
   const dot = base.lastIndexOf('.');
-  add(name, dot > 0 ? base.slice(0, dot) : base);
+  add(name, testMarkerless(dot > 0 ? base.slice(0, dot) : base));
   add(dirs, path.slice(0, Math.max(0, slash)));
   return [name, dirs];
 }
