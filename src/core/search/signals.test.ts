@@ -24,6 +24,9 @@ describe('pathSignal', () => {
       expect(pathSignal(p, ['specs']), p).toBe(0);
       expect(pathSignal(p, ['tests']), p).toBe(0);
     }
+    // Nor a folder that only says its files are tests.
+    expect(pathSignal('spec/unit/router_spec.rb', ['specs'])).toBe(0);
+    expect(pathSignal('tests/unit/router.py', ['tests', 'router'])).toBe(0.5);
     // A name that is only the mark keeps it; a word that merely ends in one is no mark.
     expect(pathSignal('spec/spec.rb', ['spec'])).toBeGreaterThan(0);
     expect(pathSignal('src/latest.ts', ['latest'])).toBe(1);

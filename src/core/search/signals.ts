@@ -77,6 +77,9 @@ function keptPerPath<T>(make: (path: string) => T): (path: string) => T {
  */
 const TEST_NAME_MARK = /^(?:test_)(?=[^/]*[a-z0-9])|[._-](?:tests?|specs?)$|(?<=[a-z0-9])(?:Tests?|Spec)$/;
 
+/** A folder named only to say its files are tests: a mark too, not a word of what they are about. */
+const TEST_DIR_MARK = /^(?:tests?|specs?|__tests__)$/i;
+
 /** A file name (no extension) without its test mark; a name that is only the mark stays. */
 function testMarkerless(name: string): string {
   const out = name.replace(TEST_NAME_MARK, '');
@@ -102,7 +105,7 @@ function makePathWordSets(path: string): [Set<string>, Set<string>] {
   const base = path.slice(slash + 1);
   const dot = base.lastIndexOf('.');
   add(name, testMarkerless(dot > 0 ? base.slice(0, dot) : base));
-  add(dirs, path.slice(0, Math.max(0, slash)));
+  add(dirs, path.slice(0, Math.max(0, slash)).split('/').filter((d) => !TEST_DIR_MARK.test(d)).join('/'));
   return [name, dirs];
 }
 
