@@ -121,10 +121,12 @@ export const KIND_FACTORS = {
 /**
  * KIND_FACTORS' code row for a code question that reads as one function's doc comment
  * (query.ts readsAsDocComment): its answer is that function wherever the path rules put its
- * file, and they are coarse there (Go's `go/doc/*.go` is a package under a `doc/` folder,
- * Python's `unittest/case.py` the library tests use), so tests and docs are demoted less than
- * for a question about a file. With the code row's 0.35 / 0.3 for these too, 5 of 900 docstring
- * questions (Go, Python, Rust standard libraries) ranked their function lower and none higher.
+ * file, and they are coarse there (a documented helper among tests, such as Rust's
+ * `alloc/…/btree/testing/crash_test.rs`), so tests and docs are demoted less than for a question
+ * about a file. With the code row's 0.35 / 0.3 for these too, 5 of 900 docstring questions (Go,
+ * Python, Rust standard libraries) ranked their function lower and none higher; after session
+ * 12's kind rules (Go's `go/doc/` and Python's `unittest/` are code now) it would still cost
+ * Rust 0.416 → 0.415 and gain nothing.
  */
 export const FUNCTION_KIND_FACTORS = { code: 1, test: 0.45, docs: 0.4, config: 0.5, generated: 0.35, example: 0.5 } as const;
 /**

@@ -66,6 +66,15 @@ describe('intent', () => {
     expect(intentOfQuery('build configuration', false)).toBe('config');
     expect(intentOfQuery('linter settings', false)).toBe('config');
     expect(intentOfQuery('the config type and the config file', false)).toBe('config');
+    // Configuration asked for itself; in a question about what code does with it, code.
+    expect(intentOfQuery('how do I configure the logger', false)).toBe('config');
+    expect(intentOfQuery('configuring webpack for production', false)).toBe('config');
+    expect(intentOfQuery('the build script', false)).toBe('config');
+    expect(intentOfQuery('dependencies', false)).toBe('config');
+    expect(intentOfQuery('eslint config', false)).toBe('config');
+    expect(intentOfQuery('reading proxy settings from environment variables', false)).toBe('code');
+    expect(intentOfQuery('redirecting http requests to https automatically for the configured hosts', false)).toBe('code');
+    expect(intentOfQuery('resolving dependencies between rules before a build', false)).toBe('code');
     // `spec` alone is a specification ("the RESP3 spec", "callback spec"); specs and spec files are tests.
     expect(intentOfQuery('Accept -nan per the RESP3 spec recommendation', false)).toBe('code');
     expect(intentOfQuery('Fix Plug.Parsers.parse/5 callback spec', false)).toBe('code');

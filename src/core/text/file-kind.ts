@@ -143,8 +143,22 @@ const INTENT_WORDS: ReadonlyArray<[RegExp, SearchIntent]> = [
   [/\b(tests?|testing|tested|unit[- ]?tests?|specs|spec files?|test[- ]?cases?|fixtures?|mocks?)\b/i, 'test'],
   [/\b(examples?|samples?|demos?|usage example)\b/i, 'example'],
   [/\b(docs?|documentation|documented|readme|changelog|guide|tutorial|manual)\b/i, 'docs'],
-  [/\b(config|configs|configure[sd]?|configuring|configuration|settings|dependenc(y|ies)|build (script|file|system))\b/i, 'config'],
 ];
+
+/** The words of configuration; alone they ask for it only in a short query (CONFIG_ITSELF). */
+const CONFIG_WORDS = /\b(config|configs|configure[sd]?|configuring|configuration|settings|dependenc(y|ies))\b/i;
+/**
+ * Configuration asked for itself: its files, a build's setup, how to configure something, or a
+ * query that opens with it ("configuring webpack for production"). Elsewhere in a question a
+ * configuration word describes what code does with it ("reading proxy settings from environment
+ * variables", "redirecting http requests to https for the configured hosts", "resolving
+ * dependencies between rules") and the question asks for that code (session 12: in the repos
+ * eval 11 of the 15 questions config words sent to configuration ranked their answer higher as
+ * code questions, none lower).
+ */
+const CONFIG_ITSELF = /\b(config|configuration|settings)\s+files?\b|\bbuild\s+(scripts?|files?|system|configuration|settings)\b|\bhow\s+(to|do|does|can|should)\b.*\bconfigur(e|es|ed|ing)\b|^\s*(configure|configuring|configuration)\b/i;
+/** A query this short is a name, and one with a configuration word names configuration ("linter settings", "eslint config"). */
+const CONFIG_NAME_WORDS = 3;
 
 /**
  * Tests as the place or purpose of what is asked for ("a fake client that returns canned
@@ -173,6 +187,7 @@ export function intentOfQuery(query: string, namesCode: boolean): SearchIntent {
   if (namesCode) return 'code';
   const text = query.replace(FOR_TESTS, ' ').replace(CONFIG_AS_CODE, ' $2');
   for (const [re, intent] of INTENT_WORDS) if (re.test(text)) return intent;
+  if (CONFIG_ITSELF.test(text) || (CONFIG_WORDS.test(text) && text.trim().split(/\s+/).length <= CONFIG_NAME_WORDS)) return 'config';
   return 'code';
 }
 
