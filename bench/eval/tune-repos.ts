@@ -3,7 +3,7 @@
  * repository's index (built by repos.ts, or with --reindex into bench/tmp/tune-repos/), runs
  * the questions through Searcher in keyword mode with the live ranking code, and prints the
  * mean per-repository NDCG@10 (repos/score.ts), per source and category. `--set k=v,...`
- * tries other FILE_SIGNALS / DIVERSITY / KIND_FACTORS / RERANK_WEIGHTS (`rerank.name=0.5`) values for this run, so a grid is one
+ * tries other FILE_SIGNALS / DIVERSITY / KIND_FACTORS / RERANK_WEIGHTS (`rerank.name=0.5`) / CODE_CANDIDATES (`codeCandidates.rows=20`) values for this run, so a grid is one
  * command per point; `--half even|odd` tunes on one half of each repository's questions and
  * confirms on the other. `--fails N` prints N misses with the top results.
  *
@@ -15,7 +15,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openNodeStore } from '../../src/core/store/open-node.ts';
 import { Searcher } from '../../src/core/search/search.ts';
-import { DIVERSITY, FILE_SIGNALS, FUNCTION_QUESTION, KIND_FACTORS, RERANK_WEIGHTS } from '../../src/core/config.ts';
+import { CODE_CANDIDATES, DIVERSITY, FILE_SIGNALS, FUNCTION_QUESTION, KIND_FACTORS, RERANK_WEIGHTS } from '../../src/core/config.ts';
 import { siftIndex } from '../sift.ts';
 import { isMain, parseArgs, TMP_DIR } from '../util.ts';
 import { checkoutDir, readManifest } from './repos/corpus.ts';
@@ -32,6 +32,7 @@ export function applySet(spec: string): void {
     else if (k in DIVERSITY) (DIVERSITY as Record<string, number>)[k] = n;
     else if (k in FUNCTION_QUESTION) (FUNCTION_QUESTION as Record<string, number>)[k] = n;
     else if (k.startsWith('rerank.')) (RERANK_WEIGHTS as Record<string, number>)[k.slice(7)] = n;
+    else if (k.startsWith('codeCandidates.')) (CODE_CANDIDATES as Record<string, number>)[k.slice(15)] = n;
     else if (k.includes('.')) {
       const [intent, kind] = k.split('.');
       const row = (KIND_FACTORS as Record<string, Record<string, number>>)[intent];

@@ -36,6 +36,15 @@ export const BM25_COLUMN_WEIGHTS = { names: 10, pathWords: 4, sigDoc: 3, content
 /** FTS5 candidates re-scored by the keyword leg's second stage (rerank.ts); at least the requested limit. */
 export const RERANK_CANDIDATES = 100;
 /**
+ * A code question's FTS candidates with fewer than `minShare` code rows get the best `rows` code
+ * rows too (search/bm25.ts addCodeCandidates). Session 12, tune-repos.ts on the 41 readable
+ * repositories (same indexes): minShare 0 (off) 0.7592, 0.1 0.7598, 0.2 0.7609, 0.3 0.7613, 0.5 and
+ * always 0.7613; rows 15 / 30 / 50 at 0.2: 0.7604 / 0.7609 / 0.7606. At 0.3: 28 questions better,
+ * 22 worse (hand-written 8 / 2: 0.8152 → 0.8186); held-out 4 0.5729 → 0.5811; medium's 600
+ * questions: 3 lists differ, wall p50 13.36 → 13.74 ms in one interleaved run.
+ */
+export const CODE_CANDIDATES = { minShare: 0.3, rows: 30 };
+/**
  * The keyword planner (search/fts-plan.ts): a phrase matching FTS_PLAN_CAP chunks is common
  * (rows are counted up to here): its prefix marker is dropped, and a query of only common
  * groups is answered from the rows that have them all. A multi-token word (`mutex_lock`) with

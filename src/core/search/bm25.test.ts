@@ -6,6 +6,7 @@ import type { Queryable } from '../store/sqlite.ts';
 import { EXACT_SYMBOL_BOOST, highlightRanges, searchBm25 } from './bm25.ts';
 import { compilePathGlob } from '../text/path-glob.ts';
 import { processQuery } from './query.ts';
+import { Searcher } from './search.ts';
 import { TEXT_DEFINITION_TIER } from '../config.ts';
 
 interface Spec {
@@ -224,6 +225,36 @@ describe('searchBm25 definitions outside the best candidates', () => {
         // The other candidates are the best FTS rows, as without definitions.
         expect(hits.slice(2).map((h) => h.id).every((id) => top.some((r) => r.id === id))).toBe(true);
       }
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe('searchBm25 code candidates under a flood of test data', () => {
+  it('a code question whose best FTS rows are all tests also takes the best code rows as candidates', async () => {
+    const s = await openMemoryStore();
+    try {
+      const specs: Spec[] = [];
+      // 150 three-line test inputs named for what they test, each holding the question's words.
+      for (let i = 0; i < 150; i++) specs.push({ path: `tests/suite/results/n_string_escape_${i}.tok`, symbol: null, language: 'text', type: 'text', content: `string escape sequence ${i}` });
+      specs.push({ path: 'src/string_escapes.c', symbol: 'read_quoted', language: 'c', content: `int read_quoted(char *s) { ${'step(s); '.repeat(10)} /* an escape in a string */ }` });
+      await s.writeFiles(toItems(specs));
+      const [code] = (await s.db.all<{ id: number }>(`SELECT id FROM chunks WHERE path = 'src/string_escapes.c'`)).map((r) => r.id);
+      const q = processQuery('where are escape sequences inside strings decoded');
+      const top = await s.db.all<{ id: number }>(
+        `SELECT rowid AS id FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY bm25(chunks_fts, 10, 4, 3, 1, 1.5), rowid LIMIT 100`, [q.ftsQuery],
+      );
+      expect(top.map((r) => r.id)).not.toContain(code); // the case is real
+      // A candidate now (searchBm25's own order is by its words; the kind signal comes after).
+      const hits = await searchBm25(s.db, q, {}, 10, 'code');
+      expect(hits.some((h) => h.id === code) || (await searchBm25(s.db, q, {}, 100, 'code')).length === 100).toBe(true);
+      // With the kind signal, the code leads a code question's results; a question for tests keeps the tests' own candidates.
+      const searcher = new Searcher(s);
+      const res = await searcher.search('where are escape sequences inside strings decoded', { mode: 'bm25', limit: 5 });
+      expect(res.results[0]?.path).toBe('src/string_escapes.c');
+      const tests = await searcher.search('where are escape sequences inside strings decoded', { mode: 'bm25', limit: 5, intent: 'test' });
+      expect(tests.results.map((r) => r.path)).not.toContain('src/string_escapes.c');
     } finally {
       await s.close();
     }

@@ -26,7 +26,7 @@ import type { Queryable, SqlValue } from '../store/sqlite.ts';
 import { nameKey, readChunks } from '../store/store.ts';
 import { compilePathGlob, PATH_MATCH_FUNCTION } from '../text/path-glob.ts';
 import { identifierParts } from '../text/identifiers.ts';
-import { BM25_COLUMN_WEIGHTS, FILE_SIGNALS, FTS_PLAN_BIG_CAP, FTS_PLAN_CAP, FTS_PLAN_LEAVE_OUT_SHARE, FTS_PLAN_THETA_GUESS, FTS_PLAN_WORD_ENOUGH, KEYWORD_DEFINITION_BOOST, MAX_EXACT_SYMBOL_ROWS, QUALIFIED_TIERS, RERANK_CANDIDATES, RERANK_WEIGHTS, TEXT_DEFINITION_TIER } from '../config.ts';
+import { BM25_COLUMN_WEIGHTS, CODE_CANDIDATES, FILE_SIGNALS, FTS_PLAN_BIG_CAP, FTS_PLAN_CAP, FTS_PLAN_LEAVE_OUT_SHARE, FTS_PLAN_THETA_GUESS, FTS_PLAN_WORD_ENOUGH, KEYWORD_DEFINITION_BOOST, MAX_EXACT_SYMBOL_ROWS, QUALIFIED_TIERS, RERANK_CANDIDATES, RERANK_WEIGHTS, TEXT_DEFINITION_TIER } from '../config.ts';
 import { lightStem } from '../text/word-forms.ts';
 import { DECLARATION_LINE_SOURCE, PREFIX_MIN_CHARS, describesFunction, readsAsDocComment, processQuery, type ProcessedQuery } from './query.ts';
 import { essentialRows, planFts, replan, type BoundedPhrase, type RowProbe } from './fts-plan.ts';
@@ -258,6 +258,25 @@ async function textDefinitions(db: Queryable, query: ProcessedQuery, where: stri
   return (await read(rows.map((r) => r.id))).filter((r) => declares.test(r.content)).map((r) => r.id);
 }
 
+/**
+ * A code question whose best rows are nearly all tests, docs, data or vendored copies (a folder
+ * of hundreds of three-line test inputs named for what they test, each holding the question's
+ * words: aeson's `tests/JSONTestSuite/results/n_string_escape_x.tok` for "where are escape
+ * sequences inside strings decoded"): the kind signal would rank code above them, but none is
+ * a candidate. Then the best code rows are candidates too (the stored kind, text/file-kind.ts).
+ * One count over the candidates' rows per code question whose FTS pass filled its `n`; the
+ * second FTS pass only when fewer than CODE_CANDIDATES.minShare of them are code.
+ */
+async function addCodeCandidates(db: Queryable, query: ProcessedQuery, where: string, params: SqlValue[], scores: Map<number, number>, n: number, timings?: Record<string, number>, cache?: KeywordCache): Promise<void> {
+  const ids = [...scores.keys()];
+  // Fewer rows than asked for: every matching row is a candidate already.
+  if (ids.length < n) return;
+  const [{ k }] = await db.all<{ k: number }>(`SELECT count(*) AS k FROM chunks WHERE id IN (${ids.map(() => '?').join(', ')}) AND kind = 'code'`, ids);
+  if (k >= ids.length * CODE_CANDIDATES.minShare) return;
+  const more = await plannedCandidates(db, query, `${where} AND c.kind = 'code'`, params, [], CODE_CANDIDATES.rows, timings, cache);
+  for (const row of topRows(more, CODE_CANDIDATES.rows)) if (!scores.has(row.id)) scores.set(row.id, -row.r);
+}
+
 /** The best n rows by (bm25, id): what `ORDER BY r, rowid LIMIT n` over all rows returns. */
 function topRows(rows: readonly FtsRow[], n: number): FtsRow[] {
   return [...rows].sort((a, b) => a.r - b.r || a.id - b.id).slice(0, n);
@@ -336,6 +355,7 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
     for (const row of topRows(rows, n)) scores.set(row.id, -row.r);
     for (const row of rows) if (row.x) scores.set(row.id, -row.r);
     for (const id of exact) if (!scores.has(id)) scores.set(id, 0);
+    if (intent === 'code' && !filters.kinds?.length) await addCodeCandidates(db, query, where, params, scores, n, timings, cache);
     // 3. Second stage: re-score every candidate (rerank.ts), then put exact symbol matches
     //    of an identifier query on top. Content is read only when a signal needs it.
     const ids = [...scores.keys()];
