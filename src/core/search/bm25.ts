@@ -277,6 +277,23 @@ async function addCodeCandidates(db: Queryable, query: ProcessedQuery, where: st
   for (const row of topRows(more, CODE_CANDIDATES.rows)) if (!scores.has(row.id)) scores.set(row.id, -row.r);
 }
 
+/**
+ * Does this codebase name code with every one of `words` (text/file-kind.ts softTestWords): a
+ * file or folder of code whose path holds the word or its singular / plural (`retrofit-mock/…`,
+ * `community/specs.lua`)? One FTS lookup in the path words per word, stopping at the first code row.
+ */
+export async function codeNamedBy(db: Queryable, words: readonly string[]): Promise<boolean> {
+  for (const w of words) {
+    const forms = [...new Set([w, w.endsWith('s') ? w.slice(0, -1) : `${w}s`])].map((f) => `"${f.replace(/"/g, '')}"`);
+    const rows = await db.all<{ id: number }>(
+      `SELECT c.id AS id FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid WHERE chunks_fts MATCH ? AND c.kind = 'code' LIMIT 1`,
+      [`path_words : (${forms.join(' OR ')})`],
+    );
+    if (!rows.length) return false;
+  }
+  return words.length > 0;
+}
+
 /** The best n rows by (bm25, id): what `ORDER BY r, rowid LIMIT n` over all rows returns. */
 function topRows(rows: readonly FtsRow[], n: number): FtsRow[] {
   return [...rows].sort((a, b) => a.r - b.r || a.id - b.id).slice(0, n);

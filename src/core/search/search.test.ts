@@ -345,3 +345,27 @@ describe('fusionWeights', () => {
     expect(fusionWeights(processQuery('how are plugins discovered and loaded')).bm25Weight).toBe(BM25_WEIGHT);
   });
 });
+
+describe('test words a codebase names its own code with', () => {
+  // A library that ships a mock server for its users' tests, and its own tests of it.
+  const files = (shipsMock: boolean): Record<string, string> => ({
+    [shipsMock ? 'retrofit-mock/src/main/NetworkBehavior.java' : 'src/main/NetworkBehavior.java']:
+      'public final class NetworkBehavior {\n  /** Network delay, its variance and a failure percentage. */\n  public long calculateDelay(long delay, int variance) {\n    return delay + variance;\n  }\n}\n',
+    'src/test/java/MockServerTest.java':
+      'public final class MockServerTest {\n  @Test public void simulatesNetworkDelay() {\n    MockServer server = new MockServer();\n    server.setNetworkDelay(100);\n    assertEquals(100, server.networkDelay());\n  }\n}\n',
+  });
+  const q = 'simulating network delay, variance and failure percentage for a mock server';
+
+  it("asks for code when a code path holds the word ('mock' in retrofit-mock/), for tests otherwise", async () => {
+    for (const ships of [true, false]) {
+      const s = await openMemoryStore();
+      try {
+        await writeChunkedFiles(s, chunker, files(ships));
+        const res = await new Searcher(s).search(q, { mode: 'bm25', limit: 5 });
+        expect(res.results[0]?.path, `ships a mock: ${ships}`).toBe(ships ? 'retrofit-mock/src/main/NetworkBehavior.java' : 'src/test/java/MockServerTest.java');
+      } finally {
+        await s.close();
+      }
+    }
+  }, 60_000);
+});

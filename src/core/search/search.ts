@@ -19,8 +19,8 @@ import {
 } from '../config.ts';
 import { describesFunction, processQuery, readsAsDocComment, type ProcessedQuery } from './query.ts';
 import { kindFactor } from './signals.ts';
-import { fileKind, intentOfQuery, type SearchIntent } from '../text/file-kind.ts';
-import { KeywordCache, searchBm25 } from './bm25.ts';
+import { fileKind, intentOfQuery, softTestWords, type SearchIntent } from '../text/file-kind.ts';
+import { codeNamedBy, KeywordCache, searchBm25 } from './bm25.ts';
 import { compilePathGlob } from '../text/path-glob.ts';
 import type { ChunkReader } from '../store/store.ts';
 import { strategyFor, type FusedItem } from './fuse.ts';
@@ -135,7 +135,11 @@ export class Searcher {
     const pq = processQuery(query);
     // A name lookup or a function's doc comment asks for code, whatever its words ("Tests whether…").
     const docComment = readsAsDocComment(query);
-    const intent = options.intent ?? intentOfQuery(query, pq.isIdentifierLike || !!pq.declared || docComment);
+    const namesCode = pq.isIdentifierLike || !!pq.declared || docComment;
+    let intent = options.intent ?? intentOfQuery(query, namesCode);
+    // "a mock server", "plugin specs": test words this codebase names its own code with ask for code.
+    const soft = !options.intent && intent === 'test' ? softTestWords(query) : [];
+    if (soft.length && await this.#reading((r) => codeNamedBy(r.db, soft))) intent = intentOfQuery(query, namesCode, soft);
     const mode: SearchMode = options.mode ?? (this.hasVectors ? 'hybrid' : 'bm25');
     const wantBm25 = mode !== 'vector';
     const wantVector = mode !== 'bm25' && this.hasVectors;

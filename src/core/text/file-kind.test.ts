@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fileKind, intentOfQuery, parseFileKind, parseIntent, pieceKind } from './file-kind.ts';
+import { fileKind, intentOfQuery, parseFileKind, parseIntent, pieceKind, softTestWords } from './file-kind.ts';
 
 describe('fileKind', () => {
   it.each([
@@ -66,6 +66,14 @@ describe('intent', () => {
     expect(intentOfQuery('build configuration', false)).toBe('config');
     expect(intentOfQuery('linter settings', false)).toBe('config');
     expect(intentOfQuery('the config type and the config file', false)).toBe('config');
+    // Soft test words: tests, unless the codebase names code with them (search.ts asks the index).
+    expect(softTestWords('simulating network delay for a mock server')).toEqual(['mock']);
+    expect(softTestWords('how plugin specs from several places are merged')).toEqual(['specs']);
+    expect(softTestWords('unit tests that mock the clock')).toEqual([]);
+    expect(softTestWords('where the router is handled')).toEqual([]);
+    expect(intentOfQuery('simulating network delay for a mock server', false)).toBe('test');
+    expect(intentOfQuery('simulating network delay for a mock server', false, ['mock'])).toBe('code');
+    expect(intentOfQuery('an example of plugin specs', false, ['specs'])).toBe('example');
     // Configuration asked for itself; in a question about what code does with it, code.
     expect(intentOfQuery('how do I configure the logger', false)).toBe('config');
     expect(intentOfQuery('configuring webpack for production', false)).toBe('config');

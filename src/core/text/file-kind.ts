@@ -145,6 +145,26 @@ const INTENT_WORDS: ReadonlyArray<[RegExp, SearchIntent]> = [
   [/\b(docs?|documentation|documented|readme|changelog|guide|tutorial|manual)\b/i, 'docs'],
 ];
 
+/** Test words that can only ask for tests. */
+const TEST_ONLY_WORDS = /\b(tests?|testing|tested|unit[- ]?tests?|spec files?|test[- ]?cases?)\b/i;
+/**
+ * Test words a codebase may use for its own code: retrofit's `retrofit-mock/` library ("a mock
+ * server"), lazy.nvim's `community/specs.lua` (plugin specs), pytest's `fixtures.py`. They ask for
+ * tests unless this codebase names code with them (search.ts asks the index: codeNamedBy).
+ */
+const SOFT_TEST_WORDS = /\b(specs|fixtures?|mocks?)\b/gi;
+
+/**
+ * The soft test words (lower-case) of a query whose test intent comes from them alone: if the
+ * codebase names code with every one, they are its vocabulary and the question asks for code.
+ * [] when other test words ask for tests anyway, or there are none.
+ */
+export function softTestWords(query: string): string[] {
+  const text = query.replace(FOR_TESTS, ' ');
+  if (TEST_ONLY_WORDS.test(text)) return [];
+  return [...new Set([...text.matchAll(SOFT_TEST_WORDS)].map((m) => m[1].toLowerCase()))];
+}
+
 /** The words of configuration; alone they ask for it only in a short query (CONFIG_ITSELF). */
 const CONFIG_WORDS = /\b(config|configs|configure[sd]?|configuring|configuration|settings|dependenc(y|ies))\b/i;
 /**
@@ -181,11 +201,13 @@ const CONFIG_AS_CODE = /\b(config|configs|configuration|settings)\s+(types?|inte
  * readsAsDocComment: "Tests whether this file type represents a regular file.", "Set the HTML
  * title of the generated server documentation"), whose answer is code whatever its words: it
  * stays 'code'. Test words that only say where the thing is used (FOR_TESTS) and a configuration
- * word before a code noun (CONFIG_AS_CODE: "Config type") ask for code.
+ * word before a code noun (CONFIG_AS_CODE: "Config type") ask for code. `codeWords`: soft test
+ * words (softTestWords) this codebase names its code with, which ask for nothing.
  */
-export function intentOfQuery(query: string, namesCode: boolean): SearchIntent {
+export function intentOfQuery(query: string, namesCode: boolean, codeWords?: readonly string[]): SearchIntent {
   if (namesCode) return 'code';
-  const text = query.replace(FOR_TESTS, ' ').replace(CONFIG_AS_CODE, ' $2');
+  let text = query.replace(FOR_TESTS, ' ').replace(CONFIG_AS_CODE, ' $2');
+  if (codeWords?.length) text = text.replace(SOFT_TEST_WORDS, (w) => (codeWords.includes(w.toLowerCase()) ? ' ' : w));
   for (const [re, intent] of INTENT_WORDS) if (re.test(text)) return intent;
   if (CONFIG_ITSELF.test(text) || (CONFIG_WORDS.test(text) && text.trim().split(/\s+/).length <= CONFIG_NAME_WORDS)) return 'config';
   return 'code';
