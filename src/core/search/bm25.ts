@@ -32,7 +32,7 @@ import { DECLARATION_LINE_SOURCE, PREFIX_MIN_CHARS, describesFunction, readsAsDo
 import { essentialRows, planFts, replan, type BoundedPhrase, type RowProbe } from './fts-plan.ts';
 import { rerank, signalTerms, termMask, type RerankCandidate } from './rerank.ts';
 import { NAMED_LEAF_MIN_TERMS, applyCover, applyFileSignals, applyNamedLeaf, applyPieceKind, applyProse, applySpread, asksHowOrWhere, coverFiles, namedLeafFiles, type FileCandidate } from './signals.ts';
-import type { SearchIntent } from '../text/file-kind.ts';
+import { fileKind, type SearchIntent } from '../text/file-kind.ts';
 import { QUALIFIER_RE, definitionRank, docCommentTargets, matchDefinition, wantsDefinitions, type DefinitionMatch } from './symbols.ts';
 import { escapeRegExp } from '../text/regexp.ts';
 
@@ -263,18 +263,22 @@ async function textDefinitions(db: Queryable, query: ProcessedQuery, where: stri
  * of hundreds of three-line test inputs named for what they test, each holding the question's
  * words: aeson's `tests/JSONTestSuite/results/n_string_escape_x.tok` for "where are escape
  * sequences inside strings decoded"): the kind signal would rank code above them, but none is
- * a candidate. Then the best code rows are candidates too (the stored kind, text/file-kind.ts).
- * One count over the candidates' rows per code question whose FTS pass filled its `n`; the
- * second FTS pass only when fewer than CODE_CANDIDATES.minShare of them are code.
+ * a candidate. Then the best code rows are candidates too: when fewer than
+ * CODE_CANDIDATES.minShare of the candidates read (`rows`, a full FTS pass) are code, a second
+ * pass restricted to the stored kind `code` (text/file-kind.ts; migrations keep it current)
+ * gives its best CODE_CANDIDATES.rows; their ids not yet candidates are returned, scored in `scores`.
  */
-async function addCodeCandidates(db: Queryable, query: ProcessedQuery, where: string, params: SqlValue[], scores: Map<number, number>, n: number, timings?: Record<string, number>, cache?: KeywordCache): Promise<void> {
-  const ids = [...scores.keys()];
-  // Fewer rows than asked for: every matching row is a candidate already.
-  if (ids.length < n) return;
-  const [{ k }] = await db.all<{ k: number }>(`SELECT count(*) AS k FROM chunks WHERE id IN (${ids.map(() => '?').join(', ')}) AND kind = 'code'`, ids);
-  if (k >= ids.length * CODE_CANDIDATES.minShare) return;
-  const more = await plannedCandidates(db, query, `${where} AND c.kind = 'code'`, params, [], CODE_CANDIDATES.rows, timings, cache);
-  for (const row of topRows(more, CODE_CANDIDATES.rows)) if (!scores.has(row.id)) scores.set(row.id, -row.r);
+async function codeCandidates(db: Queryable, query: ProcessedQuery, where: string, params: SqlValue[], rows: readonly StoredChunk[], scores: Map<number, number>, timings?: Record<string, number>, cache?: KeywordCache): Promise<number[]> {
+  let code = 0;
+  for (const r of rows) if (fileKind(r.path, r.language) === 'code') code++;
+  if (code >= rows.length * CODE_CANDIDATES.minShare) return [];
+  const added: number[] = [];
+  for (const row of topRows(await plannedCandidates(db, query, `${where} AND c.kind = 'code'`, params, [], CODE_CANDIDATES.rows, timings, cache), CODE_CANDIDATES.rows)) {
+    if (scores.has(row.id)) continue;
+    scores.set(row.id, -row.r);
+    added.push(row.id);
+  }
+  return added;
 }
 
 /**
@@ -372,7 +376,6 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
     for (const row of topRows(rows, n)) scores.set(row.id, -row.r);
     for (const row of rows) if (row.x) scores.set(row.id, -row.r);
     for (const id of exact) if (!scores.has(id)) scores.set(id, 0);
-    if (intent === 'code' && !filters.kinds?.length) await addCodeCandidates(db, query, where, params, scores, n, timings, cache);
     // 3. Second stage: re-score every candidate (rerank.ts), then put exact symbol matches
     //    of an identifier query on top. Content is read only when a signal needs it.
     const ids = [...scores.keys()];
@@ -385,7 +388,12 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
     // type it names later (symbols.ts docCommentTargets).
     const docTargets = docComment ? docCommentTargets({ original: query.original, targets }) : null;
     const chunkTypeOf = new Map<number, string>();
-    for (const r of await readChunks(db, ids, { content: needContent })) {
+    let read = await readChunks(db, ids, { content: needContent });
+    if (intent === 'code' && !filters.kinds?.length && ids.length >= n) {
+      const more = await codeCandidates(db, query, where, params, read, scores, timings, cache);
+      if (more.length) read = read.concat(await readChunks(db, more, { content: needContent }));
+    }
+    for (const r of read) {
       chunkTypeOf.set(r.id, r.chunkType);
       const m = matchDefinition(targets, r);
       if (m) tiers.set(r.id, m);

@@ -107,8 +107,23 @@ const CONFIG_LANGUAGES: ReadonlySet<string> = new Set([
 ]);
 const CONFIG_NAME = /(^|\/)(\.[^/]+rc|\.editorconfig|\.gitattributes|\.gitignore|\.siftignore|Gemfile|Rakefile|Podfile|Vagrantfile|Jenkinsfile|Package\.swift|build\.gradle(\.kts)?|settings\.gradle(\.kts)?|pom\.xml|setup\.py|setup\.cfg|mix\.exs|rebar\.config|stack\.yaml|[^/]*\.cabal|build\.zig|build\.zig\.zon|pubspec\.yaml|Cargo\.toml|go\.mod|go\.sum|[^/]*\.gemspec|composer\.json|package\.json|tsconfig[^/]*\.json|vite\.config\.[^/]+|webpack\.config\.[^/]+|rollup\.config\.[^/]+|eslint\.config\.[^/]+|[^/]*\.csproj|[^/]*\.sln|build\.sbt|Makefile|CMakeLists\.txt|configure(\.ac)?)$/i;
 
+/** Kinds worked out, by language and path: a search asks for each candidate's several times (a dozen regular expressions each). */
+const KINDS_KEPT = new Map<string, FileKind>();
+const KINDS_KEPT_MAX = 20_000;
+
 /** The kind of the file at `path` (`/`-separated, relative to the codebase root) in `language`. */
 export function fileKind(path: string, language: string): FileKind {
+  const key = `${language}\0${path}`;
+  let kind = KINDS_KEPT.get(key);
+  if (kind === undefined) {
+    if (KINDS_KEPT.size >= KINDS_KEPT_MAX) KINDS_KEPT.clear();
+    kind = judgeKind(path, language);
+    KINDS_KEPT.set(key, kind);
+  }
+  return kind;
+}
+
+function judgeKind(path: string, language: string): FileKind {
   if (GENERATED_DIR.test(path) || GENERATED_NAME.test(path)) return 'generated';
   if (TEST_DIR.test(path) || TEST_PROJECT_DIR.test(path) || TEST_NAME.test(path)) return 'test';
   if (language !== 'python' && UNITTEST_DIR.test(path)) return 'test';
