@@ -32,6 +32,12 @@ describe('pathSignal', () => {
     expect(pathSignal('src/latest.ts', ['latest'])).toBe(1);
     expect(pathSignal('src/contest.rs', ['contest'])).toBe(1);
   });
+  it('finds a three-letter file name for its plural, and for nothing else it starts', () => {
+    expect(pathSignal('src/Data/Aeson/Key.hs', ['keys'])).toBe(1);
+    expect(pathSignal('pkg/tag.go', ['tags'])).toBe(1);
+    expect(pathSignal('src/key.rs', ['keyboard'])).toBe(0);
+    expect(pathSignal('src/map.rs', ['mapper'])).toBe(0);
+  });
   it('matches another form of the word and abbreviations in file and directory names (issue 35)', () => {
     expect(pathSignal('src/compose.ts', ['composition'])).toBe(1);
     expect(pathSignal('src/StringUtils.java', ['string', 'utility'])).toBe(1);

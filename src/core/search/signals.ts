@@ -130,7 +130,8 @@ const COMPOUND_TAIL_MIN = 5;
 function namesWord(w: string, t: string, stem: string): boolean {
   if (w === t || w === stem) return true;
   if (t.length < 4) return t.length === 3 && shortWordForm(w, t);
-  if (w.length < 4) return false;
+  // A three-letter path word stands for its plural only (`Key.hs` for "keys", `tag.go` for "tags").
+  if (w.length < 4) return w.length === 3 && (t === `${w}s` || t === `${w}es`);
   if (w.startsWith(stem) || stem.startsWith(w) || sameWordForm(w, t)) return true;
   // A final y written i before a suffix (`lazy` → `lazily`, `copy` → `copies`).
   if (isIForm(w, stem)) return true;
