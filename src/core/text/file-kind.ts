@@ -153,13 +153,6 @@ export function pieceKind(kind: FileKind, language: string, parent: string | nul
   return INLINE_TEST_MODULE[language]?.test(parent) ? 'test' : kind;
 }
 
-/** Query words that ask for a kind of file: "tests for the router", "how to configure X", "docs for …". */
-const INTENT_WORDS: ReadonlyArray<[RegExp, SearchIntent]> = [
-  [/\b(tests?|testing|tested|unit[- ]?tests?|specs|spec files?|test[- ]?cases?|fixtures?|mocks?)\b/i, 'test'],
-  [/\b(examples?|samples?|demos?|usage example)\b/i, 'example'],
-  [/\b(docs?|documentation|documented|readme|changelog|guide|tutorial|manual)\b/i, 'docs'],
-];
-
 /** Test words that can only ask for tests. */
 const TEST_ONLY_WORDS = /\b(tests?|testing|tested|unit[- ]?tests?|spec files?|test[- ]?cases?)\b/i;
 /**
@@ -168,6 +161,13 @@ const TEST_ONLY_WORDS = /\b(tests?|testing|tested|unit[- ]?tests?|spec files?|te
  * tests unless this codebase names code with them (search.ts asks the index: codeNamedBy).
  */
 const SOFT_TEST_WORDS = /\b(specs|fixtures?|mocks?)\b/gi;
+
+/** Query words that ask for a kind of file: "tests for the router", "an example of …", "docs for …" (configuration: CONFIG_ITSELF below). */
+const INTENT_WORDS: ReadonlyArray<[RegExp, SearchIntent]> = [
+  [new RegExp(`${TEST_ONLY_WORDS.source}|${SOFT_TEST_WORDS.source}`, 'i'), 'test'],
+  [/\b(examples?|samples?|demos?|usage example)\b/i, 'example'],
+  [/\b(docs?|documentation|documented|readme|changelog|guide|tutorial|manual)\b/i, 'docs'],
+];
 
 /**
  * The soft test words (lower-case) of a query whose test intent comes from them alone: if the
