@@ -33,6 +33,7 @@ import { NodeFileSource } from '../core/source/node-source-node.ts';
 import { decodeText, indexCodebase, planIndex, type FileChunker, type IndexStore } from '../core/index/indexer.ts';
 import { isProbablyBinary } from '../core/walk/walker.ts';
 import { Searcher } from '../core/search/search.ts';
+import { namesCodeOf, processQuery, readsAsDocComment } from '../core/search/query.ts';
 import { DEFAULT_TEXT_CACHE_CHARS, TextCache } from '../core/search/grep.ts';
 import type { Store, WriteItem } from '../core/store/store.ts';
 import { META } from '../core/store/meta.ts';
@@ -40,7 +41,7 @@ import { DEFAULT_IGNORE_PATTERNS } from '../core/config.ts';
 import { acquireSessionLock, type SessionLock } from '../core/store/lock-node.ts';
 import type { CallWants, ToolCodebase, ToolProgress, ToolStore } from '../core/tools/run.ts';
 import type { ToolName } from '../core/tools/contract.ts';
-import { DiskTexts, DiskView, scanTerms, storedAheadItem, walkFiles, WatchedSource } from './mcp-disk.ts';
+import { DiskTexts, DiskView, scanTerms, storedAheadItem, walkFiles, WatchedSource, type ScanFor } from './mcp-disk.ts';
 import type { WalkedFile } from '../core/walk/walker.ts';
 import { openIndex, type IndexPaths } from './context.ts';
 import { WANTED_SCAN_BYTES, type FirstScan, type FirstScanItems } from './mcp-first-scan.ts';
@@ -368,7 +369,7 @@ export class ServedCodebase implements ToolCodebase {
    * STAT_EVERY_MS. With watchers, the SAFETY_WALK_MS walk runs in the background: a call
    * never waits for a walk that no change asked for.
    */
-  async beforeCall(tool?: ToolName, wants: CallWants = { words: null, path: null }): Promise<void> {
+  async beforeCall(tool?: ToolName, wants: CallWants = { words: null, path: null, intent: null }): Promise<void> {
     await new Promise((r) => setImmediate(r));
     this.#followRebuild();
     if (this.#state === 'indexing') {
@@ -423,7 +424,9 @@ export class ServedCodebase implements ToolCodebase {
       const t0 = performance.now();
       let files: Array<{ file: WalkedFile; text: string; item?: WriteItem }>;
       // The first scan thread's walk, while no file has changed since the server started (then a view's).
-      const scanned = wants.path === null && this.#changes === 1 ? await this.#firstScanFor(wants.words ?? '') : null;
+      const words = wants.words ?? '';
+      const scanFor: ScanFor = { query: words, namesCode: namesCodeOf(processQuery(words), readsAsDocComment(words)), intent: wants.intent };
+      const scanned = wants.path === null && this.#changes === 1 ? await this.#firstScanFor(words, scanFor) : null;
       let tView = performance.now();
       if (scanned) {
         files = scanned.map(({ file, item }) => ({ file, text: item.text ?? '', item }));
@@ -437,7 +440,7 @@ export class ServedCodebase implements ToolCodebase {
           const text = f ? await view.getFileText(f.path) : null;
           files = f && text !== null ? [{ file: f, text }] : [];
         } else {
-          files = await view.filesHolding(scanTerms(wants.words ?? ''), WANTED_FILES, WANTED_SCAN_BYTES);
+          files = await view.filesHolding(scanTerms(words), WANTED_FILES, WANTED_SCAN_BYTES, scanFor);
         }
       }
       const fresh = (f: WalkedFile) => {
@@ -464,11 +467,11 @@ export class ServedCodebase implements ToolCodebase {
   }
 
   /** The first scan thread's files for `words` (FirstScan.filesHolding), or null without one (or when it fails: then it is stopped). */
-  async #firstScanFor(words: string): Promise<FirstScanItems | null> {
+  async #firstScanFor(words: string, scanFor: ScanFor): Promise<FirstScanItems | null> {
     const scan = this.#firstScan;
     if (!scan) return null;
     try {
-      return await scan.filesHolding(scanTerms(words), WANTED_FILES);
+      return await scan.filesHolding(scanTerms(words), WANTED_FILES, scanFor);
     } catch (e) {
       this.o.log(`${this.name}: ${message(e)}; the first answers walk and scan the folder here`);
       this.#stopFirstScan();

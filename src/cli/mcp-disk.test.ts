@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DiskTexts, DiskView, scanTerms } from './mcp-disk.ts';
+import { DiskTexts, DiskView, scanTerms, type ScanFor } from './mcp-disk.ts';
 import { NodeFileSource } from '../core/source/node-source-node.ts';
 import { openNodeStore } from '../core/store/open-node.ts';
 import type { Store } from '../core/store/store.ts';
@@ -29,6 +29,11 @@ beforeAll(async () => {
   writeFileSync(join(repo, '.gitignore'), 'gen/\n');
   mkdirSync(join(repo, 'gen'));
   writeFileSync(join(repo, 'gen/e.py'), 'parse options parse options parse options\n');
+  // A project website's page that says every word of a code question, and the code it documents.
+  mkdirSync(join(repo, 'website/mock'), { recursive: true });
+  writeFileSync(join(repo, 'website/mock/behavior.html'), '<p>Simulating network delay for a mock server: the delay of each network call to the server.</p>\n');
+  mkdirSync(join(repo, 'src/mock'), { recursive: true });
+  writeFileSync(join(repo, 'src/mock/behavior.py'), 'def network_delay(server):\n    return server.delay\n');
   store = await openNodeStore(join(dir, 'index.db'));
   view = await DiskView.open(store, new NodeFileSource(repo, { sync: true }), new DiskTexts(1 << 20), {});
 });
@@ -70,6 +75,19 @@ describe('DiskView.filesHolding', () => {
 
   it('scans no more than maxBytes of files', async () => {
     expect(await view.filesHolding(scanTerms('parse options'), 16, 0)).toEqual([]);
+  });
+
+  it("weighs each file by its kind for the call's intent, the search's rule (KIND_FACTORS)", async () => {
+    const q = 'network delay for a mock server';
+    const forCode: ScanFor = { query: q, namesCode: false, intent: null };
+    const paths = async (scanFor?: ScanFor) => (await view.filesHolding(scanTerms(q), 16, 1 << 30, scanFor)).map((f) => f.file.path);
+    // Both hold every term (the code file 'mock' in its path); every kind weighs the same without a call's intent.
+    expect((await paths()).sort()).toEqual(['src/mock/behavior.py', 'website/mock/behavior.html']);
+    // A code question: 'mock' is a soft test word, but this codebase names code with it, so the
+    // question asks for code, and the page (docs) weighs less than the code.
+    expect(await paths(forCode)).toEqual(['src/mock/behavior.py']);
+    // Asked for docs, the page.
+    expect(await paths({ ...forCode, intent: 'docs' })).toEqual(['website/mock/behavior.html']);
   });
 
   it('none when no file holds half the terms', async () => {

@@ -31,6 +31,9 @@ import { CHUNK_OVERLAP_CHARS, MAX_CHUNK_CHARS, MIN_CHUNK_CHARS } from '../core/c
 import { nativeSha256 } from './node-hash.ts';
 import { detectLanguage, languageNeedsText } from '../core/chunk/languages.ts';
 import { termHits, termPatterns, termsIn } from '../core/text/scan-terms.ts';
+import { fileKind, queryIntent, type SearchIntent } from '../core/text/file-kind.ts';
+import { splitIdentifier } from '../core/text/identifiers.ts';
+import { KIND_FACTORS } from '../core/config.ts';
 export { scanTerms } from '../core/text/scan-terms.ts';
 
 /** Files read from disk at once by a view. */
@@ -178,11 +181,11 @@ export class DiskView implements ToolStore {
    * of them, where some file does; none when no file holds half of them — then the most
 X Kept per terms for this view's life.
    */
-  filesHolding(terms: readonly string[], max: number, maxBytes: number): Promise<Array<{ file: WalkedFile; text: string }>> {
-    const key = `${max}\u0000${maxBytes}\u0000${terms.join('\u0000')}`;
+  filesHolding(terms: readonly string[], max: number, maxBytes: number, scanFor?: ScanFor): Promise<Array<{ file: WalkedFile; text: string }>> {
+    const key = `${max}\u0000${maxBytes}\u0000${terms.join('\u0000')}\u0000${scanFor ? JSON.stringify(scanFor) : ''}`;
     let hit = this.#holding.get(key);
     if (!hit) {
-      hit = this.#scan(terms, max, maxBytes);
+      hit = this.#scan(terms, max, maxBytes, scanFor);
       this.#holding.set(key, hit);
     }
     return hit;
@@ -190,9 +193,19 @@ X Kept per terms for this view's life.
 
   readonly #holding = new Map<string, Promise<Array<{ file: WalkedFile; text: string }>>>();
 
-  #scan(terms: readonly string[], max: number, maxBytes: number): Promise<Array<{ file: WalkedFile; text: string }>> {
-    return filesHoldingMost(this.walked.values(), (f) => this.texts.get(this.source, f), terms, max, maxBytes);
+  #scan(terms: readonly string[], max: number, maxBytes: number, scanFor?: ScanFor): Promise<Array<{ file: WalkedFile; text: string }>> {
+    return filesHoldingMost(this.walked.values(), (f) => this.texts.get(this.source, f), terms, max, maxBytes, scanFor);
   }
+}
+
+/**
+ * What a call's files are picked for: its query, whether that names code (a name lookup, a
+ * declaration, a doc comment: search/search.ts's `namesCode`) and an intent the call gives.
+ */
+export interface ScanFor {
+  query: string;
+  namesCode: boolean;
+  intent: SearchIntent | null;
 }
 
 /**
@@ -200,10 +213,13 @@ X Kept per terms for this view's life.
  * unreadable): files whose path holds some of `terms` are scanned first (most of them first,
  * then in walk order), then the rest in walk order, up to `maxBytes` (by stat size) in all, so
  * in a folder bigger than that, `mm/page_alloc.c` is read for "page allocator" wherever the walk
- * lists it. Of those, the ones holding the most of `terms` in their text or path — none when no
- * file holds half of them — then most terms in the path, then most occurrences (each term
- * counted up to TERM_COUNT_CAP), then by path; at most `max`. The first index's scan thread
- * (mcp-scan-worker.ts) runs the same function.
+ * lists it. None when no file holds half of `terms` in its text or path; else the files that
+ * hold the most of them, each count weighed by its file kind's factor for the call's intent
+ * (`scanFor`: the search's KIND_FACTORS, its soft test words judged by the walked paths, so
+ * the pages of a project's website that say every word of a code question do not take all the
+ * places of its code), then most terms in the path, then most occurrences (each term counted up
+ * to TERM_COUNT_CAP), then by path; at most `max`. Without `scanFor` every kind weighs the
+ * same. The first index's scan thread (mcp-scan-worker.ts) runs the same function.
  */
 export async function filesHoldingMost(
   files: Iterable<WalkedFile>,
@@ -211,25 +227,28 @@ export async function filesHoldingMost(
   terms: readonly string[],
   max: number,
   maxBytes: number,
+  scanFor?: ScanFor,
 ): Promise<Array<{ file: WalkedFile; text: string }>> {
   if (terms.length === 0 || max <= 0) return [];
   let bytes = 0;
   const patterns = termPatterns(terms);
-  const order = [...files].map((file, i) => ({ file, i, path: termsIn(file.path, patterns) }));
+  const all = [...files];
+  const intent: SearchIntent = !scanFor ? 'any' : scanFor.intent ?? (await queryIntent(scanFor.query, scanFor.namesCode, (words) => codePathsName(all, words)));
+  const order = all.map((file, i) => ({ file, i, path: termsIn(file.path, patterns) }));
   order.sort((a, b) => b.path.distinct - a.path.distinct || a.i - b.i);
-  const hits: Array<{ file: WalkedFile; text: string; distinct: number; inPath: number; count: number }> = [];
+  const hits: Array<{ file: WalkedFile; text: string; distinct: number; weighed: number; inPath: number; count: number }> = [];
   for (const { file, path } of order) {
     bytes += file.size;
     if (bytes > maxBytes) break;
     const text = await textOf(file);
     if (text === null) continue;
     const { distinct, count } = termHits(text, patterns, TERM_COUNT_CAP, path.held);
-    if (distinct) hits.push({ file, text, distinct, inPath: path.distinct, count });
+    if (distinct) hits.push({ file, text, distinct, weighed: distinct * KIND_FACTORS[intent][fileKind(file.path, detectLanguage(file.path, text))], inPath: path.distinct, count });
   }
-  // Files holding half the terms or more, and of those only the ones holding the most.
-  const most = hits.reduce((m, h) => Math.max(m, h.distinct), 0);
-  if (most < terms.length / 2) return [];
-  const best = hits.filter((h) => h.distinct === most);
+  // Files holding half the terms or more, and of those only the ones weighing the most.
+  if (hits.reduce((m, h) => Math.max(m, h.distinct), 0) < terms.length / 2) return [];
+  const most = hits.reduce((m, h) => Math.max(m, h.weighed), 0);
+  const best = hits.filter((h) => h.weighed === most);
   best.sort((a, b) => b.inPath - a.inPath || b.count - a.count || (a.file.path < b.file.path ? -1 : 1));
   return best.slice(0, max).map(({ file, text }) => ({ file, text }));
 }
@@ -248,6 +267,18 @@ export function storedAheadItem(f: WalkedFile, text: string, chunked?: { languag
   const language = chunked?.language ?? detectLanguage(f.path, text);
   const chunks = prepareChunks(chunked?.chunks ?? chunkText(f.path, text, language, STORED_AHEAD_CHUNKS), nativeSha256);
   return { file: { path: f.path, size: f.size, language, ...STORED_AHEAD }, chunks, text };
+}
+
+/**
+ * Do the walked files' paths name code with every one of `words` (search/bm25.ts codeNamedBy's
+ * rule over the paths: a code file whose path holds the word, its singular or its plural)?
+ */
+function codePathsName(files: readonly WalkedFile[], words: readonly string[]): boolean {
+  const pathsOf = (w: string) => new Set([w, w.endsWith('s') ? w.slice(0, -1) : `${w}s`]);
+  return words.length > 0 && words.every((w) => {
+    const forms = pathsOf(w);
+    return files.some((f) => splitIdentifier(f.path).some((p) => forms.has(p.toLowerCase())) && fileKind(f.path, detectLanguage(f.path)) === 'code');
+  });
 }
 
 /** Occurrences of one term counted per file at most (filesHolding): a long file full of one word does not outrank the rest. */

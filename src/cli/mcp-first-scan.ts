@@ -10,6 +10,7 @@
 import { Worker } from 'node:worker_threads';
 import type { WalkedFile, WalkOptions } from '../core/walk/walker.ts';
 import type { WriteItem } from '../core/store/store.ts';
+import type { ScanFor } from './mcp-disk.ts';
 import { cliWorkerEntry, workerBootstrap } from './chunk-pool.ts';
 import { trace } from './trace.ts';
 
@@ -42,6 +43,7 @@ export interface FirstScanRequest {
   id: number;
   terms: string[];
   max: number;
+  scanFor: ScanFor;
 }
 export type FirstScanItems = Array<{ file: WalkedFile; item: WriteItem }>;
 export type FirstScanReply = { ready: number } | { failed: string } | { id: number; items: FirstScanItems } | { id: number; failed: string };
@@ -71,12 +73,12 @@ export class FirstScan {
   }
 
   /** The files (at most `max`) that hold the most of `terms` (scanTerms), as storedAheadItem makes them; rejects when the thread cannot answer. */
-  filesHolding(terms: string[], max: number): Promise<FirstScanItems> {
+  filesHolding(terms: string[], max: number, scanFor: ScanFor): Promise<FirstScanItems> {
     if (this.#dead) return Promise.reject(new Error(this.#dead));
     const id = this.#next++;
     return new Promise((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
-      this.#worker.postMessage({ id, terms, max } satisfies FirstScanRequest);
+      this.#worker.postMessage({ id, terms, max, scanFor } satisfies FirstScanRequest);
     });
   }
 

@@ -7,7 +7,7 @@
  * (storedAheadItem, with the text packed and its trigram keys made here): the first `search`
  * waits for neither a walk nor a read nor a scan on the main thread.
  *
- * Protocol: `{ ready: files }` once walked and read, or `{ failed }`; for each `{ id, terms, max }`
+ * Protocol: `{ ready: files }` once walked and read, or `{ failed }`; for each `{ id, terms, max, scanFor }`
  * one `{ id, items }` (or `{ id, failed }`).
  */
 import { parentPort, workerData } from 'node:worker_threads';
@@ -70,7 +70,7 @@ port.on('message', (m: FirstScanRequest) => {
   void (async () => {
     try {
       const files = await walked;
-      const best = await filesHoldingMost(files.values(), (f) => texts.get(f.path) ?? null, m.terms, m.max, maxBytes);
+      const best = await filesHoldingMost(files.values(), (f) => texts.get(f.path) ?? null, m.terms, m.max, maxBytes, m.scanFor);
       const items = [];
       for (const { file, text } of best) items.push({ file, item: { ...storedAheadItem(file, text), packed: await packText(text, nodeTextCodec), grams: fileTrigramKeys(text) } });
       post({ id: m.id, items });

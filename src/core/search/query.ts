@@ -249,6 +249,15 @@ export function readsAsDocComment(input: string): boolean {
   return COMPOUND_RE.test(name) || text.endsWith('.');
 }
 
+/**
+ * Does a query name code — one identifier, a declaration (`struct foo`), a function's doc
+ * comment (`docComment`: readsAsDocComment)? Its answer is code whatever its words
+ * (text/file-kind.ts intentOfQuery's `namesCode`).
+ */
+export function namesCodeOf(pq: ProcessedQuery, docComment: boolean): boolean {
+  return pq.isIdentifierLike || !!pq.declared || docComment;
+}
+
 /** Abbreviation expansions of one lower-case term (not including the term itself). */
 export function expandAbbreviation(term: string): string[] {
   const out: string[] = [];

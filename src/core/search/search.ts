@@ -17,9 +17,9 @@ import {
   BM25_WEIGHT, DEFAULT_SEARCH_LIMIT, LEG_CANDIDATES, FILL_CANDIDATES, SYMBOL_FUSION_WEIGHTS, MAX_SEARCH_LIMIT, VECTOR_FILTER_OVERFETCH, VECTOR_MIN_SCORE,
   VECTOR_RELATIVE_FLOOR, VECTOR_WEIGHT,
 } from '../config.ts';
-import { describesFunction, processQuery, readsAsDocComment, type ProcessedQuery } from './query.ts';
+import { describesFunction, namesCodeOf, processQuery, readsAsDocComment, type ProcessedQuery } from './query.ts';
 import { kindFactor } from './signals.ts';
-import { fileKind, intentOfQuery, softTestWords, type SearchIntent } from '../text/file-kind.ts';
+import { fileKind, queryIntent, type SearchIntent } from '../text/file-kind.ts';
 import { codeNamedBy, KeywordCache, searchBm25 } from './bm25.ts';
 import { compilePathGlob } from '../text/path-glob.ts';
 import type { ChunkReader } from '../store/store.ts';
@@ -135,11 +135,9 @@ export class Searcher {
     const pq = processQuery(query);
     // A name lookup or a function's doc comment asks for code, whatever its words ("Tests whether…").
     const docComment = readsAsDocComment(query);
-    const namesCode = pq.isIdentifierLike || !!pq.declared || docComment;
-    let intent = options.intent ?? intentOfQuery(query, namesCode);
+    const namesCode = namesCodeOf(pq, docComment);
     // "a mock server", "plugin specs": test words this codebase names its own code with ask for code.
-    const soft = !options.intent && intent === 'test' ? softTestWords(query) : [];
-    if (soft.length && await this.#reading((r) => codeNamedBy(r.db, soft))) intent = intentOfQuery(query, namesCode, soft);
+    const intent = options.intent ?? await queryIntent(query, namesCode, (soft) => this.#reading((r) => codeNamedBy(r.db, soft)));
     const mode: SearchMode = options.mode ?? (this.hasVectors ? 'hybrid' : 'bm25');
     const wantBm25 = mode !== 'vector';
     const wantVector = mode !== 'bm25' && this.hasVectors;

@@ -228,6 +228,18 @@ export function intentOfQuery(query: string, namesCode: boolean, codeWords?: rea
   return 'code';
 }
 
+/**
+ * The intent a search's words ask for: intentOfQuery, with the soft test words it finds judged by
+ * `codeNamed` (does this codebase name code with every one: search/bm25.ts codeNamedBy over an
+ * index, the walked paths before there is one). One rule for the search and for the files a
+ * first answer stores ahead of the first index (cli/mcp-disk.ts filesHoldingMost).
+ */
+export async function queryIntent(query: string, namesCode: boolean, codeNamed: (words: string[]) => boolean | Promise<boolean>): Promise<SearchIntent> {
+  const intent = intentOfQuery(query, namesCode);
+  const soft = intent === 'test' ? softTestWords(query) : [];
+  return soft.length && (await codeNamed(soft)) ? intentOfQuery(query, namesCode, soft) : intent;
+}
+
 /** The SQL function migration 11 fills `chunks.kind` with: sift_file_kind(path, language). */
 export const FILE_KIND_FUNCTION = 'sift_file_kind';
 

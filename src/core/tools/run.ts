@@ -31,7 +31,7 @@ import { MAX_LINE_CHARS, MAX_TOOL_SEARCH_LIMIT, TOOL_NAMES, type ToolName } from
 import {
   answerTokens, decodeCursor, encodeCursor, fingerprint, jsonStringWeight, jsonWeight, resultEnvelope, tokensOfWeight, weightBudget,
 } from './budget.ts';
-import { FILE_KINDS, parseIntent, type FileKind } from '../text/file-kind.ts';
+import { FILE_KINDS, parseIntent, type FileKind, type SearchIntent } from '../text/file-kind.ts';
 import { escapeRegExp } from '../text/regexp.ts';
 import * as render from './render.ts';
 import { declarationOf, definitionEnd, ownEnd, type Declared } from './declarations.ts';
@@ -86,6 +86,8 @@ export interface CallWants {
   words: string | null;
   /** A file: a symbols call's outline. */
   path: string | null;
+  /** A search's intent when the call gives one (else its words decide); a symbols call's: code. */
+  intent: SearchIntent | null;
 }
 
 export interface ToolHost {
@@ -132,9 +134,9 @@ export async function callTool(host: ToolHost, name: string, rawArgs: unknown): 
 
 function callWants(tool: ToolName, raw: Record<string, unknown>): CallWants {
   const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v : null);
-  if (tool === 'search') return { words: str(raw.query), path: null };
-  if (tool === 'symbols') return { words: str(raw.name), path: str(raw.path) };
-  return { words: null, path: null };
+  if (tool === 'search') return { words: str(raw.query), path: null, intent: typeof raw.intent === 'string' ? parseIntent(raw.intent) : null };
+  if (tool === 'symbols') return { words: str(raw.name), path: str(raw.path), intent: 'code' };
+  return { words: null, path: null, intent: null };
 }
 
 export function errorAnswer(e: unknown): ToolAnswer {
