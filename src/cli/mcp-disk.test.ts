@@ -57,17 +57,24 @@ describe('scanTerms', () => {
 });
 
 describe('DiskView.filesHolding', () => {
-  it('the walked text files holding the most terms, the most occurrences first; none binary or ignored', async () => {
+  it('the walked text files holding half the terms or more, those holding the most first; none binary or ignored', async () => {
     const files = await view.filesHolding(scanTerms('parse options'), 16, 1 << 30);
-    expect(files.map((f) => f.file.path)).toEqual(['src/c.ts', 'src/a.py']);
+    // Both terms, the most occurrences first; then one of the two ('options' in read.py's path).
+    expect(files.map((f) => f.file.path)).toEqual(['src/c.ts', 'src/a.py', 'lib/options/read.py', 'src/b.py']);
     expect(files[1].text).toBe('def parse_options(argv):\n    return argv\n');
     expect((await view.filesHolding(scanTerms('parse options'), 1, 1 << 30)).map((f) => f.file.path)).toEqual(['src/c.ts']);
   });
 
+  it('a rare term counts more than a common one (BM25 idf over the files scanned)', async () => {
+    // Four files hold two of the three terms; only read.py holds 'zebra', three hold 'parse'.
+    const files = await view.filesHolding(scanTerms('parse return zebra'), 16, 1 << 30);
+    expect(files[0].file.path).toBe('lib/options/read.py');
+    expect(files.map((f) => f.file.path).sort()).toEqual(['lib/options/read.py', 'src/a.py', 'src/b.py', 'src/c.ts']);
+  });
+
   it('a file whose path holds the terms is scanned first and counts them as held', async () => {
-    // 'options' is in no text of the folder but in this path: with 'parse' in its text it holds both.
-    expect((await view.filesHolding(scanTerms('parse options'), 16, 1 << 30)).map((f) => f.file.path)).not.toContain('lib/options/read.py');
-    expect((await view.filesHolding(scanTerms('read options'), 16, 1 << 30)).map((f) => f.file.path)).toEqual(['lib/options/read.py']);
+    // 'options' is in no text of the folder but in this path: with 'read' in its text it holds both.
+    expect((await view.filesHolding(scanTerms('read options'), 16, 1 << 30)).map((f) => f.file.path)[0]).toBe('lib/options/read.py');
     // Within a budget of one file (the walk lists aaa.txt first), that file is the path's.
     const size = view.walkedFile('lib/options/read.py')!.size;
     expect((await view.filesHolding(scanTerms('zebra options'), 16, size)).map((f) => f.file.path)).toEqual(['lib/options/read.py']);
@@ -81,13 +88,14 @@ describe('DiskView.filesHolding', () => {
     const q = 'network delay for a mock server';
     const forCode: ScanFor = { query: q, namesCode: false, intent: null };
     const paths = async (scanFor?: ScanFor) => (await view.filesHolding(scanTerms(q), 16, 1 << 30, scanFor)).map((f) => f.file.path);
-    // Both hold every term (the code file 'mock' in its path); every kind weighs the same without a call's intent.
-    expect((await paths()).sort()).toEqual(['src/mock/behavior.py', 'website/mock/behavior.html']);
+    // Both hold every term (the code file 'mock' in its path); every kind weighs the same without a
+    // call's intent, and the page says them more often.
+    expect(await paths()).toEqual(['website/mock/behavior.html', 'src/mock/behavior.py']);
     // A code question: 'mock' is a soft test word, but this codebase names code with it, so the
     // question asks for code, and the page (docs) weighs less than the code.
-    expect(await paths(forCode)).toEqual(['src/mock/behavior.py']);
-    // Asked for docs, the page.
-    expect(await paths({ ...forCode, intent: 'docs' })).toEqual(['website/mock/behavior.html']);
+    expect(await paths(forCode)).toEqual(['src/mock/behavior.py', 'website/mock/behavior.html']);
+    // Asked for docs, the page first.
+    expect(await paths({ ...forCode, intent: 'docs' })).toEqual(['website/mock/behavior.html', 'src/mock/behavior.py']);
   });
 
   it('none when no file holds half the terms', async () => {

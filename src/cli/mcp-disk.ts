@@ -177,9 +177,9 @@ export class DiskView implements ToolStore {
   }
 
   /**
-   * The files (at most `max`, with their texts) that hold the most of `terms` (scanTerms) — all
-   * of them, where some file does; none when no file holds half of them — then the most
-X Kept per terms for this view's life.
+   * The files (at most `max`, with their texts) that hold the most of `terms` (scanTerms), for
+   * the call `scanFor` describes — filesHoldingMost's rule over this view's walk and texts.
+   * Kept per terms for this view's life.
    */
   filesHolding(terms: readonly string[], max: number, maxBytes: number, scanFor?: ScanFor): Promise<Array<{ file: WalkedFile; text: string }>> {
     const key = `${max}\u0000${maxBytes}\u0000${terms.join('\u0000')}\u0000${scanFor ? JSON.stringify(scanFor) : ''}`;
@@ -213,12 +213,14 @@ export interface ScanFor {
  * unreadable): files whose path holds some of `terms` are scanned first (most of them first,
  * then in walk order), then the rest in walk order, up to `maxBytes` (by stat size) in all, so
  * in a folder bigger than that, `mm/page_alloc.c` is read for "page allocator" wherever the walk
- * lists it. None when no file holds half of `terms` in its text or path; else the files that
- * hold the most of them, each count weighed by its file kind's factor for the call's intent
- * (`scanFor`: the search's KIND_FACTORS, its soft test words judged by the walked paths, so
- * the pages of a project's website that say every word of a code question do not take all the
- * places of its code), then most terms in the path, then most occurrences (each term counted up
- * to TERM_COUNT_CAP), then by path; at most `max`. Without `scanFor` every kind weighs the
+ * lists it. None when no file holds half of `terms` in its text or path; else the files holding
+ * half of them or more, by the terms they hold, each counted by its rarity among the files
+ * scanned (BM25's idf: the project's own name, in every file, counts little) and the sum
+ * weighed by the file's kind for the call's intent (`scanFor`: the search's KIND_FACTORS, its
+ * soft test words judged by the walked paths, so the pages of a project's website that say every
+ * word of a code question do not take the places of its code), then most terms in the path,
+ * then most occurrences (each term counted up to TERM_COUNT_CAP), then by path; at most `max`
+ * (the search then ranks them). Without `scanFor` every kind weighs the
  * same. The first index's scan thread (mcp-scan-worker.ts) runs the same function.
  */
 export async function filesHoldingMost(
@@ -236,20 +238,26 @@ export async function filesHoldingMost(
   const intent: SearchIntent = !scanFor ? 'any' : scanFor.intent ?? (await queryIntent(scanFor.query, scanFor.namesCode, (words) => codePathsName(all, words)));
   const order = all.map((file, i) => ({ file, i, path: termsIn(file.path, patterns) }));
   order.sort((a, b) => b.path.distinct - a.path.distinct || a.i - b.i);
-  const hits: Array<{ file: WalkedFile; text: string; distinct: number; weighed: number; inPath: number; count: number }> = [];
+  const hits: Array<{ file: WalkedFile; text: string; which: boolean[]; distinct: number; factor: number; weighed: number; inPath: number; count: number }> = [];
+  let scanned = 0;
   for (const { file, path } of order) {
     bytes += file.size;
     if (bytes > maxBytes) break;
     const text = await textOf(file);
     if (text === null) continue;
-    const { distinct, count } = termHits(text, patterns, TERM_COUNT_CAP, path.held);
-    if (distinct) hits.push({ file, text, distinct, weighed: distinct * KIND_FACTORS[intent][fileKind(file.path, detectLanguage(file.path, text))], inPath: path.distinct, count });
+    scanned++;
+    const { distinct, count, which } = termHits(text, patterns, TERM_COUNT_CAP, path.held);
+    if (distinct) hits.push({ file, text, which, distinct, factor: KIND_FACTORS[intent][fileKind(file.path, detectLanguage(file.path, text))], weighed: 0, inPath: path.distinct, count });
   }
-  // Files holding half the terms or more, and of those only the ones weighing the most.
   if (hits.reduce((m, h) => Math.max(m, h.distinct), 0) < terms.length / 2) return [];
-  const most = hits.reduce((m, h) => Math.max(m, h.weighed), 0);
-  const best = hits.filter((h) => h.weighed === most);
-  best.sort((a, b) => b.inPath - a.inPath || b.count - a.count || (a.file.path < b.file.path ? -1 : 1));
+  // Files holding half the terms or more, by the terms they hold, each by its rarity among the
+  // files scanned (BM25's idf: a term every file holds, like the project's name, counts little),
+  // weighed by the file's kind for the intent.
+  const df = terms.map((_t, i) => hits.reduce((n, h) => n + (h.which[i] ? 1 : 0), 0));
+  const idf = df.map((d) => Math.log(1 + (scanned - d + 0.5) / (d + 0.5)));
+  const best = hits.filter((h) => h.distinct >= terms.length / 2);
+  for (const h of best) h.weighed = h.factor * h.which.reduce((sum, held, i) => sum + (held ? idf[i] : 0), 0);
+  best.sort((a, b) => b.weighed - a.weighed || b.inPath - a.inPath || b.count - a.count || (a.file.path < b.file.path ? -1 : 1));
   return best.slice(0, max).map(({ file, text }) => ({ file, text }));
 }
 

@@ -38,17 +38,19 @@ export function termPatterns(terms: readonly string[]): RegExp[] {
  * How many of the terms `text` holds (`distinct`), and their occurrences, each counted up to
  * `cap`. A term `held` marks (the file's path holds it, termsIn) counts as held without any.
  */
-export function termHits(text: string, patterns: readonly RegExp[], cap: number, held?: readonly boolean[]): { distinct: number; count: number } {
+export function termHits(text: string, patterns: readonly RegExp[], cap: number, held?: readonly boolean[]): { distinct: number; count: number; which: boolean[] } {
   let distinct = 0;
   let count = 0;
+  const which: boolean[] = [];
   for (const [i, re] of patterns.entries()) {
     let n = 0;
     re.lastIndex = 0;
     while (n < cap && re.exec(text)) n++;
-    if (n || held?.[i]) distinct++;
+    which.push(n > 0 || held?.[i] === true);
+    if (which[i]) distinct++;
     count += n;
   }
-  return { distinct, count };
+  return { distinct, count, which };
 }
 
 /** Which of the terms `text` (a path) holds, one flag per pattern, and how many. */
