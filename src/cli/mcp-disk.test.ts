@@ -46,7 +46,10 @@ afterAll(async () => {
 describe('scanTerms', () => {
   it('splits identifiers and drops a common ending, as the keyword index stems', () => {
     expect(scanTerms('parseOptions for HTTPServer')).toEqual(['pars', 'option', 'http', 'serv']);
-    expect(scanTerms('retry_failed_upload')).toEqual(['retry', 'fail', 'upload']);
+    // One identifier: its parts, and the name as written (held only by the files that write it).
+    expect(scanTerms('retry_failed_upload')).toEqual(['retry', 'fail', 'upload', 'retry_failed_upload']);
+    expect(scanTerms('thenReturn')).toEqual(['return', 'thenreturn']);
+    expect(scanTerms('parse')).toEqual(['pars']);
     expect(scanTerms('a + b')).toEqual([]);
   });
 

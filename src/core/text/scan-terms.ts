@@ -12,7 +12,8 @@ import { isStopWord } from './stop-words.ts';
  * punctuation, words of 2+ characters, English function words dropped as the keyword query drops
  * them (unless every word is one: "how" or "the" is in nearly every file, so it would decide
  * which files hold "the most terms"), a common English ending dropped (so "parse" also finds
- * "parsing" and "options" finds "option", as the keyword index's stemmer would).
+ * "parsing" and "options" finds "option", as the keyword index's stemmer would); a query that is
+ * one identifier of several parts also has the whole name.
  */
 export function scanTerms(words: string): string[] {
   const parts = words
@@ -26,8 +27,15 @@ export function scanTerms(words: string): string[] {
     const stem = w.replace(/(ing|ed|es|er|s|e)$/, '');
     return stem.length >= 3 ? stem : w;
   });
+  // One identifier of several parts (`thenReturn`, `parse_options`): the name as written is a
+  // term too, the rarest, held only by the files that write it (its parts are in many more).
+  const whole = words.trim().toLowerCase();
+  if (parts.length > 1 && IDENTIFIER_RE.test(whole)) stems.push(whole);
   return [...new Set(stems)];
 }
+
+/** One identifier as a query writes it (scanTerms). */
+const IDENTIFIER_RE = /^[\p{L}_$][\p{L}\p{N}_$]*$/u;
 
 /** One case-insensitive pattern per term (termHits): 3–10× faster over 1,000 files than lowercasing each text for indexOf. */
 export function termPatterns(terms: readonly string[]): RegExp[] {
