@@ -30,9 +30,8 @@ import type { Chunk } from '../core/types.ts';
 import { CHUNK_OVERLAP_CHARS, MAX_CHUNK_CHARS, MIN_CHUNK_CHARS } from '../core/config.ts';
 import { nativeSha256 } from './node-hash.ts';
 import { detectLanguage, languageNeedsText } from '../core/chunk/languages.ts';
-import { termHits, termPatterns, termsIn } from '../core/text/scan-terms.ts';
-import { fileKind, queryIntent, type SearchIntent } from '../core/text/file-kind.ts';
-import { splitIdentifier } from '../core/text/identifiers.ts';
+import { rankScanned, termHits, termPatterns, termsIn, type ScannedFile } from '../core/text/scan-terms.ts';
+import { codeNamedByPaths, fileKind, queryIntent, type SearchIntent } from '../core/text/file-kind.ts';
 import { KIND_FACTORS } from '../core/config.ts';
 export { scanTerms } from '../core/text/scan-terms.ts';
 
@@ -235,10 +234,11 @@ export async function filesHoldingMost(
   let bytes = 0;
   const patterns = termPatterns(terms);
   const all = [...files];
-  const intent: SearchIntent = !scanFor ? 'any' : scanFor.intent ?? (await queryIntent(scanFor.query, scanFor.namesCode, (words) => codePathsName(all, words)));
+  const kindOf = (path: string, text?: string) => fileKind(path, detectLanguage(path, text));
+  const intent: SearchIntent = !scanFor ? 'any' : scanFor.intent ?? (await queryIntent(scanFor.query, scanFor.namesCode, (words) => codeNamedByPaths(all.map((f) => f.path), words, kindOf)));
   const order = all.map((file, i) => ({ file, i, path: termsIn(file.path, patterns) }));
   order.sort((a, b) => b.path.distinct - a.path.distinct || a.i - b.i);
-  const hits: Array<{ file: WalkedFile; text: string; which: boolean[]; distinct: number; factor: number; weighed: number; inPath: number; count: number }> = [];
+  const hits: Array<ScannedFile & { file: WalkedFile; text: string }> = [];
   let scanned = 0;
   for (const { file, path } of order) {
     bytes += file.size;
@@ -247,18 +247,9 @@ export async function filesHoldingMost(
     if (text === null) continue;
     scanned++;
     const { distinct, count, which } = termHits(text, patterns, TERM_COUNT_CAP, path.held);
-    if (distinct) hits.push({ file, text, which, distinct, factor: KIND_FACTORS[intent][fileKind(file.path, detectLanguage(file.path, text))], weighed: 0, inPath: path.distinct, count });
+    if (distinct) hits.push({ file, text, path: file.path, which, distinct, count, inPath: path.distinct, factor: KIND_FACTORS[intent][kindOf(file.path, text)] });
   }
-  if (hits.reduce((m, h) => Math.max(m, h.distinct), 0) < terms.length / 2) return [];
-  // Files holding half the terms or more, by the terms they hold, each by its rarity among the
-  // files scanned (BM25's idf: a term every file holds, like the project's name, counts little),
-  // weighed by the file's kind for the intent.
-  const df = terms.map((_t, i) => hits.reduce((n, h) => n + (h.which[i] ? 1 : 0), 0));
-  const idf = df.map((d) => Math.log(1 + (scanned - d + 0.5) / (d + 0.5)));
-  const best = hits.filter((h) => h.distinct >= terms.length / 2);
-  for (const h of best) h.weighed = h.factor * h.which.reduce((sum, held, i) => sum + (held ? idf[i] : 0), 0);
-  best.sort((a, b) => b.weighed - a.weighed || b.inPath - a.inPath || b.count - a.count || (a.file.path < b.file.path ? -1 : 1));
-  return best.slice(0, max).map(({ file, text }) => ({ file, text }));
+  return rankScanned(hits, terms.length, scanned).slice(0, max).map(({ file: { file, text } }) => ({ file, text }));
 }
 
 /**
@@ -275,18 +266,6 @@ export function storedAheadItem(f: WalkedFile, text: string, chunked?: { languag
   const language = chunked?.language ?? detectLanguage(f.path, text);
   const chunks = prepareChunks(chunked?.chunks ?? chunkText(f.path, text, language, STORED_AHEAD_CHUNKS), nativeSha256);
   return { file: { path: f.path, size: f.size, language, ...STORED_AHEAD }, chunks, text };
-}
-
-/**
- * Do the walked files' paths name code with every one of `words` (search/bm25.ts codeNamedBy's
- * rule over the paths: a code file whose path holds the word, its singular or its plural)?
- */
-function codePathsName(files: readonly WalkedFile[], words: readonly string[]): boolean {
-  const pathsOf = (w: string) => new Set([w, w.endsWith('s') ? w.slice(0, -1) : `${w}s`]);
-  return words.length > 0 && words.every((w) => {
-    const forms = pathsOf(w);
-    return files.some((f) => splitIdentifier(f.path).some((p) => forms.has(p.toLowerCase())) && fileKind(f.path, detectLanguage(f.path)) === 'code');
-  });
 }
 
 /** Occurrences of one term counted per file at most (filesHolding): a long file full of one word does not outrank the rest. */

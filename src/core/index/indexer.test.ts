@@ -344,6 +344,9 @@ describe('indexCodebase', () => {
     const files = repo(80);
     // Three files far down the walk order hold the words a person typed before picking the folder.
     for (const i of [61, 70, 79]) files[`src/mod${i}.py`] += `\n\ndef parse_header_line(raw):\n    return raw.split(':')\n`;
+    // A page of prose that holds the words too: a code question's first answer is the code
+    // (its kind weighs less: text/scan-terms.ts rankScanned, as `sift mcp` picks its files).
+    files['docs/parsing.md'] = '# Parse header\n\nHow each header line is parsed.\n';
     const committed: string[][] = [];
     const store = await openMemoryStore();
     const seen = new Set<string>();

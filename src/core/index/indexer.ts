@@ -34,13 +34,14 @@ import { merkleRoot, sha256Hex, type Sha256Digest } from '../hash/hash.ts';
 import { detectLanguage, languageNeedsText } from '../chunk/languages.ts';
 import { contentHashOf } from '../chunk/embedding-text.ts';
 import { identifierTokens } from '../text/identifiers.ts';
-import { CHUNK_OVERLAP_CHARS, MAX_CHUNK_CHARS, MIN_CHUNK_CHARS, WRITE_BATCH_ROWS } from '../config.ts';
+import { CHUNK_OVERLAP_CHARS, KIND_FACTORS, MAX_CHUNK_CHARS, MIN_CHUNK_CHARS, WRITE_BATCH_ROWS } from '../config.ts';
 import { chunkText as chunkPlainText } from '../chunk/text.ts';
 import { META, type MetaKey } from '../store/meta.ts';
 import { packText, type TextCodec } from '../store/text-codec.ts';
 import { chunkListLength, decodeChunks, encodeChunks, isChunkWire, type ChunkList, type ChunkWire } from '../store/chunk-wire.ts';
 import { fileTrigramKeys } from '../text/trigram-keys.ts';
-import { scanTerms, termHits, termPatterns, termsIn } from '../text/scan-terms.ts';
+import { rankScanned, scanTerms, termHits, termPatterns, termsIn, type ScannedFile } from '../text/scan-terms.ts';
+import { codeNamedByPaths, fileKind, queryIntent } from '../text/file-kind.ts';
 import { measureSince } from '../user-timing.ts';
 
 /** The chunker's own text fallback, for a file the chunker itself faulted on. */
@@ -168,6 +169,12 @@ export interface IndexOptions {
    */
   firstFor?: string;
   /**
+   * `firstFor` names code (search/query.ts namesCodeOf: one identifier, a declaration, a doc
+   * comment): its files are weighed for code whatever its words (text/file-kind.ts queryIntent).
+   * The caller works it out: the index layer does not read queries.
+   */
+  firstForNamesCode?: boolean;
+  /**
    * files.hash of a file's bytes: lower-case hex SHA-256, as `sha256Hex` (WebCrypto, the
    * default) makes it. The CLI passes Node's one-shot native hash: WebCrypto's digest is a
    * thread-pool job and a promise per file, ~3× the CPU (kernel fs/, 2,078 files: 100–190 ms
@@ -190,25 +197,43 @@ const FIRST_FOR_MAX_FILES = 2000;
 const FIRST_FOR_MAX_BYTES = 8 << 20;
 
 /**
- * `files` reordered so those whose text or path holds more of `words` (case-insensitive) come first,
- * ties in walk order, with the bytes read for each (handed to the run, so nothing is read twice),
- * and `best`: how many lead the order holding the most of the words (0 when none holds any).
+ * `files` reordered for a query typed while the run starts (`query`, its scan terms `words`):
+ * first the files holding half of the words or more, best first by text/scan-terms.ts
+ * rankScanned's rule (the rule `sift mcp` picks a first answer's files by: the rarer words count
+ * more, each file weighed by its kind for the query's intent), then the rest holding more of the
+ * words first, ties in walk order; with the bytes read for each (handed to the run, so nothing is
+ * read twice), and `best`: how many lead the order tied at the best weight (0 when no file holds
+ * half the words).
  */
-async function orderForQuery(files: readonly WalkedFile[], words: readonly string[], read: (f: WalkedFile) => Promise<Uint8Array | null>): Promise<{ order: WalkedFile[]; data: Map<string, Uint8Array>; best: number }> {
+async function orderForQuery(files: readonly WalkedFile[], query: string, namesCode: boolean, words: readonly string[], read: (f: WalkedFile) => Promise<Uint8Array | null>): Promise<{ order: WalkedFile[]; data: Map<string, Uint8Array>; best: number }> {
   const data = new Map<string, Uint8Array>();
-  const score = new Map<string, number>();
   const decoder = new TextDecoder();
   const patterns = termPatterns(words);
+  const hits: Array<ScannedFile & { language: string }> = [];
+  const held = new Map<string, number>();
   await Promise.all(files.map(async (f) => {
     const bytes = await read(f);
     if (!bytes) return;
     data.set(f.path, bytes);
-    score.set(f.path, termHits(decoder.decode(bytes), patterns, 1, termsIn(f.path, patterns).held).distinct);
+    const text = decoder.decode(bytes);
+    const path = termsIn(f.path, patterns);
+    const { distinct, count, which } = termHits(text, patterns, 1, path.held);
+    held.set(f.path, distinct);
+    if (distinct) hits.push({ path: f.path, which, distinct, count, inPath: path.distinct, factor: 1, language: detectLanguage(f.path, languageNeedsText(f.path) ? text : undefined) });
   }));
-  const ranked = files.map((f, i) => ({ f, i, s: score.get(f.path) ?? 0 })).sort((a, b) => b.s - a.s || a.i - b.i);
-  const top = ranked[0]?.s ?? 0;
-  const best = top > 0 ? ranked.filter((x) => x.s === top).length : 0;
-  return { order: ranked.map((x) => x.f), data, best };
+  const kindOf = (p: string) => fileKind(p, detectLanguage(p));
+  const intent = await queryIntent(query, namesCode, (w) => codeNamedByPaths(files.map((f) => f.path), w, kindOf));
+  for (const h of hits) h.factor = KIND_FACTORS[intent][fileKind(h.path, h.language)];
+  const ranked = rankScanned(hits, words.length, data.size);
+  const first = new Set(ranked.map((r) => r.file.path));
+  const byPath = new Map(files.map((f) => [f.path, f]));
+  const rest = files.map((f, i) => ({ f, i, s: held.get(f.path) ?? 0 })).filter((x) => !first.has(x.f.path)).sort((a, b) => b.s - a.s || a.i - b.i);
+  const top = ranked[0]?.weight;
+  return {
+    order: [...ranked.map((r) => byPath.get(r.file.path)!), ...rest.map((x) => x.f)],
+    data,
+    best: top === undefined ? 0 : ranked.filter((r) => r.weight === top).length,
+  };
 }
 
 /** What a waiting query's reading found (readForQuery). */
@@ -236,7 +261,7 @@ interface QueryFirst {
  * runs beside the run's first store calls (on a first visit, beside the new database's open).
  * `drop()`: the run goes on without it (its walk had not ended when the run needed it).
  */
-function readForQuery(plan: IndexPlan, source: FileSource, words: readonly string[]): { result: Promise<QueryFirst | null>; drop(): void } {
+function readForQuery(plan: IndexPlan, source: FileSource, query: string, namesCode: boolean, words: readonly string[]): { result: Promise<QueryFirst | null>; drop(): void } {
   let dropped = false;
   const result = (async (): Promise<QueryFirst | null> => {
     while (plan.feed && !plan.feed.done && plan.candidates.length <= FIRST_FOR_MAX_FILES && !dropped) await plan.feed.more();
@@ -246,7 +271,7 @@ function readForQuery(plan: IndexPlan, source: FileSource, words: readonly strin
     for (const f of files) bytes += f.size;
     if (files.length <= FIRST_BATCH_FILES || files.length > FIRST_FOR_MAX_FILES || bytes > FIRST_FOR_MAX_BYTES) return null;
     const tr = now();
-    const r = await orderForQuery(files, words, (f) => source.readFile(f.path).catch(() => null));
+    const r = await orderForQuery(files, query, namesCode, words, (f) => source.readFile(f.path).catch(() => null));
     const readMs = now() - tr;
     measureSince('read-for-query', tr);
     const firstUntil = Math.min(r.best, FIRST_BATCH_FILES);
@@ -683,7 +708,7 @@ async function applyPlan(
 
   // A query waiting for this run: its reading needs no store, so it starts beside the store calls below.
   const words = opts.firstFor ? scanTerms(opts.firstFor).slice(0, 16) : [];
-  const forQuery = words.length > 0 ? readForQuery(plan, source, words) : null;
+  const forQuery = words.length > 0 ? readForQuery(plan, source, opts.firstFor ?? '', opts.firstForNamesCode === true, words) : null;
   forQuery?.result.catch(() => undefined); // awaited below, or dropped with the run's own failure
   await store.setMeta(META.runState, 'indexing');
   // Every run states the mode it wants: one cut short in bulk mode leaves it set.

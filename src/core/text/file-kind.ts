@@ -11,6 +11,8 @@
  * docs > config languages > code.
  */
 
+import { splitIdentifier } from './identifiers.ts';
+
 export const FILE_KINDS = ['code', 'test', 'docs', 'config', 'generated', 'example'] as const;
 export type FileKind = (typeof FILE_KINDS)[number];
 
@@ -238,6 +240,20 @@ export async function queryIntent(query: string, namesCode: boolean, codeNamed: 
   const intent = intentOfQuery(query, namesCode);
   const soft = intent === 'test' ? softTestWords(query) : [];
   return soft.length && (await codeNamed(soft)) ? intentOfQuery(query, namesCode, soft) : intent;
+}
+
+/**
+ * Does a code file of `paths` hold each of `words` — or its singular / plural — as a word of its
+ * path (`retrofit-mock/…`, `community/specs.lua`)? search/bm25.ts codeNamedBy's rule over a walk,
+ * before there is an index (queryIntent's `codeNamed` for a first answer). `kindOf`: the file's
+ * kind (fileKind with its language).
+ */
+export function codeNamedByPaths(paths: Iterable<string>, words: readonly string[], kindOf: (path: string) => FileKind): boolean {
+  const list = [...paths];
+  return words.length > 0 && words.every((w) => {
+    const forms = new Set([w, w.endsWith('s') ? w.slice(0, -1) : `${w}s`]);
+    return list.some((p) => splitIdentifier(p).some((part) => forms.has(part.toLowerCase())) && kindOf(p) === 'code');
+  });
 }
 
 /** The SQL function migration 11 fills `chunks.kind` with: sift_file_kind(path, language). */

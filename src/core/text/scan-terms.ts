@@ -69,3 +69,38 @@ export function termsIn(text: string, patterns: readonly RegExp[]): { held: bool
   });
   return { held, distinct: held.filter(Boolean).length };
 }
+
+/** A file a question's scan terms were looked for in (termHits, termsIn). */
+export interface ScannedFile {
+  path: string;
+  /** Per term: held in the file's text or path. */
+  which: readonly boolean[];
+  distinct: number;
+  /** Occurrences (termHits' count). */
+  count: number;
+  /** Terms its path holds. */
+  inPath: number;
+  /** Its kind's weight for the question (KIND_FACTORS[intent][kind]; 1 for any). */
+  factor: number;
+}
+
+/**
+ * The files a question's first answer should come from, of `files` (those holding any of the
+ * `terms` terms, among `scanned` files read), with their weights: every file holding half the
+ * terms or more (none when none does), best first — the terms each holds, each by its rarity among the
+ * files scanned (BM25's idf: a term every file holds, like the project's own name, counts
+ * little), the sum times the file's `factor` — then most terms in the path, then most
+ * occurrences, then by path. One rule for `sift mcp`'s files stored ahead of a first index
+ * (cli/mcp-disk.ts) and the app's order for a query typed while a run starts (index/indexer.ts).
+ */
+export function rankScanned<T extends ScannedFile>(files: readonly T[], terms: number, scanned: number): Array<{ file: T; weight: number }> {
+  const half = terms / 2;
+  const idf = Array.from({ length: terms }, (_t, i) => {
+    const df = files.reduce((n, f) => n + (f.which[i] ? 1 : 0), 0);
+    return Math.log(1 + (scanned - df + 0.5) / (df + 0.5));
+  });
+  return files
+    .filter((f) => f.distinct >= half)
+    .map((file) => ({ file, weight: file.factor * file.which.reduce((sum, held, i) => sum + (held ? idf[i] : 0), 0) }))
+    .sort((a, b) => b.weight - a.weight || b.file.inPath - a.file.inPath || b.file.count - a.file.count || (a.file.path < b.file.path ? -1 : 1));
+}
