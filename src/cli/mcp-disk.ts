@@ -212,15 +212,12 @@ export interface ScanFor {
  * unreadable): files whose path holds some of `terms` are scanned first (most of them first,
  * then in walk order), then the rest in walk order, up to `maxBytes` (by stat size) in all, so
  * in a folder bigger than that, `mm/page_alloc.c` is read for "page allocator" wherever the walk
- * lists it. None when no file holds half of `terms` in its text or path; else the files holding
- * half of them or more, by the terms they hold, each counted by its rarity among the files
- * scanned (BM25's idf: the project's own name, in every file, counts little) and the sum
- * weighed by the file's kind for the call's intent (`scanFor`: the search's KIND_FACTORS, its
- * soft test words judged by the walked paths, so the pages of a project's website that say every
- * word of a code question do not take the places of its code), then most terms in the path,
- * then most occurrences (each term counted up to TERM_COUNT_CAP), then by path; at most `max`
- * (the search then ranks them). Without `scanFor` every kind weighs the
- * same. The first index's scan thread (mcp-scan-worker.ts) runs the same function.
+ * lists it. Of those, at most `max` by text/scan-terms.ts rankScanned's rule (the files holding
+ * half the terms or more, the rarer terms counting more; none when no file holds half), each
+ * weighed by its kind for the call's intent (`scanFor`: the search's KIND_FACTORS, its soft test
+ * words judged by the walked paths, so a project's website that says every word of a code
+ * question does not take its code's places; without `scanFor` every kind weighs the same); the
+ * search then ranks them. The first index's scan thread (mcp-scan-worker.ts) runs the same function.
  */
 export async function filesHoldingMost(
   files: Iterable<WalkedFile>,
