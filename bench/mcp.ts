@@ -99,7 +99,8 @@ const tokensOf = (r: Result) => Math.ceil(Buffer.byteLength(JSON.stringify({ con
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- reads of the structured answers
 const data = (r: Result): any => r.structuredContent;
 
-async function connect(repo: string, home: string, bin = SIFT_BIN): Promise<Client> {
+/** A fresh `sift mcp <repo>` (offline, SIFT_HOME `home`) and an MCP SDK client connected to it over stdio. */
+export async function connect(repo: string, home: string, bin = SIFT_BIN): Promise<Client> {
   const transport = new StdioClientTransport({
     command: process.execPath, args: [bin, 'mcp', repo, '--quiet'],
     env: { ...process.env, SIFT_HOME: home, SIFT_OFFLINE: '1' } as Record<string, string>, stderr: 'ignore',

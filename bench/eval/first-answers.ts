@@ -12,9 +12,8 @@
  */
 import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { isMain, parseArgs, SIFT_BIN, TMP_DIR } from '../util.ts';
+import { connect } from '../mcp.ts';
 import { checkoutDir, readManifest } from './repos/corpus.ts';
 import { HAND_FILE, readQuestions } from './repos.ts';
 import { ndcg, mean } from './repos/score.ts';
@@ -27,12 +26,7 @@ async function firstAnswer(bin: string, repoDir: string, query: string): Promise
   mkdirSync(dir, { recursive: true });
   cpSync(repoDir, join(dir, 'repo'), { recursive: true });
   const t0 = performance.now();
-  const transport = new StdioClientTransport({
-    command: process.execPath, args: [bin, 'mcp', join(dir, 'repo'), '--quiet'],
-    env: { ...process.env, SIFT_HOME: join(dir, 'home'), SIFT_OFFLINE: '1' } as Record<string, string>, stderr: 'ignore',
-  });
-  const client = new Client({ name: 'sift-first-answers', version: '1.0.0' });
-  await client.connect(transport);
+  const client = await connect(join(dir, 'repo'), join(dir, 'home'), bin);
   try {
     const r = await client.callTool({ name: 'search', arguments: { query, limit: 10 } });
     const ms = performance.now() - t0;

@@ -32,7 +32,7 @@ import { DECLARATION_LINE_SOURCE, PREFIX_MIN_CHARS, describesFunction, readsAsDo
 import { essentialRows, planFts, replan, type BoundedPhrase, type RowProbe } from './fts-plan.ts';
 import { rerank, signalTerms, termMask, type RerankCandidate } from './rerank.ts';
 import { NAMED_LEAF_MIN_TERMS, applyCover, applyFileSignals, applyNamedLeaf, applyPieceKind, applyProse, applySpread, asksHowOrWhere, coverFiles, namedLeafFiles, type FileCandidate } from './signals.ts';
-import { fileKind, type SearchIntent } from '../text/file-kind.ts';
+import { fileKind, pathWordForms, type SearchIntent } from '../text/file-kind.ts';
 import { QUALIFIER_RE, definitionRank, docCommentTargets, matchDefinition, wantsDefinitions, type DefinitionMatch } from './symbols.ts';
 import { escapeRegExp } from '../text/regexp.ts';
 
@@ -288,7 +288,7 @@ async function codeCandidates(db: Queryable, query: ProcessedQuery, where: strin
  */
 export async function codeNamedBy(db: Queryable, words: readonly string[]): Promise<boolean> {
   for (const w of words) {
-    const forms = [...new Set([w, w.endsWith('s') ? w.slice(0, -1) : `${w}s`])].map((f) => `"${f.replace(/"/g, '')}"`);
+    const forms = pathWordForms(w).map((f) => `"${f.replace(/"/g, '')}"`);
     const rows = await db.all<{ id: number }>(
       `SELECT c.id AS id FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid WHERE chunks_fts MATCH ? AND c.kind = 'code' LIMIT 1`,
       [`path_words : (${forms.join(' OR ')})`],

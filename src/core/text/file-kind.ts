@@ -242,6 +242,11 @@ export async function queryIntent(query: string, namesCode: boolean, codeNamed: 
   return soft.length && (await codeNamed(soft)) ? intentOfQuery(query, namesCode, soft) : intent;
 }
 
+/** A soft test word and its singular or plural (`mock` → mocks, `specs` → spec): the path words codeNamedBy and codeNamedByPaths look for. */
+export function pathWordForms(word: string): string[] {
+  return [...new Set([word, word.endsWith('s') ? word.slice(0, -1) : `${word}s`])];
+}
+
 /**
  * Does a code file of `paths` hold each of `words` — or its singular / plural — as a word of its
  * path (`retrofit-mock/…`, `community/specs.lua`)? search/bm25.ts codeNamedBy's rule over a walk,
@@ -251,7 +256,7 @@ export async function queryIntent(query: string, namesCode: boolean, codeNamed: 
 export function codeNamedByPaths(paths: Iterable<string>, words: readonly string[], kindOf: (path: string) => FileKind): boolean {
   const list = [...paths];
   return words.length > 0 && words.every((w) => {
-    const forms = new Set([w, w.endsWith('s') ? w.slice(0, -1) : `${w}s`]);
+    const forms = new Set(pathWordForms(w));
     return list.some((p) => splitIdentifier(p).some((part) => forms.has(part.toLowerCase())) && kindOf(p) === 'code');
   });
 }
