@@ -83,6 +83,19 @@ describe('intent', () => {
     expect(intentOfQuery('reading proxy settings from environment variables', false)).toBe('code');
     expect(intentOfQuery('redirecting http requests to https automatically for the configured hosts', false)).toBe('code');
     expect(intentOfQuery('resolving dependencies between rules before a build', false)).toBe('code');
+    // A configuration file the code acts on (the object or subject of a verb, before a code noun)
+    // asks for that code; the configuration files themselves still ask for configuration.
+    expect(intentOfQuery('watching the config file for changes and reloading it', false)).toBe('code');
+    expect(intentOfQuery('loads settings files from the search paths', false)).toBe('code');
+    expect(intentOfQuery('handling a missing config file', false)).toBe('code');
+    expect(intentOfQuery('where is the config file read', false)).toBe('code');
+    expect(intentOfQuery('reloading when the config file changes', false)).toBe('code');
+    expect(intentOfQuery('supported config file formats and their encoders', false)).toBe('code');
+    expect(intentOfQuery('the config file parser', false)).toBe('code');
+    expect(intentOfQuery('where are the config files', false)).toBe('config');
+    expect(intentOfQuery('config files for the linter', false)).toBe('config');
+    expect(intentOfQuery('existing config files', false)).toBe('config');
+    expect(intentOfQuery('config file', false)).toBe('config');
     // `spec` alone is a specification ("the RESP3 spec", "callback spec"); specs and spec files are tests.
     expect(intentOfQuery('Accept -nan per the RESP3 spec recommendation', false)).toBe('code');
     expect(intentOfQuery('Fix Plug.Parsers.parse/5 callback spec', false)).toBe('code');

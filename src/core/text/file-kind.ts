@@ -213,17 +213,30 @@ const FOR_TESTS = /\b(in|for|during|within)\s+(unit |e2e |integration |end-to-en
 const CONFIG_AS_CODE = /\b(config|configs|configuration|settings)\s+(types?|interfaces?|class(es)?|structs?|objects?|methods?|functions?|fields?|propert(y|ies)|parameters?|params|schemas?|enums?)\b/gi;
 
 /**
+ * A configuration file that the question's code acts on or is made of: the object of a verb
+ * ("watching the config file for changes", "loads settings files from the search paths",
+ * "handling a missing config file"), its subject ("where is the config file read", "reloading when
+ * the config file changes") or before a code noun ("the config file parser",
+ * "config file formats and their encoders"). The question asks for the code that reads, watches
+ * or writes it; "the config files", "where are the config files", "config files for the linter"
+ * still ask for configuration. Words ending in -ing that describe the file rather than act on it
+ * (`existing`, `missing`, `matching`) are no verb.
+ */
+const CONFIG_FILE_ACTED_ON = /\b(?!(?:existing|missing|following|remaining|corresponding|matching|pending|incoming|outgoing|upcoming|leading|trailing|containing|nothing|something|anything|everything)\b)(?:[a-z]{2,}ing|reads?|loads?|reloads?|watch(?:es)?|parses?|writes?|finds?|locates?|searches|saves?|opens?|merges?|validates?|generates?|creates?|detects?|discovers?|resolves?)\s+(?:[\w'-]+\s+){0,2}(?:config|configuration|settings)\s+(files?)\b|\b(?:config|configuration|settings)\s+(files?)(?=(?:\s+[\w'-]+){0,2}\s+(?:read|loaded|reloaded|parsed|watched|written|saved|opened|merged|validated|found|located|searched|created|generated|changes|changed|modified)\b)|\b(?:config|configuration|settings)\s+(files?)(?=\s+(?:parsers?|parsing|loaders?|loading|readers?|reading|writers?|writing|watch(?:ers?|ing)?|formats?|paths?|lookups?|discovery|search(?:ing)?|handling|support|encoders?|decoders?)\b)/gi;
+
+/**
  * The intent a query's words express, else 'code'. `namesCode`: the query is a name lookup (one
  * identifier: `TestRouter`, `config`; a declaration) or a function's doc comment (search/query.ts
  * readsAsDocComment: "Tests whether this file type represents a regular file.", "Set the HTML
  * title of the generated server documentation"), whose answer is code whatever its words: it
  * stays 'code'. Test words that only say where the thing is used (FOR_TESTS) and a configuration
- * word before a code noun (CONFIG_AS_CODE: "Config type") ask for code. `codeWords`: soft test
+ * word before a code noun (CONFIG_AS_CODE: "Config type") and a configuration file the code acts on
+ * (CONFIG_FILE_ACTED_ON: "watching the config file") ask for code. `codeWords`: soft test
  * words (softTestWords) this codebase names its code with, which ask for nothing.
  */
 export function intentOfQuery(query: string, namesCode: boolean, codeWords?: readonly string[]): SearchIntent {
   if (namesCode) return 'code';
-  let text = query.replace(FOR_TESTS, ' ').replace(CONFIG_AS_CODE, ' $2');
+  let text = query.replace(FOR_TESTS, ' ').replace(CONFIG_AS_CODE, ' $2').replace(CONFIG_FILE_ACTED_ON, (_m, a, b, c) => ` ${a ?? b ?? c} `);
   if (codeWords?.length) text = text.replace(SOFT_TEST_WORDS, (w) => (codeWords.includes(w.toLowerCase()) ? ' ' : w));
   for (const [re, intent] of INTENT_WORDS) if (re.test(text)) return intent;
   if (CONFIG_ITSELF.test(text) || (CONFIG_WORDS.test(text) && text.trim().split(/\s+/).length <= CONFIG_NAME_WORDS)) return 'config';
