@@ -96,6 +96,12 @@ describe('intent', () => {
     expect(intentOfQuery('config files for the linter', false)).toBe('config');
     expect(intentOfQuery('existing config files', false)).toBe('config');
     expect(intentOfQuery('config file', false)).toBe('config');
+    // Helpers for tests, which a library ships as code and an application keeps among its tests: no kind leads.
+    expect(intentOfQuery('testing helpers that assert a validator has an error for a property', false)).toBe('any');
+    expect(intentOfQuery('test utilities for building fake requests', false)).toBe('any');
+    expect(intentOfQuery('helpers for creating a test context', false)).toBe('any');
+    expect(intentOfQuery('documentation of the test helpers', false)).toBe('docs');
+    expect(intentOfQuery('tests for the test helpers', false)).toBe('test');
     // `spec` alone is a specification ("the RESP3 spec", "callback spec"); specs and spec files are tests.
     expect(intentOfQuery('Accept -nan per the RESP3 spec recommendation', false)).toBe('code');
     expect(intentOfQuery('Fix Plug.Parsers.parse/5 callback spec', false)).toBe('code');

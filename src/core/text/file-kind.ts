@@ -213,6 +213,15 @@ const FOR_TESTS = /\b(in|for|during|within)\s+(unit |e2e |integration |end-to-en
 const CONFIG_AS_CODE = /\b(config|configs|configuration|settings)\s+(types?|interfaces?|class(es)?|structs?|objects?|methods?|functions?|fields?|propert(y|ies)|parameters?|params|schemas?|enums?)\b/gi;
 
 /**
+ * Helpers for tests ("testing helpers that assert a validator has an error", "test utilities",
+ * "helpers for creating a test context"): code written for tests, which a library ships as its
+ * own code (FluentValidation's `TestHelper/`, Go's `httptest`, `numpy.testing`) and an
+ * application keeps among its tests (`tests/helpers.py`). The question asks for the helpers
+ * wherever they live, so no kind leads (intent `any`), unless it asks for another kind too.
+ */
+const TEST_HELPERS = /\b(?:test|testing)\s+(?:helpers?|utilit(?:y|ies)|utils?|support|tools?|harness(?:es)?)\b|\bhelpers?\s+for\s+(?:[\w-]+\s+){0,2}(?:tests?|testing)\b/gi;
+
+/**
  * A configuration file that the question's code acts on or is made of: the object of a verb
  * ("watching the config file for changes", "loads settings files from the search paths",
  * "handling a missing config file"), its subject ("where is the config file read", "reloading when
@@ -231,16 +240,20 @@ const CONFIG_FILE_ACTED_ON = /\b(?!(?:existing|missing|following|remaining|corre
  * title of the generated server documentation"), whose answer is code whatever its words: it
  * stays 'code'. Test words that only say where the thing is used (FOR_TESTS) and a configuration
  * word before a code noun (CONFIG_AS_CODE: "Config type") and a configuration file the code acts on
- * (CONFIG_FILE_ACTED_ON: "watching the config file") ask for code. `codeWords`: soft test
- * words (softTestWords) this codebase names its code with, which ask for nothing.
+ * (CONFIG_FILE_ACTED_ON: "watching the config file") ask for code; helpers for tests
+ * (TEST_HELPERS: "test utilities") for no kind first ('any'). `codeWords`: soft test words
+ * (softTestWords) this codebase names its code with, which ask for nothing.
  */
 export function intentOfQuery(query: string, namesCode: boolean, codeWords?: readonly string[]): SearchIntent {
   if (namesCode) return 'code';
   let text = query.replace(FOR_TESTS, ' ').replace(CONFIG_AS_CODE, ' $2').replace(CONFIG_FILE_ACTED_ON, (_m, a, b, c) => ` ${a ?? b ?? c} `);
   if (codeWords?.length) text = text.replace(SOFT_TEST_WORDS, (w) => (codeWords.includes(w.toLowerCase()) ? ' ' : w));
+  const forTests = text.replace(TEST_HELPERS, ' helpers ');
+  const helpers = forTests !== text;
+  text = forTests;
   for (const [re, intent] of INTENT_WORDS) if (re.test(text)) return intent;
   if (CONFIG_ITSELF.test(text) || (CONFIG_WORDS.test(text) && text.trim().split(/\s+/).length <= CONFIG_NAME_WORDS)) return 'config';
-  return 'code';
+  return helpers ? 'any' : 'code';
 }
 
 /**
