@@ -651,6 +651,22 @@ describe('Store (Node file VFS)', () => {
     await s.close();
   });
 
+  it('migrates a version-15 index: TypeScript declaration files become generated (schema 16), files and rows kept', async () => {
+    const f = path.join(dir, 'v15.sqlite');
+    const old = await openNodeStore(f);
+    const row = (id: number, p: string, lang: string, kind: string) => `(${id}, '${p}', ${id}, ${id}, '${lang}', 'function', 'x', 'h${id}', '${kind}')`;
+    await old.db.exec(`INSERT INTO chunks (id, path, start_line, end_line, language, chunk_type, content, content_hash, kind)
+        VALUES ${[row(1, 'index.d.ts', 'typescript', 'code'), row(2, 'src/a.ts', 'typescript', 'code'), row(3, 'types/x.d.cts', 'typescript', 'code')].join(', ')};
+      INSERT INTO files (path, hash, size, mtime, language, indexed_at) VALUES ('index.d.ts', 'h', 1, 1, 'typescript', 'x');
+      PRAGMA user_version = 15;`);
+    await old.close();
+    const s = await openNodeStore(f);
+    const kinds = await s.db.all<{ kind: string }>('SELECT kind FROM chunks ORDER BY id');
+    expect(kinds.map((r) => r.kind)).toEqual(['generated', 'code', 'generated']);
+    expect((await s.getFiles()).get('index.d.ts')?.hash).toBe('h');
+    await s.close();
+  });
+
   it('migrates a version-7 index: rows keep their text, files get their chunk ranges, rows of no run of ids are dropped and their files re-read', async () => {
     const f = path.join(dir, 'v7.sqlite');
     const old = await openNodeStore(f);
