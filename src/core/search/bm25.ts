@@ -32,7 +32,7 @@ import { DECLARATION_LINE_SOURCE, PREFIX_MIN_CHARS, describesFunction, readsAsDo
 import { essentialRows, planFts, replan, type BoundedPhrase, type RowProbe } from './fts-plan.ts';
 import { rerank, signalTerms, termMask, type RerankCandidate } from './rerank.ts';
 import { NAMED_LEAF_MIN_TERMS, applyCover, applyFileSignals, applyNamedLeaf, applyPieceKind, applyProse, applySpread, asksHowOrWhere, coverFiles, namedLeafFiles, type FileCandidate } from './signals.ts';
-import { fileKind, pathWordForms, type SearchIntent } from '../text/file-kind.ts';
+import { asksForDeclarations, fileKind, pathWordForms, type SearchIntent } from '../text/file-kind.ts';
 import { QUALIFIER_RE, definitionRank, docCommentTargets, matchDefinition, wantsDefinitions, type DefinitionMatch } from './symbols.ts';
 import { escapeRegExp } from '../text/regexp.ts';
 
@@ -416,7 +416,7 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
       const c = candOf.get(r.id)!;
       return { id: r.id, score: r.score, signals: { ...r.signals }, path: c.path, language: c.language, parent: c.parent };
     });
-    applyFileSignals(scored, query.terms, intent, docComment);
+    applyFileSignals(scored, query.terms, intent, docComment, asksForDeclarations(query.original));
     // 4b. An enum or exception type the question names is something the change throws or
     //     reads, not where it happens (signals.ts applyNamedLeaf).
     if (!lookup && !docComment && query.terms.length >= NAMED_LEAF_MIN_TERMS) {

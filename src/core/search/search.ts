@@ -19,7 +19,7 @@ import {
 } from '../config.ts';
 import { describesFunction, namesCodeOf, processQuery, readsAsDocComment, type ProcessedQuery } from './query.ts';
 import { kindFactor } from './signals.ts';
-import { fileKind, queryIntent, type SearchIntent } from '../text/file-kind.ts';
+import { asksForDeclarations, fileKind, queryIntent, type SearchIntent } from '../text/file-kind.ts';
 import { codeNamedBy, KeywordCache, searchBm25 } from './bm25.ts';
 import { compilePathGlob } from '../text/path-glob.ts';
 import type { ChunkReader } from '../store/store.ts';
@@ -195,7 +195,7 @@ export class Searcher {
     }
     const legs: LegHits = {
       bm25,
-      vector: kindOrder(vector.hits, rows, intent, docComment),
+      vector: kindOrder(vector.hits, rows, intent, docComment, asksForDeclarations(query)),
       fileOf,
       linesOf,
       ...(wantsDefinitions(pq) ? definitionTiers(pq.targets, rows) : { definitionTiers: {}, definitionSizes: {} }),
@@ -323,12 +323,12 @@ function definitionTiers(targets: readonly SymbolTarget[], rows: readonly Stored
  * the same rule the keyword leg applies, so a code question's semantic hits put the
  * implementation before its tests and docs. Ranks are renumbered; `kind` is recorded.
  */
-function kindOrder(hits: readonly Hit[], rows: readonly StoredChunk[], intent: SearchIntent, functionLevel: boolean): Hit[] {
+function kindOrder(hits: readonly Hit[], rows: readonly StoredChunk[], intent: SearchIntent, functionLevel: boolean, declarations: boolean): Hit[] {
   if (!hits.length || intent === 'any') return [...hits];
   const byId = new Map(rows.map((r) => [r.id, r]));
   const scored = hits.map((h, i) => {
     const r = byId.get(h.id);
-    const factor = r ? kindFactor(r.path, r.language, intent, r.parent, functionLevel) : 1;
+    const factor = r ? kindFactor(r.path, r.language, intent, r.parent, functionLevel, declarations) : 1;
     return { h, i, factor, s: h.score * factor };
   });
   scored.sort((a, b) => b.s - a.s || a.i - b.i);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FILE_SIGNALS, FUNCTION_KIND_FACTORS, FUNCTION_QUESTION, KIND_FACTORS } from '../config.ts';
 import { processQuery } from './query.ts';
 import { lightStem } from '../text/word-forms.ts';
+import { asksForDeclarations } from '../text/file-kind.ts';
 import { addScore, applyCover, applyFileSignals, applySpread, asksHowOrWhere, applyNamedLeaf, applyPieceKind, applyProse, commentOnly, coverFiles, namedLeafFiles, fileNameSignal, fileNameWords, pathSignal, type FileCandidate } from './signals.ts';
 
 const cand = (id: number, path: string, score: number, language = 'go'): FileCandidate => ({ id, path, language, score, signals: {} });
@@ -81,6 +82,19 @@ describe('applyFileSignals', () => {
     const test = make();
     applyFileSignals(test, ['router'], 'test');
     expect(test.sort((a, b) => b.score - a.score)[0].id).toBe(1);
+  });
+  it('weighs a TypeScript declaration file as generated, and as code when the question asks for type declarations', () => {
+    const make = () => [cand(1, 'index.d.ts', 1, 'typescript'), cand(2, 'lib/core/Axios.js', 0.9, 'javascript')];
+    const code = make();
+    applyFileSignals(code, ['interceptors'], 'code');
+    expect(code.find((c) => c.id === 1)!.signals.kind).toBe(KIND_FACTORS.code.generated);
+    expect(code.sort((a, b) => b.score - a.score)[0].id).toBe(2);
+    const typings = make();
+    applyFileSignals(typings, ['interceptors'], 'code', false, asksForDeclarations('TypeScript type definitions for the interceptors'));
+    expect(typings.find((c) => c.id === 1)!.signals.kind ?? 1).toBe(KIND_FACTORS.code.code);
+    expect(typings.sort((a, b) => b.score - a.score)[0].id).toBe(1);
+    expect(asksForDeclarations('the typings of the store')).toBe(true);
+    expect(asksForDeclarations('how interceptors run')).toBe(false);
   });
   it('weighs a piece of a Rust inline test module (`mod tests`) as a test, the file\'s other pieces as code', () => {
     const make = () => [

@@ -15,7 +15,7 @@
  */
 import { lineCommentFor } from '../chunk/languages.ts';
 import { FILE_SIGNALS, FUNCTION_KIND_FACTORS, FUNCTION_QUESTION, KIND_FACTORS } from '../config.ts';
-import { fileKind, pieceKind, type SearchIntent } from '../text/file-kind.ts';
+import { fileKind, isDeclarationFile, pieceKind, type SearchIntent } from '../text/file-kind.ts';
 import { splitIdentifier } from '../text/identifiers.ts';
 import { isIForm, lightStem, sameWordForm } from '../text/word-forms.ts';
 import { expandAbbreviation, isFunctionKind, pathNamesFor, readsAsDocComment } from './query.ts';
@@ -251,7 +251,7 @@ export function fileNameSignal(path: string, terms: readonly string[] | readonly
  * readsAsDocComment), whose answer is a piece, not a file named for its words: no `file_name`.
  * `cover` comes after these (coverFiles, applyCover): it needs the leading files' text.
  */
-export function applyFileSignals(cands: FileCandidate[], terms: readonly string[], intent: SearchIntent, functionLevel = false): void {
+export function applyFileSignals(cands: FileCandidate[], terms: readonly string[], intent: SearchIntent, functionLevel = false, declarations = false): void {
   if (!cands.length) return;
   const ts = termForms([...new Set(terms.filter((t) => t.length >= 2 && !t.includes(' ')))]);
   const best = Math.max(...cands.map((c) => c.score));
@@ -286,7 +286,7 @@ export function applyFileSignals(cands: FileCandidate[], terms: readonly string[
     const key = c.parent ? `${c.path}\0${c.parent}` : c.path;
     let factor = kindCache.get(key);
     if (factor === undefined) {
-      factor = kindFactor(c.path, c.language, intent, c.parent, functionLevel);
+      factor = kindFactor(c.path, c.language, intent, c.parent, functionLevel, declarations);
       kindCache.set(key, factor);
     }
     scaleScore(c, 'kind', factor);
@@ -499,7 +499,8 @@ export function applyPieceKind(cands: FileCandidate[], chunkTypeOf: ReadonlyMap<
  * (`parent`: file-kind.ts pieceKind). The keyword leg here and the vector leg (search.ts) both
  * ask here. `functionLevel`: a code question that reads as one function's doc comment (FUNCTION_KIND_FACTORS).
  */
-export function kindFactor(path: string, language: string, intent: SearchIntent, parent?: string | null, functionLevel = false): number {
+export function kindFactor(path: string, language: string, intent: SearchIntent, parent?: string | null, functionLevel = false, declarations = false): number {
   const row = functionLevel && intent === 'code' ? FUNCTION_KIND_FACTORS : KIND_FACTORS[intent];
-  return row[pieceKind(fileKind(path, language), language, parent)];
+  const kind = pieceKind(fileKind(path, language), language, parent);
+  return row[declarations && kind === 'generated' && isDeclarationFile(path) ? 'code' : kind];
 }
