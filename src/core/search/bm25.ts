@@ -28,7 +28,7 @@ import { compilePathGlob, PATH_MATCH_FUNCTION } from '../text/path-glob.ts';
 import { identifierParts } from '../text/identifiers.ts';
 import { BM25_COLUMN_WEIGHTS, CODE_CANDIDATES, FILE_SIGNALS, FTS_PLAN_BIG_CAP, FTS_PLAN_CAP, FTS_PLAN_LEAVE_OUT_SHARE, FTS_PLAN_THETA_GUESS, FTS_PLAN_WORD_ENOUGH, KEYWORD_DEFINITION_BOOST, MAX_EXACT_SYMBOL_ROWS, QUALIFIED_TIERS, RERANK_CANDIDATES, RERANK_WEIGHTS, TEXT_DEFINITION_TIER } from '../config.ts';
 import { lightStem } from '../text/word-forms.ts';
-import { DECLARATION_LINE_SOURCE, PREFIX_MIN_CHARS, describesFunction, readsAsDocComment, processQuery, type ProcessedQuery } from './query.ts';
+import { DECLARATION_LINE_SOURCE, PREFIX_MIN_CHARS, describesFunction, fileNameTerms, readsAsDocComment, processQuery, type ProcessedQuery } from './query.ts';
 import { essentialRows, planFts, replan, type BoundedPhrase, type RowProbe } from './fts-plan.ts';
 import { rerank, signalTerms, termMask, type RerankCandidate } from './rerank.ts';
 import { NAMED_LEAF_MIN_TERMS, applyCover, applyFileSignals, applyNamedLeaf, applyPieceKind, applyProse, applySpread, asksHowOrWhere, coverFiles, namedLeafFiles, type FileCandidate } from './signals.ts';
@@ -416,7 +416,7 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
       const c = candOf.get(r.id)!;
       return { id: r.id, score: r.score, signals: { ...r.signals }, path: c.path, language: c.language, parent: c.parent };
     });
-    applyFileSignals(scored, query.terms, intent, docComment, asksForDeclarations(query.original));
+    applyFileSignals(scored, query.terms, intent, docComment, asksForDeclarations(query.original), fileNameTerms(query));
     // 4b. An enum or exception type the question names is something the change throws or
     //     reads, not where it happens (signals.ts applyNamedLeaf).
     if (!lookup && !docComment && query.terms.length >= NAMED_LEAF_MIN_TERMS) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { openMemoryStore } from '../store/open-node.ts';
-import { describesFunction, expandAbbreviation, readsAsDocComment, MAX_EXPANDED_TERMS, processQuery } from './query.ts';
+import { describesFunction, expandAbbreviation, fileNameTerms, readsAsDocComment, MAX_EXPANDED_TERMS, processQuery } from './query.ts';
 import { identifierTokens, nameWords, splitIdentifier } from '../text/identifiers.ts';
 import { searchBm25 } from './bm25.ts';
 
@@ -158,6 +158,20 @@ const HOSTILE: string[] = [
   // Read as declarations (a Go method's shape with long whitespace runs, nested brackets).
   `func (a ${' '.repeat(5_000)}x`, `func (a *B${'['.repeat(3_000)}) C`, `struct ${'a'.repeat(5_000)}`, 'pub '.repeat(2_000) + 'fn x',
 ];
+
+describe('fileNameTerms', () => {
+  it('leaves out the parts of an identifier that the question does not write as words of their own', () => {
+    const terms = fileNameTerms(processQuery('how the browser adapter builds an XMLHttpRequest'));
+    expect(terms).toContain('xmlhttprequest');
+    expect(terms).not.toContain('http');
+    expect(terms).toContain('adapter');
+    expect(fileNameTerms(processQuery('MissingJsonContentType rejection'))).not.toContain('json');
+    // A part the question also writes as a word stays.
+    expect(fileNameTerms(processQuery('json parsing in JsonReader'))).toContain('json');
+    // A one-identifier query: its parts are all it says.
+    expect(fileNameTerms(processQuery('ParseMediaType'))).toContain('media');
+  });
+});
 
 describe('describesFunction (issue 35 class 5)', () => {
   it('a doc comment\'s first sentence: a verb in the third person or a docstring imperative, then its object', () => {

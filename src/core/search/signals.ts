@@ -251,9 +251,10 @@ export function fileNameSignal(path: string, terms: readonly string[] | readonly
  * readsAsDocComment), whose answer is a piece, not a file named for its words: no `file_name`.
  * `cover` comes after these (coverFiles, applyCover): it needs the leading files' text.
  */
-export function applyFileSignals(cands: FileCandidate[], terms: readonly string[], intent: SearchIntent, functionLevel = false, declarations = false): void {
+export function applyFileSignals(cands: FileCandidate[], terms: readonly string[], intent: SearchIntent, functionLevel = false, declarations = false, nameTerms?: readonly string[]): void {
   if (!cands.length) return;
   const ts = termForms([...new Set(terms.filter((t) => t.length >= 2 && !t.includes(' ')))]);
+  const nts = nameTerms ? termForms([...new Set(nameTerms.filter((t) => t.length >= 2 && !t.includes(' ')))]) : ts;
   const best = Math.max(...cands.map((c) => c.score));
   // Evidence per file: the scores of its pieces relative to the best candidate.
   const byFile = new Map<string, number[]>();
@@ -277,7 +278,7 @@ export function applyFileSignals(cands: FileCandidate[], terms: readonly string[
     const others = Math.min(FILE_SIGNALS.fileEvidenceCap, rels.reduce((s, r) => s + r, 0) - own);
     let nm = nameCache.get(c.path);
     if (nm === undefined) {
-      nm = functionLevel ? 0 : fileNameSignal(c.path, ts);
+      nm = functionLevel ? 0 : fileNameSignal(c.path, nts);
       nameCache.set(c.path, nm);
     }
     addScore(c, 'path', FILE_SIGNALS.pathWeight * p);
