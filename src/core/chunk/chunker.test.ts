@@ -101,6 +101,29 @@ describe('definitions', () => {
     expect(add.doc).toBe('Adds two numbers.\n@param a first');
   });
 
+  it('names a function or class assigned to a member (CommonJS-era JavaScript), its parent the object', async () => {
+    const text = [
+      "'use strict';", '', 'var app = exports = module.exports = {};', '',
+      '/**', ' * Use the given middleware `fn`.', ' */',
+      'app.use = function use(fn) {', '  return this;', '};', '',
+      'AxiosError.from = (error, code) => {', '  return error;', '};', '',
+      'Router.prototype.route = function route(path) {', '  return path;', '};', '',
+      'exports.compile = function (fn) {', '  return fn;', '};', '',
+      'app.settings = {};', 'foo();', '',
+    ].join('\n');
+    for (const file of ['m.js', 'm.ts']) {
+      const r = await chunker.chunkFile(file, text);
+      const byName = new Map(r.chunks.filter((c) => c.symbol).map((c) => [c.symbol, c]));
+      expect(byName.get('use')).toMatchObject({ chunkType: 'function', parent: 'app', startLine: 5, endLine: 10, doc: 'Use the given middleware `fn`.' });
+      expect(byName.get('from')).toMatchObject({ chunkType: 'function', parent: 'AxiosError', startLine: 12 });
+      expect(byName.get('route')).toMatchObject({ parent: 'Router', startLine: 16 });
+      expect(byName.get('compile')).toMatchObject({ parent: null, startLine: 20 });
+      // A value that is no function or class names nothing.
+      expect(byName.has('settings')).toBe(false);
+      checkInvariants(text, r.chunks, 1500);
+    }
+  });
+
   it('does not attach a comment separated by a blank line', async () => {
     const text = '// unrelated note about the module\n\nfunction f() {\n  return 1;\n}\n';
     const r = await chunker.chunkFile('m.js', text);

@@ -178,6 +178,38 @@ export function readDart(node: SpecNode): SpecRead | null | undefined {
   }
 }
 
+// ---- JavaScript and TypeScript ---------------------------------------------------------
+
+/** Values that make an assignment to a member a definition: a function or a class. */
+const JS_ASSIGNED: Readonly<Record<string, ChunkType>> = {
+  function_expression: 'function', function: 'function', arrow_function: 'function', generator_function: 'function',
+  class: 'class',
+};
+
+/**
+ * A function or class assigned to a member (`app.use = function use(fn) {…}`,
+ * `AxiosError.from = (error, code) => {…}`, `Router.prototype.route = function…`,
+ * `exports.compile = function…`): the definition of that member's name, as a CommonJS-era
+ * library writes its API. Its parent is the object (`app`, `AxiosError`; a prototype's owner:
+ * `Router`), none for `exports` / `module.exports` / `this`. Other expression statements are no
+ * definition (null); other nodes are read by the tables (undefined).
+ */
+export function readJs(node: SpecNode): SpecRead | null | undefined {
+  if (node.type !== 'expression_statement') return undefined;
+  const a = node.namedChild(0);
+  if (a?.type !== 'assignment_expression') return null;
+  const left = a.childForFieldName('left');
+  const right = a.childForFieldName('right');
+  const kind = right ? JS_ASSIGNED[right.type] : undefined;
+  if (left?.type !== 'member_expression' || !right || !kind) return null;
+  const name = textOf(left.childForFieldName('property'));
+  let owner = textOf(left.childForFieldName('object'));
+  if (!name || !owner) return null;
+  owner = owner.replace(/\.prototype$/, '');
+  const qualifier = /^(?:module\.)?exports$|^module$|^this$|^window$|^globalThis$/.test(owner) ? null : owner;
+  return { kind, name, qualifier, body: right.childForFieldName('body') };
+}
+
 // ---- Lua -----------------------------------------------------------------------------
 
 /** A Lua function name: `f`, `M.f` (parent M), `M:f` (a method of M), `a.b.c` (parent a.b). */

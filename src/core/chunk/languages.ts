@@ -19,7 +19,7 @@ import { looksLikeCppHeader } from './cpp-header.ts';
 import { needleLineMatches, replaceLineMatches, someLineMatches } from './line-scan.ts';
 import {
   clojureBodyDoc, clojureScope, elixirAttributeDoc, elixirBodyDoc, elixirIsAttribute, perlScope, readClojure, readDart,
-  readElixir, readElm, readGleam, readHaskell, readKotlin, readLua, readPerl, readR, readRust, readScala, readSwift, readZig,
+  readElixir, readElm, readGleam, readHaskell, readJs, readKotlin, readLua, readPerl, readR, readRust, readScala, readSwift, readZig,
 } from './language-hooks.ts';
 
 /** Extension (lower-case, no dot) → language id. */
@@ -313,7 +313,10 @@ const JS_COMMON = {
     generator_function_declaration: 'function',
     class_declaration: 'class',
     method_definition: 'method',
+    // `app.use = function use(fn) {…}`: readJs (a function or class assigned to a member).
+    expression_statement: 'function',
   },
+  read: readJs,
   wrappers: { export_statement: 'keep' },
   namespaces: new Set<string>(),
   bindings: new Set(['lexical_declaration', 'variable_declaration', 'field_definition', 'public_field_definition']),

@@ -378,6 +378,13 @@ export const MIGRATIONS: readonly string[] = [
   `
   UPDATE chunks SET kind = sift_file_kind(path, language) WHERE kind <> sift_file_kind(path, language);
   `,
+  // 17 (issue 35): in JavaScript and TypeScript a function or class assigned to a member
+  // (`app.use = function use(fn) {…}`, `AxiosError.from = (…) => {…}`, `X.prototype.m = …`) is a
+  // definition of that name (chunk/language-hooks.ts readJs); such files were one top-level
+  // piece per run of statements with no name. Their files are re-chunked on the next run.
+  `
+  UPDATE files SET hash = '', mtime = -1 WHERE language IN ('javascript', 'typescript', 'tsx', 'svelte', 'vue');
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -575,7 +575,7 @@ describe('Store (Node file VFS)', () => {
     const s = await openNodeStore(f);
     const files = await s.getFiles();
     // f.c: schema 11 re-reads C files (a header may be C++).
-    expect(Object.fromEntries([...files].map(([p, r]) => [p, r.hash]))).toEqual({ 'a.py': '', 'B.java': '', 'C.cs': '', 'd.go': 'h', 'e.ts': 'h', 'f.c': '' });
+    expect(Object.fromEntries([...files].map(([p, r]) => [p, r.hash]))).toEqual({ 'a.py': '', 'B.java': '', 'C.cs': '', 'd.go': 'h', 'e.ts': '' /* schema 17: JavaScript and TypeScript re-read */, 'f.c': '' });
     await s.close();
   });
 
@@ -647,7 +647,7 @@ describe('Store (Node file VFS)', () => {
     const kinds = await s.db.all<{ kind: string }>('SELECT kind FROM chunks ORDER BY id');
     expect(kinds.map((r) => r.kind)).toEqual(['code', 'code', 'code', 'code', 'docs', 'test', 'docs']);
     const files = await s.getFiles();
-    expect(Object.fromEntries([...files].map(([p, r]) => [p, r.hash]))).toEqual({ 'src/history.ts': 'h', 'a_test.go': 'h' });
+    expect(Object.fromEntries([...files].map(([p, r]) => [p, r.hash]))).toEqual({ 'src/history.ts': '' /* schema 17 */, 'a_test.go': 'h' });
     await s.close();
   });
 
@@ -657,13 +657,26 @@ describe('Store (Node file VFS)', () => {
     const row = (id: number, p: string, lang: string, kind: string) => `(${id}, '${p}', ${id}, ${id}, '${lang}', 'function', 'x', 'h${id}', '${kind}')`;
     await old.db.exec(`INSERT INTO chunks (id, path, start_line, end_line, language, chunk_type, content, content_hash, kind)
         VALUES ${[row(1, 'index.d.ts', 'typescript', 'code'), row(2, 'src/a.ts', 'typescript', 'code'), row(3, 'types/x.d.cts', 'typescript', 'code')].join(', ')};
-      INSERT INTO files (path, hash, size, mtime, language, indexed_at) VALUES ('index.d.ts', 'h', 1, 1, 'typescript', 'x');
+      INSERT INTO files (path, hash, size, mtime, language, indexed_at) VALUES ('main.go', 'h', 1, 1, 'go', 'x');
       PRAGMA user_version = 15;`);
     await old.close();
     const s = await openNodeStore(f);
     const kinds = await s.db.all<{ kind: string }>('SELECT kind FROM chunks ORDER BY id');
     expect(kinds.map((r) => r.kind)).toEqual(['generated', 'code', 'generated']);
-    expect((await s.getFiles()).get('index.d.ts')?.hash).toBe('h');
+    expect((await s.getFiles()).get('main.go')?.hash).toBe('h');
+    await s.close();
+  });
+
+  it('migrates a version-16 index: JavaScript and TypeScript files are re-chunked on the next run (schema 17), others kept', async () => {
+    const f = path.join(dir, 'v16.sqlite');
+    const old = await openNodeStore(f);
+    await old.db.exec(`INSERT INTO files (path, hash, size, mtime, language, indexed_at) VALUES
+        ('a.js', 'h', 1, 1, 'javascript', 'x'), ('b.ts', 'h', 1, 1, 'typescript', 'x'), ('c.tsx', 'h', 1, 1, 'tsx', 'x'), ('d.go', 'h', 1, 1, 'go', 'x');
+      PRAGMA user_version = 16;`);
+    await old.close();
+    const s = await openNodeStore(f);
+    const files = await s.getFiles();
+    expect(Object.fromEntries([...files].map(([p, r]) => [p, r.hash]))).toEqual({ 'a.js': '', 'b.ts': '', 'c.tsx': '', 'd.go': 'h' });
     await s.close();
   });
 
