@@ -124,6 +124,13 @@ describe('definitions', () => {
     }
   });
 
+  it('attaches a JavaScript block doc comment one blank line above its definition (express style)', async () => {
+    const text = '/**\n * Use the given middleware.\n * @public\n */\n\napp.use = function use(fn) {\n  return this;\n};\n\n// a note\n\nfunction g() {\n  return 1;\n}\n';
+    const r = await chunker.chunkFile('m.js', text);
+    expect(r.chunks.find((c) => c.symbol === 'use')).toMatchObject({ startLine: 1, doc: 'Use the given middleware.\n@public' });
+    expect(r.chunks.find((c) => c.symbol === 'g')).toMatchObject({ startLine: 12, doc: null });
+  });
+
   it('does not attach a comment separated by a blank line', async () => {
     const text = '// unrelated note about the module\n\nfunction f() {\n  return 1;\n}\n';
     const r = await chunker.chunkFile('m.js', text);

@@ -185,7 +185,7 @@ export class FileChunker {
           pending = [];
           continue;
         }
-        let attached = pending.length > 0 && endRowOf(pending[pending.length - 1]) + 1 >= sr ? pending : [];
+        let attached = pending.length > 0 && (endRowOf(pending[pending.length - 1]) + 1 >= sr || this.docAcrossBlank(pending[pending.length - 1], sr)) ? pending : [];
         if (!found || attached.length === 0) flush();
         if (!found) {
           this.pushCode(items, n, 'code', parent, inClass);
@@ -209,6 +209,11 @@ export class FileChunker {
     }
     // Rows between two items that no node holds (a C++ class's `#if` lines a retried parse blanked).
     return depth > 0 ? this.withGaps(items, false) : items;
+  }
+
+  /** Is `comment` a block doc comment one blank row above row `row` (LanguageSpec.blockDocGap)? */
+  private docAcrossBlank(comment: Node, row: number): boolean {
+    return !!this.spec.blockDocGap && endRowOf(comment) + 2 === row && this.lines.line(row - 1).trim() === '' && comment.text.startsWith('/**');
   }
 
   /**

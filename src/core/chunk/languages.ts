@@ -174,6 +174,11 @@ export interface LanguageSpec {
   /** Sibling nodes that belong to the definition that follows them (Rust `#[…]`). */
   attributes: ReadonlySet<string>;
   docStyle: DocStyle;
+  /**
+   * A block doc comment (`/**`) one blank row above a definition is still its doc (JavaScript:
+   * express and its kin write `/** … *\/`, a blank line, then `app.use = function use(fn) {…}`).
+   */
+  blockDocGap?: boolean;
   /** Line-comment prefix used for the `… ` marker in split bodies. */
   lineComment: string;
   /** Refines a definition's chunk type from its node (Go `type X struct`, C typedefs). */
@@ -330,6 +335,7 @@ const JS_COMMON = {
   comments: new Set(['comment']),
   attributes: new Set<string>(),
   docStyle: 'preceding',
+  blockDocGap: true,
   lineComment: '//',
   constantQueries: [JS_CONSTS],
 } satisfies LanguageSpec;
