@@ -372,8 +372,9 @@ export const MIGRATIONS: readonly string[] = [
   `
   UPDATE chunks SET kind = sift_file_kind(path, language) WHERE kind <> sift_file_kind(path, language);
   `,
-  // 16 (issue 35): TypeScript declaration files (`.d.ts`, `.d.cts`, `.d.mts`) are of kind
-  // generated (text/file-kind.ts): tsc writes them, or they describe code defined elsewhere
+  // 16 (issue 35): TypeScript declaration files (`.d.ts`, `.d.cts`, `.d.mts`) and vendored copies
+  // in `bundled/` or `_vendor/` folders (spdlog's `fmt/bundled/`, pip's `_vendor/`) are of kind
+  // generated (text/file-kind.ts): tsc writes the former, or they describe code defined elsewhere
   // (a JavaScript library's `index.d.ts`). The rows stay; only their kind changes.
   `
   UPDATE chunks SET kind = sift_file_kind(path, language) WHERE kind <> sift_file_kind(path, language);
