@@ -249,6 +249,10 @@ export function fileNameSignal(path: string, terms: readonly string[] | readonly
  * `terms`: the query's content words (ProcessedQuery.terms); `intent`: which kinds lead;
  * `functionLevel`: the question reads as one function's doc comment (query.ts
  * readsAsDocComment), whose answer is a piece, not a file named for its words: no `file_name`.
+ * `declarations`: the question asks for type declarations (text/file-kind.ts
+ * asksForDeclarations; kindFactor weighs a `.d.ts` as code). `nameTerms`: the terms `file_name`
+ * compares (query.ts fileNameTerms: without the parts of an identifier the question does not
+ * write as words), `terms` when absent.
  * `cover` comes after these (coverFiles, applyCover): it needs the leading files' text.
  */
 export function applyFileSignals(cands: FileCandidate[], terms: readonly string[], intent: SearchIntent, functionLevel = false, declarations = false, nameTerms?: readonly string[]): void {
