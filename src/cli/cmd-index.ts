@@ -20,6 +20,9 @@ import type { CodebaseStatus } from '../core/types.ts';
 import { trace } from './trace.ts';
 import { processIo, type CliIo } from './io.ts';
 
+/** Warnings a human-readable `sift index` prints, each on its own line (all of them: `--json`). */
+const WARNINGS_SHOWN = 3;
+
 export interface IndexCliOptions {
   embed: boolean;
   modelDir?: string;
@@ -214,7 +217,8 @@ export async function updateIndex(dir: string, given: Store, paths: IndexPaths, 
           if (s.currentStage !== stage) trace(`stage ${(stage = s.currentStage)}`);
           show(progressLine(s));
         },
-        onWarning: (w) => warnings.push(`${w.path}: ${w.kind}: ${w.message}`),
+        // A parse failure's message names the file itself: said once.
+        onWarning: (w) => warnings.push(`${w.path}: ${w.kind}: ${w.message.startsWith(`${w.path}: `) ? w.message.slice(w.path.length + 2) : w.message}`),
       },
     );
   } finally {
@@ -305,7 +309,14 @@ export async function updateIndex(dir: string, given: Store, paths: IndexPaths, 
   ];
   const sk = lexical.skipped;
   if (sk.total > 0) lines.push(`not indexed: ${sk.total} (${Object.entries(sk.by_reason).map(([r, n]) => `${n} ${r}`).join(', ')}) — sift stats lists them`);
-  if (lexical.warnings) lines.push(`${lexical.warnings} warnings (${lexical.parseFallbacks} files indexed as text after a parse failure)${warnings.length ? `, e.g. ${warnings[0]}` : ''}`);
+  if (lexical.warnings) {
+    // The files indexed as text first (the count names them), then the rest, a few lines at most.
+    const fallback = (w: string) => w.includes(': parse-fallback: ');
+    const shown = [...warnings.filter(fallback), ...warnings.filter((w) => !fallback(w))].slice(0, WARNINGS_SHOWN);
+    lines.push(`${lexical.warnings} warnings (${lexical.parseFallbacks} files indexed as text after a parse failure)${shown.length ? ':' : ''}`);
+    for (const w of shown) lines.push(`  ${w}`);
+    if (lexical.warnings > shown.length) lines.push(`  … ${lexical.warnings - shown.length} more: \`sift index --json\` lists them (warning_details)`);
+  }
   if ('embedded' in embedding) lines.push(`embeddings: ${embedding.embedded}/${embedding.total} chunks (${embedding.newlyEmbedded} new, ${embedding.rate.toFixed(1)} chunks/s, ${embedding.model} ${embedding.dtype} on ${embedding.device})`);
   else lines.push(`embeddings: skipped — ${embedding.skipped}`);
   lines.push(`index: ${paths.db}`);

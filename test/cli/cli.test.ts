@@ -224,6 +224,23 @@ describe('what is indexed: every text file, --include / --exclude, and stats on 
     expect(text.stdout).toMatch(/index bytes by structure .*\n +\w+ +[\d.]+ [KMG]?B +[\d.]+%/);
   });
 
+  it('names the files indexed as text after a parse failure, a few lines at most, and says where all of them are', () => {
+    const dir = join(work, 'parse-fallback');
+    mkdirSync(dir, { recursive: true });
+    const junk = Array.from({ length: 40 }, () => '}} ]] )) @@ #### $$ ::: <<<>>> '.repeat(3)).join('\n');
+    for (const n of ['a', 'b', 'c', 'd']) writeFileSync(join(dir, `${n}.js`), junk);
+    writeFileSync(join(dir, 'ok.js'), 'function ok() {\n  return 1;\n}\n');
+    const db = join(work, 'parse-fallback.db');
+    const out = sift(['index', dir, '--db', db, '--no-embed']);
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stdout).toMatch(/^4 warnings \(4 files indexed as text after a parse failure\):$/m);
+    expect(out.stdout).toMatch(/^ {2}a\.js: parse-fallback: syntax errors cover \d+% of the file; chunked as text$/m);
+    expect(out.stdout.match(/^ {2}\w\.js: parse-fallback: /gm)).toHaveLength(3);
+    expect(out.stdout).toMatch(/^ {2}… 1 more: `sift index --json` lists them \(warning_details\)$/m);
+    const details = json<{ warning_details: string[] }>(['rebuild', dir, '--db', db, '--no-embed', '--json']).warning_details;
+    expect(details).toEqual(['a', 'b', 'c', 'd'].map((n) => expect.stringMatching(new RegExp(`^${n}\\.js: parse-fallback: syntax errors cover \\d+% of the file; chunked as text$`))));
+  });
+
   it('--include keeps only matching paths, --exclude and --ignore drop paths; a later run without them indexes everything again', () => {
     const inc = json<{ files: Record<string, number>; skipped: Skipped }>(['index', tree, '--db', tdb, '--no-embed', '--json', '--include', '*.ex', '--include', '*.exs', '--exclude', 'test/']);
     expect(inc.files.total).toBe(1);
