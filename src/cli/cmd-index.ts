@@ -217,8 +217,7 @@ export async function updateIndex(dir: string, given: Store, paths: IndexPaths, 
           if (s.currentStage !== stage) trace(`stage ${(stage = s.currentStage)}`);
           show(progressLine(s));
         },
-        // A parse failure's message names the file itself: said once.
-        onWarning: (w) => warnings.push(`${w.path}: ${w.kind}: ${w.message.startsWith(`${w.path}: `) ? w.message.slice(w.path.length + 2) : w.message}`),
+        onWarning: (w) => warnings.push(`${w.path}: ${w.kind}: ${w.message}`),
       },
     );
   } finally {

@@ -738,7 +738,8 @@ async function applyPlan(
     try {
       const res = await chunker.chunkFile(path, text);
       return {
-        language: res.language, chunks: isChunkWire(res.chunks) ? res.chunks : prepareChunks(res.chunks), fallback: !res.parsed && res.warnings.length > 0 ? res.warnings.join('; ') : null,
+        // The chunker's warnings open with the path; the warning made of them carries it apart.
+        language: res.language, chunks: isChunkWire(res.chunks) ? res.chunks : prepareChunks(res.chunks), fallback: !res.parsed && res.warnings.length > 0 ? res.warnings.map((w) => (w.startsWith(`${path}: `) ? w.slice(path.length + 2) : w)).join('; ') : null,
         text, packed: res.packed ?? (await packText(text)), grams: res.grams ?? fileTrigramKeys(text),
       };
     } catch (e) {

@@ -55,7 +55,9 @@ export function parseIntent(s: string): SearchIntent | null {
  * JavaScript library's `index.d.ts`, which holds every word of its documented API).
  */
 const GENERATED_DIR = /(^|\/)(vendor|_vendor|vendored|bundled|third[_-]?party|thirdparty|external|extern|node_modules|bower_components|Pods|Carthage|__generated__|generated|gen|autogen|single_include|amalgamation)\//i;
-const GENERATED_NAME = /\.d\.[cm]?ts$|\.pb\.go$|\.pb\.(cc|h)$|_pb2(_grpc)?\.pyi?$|[._-]generated\.[^/.]+$|\.gen\.[^/.]+$|\.g\.dart$|\.freezed\.dart$|\.min\.(js|css)$|\.designer\.cs$|_string\.go$|zz_generated[^/]*$|[._-]amalgamation\.[^/.]+$/i;
+/** A TypeScript declaration file (`index.d.ts`, `types.d.cts`). */
+const DECLARATION_FILE = /\.d\.[cm]?ts$/i;
+const GENERATED_NAME = new RegExp(String.raw`${DECLARATION_FILE.source}|\.pb\.go$|\.pb\.(cc|h)$|_pb2(_grpc)?\.pyi?$|[._-]generated\.[^/.]+$|\.gen\.[^/.]+$|\.g\.dart$|\.freezed\.dart$|\.min\.(js|css)$|\.designer\.cs$|_string\.go$|zz_generated[^/]*$|[._-]amalgamation\.[^/.]+$`, 'i');
 /**
  * Test code and test data. JavaScript's double-underscore folders too: `__tests__`, `__mocks__`,
  * `__fixtures__`, `__snapshots__`, any `__…_tests__` (immer's `__performance_tests__/`) and any
@@ -225,8 +227,6 @@ const CONFIG_AS_CODE = /\b(config|configs|configuration|settings)\s+(types?|inte
  */
 const TEST_HELPERS = /\b(?:test|testing)\s+(?:helpers?|utilit(?:y|ies)|utils?|support|tools?|harness(?:es)?)\b|\bhelpers?\s+for\s+(?:[\w-]+\s+){0,2}(?:tests?|testing)\b/gi;
 
-/** A TypeScript declaration file (`index.d.ts`, `types.d.cts`): of kind generated (GENERATED_NAME). */
-const DECLARATION_FILE = /\.d\.[cm]?ts$/i;
 /** Words that ask for type declarations ("TypeScript type definitions for the config", "typings", "index.d.ts"). */
 const DECLARATION_WORDS = /\b(?:typings|type\s+(?:definitions?|declarations?)|declaration\s+files?|d\.[cm]?ts)\b/i;
 
