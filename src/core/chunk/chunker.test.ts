@@ -225,6 +225,14 @@ describe('definitions inside containers', () => {
     const digits = hs.chunks.find((c) => c.symbol === 'digits')!;
     expect(digits).toMatchObject({ startLine: 1, endLine: 4, signature: 'digits :: String -> Int', doc: 'Counts digits.' });
     expect(defs(hs.chunks)).toMatchObject({ show: ['method', 'Token'] });
+    // An infix type constructor is the name of its declaration (no name field in the tree).
+    const infix = await chunker.chunkFile('Alt.hs', 'module Alt where\n\n-- | Either of two APIs.\ndata a :<|> b = a :<|> b\n  deriving (Eq, Show)\n\nnewtype Wrap = Wrap Int\n');
+    expect(defs(infix.chunks)).toMatchObject({ ':<|>': ['type', null], Wrap: ['type', null] });
+    // A pattern binding through a constructor operator binds its variables, not the operator.
+    const bound = await chunker.chunkFile('Client.hs', 'module Client where\n\ngetA :<|> getB = client api\n');
+    expect(bound.chunks.some((c) => c.symbol === ':<|>' || c.names?.includes(':<|>'))).toBe(false);
+    const op = await chunker.chunkFile('Op.hs', 'module Op where\n\nx <+> y = x + y\n');
+    expect(defs(op.chunks)).toMatchObject({ '<+>': ['function', null] });
     const dart = await chunker.chunkFile('a.dart', 'class A {\n  int get size => 1;\n\n  void reset() {\n    print(1);\n  }\n}\n');
     expect(defs(dart.chunks)).toMatchObject({ A: ['class', null], size: ['method', 'A'], reset: ['method', 'A'] });
     expect(dart.chunks.find((c) => c.names?.includes('reset') || c.symbol === 'reset')!.endLine).toBeGreaterThanOrEqual(6);

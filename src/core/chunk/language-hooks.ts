@@ -318,12 +318,16 @@ export function elixirBodyDoc(body: SpecNode): SpecNode | null {
 
 // ---- Haskell -------------------------------------------------------------------------
 
-/** A binding's name: `f`, `(<+>)` → `<+>`, the operator of an infix equation `a <+> b = …`. */
-function haskellName(node: SpecNode): string | null {
+/**
+ * A binding's name: `f`, `(<+>)` → `<+>`, the operator of an infix equation `a <+> b = …`.
+ * A constructor operator (`:<|>`) is no binding's name — `getA :<|> getB = client api` binds
+ * getA and getB by a pattern — but is the name of an infix type (`constructors`: `data a :<|> b`).
+ */
+function haskellName(node: SpecNode, constructors = false): string | null {
   const name = node.childForFieldName('name');
   if (name) return textOf(name)?.replace(/^\((.*)\)$/s, '$1').trim() ?? null;
-  const infix = childOfType(node, 'infix');
-  return textOf(infix?.childForFieldName('operator') ?? null);
+  const op = childOfType(node, 'infix')?.childForFieldName('operator') ?? null;
+  return op && (constructors || op.type !== 'constructor_operator') ? textOf(op) : null;
 }
 
 /** The type constructor a type pattern starts with: `Maybe` of `(Maybe a)`, `Text` of `T.Text`; null for a list, a variable. */
@@ -356,6 +360,16 @@ export function readHaskell(node: SpecNode): SpecRead | null | undefined {
       return { kind: 'function', name: haskellName(node) };
     case 'class':
       return { kind: 'interface', name: haskellName(node), body: node.childForFieldName('declarations') };
+    case 'data_type':
+    case 'newtype':
+    case 'type_synomym':
+    case 'type_family':
+    case 'data_family': {
+      // An infix type has no name field: `data a :<|> b = a :<|> b` defines `:<|>`.
+      if (node.childForFieldName('name')) return undefined;
+      const op = haskellName(node, true);
+      return op ? { kind: 'type', name: op } : undefined;
+    }
     case 'instance': {
       // `instance Functor Parser where …`: methods of Parser (the first type the instance is for).
       const body = node.childForFieldName('declarations');

@@ -50,12 +50,12 @@ function likeEscape(s: string): string {
   return s.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-interface FilterSql {
+export interface FilterSql {
   where: string;
   params: SqlValue[];
 }
 
-function filterSql(filters: SearchFilters): FilterSql {
+export function filterSql(filters: SearchFilters): FilterSql {
   const clauses: string[] = [];
   const params: SqlValue[] = [];
   if (filters.languages?.length) {
@@ -551,6 +551,12 @@ function asciiWordsHolding(content: string, lowered: string, needles: readonly s
  */
 export function highlightRanges(content: string, query: ProcessedQuery | string, max = MAX_HIGHLIGHTS): Array<[number, number]> {
   const q = typeof query === 'string' ? processQuery(query) : query;
+  if (q.literal) {
+    // An operator (literal.ts): each place it is written, as typed.
+    const ranges: Array<[number, number]> = [];
+    for (let i = content.indexOf(q.literal); i >= 0 && ranges.length < max; i = content.indexOf(q.literal, i + q.literal.length)) ranges.push([i, i + q.literal.length]);
+    return ranges;
+  }
   const { terms, names, termNeedles, nameNeedles } = highlightTerms(q);
   if (!terms.length || !content) return [];
   const ascii = !NON_ASCII_RE.test(content);

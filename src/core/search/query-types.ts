@@ -42,6 +42,12 @@ export interface ProcessedQuery {
   declared: Declared | null;
   /** The names this query looks up as definitions (symbols.ts symbolTargets), computed once here. */
   targets: SymbolTarget[];
+  /**
+   * A query with no letter or digit (`:<|>`, `>>=`, `.:`, `<=>`): its text as typed (trimmed,
+   * runs of white space as one space), searched as exact text (literal.ts); FTS5 indexes words
+   * only. Null for any other query.
+   */
+  literal: string | null;
 }
 
 /** A query that reads `<keyword> <name>` (ProcessedQuery.declared). */

@@ -266,3 +266,15 @@ describe('questions about where one name is defined', () => {
     'reads %j as prose', (input) => expect(processQuery(input).declared).toBeNull(),
   );
 });
+
+describe('a query with no letter or digit', () => {
+  it('is a literal (its text, trimmed, white space as one space) and a definition lookup of itself', () => {
+    expect(processQuery(':<|>')).toMatchObject({ literal: ':<|>', terms: [], ftsQuery: '', targets: [{ symbol: ':<|>', parent: null }] });
+    expect(processQuery('  >>=  ').literal).toBe('>>=');
+    expect(processQuery('<.>').targets).toEqual([{ symbol: '<.>', parent: null, kinds: null }]);
+    expect(processQuery('= =').literal).toBe('= =');
+    expect(processQuery('   ').literal).toBeNull();
+    expect(processQuery('operator<<').literal).toBeNull();
+    expect(processQuery('a ++ b').literal).toBeNull();
+  });
+});

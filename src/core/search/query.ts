@@ -401,6 +401,7 @@ export function processQuery(input: string): ProcessedQuery {
     ftsGroups: groupPhrases(expandedTerms, groupOf, lastWord),
     isIdentifierLike,
     declared: declaredIn(words, text) ?? namedIn(words, text),
+    literal: literalOf(text),
   };
   return { ...pq, targets: symbolTargets(pq) };
 }
@@ -425,6 +426,16 @@ function groupPhrases(expandedTerms: string[], groupOf: Map<string, string>, las
     for (const name of pathNamesFor(key)) list.push({ phrase: `path_words : ${quoteFts(name)}`, word: quoteFts(name) });
   }
   return [...groups.values()];
+}
+
+/** Longest literal query kept (ProcessedQuery.literal): an operator, a punctuation run. */
+const MAX_LITERAL_CHARS = 64;
+
+/** ProcessedQuery.literal: the text of a query with no letter or digit, else null. */
+function literalOf(text: string): string | null {
+  if (HAS_WORD_CHAR_RE.test(text)) return null;
+  const literal = text.trim().replace(/\s+/g, ' ').slice(0, MAX_LITERAL_CHARS);
+  return literal || null;
 }
 
 function dedup(xs: string[]): string[] {

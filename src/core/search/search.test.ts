@@ -369,3 +369,54 @@ describe('test words a codebase names its own code with', () => {
     }
   }, 60_000);
 });
+
+describe('a query with no letter or digit (an operator) is searched as text', () => {
+  const OPS: Record<string, string> = {
+    'src/Servant/API/Alternative.hs': 'module Servant.API.Alternative where\n\n-- | Union of two APIs.\ndata a :<|> b = a :<|> b\n  deriving (Eq, Show)\ninfixr 3 :<|>\n\ninstance (Semigroup a, Semigroup b) => Semigroup (a :<|> b) where\n  (a :<|> b) <> (a\' :<|> b\') = (a <> a\') :<|> (b <> b\')\n',
+    'src/Server.hs': 'module Server where\n\nserver :: Server API\nserver = getUsers :<|> getUser :<|> postUser :<|> deleteUser\n\nroutes = a :<|> b :<|> c :<|> d\n',
+    'test/ClientSpec.hs': 'module ClientSpec where\n\ngetA :<|> getB :<|> getC = client api\n\nspec = describe "x" (it "y" (getA :<|> getB))\n',
+    'README.md': '# API\n\nCombine endpoints with `:<|>`: `a :<|> b :<|> c`.\n',
+    'src/Seq.scala': 'package seq\n\nclass Chain(items: List[Int]) {\n  def ++(other: Chain): Chain = new Chain(items ++ other.items)\n  def size: Int = items.size\n}\n',
+    'src/use.scala': 'package seq\n\nobject Use {\n  val c = a ++ b ++ c\n}\n',
+  };
+  let ops: Store;
+  const lines = (p: string, s: number, e: number) => OPS[p].split('\n').slice(s - 1, e).join('\n');
+  beforeAll(async () => {
+    ops = await openMemoryStore();
+    for (const [path, text] of Object.entries(OPS)) {
+      const { chunks, language } = await chunker.chunkFile(path, text);
+      await ops.writeFiles([{ file: { path, hash: `h-${path}`, size: text.length, mtime: 0, language }, chunks: chunks.map((c) => ({ ...c, contentHash: sha256HexSync(embeddingText(c)) })), text }]);
+    }
+    await ops.flushTrigrams();
+  }, 60_000);
+  afterAll(async () => {
+    await ops.close();
+  });
+
+  it('finds the operator\'s definition first, then code that uses it most, then tests and docs; content is the file\'s lines', async () => {
+    const res = await new Searcher(ops).search(':<|>', { mode: 'bm25', limit: 10 });
+    expect(res.results.map((r) => r.path)).toEqual(['src/Servant/API/Alternative.hs', 'src/Server.hs', 'test/ClientSpec.hs', 'README.md']);
+    expect(res.results[0].symbol).toBe(':<|>');
+    for (const r of res.results) {
+      expect(r.content).toBe(lines(r.path, r.startLine, r.endLine));
+      expect(r.highlights.length).toBeGreaterThan(0);
+      for (const [s, e] of r.highlights) expect(r.content.slice(s, e)).toBe(':<|>');
+    }
+  });
+
+  it('takes a declaring line as a definition (`def ++(`), and keeps the filters', async () => {
+    const res = await new Searcher(ops).search('  ++ ', { mode: 'bm25', limit: 10 });
+    expect(res.results[0]).toMatchObject({ path: 'src/Seq.scala' });
+    expect(res.results[0].content).toContain('def ++(');
+    expect(res.results.map((r) => r.path).sort()).toEqual(['src/Seq.scala', 'src/use.scala']);
+    const onlyUse = await new Searcher(ops).search('++', { mode: 'bm25', limit: 10, pathGlob: 'src/use.scala' });
+    expect(onlyUse.results.map((r) => r.path)).toEqual(['src/use.scala']);
+    const haskell = await new Searcher(ops).search(':<|>', { mode: 'bm25', limit: 10, languages: ['markdown'] });
+    expect(haskell.results.map((r) => r.path)).toEqual(['README.md']);
+  });
+
+  it('answers an operator written nowhere, and a query of spaces, with no results', async () => {
+    expect((await new Searcher(ops).search('<~~>', { mode: 'bm25' })).results).toEqual([]);
+    expect((await new Searcher(ops).search('   ', { mode: 'bm25' })).results).toEqual([]);
+  });
+});

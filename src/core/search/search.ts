@@ -24,6 +24,7 @@ import { codeNamedBy, KeywordCache, searchBm25 } from './bm25.ts';
 import { compilePathGlob } from '../text/path-glob.ts';
 import type { ChunkReader } from '../store/store.ts';
 import { strategyFor, type FusedItem } from './fuse.ts';
+import { isGrepStore, literalHits, literalLines } from './literal.ts';
 import type { VectorIndex } from '../vector/types.ts';
 import { definitionKeys, idsOf, rankGroups, toResults, type GroupedItem, type LegHits } from './results.ts';
 import { definitionSteps, matchDefinition, wantsDefinitions, type SymbolTarget } from './symbols.ts';
@@ -140,10 +141,16 @@ export class Searcher {
     const intent = options.intent ?? await queryIntent(query, namesCode, (soft) => this.#reading((r) => codeNamedBy(r.db, soft)));
     const mode: SearchMode = options.mode ?? (this.hasVectors ? 'hybrid' : 'bm25');
     const wantBm25 = mode !== 'vector';
-    const wantVector = mode !== 'bm25' && this.hasVectors;
+    // An operator has no meaning to embed: a literal query is found as text alone (literal.ts).
+    const wantVector = mode !== 'bm25' && this.hasVectors && !pq.literal;
+    // A literal query's lines, read before the search's read transaction (grep reads through the store).
+    const store = this.#store;
+    const lines = wantBm25 && pq.literal && isGrepStore(store) ? await this.#timed(timings, 'grep', () => literalLines(store, pq.literal!, filters)) : [];
     const keyword = (r: ChunkReader, rows?: Map<number, StoredChunk>): Promise<Hit[]> => (wantBm25 && pq.ftsQuery
       ? this.#timed(timings, 'bm25', () => searchBm25(r.db, pq, filters, candidates, intent, timings, this.#keyword.use(r.generation), rows, (ids) => r.getChunks(ids)))
-      : Promise.resolve([]));
+      : wantBm25 && pq.literal
+        ? this.#timed(timings, 'literal', () => literalHits(r.db, pq.literal!, lines, filters, candidates))
+        : Promise.resolve([]));
     const noVector: VectorLeg = { hits: [], floor: null, dropped: 0 };
     const ask: Ask = { query, options, pq, intent, docComment, mode, wantBm25, wantVector, limit, timings, t0 };
     // Keyword only: the whole search is one read transaction, and the keyword leg's candidate

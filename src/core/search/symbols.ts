@@ -97,6 +97,8 @@ export function sizeStep(lines: number): number {
 
 /** Symbol (and required parent) pairs that count as a definition match for this query. */
 export function symbolTargets(query: Omit<ProcessedQuery, 'targets'>): SymbolTarget[] {
+  // An operator is one name as typed: `<.>` is no member `>` of `<`.
+  if (query.literal) return [{ symbol: query.literal, parent: null, kinds: null }];
   /** Word → the kinds a declaration query asks for (null: any). */
   const words = new Map<string, readonly string[] | null>(query.identifiers.map((w) => [w, null]));
   if (query.isIdentifierLike) {
@@ -125,9 +127,9 @@ export function symbolTargets(query: Omit<ProcessedQuery, 'targets'>): SymbolTar
   return targets;
 }
 
-/** The query asks for definitions first: one identifier, or a declaration (`struct page`). */
-export function wantsDefinitions(query: Pick<ProcessedQuery, 'isIdentifierLike' | 'declared'>): boolean {
-  return query.isIdentifierLike || query.declared !== null;
+/** The query asks for definitions first: one identifier, a declaration (`struct page`), or an operator (`:<|>`). */
+export function wantsDefinitions(query: Pick<ProcessedQuery, 'isIdentifierLike' | 'declared'> & Partial<Pick<ProcessedQuery, 'literal'>>): boolean {
+  return query.isIdentifierLike || query.declared !== null || !!query.literal;
 }
 
 /**

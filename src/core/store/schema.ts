@@ -386,6 +386,17 @@ export const MIGRATIONS: readonly string[] = [
   `
   UPDATE files SET hash = '', mtime = -1 WHERE language IN ('javascript', 'typescript', 'tsx', 'svelte', 'vue');
   `,
+  // 18 (issue 35): a `bundled/` folder is code again (text/file-kind.ts): javalin's
+  // `plugin/bundled/` holds its own plugins, written there, as spdlog's `fmt/bundled/` holds a
+  // copy of fmt; the name tells them apart no more than `lib/` would. `_vendor/` stays generated.
+  // Those rows stay; only their kind changes. And in Haskell an infix type is named for its
+  // operator (`data a :<|> b` defines `:<|>`), and a pattern binding through a constructor
+  // operator (`getA :<|> getB = client api`) is no definition of it (chunk/language-hooks.ts
+  // readHaskell): Haskell files are re-chunked on the next run.
+  `
+  UPDATE chunks SET kind = sift_file_kind(path, language) WHERE kind <> sift_file_kind(path, language);
+  UPDATE files SET hash = '', mtime = -1 WHERE language = 'haskell';
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -42,7 +42,7 @@ describe('fileKind', () => {
     // testing/ packages ship helpers for users' tests; their tests are named as tests. Python's unittest/ is the framework.
     ['numpy/testing/_private/utils.py', 'python', 'code'], ['packages/core/testing/src/fake_async.ts', 'typescript', 'code'], ['testing/test_assertion.py', 'python', 'test'],
     ['python3.11/unittest/case.py', 'python', 'code'], ['python3.11/unittest/test/test_case.py', 'python', 'test'], ['src/unittest/parser.cc', 'cpp', 'test'], ['llvm/unittests/ADT/APInt.cpp', 'cpp', 'test'],
-    ['include/spdlog/fmt/bundled/format.h', 'cpp', 'generated'], ['pip/_vendor/rich/console.py', 'python', 'generated'], ['index.d.ts', 'typescript', 'generated'], ['src/types.d.cts', 'typescript', 'generated'], ['lib/dom.d.mts', 'typescript', 'generated'], ['src/d.ts', 'typescript', 'code'], ['src/Latest/A.cs', 'csharp', 'code'], ['src/Contests/A.cs', 'csharp', 'code'], ['src/RequestsTests.cs', 'csharp', 'test'], ['src/Manifests/A.cs', 'csharp', 'code'],
+    ['include/spdlog/fmt/bundled/format.h', 'cpp', 'code'], ['javalin/src/main/java/io/javalin/plugin/bundled/CorsPlugin.kt', 'kotlin', 'code'], ['pip/_vendor/rich/console.py', 'python', 'generated'], ['index.d.ts', 'typescript', 'generated'], ['src/types.d.cts', 'typescript', 'generated'], ['lib/dom.d.mts', 'typescript', 'generated'], ['src/d.ts', 'typescript', 'code'], ['src/Latest/A.cs', 'csharp', 'code'], ['src/Contests/A.cs', 'csharp', 'code'], ['src/RequestsTests.cs', 'csharp', 'test'], ['src/Manifests/A.cs', 'csharp', 'code'],
   ])('%s (%s) → %s', (p, lang, want) => expect(fileKind(p, lang)).toBe(want));
 });
 

@@ -54,7 +54,7 @@ export function parseIntent(s: string): SearchIntent | null {
  * files (`.d.ts`) are too: tsc writes them, or they restate the API of code defined elsewhere (a
  * JavaScript library's `index.d.ts`, which holds every word of its documented API).
  */
-const GENERATED_DIR = /(^|\/)(vendor|_vendor|vendored|bundled|third[_-]?party|thirdparty|external|extern|node_modules|bower_components|Pods|Carthage|__generated__|generated|gen|autogen|single_include|amalgamation)\//i;
+const GENERATED_DIR = /(^|\/)(vendor|_vendor|vendored|third[_-]?party|thirdparty|external|extern|node_modules|bower_components|Pods|Carthage|__generated__|generated|gen|autogen|single_include|amalgamation)\//i;
 /** A TypeScript declaration file (`index.d.ts`, `types.d.cts`). */
 const DECLARATION_FILE = /\.d\.[cm]?ts$/i;
 const GENERATED_NAME = new RegExp(String.raw`${DECLARATION_FILE.source}|\.pb\.go$|\.pb\.(cc|h)$|_pb2(_grpc)?\.pyi?$|[._-]generated\.[^/.]+$|\.gen\.[^/.]+$|\.g\.dart$|\.freezed\.dart$|\.min\.(js|css)$|\.designer\.cs$|_string\.go$|zz_generated[^/]*$|[._-]amalgamation\.[^/.]+$`, 'i');
