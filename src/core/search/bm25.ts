@@ -416,7 +416,7 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
       const c = candOf.get(r.id)!;
       return { id: r.id, score: r.score, signals: { ...r.signals }, path: c.path, language: c.language, parent: c.parent };
     });
-    applyFileSignals(scored, query.terms, intent, docComment, asksForDeclarations(query.original), fileNameTerms(query));
+    applyFileSignals(scored, query.terms, intent, docComment, asksForDeclarations(query.original), fileNameTerms(query), query.acronyms);
     // 4b. An enum or exception type the question names is something the change throws or
     //     reads, not where it happens (signals.ts applyNamedLeaf).
     if (!lookup && !docComment && query.terms.length >= NAMED_LEAF_MIN_TERMS) {

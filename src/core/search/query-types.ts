@@ -48,6 +48,12 @@ export interface ProcessedQuery {
    * only. Null for any other query.
    */
   literal: string | null;
+  /**
+   * Words a path may write for a run of the question's words: the run's initials
+   * (query.ts acronymsOf: `server sent events` → `sse`), by each content word of the run.
+   * For the path signals only (signals.ts termForms), like an abbreviation.
+   */
+  acronyms: Readonly<Record<string, readonly string[]>>;
 }
 
 /** A query that reads `<keyword> <name>` (ProcessedQuery.declared). */

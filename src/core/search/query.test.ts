@@ -278,3 +278,30 @@ describe('a query with no letter or digit', () => {
     expect(processQuery('a ++ b').literal).toBeNull();
   });
 });
+
+describe('acronyms of the question\'s words (ProcessedQuery.acronyms)', () => {
+  it('gives the initials of each run of 3-4 words to each content word of the run', () => {
+    const a = processQuery('push server sent events to a connected browser').acronyms;
+    expect(a.server).toContain('sse');
+    expect(a.sent).toContain('sse');
+    expect(a.events).toContain('sse');
+    expect(processQuery('cache entries by least recently used').acronyms.least).toEqual(expect.arrayContaining(['lru']));
+    expect(processQuery('time to live of a record').acronyms.time).toContain('ttl');
+    expect(processQuery('server-sent events').acronyms.server).toContain('sse');
+  });
+
+  it('starts and ends a run on a content word, skips words with digits or symbols, and is safe for any word', () => {
+    // "events to a" ends on a function word; "a connected browser" starts on one.
+    expect(Object.values(processQuery('push server sent events to a connected browser').acronyms).flat()).not.toContain('eta');
+    expect(Object.values(processQuery('push server sent events to a connected browser').acronyms).flat()).not.toContain('acb');
+    expect(processQuery('utf8 byte order mark').acronyms.byte).toEqual(['bom']);
+    expect(processQuery('the constructor to string helper').acronyms).toBeTypeOf('object');
+    expect(processQuery('parse').acronyms).toEqual({});
+  });
+});
+
+describe('acronyms that spell a layout folder', () => {
+  it('are left out: "splitting raw command" is not src/', () => {
+    expect(Object.values(processQuery('splitting raw command line words').acronyms).flat()).not.toContain('src');
+  });
+});

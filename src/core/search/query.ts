@@ -402,6 +402,7 @@ export function processQuery(input: string): ProcessedQuery {
     isIdentifierLike,
     declared: declaredIn(words, text) ?? namedIn(words, text),
     literal: literalOf(text),
+    acronyms: acronymsOf(text, terms),
   };
   return { ...pq, targets: symbolTargets(pq) };
 }
@@ -426,6 +427,45 @@ function groupPhrases(expandedTerms: string[], groupOf: Map<string, string>, las
     for (const name of pathNamesFor(key)) list.push({ phrase: `path_words : ${quoteFts(name)}`, word: quoteFts(name) });
   }
   return [...groups.values()];
+}
+
+/** Words that do not open or close an acronym's run: articles, prepositions, conjunctions, pronouns. */
+const ACRONYM_FUNCTION_WORDS = new Set(['a', 'an', 'the', 'to', 'of', 'in', 'on', 'for', 'by', 'and', 'or', 'with', 'at', 'from', 'as', 'is', 'are', 'it', 'its', 'be', 'into', 'that', 'this', 'how', 'what', 'where', 'when', 'which', 'who', 'why', 'does', 'do', 'i', 'we', 'you']);
+const edgeWord = (w: string): boolean => w.length >= 3 && !ACRONYM_FUNCTION_WORDS.has(w);
+/**
+ * Initials that spell a folder every layout has, not a topic: "splitting raw command" is no
+ * question about `src/`.
+ */
+const LAYOUT_WORDS = new Set(['src', 'lib', 'bin', 'pkg', 'cmd', 'app', 'api', 'doc', 'docs', 'dist', 'out', 'test', 'spec', 'main', 'core', 'util', 'tmp', 'gen', 'web', 'www', 'ext', 'res', 'sys']);
+
+/** Runs of this many words make an acronym (ProcessedQuery.acronyms): 3 and 4 letters. */
+const ACRONYM_WORDS = [3, 4];
+
+/**
+ * ProcessedQuery.acronyms: the initials of each run of 3-4 consecutive words of the question
+ * (letters only, joined by spaces or hyphens; first and last of 3+ letters and not function words), by each of the
+ * run's words among `terms`: "push server sent events" → sse for server, sent and events;
+ * "time to live" → ttl; "least recently used" → lru. A path that writes the initials as a word
+ * (`http/sse/SseClient.kt`, `lru.go`) names those words.
+ */
+export function acronymsOf(text: string, terms: readonly string[]): Record<string, string[]> {
+  const out: Record<string, string[]> = Object.create(null) as Record<string, string[]>; // words such as `constructor` are keys
+  const words = text.toLowerCase().split(/[\s-]+/u).map((w) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''));
+  const content = new Set(terms);
+  for (const n of ACRONYM_WORDS) {
+    for (let i = 0; i + n <= words.length; i++) {
+      const run = words.slice(i, i + n);
+      if (run.some((w) => !/^\p{L}+$/u.test(w)) || !edgeWord(run[0]) || !edgeWord(run[n - 1])) continue;
+      const initials = run.map((w) => w[0]).join('');
+      if (LAYOUT_WORDS.has(initials)) continue;
+      for (const w of run) {
+        if (!content.has(w)) continue;
+        const list = (out[w] ??= []);
+        if (!list.includes(initials)) list.push(initials);
+      }
+    }
+  }
+  return out;
 }
 
 /** Longest literal query kept (ProcessedQuery.literal): an operator, a punctuation run. */

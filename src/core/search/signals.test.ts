@@ -337,3 +337,22 @@ describe('prose', () => {
     expect(any[0].signals.prose).toBeUndefined();
   });
 });
+
+describe('acronyms in the path signals', () => {
+  it('a path that writes the initials of a run of the question\'s words names those words', () => {
+    const pq = processQuery('push server sent events to a connected browser');
+    const cands = (): FileCandidate[] => [
+      { id: 1, score: 1, signals: {}, path: 'src/http/sse/SseClient.kt', language: 'kotlin', parent: null },
+      { id: 2, score: 1, signals: {}, path: 'src/http/Cookie.kt', language: 'kotlin', parent: null },
+    ];
+    const without = cands();
+    applyFileSignals(without, pq.terms, 'code');
+    const withAcronyms = cands();
+    applyFileSignals(withAcronyms, pq.terms, 'code', false, false, undefined, pq.acronyms);
+    expect(without[0].signals.path ?? 0).toBe(0);
+    expect(withAcronyms[0].signals.path).toBeGreaterThan(0);
+    expect(withAcronyms[0].signals.file_name).toBeGreaterThan(0);
+    expect(withAcronyms[0].score).toBeGreaterThan(without[0].score);
+    expect(withAcronyms[1].score).toBe(without[1].score);
+  });
+});

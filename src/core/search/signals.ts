@@ -156,11 +156,15 @@ export interface TermForm {
   abbreviations: readonly string[];
 }
 
-/** The term forms of `terms` (termForms once per query, not per path). */
-export function termForms(terms: readonly string[]): TermForm[] {
+/**
+ * The term forms of `terms` (termForms once per query, not per path); `acronyms`: the initials
+ * of runs of the question's words, by word (ProcessedQuery.acronyms), counted as abbreviations.
+ */
+export function termForms(terms: readonly string[], acronyms?: Readonly<Record<string, readonly string[]>>): TermForm[] {
   return terms.map((t) => {
     const stem = lightStem(t);
-    return { t, stem, abbreviations: abbreviationsOf(t, stem) };
+    const more = acronyms && Object.prototype.hasOwnProperty.call(acronyms, t) ? acronyms[t] : undefined;
+    return { t, stem, abbreviations: more?.length ? [...abbreviationsOf(t, stem), ...more] : abbreviationsOf(t, stem) };
   });
 }
 
@@ -255,10 +259,10 @@ export function fileNameSignal(path: string, terms: readonly string[] | readonly
  * write as words), `terms` when absent.
  * `cover` comes after these (coverFiles, applyCover): it needs the leading files' text.
  */
-export function applyFileSignals(cands: FileCandidate[], terms: readonly string[], intent: SearchIntent, functionLevel = false, declarations = false, nameTerms?: readonly string[]): void {
+export function applyFileSignals(cands: FileCandidate[], terms: readonly string[], intent: SearchIntent, functionLevel = false, declarations = false, nameTerms?: readonly string[], acronyms?: Readonly<Record<string, readonly string[]>>): void {
   if (!cands.length) return;
-  const ts = termForms([...new Set(terms.filter((t) => t.length >= 2 && !t.includes(' ')))]);
-  const nts = nameTerms ? termForms([...new Set(nameTerms.filter((t) => t.length >= 2 && !t.includes(' ')))]) : ts;
+  const ts = termForms([...new Set(terms.filter((t) => t.length >= 2 && !t.includes(' ')))], acronyms);
+  const nts = nameTerms ? termForms([...new Set(nameTerms.filter((t) => t.length >= 2 && !t.includes(' ')))], acronyms) : ts;
   const best = Math.max(...cands.map((c) => c.score));
   // Evidence per file: the scores of its pieces relative to the best candidate.
   const byFile = new Map<string, number[]>();

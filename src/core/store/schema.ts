@@ -389,6 +389,7 @@ export const MIGRATIONS: readonly string[] = [
   // 18 (issue 35): a `bundled/` folder is code again (text/file-kind.ts): javalin's
   // `plugin/bundled/` holds its own plugins, written there, as spdlog's `fmt/bundled/` holds a
   // copy of fmt; the name tells them apart no more than `lib/` would. `_vendor/` stays generated.
+  // Lua's `testes/` (Portuguese for tests) is a folder of tests.
   // Those rows stay; only their kind changes. And in Haskell an infix type is named for its
   // operator (`data a :<|> b` defines `:<|>`), and a pattern binding through a constructor
   // operator (`getA :<|> getB = client api`) is no definition of it (chunk/language-hooks.ts

@@ -4,7 +4,7 @@ import { fileKind, intentOfQuery, parseFileKind, parseIntent, pieceKind, softTes
 describe('fileKind', () => {
   it.each([
     ['lib/test_maple_tree.c', 'c', 'test'], ['pkg/foo/foo_test.go', 'go', 'test'], ['src/a.test.ts', 'typescript', 'test'],
-    ['src/a.spec.js', 'javascript', 'test'], ['tests/unit/x.py', 'python', 'test'], ['a/testdata/x.go', 'go', 'test'],
+    ['src/a.spec.js', 'javascript', 'test'], ['tests/unit/x.py', 'python', 'test'], ['a/testdata/x.go', 'go', 'test'], ['testes/events.lua', 'lua', 'test'],
     ['src/test/java/com/x/RouterTest.java', 'java', 'test'], ['Tests/AlamofireTests/SessionTests.swift', 'swift', 'test'],
     ['spec/router_spec.rb', 'ruby', 'test'], ['test/plug/conn_test.exs', 'elixir', 'test'], ['okio/src/jvmTest/kotlin/BufferTest.kt', 'kotlin', 'test'],
     ['vendor/github.com/x/y.go', 'go', 'generated'], ['api/x.pb.go', 'go', 'generated'], ['src/types.generated.ts', 'typescript', 'generated'],
