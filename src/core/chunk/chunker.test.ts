@@ -5,7 +5,7 @@ import type { Chunk } from '../types.ts';
 import { Chunker } from './chunker.ts';
 import type { WasmLoader } from './chunker.ts';
 import { nodeWasmLoader } from './grammars-node.ts';
-import { GRAMMARS } from './languages.ts';
+import { GRAMMARS, maskKotlinGaps } from './languages.ts';
 
 const FIXTURES = join(import.meta.dirname, '../../../test/fixtures/chunk');
 /** Set UPDATE_GOLDEN=1 to rewrite the golden files (then read them by eye before committing). */
@@ -487,5 +487,20 @@ describe('UTF-16', () => {
       expect(c.content.length).toBeLessThanOrEqual(MAX);
       expect(c.content).toMatch(/^(😀)+$/u);
     }
+  });
+});
+
+describe('maskKotlinGaps', () => {
+  it('blanks only the grammar\'s gaps, keeping the length and every line break', () => {
+    const src = 'fun a() = also { res().contentType = x }\nval y = f()[0] == z\nfun b(): Int = 1\nfun interface F { fun g() }\nval o = object : Source by buffer {\n}\nif (ok) a.b = c\nres(\n).x = 1\n';
+    const out = maskKotlinGaps(src);
+    expect(out.length).toBe(src.length);
+    expect(out.split('\n').length).toBe(src.split('\n').length);
+    expect(out).toContain('also { res();              x }');
+    expect(out).toContain('val y = f()[0] == z');
+    expect(out).toContain('fun b(): Int = 1');
+    expect(out).toContain('    interface F { fun g() }');
+    expect(out).toContain('object : Source           {');
+    expect(out).toContain('if (ok) a.b = c');
   });
 });

@@ -610,6 +610,24 @@ function maskCMacroLines(text: string): string {
  * as plain code, which usually parses (measured on the kernel subset: about half of the
  * files that fell back to text parse this way).
  */
+/**
+ * A second reading of a Kotlin file whose tree is mostly errors (chunker.ts parseRetry): the
+ * grammar's gaps that turn a whole file into one ERROR node are blanked, same length and
+ * same line breaks, so every index stays the file's own:
+ * - an assignment to a property or an element of a call's result (`res().contentType = x`,
+ *   `f()[0] = x`): `.contentType =` becomes `;` and spaces, two statements it reads
+ *   (javalin's `http/Context.kt`, its central interface, was all text);
+ * - `fun interface` (a functional interface): `fun` blanked;
+ * - a delegation in an object expression (`object : Source by buffer {`): ` by buffer` blanked.
+ */
+export function maskKotlinGaps(text: string): string {
+  const blank = (m: string) => m.replace(/[^\n]/g, ' ');
+  return text
+    .replace(/(?<=\))[ \t]*(?:\.[ \t]*[\p{L}_][\p{L}\p{N}_]*|\[[^\]\n]*\])[ \t]*=(?![=>])/gu, (m) => `;${blank(m.slice(1))}`)
+    .replace(/\bfun(?=[ \t]+interface\b)/g, blank)
+    .replace(/(?<=\bobject[ \t]*:[ \t]*[\p{L}\p{N}_.<>, ]+?)[ \t]+by[ \t]+[\p{L}\p{N}_.]+(?=[ \t]*\{)/gu, blank);
+}
+
 export function blankCConditionals(text: string): string {
   return text.replace(/^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif|else|endif)\b.*$/gm, (line) => ' '.repeat(line.length));
 }
@@ -889,6 +907,7 @@ export const LANGUAGE_SPECS: Readonly<Record<string, LanguageSpec>> = {
     },
     comments: new Set(['line_comment', 'multiline_comment']),
     read: readKotlin,
+    parseRetry: maskKotlinGaps,
     constantQueries: [
       { owners: ENUM_KEYWORD, query: '(enum_entry (simple_identifier) @name)' },
       // `const val MAX = 8` (top level, objects, companions).
