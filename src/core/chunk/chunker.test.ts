@@ -5,7 +5,7 @@ import type { Chunk } from '../types.ts';
 import { Chunker } from './chunker.ts';
 import type { WasmLoader } from './chunker.ts';
 import { nodeWasmLoader } from './grammars-node.ts';
-import { GRAMMARS, maskKotlinGaps } from './languages.ts';
+import { GRAMMARS, maskKotlinGaps, separateTsSignatures } from './languages.ts';
 
 const FIXTURES = join(import.meta.dirname, '../../../test/fixtures/chunk');
 /** Set UPDATE_GOLDEN=1 to rewrite the golden files (then read them by eye before committing). */
@@ -229,6 +229,12 @@ describe('definitions inside containers', () => {
     const infix = await chunker.chunkFile('Alt.hs', 'module Alt where\n\n-- | Either of two APIs.\ndata a :<|> b = a :<|> b\n  deriving (Eq, Show)\n\nnewtype Wrap = Wrap Int\n');
     expect(defs(infix.chunks)).toMatchObject({ ':<|>': ['type', null], Wrap: ['type', null] });
     // A pattern binding through a constructor operator binds its variables, not the operator.
+    // Call signatures one per line: the grammar reads `R\n  <T>(…)` as R's type arguments, and
+    // most of the file as an error; a second reading separates them (separateTsSignatures).
+    const sigs = 'interface Respond {\n  <T extends string>(text: T, status?: number): Response & Typed<T>\n  <T extends string>(text: T, init?: Init): Response & Typed<T>\n  <T extends object>(value: T): Response & Typed<T>\n}\n';
+    const ts = await chunker.chunkFile('respond.ts', sigs);
+    expect(ts.fallback ?? null).toBeNull();
+    expect(defs(ts.chunks)).toMatchObject({ Respond: ['interface', null] });
     const bound = await chunker.chunkFile('Client.hs', 'module Client where\n\ngetA :<|> getB = client api\n');
     expect(bound.chunks.some((c) => c.symbol === ':<|>' || c.names?.includes(':<|>'))).toBe(false);
     const op = await chunker.chunkFile('Op.hs', 'module Op where\n\nx <+> y = x + y\n');
@@ -502,5 +508,14 @@ describe('maskKotlinGaps', () => {
     expect(out).toContain('    interface F { fun g() }');
     expect(out).toContain('object : Source           {');
     expect(out).toContain('if (ok) a.b = c');
+  });
+});
+
+describe('separateTsSignatures', () => {
+  it('puts `;` for the indent\'s first character before a member line that opens with `<`, nowhere else', () => {
+    const src = 'interface R {\n  <T>(x: T): A<T>\n  <T>(y: T): T\n}\nconst f = g(\n  <T>(z: T) => z,\n)\ntype U = A |\n  <T>() => T\n';
+    const out = separateTsSignatures(src);
+    expect(out.length).toBe(src.length);
+    expect(out).toBe('interface R {\n  <T>(x: T): A<T>\n; <T>(y: T): T\n}\nconst f = g(\n  <T>(z: T) => z,\n)\ntype U = A |\n  <T>() => T\n');
   });
 });

@@ -611,6 +611,18 @@ function maskCMacroLines(text: string): string {
  * files that fell back to text parse this way).
  */
 /**
+ * A second reading of a TypeScript file whose tree is mostly errors (chunker.ts parseRetry): a
+ * member written on a line that opens with `<` (an interface's call signature `<T>(text: T): R`
+ * after another member) is read by the grammar as the previous line's type continued (`R<T>…`),
+ * and the whole file becomes one ERROR node (hono's `context.ts` and `types.ts`). The indent's
+ * first character becomes `;` — same length, same line breaks — when the previous line ends a
+ * member (not with `,`, an opening bracket or an operator). Not for TSX, where such a line is JSX.
+ */
+export function separateTsSignatures(text: string): string {
+  return text.replace(/(?<=[^\s,({\[<|&=:?]\n)[ \t](?=[ \t]*<)/g, ';');
+}
+
+/**
  * A second reading of a Kotlin file whose tree is mostly errors (chunker.ts parseRetry): the
  * grammar's gaps that turn a whole file into one ERROR node are blanked, same length and
  * same line breaks, so every index stays the file's own:
@@ -694,7 +706,7 @@ const MEMBER_LANGUAGE = {
 
 export const LANGUAGE_SPECS: Readonly<Record<string, LanguageSpec>> = {
   javascript: JS_COMMON,
-  typescript: TS_COMMON,
+  typescript: { ...TS_COMMON, parseRetry: separateTsSignatures },
   tsx: TS_COMMON,
   python: {
     defs: { function_definition: 'function', class_definition: 'class' },

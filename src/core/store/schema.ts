@@ -393,12 +393,13 @@ export const MIGRATIONS: readonly string[] = [
   // Those rows stay; only their kind changes. And in Haskell an infix type is named for its
   // operator (`data a :<|> b` defines `:<|>`), and a pattern binding through a constructor
   // operator (`getA :<|> getB = client api`) is no definition of it (chunk/language-hooks.ts
-  // readHaskell): Haskell files are re-chunked on the next run. So are Kotlin files: a file the
-  // grammar reads as mostly errors is read again with its gaps blanked (chunk/languages.ts
-  // maskKotlinGaps; javalin's `http/Context.kt` was all text).
+  // readHaskell): Haskell files are re-chunked on the next run. So are Kotlin and TypeScript
+  // files: a file the grammar reads as mostly errors is read again with the grammar's gaps
+  // blanked (chunk/languages.ts maskKotlinGaps, separateTsSignatures; javalin's
+  // `http/Context.kt`, hono's `context.ts` and `types.ts` were all text).
   `
   UPDATE chunks SET kind = sift_file_kind(path, language) WHERE kind <> sift_file_kind(path, language);
-  UPDATE files SET hash = '', mtime = -1 WHERE language IN ('haskell', 'kotlin');
+  UPDATE files SET hash = '', mtime = -1 WHERE language IN ('haskell', 'kotlin', 'typescript');
   `,
 ];
 
