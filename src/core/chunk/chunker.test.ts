@@ -5,7 +5,7 @@ import type { Chunk } from '../types.ts';
 import { Chunker } from './chunker.ts';
 import type { WasmLoader } from './chunker.ts';
 import { nodeWasmLoader } from './grammars-node.ts';
-import { GRAMMARS, maskKotlinGaps, separateTsSignatures } from './languages.ts';
+import { GRAMMARS, maskKotlinGaps, maskTsGaps, maskTsxGaps } from './languages.ts';
 
 const FIXTURES = join(import.meta.dirname, '../../../test/fixtures/chunk');
 /** Set UPDATE_GOLDEN=1 to rewrite the golden files (then read them by eye before committing). */
@@ -230,10 +230,11 @@ describe('definitions inside containers', () => {
     expect(defs(infix.chunks)).toMatchObject({ ':<|>': ['type', null], Wrap: ['type', null] });
     // A pattern binding through a constructor operator binds its variables, not the operator.
     // Call signatures one per line: the grammar reads `R\n  <T>(…)` as R's type arguments, and
-    // most of the file as an error; a second reading separates them (separateTsSignatures).
+    // most of the file as an error; a second reading separates them (maskTsGaps).
     const sigs = 'interface Respond {\n  <T extends string>(text: T, status?: number): Response & Typed<T>\n  <T extends string>(text: T, init?: Init): Response & Typed<T>\n  <T extends object>(value: T): Response & Typed<T>\n}\n';
     const ts = await chunker.chunkFile('respond.ts', sigs);
-    expect(ts.fallback ?? null).toBeNull();
+    expect(ts.parsed).toBe(true);
+    expect(ts.warnings).toEqual([]);
     expect(defs(ts.chunks)).toMatchObject({ Respond: ['interface', null] });
     const bound = await chunker.chunkFile('Client.hs', 'module Client where\n\ngetA :<|> getB = client api\n');
     expect(bound.chunks.some((c) => c.symbol === ':<|>' || c.names?.includes(':<|>'))).toBe(false);
@@ -511,11 +512,26 @@ describe('maskKotlinGaps', () => {
   });
 });
 
-describe('separateTsSignatures', () => {
+describe('maskTsGaps', () => {
   it('puts `;` for the indent\'s first character before a member line that opens with `<`, nowhere else', () => {
     const src = 'interface R {\n  <T>(x: T): A<T>\n  <T>(y: T): T\n}\nconst f = g(\n  <T>(z: T) => z,\n)\ntype U = A |\n  <T>() => T\n';
-    const out = separateTsSignatures(src);
+    const out = maskTsGaps(src);
     expect(out.length).toBe(src.length);
     expect(out).toBe('interface R {\n  <T>(x: T): A<T>\n; <T>(y: T): T\n}\nconst f = g(\n  <T>(z: T) => z,\n)\ntype U = A |\n  <T>() => T\n');
+  });
+
+  it('reads `typeof this` in a type as `typeof self`, in TS and TSX, and leaves JSX lines alone', () => {
+    expect(maskTsGaps('let d: (typeof this._q)[number]; const t = this;\n')).toBe('let d: (typeof self._q)[number]; const t = this;\n');
+    const jsx = 'const a = x\n  <div>{typeof this.y}</div>\n';
+    expect(maskTsxGaps(jsx)).toBe('const a = x\n  <div>{typeof self.y}</div>\n');
+  });
+
+  it('reads a class with `typeof this` in a type as a class with its methods', async () => {
+    const body = Array.from({ length: 12 }, (_, k) => `    this.count += ${k}; // step work ${k}`).join('\n');
+    const methods = Array.from({ length: 6 }, (_, i) => `  step${i}(): void {\n    let next: (typeof this.queue)[number] | undefined;\n    while ((next = this.queue.shift())) next();\n${body}\n  }\n`).join('\n');
+    const r = await chunker.chunkFile('actor.ts', `export class Actor {\n  private queue: Array<() => void> = [];\n\n${methods}}\n`);
+    expect(r.warnings).toEqual([]);
+    const named = Object.fromEntries(r.chunks.flatMap((c) => (c.names ?? (c.symbol ? [c.symbol] : [])).map((n) => [n, [c.chunkType, c.parent]])));
+    expect(named).toMatchObject({ Actor: ['class', null], step0: ['method', 'Actor'], step5: ['method', 'Actor'] });
   });
 });

@@ -611,15 +611,25 @@ function maskCMacroLines(text: string): string {
  * files that fell back to text parse this way).
  */
 /**
- * A second reading of a TypeScript file whose tree is mostly errors (chunker.ts parseRetry): a
- * member written on a line that opens with `<` (an interface's call signature `<T>(text: T): R`
- * after another member) is read by the grammar as the previous line's type continued (`R<T>…`),
- * and the whole file becomes one ERROR node (hono's `context.ts` and `types.ts`). The indent's
- * first character becomes `;` — same length, same line breaks — when the previous line ends a
- * member (not with `,`, an opening bracket or an operator). Not for TSX, where such a line is JSX.
+ * A second reading of a TSX file whose tree is mostly errors (chunker.ts parseRetry), same length
+ * and same line breaks: `typeof this` in a type (`let d: (typeof this._deferred)[number]`), which
+ * the grammar does not read, becomes `typeof self` (xstate's `createActor.ts`, its Actor class,
+ * was all text).
  */
-export function separateTsSignatures(text: string): string {
-  return text.replace(/(?<=[^\s,({\[<|&=:?]\n)[ \t](?=[ \t]*<)/g, ';');
+export function maskTsxGaps(text: string): string {
+  return text.replace(/\btypeof(\s+)this\b/g, 'typeof$1self');
+}
+
+/**
+ * A second reading of a TypeScript file whose tree is mostly errors: maskTsxGaps, and a member
+ * written on a line that opens with `<` (an interface's call signature `<T>(text: T): R` after
+ * another member) is read by the grammar as the previous line's type continued (`R<T>…`), and
+ * the whole file becomes one ERROR node (hono's `context.ts` and `types.ts`). The indent's first
+ * character becomes `;` when the previous line ends a member (not with `,`, an opening bracket or
+ * an operator). Not for TSX, where such a line is JSX.
+ */
+export function maskTsGaps(text: string): string {
+  return maskTsxGaps(text).replace(/(?<=[^\s,({\[<|&=:?]\n)[ \t](?=[ \t]*<)/g, ';');
 }
 
 /**
@@ -706,8 +716,8 @@ const MEMBER_LANGUAGE = {
 
 export const LANGUAGE_SPECS: Readonly<Record<string, LanguageSpec>> = {
   javascript: JS_COMMON,
-  typescript: { ...TS_COMMON, parseRetry: separateTsSignatures },
-  tsx: TS_COMMON,
+  typescript: { ...TS_COMMON, parseRetry: maskTsGaps },
+  tsx: { ...TS_COMMON, parseRetry: maskTsxGaps },
   python: {
     defs: { function_definition: 'function', class_definition: 'class' },
     wrappers: { decorated_definition: 'skip' },

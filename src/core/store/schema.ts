@@ -395,11 +395,11 @@ export const MIGRATIONS: readonly string[] = [
   // operator (`getA :<|> getB = client api`) is no definition of it (chunk/language-hooks.ts
   // readHaskell): Haskell files are re-chunked on the next run. So are Kotlin and TypeScript
   // files: a file the grammar reads as mostly errors is read again with the grammar's gaps
-  // blanked (chunk/languages.ts maskKotlinGaps, separateTsSignatures; javalin's
-  // `http/Context.kt`, hono's `context.ts` and `types.ts` were all text).
+  // blanked (chunk/languages.ts maskKotlinGaps, maskTsGaps, maskTsxGaps; javalin's
+  // `http/Context.kt`, hono's `context.ts` and `types.ts`, xstate's `createActor.ts` were all text).
   `
   UPDATE chunks SET kind = sift_file_kind(path, language) WHERE kind <> sift_file_kind(path, language);
-  UPDATE files SET hash = '', mtime = -1 WHERE language IN ('haskell', 'kotlin', 'typescript');
+  UPDATE files SET hash = '', mtime = -1 WHERE language IN ('haskell', 'kotlin', 'typescript', 'tsx');
   `,
 ];
 

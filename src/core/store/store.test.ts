@@ -680,7 +680,7 @@ describe('Store (Node file VFS)', () => {
     const kinds = await s.db.all<{ kind: string }>('SELECT kind FROM chunks ORDER BY id');
     expect(kinds.map((r) => r.kind)).toEqual(['code', 'generated', 'generated']);
     const files = await s.getFiles();
-    expect(Object.fromEntries([...files].map(([p, r]) => [p, r.hash]))).toEqual({ 'A.hs': '', 'C.kt': '', 'd.ts': '', 'e.tsx': 'h', 'main.go': 'h' });
+    expect(Object.fromEntries([...files].map(([p, r]) => [p, r.hash]))).toEqual({ 'A.hs': '', 'C.kt': '', 'd.ts': '', 'e.tsx': '', 'main.go': 'h' });
     await s.close();
   });
 
