@@ -4,6 +4,7 @@ import { MEMORY_VFS_NAME } from './open.ts';
 import { migrate, SCHEMA_VERSION, SNAPSHOT_VERSION } from './schema.ts';
 import { Db } from './sqlite.ts';
 import { registerFileKind } from '../text/file-kind.ts';
+import { registerFtsTotals } from './fts-totals.ts';
 
 /** A fresh database's schema as comparable text: every object but FTS5's own shadow tables, SQL with whitespace normalised. */
 async function schemaOf(db: Db): Promise<string[]> {
@@ -27,6 +28,7 @@ async function freshDb(): Promise<Db> {
   await (await openMemoryStore()).close(); // registers the memory VFS
   const db = await Db.open(rt.sqlite3, rt.module, `/schema-test-${Math.random()}.db`, MEMORY_VFS_NAME);
   registerFileKind(db);
+  registerFtsTotals(db);
   return db;
 }
 

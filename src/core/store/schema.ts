@@ -44,6 +44,7 @@
  */
 import type { Db } from './sqlite.ts';
 import { META } from './meta.ts';
+import { RECOUNT_FTS_TOTALS } from './fts-totals.ts';
 
 /**
  * Languages whose chunks embed after source code (data/prose files). Changing this list
@@ -397,9 +398,11 @@ export const MIGRATIONS: readonly string[] = [
   // files: a file the grammar reads as mostly errors is read again with the grammar's gaps
   // blanked (chunk/languages.ts maskKotlinGaps, maskTsGaps, maskTsxGaps; javalin's
   // `http/Context.kt`, hono's `context.ts` and `types.ts`, xstate's `createActor.ts` were all text).
+  // And FTS5's totals are recounted from its row sizes: deletes never lowered them (fts-totals.ts).
   `
   UPDATE chunks SET kind = sift_file_kind(path, language) WHERE kind <> sift_file_kind(path, language);
   UPDATE files SET hash = '', mtime = -1 WHERE language IN ('haskell', 'kotlin', 'typescript', 'tsx');
+  ${RECOUNT_FTS_TOTALS}
   `,
 ];
 

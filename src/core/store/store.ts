@@ -17,6 +17,7 @@
 import type { Chunk, ChunkType, FileRecord, StoredChunk, TextSpan } from '../types.ts';
 import { registerPathMatch } from '../text/path-glob.ts';
 import { FILE_KIND_FUNCTION, fileKind, registerFileKind } from '../text/file-kind.ts';
+import { countRemoved, noRemovedTotals, registerFtsTotals, subtractTotals, type RemovedTotals } from './fts-totals.ts';
 import { identifierTokens, nameWords, pathWords } from '../text/identifiers.ts';
 import { docText, signatureText } from '../text/decl-text.ts';
 import { DATA_LANGUAGES, migrate, SCHEMA_VERSION } from './schema.ts';
@@ -290,7 +291,9 @@ const NAME_ROWS_PER_INSERT = 200;
 /** Rows per multi-row INSERT into embeddings (3 parameters a row). */
 const EMBEDDING_ROWS_PER_INSERT = 128;
 /** The FTS rows of a file's chunks: its chunk range, rows re-checked for the path (see chunkRange). */
-const DELETE_FTS_OF_RANGE = 'DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE id BETWEEN ? AND ? AND path = ?)';
+const CHUNK_IDS_OF_RANGE = 'SELECT id FROM chunks WHERE id BETWEEN ? AND ? AND path = ?';
+/** Deletes leave FTS5's totals as they were (fts-totals.ts): count the rows first (countRemoved). */
+const DELETE_FTS_OF_RANGE = `DELETE FROM chunks_fts WHERE rowid IN (${CHUNK_IDS_OF_RANGE})`;
 
 /**
  * chunk_names' key of a name: ASCII A-Z folded to a-z, nothing else — what COLLATE NOCASE
@@ -324,10 +327,11 @@ async function chunkRange(tx: Queryable, path: string): Promise<ChunkRange | nul
  * Delete `path`'s chunks with their FTS and chunk_names rows, found by the file's chunk range
  * (no index on chunks.path). Rows in the range are also checked for the path.
  */
-async function deleteChunksOf(tx: Queryable, path: string): Promise<void> {
+async function deleteChunksOf(tx: Queryable, path: string, removed: RemovedTotals): Promise<void> {
   const range = await chunkRange(tx, path);
   if (!range) return;
   const params = [range.lo, range.hi, path];
+  await countRemoved(tx, CHUNK_IDS_OF_RANGE, params, removed);
   await tx.run(DELETE_FTS_OF_RANGE, params);
   const rows = await tx.all<{ id: number; symbols: string | null; defines: string | null }>(
     'SELECT id, symbols, defines FROM chunks WHERE id BETWEEN ? AND ? AND path = ? AND (symbols IS NOT NULL OR defines IS NOT NULL)', params);
@@ -630,6 +634,7 @@ export class Store {
     const durability = o.scratch ? `PRAGMA locking_mode = EXCLUSIVE; ${UNJOURNALED}` : 'PRAGMA synchronous = NORMAL;';
     await db.exec(`${durability} ${fresh ? `PRAGMA page_size = ${PAGE_SIZE}; PRAGMA auto_vacuum = ${AUTO_VACUUM}; ` : ''}PRAGMA foreign_keys = OFF; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -${PAGE_CACHE_KIB};`);
     registerFileKind(db); // migration 11 fills the kind column with it
+    registerFtsTotals(db); // migration 18 recounts FTS5's totals with it
     await migrate(db);
     registerPathMatch(db);
     return new Store(db);
@@ -732,6 +737,7 @@ export class Store {
     // Pack before the transaction (an await on a codec must not hold the write lock); callers
     // normally send `packed` already, made where the file was chunked.
     const packed = await Promise.all(items.map((it) => (it.packed ?? (typeof it.text === 'string' ? packText(it.text) : null))));
+    const removed = noRemovedTotals();
     try {
       await this.db.transaction(async (tx) => {
         // Ids are assigned here (AUTOINCREMENT's counter, never reused) so the FTS row can name its chunk.
@@ -754,7 +760,7 @@ export class Store {
           const chunks = chunkArray(list);
           if (seen.has(file.path)) await insertPending();
           seen.add(file.path);
-          await deleteChunksOf(tx, file.path);
+          await deleteChunksOf(tx, file.path, removed);
           const pathText = pathWords(file.path);
           const kind = fileKind(file.path, file.language);
           const firstId = nextId;
@@ -788,19 +794,30 @@ export class Store {
       throw e;
     }
     this.trigrams.committed();
+    await this.settleTotals(removed);
     if (this.trigrams.flushDue) await this.flushTrigrams();
+  }
+
+  /**
+   * Take the deleted FTS rows off FTS5's totals (fts-totals.ts), in a transaction of its own: the
+   * one that deleted them has committed, and with it FTS5's own copy of the totals.
+   */
+  private async settleTotals(removed: RemovedTotals): Promise<void> {
+    if (removed[0]) await this.db.transaction((tx) => subtractTotals(tx, removed));
   }
 
   async deleteFiles(paths: string[]): Promise<void> {
     if (!paths.length) return;
+    const removed = noRemovedTotals();
     await this.db.transaction(async (tx) => {
       for (const p of paths) {
-        await deleteChunksOf(tx, p);
+        await deleteChunksOf(tx, p, removed);
         await tx.run('DELETE FROM files WHERE path = ?', [p]);
         await tx.run('DELETE FROM trigram_pending WHERE id IN (SELECT id FROM file_text WHERE path = ?)', [p]);
         await tx.run('DELETE FROM file_text WHERE path = ?', [p]);
       }
     });
+    await this.settleTotals(removed);
   }
 
   /**
@@ -814,12 +831,14 @@ export class Store {
       await this.db.transaction(async (tx) => upsertFile(tx, to, new Date().toISOString(), await chunkRange(tx, to.path)));
       return;
     }
+    const removed = noRemovedTotals();
     await this.db.transaction(async (tx) => {
-      await deleteChunksOf(tx, to.path);
+      await deleteChunksOf(tx, to.path, removed);
       const range = await chunkRange(tx, from);
       if (range) {
         const params = [range.lo, range.hi, from];
         const moved = await resolveChunkContent(tx, await tx.all<ChunkRow>(`SELECT ${CHUNK_COLUMNS} FROM chunks WHERE id BETWEEN ? AND ? AND path = ?`, params));
+        await countRemoved(tx, CHUNK_IDS_OF_RANGE, params, removed);
         await tx.run(DELETE_FTS_OF_RANGE, params);
         await tx.run('UPDATE chunks SET path = ?, kind = ? WHERE id BETWEEN ? AND ? AND path = ?', [to.path, fileKind(to.path, to.language), ...params]);
         const pathText = pathWords(to.path);
@@ -831,6 +850,7 @@ export class Store {
       await moveFileText(tx, from, to.path);
       await upsertFile(tx, to, new Date().toISOString(), range);
     });
+    await this.settleTotals(removed);
   }
 
   /**
