@@ -24,6 +24,7 @@
 import type { Hit, SearchFilters, StoredChunk } from '../types.ts';
 import type { Queryable, SqlValue } from '../store/sqlite.ts';
 import { nameKey, readChunks } from '../store/store.ts';
+import { ftsRowCount } from '../store/fts-totals.ts';
 import { compilePathGlob, PATH_MATCH_FUNCTION } from '../text/path-glob.ts';
 import { identifierParts } from '../text/identifiers.ts';
 import { BM25_COLUMN_WEIGHTS, CODE_CANDIDATES, FILE_SIGNALS, FTS_PLAN_BIG_CAP, FTS_PLAN_CAP, FTS_PLAN_LEAVE_OUT_SHARE, FTS_PLAN_THETA_GUESS, FTS_PLAN_WORD_ENOUGH, KEYWORD_DEFINITION_BOOST, MAX_EXACT_SYMBOL_ROWS, QUALIFIED_TIERS, RERANK_CANDIDATES, RERANK_WEIGHTS, TEXT_DEFINITION_TIER } from '../config.ts';
@@ -172,8 +173,10 @@ export class KeywordCache {
 
 /** Candidate rows of every planned statement (fallback when too few), one row per id. Exported for tests. */
 export async function plannedCandidates(db: Queryable, query: ProcessedQuery, where: string, params: SqlValue[], exact: number[], n: number, timings?: Record<string, number>, cache?: KeywordCache): Promise<FtsRow[]> {
-  // chunks.id is the FTS rowid: the largest is at least the row count bm25 uses.
-  const tableRows = cache?.tableRows ?? (await db.all<{ n: number | null }>('SELECT max(id) AS n FROM chunks'))[0]?.n ?? 0;
+  // The row count bm25 uses: FTS5's own (store/fts-totals.ts). Not max(id): ids are never
+  // reused, so after files change it overstates the rows (zod, re-chunked once: 16,897 for
+  // 6,415), and the plan would be another than for the same files indexed afresh.
+  const tableRows = cache?.tableRows ?? await ftsRowCount(db);
   if (cache) cache.tableRows = tableRows;
   const options = {
     // A smaller table's rarer phrases may be left out (exact for the best n), not with listed

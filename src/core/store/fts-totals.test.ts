@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Chunk, FileRecord } from '../types.ts';
 import { openMemoryStore, openNodeStore } from './open-node.ts';
-import { decodeVarints, encodeVarints } from './fts-totals.ts';
+import { decodeVarints, encodeVarints, ftsRowCount } from './fts-totals.ts';
 import type { Store } from './store.ts';
 
 type Item = { file: FileRecord; chunks: Array<Chunk & { contentHash: string }> };
@@ -53,6 +53,9 @@ describe('FTS5 totals', () => {
     expect(before[0]).toBe(6);
     expect(await totals(s)).toEqual(await totals(fresh));
     expect((await scores(s)).map((r) => r.r)).toEqual((await scores(fresh)).map((r) => r.r));
+    // The keyword planner's row count is bm25's, not the largest id (ids are never reused).
+    expect(await ftsRowCount(s.db)).toBe(2);
+    expect((await s.db.get<{ n: number }>('SELECT max(id) AS n FROM chunks'))!.n).toBeGreaterThan(2);
   });
 
   it('an index whose totals drifted (schema 17) is recounted when opened', async () => {

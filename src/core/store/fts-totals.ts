@@ -102,3 +102,10 @@ export async function subtractTotals(tx: Queryable, removed: RemovedTotals): Pro
   const totals = decodeVarints(row.b);
   await tx.run(`UPDATE chunks_fts_data SET block = ? WHERE id = ${AVERAGES_ID}`, [encodeVarints(totals.map((v, i) => v - (removed[i] ?? 0)))]);
 }
+
+/** The rows FTS5's bm25() counts (the averages record's first varint); max(id) when the record is missing. */
+export async function ftsRowCount(db: Queryable): Promise<number> {
+  const [row] = await db.all<{ b: Uint8Array | null }>(`SELECT block AS b FROM chunks_fts_data WHERE id = ${AVERAGES_ID}`);
+  if (row?.b instanceof Uint8Array && row.b.length) return decodeVarints(row.b)[0] ?? 0;
+  return (await db.all<{ n: number | null }>('SELECT max(id) AS n FROM chunks'))[0]?.n ?? 0;
+}
