@@ -5,7 +5,7 @@ import type { Chunk } from '../types.ts';
 import { Chunker } from './chunker.ts';
 import type { WasmLoader } from './chunker.ts';
 import { nodeWasmLoader } from './grammars-node.ts';
-import { GRAMMARS, maskKotlinGaps, maskTsGaps, maskTsxGaps } from './languages.ts';
+import { GRAMMARS, maskKotlinGaps, maskRustGaps, maskTsGaps, maskTsxGaps } from './languages.ts';
 
 const FIXTURES = join(import.meta.dirname, '../../../test/fixtures/chunk');
 /** Set UPDATE_GOLDEN=1 to rewrite the golden files (then read them by eye before committing). */
@@ -533,5 +533,26 @@ describe('maskTsGaps', () => {
     expect(r.warnings).toEqual([]);
     const named = Object.fromEntries(r.chunks.flatMap((c) => (c.names ?? (c.symbol ? [c.symbol] : [])).map((n) => [n, [c.chunkType, c.parent]])));
     expect(named).toMatchObject({ Actor: ['class', null], step0: ['method', 'Actor'], step5: ['method', 'Actor'] });
+  });
+});
+
+describe('maskRustGaps', () => {
+  it('blanks ~const, box and attributes with code beside them on their line; keeps an item\'s attributes', () => {
+    const src = [
+      'pub struct B<', '    T: ?Sized,', '    #[unstable(feature = "a", issue = "1")] A: Alloc = Global,', '>(U<T>, A);',
+      '#[inline]', '#[cfg_attr(not(x), rustc_box)]', 'pub fn new(x: T) -> Self where A: ~const Alloc {', '    let t = box x;',
+      '    (#[cfg_attr(not(bootstrap), rustc_box)]', '    B::new(x))', '}', 'let toolbox = inbox(x);', '',
+    ].join('\n');
+    const out = maskRustGaps(src);
+    expect(out.length).toBe(src.length);
+    expect(out.split('\n').length).toBe(src.split('\n').length);
+    const lines = out.split('\n');
+    expect(lines[2]).toBe(`    ${' '.repeat('#[unstable(feature = "a", issue = "1")]'.length)} A: Alloc = Global,`);
+    expect(lines[4]).toBe('#[inline]');
+    expect(lines[5]).toBe('#[cfg_attr(not(x), rustc_box)]');
+    expect(lines[6]).toBe('pub fn new(x: T) -> Self where A:        Alloc {');
+    expect(lines[7]).toBe('    let t =     x;');
+    expect(lines[8]).toBe(`    (${' '.repeat('#[cfg_attr(not(bootstrap), rustc_box)]'.length)}`);
+    expect(lines[11]).toBe('let toolbox = inbox(x);');
   });
 });

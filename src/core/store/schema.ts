@@ -394,14 +394,15 @@ export const MIGRATIONS: readonly string[] = [
   // Those rows stay; only their kind changes. And in Haskell an infix type is named for its
   // operator (`data a :<|> b` defines `:<|>`), and a pattern binding through a constructor
   // operator (`getA :<|> getB = client api`) is no definition of it (chunk/language-hooks.ts
-  // readHaskell): Haskell files are re-chunked on the next run. So are Kotlin and TypeScript
+  // readHaskell): Haskell files are re-chunked on the next run. So are Kotlin, TypeScript and Rust
   // files: a file the grammar reads as mostly errors is read again with the grammar's gaps
-  // blanked (chunk/languages.ts maskKotlinGaps, maskTsGaps, maskTsxGaps; javalin's
-  // `http/Context.kt`, hono's `context.ts` and `types.ts`, xstate's `createActor.ts` were all text).
+  // blanked (chunk/languages.ts maskKotlinGaps, maskTsGaps, maskTsxGaps, maskRustGaps; javalin's
+  // `http/Context.kt`, hono's `context.ts` and `types.ts`, xstate's `createActor.ts`, Rust's
+  // `alloc/boxed.rs` were all text).
   // And FTS5's totals are recounted from its row sizes: deletes never lowered them (fts-totals.ts).
   `
   UPDATE chunks SET kind = sift_file_kind(path, language) WHERE kind <> sift_file_kind(path, language);
-  UPDATE files SET hash = '', mtime = -1 WHERE language IN ('haskell', 'kotlin', 'typescript', 'tsx');
+  UPDATE files SET hash = '', mtime = -1 WHERE language IN ('haskell', 'kotlin', 'typescript', 'tsx', 'rust');
   ${RECOUNT_FTS_TOTALS}
   `,
 ];

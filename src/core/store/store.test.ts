@@ -667,20 +667,20 @@ describe('Store (Node file VFS)', () => {
     await s.close();
   });
 
-  it('migrates a version-17 index: a bundled/ folder is code again, Haskell, Kotlin and TypeScript files are re-chunked on the next run (schema 18), others kept', async () => {
+  it('migrates a version-17 index: a bundled/ folder is code again, Haskell, Kotlin, TypeScript and Rust files are re-chunked on the next run (schema 18), others kept', async () => {
     const f = path.join(dir, 'v17.sqlite');
     const old = await openNodeStore(f);
     const row = (id: number, p: string, lang: string, kind: string) => `(${id}, '${p}', ${id}, ${id}, '${lang}', 'function', 'x', 'h${id}', '${kind}')`;
     await old.db.exec(`INSERT INTO chunks (id, path, start_line, end_line, language, chunk_type, content, content_hash, kind)
         VALUES ${[row(1, 'src/plugin/bundled/CorsPlugin.kt', 'kotlin', 'generated'), row(2, 'pip/_vendor/rich/console.py', 'python', 'generated'), row(3, 'index.d.ts', 'typescript', 'generated')].join(', ')};
-      INSERT INTO files (path, hash, size, mtime, language, indexed_at) VALUES ('A.hs', 'h', 1, 1, 'haskell', 'x'), ('C.kt', 'h', 1, 1, 'kotlin', 'x'), ('d.ts', 'h', 1, 1, 'typescript', 'x'), ('e.tsx', 'h', 1, 1, 'tsx', 'x'), ('main.go', 'h', 1, 1, 'go', 'x');
+      INSERT INTO files (path, hash, size, mtime, language, indexed_at) VALUES ('A.hs', 'h', 1, 1, 'haskell', 'x'), ('C.kt', 'h', 1, 1, 'kotlin', 'x'), ('d.ts', 'h', 1, 1, 'typescript', 'x'), ('e.tsx', 'h', 1, 1, 'tsx', 'x'), ('f.rs', 'h', 1, 1, 'rust', 'x'), ('main.go', 'h', 1, 1, 'go', 'x');
       PRAGMA user_version = 17;`);
     await old.close();
     const s = await openNodeStore(f);
     const kinds = await s.db.all<{ kind: string }>('SELECT kind FROM chunks ORDER BY id');
     expect(kinds.map((r) => r.kind)).toEqual(['code', 'generated', 'generated']);
     const files = await s.getFiles();
-    expect(Object.fromEntries([...files].map(([p, r]) => [p, r.hash]))).toEqual({ 'A.hs': '', 'C.kt': '', 'd.ts': '', 'e.tsx': '', 'main.go': 'h' });
+    expect(Object.fromEntries([...files].map(([p, r]) => [p, r.hash]))).toEqual({ 'A.hs': '', 'C.kt': '', 'd.ts': '', 'e.tsx': '', 'f.rs': '', 'main.go': 'h' });
     await s.close();
   });
 
