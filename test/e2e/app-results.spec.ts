@@ -20,11 +20,14 @@ const VMSTAT_C = 'unsigned long free_pages(struct zone *zone)\n{\n\treturn zone_
 const MM_TYPES_H = '/* Each physical page in the system has a struct page. */\nstruct page {\n\tunsigned long flags;\n\tstruct page *next;\n};\n';
 const SETTINGS_PY = 'import os\n\nMAX_RETRIES = 5\n\n\ndef connect(host):\n    for attempt in range(MAX_RETRIES):\n        print(host, attempt)\n';
 const CLIENT_TS = "export const API_TIMEOUT_MS = 3000;\n\nexport function fetchWithTimeout(url: string) {\n  return fetch(url, { signal: AbortSignal.timeout(API_TIMEOUT_MS) });\n}\n";
+const ALT_HS = 'module Api.Alternative where\n\n-- | Union of two APIs.\ndata a :<|> b = a :<|> b\n  deriving (Eq, Show)\ninfixr 3 :<|>\n';
+const SERVER_HS = 'module Server where\n\nserver :: Server Api\nserver = getUsers :<|> getUser :<|> postUser\n';
 const b64 = (t: string) => Buffer.from(t).toString('base64');
 const fixture: FixtureFolder = {
   name: 'repo-results',
   files: { ...small.files, 'lib/acc.py': b64(LONG), 'include/asm/page.h': b64(PAGE_H), 'mm/pages.c': b64(PAGES_C), 'include/linux/mmzone.h': b64(MMZONE_H), 'mm/vmstat.c': b64(VMSTAT_C),
-    'lib/settings.py': b64(SETTINGS_PY), 'web/client.ts': b64(CLIENT_TS), 'include/linux/mm_types.h': b64(MM_TYPES_H) },
+    'lib/settings.py': b64(SETTINGS_PY), 'web/client.ts': b64(CLIENT_TS), 'include/linux/mm_types.h': b64(MM_TYPES_H),
+    'api/Api/Alternative.hs': b64(ALT_HS), 'api/Server.hs': b64(SERVER_HS) },
 };
 const FILES = Object.keys(fixture.files).length;
 const fileLine = (n: number) => LONG.split('\n')[n - 1];
@@ -165,4 +168,17 @@ test('a C constant is found by name where it is defined; the function of the sam
   await expect(decl.getByTestId('result-path')).toHaveText('include/linux/mm_types.h');
   await expect(decl.getByTestId('result-symbol')).toHaveText('page');
   await page.screenshot({ path: 'test-results/screens/results-declaration.png', fullPage: true });
+});
+
+test('an operator is found as text, its definition first, the operator marked in the code', async ({ page }) => {
+  await searchFor(page, ':<|>');
+  const cards = page.getByTestId('result');
+  await expect(cards.first().getByTestId('result-path')).toHaveText('api/Api/Alternative.hs');
+  await expect(cards.first().getByTestId('result-symbol')).toHaveText(':<|>');
+  await expect(cards.nth(1).getByTestId('result-path')).toHaveText('api/Server.hs');
+  await expect(cards.first().locator('mark.hit').first()).toHaveText(':<|>');
+  await page.screenshot({ path: 'test-results/screens/results-operator.png', fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(cards.first().locator('mark.hit').first()).toBeVisible();
+  await page.screenshot({ path: 'test-results/screens/results-operator-390.png', fullPage: true });
 });
