@@ -627,7 +627,7 @@ export function maskRustGaps(text: string): string {
     const after = line.slice(at + m.length).trimStart();
     return line.slice(0, at).trim() || (after && !after.startsWith('//') && !after.startsWith('#[')) ? blank(m) : m;
   }) : line));
-  return lines.join('\n').replace(/(?<![\p{L}\p{N}_.])box(?=[ \t]+[\p{L}\p{N}_(\[{&*|])/gu, blank);
+  return lines.join('\n').replace(/(?<![\p{L}\p{N}_.])box(?=[ \t]+[\p{L}\p{N}_([{&*|])/gu, blank);
 }
 
 /**
@@ -649,7 +649,7 @@ export function maskTsxGaps(text: string): string {
  * an operator). Not for TSX, where such a line is JSX.
  */
 export function maskTsGaps(text: string): string {
-  return maskTsxGaps(text).replace(/(?<=[^\s,({\[<|&=:?]\n)[ \t](?=[ \t]*<)/g, ';');
+  return maskTsxGaps(text).replace(/(?<=[^\s,({[<|&=:?]\n)[ \t](?=[ \t]*<)/g, ';');
 }
 
 /**
