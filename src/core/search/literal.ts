@@ -39,8 +39,13 @@ export async function literalLines(store: GrepStore, literal: string, filters: S
   return res.results;
 }
 
-/** Words a declaration opens with before an operator's name (`def ++(`, `operator<<`, `data a :<|> b`). */
-const DECLARING_WORDS = 'def|defp|defmacro|defmacrop|fun|func|fn|function|operator|data|newtype|type|class|let|val|var|sub|method|prefix|postfix';
+/** Words a function declaration opens with before an operator's name (`def ++(`, `operator<<`, `static func + (`). */
+const DECLARING_WORDS = 'def|defp|defmacro|defmacrop|fun|func|fn|operator';
+/**
+ * Words a type declaration opens with, one type variable before an infix type's operator
+ * (`data a :<|> b`, `type a :> b`). Never right before it: `data <> rest` uses a variable.
+ */
+const TYPE_WORDS = 'data|newtype|type';
 
 /** A line that declares `literal` (see the module comment). */
 export function declarationLine(literal: string): RegExp {
@@ -52,8 +57,10 @@ export function declarationLine(literal: string): RegExp {
       String.raw`^\s*\(${e}\)\s*(?:::|=(?!=))`,
       // A fixity declaration: `infixr 3 :<|>`, `infixl 4 <$>, <*>`.
       String.raw`^\s*infix[lr]?\s+(?:\d+\s+)?(?:\S+\s*,\s*)*${e}${end}`,
-      // A declaring word, at most one more word, then the operator: `def ++(`, `type a :> b`.
+      // A declaring word, at most one more word, then the operator: `def ++(`, `def left |> right`.
       String.raw`\b(?:${DECLARING_WORDS})\b[ \t]*(?:[\w']+[ \t]+)?\(?[ \t]*${e}${end}`,
+      // A type word and one type variable at the line's start: `data a :<|> b`, `type a :> b`.
+      String.raw`^\s*(?:${TYPE_WORDS})[ \t]+[\w']+[ \t]+${e}${end}`,
       // An infix equation: `x .: y = …`.
       String.raw`^\s*[\w']+\s+${e}\s+[\w']+\s*=(?!=)`,
     ].join('|'),
