@@ -610,6 +610,10 @@ function maskCMacroLines(text: string): string {
  * as plain code, which usually parses (measured on the kernel subset: about half of the
  * files that fell back to text parse this way).
  */
+export function blankCConditionals(text: string): string {
+  return text.replace(/^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif|else|endif)\b.*$/gm, (line) => ' '.repeat(line.length));
+}
+
 /** An attribute on one line (`#[inline]`, `#[cfg_attr(x, y)]`), brackets nested one deep. */
 const RUST_ATTRIBUTE = /#!?\[(?:[^[\]\n]|\[[^[\]\n]*\])*\]/g;
 
@@ -622,7 +626,6 @@ const RUST_ATTRIBUTE = /#!?\[(?:[^[\]\n]|\[[^[\]\n]*\])*\]/g;
  * stays. `alloc/boxed.rs` of Rust 1.63 (Box and its 40 documented functions) was all text.
  */
 export function maskRustGaps(text: string): string {
-  const blank = (m: string) => m.replace(/[^\n]/g, ' ');
   const lines = text.replace(/~const\b/g, blank).split('\n').map((line) => (line.includes('#') ? line.replace(RUST_ATTRIBUTE, (m, at: number) => {
     const after = line.slice(at + m.length).trimStart();
     return line.slice(0, at).trim() || (after && !after.startsWith('//') && !after.startsWith('#[')) ? blank(m) : m;
@@ -663,15 +666,10 @@ export function maskTsGaps(text: string): string {
  * - a delegation in an object expression (`object : Source by buffer {`): ` by buffer` blanked.
  */
 export function maskKotlinGaps(text: string): string {
-  const blank = (m: string) => m.replace(/[^\n]/g, ' ');
   return text
     .replace(/(?<=\))[ \t]*(?:\.[ \t]*[\p{L}_][\p{L}\p{N}_]*|\[[^\]\n]*\])[ \t]*=(?![=>])/gu, (m) => `;${blank(m.slice(1))}`)
     .replace(/\bfun(?=[ \t]+interface\b)/g, blank)
     .replace(/(?<=\bobject[ \t]*:[ \t]*[\p{L}\p{N}_.<>, ]+?)[ \t]+by[ \t]+[\p{L}\p{N}_.]+(?=[ \t]*\{)/gu, blank);
-}
-
-export function blankCConditionals(text: string): string {
-  return text.replace(/^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif|else|endif)\b.*$/gm, (line) => ' '.repeat(line.length));
 }
 
 const C_DEFINE = /^[ \t]*#[ \t]*define[ \t]+([A-Za-z_][A-Za-z0-9_]*)(\(?)([^\n]*)/gm;

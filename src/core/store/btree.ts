@@ -28,7 +28,7 @@ function u32(b: Uint8Array, at: number): number {
 }
 
 /** A varint at `at`: [value, bytes used] (values past 2^53 lose precision; rowids here are small). */
-function varint(b: Uint8Array, at: number): [number, number] {
+export function varint(b: Uint8Array, at: number): [number, number] {
   let v = 0;
   for (let i = 0; i < 8; i++) {
     const x = b[at + i]!;

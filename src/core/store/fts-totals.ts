@@ -15,26 +15,18 @@
  * from chunks_fts_docsize (RECOUNT_FTS_TOTALS).
  */
 import type { Db, Queryable } from './sqlite.ts';
+import { varint } from './btree.ts';
 
 /** The FTS5 table's averages record id (FTS5_AVERAGES_ROWID). */
 const AVERAGES_ID = 1;
 
-/** The varints of an FTS5 record (SQLite's format: 7 bits a byte, big-endian, the 9th byte whole). */
+/** The varints of an FTS5 record (SQLite's format, read as btree.ts reads a page's). */
 export function decodeVarints(b: Uint8Array): number[] {
   const out: number[] = [];
-  let i = 0;
-  while (i < b.length) {
-    let v = 0;
-    for (let k = 0; k < 9 && i < b.length; k++) {
-      const c = b[i++]!;
-      if (k === 8) {
-        v = v * 256 + c;
-        break;
-      }
-      v = v * 128 + (c & 0x7f);
-      if (!(c & 0x80)) break;
-    }
+  for (let at = 0; at < b.length;) {
+    const [v, n] = varint(b, at);
     out.push(v);
+    at += n;
   }
   return out;
 }

@@ -292,8 +292,16 @@ const NAME_ROWS_PER_INSERT = 200;
 const EMBEDDING_ROWS_PER_INSERT = 128;
 /** The FTS rows of a file's chunks: its chunk range, rows re-checked for the path (see chunkRange). */
 const CHUNK_IDS_OF_RANGE = 'SELECT id FROM chunks WHERE id BETWEEN ? AND ? AND path = ?';
-/** Deletes leave FTS5's totals as they were (fts-totals.ts): count the rows first (countRemoved). */
 const DELETE_FTS_OF_RANGE = `DELETE FROM chunks_fts WHERE rowid IN (${CHUNK_IDS_OF_RANGE})`;
+
+/**
+ * Delete the FTS rows of a file's chunk range (`params`: lo, hi, path), counting their sizes into
+ * `removed` first: FTS5 leaves its totals as they were (fts-totals.ts), the caller takes them off.
+ */
+async function deleteFtsOfRange(tx: Queryable, params: SqlValue[], removed: RemovedTotals): Promise<void> {
+  await countRemoved(tx, CHUNK_IDS_OF_RANGE, params, removed);
+  await tx.run(DELETE_FTS_OF_RANGE, params);
+}
 
 /**
  * chunk_names' key of a name: ASCII A-Z folded to a-z, nothing else — what COLLATE NOCASE
@@ -331,8 +339,7 @@ async function deleteChunksOf(tx: Queryable, path: string, removed: RemovedTotal
   const range = await chunkRange(tx, path);
   if (!range) return;
   const params = [range.lo, range.hi, path];
-  await countRemoved(tx, CHUNK_IDS_OF_RANGE, params, removed);
-  await tx.run(DELETE_FTS_OF_RANGE, params);
+  await deleteFtsOfRange(tx, params, removed);
   const rows = await tx.all<{ id: number; symbols: string | null; defines: string | null }>(
     'SELECT id, symbols, defines FROM chunks WHERE id BETWEEN ? AND ? AND path = ? AND (symbols IS NOT NULL OR defines IS NOT NULL)', params);
   for (const r of rows) {
@@ -838,8 +845,7 @@ export class Store {
       if (range) {
         const params = [range.lo, range.hi, from];
         const moved = await resolveChunkContent(tx, await tx.all<ChunkRow>(`SELECT ${CHUNK_COLUMNS} FROM chunks WHERE id BETWEEN ? AND ? AND path = ?`, params));
-        await countRemoved(tx, CHUNK_IDS_OF_RANGE, params, removed);
-        await tx.run(DELETE_FTS_OF_RANGE, params);
+        await deleteFtsOfRange(tx, params, removed);
         await tx.run('UPDATE chunks SET path = ?, kind = ? WHERE id BETWEEN ? AND ? AND path = ?', [to.path, fileKind(to.path, to.language), ...params]);
         const pathText = pathWords(to.path);
         for (const r of moved) {
