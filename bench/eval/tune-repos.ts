@@ -9,18 +9,27 @@
  *
  * `--out FILE` writes every question's NDCG@10 and top files (JSON), for diffing two runs.
  *
- * Usage: tsx bench/eval/tune-repos.ts [repo ...] [--dbdir DIR] [--reindex] [--source hand|commit] [--category behaviour|architecture|symbol|change] [--set pathWeight=0.6,factor=0.8,code.test=0.5] [--half even] [--fails 5] [--out FILE]
+ * `--questions FILE.jsonl --root DIR` runs a fresh-questions file (bench/results/*-fresh-questions-*.jsonl) over
+ * its checkouts in DIR instead (indexes in --dbdir, default bench/tmp/tune-repos, built on first use).
+ *
+ * Usage: tsx bench/eval/tune-repos.ts [repo ...] [--questions FILE --root DIR] [--dbdir DIR] [--reindex] [--source hand|commit] [--category behaviour|architecture|symbol|change] [--set pathWeight=0.6,factor=0.8,code.test=0.5] [--half even] [--fails 5] [--out FILE]
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openNodeStore } from '../../src/core/store/open-node.ts';
 import { Searcher } from '../../src/core/search/search.ts';
 import { CODE_CANDIDATES, DIVERSITY, FILE_SIGNALS, FUNCTION_QUESTION, KIND_FACTORS, RERANK_WEIGHTS } from '../../src/core/config.ts';
 import { siftIndex } from '../sift.ts';
 import { isMain, parseArgs, TMP_DIR } from '../util.ts';
-import { checkoutDir, readManifest } from './repos/corpus.ts';
+import { checkoutDir, readManifest, type RepoSpec } from './repos/corpus.ts';
 import { COMMITS_FILE, EVAL_TMP, HAND_FILE, readQuestions } from './repos.ts';
+import type { Question } from './repos/questions.ts';
 import { ndcg, mean } from './repos/score.ts';
+
+/** A fresh-questions file: one JSON question per line (id, repo, category, question, answers, class?, language?). */
+function readFreshQuestions(file: string): Array<Question & { language?: string }> {
+  return readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()).map((l) => ({ source: 'fresh', ...JSON.parse(l) }));
+}
 
 /** Apply `name=value` overrides to the ranking's tunable objects (this process only). */
 export function applySet(spec: string): void {
@@ -46,10 +55,17 @@ async function main(): Promise<void> {
   const { positional, flags: f } = parseArgs(process.argv.slice(2), ['reindex']);
   const flags = Object.fromEntries(f) as Record<string, string | true | undefined>;
   if (typeof flags.set === 'string') applySet(flags.set);
-  const specs = readManifest().filter((s) => !positional.length || positional.includes(s.name));
-  const dbdir = typeof flags.dbdir === 'string' ? flags.dbdir : flags.reindex ? join(TMP_DIR, 'tune-repos') : join(EVAL_TMP, 'now');
+  // `--questions FILE.jsonl --root DIR`: a fresh-questions file (bench/eval/fresh-questions.py's
+  // format) over checkouts in DIR/<repo>, indexed into --dbdir on first use, instead of the repos eval.
+  const fresh = typeof flags.questions === 'string' ? readFreshQuestions(flags.questions) : null;
+  const root = typeof flags.root === 'string' ? flags.root : null;
+  if (fresh && !root) throw new Error('--questions needs --root DIR (the checkouts)');
+  const specs: Array<Pick<RepoSpec, 'name' | 'language'>> = fresh
+    ? [...new Set(fresh.map((q) => q.repo))].filter((r) => !positional.length || positional.includes(r)).map((name) => ({ name, language: fresh.find((q) => q.repo === name)!.language ?? '-' }))
+    : readManifest().filter((s) => !positional.length || positional.includes(s.name));
+  const dbdir = typeof flags.dbdir === 'string' ? flags.dbdir : flags.reindex || fresh ? join(TMP_DIR, 'tune-repos') : join(EVAL_TMP, 'now');
   mkdirSync(dbdir, { recursive: true });
-  const questions = [...readQuestions(COMMITS_FILE), ...readQuestions(HAND_FILE)];
+  const questions = fresh ?? [...readQuestions(COMMITS_FILE), ...readQuestions(HAND_FILE)];
   const half = typeof flags.half === 'string' ? flags.half : null;
   const fails = Number(flags.fails ?? 0);
   const perRepo: Array<{ repo: string; language: string; n: number; ndcg: number }> = [];
@@ -60,8 +76,8 @@ async function main(): Promise<void> {
   for (const spec of specs) {
     const db = join(dbdir, `${spec.name}.db`);
     if (flags.reindex || !existsSync(db)) {
-      if (!flags.reindex) { console.log(`${spec.name}: no index at ${db} (pass --reindex)`); continue; }
-      siftIndex(checkoutDir(spec), db);
+      if (!flags.reindex && !root) { console.log(`${spec.name}: no index at ${db} (pass --reindex)`); continue; }
+      siftIndex(root ? join(root, spec.name) : checkoutDir(spec as RepoSpec), db);
     }
     let qs = questions.filter((q) => q.repo === spec.name);
     if (half) qs = qs.filter((_, i) => (i % 2 === 0) === (half === 'even'));
