@@ -405,6 +405,12 @@ export const MIGRATIONS: readonly string[] = [
   UPDATE files SET hash = '', mtime = -1 WHERE language IN ('haskell', 'kotlin', 'typescript', 'tsx', 'rust');
   ${RECOUNT_FTS_TOTALS}
   `,
+  // 19 (issue 35): a JavaScript tool's `<tool>.config.ts` / `.config.js` / `.conf.js` (tsdown,
+  // vitest, next, jest, babel, playwright …) is of kind config, as vite's and webpack's were
+  // (text/file-kind.ts CONFIG_NAME). The rows stay; only their kind changes.
+  `
+  UPDATE chunks SET kind = sift_file_kind(path, language) WHERE kind <> sift_file_kind(path, language);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -18,6 +18,10 @@ describe('fileKind', () => {
     ['README.md', 'markdown', 'docs'], ['docs/guide/intro.md', 'markdown', 'docs'], ['CHANGELOG', 'text', 'docs'], ['doc/conf.py', 'python', 'docs'],
     ['package.json', 'json', 'config'], ['Cargo.toml', 'toml', 'config'], ['.github/workflows/ci.yml', 'yaml', 'config'], ['Makefile', 'make', 'config'],
     ['mix.exs', 'elixir', 'config'],
+    // A JavaScript tool's configuration file is named `<tool>.config.<ext>` (or `.conf.js`): vitest, tsdown, next, jest, babel, playwright.
+    ['packages/query-core/tsdown.config.ts', 'typescript', 'config'], ['vitest.config.mts', 'typescript', 'config'], ['apps/web/next.config.js', 'javascript', 'config'],
+    ['karma.conf.js', 'javascript', 'config'], ['src/app/app.config.ts', 'typescript', 'config'],
+    ['src/config.ts', 'typescript', 'code'], ['src/configure.ts', 'typescript', 'code'], ['lib/config/index.js', 'javascript', 'code'], ['src/lib/config.rs', 'rust', 'code'],
     ['src/latest.ts', 'typescript', 'code'], ['lib/string.c', 'c', 'code'], ['kernel/testing.c', 'c', 'code'], ['src/contest/x.ts', 'typescript', 'code'],
     ['Src/Newtonsoft.Json.Tests/TestObjects/Person.cs', 'csharp', 'test'], ['src/Foo.UnitTests/A.cs', 'csharp', 'test'], ['Src/Newtonsoft.Json.FuzzTests/Fuzz.cs', 'csharp', 'test'],
     ['pkgs/web_socket_conformance_tests/lib/src/echo_server.dart', 'dart', 'test'], ['clap_bench/src/lib.rs', 'rust', 'test'],

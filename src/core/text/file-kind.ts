@@ -113,7 +113,13 @@ const PROSE_LANGUAGES: ReadonlySet<string> = new Set(['markdown', 'rst', 'text',
 const CONFIG_LANGUAGES: ReadonlySet<string> = new Set([
   'json', 'yaml', 'toml', 'ini', 'properties', 'xml', 'make', 'cmake', 'dockerfile', 'kconfig', 'hcl', 'nix', 'csv', 'protobuf',
 ]);
-const CONFIG_NAME = /(^|\/)(\.[^/]+rc|\.editorconfig|\.gitattributes|\.gitignore|\.siftignore|Gemfile|Rakefile|Podfile|Vagrantfile|Jenkinsfile|Package\.swift|build\.gradle(\.kts)?|settings\.gradle(\.kts)?|pom\.xml|setup\.py|setup\.cfg|mix\.exs|rebar\.config|stack\.yaml|[^/]*\.cabal|build\.zig|build\.zig\.zon|pubspec\.yaml|Cargo\.toml|go\.mod|go\.sum|[^/]*\.gemspec|composer\.json|package\.json|tsconfig[^/]*\.json|vite\.config\.[^/]+|webpack\.config\.[^/]+|rollup\.config\.[^/]+|eslint\.config\.[^/]+|[^/]*\.csproj|[^/]*\.sln|build\.sbt|Makefile|CMakeLists\.txt|configure(\.ac)?)$/i;
+/**
+ * Build, project and tool files by name. A JavaScript tool reads its configuration from
+ * `<tool>.config.<js|ts|mjs|cjs|mts|cts>` (or `<tool>.conf.js`): vite, vitest, tsdown, tsup,
+ * next, jest, babel, playwright, tailwind; tanstack-query has a `tsdown.config.ts` and a
+ * `vitest.config.ts` in each of its packages, each holding the package's words.
+ */
+const CONFIG_NAME = /(^|\/)(\.[^/]+rc|\.editorconfig|\.gitattributes|\.gitignore|\.siftignore|Gemfile|Rakefile|Podfile|Vagrantfile|Jenkinsfile|Package\.swift|build\.gradle(\.kts)?|settings\.gradle(\.kts)?|pom\.xml|setup\.py|setup\.cfg|mix\.exs|rebar\.config|stack\.yaml|[^/]*\.cabal|build\.zig|build\.zig\.zon|pubspec\.yaml|Cargo\.toml|go\.mod|go\.sum|[^/]*\.gemspec|composer\.json|package\.json|tsconfig[^/]*\.json|[^/]+\.(?:config|conf)\.[cm]?[jt]s|[^/]*\.csproj|[^/]*\.sln|build\.sbt|Makefile|CMakeLists\.txt|configure(\.ac)?)$/i;
 
 /** Kinds worked out, by language and path: a search asks for each candidate's several times (a dozen regular expressions each). */
 const KINDS_KEPT = new Map<string, FileKind>();
