@@ -114,3 +114,23 @@ test('storage quota exceeded during an unjournaled first load: "storage is full"
   expect((await resultPaths(page))[0]).toBe('pkg19/mod9/file_1199.ts');
   await expect(page.getByRole('alert').filter({ hasText: /damaged|corrupt|rebuild/i })).toHaveCount(0);
 });
+
+test('a query typed before picking a big folder (a bulk load) shows its results while the index runs, and the list grows as batches land', async ({ page }) => {
+  // The query's words are in one file far down the walk: the run reads the folder, writes that
+  // file first (indexer.ts firstFor, which a run past BULK_LOAD_FILES once dropped), and each
+  // committed batch makes the search run again (a bulk load's first batches were 4 s apart, and
+  // the page searched again only once per run).
+  await installPicker(page, { default: syntheticFixture('live-load', FILES) });
+  await resetApp(page);
+  await page.getByTestId('search-input').fill('compute_1187_3');
+  await page.getByRole('button', { name: 'Open folder…' }).click();
+  const row = page.getByRole('listitem', { name: 'Codebase live-load' });
+  await expect(page.getByTestId('result').first().getByTestId('result-path')).toHaveText('pkg7/mod9/file_1187.ts', { timeout: 60_000 });
+  // Still indexing when the first result shows.
+  await expect(row.getByTestId('progress')).toHaveCount(1);
+  // A query of words every file holds: its list grows while the run goes on, without a new search typed.
+  await page.getByTestId('search-input').fill('computes value module');
+  await expect(page.getByTestId('result-summary')).toHaveAttribute('data-query', 'computes value module');
+  await waitIndexed(page, 'live-load', FILES);
+  await expect(page.getByTestId('result').first()).toBeVisible();
+});

@@ -157,6 +157,11 @@ class Codebases {
     return this.#views.some((v) => v.job !== null);
   }
 
+  /** A codebase's index run is going on: a search sees its files as they are written. */
+  get indexing(): boolean {
+    return this.#views.some((v) => v.job?.kind === 'index');
+  }
+
   byId(id: string): CodebaseView | undefined {
     return this.#views.find((v) => v.record.id === id);
   }
@@ -420,7 +425,7 @@ class Codebases {
     this.#watch.checked(id);
     this.#patch(id, { job: { kind: 'index', progress: null }, error: null, interrupted: false });
     let lastBroadcast = 0;
-    let searchableSeen = false;
+    let batchesSeen = 0;
     try {
       const summary = await this.#bridge.indexCodebase(id, source, {
         verify: opts.verify,
@@ -429,8 +434,10 @@ class Codebases {
         signal,
         onProgress: (p) => {
           this.#patch(id, { job: { kind: 'index', progress: p } });
-          if (p.searchable && (!searchableSeen || Date.now() - lastBroadcast > 1000)) {
-            searchableSeen = true;
+          // Each committed batch is new data: the current search runs again (search.refreshLive
+          // throttles it while results are shown; at once while none are).
+          if (p.batches > batchesSeen) {
+            batchesSeen = p.batches;
             this.#dataVersion++;
           }
           if (Date.now() - lastBroadcast > PROGRESS_BROADCAST_MS) {

@@ -400,6 +400,32 @@ describe('indexCodebase', () => {
     expect(await snapshot(cut)).toEqual(await snapshot(plain));
   });
 
+  it('firstFor: a run of a little over BULK_LOAD_FILES files (a bulk load) still answers first from the query\'s files', async () => {
+    // The bulk-load decision comes at BULK_LOAD_FILES walked files, before this walk's end: the
+    // run waits for the end (FIRST_FOR_WAIT_MS) instead of dropping the query's reading. A
+    // 1,022-file folder picked in the app showed no result for 5 s before (no file first, and
+    // the bulk load's first batches 4 s apart).
+    const files = repo(BULK_LOAD_FILES + 60);
+    for (const i of [1030, 1050]) files[`src/mod${i}.py`] += `\n\ndef parse_header_line(raw):\n    return raw.split(':')\n`;
+    const store = await openMemoryStore();
+    const committed: string[][] = [];
+    const seen = new Set<string>();
+    let pending = Promise.resolve();
+    await indexCodebase({ source: new MemoryFileSource(files), store, chunker }, {
+      firstFor: 'Parse header',
+      onBatch: () => {
+        pending = pending.then(async () => {
+          const now = [...(await store.getFiles()).keys()].filter((p) => !seen.has(p));
+          now.forEach((p) => seen.add(p));
+          committed.push(now);
+        });
+      },
+    });
+    await pending;
+    expect([...committed[0]!].sort()).toEqual(['src/mod1030.py', 'src/mod1050.py']);
+    expect(seen.size).toBe(Object.keys(files).length);
+  }, 60_000);
+
   it('firstFor: the walk and the reading for the query go on while the store answers its first calls (a new database opening)', async () => {
     const files = repo(80);
     for (const i of [61, 70]) files[`src/mod${i}.py`] += `\n\ndef parse_header_line(raw):\n    return raw.split(':')\n`;

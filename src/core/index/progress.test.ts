@@ -50,10 +50,25 @@ describe('ProgressMeter', () => {
     advance(PROGRESS_MS);
     m.status(status('chunking', 40));
     expect(reports.at(-1)).toMatchObject({ rate: 0, etaSeconds: null });
-    advance(2000 - 2 * PROGRESS_MS); // 2 s into the run
+    advance(2000); // 2 s into the chunking (the preparing time does not count)
     m.status(status('chunking', 60));
     expect(reports.at(-1)!.rate).toBeCloseTo(10, 6); // 20 files of this run in 2 s
     expect(reports.at(-1)!.etaSeconds).toBeCloseTo(4, 6); // 40 left at 10/s
+  });
+
+  it('claims no rate on a few files (a waiting query\'s first files, written alone), nor from the walk\'s time', () => {
+    const { m, reports, advance } = meter();
+    advance(3000); // a long walk and a query's reading: not chunking time
+    m.status(status('preparing', 0, 1000));
+    advance(PROGRESS_MS);
+    m.status(status('chunking', 0, 1000));
+    advance(1000);
+    m.status(status('chunking', 1, 1000));
+    expect(reports.at(-1)).toMatchObject({ rate: 0, etaSeconds: null });
+    advance(1000);
+    m.status(status('chunking', 200, 1000));
+    expect(reports.at(-1)!.rate).toBeCloseTo(100, 6); // 200 files in the 2 s since the chunking began
+    expect(reports.at(-1)!.etaSeconds).toBeCloseTo(8, 6);
   });
 
   it('carries the latest warning and whether a batch is searchable', () => {
@@ -65,6 +80,10 @@ describe('ProgressMeter', () => {
     m.batch();
     advance(PROGRESS_MS);
     m.status(status('chunking', 2));
-    expect(reports.at(-1)).toMatchObject({ lastWarning: { path: 'a.bin' }, searchable: true });
+    expect(reports.at(-1)).toMatchObject({ lastWarning: { path: 'a.bin' }, searchable: true, batches: 1 });
+    m.batch();
+    advance(PROGRESS_MS);
+    m.status(status('chunking', 3));
+    expect(reports.at(-1)).toMatchObject({ searchable: true, batches: 2 });
   });
 });
