@@ -89,6 +89,25 @@ test('on a phone (390 px) the other pieces of a result scroll inside the card in
   expect(scrolling).toBeGreaterThan(0);
 });
 
+test('on a phone (390 px) results grouped by file stay within the screen; a path filter applies as it is typed', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await searchFor(page, 'running accumulate step weight');
+  await page.getByRole('button', { name: /^Filters/ }).click();
+  await page.getByTestId('group-by-file').check();
+  await expect(page.getByTestId('file-group').first()).toBeVisible();
+  // A grid item is as wide as its longest line unless told otherwise: the page was 569 px wide.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  for (const g of await page.getByTestId('file-group').all()) {
+    const r = (await g.boundingBox())!;
+    expect(r.x + r.width).toBeLessThanOrEqual(390);
+  }
+  await page.screenshot({ path: 'test-results/screens/results-group-by-file-phone.png', fullPage: true });
+  // The path filter applies after a pause in typing, without Enter or leaving the box.
+  await page.getByTestId('filter-glob').pressSequentially('lib/**');
+  await expect(page.getByRole('button', { name: 'Clear filters' })).toBeVisible();
+  await expect.poll(async () => [...new Set(await page.getByTestId('file-group-path').allTextContents())].every((p) => p.startsWith('lib/'))).toBe(true);
+});
+
 test('More context shows the lines around a result on the first click, and Less hides them', async ({ page }) => {
   await searchFor(page, 'fetchWithTimeout');
   const card = page.getByTestId('result').filter({ has: page.getByTestId('result-path').getByText('web/client.ts') }).first();
