@@ -94,6 +94,23 @@ class Model {
     return n;
   }
 
+  /**
+   * Chunks the open codebases will hold: a codebase being indexed counts its chunks so far
+   * scaled to its walked files. The recommendation reads it, so the model offered while a first
+   * index runs is the one offered when it ends (it offered MiniLM on a folder's first chunks,
+   * then the static code model for its 14k).
+   */
+  get chunkProjection(): number {
+    let n = 0;
+    for (const v of codebases.list) {
+      if (v.record.kind === 'pack') continue;
+      const st = v.job?.kind === 'index' ? v.job.progress?.status : null;
+      const known = v.info?.chunks ?? 0;
+      n += st && st.indexedFiles > 0 && st.totalFiles > st.indexedFiles ? Math.max(known, Math.round((st.totalChunks * st.totalFiles) / st.indexedFiles)) : known;
+    }
+    return n;
+  }
+
   /** Chunks `modelId` would still embed: all of them, less what the loaded model already has. */
   pendingFor(modelId: string): number {
     let n = 0;
@@ -108,7 +125,7 @@ class Model {
   /** The catalogue with estimates for the open codebases on this device, recommended one first. */
   get choices(): ModelChoice[] {
     const device = thisDevice();
-    const pick = recommended(this.chunkTotal, device, this.#rates);
+    const pick = recommended(this.chunkProjection, device, this.#rates);
     return CATALOGUE.map((m) => ({ model: m, estimate: estimate(m, this.pendingFor(m.id), device, this.#rates[m.id]), recommended: m.id === pick.id }))
       .sort((a, b) => Number(b.recommended) - Number(a.recommended));
   }
@@ -157,7 +174,7 @@ class Model {
 
   /** The model a one-click download gets: MiniLM, or the fast model when MiniLM would be slow here. */
   get recommendedModel(): CatalogueModel {
-    return recommended(this.chunkTotal, thisDevice(), this.#rates);
+    return recommended(this.chunkProjection, thisDevice(), this.#rates);
   }
 
   /** The offer's "Not now": remembered; the hint stays one click away. */
