@@ -6,7 +6,10 @@
  * compiled or cached by an earlier round). Only the picker is replaced: it returns an OPFS
  * folder written before the round (untimed), a real FileSystemDirectoryHandle.
  *
- *   npx tsx bench/app-pick.ts [--dist=DIR[@ROOT],…] [--rounds=N] [--trace=FILE]
+ *   npx tsx bench/app-pick.ts [--dist=DIR[@ROOT],…] [--rounds=N] [--trace=FILE] [--folder=DIR --query=Q]
+ *
+ * `--folder`: pick every file of DIR instead (up to 1 MB each, `.git/` left out), e.g. a checkout
+ * of 1,000-2,000 files, a bulk load; `--query`: what is typed before the pick (PICK_QUERY).
  *
  * SIFT_BENCH_CHROMIUM_ARGS adds Chromium switches for an experiment (as in bench/browser.ts).
  *
@@ -18,7 +21,7 @@
  * Invariants: the same files, query and browser flags on every side; every round a new
  * browser profile; nothing is written outside bench/tmp/ and the temp folder.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build, preview } from 'vite';
@@ -79,7 +82,12 @@ export async function installPicker(page: Page): Promise<void> {
   }, { root: FIXTURE_ROOT, folder: FOLDER });
 }
 
-export async function writeFolder(page: Page, files: Array<{ path: string; b64: string }>): Promise<void> {
+export async function writeFolder(page: Page, all: Array<{ path: string; b64: string }>): Promise<void> {
+  // In slices: a checkout of thousands of files is megabytes of arguments for one call.
+  for (let i = 0; i < all.length; i += 200) await writeSlice(page, all.slice(i, i + 200));
+}
+
+async function writeSlice(page: Page, files: Array<{ path: string; b64: string }>): Promise<void> {
   await page.evaluate(async ({ files, root, folder }) => {
     const b64 = (s: string) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
     const base = await (await navigator.storage.getDirectory()).getDirectoryHandle(root, { create: true });
@@ -170,7 +178,7 @@ export async function startTrace(page: Page, categories: readonly string[]): Pro
 }
 
 /** One round in a fresh browser profile: open the app, type the query, pick, wait for results. */
-export async function pickRound(url: string, files: Array<{ path: string; b64: string }>, traceFile?: string): Promise<PickRound> {
+export async function pickRound(url: string, files: Array<{ path: string; b64: string }>, traceFile?: string, query = PICK_QUERY): Promise<PickRound> {
   const profile = mkdtempSync(join(tmpdir(), 'sift-pick-'));
   const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, ...EXPERIMENT_ARGS], headless: true, viewport: { width: 1400, height: 900 } });
   try {
@@ -179,7 +187,7 @@ export async function pickRound(url: string, files: Array<{ path: string; b64: s
     await page.goto(url);
     await writeFolder(page, files);
     const box = page.getByTestId('search-input');
-    await box.fill(PICK_QUERY);
+    await box.fill(query);
     // The typed query's first answer (no codebase yet) has landed and the page is idle.
     await page.getByRole('button', { name: 'Open folder…' }).waitFor();
     await page.waitForTimeout(1500);
@@ -292,7 +300,11 @@ if (process.argv[1] && /bench\/app-pick\.ts$/.test(process.argv[1])) {
     await buildApp(out);
     sides = [{ dist: out, root: REPO_DIR }];
   }
-  const files = pickFiles();
+  const folder = arg('folder');
+  const query = arg('query') ?? PICK_QUERY;
+  const files = folder
+    ? listFiles(folder, (rel) => !rel.split('/').includes('.git')).filter((rel) => statSync(join(folder, rel)).size <= 1 << 20).map((path) => ({ path, b64: readFileSync(join(folder, path)).toString('base64') }))
+    : pickFiles();
   const servers = await Promise.all(sides.map((s) => serveApp(s.dist, s.root)));
   const got: PickRound[][] = sides.map(() => []);
   try {
@@ -301,7 +313,7 @@ if (process.argv[1] && /bench\/app-pick\.ts$/.test(process.argv[1])) {
       if (r % 2) order.reverse();
       for (const i of order) {
         const trace = r === 0 && arg('trace') ? `${arg('trace')}.${i}.json` : undefined;
-        const x = await pickRound(servers[i]!.url, files, trace);
+        const x = await pickRound(servers[i]!.url, files, trace, query);
         got[i]!.push(x);
         console.error(`${sides[i]!.dist} round ${r}: pick→results ${x.pickToResultsMs.toFixed(0)} ms (browser CPU ${x.cpuMs?.toFixed(0) ?? '?'} ms), pick→indexed ${x.pickToIndexedMs?.toFixed(0) ?? '?'} ms (${x.results} results)`);
         for (const p of x.phases ?? []) console.error(`  ${p.thread.padEnd(14)} ${p.what.padEnd(36)} at ${p.startMs.toFixed(0).padStart(6)} ms, ${p.ms.toFixed(0).padStart(6)} ms`);

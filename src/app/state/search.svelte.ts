@@ -26,8 +26,12 @@ import { isKeystroke } from './typing.ts';
 export const TYPING_DEBOUNCE_MS = 150;
 /** Results shown (and fetched from each codebase). */
 export const RESULT_LIMIT = APP_RESULT_LIMIT;
-/** While indexing, live results refresh at most this often. */
-const LIVE_REFRESH_MS = 1200;
+/**
+ * While indexing, live results refresh at most this often once some are shown (at once while
+ * none are). Each refresh is a search in the store worker between the run's writes: every 1.2 s
+ * it cost a 1,022-file first index ~0.4 s of its 5.5 s in Chromium.
+ */
+const LIVE_REFRESH_MS = 2500;
 
 const key = (r: { codebaseId: string; id: number }) => `${r.codebaseId}:${r.id}`;
 
