@@ -282,12 +282,14 @@ function readForQuery(plan: IndexPlan, source: FileSource, query: string, namesC
   /** Whether the walk ended within FIRST_FOR_MAX_FILES (false: it did not, or the reading was dropped). */
   const walked = new Promise<boolean>((resolve) => (walkEnded = resolve));
   const result = (async (): Promise<QueryFirst | null> => {
+    let whole = false;
     try {
       while (plan.feed && !plan.feed.done && plan.candidates.length <= FIRST_FOR_MAX_FILES && !dropped) await plan.feed.more();
+      whole = !dropped && (!plan.feed || plan.feed.done);
     } finally {
-      walkEnded(!dropped && (!plan.feed || plan.feed.done));
+      walkEnded(whole);
     }
-    if (dropped || (plan.feed && !plan.feed.done)) return null;
+    if (!whole) return null;
     const files = plan.candidates;
     let bytes = 0;
     for (const f of files) bytes += f.size;

@@ -44,7 +44,6 @@ export class ProgressMeter {
   #started = -1;
   #startFiles = -1;
   #lastWarning: IndexWarning | null = null;
-  #searchable = false;
   #batches = 0;
   #lastSent = 0;
   #pending: IndexProgress | null = null;
@@ -60,7 +59,6 @@ export class ProgressMeter {
 
   /** A batch was committed: search can see it. */
   batch(): void {
-    this.#searchable = true;
     this.#batches++;
   }
 
@@ -74,7 +72,7 @@ export class ProgressMeter {
     const rate = secs > MIN_RATE_SECONDS && done >= MIN_RATE_FILES ? done / secs : 0;
     const left = status.totalFiles - status.indexedFiles;
     const etaSeconds = rate > 0 && status.currentStage !== 'preparing' ? left / rate : null;
-    this.#pending = { status, rate, etaSeconds, lastWarning: this.#lastWarning, searchable: this.#searchable, batches: this.#batches };
+    this.#pending = { status, rate, etaSeconds, lastWarning: this.#lastWarning, searchable: this.#batches > 0, batches: this.#batches };
     this.#send(status.currentStage === 'complete');
   }
 
