@@ -102,7 +102,10 @@ export interface CodebaseStatus {
   progress: number;
   currentStage: IndexStage;
   merkleRoot: string | null;
+  /** Files walked; while `walkDone` is false, those found so far (a lower bound, not the total). */
   totalFiles: number;
+  /** The folder's walk has ended: `totalFiles` is the run's total. */
+  walkDone: boolean;
   indexedFiles: number;
   totalChunks: number;
   embeddedChunks: number;

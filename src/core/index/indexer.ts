@@ -532,7 +532,7 @@ class RunLog {
     private readonly opts: IndexOptions,
   ) {
     this.status = {
-      path: name, status: 'indexing', progress: 0, currentStage: 'preparing', merkleRoot: null, totalFiles: 0, indexedFiles: 0,
+      path: name, status: 'indexing', progress: 0, currentStage: 'preparing', merkleRoot: null, totalFiles: 0, walkDone: false, indexedFiles: 0,
       totalChunks: 0, embeddedChunks: 0, warnings: 0, lastUpdated: null, errorMessage: null,
     };
   }
@@ -1073,6 +1073,7 @@ export async function indexCodebase(
   const walking = planStreaming(deps.source, { ...opts.walk, signal: opts.signal, onSkip }, onWalked, () => {
     timings.walk = now() - tw;
     status.totalFiles = walking.walked.length;
+    status.walkDone = true;
     summary.total = walking.walked.length;
   });
   let firstRun: boolean;

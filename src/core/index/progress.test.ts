@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { ProgressMeter, PROGRESS_MS, type IndexProgress } from './progress.ts';
 import type { CodebaseStatus, IndexStage } from '../types.ts';
 
-function status(stage: IndexStage, indexedFiles: number, totalFiles = 100): CodebaseStatus {
+function status(stage: IndexStage, indexedFiles: number, totalFiles = 100, walkDone = true): CodebaseStatus {
   return {
-    path: 'x', status: 'indexing', progress: 0, currentStage: stage, merkleRoot: null, totalFiles, indexedFiles,
+    path: 'x', status: 'indexing', progress: Math.round((indexedFiles / totalFiles) * 100), currentStage: stage, merkleRoot: null, totalFiles, walkDone, indexedFiles,
     totalChunks: 0, embeddedChunks: 0, warnings: 0, lastUpdated: null, errorMessage: null,
   } as CodebaseStatus;
 }
@@ -69,6 +69,19 @@ describe('ProgressMeter', () => {
     m.status(status('chunking', 200, 1000));
     expect(reports.at(-1)!.rate).toBeCloseTo(100, 6); // 200 files in the 2 s since the chunking began
     expect(reports.at(-1)!.etaSeconds).toBeCloseTo(8, 6);
+  });
+
+  it('claims no ETA and no share done while the walk runs: files found so far are no total', () => {
+    const { m, reports, advance } = meter();
+    m.status(status('chunking', 0, 500, false));
+    advance(1000);
+    m.status(status('chunking', 400, 500, false)); // 400 of the 500 found so far, not 80 % of the folder
+    expect(reports.at(-1)).toMatchObject({ etaSeconds: null, percent: null });
+    expect(reports.at(-1)!.rate).toBeCloseTo(400, 6); // a rate is known: it needs no total
+    advance(1000);
+    m.status(status('chunking', 800, 1000));
+    expect(reports.at(-1)).toMatchObject({ percent: 80 });
+    expect(reports.at(-1)!.etaSeconds).toBeCloseTo(0.5, 6); // 200 left at 400/s
   });
 
   it('carries the latest warning and whether a batch is searchable', () => {

@@ -6,7 +6,8 @@
  * Invariants: the rate counts only files done in this run, from the moment it left 'preparing'
  * (an incremental run starts from the files already indexed then; the walk and a waiting query's
  * reading are not chunking time), and only once MIN_RATE_FILES are done; the ETA is null while
- * preparing or before a rate is known; a 'complete' status and `flush()` report what is pending
+ * preparing, before a rate is known or while the walk runs (its total is not known then, nor is a
+ * share of it: `percent` is null); a 'complete' status and `flush()` report what is pending
  * at once; nothing is reported twice.
  */
 import type { CodebaseStatus } from '../types.ts';
@@ -27,8 +28,10 @@ export interface IndexProgress {
   status: CodebaseStatus;
   /** Files per second over this run. */
   rate: number;
-  /** Seconds left at the current rate, null when unknown. */
+  /** Seconds left at the current rate, null when unknown (always while the walk runs). */
   etaSeconds: number | null;
+  /** How far the run is, 0–100; null while the walk runs (files found so far are no total). */
+  percent: number | null;
   /** Latest warning, if any (the full list stays in the run's summary). */
   lastWarning: IndexWarning | null;
   /** True once at least one batch is committed: the codebase is searchable. */
@@ -71,8 +74,9 @@ export class ProgressMeter {
     const done = Math.max(0, status.indexedFiles - Math.max(0, this.#startFiles));
     const rate = secs > MIN_RATE_SECONDS && done >= MIN_RATE_FILES ? done / secs : 0;
     const left = status.totalFiles - status.indexedFiles;
-    const etaSeconds = rate > 0 && status.currentStage !== 'preparing' ? left / rate : null;
-    this.#pending = { status, rate, etaSeconds, lastWarning: this.#lastWarning, searchable: this.#batches > 0, batches: this.#batches };
+    const etaSeconds = rate > 0 && status.walkDone && status.currentStage !== 'preparing' ? left / rate : null;
+    const percent = status.walkDone ? status.progress : null;
+    this.#pending = { status, rate, etaSeconds, percent, lastWarning: this.#lastWarning, searchable: this.#batches > 0, batches: this.#batches };
     this.#send(status.currentStage === 'complete');
   }
 
