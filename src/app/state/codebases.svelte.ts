@@ -31,6 +31,7 @@ import { CodebaseJobs } from './codebase-jobs.ts';
 import { FolderWatch, type ObserverCtor } from './folder-watch.ts';
 import { queryAccess, requestAccess, type Access } from './folder-access.ts';
 import { indexSettings } from './index-settings.svelte.ts';
+import { filesProgress } from './format.ts';
 
 export type { CodebaseKind, CodebaseRecord } from './codebase-records.ts';
 export type { Access } from './folder-access.ts';
@@ -68,6 +69,29 @@ export interface CodebasesDeps {
   Observer?: ObserverCtor;
   /** What to index (Settings → Indexing), read at the start of every run; default: the worker's defaults. */
   walkSettings?: () => IndexWalkSettings;
+}
+
+/** What a codebase's row counts, and whether an index run is changing it now. */
+export interface RowCounts {
+  files: number;
+  chunks: number;
+  indexing: boolean;
+  /** The counts are the running first index's (the stored info, its size too, is from before it). */
+  fromRun: boolean;
+}
+
+/**
+ * A codebase's files and chunks as its row shows them: the stored index's (re-read at each run's
+ * end), except while its first index runs: nothing was stored when its info was read, so the
+ * run's own counts so far stand in (files done, chunks cut; at most a batch ahead of the store).
+ */
+export function rowCounts(view: CodebaseView): RowCounts | null {
+  const indexing = view.job?.kind === 'index';
+  const p = view.job?.kind === 'index' ? view.job.progress : null;
+  if (p && view.info && view.info.updatedAt === null) {
+    return { files: Math.max(view.info.files, p.status.indexedFiles), chunks: Math.max(view.info.chunks, p.status.totalChunks), indexing, fromRun: true };
+  }
+  return view.info ? { files: view.info.files, chunks: view.info.chunks, indexing, fromRun: false } : null;
 }
 
 function newView(record: CodebaseRecord, access: Access, info: CodebaseInfo | null = null): CodebaseView {
@@ -442,7 +466,7 @@ class Codebases {
           }
           if (Date.now() - lastBroadcast > PROGRESS_BROADCAST_MS) {
             lastBroadcast = Date.now();
-            this.#sync.progress(id, `Indexing in another tab: ${p.status.indexedFiles}/${p.status.totalFiles} files`);
+            this.#sync.progress(id, `Indexing in another tab: ${filesProgress(p.status)}`);
           }
         },
       });

@@ -4,14 +4,14 @@
  * run as they do in the app. The e2e suite covers the same flows over real workers.
  */
 import { describe, expect, it } from 'vitest';
-import { createCodebases, type CodebaseBridge } from './codebases.svelte.ts';
+import { createCodebases, rowCounts, type CodebaseBridge, type CodebaseView } from './codebases.svelte.ts';
 import { CodebaseRecords, type CodebaseRecord } from './codebase-records.ts';
 import type { TabChannel } from './codebase-sync.ts';
 import type { TabMessage } from './tabs.svelte.ts';
 import { notices } from './notices.svelte.ts';
 import type { CodebaseInfo } from '../../../workers/store/api.ts';
 import type { IndexSummary } from '../../core/index/indexer.ts';
-import type { IndexWalkSettings, SourceRef } from '../../../workers/indexer/api.ts';
+import type { IndexProgress, IndexWalkSettings, SourceRef } from '../../../workers/indexer/api.ts';
 
 function info(id: string, files = 0): CodebaseInfo {
   return {
@@ -218,5 +218,24 @@ describe('Codebases', () => {
     expect(reader.cb.dataVersion).toBeGreaterThan(version);
     // A snapshot's files live only in the tab that added it: the reader cannot rescan it.
     expect(reader.cb.sourceFor(id)).toBeNull();
+  });
+});
+
+describe('rowCounts', () => {
+  const progress = (indexedFiles: number, totalChunks: number) =>
+    ({ status: { indexedFiles, totalChunks, totalFiles: 500, walkDone: false }, rate: 0, etaSeconds: null, percent: null, lastWarning: null, searchable: true, batches: 1 }) as unknown as IndexProgress;
+  const view = (o: Partial<CodebaseView>): CodebaseView =>
+    ({ record: { id: 'a', name: 'a' }, access: 'granted', info: info('a'), job: null, interrupted: false, remoteProgress: null, lastSummary: null, error: null, ...o }) as CodebaseView;
+
+  it('counts a first index by its run while it goes (the stored info read 0 before it), then by the store', () => {
+    expect(rowCounts(view({ job: { kind: 'index', progress: progress(331, 1986) } }))).toEqual({ files: 331, chunks: 1986, indexing: true, fromRun: true });
+    expect(rowCounts(view({ job: { kind: 'index', progress: null } }))).toEqual({ files: 0, chunks: 0, indexing: true, fromRun: false });
+    expect(rowCounts(view({ info: info('a', 400) }))).toEqual({ files: 400, chunks: 800, indexing: false, fromRun: false });
+  });
+
+  it('counts a rescan by the stored index, which search sees until its batches land', () => {
+    const indexed = { ...info('a', 400), updatedAt: '2026-01-01T00:00:00Z' };
+    expect(rowCounts(view({ info: indexed, job: { kind: 'index', progress: progress(12, 30) } }))).toEqual({ files: 400, chunks: 800, indexing: true, fromRun: false });
+    expect(rowCounts(view({ info: null }))).toBeNull();
   });
 });

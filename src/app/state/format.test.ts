@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chunkTypeLabel, chunkTypeName, formatBytes, formatCount, formatDuration, formatRate, formatWhen, plural } from './format.ts';
+import { chunkTypeLabel, chunkTypeName, filesProgress, formatBytes, formatCount, formatDuration, formatRate, formatWhen, plural } from './format.ts';
 
 describe('format', () => {
   it('writes a count with its noun, singular only for one', () => {
@@ -20,6 +20,13 @@ describe('format', () => {
   it.each([
     [0, '— files/s'], [3.25, '3.3 files/s'], [120.4, '120 files/s'],
   ])('rate %d → %s', (n, s) => expect(formatRate(n, 'files')).toBe(s));
+  it('shows an index run\'s files as a total only once the walk has ended', () => {
+    expect(filesProgress({ indexedFiles: 331, totalFiles: 1000, walkDone: true })).toBe('331 / 1.0k files');
+    expect(filesProgress({ indexedFiles: 331, totalFiles: 1000, walkDone: false })).toBe('331 of 1.0k+ files found so far');
+    // The walk's count lags it: never "600 / 500".
+    expect(filesProgress({ indexedFiles: 600, totalFiles: 500, walkDone: false })).toBe('600 files · still finding files');
+    expect(filesProgress({ indexedFiles: 0, totalFiles: 0, walkDone: false })).toBe('0 files · still finding files');
+  });
   it('when', () => {
     const now = Date.parse('2025-01-02T12:00:00Z');
     expect(formatWhen(null, now)).toBe('never');

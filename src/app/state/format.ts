@@ -14,6 +14,18 @@ export function plural(n: number, noun: string): string {
   return `${formatCount(n)} ${noun}${Math.round(n) === 1 ? '' : 's'}`;
 }
 
+/**
+ * An index run's files: `331 / 1.0k files` once the folder's walk has ended; before then the
+ * walk's count is only what it found so far, never shown as a total: `331 of 1.0k+ files found
+ * so far` (the count lags the walk, which reports every few hundred files: below that only the
+ * files done are known).
+ */
+export function filesProgress(s: { indexedFiles: number; totalFiles: number; walkDone: boolean }): string {
+  if (s.walkDone) return `${formatCount(s.indexedFiles)} / ${plural(s.totalFiles, 'file')}`;
+  if (s.totalFiles > s.indexedFiles) return `${formatCount(s.indexedFiles)} of ${formatCount(s.totalFiles)}+ files found so far`;
+  return `${plural(s.indexedFiles, 'file')} · still finding files`;
+}
+
 /** `null` or non-finite → '—'; otherwise `45 s`, `3 min 20 s`, `2 h 5 min`. */
 export function formatDuration(seconds: number | null): string {
   if (seconds === null || !Number.isFinite(seconds) || seconds < 0) return '—';
