@@ -5,7 +5,7 @@
  * 1400 px with room to spare. Screens are written to SIFT_SHOTS (default test-results/everyday).
  */
 import { test, expect, type Page } from '@playwright/test';
-import { installPicker, syntheticFixture } from './helpers/opfs-fixture.ts';
+import { installPicker, syntheticFixture, type FixtureFolder } from './helpers/opfs-fixture.ts';
 import { resetApp, searchFor, waitIndexed } from './helpers/app.ts';
 
 const SHOTS = process.env.SIFT_SHOTS ?? 'test-results/everyday';
@@ -68,4 +68,54 @@ test('a first index shows what is known as it runs, and no total before the walk
   const totals = during.flatMap(([, p]) => [...p!.matchAll(/(\S+) \/ (\S+) files?/g)].map((m) => m[2]));
   expect(totals.filter((t) => t !== '2.5k'), JSON.stringify(during)).toEqual([]);
   expect(during.some(([, p]) => /found so far|still finding files/.test(p!)), JSON.stringify(during)).toBe(true);
+});
+
+/** Go functions with names as long as the standard library's (net/http's tests). */
+const LONG_NAMES = [
+  'TestServeFileRejectsInvalidSuffixLengths',
+  'TestTransportDiscardsUnneededConns',
+  'testClientRedirectsByDefaultWithNoEscaping',
+  'TestServerKeepAlivesEnabledResultClose',
+];
+
+function longNames(): FixtureFolder {
+  const body = LONG_NAMES.map((n, i) => `// ${n} checks case ${i} of the outline.\nfunc ${n}(t *testing.T) {\n\tif ${i} > 9 {\n\t\tt.Fatal("outline")\n\t}\n}\n`).join('\n');
+  const files = { 'net/http/serve_test.go': `package http\n\nimport "testing"\n\n${body}`, 'README.md': '# names\n' };
+  return { name: 'long-names', files: Object.fromEntries(Object.entries(files).map(([p, t]) => [p, Buffer.from(t).toString('base64')])) };
+}
+
+/** Names in the outline cut short (their box narrower than their text). */
+async function cutNames(page: Page): Promise<string[]> {
+  return page.getByTestId('viewer-outline').locator('.name').evaluateAll((els) =>
+    els.filter((e) => e.scrollWidth > e.clientWidth + 1 || e.getBoundingClientRect().right > e.closest('nav')!.getBoundingClientRect().right + 1).map((e) => e.textContent ?? ''),
+  );
+}
+
+test('the file viewer\'s outline shows whole definition names at 1400 px and fits a phone', async ({ page }) => {
+  await installPicker(page, { default: longNames() });
+  await page.setViewportSize(WIDE);
+  await resetApp(page);
+  await page.getByRole('button', { name: 'Open folder…' }).click();
+  await waitIndexed(page, 'long-names', 2);
+  await searchFor(page, 'outline');
+  await page.getByTestId('result').first().getByRole('button', { name: 'Open file' }).click();
+  const viewer = page.getByTestId('file-viewer');
+  const outline = viewer.getByTestId('viewer-outline');
+  for (const theme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: theme });
+    await page.setViewportSize(WIDE);
+    await expect(outline.locator('.name')).toHaveText(LONG_NAMES);
+    expect(await cutNames(page)).toEqual([]);
+    // The full name on hover too.
+    await expect(outline.getByRole('button', { name: LONG_NAMES[0] })).toHaveAttribute('title', new RegExp(LONG_NAMES[0]));
+    await page.screenshot({ path: `${SHOTS}/outline-${theme}-wide.png` });
+
+    await page.setViewportSize(PHONE);
+    if (!(await outline.isVisible())) await viewer.getByRole('button', { name: 'Outline' }).click();
+    await expect(outline.locator('.name')).toHaveText(LONG_NAMES);
+    expect(await cutNames(page)).toEqual([]);
+    // Nothing wider than the phone.
+    expect(await viewer.evaluate((d) => d.scrollWidth <= d.clientWidth + 1 && d.getBoundingClientRect().right <= window.innerWidth + 1)).toBe(true);
+    await page.screenshot({ path: `${SHOTS}/outline-${theme}-phone.png` });
+  }
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chunkTypeLabel, chunkTypeName, filesProgress, formatBytes, formatCount, formatDuration, formatRate, formatWhen, plural } from './format.ts';
+import { chunkTypeLabel, chunkTypeName, filesProgress, nameParts, formatBytes, formatCount, formatDuration, formatRate, formatWhen, plural } from './format.ts';
 
 describe('format', () => {
   it('writes a count with its noun, singular only for one', () => {
@@ -26,6 +26,14 @@ describe('format', () => {
     // The walk's count lags it: never "600 / 500".
     expect(filesProgress({ indexedFiles: 600, totalFiles: 500, walkDone: false })).toBe('600 files · still finding files');
     expect(filesProgress({ indexedFiles: 0, totalFiles: 0, walkDone: false })).toBe('0 files · still finding files');
+  });
+  it('cuts a name into the words a line may break between', () => {
+    expect(nameParts('TestServeFileRejects')).toEqual(['Test', 'Serve', 'File', 'Rejects']);
+    expect(nameParts('send_error_page')).toEqual(['send_', 'error_', 'page']);
+    expect(nameParts('Shop.Web.Conn')).toEqual(['Shop.', 'Web.', 'Conn']);
+    expect(nameParts('HTTPServer')).toEqual(['HTTPServer']);
+    expect(nameParts('x')).toEqual(['x']);
+    expect(nameParts('a::b').join('')).toBe('a::b');
   });
   it('when', () => {
     const now = Date.parse('2025-01-02T12:00:00Z');

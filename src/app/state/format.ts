@@ -75,3 +75,12 @@ export function chunkTypeName(chunkType: string, languages: readonly string[]): 
   if (!languages.includes('elixir')) return chunkType;
   return chunkType === 'class' ? 'class or Elixir module' : chunkType === 'interface' ? 'interface or Elixir protocol' : chunkType;
 }
+
+/**
+ * An identifier cut where a line may break in it: before each capital that follows a lower-case
+ * letter or digit, and after `_`, `.`, `:` (`TestServe|File|Rejects`, `send_|error`), so a long
+ * name wraps between its words rather than inside one. Joined, the parts are the name.
+ */
+export function nameParts(name: string): string[] {
+  return name.split(/(?<=[a-z0-9])(?=[A-Z])|(?<=[_.:])(?=.)/);
+}
