@@ -25,7 +25,8 @@ describe('format', () => {
     expect(filesProgress({ indexedFiles: 331, totalFiles: 1000, walkDone: false })).toBe('331 of 1.0k+ files found so far');
     // The walk's count lags it: never "600 / 500".
     expect(filesProgress({ indexedFiles: 600, totalFiles: 500, walkDone: false })).toBe('600 files · still finding files');
-    expect(filesProgress({ indexedFiles: 0, totalFiles: 0, walkDone: false })).toBe('0 files · still finding files');
+    expect(filesProgress({ indexedFiles: 0, totalFiles: 0, walkDone: false })).toBe('finding files');
+    expect(filesProgress({ indexedFiles: 0, totalFiles: 1500, walkDone: false })).toBe('1.5k+ files found so far');
   });
   it('cuts a name into the words a line may break between', () => {
     expect(nameParts('TestServeFileRejects')).toEqual(['Test', 'Serve', 'File', 'Rejects']);

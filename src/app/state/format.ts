@@ -18,10 +18,11 @@ export function plural(n: number, noun: string): string {
  * An index run's files: `331 / 1.0k files` once the folder's walk has ended; before then the
  * walk's count is only what it found so far, never shown as a total: `331 of 1.0k+ files found
  * so far` (the count lags the walk, which reports every few hundred files: below that only the
- * files done are known).
+ * files done are known); with none done yet (a rescan walks before it reads), just what was found.
  */
 export function filesProgress(s: { indexedFiles: number; totalFiles: number; walkDone: boolean }): string {
   if (s.walkDone) return `${formatCount(s.indexedFiles)} / ${plural(s.totalFiles, 'file')}`;
+  if (s.indexedFiles === 0) return s.totalFiles > 0 ? `${formatCount(s.totalFiles)}+ files found so far` : 'finding files';
   if (s.totalFiles > s.indexedFiles) return `${formatCount(s.indexedFiles)} of ${formatCount(s.totalFiles)}+ files found so far`;
   return `${plural(s.indexedFiles, 'file')} · still finding files`;
 }
