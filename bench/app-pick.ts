@@ -200,16 +200,21 @@ export async function pickRound(url: string, files: Array<{ path: string; b64: s
     await page.getByRole('button', { name: 'Open folder…' }).click();
     await page.waitForFunction(() => (window as unknown as { __firstResultAt?: number }).__firstResultAt !== undefined, null, { timeout: 60_000, polling: 50 });
     const cpu1 = browserCpuMs(profile);
-    await page.waitForFunction(() => (window as unknown as { __indexedAt?: number }).__indexedAt !== undefined, null, { timeout: 60_000, polling: 50 }).catch(() => undefined);
+    // The breakdown ends at the first result: the trace stops there (a big folder's whole index would make it huge).
+    if (tracing) {
+      const data = await tracing.stop(traceFile!);
+      const parsed = JSON.parse(data.toString('utf8')) as { traceEvents?: TraceEvent[] } | TraceEvent[];
+      const untilMs = await page.evaluate(() => {
+        const w = window as unknown as { __pickedAt: number; __firstResultAt: number };
+        return w.__firstResultAt - w.__pickedAt;
+      });
+      phases = pickBreakdown(Array.isArray(parsed) ? parsed : parsed.traceEvents ?? [], untilMs);
+    }
+    await page.waitForFunction(() => (window as unknown as { __indexedAt?: number }).__indexedAt !== undefined, null, { timeout: 90_000, polling: 50 }).catch(() => undefined);
     const t = await page.evaluate(() => {
       const w = window as unknown as { __pickedAt: number; __firstResultAt: number; __indexedAt?: number };
       return { picked: w.__pickedAt, first: w.__firstResultAt, indexed: w.__indexedAt ?? null, results: document.querySelectorAll('[data-testid="result"]').length };
     });
-    if (tracing) {
-      const data = await tracing.stop(traceFile!);
-      const parsed = JSON.parse(data.toString('utf8')) as { traceEvents?: TraceEvent[] } | TraceEvent[];
-      phases = pickBreakdown(Array.isArray(parsed) ? parsed : parsed.traceEvents ?? [], t.first - t.picked);
-    }
     return { cpuMs: cpu0 === null || cpu1 === null ? null : cpu1 - cpu0, pickToResultsMs: t.first - t.picked, pickToIndexedMs: t.indexed === null ? null : t.indexed - t.picked, results: t.results, ...(phases ? { phases } : {}) };
   } finally {
     await context.close().catch(() => undefined);

@@ -426,6 +426,99 @@ describe('indexCodebase', () => {
     expect(seen.size).toBe(Object.keys(files).length);
   }, 60_000);
 
+  /**
+   * Files in folders of 100 (`d00/` …), the walk slowed past `slowFrom` folders (each readDir then
+   * waits `delayMs`): a big folder whose walk is far from its end when the run decides its mode,
+   * as a picked folder's walk in the app. `walkEnded()`: whether the last folder has been listed.
+   */
+  function slowWalk(files: Record<string, string>, slowFrom: number, delayMs: number): { source: FileSource; walkEnded(): boolean } {
+    const inner = new MemoryFileSource(files);
+    const dirs = new Set(Object.keys(files).map((p) => p.split('/')[0]!).filter((d) => /^d\d+$/.test(d)));
+    let listed = 0;
+    return {
+      source: {
+        name: inner.name,
+        stat: (p: string) => inner.stat(p),
+        readFile: (p: string) => inner.readFile(p),
+        readDir: async (d: string) => {
+          const n = Number(/^d(\d+)$/.exec(d)?.[1] ?? -1);
+          if (n >= slowFrom) await new Promise((r) => setTimeout(r, delayMs));
+          const out = await inner.readDir(d);
+          if (n >= 0) listed++;
+          return out;
+        },
+      },
+      walkEnded: () => listed === dirs.size,
+    };
+  }
+  const folders = (n: number): Record<string, string> => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < n; i++) files[`d${String(Math.floor(i / 100)).padStart(2, '0')}/mod${i}.py`] = `def handler_${i}(request):\n    return request.value * ${i}\n`;
+    return files;
+  };
+  const header = `\n\ndef parse_header_line(raw):\n    return raw.split(':')\n`;
+
+  it('firstFor: a big folder whose walk goes on answers at once from a file read so far that holds every word, without waiting for the walk', async () => {
+    // 3,000 files: past what a query's reading takes whole (2,000), and its walk slow after the
+    // 12th folder, so the run decides its mode (1,000 files) long before the walk ends. The one
+    // file of the first folders with both words is written first, before the walk's end; the run
+    // used to wait FIRST_FOR_WAIT_MS and then go on in walk order.
+    const files = folders(3000);
+    files['d04/mod450.py'] += header;
+    const { source, walkEnded } = slowWalk(files, 12, 120);
+    const store = await openMemoryStore();
+    const committed: string[][] = [];
+    const seen = new Set<string>();
+    let walkDoneAtFirst: boolean | null = null;
+    let pending = Promise.resolve();
+    await indexCodebase({ source, store, chunker }, {
+      firstFor: 'Parse header',
+      onBatch: () => {
+        walkDoneAtFirst ??= walkEnded();
+        pending = pending.then(async () => {
+          const now = [...(await store.getFiles()).keys()].filter((p) => !seen.has(p));
+          now.forEach((p) => seen.add(p));
+          committed.push(now);
+        });
+      },
+    });
+    await pending;
+    expect(committed[0]).toEqual(['d04/mod450.py']);
+    expect(walkDoneAtFirst).toBe(false);
+    expect(seen.size).toBe(Object.keys(files).length);
+  }, 60_000);
+
+  it('firstFor: once the reading of a folder still being walked is whole, the files not taken yet follow it, its best first', async () => {
+    // 1,500 files: the run starts (on the answer from the first folders' one file with both words)
+    // while the walk goes on; the walk then ends within the reading's limits, and the last
+    // folder's file with both words goes next instead of in walk order, near the run's end.
+    const files = folders(1500);
+    files['d02/mod250.py'] += header;
+    files['d14/mod1490.py'] += header;
+    const { source } = slowWalk(files, 10, 150);
+    const store = await openMemoryStore();
+    const seen = new Set<string>();
+    let pending = Promise.resolve();
+    let committedBeforeLate = -1;
+    await indexCodebase({ source, store, chunker }, {
+      firstFor: 'Parse header',
+      onBatch: () => {
+        pending = pending.then(async () => {
+          const now = [...(await store.getFiles()).keys()];
+          if (committedBeforeLate < 0 && now.includes('d14/mod1490.py')) committedBeforeLate = seen.size;
+          now.forEach((p) => seen.add(p));
+        });
+      },
+    });
+    await pending;
+    expect(committedBeforeLate).toBeGreaterThan(0);
+    expect(committedBeforeLate).toBeLessThan(500);
+    expect(seen.size).toBe(Object.keys(files).length);
+    const plain = await openMemoryStore();
+    await indexCodebase({ source: new MemoryFileSource(files), store: plain, chunker });
+    expect(await snapshot(store)).toEqual(await snapshot(plain));
+  }, 60_000);
+
   it('firstFor: the walk and the reading for the query go on while the store answers its first calls (a new database opening)', async () => {
     const files = repo(80);
     for (const i of [61, 70]) files[`src/mod${i}.py`] += `\n\ndef parse_header_line(raw):\n    return raw.split(':')\n`;

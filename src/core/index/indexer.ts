@@ -205,60 +205,28 @@ export const PROVISIONAL_HASH = 'provisional';
 const FIRST_FOR_MAX_FILES = 2000;
 const FIRST_FOR_MAX_BYTES = 16 << 20;
 /**
- * How long a run that has walked BULK_LOAD_FILES files waits for the walk's end so that a waiting
- * query's files can go first (IndexOptions.firstFor): a folder of 1,000-2,000 files ends its walk
- * within moments (a Chromium folder walk: ~1.5-3k files/s); a bigger one goes on in walk order.
+ * How long a run that has walked BULK_LOAD_FILES files, and whose reading has found no file
+ * holding every word of the waiting query yet, waits for the walk's end so that the query's files
+ * can go first (IndexOptions.firstFor): a folder of 1,000-2,000 files ends its walk within moments
+ * (a Chromium folder walk: ~1.5-3k files/s). A reading that has found such a file answers at once.
  */
 const FIRST_FOR_WAIT_MS = 500;
+/** Files a waiting query's reading has in flight at once. */
+const FIRST_FOR_READS = 16;
 
-/**
- * `files` reordered for a query typed while the run starts (`query`, its scan terms `words`):
- * first the files holding half of the words or more, best first by text/scan-terms.ts
- * rankScanned's rule (the rule `sift mcp` picks a first answer's files by: the rarer words count
- * more, each file weighed by its kind for the query's intent), then the rest holding more of the
- * words first, ties in walk order; with the bytes read for each (handed to the run, so nothing is
- * read twice), and `best`: how many lead the order tied at the best weight (0 when no file holds
- * half the words).
- */
-async function orderForQuery(files: readonly WalkedFile[], query: string, namesCode: boolean, words: readonly string[], read: (f: WalkedFile) => Promise<Uint8Array | null>): Promise<{ order: WalkedFile[]; data: Map<string, Uint8Array>; best: number }> {
-  const data = new Map<string, Uint8Array>();
-  const decoder = new TextDecoder();
-  const patterns = termPatterns(words);
-  const hits: Array<ScannedFile & { language: string }> = [];
-  const held = new Map<string, number>();
-  await Promise.all(files.map(async (f) => {
-    const bytes = await read(f);
-    if (!bytes) return;
-    data.set(f.path, bytes);
-    const text = decoder.decode(bytes);
-    const path = termsIn(f.path, patterns);
-    const { distinct, count, which } = termHits(text, patterns, 1, path.held);
-    held.set(f.path, distinct);
-    if (distinct) hits.push({ path: f.path, which, distinct, count, inPath: path.distinct, factor: 1, language: detectLanguage(f.path, languageNeedsText(f.path) ? text : undefined) });
-  }));
-  const kindOf = (p: string) => fileKind(p, detectLanguage(p));
-  const intent = await queryIntent(query, namesCode, (w) => codeNamedByPaths(files.map((f) => f.path), w, kindOf));
-  for (const h of hits) h.factor = KIND_FACTORS[intent][fileKind(h.path, h.language)];
-  const ranked = rankScanned(hits, words.length, data.size);
-  const first = new Set(ranked.map((r) => r.file.path));
-  const byPath = new Map(files.map((f) => [f.path, f]));
-  const rest = files.map((f, i) => ({ f, i, s: held.get(f.path) ?? 0 })).filter((x) => !first.has(x.f.path)).sort((a, b) => b.s - a.s || a.i - b.i);
-  const top = ranked[0]?.weight;
-  return {
-    order: [...ranked.map((r) => byPath.get(r.file.path)!), ...rest.map((x) => x.f)],
-    data,
-    best: top === undefined ? 0 : ranked.filter((r) => r.weight === top).length,
-  };
-}
-
-/** What a waiting query's reading found (readForQuery). */
+/** What a waiting query's reading found (QueryReading.answer). */
 interface QueryFirst {
-  /** The run's candidates, the query's best files first. */
+  /**
+   * The files walked when it answered, the query's best first: a permutation of the run's
+   * candidates[0, order.length) (the walk may go on past them).
+   */
   order: WalkedFile[];
   /** Every file read, by path (the run takes each from here instead of reading it again). */
   data: Map<string, Uint8Array>;
   /** The first `firstUntil` of `order` are the query's best: the run's first parsed batch. */
   firstUntil: number;
+  /** Whether the best file holds every word of the query. */
+  allWords: boolean;
   /**
    * The first answer comes before the parser: those files, new to the store, as text windows
    * (the chunker's own fallback; no WASM, no grammar to load), written at once and searched by
@@ -270,46 +238,107 @@ interface QueryFirst {
 }
 
 /**
- * A waiting query's files first (IndexOptions.firstFor), in a small run: once the walk has
- * ended (at most FIRST_FOR_MAX_FILES files and FIRST_FOR_MAX_BYTES), every file is read, ordered
- * by the query's words and the best made into text windows. It asks the store nothing, so it
- * runs beside the run's first store calls (on a first visit, beside the new database's open).
- * `drop()`: the run goes on without it (its walk had not ended when the run needed it).
+ * A query typed while the run starts (IndexOptions.firstFor): the run's files are read as the
+ * walk finds them (FIRST_FOR_READS at a time, at most FIRST_FOR_MAX_FILES files and
+ * FIRST_FOR_MAX_BYTES), each checked for the query's scan terms. It asks the store nothing, so
+ * it runs beside the run's first store calls (on a first visit, beside the new database's open)
+ * and its walk. `whole` is true once every file of a walk that ended within those limits has
+ * been read (false: the walk went past them, it failed, or the reading was stopped); `answer()`
+ * orders the files walked by then by what has been read of them.
  */
-function readForQuery(plan: IndexPlan, source: FileSource, query: string, namesCode: boolean, words: readonly string[]): { result: Promise<QueryFirst | null>; walked: Promise<boolean>; drop(): void } {
-  let dropped = false;
-  let walkEnded!: (whole: boolean) => void;
-  /** Whether the walk ended within FIRST_FOR_MAX_FILES (false: it did not, or the reading was dropped). */
-  const walked = new Promise<boolean>((resolve) => (walkEnded = resolve));
-  const result = (async (): Promise<QueryFirst | null> => {
-    let whole = false;
-    try {
-      while (plan.feed && !plan.feed.done && plan.candidates.length <= FIRST_FOR_MAX_FILES && !dropped) await plan.feed.more();
-      whole = !dropped && (!plan.feed || plan.feed.done);
-    } finally {
-      walkEnded(whole);
-    }
-    if (!whole) return null;
-    const files = plan.candidates;
-    let bytes = 0;
-    for (const f of files) bytes += f.size;
-    if (files.length <= FIRST_BATCH_FILES || files.length > FIRST_FOR_MAX_FILES || bytes > FIRST_FOR_MAX_BYTES) return null;
-    const tr = now();
-    const r = await orderForQuery(files, query, namesCode, words, (f) => source.readFile(f.path).catch(() => null));
-    const readMs = now() - tr;
-    measureSince('read-for-query', tr);
-    const firstUntil = Math.min(r.best, FIRST_BATCH_FILES);
+class QueryReading {
+  /** Every file read, by path (handed to the run, so nothing is read twice). */
+  readonly data = new Map<string, Uint8Array>();
+  readonly whole: Promise<boolean>;
+  readonly #hits: Array<ScannedFile & { language: string }> = [];
+  /** How many of the words each file read holds. */
+  readonly #held = new Map<string, number>();
+  readonly #patterns: RegExp[];
+  readonly #t0 = now();
+  #next = 0;
+  #bytes = 0;
+  #stopped = false;
+
+  constructor(
+    private readonly plan: IndexPlan,
+    private readonly source: FileSource,
+    private readonly query: string,
+    private readonly namesCode: boolean,
+    private readonly words: readonly string[],
+  ) {
+    this.#patterns = termPatterns(words);
+    this.whole = this.#read().catch(() => false); // a failed walk is the run's to report
+  }
+
+  /** No more files are read (those in flight are kept). */
+  stop(): void {
+    this.#stopped = true;
+  }
+
+  async #read(): Promise<boolean> {
+    const { plan } = this;
+    let over = false;
+    const decoder = new TextDecoder();
+    const reader = async (): Promise<void> => {
+      for (;;) {
+        while (!this.#stopped && this.#next >= plan.candidates.length && plan.feed && !plan.feed.done) await plan.feed.more();
+        if (this.#stopped || over || this.#next >= plan.candidates.length) return;
+        const f = plan.candidates[this.#next]!;
+        if (this.#next >= FIRST_FOR_MAX_FILES || this.#bytes + f.size > FIRST_FOR_MAX_BYTES) {
+          over = true;
+          return;
+        }
+        this.#next++;
+        this.#bytes += f.size;
+        const bytes = await this.source.readFile(f.path).catch(() => null);
+        if (!bytes) continue;
+        this.data.set(f.path, bytes);
+        const text = decoder.decode(bytes);
+        const path = termsIn(f.path, this.#patterns);
+        const { distinct, count, which } = termHits(text, this.#patterns, 1, path.held);
+        this.#held.set(f.path, distinct);
+        if (distinct) this.#hits.push({ path: f.path, which, distinct, count, inPath: path.distinct, factor: 1, language: detectLanguage(f.path, languageNeedsText(f.path) ? text : undefined) });
+      }
+    };
+    await Promise.all(Array.from({ length: FIRST_FOR_READS }, reader));
+    const whole = !over && !this.#stopped && (!plan.feed || plan.feed.done);
+    if (whole) measureSince('read-for-query', this.#t0);
+    return whole;
+  }
+
+  /**
+   * The files walked by now, ordered for the query by what has been read of them: first the
+   * files holding half of the words or more, best first by text/scan-terms.ts rankScanned's rule
+   * (the rule `sift mcp` picks a first answer's files by: the rarer words count more, each file
+   * weighed by its kind for the query's intent), then the rest holding more of the words first,
+   * ties in walk order; the best (those tied at the best weight, at most FIRST_BATCH_FILES) made
+   * into text windows. Null when that many files are all there is (the first batch holds them).
+   */
+  async answer(): Promise<QueryFirst | null> {
+    const files = this.plan.candidates.slice();
+    if (files.length <= FIRST_BATCH_FILES) return null;
+    const kindOf = (p: string) => fileKind(p, detectLanguage(p));
+    const intent = await queryIntent(this.query, this.namesCode, (w) => codeNamedByPaths(files.map((f) => f.path), w, kindOf));
+    const hits = this.#hits.slice();
+    for (const h of hits) h.factor = KIND_FACTORS[intent][fileKind(h.path, h.language)];
+    const ranked = rankScanned(hits, this.words.length, this.data.size);
+    const first = new Set(ranked.map((r) => r.file.path));
+    const byPath = new Map(files.map((f) => [f.path, f]));
+    const rest = files.map((f, i) => ({ f, i, s: this.#held.get(f.path) ?? 0 })).filter((x) => !first.has(x.f.path)).sort((a, b) => b.s - a.s || a.i - b.i);
+    const top = ranked[0]?.weight;
+    const best = top === undefined ? 0 : ranked.filter((r) => r.weight === top).length;
+    const order = [...ranked.map((r) => byPath.get(r.file.path)!), ...rest.map((x) => x.f)];
+    const firstUntil = Math.min(best, FIRST_BATCH_FILES);
     const early: QueryFirst['early'] = [];
-    for (const f of r.order.slice(0, firstUntil)) {
-      const data = r.data.get(f.path);
-      if (!data || plan.stored.has(f.path) || isProbablyBinary(data)) continue;
+    for (const f of order.slice(0, firstUntil)) {
+      const data = this.data.get(f.path);
+      if (!data || this.plan.stored.has(f.path) || isProbablyBinary(data)) continue;
       const text = decodeText(data);
       const language = detectLanguage(f.path, languageNeedsText(f.path) ? text : undefined);
       early.push({ file: { path: f.path, hash: PROVISIONAL_HASH, size: f.size, mtime: f.mtime, language }, ...(await textWindows(f.path, text, language)) });
     }
-    return { order: r.order, data: r.data, firstUntil, early, readMs };
-  })();
-  return { result, walked, drop: () => void (dropped = true) };
+    return { order, data: this.data, firstUntil, allWords: ranked[0]?.file.distinct === this.words.length, early, readMs: now() - this.#t0 };
+  }
 }
 
 /** Warnings a summary lists (the count goes on past them). */
@@ -736,8 +765,7 @@ async function applyPlan(
 
   // A query waiting for this run: its reading needs no store, so it starts beside the store calls below.
   const words = opts.firstFor ? scanTerms(opts.firstFor).slice(0, 16) : [];
-  const forQuery = words.length > 0 ? readForQuery(plan, source, opts.firstFor ?? '', opts.firstForNamesCode === true, words) : null;
-  forQuery?.result.catch(() => undefined); // awaited below, or dropped with the run's own failure
+  const reading = words.length > 0 ? new QueryReading(plan, source, opts.firstFor ?? '', opts.firstForNamesCode === true, words) : null;
   await store.setMeta(META.runState, 'indexing');
   // Every run states the mode it wants: one cut short in bulk mode leaves it set.
   // A first index decides once it has walked BULK_LOAD_FILES files or the whole folder.
@@ -774,26 +802,47 @@ async function applyPlan(
       timings.chunk += now() - tc;
     }
   };
-  // A query waiting for this run: in a small, fully walked run its files go first (IndexOptions.firstFor).
-  let candidates: readonly WalkedFile[] = plan.candidates;
+  // A query waiting for this run: its files go first (IndexOptions.firstFor). `order` is the run's
+  // candidates in the order they are taken: a permutation of plan.candidates[0, order.length), the
+  // walk's later files after it in walk order (fileAt).
+  let order: readonly WalkedFile[] = plan.candidates;
+  const fileAt = (i: number): WalkedFile => (i < order.length ? order[i]! : plan.candidates[i]!);
   let readAlready: Map<string, Uint8Array> | null = null;
-  /** The query's best files lead `candidates`: only they are chunked until they are written. */
+  /** The query's best files lead `order`: only they are chunked until they are written. */
   let firstUntil = 0;
-  // When the walk has ended by now, as the run decides its mode, or ends within
-  // FIRST_FOR_WAIT_MS (a folder of a little over BULK_LOAD_FILES files); else the reading is dropped.
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const walkedInTime = !forQuery ? false
-    : !plan.feed || plan.feed.done ? true
-    : await Promise.race([forQuery.walked, new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), FIRST_FOR_WAIT_MS)))]);
-  clearTimeout(timer);
-  const r = walkedInTime ? await forQuery!.result : null;
-  if (!r) forQuery?.drop();
+  /**
+   * The run started on an answer from a reading not yet whole: once it is, its answer orders
+   * what the run has not taken yet (`ready`; `answer` null: it never became whole).
+   */
+  const late = { ready: false, answer: null as QueryFirst | null };
+  let r: QueryFirst | null = null;
+  if (reading) {
+    if (!plan.feed || plan.feed.done) {
+      r = (await reading.whole) ? await reading.answer() : null;
+    } else {
+      // The walk goes on: an answer from the files read so far when one holds every word;
+      // else the walk's end is waited for, up to FIRST_FOR_WAIT_MS (a folder of a little over
+      // BULK_LOAD_FILES files), and whatever was read then answers.
+      const sofar = await reading.answer();
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const whole = sofar?.allWords ? false : await Promise.race([reading.whole, new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), FIRST_FOR_WAIT_MS)))]);
+      clearTimeout(timer);
+      r = sofar?.allWords ? sofar : await reading.answer();
+      if (!whole) {
+        void reading.whole.then(async (ok) => {
+          late.answer = ok ? await reading.answer() : null;
+          late.ready = true;
+        });
+      }
+    }
+    if (!r) reading.stop();
+  }
   const writer = bulk
-    ? new BatchWriter(store, log, opts.onBatch, WRITE_BATCH_ROWS * BULK_BATCH_FACTOR, FLUSH_INTERVAL_MS * BULK_BATCH_FACTOR, r ? 0 : BULK_EARLY_MS)
+    ? new BatchWriter(store, log, opts.onBatch, WRITE_BATCH_ROWS * BULK_BATCH_FACTOR, FLUSH_INTERVAL_MS * BULK_BATCH_FACTOR, r && r.firstUntil > 0 ? 0 : BULK_EARLY_MS)
     : new BatchWriter(store, log, opts.onBatch);
   if (r) {
     timings.read += r.readMs;
-    candidates = r.order;
+    order = r.order;
     readAlready = r.data;
     firstUntil = r.firstUntil;
     writer.holdFirst = firstUntil > 0;
@@ -828,9 +877,9 @@ async function applyPlan(
   const ahead: Array<Promise<Prepared>> = [];
   let next = 0;
   const fill = (i: number): void => {
-    const end = i < firstUntil ? firstUntil : candidates.length;
+    const end = i < firstUntil ? firstUntil : plan.candidates.length;
     while (ahead.length < concurrency && next < end) {
-      const p = prepare(candidates[next++]!);
+      const p = prepare(fileAt(next++));
       p.catch(() => undefined);
       ahead.push(p);
     }
@@ -839,7 +888,31 @@ async function applyPlan(
   try {
     for (let i = 0; ; i++) {
       // A first index consumes the walk as it goes (plan.feed); otherwise the list is whole.
-      while (plan.feed && !plan.feed.done && i >= candidates.length) await plan.feed.more();
+      while (plan.feed && !plan.feed.done && i >= plan.candidates.length) await plan.feed.more();
+      if (late.ready && !writer.holdFirst) {
+        // The reading became whole after the run had started on an earlier answer: the files
+        // not taken yet follow its order, its best first (as text windows at once, then parsed).
+        late.ready = false;
+        const answer = late.answer;
+        if (answer) {
+          const taken = new Set<string>();
+          const head: WalkedFile[] = [];
+          for (let j = 0; j < next; j++) {
+            head.push(fileAt(j));
+            taken.add(head[j]!.path);
+          }
+          const best = new Set(answer.order.slice(0, answer.firstUntil).map((f) => f.path));
+          const left = answer.order.filter((f) => !taken.has(f.path));
+          let lead = 0;
+          while (lead < left.length && best.has(left[lead]!.path)) lead++;
+          order = [...head, ...left];
+          if (lead > 0) {
+            firstUntil = next + lead;
+            writer.holdFirst = true;
+            await writer.writeNow(answer.early.filter((e) => !taken.has(e.file.path)));
+          }
+        }
+      }
       if (i === firstUntil && writer.holdFirst) {
         // The query's best files are in: they are written (and searchable) before any other
         // file is read ahead or chunked, so nothing competes with that first write.
@@ -849,8 +922,8 @@ async function applyPlan(
         await writer.settle();
         status.currentStage = 'chunking';
       }
-      if (i >= candidates.length) break;
-      const f = candidates[i]!;
+      if (i >= plan.candidates.length) break;
+      const f = fileAt(i);
       log.checkAbort();
       fill(i);
       const prep = await ahead.shift()!;
