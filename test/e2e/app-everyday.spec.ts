@@ -119,3 +119,38 @@ test('the file viewer\'s outline shows whole definition names at 1400 px and fit
     await page.screenshot({ path: `${SHOTS}/outline-${theme}-phone.png` });
   }
 });
+
+/** A Go file whose matching lines are long (a table row, a long call): wider than a phone. */
+function longLines(): FixtureFolder {
+  const wide = `\tconn.SetReadDeadline(time.Now().Add(time.Duration(retries) * defaultReadTimeoutForSlowClients + extraGraceForHandshakes)) // keep the reader alive`;
+  const go = `package http\n\nimport "time"\n\nfunc keepReading(conn Conn, retries int) {\n${wide}\n}\n\nfunc table() []string {\n\treturn []string{"SetReadDeadline", "${'x'.repeat(180)}"}\n}\n`;
+  const files = { 'net/http/deadline.go': go, 'README.md': '# lines\n' };
+  return { name: 'long-lines', files: Object.fromEntries(Object.entries(files).map(([p, t]) => [p, Buffer.from(t).toString('base64')])) };
+}
+
+test('exact and regex results stay within the screen: a long matching line does not widen the page (390 and 1400 px)', async ({ page }) => {
+  await installPicker(page, { default: longLines() });
+  await page.setViewportSize(PHONE);
+  await resetApp(page);
+  await page.getByRole('button', { name: 'Open folder…' }).click();
+  await waitIndexed(page, 'long-lines', 2);
+  for (const [mode, query, theme] of [['Exact', 'SetReadDeadline', 'light'], ['Regex', 'Set\\w+Deadline', 'dark']] as const) {
+    await page.emulateMedia({ colorScheme: theme });
+    await page.getByRole('radio', { name: mode, exact: true }).check();
+    const box = page.getByTestId('search-input');
+    await box.fill(query);
+    await expect(page.getByTestId('grep-summary')).toHaveAttribute('data-query', query);
+    await expect(page.getByTestId('grep-line')).toHaveCount(2);
+    for (const [size, tag] of [[PHONE, 'phone'], [WIDE, 'wide']] as const) {
+      await page.setViewportSize(size);
+      // What sticks out past the screen's right edge (the page scrolled sideways at 390 px).
+      const wider = await page.evaluate(() =>
+        [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1 && !e.closest('code'))
+          .map((e) => `${e.tagName.toLowerCase()}.${e.className}`).slice(0, 8));
+      expect(wider, tag).toEqual([]);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), tag).toBeLessThanOrEqual(size.width);
+      await page.screenshot({ path: `${SHOTS}/grep-${mode.toLowerCase()}-${theme}-${tag}.png` });
+    }
+    await page.setViewportSize(PHONE);
+  }
+});
