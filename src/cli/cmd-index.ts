@@ -151,8 +151,11 @@ async function embedThreads(store: Store, choice: ModelChoice, threads: number):
   }
 }
 
-function progressLine(s: CodebaseStatus): string {
-  return `${s.currentStage.padEnd(10)} ${String(s.progress).padStart(3)}%  files ${s.indexedFiles}/${s.totalFiles}  chunks ${s.totalChunks}${s.warnings ? `  warnings ${s.warnings}` : ''}`;
+/** `sift index`'s progress line. While the walk goes on, its count is the files found so far: no total, no percent. */
+export function progressLine(s: CodebaseStatus): string {
+  const pct = s.walkDone ? `${String(s.progress).padStart(3)}%` : '   …';
+  const files = s.walkDone ? `${s.indexedFiles}/${s.totalFiles}` : `${s.indexedFiles} of ${s.totalFiles}+ found so far`;
+  return `${s.currentStage.padEnd(10)} ${pct}  files ${files}  chunks ${s.totalChunks}${s.warnings ? `  warnings ${s.warnings}` : ''}`;
 }
 
 /** What one `sift index` run did: its `--json` object and its human summary lines. */
