@@ -574,7 +574,7 @@ export class ServedCodebase implements ToolCodebase {
       renameFile: (from, to) => x(() => s.renameFile(from, to)),
       optimizeFts: () => x(() => s.optimizeFts()),
       setBulkLoad: (on) => x(() => s.setBulkLoad(on)),
-      flushTrigrams: () => x(() => s.flushTrigrams()),
+      flushTrigrams: (o?: { unlessUnder?: number }) => x(() => s.flushTrigrams(o)),
     };
   }
 

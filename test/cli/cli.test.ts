@@ -213,7 +213,9 @@ describe('what is indexed: every text file, --include / --exclude, and stats on 
     expect(Object.values(s.kinds).reduce((a, k) => a + k.chunks, 0)).toBe(Object.values(s.languages).reduce((a, l) => a + l.chunks, 0));
     expect(s.structures.total).toBe(s.dbBytes);
     expect(Object.values(s.structures.structures).reduce((a, b) => a + b, 0)).toBe(s.dbBytes);
-    for (const k of ['keyword', 'text', 'trigram', 'chunks', 'files']) expect(s.structures.structures[k], k).toBeGreaterThan(0);
+    for (const k of ['keyword', 'text', 'chunks', 'files']) expect(s.structures.structures[k], k).toBeGreaterThan(0);
+    // A small index's files wait in trigram_pending, with no postings (LAZY_PENDING_BYTES): grep reads them whole.
+    expect(s.structures.structures['trigram']).toBe(0);
     expect(json<SearchJson>(['search', tree, 'arenaAlloc', '--db', tdb, '--json']).results[0]).toMatchObject({ path: 'src/alloc.zig' });
     expect(json<SearchJson>(['search', tree, 'release_the_kraken', '--db', tdb, '--json']).results[0]).toMatchObject({ path: 'bin/release' });
     const text = sift(['stats', tree, '--db', tdb]);

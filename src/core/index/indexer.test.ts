@@ -13,6 +13,8 @@ import { nodeWasmLoader } from '../chunk/grammars-node.ts';
 import type { Store } from '../store/store.ts';
 import { GRAMMARS } from '../chunk/languages.ts';
 import { META } from '../store/meta.ts';
+import { LAZY_PENDING_BYTES } from '../store/trigram-index.ts';
+import { grep } from '../search/grep.ts';
 
 let chunker: Chunker;
 beforeAll(async () => {
@@ -424,6 +426,41 @@ describe('indexCodebase', () => {
     await pending;
     expect([...committed[0]!].sort()).toEqual(['src/mod1030.py', 'src/mod1050.py']);
     expect(seen.size).toBe(Object.keys(files).length);
+  }, 60_000);
+
+  it('a small run leaves its files\' trigrams pending (grep reads them whole, the same lines); a run past LAZY_PENDING_BYTES of pending text writes the segment', async () => {
+    const pending = async (st: Store) => (await st.db.get<{ n: number }>('SELECT count(*) AS n FROM trigram_pending'))!.n;
+    const postings = async (st: Store) => (await st.db.get<{ n: number }>('SELECT count(*) AS n FROM trigram_postings'))!.n;
+    const lines = async (st: Store, pattern: string, mode: 'exact' | 'regex', ignoreCase = false) =>
+      (await grep(st, { pattern, mode, ignoreCase, limit: 1000 })).results.map((r) => `${r.path}:${r.line}:${r.content}`);
+    const small = repo(40);
+    const lazy = await openMemoryStore();
+    await indexCodebase({ source: new MemoryFileSource(small), store: lazy, chunker });
+    expect(await pending(lazy)).toBe(Object.keys(small).length);
+    expect(await postings(lazy)).toBe(0);
+    const flushed = await openMemoryStore();
+    await indexCodebase({ source: new MemoryFileSource(small), store: flushed, chunker });
+    await flushed.flushTrigrams();
+    expect(await pending(flushed)).toBe(0);
+    for (const [pattern, mode, ic] of [['handler_1', 'exact', false], ['Worker3\\d', 'regex', false], ['REQUEST NUMBER 2', 'exact', true]] as const) {
+      const got = await lines(lazy, pattern, mode, ic);
+      expect(got.length, pattern).toBeGreaterThan(0);
+      expect(got, pattern).toEqual(await lines(flushed, pattern, mode, ic));
+    }
+    // Text that does not compress: once the pending files' packed text reaches LAZY_PENDING_BYTES, the run's end writes the segment.
+    let seed = 7;
+    const noise = () => Array.from({ length: 24_000 }, () => {
+      seed ^= seed << 13;
+      seed ^= seed >>> 17;
+      seed ^= seed << 5;
+      return String.fromCharCode(33 + ((seed >>> 0) % 90));
+    }).join('');
+    const big: Record<string, string> = { ...small };
+    for (let i = 0; i < Math.ceil(LAZY_PENDING_BYTES / 20_000) + 2; i++) big[`data/blob${i}.txt`] = noise();
+    await indexCodebase({ source: new MemoryFileSource(big), store: lazy, chunker });
+    expect(await pending(lazy)).toBe(0);
+    expect(await postings(lazy)).toBeGreaterThan(0);
+    expect(await lines(lazy, 'handler_1', 'exact')).toEqual(await lines(flushed, 'handler_1', 'exact'));
   }, 60_000);
 
   /**

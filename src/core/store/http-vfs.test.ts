@@ -72,6 +72,8 @@ beforeAll(async () => {
   const chunker = await Chunker.create({ loadWasm: nodeWasmLoader });
   source = await openNodeStore(join(dir, 'index.db'));
   await indexCodebase({ source: new MemoryFileSource(files()), store: source, chunker });
+  // A small run leaves its files' trigrams pending (LAZY_PENDING_BYTES); publish flushes them (optimizeFts).
+  await source.flushTrigrams();
   const packFile = join(dir, 'pack.sift');
   await source.db.exec(`VACUUM INTO '${packFile}'`);
   // A small page size gives the reader many pages to fetch (publish uses 64 KB).
