@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   CATALOGUE, CODE_MODEL, PROSE_MODEL, RECOMMEND_FAST_AFTER_S, STATIC_CHUNKS_PER_SEC, TRANSFORMER_CHUNKS_PER_SEC_PER_THREAD,
-  estimate, familyRate, formatEstimate, recommended,
+  CHUNKS_PER_FILE_PRIOR, MIN_FILES_TO_PROJECT, estimate, familyRate, formatEstimate, projectChunks, recommended,
 } from './model-catalogue.ts';
 
 const twoCores = { cores: 2, isolated: false };
@@ -44,5 +44,21 @@ describe('model catalogue', () => {
     expect(formatEstimate(25 * 60)).toBe('~25 min');
     expect(formatEstimate(3 * 3600 + 100)).toBe('~3 h');
     expect(formatEstimate(Number.POSITIVE_INFINITY)).toBe('—');
+  });
+
+  it('projects a first index\'s chunks from the files found, before its first files are chunked too', () => {
+    // Not running: what is stored.
+    expect(projectChunks(5000, null)).toBe(5000);
+    // The first answer's files are stored before any file is chunked: the prior stands for them
+    // (it offered MiniLM on the kernel subset's first 1,000 files, then the static model).
+    expect(projectChunks(0, { indexedFiles: 0, totalFiles: 1000, totalChunks: 0 })).toBe(1000 * CHUNKS_PER_FILE_PRIOR);
+    expect(projectChunks(0, { indexedFiles: 3, totalFiles: 1000, totalChunks: 9 })).toBe(1000 * CHUNKS_PER_FILE_PRIOR);
+    // Enough files chunked: their chunks per file.
+    expect(projectChunks(0, { indexedFiles: MIN_FILES_TO_PROJECT, totalFiles: 1000, totalChunks: 23 * MIN_FILES_TO_PROJECT })).toBe(23_000);
+    // Never below what is stored (a rescan), and the stored count once every file is done.
+    expect(projectChunks(40_000, { indexedFiles: 100, totalFiles: 1000, totalChunks: 1000 })).toBe(40_000);
+    expect(projectChunks(700, { indexedFiles: 100, totalFiles: 100, totalChunks: 1000 })).toBe(700);
+    // A folder of a thousand files or more gets the fast model from its first answer on, as at its end.
+    expect(recommended(projectChunks(0, { indexedFiles: 0, totalFiles: 1000, totalChunks: 0 }), twoCores).id).toBe(CODE_MODEL.id);
   });
 });

@@ -121,6 +121,26 @@ export function formatEstimate(seconds: number): string {
 }
 
 /** The model the offer recommends for `chunks` chunks: the fast one when MiniLM would take too long. */
+/**
+ * Chunks a file of a first index is expected to hold until MIN_FILES_TO_PROJECT files are chunked
+ * (the medium corpus: 12 a file, the kernel subset: 23, the eval repositories' median ~10).
+ */
+export const CHUNKS_PER_FILE_PRIOR = 10;
+/** Files chunked before their chunks per file stand for the rest. */
+export const MIN_FILES_TO_PROJECT = 20;
+
+/**
+ * A codebase's chunks once its index ends: `known` (what is stored) for an index that is not
+ * running; while one runs, the files found so far (`totalFiles`, a lower bound while the walk
+ * goes on) at the chunks per file seen so far, or CHUNKS_PER_FILE_PRIOR before
+ * MIN_FILES_TO_PROJECT files are chunked (the first answer's files come before any).
+ */
+export function projectChunks(known: number, run: { indexedFiles: number; totalFiles: number; totalChunks: number } | null | undefined): number {
+  if (!run || run.totalFiles <= run.indexedFiles) return known;
+  const perFile = run.indexedFiles >= MIN_FILES_TO_PROJECT ? run.totalChunks / run.indexedFiles : CHUNKS_PER_FILE_PRIOR;
+  return Math.max(known, Math.round(perFile * run.totalFiles));
+}
+
 export function recommended(chunks: number, device: Device, observed: Readonly<Record<string, number>> = {}): CatalogueModel {
   const prose = estimate(PROSE_MODEL, chunks, device, observed[PROSE_MODEL.id]);
   return prose.seconds > RECOMMEND_FAST_AFTER_S ? CODE_MODEL : PROSE_MODEL;

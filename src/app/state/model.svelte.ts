@@ -20,7 +20,7 @@ import type { ImportedModel, LoadProgress, ModelConfig, ModelInfo, ModelSourceKi
 import { DEFAULT_MODEL_ID } from '../../core/config.ts';
 import { BUNDLED_MODELS_FILE, parseBundledModels, type BundledModel } from '../../core/embed/model-source.ts';
 import { codebases } from './codebases.svelte.ts';
-import { CATALOGUE, estimate, recommended, PROSE_MODEL, type CatalogueModel, type Device, type Estimate } from './model-catalogue.ts';
+import { CATALOGUE, estimate, projectChunks, recommended, PROSE_MODEL, type CatalogueModel, type Device, type Estimate } from './model-catalogue.ts';
 import { handleError, notices } from './notices.svelte.ts';
 import { tabs } from './tabs.svelte.ts';
 
@@ -105,8 +105,7 @@ class Model {
     for (const v of codebases.list) {
       if (v.record.kind === 'pack') continue;
       const st = v.job?.kind === 'index' ? v.job.progress?.status : null;
-      const known = v.info?.chunks ?? 0;
-      n += st && st.indexedFiles > 0 && st.totalFiles > st.indexedFiles ? Math.max(known, Math.round((st.totalChunks * st.totalFiles) / st.indexedFiles)) : known;
+      n += projectChunks(v.info?.chunks ?? 0, st);
     }
     return n;
   }
