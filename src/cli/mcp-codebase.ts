@@ -566,6 +566,9 @@ export class ServedCodebase implements ToolCodebase {
       chunkCount: () => s.chunkCount(),
       writeFiles: (items) => x(async () => {
         const t = performance.now();
+        // During the first index, a file changed or deleted since the run read it is left out:
+        // #storeTouched stores it as it is now (or takes it out), and the run after this one reads it again.
+        if (this.#state === 'indexing') items = items.filter((it) => this.#sameStat(it.file));
         await s.writeFiles(items);
         if (process.env.SIFT_MCP_LOG) this.o.log(`${this.name}: the run wrote ${items.length} files in ${Math.round(performance.now() - t)} ms`);
         if (this.#state === 'indexing') for (const it of items) this.#storedByRun.add(it.file.path);
@@ -596,7 +599,8 @@ export class ServedCodebase implements ToolCodebase {
         const source = this.#source({ sync: true });
         const under = (p: string) => touched.some((t) => p === t || p.startsWith(`${t}/`));
         const files: Array<{ file: WalkedFile; text: string }> = [];
-        for (const f of (await walkFiles(source, this.#walkOptions())).values()) {
+        const walked = await walkFiles(source, this.#walkOptions());
+        for (const f of walked.values()) {
           if (!under(f.path)) continue;
           let data: Uint8Array;
           try {
@@ -608,6 +612,16 @@ export class ServedCodebase implements ToolCodebase {
         }
         const n = await this.#storeAhead(files);
         if (process.env.SIFT_MCP_LOG && n) this.o.log(`${this.name}: stored ${files.map((f) => f.file.path).join(', ')} ahead of the first index (changed)`);
+        // A touched path the walk no longer lists (deleted, renamed away, a folder removed): its
+        // stored files leave the index now too, so search stops finding them before the run ends.
+        const missing = touched.filter((t) => !walked.has(t));
+        if (missing.length) {
+          const gone = [...(await this.#index.getFiles()).keys()].filter((p) => !walked.has(p) && missing.some((t) => p === t || p.startsWith(`${t}/`)));
+          if (gone.length) {
+            await this.#exclusive(() => this.#index.deleteFiles(gone));
+            if (process.env.SIFT_MCP_LOG) this.o.log(`${this.name}: took ${gone.join(', ')} out of the index ahead of the first index (gone)`);
+          }
+        }
       }
     })().catch((e) => this.o.log(`${this.name}: could not store a changed file ahead: ${message(e)}`)).finally(() => {
       this.#storingTouched = null;

@@ -568,6 +568,35 @@ describe('sift mcp during the first index', () => {
       await c.close();
     }
   }, 180_000);
+
+  it('a file deleted and a file renamed during the first index leave search before the index ends', async () => {
+    const dir = join(work, 'first-gone/repo');
+    bigTree(dir, 1500, 'kappa');
+    const { c, err } = await serve([dir], join(work, 'home-first-gone'), { SIFT_MCP_LOG: '1' });
+    const paths = async (query: string) => (data(await c.callTool({ name: 'search', arguments: { query } })) as { results: Array<{ path: string }> }).results.map((r) => r.path);
+    try {
+      // Both files are in the index (a search stores what it finds ahead of the run).
+      expect(await paths('kappa_handler_0030_5'), err()).toContain('pkg00/m0030.py');
+      expect(await paths('kappa_handler_0060_5'), err()).toContain('pkg00/m0060.py');
+      unlinkSync(join(dir, 'pkg00/m0030.py'));
+      renameSync(join(dir, 'pkg00/m0060.py'), join(dir, 'pkg00/moved.py'));
+      await until(async () => !(await paths('kappa_handler_0030_5')).includes('pkg00/m0030.py'), EDIT_FOUND_MS);
+      await until(async () => {
+        const p = await paths('kappa_handler_0060_5');
+        return p[0] === 'pkg00/moved.py' && !p.includes('pkg00/m0060.py');
+      }, EDIT_FOUND_MS);
+      const g = data(await c.callTool({ name: 'grep', arguments: { pattern: 'def kappa_handler_00[36]0_5\\(', regex: true } })) as { lines: Array<{ path: string }> };
+      expect(g.lines.map((l) => l.path)).toEqual(['pkg00/moved.py']);
+      // Still indexing: these came ahead of the run, not after it.
+      expect((data(await c.callTool({ name: 'status', arguments: {} })) as { codebases: Array<{ state: string }> }).codebases[0].state, err()).toBe('indexing');
+      // The complete index holds neither old path.
+      await until(async () => (data(await c.callTool({ name: 'status', arguments: {} })) as { codebases: Array<{ state: string; pending_changes: number }> }).codebases[0].pending_changes === 0, 120_000);
+      expect(await paths('kappa_handler_0030_5')).not.toContain('pkg00/m0030.py');
+      expect((await paths('kappa_handler_0060_5'))[0]).toBe('pkg00/moved.py');
+    } finally {
+      await c.close();
+    }
+  }, 180_000);
 });
 
 describe('sift mcp with embeddings', () => {
