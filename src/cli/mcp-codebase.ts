@@ -161,6 +161,10 @@ export class ServedCodebase implements ToolCodebase {
   readonly texts = new TextCache(DEFAULT_TEXT_CACHE_CHARS);
   #state: ToolProgress['state'] = 'ready';
   #share = 1;
+  /** During the first index: files its walk has found so far, whether that walk has ended, files the run has stored (#shareNow). */
+  #runWalked = 0;
+  #runWalkDone = false;
+  #runStored = 0;
   #error: string | null = null;
   /** Said in answers: why the index may lag (another writer, a failed run). */
   #lag: string | null = null;
@@ -231,12 +235,33 @@ export class ServedCodebase implements ToolCodebase {
   }
 
   progress(): ToolProgress {
-    return { state: this.#state, indexedShare: this.#share, error: this.#state === 'error' ? this.#error : this.#lag, filesComplete: this.#state === 'indexing' && this.#ready !== null };
+    return { state: this.#state, indexedShare: this.#shareNow(), error: this.#state === 'error' ? this.#error : this.#lag, filesComplete: this.#state === 'indexing' && this.#ready !== null };
+  }
+
+  /**
+   * The share of the folder's files stored. During the first index the run's walk goes on while
+   * it stores (it waits for the reads): until it ends, the files it has found so far are not the
+   * folder's files, so a complete walk of the folder (the latest view's, DiskView; one is walked
+   * once the first answer is made: start) counts them — else a share of the files found so far
+   * would read 99% while most of a big folder is not walked yet.
+   */
+  #shareNow(): number {
+    if (this.#state !== 'indexing' || this.#share === 0 && this.#runStored === 0) return this.#share;
+    let total = Math.max(this.#runWalked, this.#runStored, 1);
+    if (!this.#runWalkDone && this.#ready) total = Math.max(total, this.#ready.fileCount);
+    return Math.min(0.999, this.#runStored / total);
   }
 
   /** Starts the first run (index or catch up) and the semantic leg's loading, in the background. */
   start(): void {
-    if (this.#state === 'indexing') this.#answering = new Promise((r) => setTimeout(r, FIRST_CALL_GRACE_MS).unref());
+    if (this.#state === 'indexing') {
+      this.#answering = new Promise((r) => setTimeout(r, FIRST_CALL_GRACE_MS).unref());
+      // Once no first answer is being made, a walk of the folder (the view grep and read serve)
+      // counts its files for indexed_share while the run's own walk goes on (#shareNow).
+      void this.#yieldToAnswer().then(() => {
+        if (this.#state === 'indexing' && !this.#ready && !this.#closed) void this.#currentView();
+      });
+    }
     void this.refresh();
     void this.#loadVectorLeg();
   }
@@ -764,11 +789,18 @@ export class ServedCodebase implements ToolCodebase {
           // The share answers may rely on: files committed (onBatch) over files walked so far.
           onProgress: (s) => {
             walked = Math.max(walked, s.totalFiles);
+            if (first) {
+              this.#runWalked = walked;
+              this.#runWalkDone = s.walkDone;
+            }
           },
           onBatch: (b) => {
             if (first && stored === 0 && process.env.SIFT_MCP_LOG) this.o.log(`${this.name}: first ${b.files} files stored ${Date.now() - this.#startedAt} ms after the server opened the index`);
             stored += b.files;
-            if (first) this.#share = Math.min(0.999, stored / Math.max(walked, stored, 1));
+            if (first) {
+              this.#runStored = stored;
+              this.#share = Math.min(0.999, stored / Math.max(walked, stored, 1));
+            }
           },
         },
       );

@@ -170,6 +170,11 @@ export class DiskView implements ToolStore {
     return this.walked.size;
   }
 
+  /** Files the walk listed. */
+  get fileCount(): number {
+    return this.walked.size;
+  }
+
   /** The walked file at `path`, or undefined when the walk did not list it. */
   walkedFile(path: string): WalkedFile | undefined {
     return this.walked.get(path);

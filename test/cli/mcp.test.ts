@@ -597,6 +597,37 @@ describe('sift mcp during the first index', () => {
       await c.close();
     }
   }, 180_000);
+
+  it('while the first index walks, indexed_share counts the folder\'s files, not the files the walk has found so far', async () => {
+    // A walk slower than the run's stores: many folders, each with its own ignore rules and one small file.
+    const dir = join(work, 'first-share/repo');
+    rmSync(dir, { recursive: true, force: true });
+    for (let i = 0; i < 3000; i++) {
+      const d = join(dir, `a${i % 10}`, `b${Math.floor(i / 10) % 30}`, `c${i}`);
+      mkdirSync(d, { recursive: true });
+      writeFileSync(join(d, '.gitignore'), Array.from({ length: 40 }, (_, k) => `gen${k}_*/\n*.tmp${k}\n`).join(''));
+      writeFileSync(join(d, `f${i}.py`), `def lambda_fn_${i}():\n    return ${i}\n`);
+    }
+    const { c, err } = await serve([dir], join(work, 'home-first-share'));
+    try {
+      const files = (await walkedFiles(dir)).length;
+      const t0 = Date.now();
+      let seen = 0;
+      for (;;) {
+        const st = (data(await c.callTool({ name: 'status', arguments: {} })) as { codebases: Array<{ state: string; indexed_share: number; files: number }> }).codebases[0];
+        if (st.state !== 'indexing' || Date.now() - t0 > 20_000) break;
+        // (files: the run's stored files so far.)
+        if (st.files > 0) {
+          seen++;
+          expect(st.indexed_share, `${st.files} of ${files} files stored\n${err()}`).toBeLessThanOrEqual(st.files / files + 0.02);
+        }
+        await new Promise((r) => setTimeout(r, 300));
+      }
+      expect(seen, err()).toBeGreaterThan(0);
+    } finally {
+      await c.close();
+    }
+  }, 180_000);
 });
 
 describe('sift mcp with embeddings', () => {
