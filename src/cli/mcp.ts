@@ -13,7 +13,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { TOOL_DEFINITIONS } from '../core/tools/contract.ts';
-import { callTool, type ToolHost } from '../core/tools/run.ts';
+import { callTool, codebasesNamed, type ToolHost } from '../core/tools/run.ts';
 import { CliError, indexPaths, safeText } from './context.ts';
 import { codebaseNames, ServedCodebase, type ServeOptions } from './mcp-codebase.ts';
 import { AjvJsonSchemaValidator } from './mcp-validator.ts';
@@ -71,8 +71,9 @@ export async function runMcp(dirs: string[], o: McpCliOptions): Promise<number> 
   if (timed) log('indexes open');
   const host: ToolHost = {
     codebases: () => codebases,
+    // Only the codebases the call is about: a first answer in one folder does not wait for another's.
     beforeCall: async (tool, wants) => {
-      await Promise.all(codebases.map((c) => c.beforeCall(tool, wants)));
+      await Promise.all(codebasesNamed(codebases, wants.codebase).map((c) => c.beforeCall(tool, wants)));
     },
   };
 

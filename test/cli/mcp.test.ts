@@ -341,6 +341,24 @@ describe('sift mcp over a plain pipe', () => {
 });
 
 describe('sift mcp over two folders', () => {
+  it('a first search in one codebase stores and waits for that codebase only', async () => {
+    const a = join(work, 'two-first/alpha');
+    const b = join(work, 'two-first/beta');
+    bigTree(a, 600, 'omega');
+    bigTree(b, 600, 'omega');
+    const { c, err } = await serve([a, b], join(work, 'home-two-first'), { SIFT_MCP_LOG: '1' });
+    try {
+      const s = data(await c.callTool({ name: 'search', arguments: { query: 'omega_handler_0300_4', codebase: 'alpha' } })) as { results: Array<{ codebase: string; path: string }>; indexed_share: number };
+      expect(s.results[0], err()).toMatchObject({ codebase: 'alpha', path: 'pkg00/m0300.py' });
+      expect(s.indexed_share).toBeLessThan(1);
+      expect(err()).toMatch(/alpha: stored \d+ files ahead of the first index for search "omega_handler_0300_4"/);
+      // beta's first index was not asked to store that search's files (nor was the answer held for it).
+      expect(err()).not.toMatch(/beta: stored \d+ files ahead of the first index for search/);
+    } finally {
+      await c.close();
+    }
+  }, 120_000);
+
   it('indexes both new folders at once, tags entries by codebase and asks which one when a path is in both', async () => {
     const a = join(work, 'two/alpha');
     const b = join(work, 'two/beta');

@@ -88,6 +88,8 @@ export interface CallWants {
   path: string | null;
   /** A search's intent when the call gives one (else its words decide); a symbols call's: code. */
   intent: SearchIntent | null;
+  /** The codebase the call names (its `codebase` argument), or null: every one. */
+  codebase?: string | null;
 }
 
 export interface ToolHost {
@@ -134,9 +136,21 @@ export async function callTool(host: ToolHost, name: string, rawArgs: unknown): 
 
 function callWants(tool: ToolName, raw: Record<string, unknown>): CallWants {
   const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v : null);
-  if (tool === 'search') return { words: str(raw.query), path: null, intent: typeof raw.intent === 'string' ? parseIntent(raw.intent) : null };
-  if (tool === 'symbols') return { words: str(raw.name), path: str(raw.path), intent: 'code' };
-  return { words: null, path: null, intent: null };
+  const codebase = str(raw.codebase);
+  if (tool === 'search') return { words: str(raw.query), path: null, intent: typeof raw.intent === 'string' ? parseIntent(raw.intent) : null, codebase };
+  if (tool === 'symbols') return { words: str(raw.name), path: str(raw.path), intent: 'code', codebase };
+  return { words: null, path: null, intent: null, codebase };
+}
+
+/**
+ * The codebases a call's `codebase` argument names (by name or root), or all of them when it
+ * names none (or none served: the call itself then says so). ToolHost.beforeCall readies only these.
+ */
+export function codebasesNamed<C extends Pick<ToolCodebase, 'name' | 'root'>>(all: readonly C[], wanted: string | null | undefined): readonly C[] {
+  if (wanted === null || wanted === undefined) return all;
+  const w = wanted.trim().replace(/\/+$/, '');
+  const hit = all.filter((c) => c.name === w || (c.root !== null && c.root.replace(/\/+$/, '') === w));
+  return hit.length ? hit : all;
 }
 
 export function errorAnswer(e: unknown): ToolAnswer {
