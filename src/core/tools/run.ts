@@ -148,9 +148,14 @@ function callWants(tool: ToolName, raw: Record<string, unknown>): CallWants {
  */
 export function codebasesNamed<C extends Pick<ToolCodebase, 'name' | 'root'>>(all: readonly C[], wanted: string | null | undefined): readonly C[] {
   if (wanted === null || wanted === undefined) return all;
-  const w = wanted.trim().replace(/\/+$/, '');
-  const hit = all.filter((c) => c.name === w || (c.root !== null && c.root.replace(/\/+$/, '') === w));
+  const hit = matching(all, wanted);
   return hit.length ? hit : all;
+}
+
+/** The codebases `wanted` names: by name, or by root (a trailing slash either way). */
+function matching<C extends Pick<ToolCodebase, 'name' | 'root'>>(all: readonly C[], wanted: string): C[] {
+  const w = wanted.trim().replace(/\/+$/, '');
+  return all.filter((c) => c.name === w || (c.root !== null && c.root.replace(/\/+$/, '') === w));
 }
 
 export function errorAnswer(e: unknown): ToolAnswer {
@@ -166,8 +171,7 @@ function selectCodebases(host: ToolHost, wanted: string | null): readonly ToolCo
   const all = host.codebases();
   if (all.length === 0) throw new ToolInputError('no codebase is being served');
   if (wanted === null) return all;
-  const w = wanted.trim().replace(/\/+$/, '');
-  const hit = all.filter((c) => c.name === w || (c.root !== null && c.root.replace(/\/+$/, '') === w));
+  const hit = matching(all, wanted);
   if (hit.length) return hit;
   throw new ToolInputError(`no codebase "${wanted}"; served: ${all.map((c) => c.name).join(', ')}`);
 }
