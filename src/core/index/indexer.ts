@@ -1004,6 +1004,7 @@ async function applyPlan(
     await writer.settle();
   } finally {
     plan.feed?.stop();
+    reading?.stop(); // an ended or failed run reads nothing more for its query
     // Never leave a write running behind the caller's back (an abort or a fault above).
     await writer.settle().catch(() => undefined);
     await Promise.allSettled(ahead);
