@@ -44,8 +44,8 @@ export const FLUSH_KEYS = 4_000_000;
  * A run's end leaves its files pending (no segment) while every pending file's stored text is
  * under this many packed bytes in all (Store.flushTrigrams's `unlessUnder`): grep then reads them
  * whole, ~1 MB of text at most, where building and writing a segment costs a small index's run
- * ~10% of its time. Go's go/ast, go/parser … (65 files, 212 KB packed): a cold `sift index` 698 ->
- * 659 ms (CPU 910 -> 840), a one-shot exact search's own time 16.7 -> 22.4 ms.
+ * ~10% of its time. Go's go/ast, go/parser … (65 files, 212 KB packed): a cold `sift index` 630 ->
+ * 600 ms (CPU 835 -> 775), a one-shot exact search's own time 16.7 -> 22.4 ms.
  */
 export const LAZY_PENDING_BYTES = 256 * 1024;
 /** More segments than this are merged into one (each query reads every segment). */
