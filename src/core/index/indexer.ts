@@ -228,15 +228,16 @@ interface QueryFirst {
   firstUntil: number;
   /** Whether the best file holds every word of the query. */
   allWords: boolean;
-  /**
-   * The first answer comes before the parser: those files, new to the store, as text windows
-   * (the chunker's own fallback; no WASM, no grammar to load), written at once and searched by
-   * the store as any rows are (files.hash = PROVISIONAL_HASH). Their parsed chunks replace
-   * them in the run's first batch.
-   */
-  early: Array<{ file: FileRecord; chunks: StoredChunkInput[]; text: string; packed: Uint8Array; grams: Uint32Array }>;
   readMs: number;
 }
+
+/**
+ * The first answer comes before the parser: a query's best files, new to the store, as text
+ * windows (the chunker's own fallback; no WASM, no grammar to load), written at once and searched
+ * by the store as any rows are (files.hash = PROVISIONAL_HASH). Their parsed chunks replace them
+ * in the run's first batch.
+ */
+type EarlyFile = { file: FileRecord; chunks: StoredChunkInput[]; text: string; packed: Uint8Array; grams: Uint32Array };
 
 /**
  * A query typed while the run starts (IndexOptions.firstFor): the run's files are read as the
@@ -312,8 +313,8 @@ class QueryReading {
    * files holding half of the words or more, best first by text/scan-terms.ts rankScanned's rule
    * (the rule `sift mcp` picks a first answer's files by: the rarer words count more, each file
    * weighed by its kind for the query's intent), then the rest holding more of the words first,
-   * ties in walk order; the best (those tied at the best weight, at most FIRST_BATCH_FILES) made
-   * into text windows. Null when that many files are all there is (the first batch holds them).
+   * ties in walk order; the best are those tied at the best weight, at most FIRST_BATCH_FILES.
+   * Null when that many files are all there is (the first batch holds them).
    */
   async answer(): Promise<QueryFirst | null> {
     const files = this.plan.candidates.slice();
@@ -329,16 +330,20 @@ class QueryReading {
     const top = ranked[0]?.weight;
     const best = top === undefined ? 0 : ranked.filter((r) => r.weight === top).length;
     const order = [...ranked.map((r) => byPath.get(r.file.path)!), ...rest.map((x) => x.f)];
-    const firstUntil = Math.min(best, FIRST_BATCH_FILES);
-    const early: QueryFirst['early'] = [];
-    for (const f of order.slice(0, firstUntil)) {
+    return { order, data: this.data, firstUntil: Math.min(best, FIRST_BATCH_FILES), allWords: ranked[0]?.file.distinct === this.words.length, readMs: now() - this.#t0 };
+  }
+
+  /** `files` (the answer's best the run writes first), those new to the store, as text windows (EarlyFile). */
+  async early(files: readonly WalkedFile[]): Promise<EarlyFile[]> {
+    const out: EarlyFile[] = [];
+    for (const f of files) {
       const data = this.data.get(f.path);
       if (!data || this.plan.stored.has(f.path) || isProbablyBinary(data)) continue;
       const text = decodeText(data);
       const language = detectLanguage(f.path, languageNeedsText(f.path) ? text : undefined);
-      early.push({ file: { path: f.path, hash: PROVISIONAL_HASH, size: f.size, mtime: f.mtime, language }, ...(await textWindows(f.path, text, language)) });
+      out.push({ file: { path: f.path, hash: PROVISIONAL_HASH, size: f.size, mtime: f.mtime, language }, ...(await textWindows(f.path, text, language)) });
     }
-    return { order, data: this.data, firstUntil, allWords: ranked[0]?.file.distinct === this.words.length, early, readMs: now() - this.#t0 };
+    return out;
   }
 }
 
@@ -709,7 +714,7 @@ class BatchWriter {
    * Write `items` at once, alone, and wait for it: rows searchable now that later batches of
    * the run replace (a store write replaces a path's rows). Not counted as the run's chunks.
    */
-  async writeNow(items: Array<{ file: FileRecord; chunks: StoredChunkInput[]; text: string; packed: Uint8Array; grams: Uint32Array }>): Promise<void> {
+  async writeNow(items: EarlyFile[]): Promise<void> {
     await this.settle();
     if (items.length === 0) return;
     const ts = now();
@@ -824,11 +829,14 @@ async function applyPlan(
       // The walk goes on: an answer from the files read so far when one holds every word;
       // else the walk's end is waited for, up to FIRST_FOR_WAIT_MS (a folder of a little over
       // BULK_LOAD_FILES files), and whatever was read then answers.
-      const sofar = await reading.answer();
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const whole = sofar?.allWords ? false : await Promise.race([reading.whole, new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), FIRST_FOR_WAIT_MS)))]);
-      clearTimeout(timer);
-      r = sofar?.allWords ? sofar : await reading.answer();
+      r = await reading.answer();
+      let whole = false;
+      if (!r?.allWords) {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        whole = await Promise.race([reading.whole, new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), FIRST_FOR_WAIT_MS)))]);
+        clearTimeout(timer);
+        r = await reading.answer();
+      }
       if (!whole) {
         void reading.whole.then(async (ok) => {
           late.answer = ok ? await reading.answer() : null;
@@ -841,13 +849,13 @@ async function applyPlan(
   const writer = bulk
     ? new BatchWriter(store, log, opts.onBatch, WRITE_BATCH_ROWS * BULK_BATCH_FACTOR, FLUSH_INTERVAL_MS * BULK_BATCH_FACTOR, r && r.firstUntil > 0 ? 0 : BULK_EARLY_MS)
     : new BatchWriter(store, log, opts.onBatch);
-  if (r) {
+  if (reading && r) {
     timings.read += r.readMs;
     order = r.order;
     readAlready = r.data;
     firstUntil = r.firstUntil;
     writer.holdFirst = firstUntil > 0;
-    await writer.writeNow(r.early);
+    await writer.writeNow(await reading.early(order.slice(0, firstUntil)));
   }
   // Read + hash + (unless it looks like a rename or an untouched file) chunk, ahead of order.
   const prepare = async (f: WalkedFile): Promise<Prepared> => {
@@ -895,7 +903,7 @@ async function applyPlan(
         // not taken yet follow its order, its best first (as text windows at once, then parsed).
         late.ready = false;
         const answer = late.answer;
-        if (answer) {
+        if (answer && reading) {
           const taken = new Set<string>();
           const head: WalkedFile[] = [];
           for (let j = 0; j < next; j++) {
@@ -910,7 +918,7 @@ async function applyPlan(
           if (lead > 0) {
             firstUntil = next + lead;
             writer.holdFirst = true;
-            await writer.writeNow(answer.early.filter((e) => !taken.has(e.file.path)));
+            await writer.writeNow(await reading.early(left.slice(0, lead)));
           }
         }
       }
