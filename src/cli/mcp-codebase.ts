@@ -602,7 +602,7 @@ export class ServedCodebase implements ToolCodebase {
       renameFile: (from, to) => x(() => s.renameFile(from, to)),
       optimizeFts: () => x(() => s.optimizeFts()),
       setBulkLoad: (on) => x(() => s.setBulkLoad(on)),
-      flushTrigrams: (o?: { unlessUnder?: number }) => x(() => s.flushTrigrams(o)),
+      flushTrigrams: (o?: { unlessFew?: boolean }) => x(() => s.flushTrigrams(o)),
     };
   }
 

@@ -40,7 +40,6 @@ import { META, type MetaKey } from '../store/meta.ts';
 import { packText, type TextCodec } from '../store/text-codec.ts';
 import { chunkListLength, decodeChunks, encodeChunks, isChunkWire, type ChunkList, type ChunkWire } from '../store/chunk-wire.ts';
 import { fileTrigramKeys } from '../text/trigram-keys.ts';
-import { LAZY_PENDING_BYTES } from '../store/trigram-index.ts';
 import { rankScanned, scanTerms, termHits, termPatterns, termsIn, type ScannedFile } from '../text/scan-terms.ts';
 import { codeNamedByPaths, fileKind, queryIntent } from '../text/file-kind.ts';
 import { measureSince } from '../user-timing.ts';
@@ -123,7 +122,7 @@ export interface IndexStore {
   /** Keyword index bulk-load mode (Store.setBulkLoad): on for a big run, off at its end. */
   setBulkLoad?(on: boolean): Promise<void>;
   /** Write the trigram keys of the files written so far to the trigram index (end of a run; Store.flushTrigrams). */
-  flushTrigrams?(o?: { unlessUnder?: number }): Promise<number>;
+  flushTrigrams?(o?: { unlessFew?: boolean }): Promise<number>;
 }
 
 /** The work a run will hand its chunker, as far as the walk knows it (FileChunker.expect). */
@@ -1027,10 +1026,10 @@ async function applyPlan(
   summary.deleted = toDelete.filter((p) => stored.has(p)).length;
 
   // The run's files go into the trigram index now (until then grep treats them as candidates),
-  // unless the files pending are few enough that grep reads them whole (LAZY_PENDING_BYTES).
+  // unless the files pending are few enough that grep reads them whole (store/trigram-index.ts LAZY_PENDING_BYTES).
   if (store.flushTrigrams && log.chunksWritten + toDelete.length > 0) {
     const ts = now();
-    await store.flushTrigrams({ unlessUnder: LAZY_PENDING_BYTES });
+    await store.flushTrigrams({ unlessFew: true });
     timings.store += now() - ts;
   }
 

@@ -963,16 +963,11 @@ export class Store {
    * Index the trigrams of every file written since the last flush (this connection's keys in
    * memory, any other pending file read back from file_text) into one new segment; merge the
    * segments when there are more than MAX_SEGMENTS. The indexer calls it at the end of a run
-   * (`unlessUnder`: not while the pending files' packed text is under that many bytes, which grep
-   * reads whole meanwhile); writeFiles calls it when FLUSH_KEYS keys wait in memory. Returns the
-   * files indexed.
+   * (`unlessFew`: not while the pending files are few, TrigramIndex.few: grep reads them whole
+   * meanwhile); writeFiles calls it when FLUSH_KEYS keys wait in memory. Returns the files indexed.
    */
-  async flushTrigrams(o: { unlessUnder?: number } = {}): Promise<number> {
-    if (o.unlessUnder) {
-      // What grep would read whole instead: the pending files' stored text (length() reads no overflow page).
-      const row = await this.db.get<{ bytes: number }>('SELECT coalesce(sum(length(f.data)), 0) AS bytes FROM trigram_pending p JOIN file_text f ON f.id = p.id');
-      if ((row?.bytes ?? 0) < o.unlessUnder) return 0;
-    }
+  async flushTrigrams(o: { unlessFew?: boolean } = {}): Promise<number> {
+    if (o.unlessFew && (await this.trigrams.few(this.db))) return 0;
     const n = await this.db.transaction((tx) => this.trigrams.flush(tx));
     this.trigrams.flushed();
     await this.db.transaction((tx) => this.trigrams.merge(tx));

@@ -42,7 +42,7 @@ import { unpackText } from './text-codec.ts';
 export const FLUSH_KEYS = 4_000_000;
 /**
  * A run's end leaves its files pending (no segment) while every pending file's stored text is
- * under this many packed bytes in all (Store.flushTrigrams's `unlessUnder`): grep then reads them
+ * under this many packed bytes in all (Store.flushTrigrams's `unlessFew`, TrigramIndex.few): grep then reads them
  * whole, ~1 MB of text at most, where building and writing a segment costs a small index's run
  * ~10% of its time. Go's go/ast, go/parser … (65 files, 212 KB packed): a cold `sift index` 630 ->
  * 600 ms (CPU 835 -> 775), a one-shot exact search's own time 16.7 -> 22.4 ms.
@@ -470,6 +470,15 @@ export class TrigramIndex {
       this.#memory.delete(id);
     }
     this.#tx = [];
+  }
+
+  /**
+   * Whether the pending files are few enough to leave pending: their stored text, which grep
+   * reads whole meanwhile, is under LAZY_PENDING_BYTES packed (length() reads no overflow page).
+   */
+  async few(db: Queryable): Promise<boolean> {
+    const row = await db.get<{ bytes: number }>('SELECT coalesce(sum(length(f.data)), 0) AS bytes FROM trigram_pending p JOIN file_text f ON f.id = p.id');
+    return (row?.bytes ?? 0) < LAZY_PENDING_BYTES;
   }
 
   /**
