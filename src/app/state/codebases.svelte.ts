@@ -86,8 +86,9 @@ export interface RowCounts {
  * run's own counts so far stand in (files done, chunks cut; at most a batch ahead of the store).
  */
 export function rowCounts(view: CodebaseView): RowCounts | null {
-  const indexing = view.job?.kind === 'index';
-  const p = view.job?.kind === 'index' ? view.job.progress : null;
+  const job = view.job?.kind === 'index' ? view.job : null;
+  const indexing = job !== null;
+  const p = job?.progress ?? null;
   if (p && view.info && view.info.updatedAt === null) {
     return { files: Math.max(view.info.files, p.status.indexedFiles), chunks: Math.max(view.info.chunks, p.status.totalChunks), indexing, fromRun: true };
   }
