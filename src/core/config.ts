@@ -130,6 +130,14 @@ export const KIND_FACTORS = {
   any: { code: 1, test: 1, docs: 1, config: 1, generated: 1, example: 1 },
 } as const;
 /**
+ * A question's test words ("split test files across machines", "skipped tests") ask for code
+ * when at least this share of the codebase's code pieces hold "test" or "tests"
+ * (search/bm25.ts testWordCodeShare): a test runner's or mocking library's code is about tests.
+ * Session 18: vitest 0.32, mockito 0.18; the other 77 repositories of the repos eval and the
+ * fresh question sets 0.11 (okhttp) or less, most under 0.05.
+ */
+export const TEST_WORD_CODE_SHARE = 0.15;
+/**
  * KIND_FACTORS' code row for a code question that reads as one function's doc comment
  * (query.ts readsAsDocComment): its answer is that function wherever the path rules put its
  * file, and they are coarse there (a documented helper among tests, such as Rust's

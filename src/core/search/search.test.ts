@@ -370,6 +370,39 @@ describe('test words a codebase names its own code with', () => {
   }, 60_000);
 });
 
+describe("a test runner's test words", () => {
+  // A test runner's sequencer (its code is about tests) and its own end-to-end test of it; the
+  // same files in a codebase whose code seldom writes "test" (an application with one test).
+  const runner = (isRunner: boolean): Record<string, string> => {
+    const files: Record<string, string> = {
+      'packages/runner/src/sequencers/RandomSequencer.ts':
+        'export class RandomSequencer {\n  /** Order the files to run with a seeded shuffle. */\n  sort(files: string[], seed: number): string[] {\n    return shuffle(files, seed);\n  }\n}\n',
+      'test/e2e/sequence-shuffle.test.ts':
+        "import { expect, test } from 'vitest';\n\ntest('test files run in a shuffled order with a seed', async () => {\n  const { stdout } = await runVitest({ sequence: { shuffle: true, seed: 101 } });\n  expect(stdout).toContain('test files');\n});\n",
+    };
+    const n = isRunner ? 6 : 0;
+    for (let i = 0; i < n; i++) files[`packages/runner/src/collect${i}.ts`] = `/** Collect the tests of a test file (${i}). */\nexport function collectTests${i}(file: string): string[] {\n  return parseTests(file);\n}\n`;
+    for (let i = 0; i < 8 - n; i++) files[`packages/runner/src/render${i}.ts`] = `/** Render the page (${i}). */\nexport function renderPage${i}(page: string): string {\n  return draw(page);\n}\n`;
+    return files;
+  };
+
+  it('ask for code where the code is about tests, for tests elsewhere; "tests for …" asks for tests in both', async () => {
+    for (const isRunner of [true, false]) {
+      const s = await openMemoryStore();
+      try {
+        await writeChunkedFiles(s, chunker, runner(isRunner));
+        const searcher = new Searcher(s);
+        const res = await searcher.search('run test files in a shuffled order using a seed', { mode: 'bm25', limit: 5 });
+        expect(res.results[0]?.path, `a test runner: ${isRunner}`).toBe(isRunner ? 'packages/runner/src/sequencers/RandomSequencer.ts' : 'test/e2e/sequence-shuffle.test.ts');
+        const tests = await searcher.search('tests for the shuffled order with a seed', { mode: 'bm25', limit: 5 });
+        expect(tests.results[0]?.path, `a test runner: ${isRunner}`).toBe('test/e2e/sequence-shuffle.test.ts');
+      } finally {
+        await s.close();
+      }
+    }
+  }, 60_000);
+});
+
 describe('a query with no letter or digit (an operator) is searched as text', () => {
   const OPS: Record<string, string> = {
     'src/Servant/API/Alternative.hs': 'module Servant.API.Alternative where\n\n-- | Union of two APIs.\ndata a :<|> b = a :<|> b\n  deriving (Eq, Show)\ninfixr 3 :<|>\n\ninstance (Semigroup a, Semigroup b) => Semigroup (a :<|> b) where\n  (a :<|> b) <> (a\' :<|> b\') = (a <> a\') :<|> (b <> b\')\n',

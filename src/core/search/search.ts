@@ -137,8 +137,8 @@ export class Searcher {
     // A name lookup or a function's doc comment asks for code, whatever its words ("Tests whether…").
     const docComment = readsAsDocComment(query);
     const namesCode = namesCodeOf(pq, docComment);
-    // "a mock server", "plugin specs": test words this codebase names its own code with ask for code.
-    const intent = options.intent ?? await queryIntent(query, namesCode, (soft) => this.#reading((r) => codeNamedBy(r.db, soft)));
+    // "a mock server", "plugin specs", a test runner's "test files": test words this codebase names its own code with ask for code.
+    const intent = options.intent ?? await queryIntent(query, namesCode, (soft) => this.#reading((r) => codeNamedBy(r.db, soft, this.#keyword.use(r.generation))));
     const mode: SearchMode = options.mode ?? (this.hasVectors ? 'hybrid' : 'bm25');
     const wantBm25 = mode !== 'vector';
     // An operator has no meaning to embed: a literal query is found as text alone (literal.ts).

@@ -411,6 +411,12 @@ export const MIGRATIONS: readonly string[] = [
   `
   UPDATE chunks SET kind = sift_file_kind(path, language) WHERE kind <> sift_file_kind(path, language);
   `,
+  // 20 (issue 35): a JavaScript or CSS bundle in a `dist/` folder (`dist/axios.js`, socket.io's
+  // `client-dist/socket.io.js`) is of kind generated (text/file-kind.ts BUILT_BUNDLE). The rows
+  // stay; only their kind changes.
+  `
+  UPDATE chunks SET kind = sift_file_kind(path, language) WHERE kind <> sift_file_kind(path, language);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fileKind, intentOfQuery, parseFileKind, parseIntent, pieceKind, softTestWords } from './file-kind.ts';
+import { TEST_WORD, codeNamedByPaths, codebaseTestWords, fileKind, intentOfQuery, parseFileKind, parseIntent, pieceKind, softTestWords } from './file-kind.ts';
 
 describe('fileKind', () => {
   it.each([
@@ -46,7 +46,7 @@ describe('fileKind', () => {
     // testing/ packages ship helpers for users' tests; their tests are named as tests. Python's unittest/ is the framework.
     ['numpy/testing/_private/utils.py', 'python', 'code'], ['packages/core/testing/src/fake_async.ts', 'typescript', 'code'], ['testing/test_assertion.py', 'python', 'test'],
     ['python3.11/unittest/case.py', 'python', 'code'], ['python3.11/unittest/test/test_case.py', 'python', 'test'], ['src/unittest/parser.cc', 'cpp', 'test'], ['llvm/unittests/ADT/APInt.cpp', 'cpp', 'test'],
-    ['include/spdlog/fmt/bundled/format.h', 'cpp', 'code'], ['javalin/src/main/java/io/javalin/plugin/bundled/CorsPlugin.kt', 'kotlin', 'code'], ['pip/_vendor/rich/console.py', 'python', 'generated'], ['index.d.ts', 'typescript', 'generated'], ['src/types.d.cts', 'typescript', 'generated'], ['lib/dom.d.mts', 'typescript', 'generated'], ['src/d.ts', 'typescript', 'code'], ['src/Latest/A.cs', 'csharp', 'code'], ['src/Contests/A.cs', 'csharp', 'code'], ['src/RequestsTests.cs', 'csharp', 'test'], ['src/Manifests/A.cs', 'csharp', 'code'],
+    ['include/spdlog/fmt/bundled/format.h', 'cpp', 'code'], ['javalin/src/main/java/io/javalin/plugin/bundled/CorsPlugin.kt', 'kotlin', 'code'], ['pip/_vendor/rich/console.py', 'python', 'generated'], ['packages/socket.io/client-dist/socket.io.js', 'javascript', 'generated'], ['dist/axios.cjs', 'javascript', 'generated'], ['dist/esm/index.mjs', 'javascript', 'generated'], ['dist-cli/main.mjs', 'javascript', 'generated'], ['dist/style.css', 'css', 'generated'], ['src/cmd/dist/build.go', 'go', 'code'], ['src/distance.js', 'javascript', 'code'], ['src/redistribute/a.js', 'javascript', 'code'], ['index.d.ts', 'typescript', 'generated'], ['src/types.d.cts', 'typescript', 'generated'], ['lib/dom.d.mts', 'typescript', 'generated'], ['src/d.ts', 'typescript', 'code'], ['src/Latest/A.cs', 'csharp', 'code'], ['src/Contests/A.cs', 'csharp', 'code'], ['src/RequestsTests.cs', 'csharp', 'test'], ['src/Manifests/A.cs', 'csharp', 'code'],
   ])('%s (%s) → %s', (p, lang, want) => expect(fileKind(p, lang)).toBe(want));
 });
 
@@ -78,6 +78,18 @@ describe('intent', () => {
     expect(intentOfQuery('simulating network delay for a mock server', false)).toBe('test');
     expect(intentOfQuery('simulating network delay for a mock server', false, ['mock'])).toBe('code');
     expect(intentOfQuery('an example of plugin specs', false, ['specs'])).toBe('example');
+    // Test words a test runner's code is about: asked about (TEST_WORD), not when tests of something are asked for.
+    expect(codebaseTestWords('split test files across several CI machines')).toEqual([TEST_WORD]);
+    expect(codebaseTestWords('report handles a test file leaves open, and its mocks')).toEqual([TEST_WORD, 'mocks']);
+    expect(codebaseTestWords('simulating network delay for a mock server')).toEqual(['mock']);
+    expect(codebaseTestWords('tests for the random sequencer')).toEqual([]);
+    expect(codebaseTestWords('unit tests of the parser')).toEqual([]);
+    expect(codebaseTestWords('test helpers that build a server')).toEqual([]);
+    expect(codebaseTestWords('where the router is handled')).toEqual([]);
+    expect(intentOfQuery('split test files across several CI machines', false)).toBe('test');
+    expect(intentOfQuery('split test files across several CI machines', false, [TEST_WORD])).toBe('code');
+    expect(intentOfQuery('skipped tests and their hooks, with an example', false, [TEST_WORD])).toBe('example');
+    expect(codeNamedByPaths(['android-test-app/src/main/Main.kt'], [TEST_WORD], () => 'code')).toBe(false);
     // Configuration asked for itself; in a question about what code does with it, code.
     expect(intentOfQuery('how do I configure the logger', false)).toBe('config');
     expect(intentOfQuery('configuring webpack for production', false)).toBe('config');

@@ -55,6 +55,13 @@ export function parseIntent(s: string): SearchIntent | null {
  * JavaScript library's `index.d.ts`, which holds every word of its documented API).
  */
 const GENERATED_DIR = /(^|\/)(vendor|_vendor|vendored|third[_-]?party|thirdparty|external|extern|node_modules|bower_components|Pods|Carthage|__generated__|generated|gen|autogen|single_include|amalgamation)\//i;
+/**
+ * A JavaScript or CSS bundle a build wrote into a `dist/` folder (`dist/axios.js`, socket.io's
+ * `client-dist/socket.io.js`, `dist-cli/main.mjs`): one file of a whole package's code, which
+ * holds every word of the sources it was built from. Only scripts and styles: Go's `cmd/dist/`
+ * is the toolchain's own source.
+ */
+const BUILT_BUNDLE = /(^|\/)(dist|[\w.-]+-dist|dist-[\w.-]+)\/(?:[^/]+\/)*[^/]+\.(?:[cm]?js|css)$/i;
 /** A TypeScript declaration file (`index.d.ts`, `types.d.cts`). */
 const DECLARATION_FILE = /\.d\.[cm]?ts$/i;
 const GENERATED_NAME = new RegExp(String.raw`${DECLARATION_FILE.source}|\.pb\.go$|\.pb\.(cc|h)$|_pb2(_grpc)?\.pyi?$|[._-]generated\.[^/.]+$|\.gen\.[^/.]+$|\.g\.dart$|\.freezed\.dart$|\.min\.(js|css)$|\.designer\.cs$|_string\.go$|zz_generated[^/]*$|[._-]amalgamation\.[^/.]+$`, 'i');
@@ -138,7 +145,7 @@ export function fileKind(path: string, language: string): FileKind {
 }
 
 function judgeKind(path: string, language: string): FileKind {
-  if (GENERATED_DIR.test(path) || GENERATED_NAME.test(path)) return 'generated';
+  if (GENERATED_DIR.test(path) || GENERATED_NAME.test(path) || BUILT_BUNDLE.test(path)) return 'generated';
   if (TEST_DIR.test(path) || TEST_PROJECT_DIR.test(path) || TEST_NAME.test(path)) return 'test';
   if (language !== 'python' && UNITTEST_DIR.test(path)) return 'test';
   if (EXAMPLE_DIR.test(path) || EXAMPLE_SUFFIX_DIR.test(path) || STORY.test(path)) return 'example';
@@ -167,8 +174,20 @@ export function pieceKind(kind: FileKind, language: string, parent: string | nul
   return INLINE_TEST_MODULE[language]?.test(parent) ? 'test' : kind;
 }
 
-/** Test words that can only ask for tests. */
+/**
+ * Test words: they ask for tests, except in a codebase whose own code is about tests (a test
+ * runner, a mocking library: TEST_WORD_CODEBASE), where "test files", "skipped tests" and "a
+ * test's hooks" name what its code handles.
+ */
 const TEST_ONLY_WORDS = /\b(tests?|testing|tested|unit[- ]?tests?|spec files?|test[- ]?cases?)\b/i;
+/** Tests asked for by what they test ("tests for the sequencer", "unit tests of the parser"): tests even in a test runner's code. */
+const TESTS_OF = /\b(?:unit[- ]|e2e |integration |end-to-end )?tests?\s+(?:for|of)\b/i;
+/**
+ * The word codeNamed is asked about for a question's test words (TEST_ONLY_WORDS): does this
+ * codebase's code hold it as its own vocabulary (search/bm25.ts codeNamedBy: a share of its code
+ * pieces, config.ts TEST_WORD_CODE_SHARE)? A walk's paths cannot tell (codeNamedByPaths: no).
+ */
+export const TEST_WORD = 'test';
 /**
  * Test words a codebase may use for its own code: retrofit's `retrofit-mock/` library ("a mock
  * server"), lazy.nvim's `community/specs.lua` (plugin specs), pytest's `fixtures.py`. They ask for
@@ -192,6 +211,19 @@ export function softTestWords(query: string): string[] {
   const text = query.replace(FOR_TESTS, ' ');
   if (TEST_ONLY_WORDS.test(text)) return [];
   return [...new Set([...text.matchAll(SOFT_TEST_WORDS)].map((m) => m[1].toLowerCase()))];
+}
+
+/**
+ * The test words of a query that asks for tests (intentOfQuery 'test'), which a codebase may hold
+ * as its own vocabulary: its soft test words (softTestWords), or TEST_WORD with them when the
+ * test-only words ask for nothing more than what a test runner's code is about — not "tests
+ * for …" (TESTS_OF) nor test helpers. [] when no codebase can make them ask for code.
+ */
+export function codebaseTestWords(query: string): string[] {
+  const text = query.replace(FOR_TESTS, ' ');
+  if (!TEST_ONLY_WORDS.test(text)) return softTestWords(query);
+  if (TESTS_OF.test(text) || text.search(TEST_HELPERS) >= 0) return [];
+  return [TEST_WORD, ...new Set([...text.matchAll(SOFT_TEST_WORDS)].map((m) => m[1].toLowerCase()))];
 }
 
 /** The words of configuration; alone they ask for it only in a short query (CONFIG_ITSELF). */
@@ -277,6 +309,7 @@ export function intentOfQuery(query: string, namesCode: boolean, codeWords?: rea
   if (namesCode) return 'code';
   let text = query.replace(FOR_TESTS, ' ').replace(CONFIG_AS_CODE, ' $2').replace(CONFIG_FILE_ACTED_ON, (_m, a, b, c) => ` ${a ?? b ?? c} `);
   if (codeWords?.length) text = text.replace(SOFT_TEST_WORDS, (w) => (codeWords.includes(w.toLowerCase()) ? ' ' : w));
+  if (codeWords?.includes(TEST_WORD)) text = text.replace(new RegExp(TEST_ONLY_WORDS.source, 'gi'), ' ');
   const forTests = text.replace(TEST_HELPERS, ' helpers ');
   const helpers = forTests !== text;
   text = forTests;
@@ -293,8 +326,8 @@ export function intentOfQuery(query: string, namesCode: boolean, codeWords?: rea
  */
 export async function queryIntent(query: string, namesCode: boolean, codeNamed: (words: string[]) => boolean | Promise<boolean>): Promise<SearchIntent> {
   const intent = intentOfQuery(query, namesCode);
-  const soft = intent === 'test' ? softTestWords(query) : [];
-  return soft.length && (await codeNamed(soft)) ? intentOfQuery(query, namesCode, soft) : intent;
+  const words = intent === 'test' ? codebaseTestWords(query) : [];
+  return words.length && (await codeNamed(words)) ? intentOfQuery(query, namesCode, words) : intent;
 }
 
 /** A soft test word and its singular or plural (`mock` → mocks, `specs` → spec): the path words codeNamedBy and codeNamedByPaths look for. */
@@ -310,6 +343,7 @@ export function pathWordForms(word: string): string[] {
  */
 export function codeNamedByPaths(paths: Iterable<string>, words: readonly string[], kindOf: (path: string) => FileKind): boolean {
   const list = [...paths];
+  if (words.includes(TEST_WORD)) return false;
   return words.length > 0 && words.every((w) => {
     const forms = new Set(pathWordForms(w));
     return list.some((p) => splitIdentifier(p).some((part) => forms.has(part.toLowerCase())) && kindOf(p) === 'code');
