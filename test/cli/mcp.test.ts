@@ -298,6 +298,13 @@ describe('sift mcp', () => {
     unlinkSync(join(repo, 'config/app.yaml'));
     expect(data(await call('grep', { pattern: 'retries: 3' })).total_matches).toBe(0);
     expect((data(await call('status')) as { codebases: Array<{ files: number; pending_changes: number }> }).codebases[0]).toMatchObject({ files: INDEXED.length, pending_changes: 0 });
+
+    // status asks no run: a file written since is pending until a call indexes it.
+    writeFileSync(join(repo, 'jobs/weekly.py'), 'def weekly_rollup():\n    return "rolled"\n');
+    const pending = async () => (data(await call('status')) as { codebases: Array<{ pending_changes: number }> }).codebases[0].pending_changes;
+    await until(async () => (await pending()) === 1, 10_000);
+    expect((data(await call('search', { query: 'weekly_rollup' })) as { results: Array<{ path: string }> }).results[0]?.path).toBe('jobs/weekly.py');
+    expect(await pending()).toBe(0);
   });
 });
 

@@ -374,6 +374,14 @@ describe('Store (memory)', () => {
     expect(s.dbBytes).toBeGreaterThan(0);
     expect(s.lastIndexed).toMatch(/^\d{4}-/);
     expect(await store.chunkTypes()).toEqual(['function']);
+    // Kept while nothing is written; any write (files, embeddings, metas) is seen at the next call.
+    expect(await store.stats()).toBe(s);
+    await store.writeFiles([file('b.ts', 1)]);
+    expect(await store.stats()).toMatchObject({ files: 4, chunks: 5 });
+    await store.putEmbeddings('m1', [{ hash: 'b.ts#0', vector: new Float32Array(4) }]);
+    expect((await store.stats()).embeddedChunks).toBe(2);
+    await store.deleteFiles(['doc.md']);
+    expect(await store.stats()).toMatchObject({ files: 3, chunks: 4 });
   });
 
   it('structureBytes splits the index file into its structures and the rest', async () => {

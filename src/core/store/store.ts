@@ -1121,6 +1121,19 @@ export class Store {
   // ---- stats -----------------------------------------------------------------------
 
   async stats(): Promise<IndexStats> {
+    // The same database state as the last call (no write since, by this connection or another):
+    // the same stats, without their scans of every chunk row (`sift mcp`'s status on a big index).
+    const state = await dbState(this.db);
+    if (this.statsCache?.state === state) return this.statsCache.stats;
+    const stats = await this.readStats();
+    this.statsCache = { state, stats };
+    return stats;
+  }
+
+  /** The last stats() and the database state (dbState) they were read at. */
+  private statsCache: { state: string; stats: IndexStats } | null = null;
+
+  private async readStats(): Promise<IndexStats> {
     const db = this.db;
     let files = 0;
     let bytes = 0;
