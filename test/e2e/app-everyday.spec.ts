@@ -61,6 +61,9 @@ test('a first index shows what is known as it runs, and no total before the walk
   // 1. The row counts while the first index runs: files and chunks so far, "indexing…", never "updated never".
   const stats = seen.map(([s]) => s);
   expect.soft(stats.filter((s) => s.includes('updated never')), JSON.stringify(seen)).toEqual([]);
+  // Before its first files are done the row says it is indexing, not "0 files · 0 chunks".
+  expect.soft(stats.filter((s) => s.includes('|0 files')), JSON.stringify(seen)).toEqual([]);
+  expect.soft(stats.some((s) => s === '0|indexing…'), JSON.stringify(seen)).toBe(true);
   expect.soft(during.some(([s]) => !s.startsWith('0|') && / · indexing…$/.test(s)), JSON.stringify(seen)).toBe(true);
   expect.soft(stats.at(-1)).toMatch(/^2500\|2\.5k files · 15k chunks · index .+ · updated just now$/);
 
