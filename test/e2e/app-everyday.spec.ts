@@ -71,6 +71,8 @@ test('a first index shows what is known as it runs, and no total before the walk
   const totals = during.flatMap(([, p]) => [...p!.matchAll(/(\S+) \/ (\S+) files?/g)].map((m) => m[2]));
   expect(totals.filter((t) => t !== '2.5k'), JSON.stringify(during)).toEqual([]);
   expect(during.some(([, p]) => /found so far|finding files/.test(p!)), JSON.stringify(during)).toBe(true);
+  // No "0 chunks · — files/s" before anything is chunked.
+  expect(during.filter(([, p]) => /· 0 chunks/.test(p!)), JSON.stringify(during)).toEqual([]);
 });
 
 /** Go functions with names as long as the standard library's (net/http's tests). */
