@@ -84,6 +84,8 @@ describe('intent', () => {
     expect(codebaseTestWords('simulating network delay for a mock server')).toEqual(['mock']);
     expect(codebaseTestWords('tests for the random sequencer')).toEqual([]);
     expect(codebaseTestWords('unit tests of the parser')).toEqual([]);
+    expect(codebaseTestWords('integration tests that check test retries')).toEqual([]);
+    expect(codebaseTestWords('run the tests that failed last time first')).toEqual([TEST_WORD]);
     expect(codebaseTestWords('test helpers that build a server')).toEqual([]);
     expect(codebaseTestWords('where the router is handled')).toEqual([]);
     expect(intentOfQuery('split test files across several CI machines', false)).toBe('test');

@@ -180,8 +180,12 @@ export function pieceKind(kind: FileKind, language: string, parent: string | nul
  * test's hooks" name what its code handles.
  */
 const TEST_ONLY_WORDS = /\b(tests?|testing|tested|unit[- ]?tests?|spec files?|test[- ]?cases?)\b/i;
-/** Tests asked for by what they test ("tests for the sequencer", "unit tests of the parser"): tests even in a test runner's code. */
-const TESTS_OF = /\b(?:unit[- ]|e2e |integration |end-to-end )?tests?\s+(?:for|of)\b/i;
+/**
+ * Tests asked for by what they test ("tests for the sequencer") or by their kind ("unit tests of the
+ * parser", "integration tests that check retries"): tests even in a test runner's code, whose own
+ * words are "test files", "failing tests", "the tests that failed last time".
+ */
+const TESTS_OF = /\b(?:(?:unit|integration|e2e|end-to-end|functional|regression)[- ]tests?\b|tests?\s+(?:for|of)\b)/i;
 /**
  * The word codeNamed is asked about for a question's test words (TEST_ONLY_WORDS): does this
  * codebase's code hold it as its own vocabulary (search/bm25.ts codeNamedBy: a share of its code
