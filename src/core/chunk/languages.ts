@@ -209,8 +209,8 @@ export interface LanguageSpec {
   /**
    * Constants the tree defines that are no definition of their own (enumerators; Go and Rust
    * `const`s and package-level `var`s; Java `static final` fields and interface constants, C#
-   * `const` and `static readonly` fields; module-level JS/TS `const`s and Python UPPER_CASE
-   * names, module-level or in a module-level class), listed in
+   * `const` and `static readonly` fields; module-level JS/TS `const`s, Python UPPER_CASE names
+   * (module-level or in a module-level class) and typed module-level Python names), listed in
    * `defines` like `constants`. Each query runs only on the nodes that own one of its keyword tokens
    * (the regex finds them in the text), or on the module's statements of one type, so a file
    * is not searched node by node (a whole-tree query cost a quarter of the parse).
@@ -747,11 +747,19 @@ export const LANGUAGE_SPECS: Readonly<Record<string, LanguageSpec>> = {
     lineComment: '#',
     // Module-level `NAME = …` / `NAME: T = …` with an UPPER_CASE name (PEP 8's constants), and
     // the same in a module-level class's body (`class HTTPStatus(IntEnum): NOT_FOUND = 404, …`).
+    // And any module-level name declared with a type (`current_app: FlaskProxy = LocalProxy(…)`,
+    // `_registry: dict[str, Codec] = {}`): a lookup of Flask's `current_app` found its users, never
+    // `globals.py`. Not every binding: `getstate = _inst.getstate` (random.py) and `help =
+    // Helper()` (pydoc.py) would take those names' lookups from their `def`s (session 18).
     constantQueries: [{
       owners: { statement: 'expression_statement', lead: /_*[A-Z][A-Z0-9_]*\s*[:=]/y, inClasses: 'class_definition' },
       atOwner: true,
       query: '(expression_statement (assignment left: (identifier) @name))',
       name: /^_*[A-Z][A-Z0-9_]*$/,
+    }, {
+      owners: { statement: 'expression_statement', lead: /[A-Za-z_][A-Za-z0-9_]*\s*:/y },
+      atOwner: true,
+      query: '(expression_statement (assignment left: (identifier) @name type: (_)))',
     }],
   },
   go: {

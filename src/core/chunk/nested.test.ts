@@ -581,7 +581,7 @@ describe('enumerators and Go / Rust consts are listed as the constants a chunk d
   });
 });
 
-describe('module-level JS / TS consts and Python UPPER_CASE names are constants a chunk defines', () => {
+describe('module-level JS / TS consts and Python UPPER_CASE or typed names are constants a chunk defines', () => {
   it('JavaScript and TypeScript: module-level and exported consts, not locals, requires or functions', async () => {
     const ts = [
       "import { x } from './x';",
@@ -607,7 +607,7 @@ describe('module-level JS / TS consts and Python UPPER_CASE names are constants 
     expect(js.chunks.flatMap((c) => c.defines ?? [])).toEqual(['LIMITS']);
   });
 
-  it('Python: module-level UPPER_CASE assignments, typed or not, not locals or lower-case names', async () => {
+  it('Python: module-level UPPER_CASE assignments, typed or not, and typed lower-case ones; not locals, untyped lower-case names or tuples', async () => {
     const py = [
       'import os',
       '',
@@ -615,6 +615,7 @@ describe('module-level JS / TS consts and Python UPPER_CASE names are constants 
       'DEFAULT_HOST: str = "localhost"',
       '_PRIVATE_LIMIT = 2',
       'logger = object()',
+      'current_app: AppProxy = LocalProxy(_cv_app)',
       'A, B = 1, 2',
       '',
       'def connect(host=DEFAULT_HOST):',
@@ -641,9 +642,11 @@ describe('module-level JS / TS consts and Python UPPER_CASE names are constants 
     ].join('\n');
     const r = await chunker.chunkFile('pkg/net.py', py);
     expect(r.parsed).toBe(true);
-    // Module-level names, and those of module-level classes (decorated too); not a method's
-    // locals, lower-case attributes or a class inside a function.
-    expect(r.chunks.flatMap((c) => c.defines ?? [])).toEqual(['MAX_RETRIES', 'DEFAULT_HOST', '_PRIVATE_LIMIT', 'LEVEL', 'RED', 'GREEN']);
+    // Module-level UPPER_CASE names and typed module-level names (session 18: Flask's
+    // `current_app`), UPPER_CASE names of module-level classes (decorated too); not an untyped
+    // lower-case binding (`logger`), a method's locals, a tuple's names, lower-case class
+    // attributes or a class inside a function.
+    expect(r.chunks.flatMap((c) => c.defines ?? [])).toEqual(['MAX_RETRIES', 'DEFAULT_HOST', '_PRIVATE_LIMIT', 'current_app', 'LEVEL', 'RED', 'GREEN']);
     const lines = py.split('\n');
     for (const c of r.chunks) {
       for (const name of c.defines ?? []) {

@@ -417,6 +417,12 @@ export const MIGRATIONS: readonly string[] = [
   `
   UPDATE chunks SET kind = sift_file_kind(path, language) WHERE kind <> sift_file_kind(path, language);
   `,
+  // 21 (issue 35): a module-level Python name declared with a type is defined where it is declared
+  // (chunk/languages.ts python constantQueries: Flask's `current_app: FlaskProxy = LocalProxy(…)`),
+  // as UPPER_CASE ones were. Python files are re-chunked on the next run.
+  `
+  UPDATE files SET hash = '', mtime = -1 WHERE language = 'python';
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
