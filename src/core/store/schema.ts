@@ -423,6 +423,11 @@ export const MIGRATIONS: readonly string[] = [
   `
   UPDATE files SET hash = '', mtime = -1 WHERE language = 'python';
   `,
+  // 22 (issue 35): a `docs_src/` folder (FastAPI's, Typer's: the programs the documentation
+  // shows) holds examples (text/file-kind.ts EXAMPLE_DIR). The rows stay; only their kind changes.
+  `
+  UPDATE chunks SET kind = sift_file_kind(path, language) WHERE kind <> sift_file_kind(path, language);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

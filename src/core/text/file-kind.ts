@@ -96,10 +96,11 @@ const UNITTEST_DIR = /(^|\/)unittest\//i;
 const TEST_PROJECT_DIR = /(^|\/)(?:[A-Z][a-z]+(?:[A-Z][a-z]+)*(?:Tests|Specs)|[^/]*[^/._-][._-](?:[A-Z][a-z]+|[a-z]+[_-])?(?:[Tt]ests?|[Ss]pecs?|[Bb]ench(?:es|marks?)?)|[^/]*[^/._-][_-][Tt]esting|[Tt]ests?[_-][^/]+)\//;
 const TEST_NAME = /(^|\/)(test_[^/]*|tests?\.[^/.]+|conftest\.py)$|[._-](test|tests|spec|specs|bench|benchmarks?)\.[^/.]+$|\.(test-d|spec-d|e2e-spec|cy)\.[^/.]+$|[a-z0-9](Tests?|Spec|Suite|IT|Benchmarks?)\.(java|kt|kts|scala|swift|cs|groovy|dart|php|m)$|_(test|spec)\.[^/.]+$/;
 /**
- * Examples, samples and demos; not a Java/Kotlin package path's `com/example/` or
+ * Examples, samples and demos (and `docs_src/`: the programs FastAPI's and Typer's documentation
+ * shows); not a Java/Kotlin package path's `com/example/` or
  * `org/sample/` (reverse-domain package names put "example" inside the implementation).
  */
-const EXAMPLE_DIR = /(^|\/)(?<!(?:^|\/)(?:com|org|net|io|dev|edu|gov|co|me|app)\/)(_?examples?|samples?|demos?|playground|tutorials?|cookbook)\//i;
+const EXAMPLE_DIR = /(^|\/)(?<!(?:^|\/)(?:com|org|net|io|dev|edu|gov|co|me|app)\/)(_?examples?|samples?|demos?|playground|tutorials?|cookbook|docs_src)\//i;
 /**
  * Storybook stories: a component rendered in its example states (`Button.stories.tsx`,
  * `.storybook/`), next to the component they show.
