@@ -288,19 +288,18 @@ async function codeCandidates(db: Queryable, query: ProcessedQuery, where: strin
 }
 
 /**
- * Does this codebase name code with every one of `words` (text/file-kind.ts softTestWords): a
+ * Does this codebase name code with every one of `words` (text/file-kind.ts codebaseTestWords): a
  * file or folder of code whose path holds the word or its singular / plural (`retrofit-mock/…`,
- * `community/specs.lua`)? One FTS lookup in the path words per word, stopping at the first code row.
+ * `community/specs.lua`; one FTS lookup in the path words per word, stopping at the first code
+ * row), and for TEST_WORD a share of its code pieces that hold it (testWordCodeShare).
  */
 export async function codeNamedBy(db: Queryable, words: readonly string[], cache?: KeywordCache): Promise<boolean> {
   for (const w of words) {
     if (w === TEST_WORD) {
-      if (cache?.testWordShare == null) {
-        const share = await testWordCodeShare(db);
-        if (!cache) return share >= TEST_WORD_CODE_SHARE && codeNamedBy(db, words.filter((x) => x !== TEST_WORD));
-        cache.testWordShare = share;
-      }
-      if (cache.testWordShare! < TEST_WORD_CODE_SHARE) return false;
+      // A test runner's own words: a share of its code (once per generation when there is a cache).
+      const share = cache?.testWordShare ?? (await testWordCodeShare(db));
+      if (cache) cache.testWordShare = share;
+      if (share < TEST_WORD_CODE_SHARE) return false;
       continue;
     }
     const forms = pathWordForms(w).map((f) => `"${f.replace(/"/g, '')}"`);

@@ -13,6 +13,7 @@ import { ExactIndex } from '../vector/exact.ts';
 import { sha256HexSync } from '../hash/hash.ts';
 import { VECTOR_MIN_SCORE } from '../config.ts';
 import { writeChunkedFiles } from './test-store.ts';
+import { TEST_WORD } from '../text/file-kind.ts';
 import { Searcher, reFuse } from './search.ts';
 import type { SearchResult } from '../types.ts';
 
@@ -396,6 +397,10 @@ describe("a test runner's test words", () => {
         expect(res.results[0]?.path, `a test runner: ${isRunner}`).toBe(isRunner ? 'packages/runner/src/sequencers/RandomSequencer.ts' : 'test/e2e/sequence-shuffle.test.ts');
         const tests = await searcher.search('tests for the shuffled order with a seed', { mode: 'bm25', limit: 5 });
         expect(tests.results[0]?.path, `a test runner: ${isRunner}`).toBe('test/e2e/sequence-shuffle.test.ts');
+        // The rule itself, with and without a Searcher's cache (a store whose reads keep nothing).
+        const { codeNamedBy, KeywordCache } = await import('./bm25.ts');
+        expect(await codeNamedBy(s.db, [TEST_WORD]), `a test runner: ${isRunner}`).toBe(isRunner);
+        expect(await codeNamedBy(s.db, [TEST_WORD], new KeywordCache().use(1)), `a test runner: ${isRunner}`).toBe(isRunner);
       } finally {
         await s.close();
       }
