@@ -132,11 +132,18 @@ export const KIND_FACTORS = {
 /**
  * A question's test words ("split test files across machines", "skipped tests") ask for code
  * when at least this share of the codebase's code pieces hold "test" or "tests"
- * (search/bm25.ts testWordCodeShare): a test runner's or mocking library's code is about tests.
+ * (search/bm25.ts codeWordShare): a test runner's or mocking library's code is about tests.
  * Session 18: vitest 0.32, mockito 0.18; the other 77 repositories of the repos eval and the
  * fresh question sets 0.11 (okhttp) or less, most under 0.05.
  */
 export const TEST_WORD_CODE_SHARE = 0.15;
+/**
+ * A question's "example(s)" ask for code when at least this share of the codebase's code pieces
+ * are named for them, in their names or path (search/bm25.ts codeWordShare): RSpec's `Example`,
+ * `ExampleGroup` (rspec-core 0.25). Session 18, over the repos eval and the fresh sets (99
+ * repositories): next dart-http 0.017, every other one 0.010 or less.
+ */
+export const EXAMPLE_WORD_NAME_SHARE = 0.1;
 /**
  * KIND_FACTORS' code row for a code question that reads as one function's doc comment
  * (query.ts readsAsDocComment): its answer is that function wherever the path rules put its

@@ -27,13 +27,13 @@ import { nameKey, readChunks } from '../store/store.ts';
 import { ftsRowCount } from '../store/fts-totals.ts';
 import { compilePathGlob, PATH_MATCH_FUNCTION } from '../text/path-glob.ts';
 import { identifierParts } from '../text/identifiers.ts';
-import { BM25_COLUMN_WEIGHTS, CODE_CANDIDATES, FILE_SIGNALS, FTS_PLAN_BIG_CAP, FTS_PLAN_CAP, FTS_PLAN_LEAVE_OUT_SHARE, FTS_PLAN_THETA_GUESS, FTS_PLAN_WORD_ENOUGH, KEYWORD_DEFINITION_BOOST, MAX_EXACT_SYMBOL_ROWS, QUALIFIED_TIERS, RERANK_CANDIDATES, RERANK_WEIGHTS, TEST_WORD_CODE_SHARE, TEXT_DEFINITION_TIER } from '../config.ts';
+import { BM25_COLUMN_WEIGHTS, CODE_CANDIDATES, FILE_SIGNALS, FTS_PLAN_BIG_CAP, FTS_PLAN_CAP, FTS_PLAN_LEAVE_OUT_SHARE, FTS_PLAN_THETA_GUESS, FTS_PLAN_WORD_ENOUGH, KEYWORD_DEFINITION_BOOST, MAX_EXACT_SYMBOL_ROWS, QUALIFIED_TIERS, RERANK_CANDIDATES, RERANK_WEIGHTS, EXAMPLE_WORD_NAME_SHARE, TEST_WORD_CODE_SHARE, TEXT_DEFINITION_TIER } from '../config.ts';
 import { lightStem } from '../text/word-forms.ts';
 import { DECLARATION_LINE_SOURCE, PREFIX_MIN_CHARS, describesFunction, fileNameTerms, readsAsDocComment, processQuery, type ProcessedQuery } from './query.ts';
 import { essentialRows, planFts, replan, type BoundedPhrase, type RowProbe } from './fts-plan.ts';
 import { rerank, signalTerms, termMask, type RerankCandidate } from './rerank.ts';
 import { NAMED_LEAF_MIN_TERMS, applyCover, applyFileSignals, applyNamedLeaf, applyPieceKind, applyProse, applySpread, asksHowOrWhere, coverFiles, namedLeafFiles, type FileCandidate } from './signals.ts';
-import { TEST_WORD, asksForDeclarations, fileKind, pathWordForms, pieceKind, type SearchIntent } from '../text/file-kind.ts';
+import { EXAMPLE_WORD, TEST_WORD, asksForDeclarations, fileKind, pathWordForms, pieceKind, type SearchIntent } from '../text/file-kind.ts';
 import { QUALIFIER_RE, definitionRank, docCommentTargets, matchDefinition, wantsDefinitions, type DefinitionMatch } from './symbols.ts';
 import { escapeRegExp } from '../text/regexp.ts';
 
@@ -144,15 +144,15 @@ export class KeywordCache {
   /** Per MATCH expression: its rows, exact when below `cap`, else at least `cap`. */
   readonly #counts = new Map<string, { n: number; cap: number }>();
   tableRows: number | null = null;
-  /** testWordCodeShare of this generation, once asked. */
-  testWordShare: number | null = null;
+  /** codeWordShare of this generation by word, once asked. */
+  readonly wordShares = new Map<string, number>();
 
   /** Start using the cache for a read of `generation`; another generation (or none) empties it. */
   use(generation: number | undefined): KeywordCache | undefined {
     if (generation === undefined || generation !== this.#generation) {
       this.#counts.clear();
       this.tableRows = null;
-      this.testWordShare = null;
+      this.wordShares.clear();
       this.#generation = generation;
     }
     return generation === undefined ? undefined : this;
@@ -291,15 +291,15 @@ async function codeCandidates(db: Queryable, query: ProcessedQuery, where: strin
  * Does this codebase name code with every one of `words` (text/file-kind.ts codebaseTestWords): a
  * file or folder of code whose path holds the word or its singular / plural (`retrofit-mock/…`,
  * `community/specs.lua`; one FTS lookup in the path words per word, stopping at the first code
- * row), and for TEST_WORD a share of its code pieces that hold it (testWordCodeShare).
+ * row), and for TEST_WORD and EXAMPLE_WORD a share of its code pieces (codeWordShare).
  */
 export async function codeNamedBy(db: Queryable, words: readonly string[], cache?: KeywordCache): Promise<boolean> {
   for (const w of words) {
-    if (w === TEST_WORD) {
+    if (w === TEST_WORD || w === EXAMPLE_WORD) {
       // A test runner's own words: a share of its code (once per generation when there is a cache).
-      const share = cache?.testWordShare ?? (await testWordCodeShare(db));
-      if (cache) cache.testWordShare = share;
-      if (share < TEST_WORD_CODE_SHARE) return false;
+      const share = cache?.wordShares.get(w) ?? (await codeWordShare(db, w));
+      cache?.wordShares.set(w, share);
+      if (share < (w === TEST_WORD ? TEST_WORD_CODE_SHARE : EXAMPLE_WORD_NAME_SHARE)) return false;
       continue;
     }
     const forms = pathWordForms(w).map((f) => `"${f.replace(/"/g, '')}"`);
@@ -313,17 +313,20 @@ export async function codeNamedBy(db: Queryable, words: readonly string[], cache
 }
 
 /**
- * The share of this codebase's code pieces that hold "test" or "tests" (a Rust inline test
- * module's pieces are tests: text/file-kind.ts pieceKind). A test runner or a mocking library
+ * The share of this codebase's code pieces that hold "test" or "tests", or whose names or path
+ * hold "example(s)" (a Rust inline test module's pieces are tests: text/file-kind.ts pieceKind). A test runner or a mocking library
  * writes them in a sixth to a third of its code (vitest 32%, mockito 18%); the 77 other codebases
  * of the repository eval and the fresh question sets in at most 11% (okhttp, with its mock web
  * server and test support libraries), most under 5%. Counted once per index generation (KeywordCache).
  */
-export async function testWordCodeShare(db: Queryable): Promise<number> {
+export async function codeWordShare(db: Queryable, word: typeof TEST_WORD | typeof EXAMPLE_WORD): Promise<number> {
   const code = (await db.get<{ n: number }>(`SELECT count(*) AS n FROM chunks WHERE kind = 'code'`))?.n ?? 0;
   if (!code) return 0;
+  // "test": anywhere in the piece; "example": in its names or path only (doc comments' "Examples" headings).
+  const match = word === TEST_WORD ? 'test OR tests' : '{names path_words} : (example OR examples)';
   const rows = await db.all<{ language: string; parent: string | null }>(
-    `SELECT c.language AS language, c.parent AS parent FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid WHERE chunks_fts MATCH 'test OR tests' AND c.kind = 'code'`,
+    `SELECT c.language AS language, c.parent AS parent FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid WHERE chunks_fts MATCH ? AND c.kind = 'code'`,
+    [match],
   );
   return rows.filter((r) => pieceKind('code', r.language, r.parent) === 'code').length / code;
 }

@@ -408,6 +408,34 @@ describe("a test runner's test words", () => {
   }, 60_000);
 });
 
+describe("a test framework's examples", () => {
+  // RSpec calls a test an example: its code is named for them (Example, ExampleGroup), and
+  // "pending examples" asks for that code; elsewhere "examples" asks for the examples folder.
+  const files = (isRunner: boolean): Record<string, string> => {
+    const out: Record<string, string> = {
+      'examples/pending.rb': "# An example of a pending example that passes.\ndescribe 'math' do\n  pending 'adds' do\n    expect(1 + 1).to eq 2\n  end\nend\n",
+      'lib/runner/pending.rb': 'module Runner\n  # A pending example that passes is reported as a failure.\n  module Pending\n    def self.mark_fixed(example)\n      example.fail_pending_fixed\n    end\n  end\nend\n',
+    };
+    for (let i = 0; i < 6; i++) out[isRunner ? `lib/runner/example_group${i}.rb` : `lib/runner/render${i}.rb`] = isRunner
+      ? `module Runner\n  class ExampleGroup${i}\n    def run_examples(reporter)\n      children.each { |c| c.run(reporter) }\n    end\n  end\nend\n`
+      : `module Runner\n  class Render${i}\n    def draw(page)\n      page.paint\n    end\n  end\nend\n`;
+    return out;
+  };
+
+  it('ask for code where the code is named for them, for examples elsewhere', async () => {
+    for (const isRunner of [true, false]) {
+      const s = await openMemoryStore();
+      try {
+        await writeChunkedFiles(s, chunker, files(isRunner));
+        const res = await new Searcher(s).search('pending examples that pass are reported as failures', { mode: 'bm25', limit: 5 });
+        expect(res.results[0]?.path, `a test framework: ${isRunner}`).toBe(isRunner ? 'lib/runner/pending.rb' : 'examples/pending.rb');
+      } finally {
+        await s.close();
+      }
+    }
+  }, 60_000);
+});
+
 describe('a query with no letter or digit (an operator) is searched as text', () => {
   const OPS: Record<string, string> = {
     'src/Servant/API/Alternative.hs': 'module Servant.API.Alternative where\n\n-- | Union of two APIs.\ndata a :<|> b = a :<|> b\n  deriving (Eq, Show)\ninfixr 3 :<|>\n\ninstance (Semigroup a, Semigroup b) => Semigroup (a :<|> b) where\n  (a :<|> b) <> (a\' :<|> b\') = (a <> a\') :<|> (b <> b\')\n',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TEST_WORD, codeNamedByPaths, codebaseTestWords, fileKind, intentOfQuery, parseFileKind, parseIntent, pieceKind, softTestWords } from './file-kind.ts';
+import { EXAMPLE_WORD, TEST_WORD, codeNamedByPaths, codebaseExampleWords, codebaseTestWords, fileKind, intentOfQuery, parseFileKind, parseIntent, pieceKind, softTestWords } from './file-kind.ts';
 
 describe('fileKind', () => {
   it.each([
@@ -92,6 +92,13 @@ describe('intent', () => {
     expect(intentOfQuery('split test files across several CI machines', false, [TEST_WORD])).toBe('code');
     expect(intentOfQuery('skipped tests and their hooks, with an example', false, [TEST_WORD])).toBe('example');
     expect(codeNamedByPaths(['android-test-app/src/main/Main.kt'], [TEST_WORD], () => 'code')).toBe(false);
+    // RSpec's examples are its tests: asked about as such, not examples of something.
+    expect(codebaseExampleWords('report the slowest examples and example groups')).toEqual([EXAMPLE_WORD]);
+    expect(codebaseExampleWords('an example of configuring the client')).toEqual([]);
+    expect(codebaseExampleWords('usage example for the router')).toEqual([]);
+    expect(codebaseExampleWords('a demo app')).toEqual([]);
+    expect(intentOfQuery('pending examples that unexpectedly pass', false)).toBe('example');
+    expect(intentOfQuery('pending examples that unexpectedly pass', false, [EXAMPLE_WORD])).toBe('code');
     // Configuration asked for itself; in a question about what code does with it, code.
     expect(intentOfQuery('how do I configure the logger', false)).toBe('config');
     expect(intentOfQuery('configuring webpack for production', false)).toBe('config');

@@ -194,6 +194,18 @@ const TESTS_OF = /\b(?:(?:unit|integration|e2e|end-to-end|functional|regression)
  */
 export const TEST_WORD = 'test';
 /**
+ * The word codeNamed is asked about for a question's "example(s)": RSpec calls a test an example
+ * (`Example`, `ExampleGroup`, `example_status_persister.rb`), so "pending examples" and "the
+ * slowest examples" name what its code handles. Judged by the share of code pieces whose names or
+ * path hold it (search/bm25.ts codeWordShare, config.ts EXAMPLE_WORD_NAME_SHARE): doc comments
+ * write "Examples" as a heading in many languages, so the pieces' text cannot tell.
+ */
+export const EXAMPLE_WORD = 'example';
+/** The example words a codebase may hold as its own vocabulary ("example", "examples"). */
+const EXAMPLE_WORDS = /\bexamples?\b/gi;
+/** Examples asked for by what they show ("an example of …", "examples for …", "usage example"): examples everywhere. */
+const EXAMPLES_OF = /\b(?:examples?|samples?|demos?)\s+(?:of|for|showing|that shows?)\b|\busage examples?\b/i;
+/**
  * Test words a codebase may use for its own code: retrofit's `retrofit-mock/` library ("a mock
  * server"), lazy.nvim's `community/specs.lua` (plugin specs), pytest's `fixtures.py`. They ask for
  * tests unless this codebase names code with them (search.ts asks the index: codeNamedBy).
@@ -229,6 +241,15 @@ export function codebaseTestWords(query: string): string[] {
   if (!TEST_ONLY_WORDS.test(text)) return softTestWords(query);
   if (TESTS_OF.test(text) || text.search(TEST_HELPERS) >= 0) return [];
   return [TEST_WORD, ...new Set([...text.matchAll(SOFT_TEST_WORDS)].map((m) => m[1].toLowerCase()))];
+}
+
+/**
+ * The example words of a query that asks for examples (intentOfQuery 'example') and names them
+ * as a test runner does ("pending examples", "an example group"), not examples of something
+ * (EXAMPLES_OF): [EXAMPLE_WORD], else [].
+ */
+export function codebaseExampleWords(query: string): string[] {
+  return query.search(EXAMPLE_WORDS) >= 0 && !EXAMPLES_OF.test(query) ? [EXAMPLE_WORD] : [];
 }
 
 /** The words of configuration; alone they ask for it only in a short query (CONFIG_ITSELF). */
@@ -315,6 +336,7 @@ export function intentOfQuery(query: string, namesCode: boolean, codeWords?: rea
   let text = query.replace(FOR_TESTS, ' ').replace(CONFIG_AS_CODE, ' $2').replace(CONFIG_FILE_ACTED_ON, (_m, a, b, c) => ` ${a ?? b ?? c} `);
   if (codeWords?.length) text = text.replace(SOFT_TEST_WORDS, (w) => (codeWords.includes(w.toLowerCase()) ? ' ' : w));
   if (codeWords?.includes(TEST_WORD)) text = text.replace(new RegExp(TEST_ONLY_WORDS.source, 'gi'), ' ');
+  if (codeWords?.includes(EXAMPLE_WORD)) text = text.replace(EXAMPLE_WORDS, ' ');
   const forTests = text.replace(TEST_HELPERS, ' helpers ');
   const helpers = forTests !== text;
   text = forTests;
@@ -331,7 +353,7 @@ export function intentOfQuery(query: string, namesCode: boolean, codeWords?: rea
  */
 export async function queryIntent(query: string, namesCode: boolean, codeNamed: (words: string[]) => boolean | Promise<boolean>): Promise<SearchIntent> {
   const intent = intentOfQuery(query, namesCode);
-  const words = intent === 'test' ? codebaseTestWords(query) : [];
+  const words = intent === 'test' ? codebaseTestWords(query) : intent === 'example' ? codebaseExampleWords(query) : [];
   return words.length && (await codeNamed(words)) ? intentOfQuery(query, namesCode, words) : intent;
 }
 
@@ -348,7 +370,7 @@ export function pathWordForms(word: string): string[] {
  */
 export function codeNamedByPaths(paths: Iterable<string>, words: readonly string[], kindOf: (path: string) => FileKind): boolean {
   const list = [...paths];
-  if (words.includes(TEST_WORD)) return false;
+  if (words.includes(TEST_WORD) || words.includes(EXAMPLE_WORD)) return false;
   return words.length > 0 && words.every((w) => {
     const forms = new Set(pathWordForms(w));
     return list.some((p) => splitIdentifier(p).some((part) => forms.has(part.toLowerCase())) && kindOf(p) === 'code');
