@@ -167,7 +167,7 @@ export class DiskView implements ToolStore {
   }
 
   async fileTextCount(): Promise<number> {
-    return this.walked.size;
+    return this.fileCount;
   }
 
   /** Files the walk listed. */

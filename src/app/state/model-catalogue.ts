@@ -120,7 +120,6 @@ export function formatEstimate(seconds: number): string {
   return `~${Math.round(seconds / 3600)} h`;
 }
 
-/** The model the offer recommends for `chunks` chunks: the fast one when MiniLM would take too long. */
 /**
  * Chunks a file of a first index is expected to hold until MIN_FILES_TO_PROJECT files are chunked
  * (the medium corpus: 12 a file, the kernel subset: 23, the eval repositories' median ~10).
@@ -141,6 +140,7 @@ export function projectChunks(known: number, run: { indexedFiles: number; totalF
   return Math.max(known, Math.round(perFile * run.totalFiles));
 }
 
+/** The model the offer recommends for `chunks` chunks: the fast one when MiniLM would take too long. */
 export function recommended(chunks: number, device: Device, observed: Readonly<Record<string, number>> = {}): CatalogueModel {
   const prose = estimate(PROSE_MODEL, chunks, device, observed[PROSE_MODEL.id]);
   return prose.seconds > RECOMMEND_FAST_AFTER_S ? CODE_MODEL : PROSE_MODEL;
