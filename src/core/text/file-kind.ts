@@ -177,7 +177,7 @@ export function pieceKind(kind: FileKind, language: string, parent: string | nul
 
 /**
  * Test words: they ask for tests, except in a codebase whose own code is about tests (a test
- * runner, a mocking library: TEST_WORD_CODEBASE), where "test files", "skipped tests" and "a
+ * runner, a mocking library: TEST_WORD), where "test files", "skipped tests" and "a
  * test's hooks" name what its code handles.
  */
 const TEST_ONLY_WORDS = /\b(tests?|testing|tested|unit[- ]?tests?|spec files?|test[- ]?cases?)\b/i;
@@ -226,7 +226,11 @@ const INTENT_WORDS: ReadonlyArray<[RegExp, SearchIntent]> = [
  */
 export function softTestWords(query: string): string[] {
   const text = query.replace(FOR_TESTS, ' ');
-  if (TEST_ONLY_WORDS.test(text)) return [];
+  return TEST_ONLY_WORDS.test(text) ? [] : softWordsIn(text);
+}
+
+/** The soft test words `text` holds (lower-case, each once). */
+function softWordsIn(text: string): string[] {
   return [...new Set([...text.matchAll(SOFT_TEST_WORDS)].map((m) => m[1].toLowerCase()))];
 }
 
@@ -238,9 +242,9 @@ export function softTestWords(query: string): string[] {
  */
 export function codebaseTestWords(query: string): string[] {
   const text = query.replace(FOR_TESTS, ' ');
-  if (!TEST_ONLY_WORDS.test(text)) return softTestWords(query);
+  if (!TEST_ONLY_WORDS.test(text)) return softWordsIn(text);
   if (TESTS_OF.test(text) || text.search(TEST_HELPERS) >= 0) return [];
-  return [TEST_WORD, ...new Set([...text.matchAll(SOFT_TEST_WORDS)].map((m) => m[1].toLowerCase()))];
+  return [TEST_WORD, ...softWordsIn(text)];
 }
 
 /**
