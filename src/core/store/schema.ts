@@ -428,6 +428,11 @@ export const MIGRATIONS: readonly string[] = [
   `
   UPDATE chunks SET kind = sift_file_kind(path, language) WHERE kind <> sift_file_kind(path, language);
   `,
+  // 23 (issue 35): Gradle's and Kotlin Multiplatform's test source sets (`src/testFixtures/`,
+  // `src/jmh/`, `src/jvmTest/`…) and `regress/` hold tests (text/file-kind.ts TEST_SOURCE_SET).
+  `
+  UPDATE chunks SET kind = sift_file_kind(path, language) WHERE kind <> sift_file_kind(path, language);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -47,6 +47,7 @@ describe('fileKind', () => {
     ['numpy/testing/_private/utils.py', 'python', 'code'], ['packages/core/testing/src/fake_async.ts', 'typescript', 'code'], ['testing/test_assertion.py', 'python', 'test'],
     ['python3.11/unittest/case.py', 'python', 'code'], ['python3.11/unittest/test/test_case.py', 'python', 'test'], ['src/unittest/parser.cc', 'cpp', 'test'], ['llvm/unittests/ADT/APInt.cpp', 'cpp', 'test'],
     ['include/spdlog/fmt/bundled/format.h', 'cpp', 'code'], ['javalin/src/main/java/io/javalin/plugin/bundled/CorsPlugin.kt', 'kotlin', 'code'], ['pip/_vendor/rich/console.py', 'python', 'generated'], ['packages/socket.io/client-dist/socket.io.js', 'javascript', 'generated'], ['docs_src/subcommands/tutorial003_py310/users.py', 'python', 'example'], ['dist/axios.cjs', 'javascript', 'generated'], ['dist/esm/index.mjs', 'javascript', 'generated'], ['dist-cli/main.mjs', 'javascript', 'generated'], ['dist/style.css', 'css', 'generated'], ['src/cmd/dist/build.go', 'go', 'code'], ['src/distance.js', 'javascript', 'code'], ['src/redistribute/a.js', 'javascript', 'code'], ['index.d.ts', 'typescript', 'generated'], ['src/types.d.cts', 'typescript', 'generated'], ['lib/dom.d.mts', 'typescript', 'generated'], ['src/d.ts', 'typescript', 'code'], ['src/Latest/A.cs', 'csharp', 'code'], ['src/Contests/A.cs', 'csharp', 'code'], ['src/RequestsTests.cs', 'csharp', 'test'], ['src/Manifests/A.cs', 'csharp', 'code'],
+    ['caffeine/src/testFixtures/java/com/github/benmanes/caffeine/cache/ExpireAfterWrite.java', 'java', 'test'], ['caffeine/src/jmh/java/com/github/benmanes/caffeine/cache/GetPutBenchmark.java', 'java', 'test'], ['koin-core/src/jvmTest/kotlin/Helpers.kt', 'kotlin', 'test'], ['koin-core/src/commonTest/kotlin/Simple.kt', 'kotlin', 'test'], ['app/src/androidTest/java/Rule.java', 'java', 'test'], ['koin-core/src/commonMain/kotlin/Koin.kt', 'kotlin', 'code'], ['src/main/java/a/Test.java', 'java', 'code'], ['src/contest/A.java', 'java', 'code'], ['regress/hooks.sh', 'shell', 'test'], ['src/regression/linear.py', 'python', 'code'],
   ])('%s (%s) → %s', (p, lang, want) => expect(fileKind(p, lang)).toBe(want));
 });
 
@@ -59,6 +60,9 @@ describe('intent', () => {
     expect(intentOfQuery('where are retries with backoff done', false)).toBe('code');
     // Tests as where the thing is used: a helper for tests is code.
     expect(intentOfQuery('a fake client that returns canned responses in tests', false)).toBe('code');
+    expect(intentOfQuery('how does injection pick the constructor with the most parameters of the tested object', false)).toBe('code');
+    expect(intentOfQuery('stub the dependencies of the class under test', false)).toBe('code');
+    expect(intentOfQuery('where is the retry policy tested', false)).toBe('test');
     expect(intentOfQuery('an in-memory file system to use in tests', false)).toBe('code');
     expect(intentOfQuery('gin.Context.SetParam shortcut for e2e tests', false)).toBe('code');
     expect(intentOfQuery('unit tests for the parser in tests', false)).toBe('test');

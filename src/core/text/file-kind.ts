@@ -82,6 +82,14 @@ const TEST_DIR = /(^|\/)(tests?|testes|__(?:[a-z0-9]+_)*(?:test|fixture|mock|sna
  */
 const UNITTEST_DIR = /(^|\/)unittest\//i;
 /**
+ * A Gradle or Kotlin Multiplatform source set of tests, directly under `src/`: `src/testFixtures/`
+ * (caffeine's cache stubs), `src/jmh/` and `src/jcstress/` (benchmarks and stress tests), and any
+ * `src/<name>Test/` (`jvmTest`, `commonTest`, `androidTest`, `integrationTest`), whose helpers are
+ * not named as tests. And `regress/`, the regression tests' folder of tmux, OpenSSH and
+ * PostgreSQL (not `regression/`: a statistics library's code may be named so).
+ */
+const TEST_SOURCE_SET = /(^|\/)src\/(?:[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)*Test|testFixtures|jmh|jcstress)\/|(^|\/)regress\//;
+/**
  * A project or package of tests named for what it tests: .NET's `Newtonsoft.Json.Tests/`,
  * `Foo.UnitTests/`, `Foo.FuzzTests/`, a package `web_socket_conformance_tests/`, `clap_bench/`;
  * or one whose name starts with the test word (gson's `test-shrinker/`, `test-jpms/` modules);
@@ -147,7 +155,7 @@ export function fileKind(path: string, language: string): FileKind {
 
 function judgeKind(path: string, language: string): FileKind {
   if (GENERATED_DIR.test(path) || GENERATED_NAME.test(path) || BUILT_BUNDLE.test(path)) return 'generated';
-  if (TEST_DIR.test(path) || TEST_PROJECT_DIR.test(path) || TEST_NAME.test(path)) return 'test';
+  if (TEST_DIR.test(path) || TEST_PROJECT_DIR.test(path) || TEST_NAME.test(path) || TEST_SOURCE_SET.test(path)) return 'test';
   if (language !== 'python' && UNITTEST_DIR.test(path)) return 'test';
   if (EXAMPLE_DIR.test(path) || EXAMPLE_SUFFIX_DIR.test(path) || STORY.test(path)) return 'example';
   if (CONFIG_NAME.test(path)) return 'config';
@@ -274,9 +282,10 @@ const CONFIG_NAME_WORDS = 3;
 /**
  * Tests as the place or purpose of what is asked for ("a fake client that returns canned
  * responses in tests", "an in-memory file system to use in tests", "a shortcut for e2e tests"):
- * the answer is a helper the library ships for tests, not a test.
+ * the answer is a helper the library ships for tests, not a test. And the thing a test tests
+ * ("the constructor of the tested object", "the class under test"): the answer is code.
  */
-const FOR_TESTS = /\b(in|for|during|within)\s+(unit |e2e |integration |end-to-end )?(tests|testing)\b/gi;
+const FOR_TESTS = /\b(?:(?:in|for|during|within)\s+(?:unit |e2e |integration |end-to-end )?(?:tests|testing)|(?:the|a|an|its)\s+tested|under\s+test)\b/gi;
 
 /**
  * A configuration word naming a piece of code: "use official Config type for options", "the
