@@ -130,6 +130,14 @@ export const KIND_FACTORS = {
   any: { code: 1, test: 1, docs: 1, config: 1, generated: 1, example: 1 },
 } as const;
 /**
+ * The `kind` factor, for a question that asks for tests, of a test file in no source language
+ * (text/file-kind.ts isSourceLanguage): JSON cases, YAML fixtures, snapshots, a test's input
+ * text. "tests for ipv6 format validation" wants typebox's `format/ipv6.ts`, not the six JSON
+ * Schema suites' `ipv6.json`; every answer of the 224 test questions of the repos eval and the
+ * fresh sets (session 19) is source code.
+ */
+export const TEST_DATA_FACTOR = 0.5;
+/**
  * A question's test words ("split test files across machines", "skipped tests") ask for code
  * when at least this share of the codebase's code pieces hold "test" or "tests"
  * (search/bm25.ts codeWordShare): a test runner's or mocking library's code is about tests.

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { FILE_SIGNALS, FUNCTION_KIND_FACTORS, FUNCTION_QUESTION, KIND_FACTORS } from '../config.ts';
+import { FILE_SIGNALS, FUNCTION_KIND_FACTORS, FUNCTION_QUESTION, KIND_FACTORS, TEST_DATA_FACTOR } from '../config.ts';
 import { processQuery } from './query.ts';
 import { lightStem } from '../text/word-forms.ts';
 import { asksForDeclarations } from '../text/file-kind.ts';
-import { addScore, applyCover, applyFileSignals, applySpread, asksHowOrWhere, applyNamedLeaf, applyPieceKind, applyProse, commentOnly, coverFiles, namedLeafFiles, fileNameSignal, fileNameWords, pathSignal, type FileCandidate } from './signals.ts';
+import { addScore, applyCover, applyFileSignals, applySpread, asksHowOrWhere, applyNamedLeaf, applyPieceKind, applyProse, commentOnly, coverFiles, namedLeafFiles, fileNameSignal, fileNameWords, kindFactor, pathSignal, type FileCandidate } from './signals.ts';
 
 const cand = (id: number, path: string, score: number, language = 'go'): FileCandidate => ({ id, path, language, score, signals: {} });
 
@@ -354,5 +354,17 @@ describe('acronyms in the path signals', () => {
     expect(withAcronyms[0].signals.file_name).toBeGreaterThan(0);
     expect(withAcronyms[0].score).toBeGreaterThan(without[0].score);
     expect(withAcronyms[1].score).toBe(without[1].score);
+  });
+});
+
+describe('kindFactor', () => {
+  it('weighs a test in a data language below a test in source code when tests are asked for', () => {
+    expect(kindFactor('test/typebox/runtime/format/ipv6.ts', 'typescript', 'test')).toBe(KIND_FACTORS.test.test);
+    expect(kindFactor('test/jsonschema/cases/v1/format/ipv6.json', 'json', 'test')).toBe(TEST_DATA_FACTOR);
+    expect(kindFactor('tests/data/test1976', '', 'test')).toBe(TEST_DATA_FACTOR);
+    expect(TEST_DATA_FACTOR).toBeLessThan(KIND_FACTORS.test.test);
+    // Other intents weigh test data as tests, and a data file outside tests keeps its kind's factor.
+    expect(kindFactor('test/jsonschema/cases/v1/format/ipv6.json', 'json', 'code')).toBe(KIND_FACTORS.code.test);
+    expect(kindFactor('package.json', 'json', 'test')).toBe(KIND_FACTORS.test.config);
   });
 });

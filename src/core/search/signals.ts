@@ -14,8 +14,8 @@
  * absent contributes nothing and is not recorded.
  */
 import { lineCommentFor } from '../chunk/languages.ts';
-import { FILE_SIGNALS, FUNCTION_KIND_FACTORS, FUNCTION_QUESTION, KIND_FACTORS } from '../config.ts';
-import { fileKind, isDeclarationFile, pieceKind, type SearchIntent } from '../text/file-kind.ts';
+import { FILE_SIGNALS, FUNCTION_KIND_FACTORS, FUNCTION_QUESTION, KIND_FACTORS, TEST_DATA_FACTOR } from '../config.ts';
+import { fileKind, isDeclarationFile, isSourceLanguage, pieceKind, type SearchIntent } from '../text/file-kind.ts';
 import { splitIdentifier } from '../text/identifiers.ts';
 import { isIForm, lightStem, sameWordForm } from '../text/word-forms.ts';
 import { expandAbbreviation, isFunctionKind, pathNamesFor, readsAsDocComment } from './query.ts';
@@ -511,5 +511,6 @@ export function applyPieceKind(cands: FileCandidate[], chunkTypeOf: ReadonlyMap<
 export function kindFactor(path: string, language: string, intent: SearchIntent, parent?: string | null, functionLevel = false, declarations = false): number {
   const row = functionLevel && intent === 'code' ? FUNCTION_KIND_FACTORS : KIND_FACTORS[intent];
   const kind = pieceKind(fileKind(path, language), language, parent);
+  if (intent === 'test' && kind === 'test' && !isSourceLanguage(language)) return TEST_DATA_FACTOR;
   return row[declarations && kind === 'generated' && isDeclarationFile(path) ? 'code' : kind];
 }

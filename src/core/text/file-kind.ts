@@ -137,6 +137,15 @@ const CONFIG_LANGUAGES: ReadonlySet<string> = new Set([
  */
 const CONFIG_NAME = /(^|\/)(\.[^/]+rc|\.editorconfig|\.gitattributes|\.gitignore|\.siftignore|Gemfile|Rakefile|Podfile|Vagrantfile|Jenkinsfile|Package\.swift|build\.gradle(\.kts)?|settings\.gradle(\.kts)?|pom\.xml|setup\.py|setup\.cfg|mix\.exs|rebar\.config|stack\.yaml|[^/]*\.cabal|build\.zig|build\.zig\.zon|pubspec\.yaml|Cargo\.toml|go\.mod|go\.sum|[^/]*\.gemspec|composer\.json|package\.json|tsconfig[^/]*\.json|[^/]+\.(?:config|conf)\.[cm]?[jt]s|[^/]*\.csproj|[^/]*\.sln|build\.sbt|Makefile|CMakeLists\.txt|configure(\.ac)?)$/i;
 
+/**
+ * Is `language` one of source code (not configuration, data or prose, nor unknown)? A test file in
+ * such a language is a test itself; one in JSON, YAML or plain text is a test's data (search/
+ * signals.ts kindFactor).
+ */
+export function isSourceLanguage(language: string): boolean {
+  return language !== '' && !CONFIG_LANGUAGES.has(language) && !PROSE_LANGUAGES.has(language);
+}
+
 /** Kinds worked out, by language and path: a search asks for each candidate's several times (a dozen regular expressions each). */
 const KINDS_KEPT = new Map<string, FileKind>();
 const KINDS_KEPT_MAX = 20_000;
