@@ -224,6 +224,13 @@ export const DEFINITION_KIND_STEPS = 4;
  */
 export const DECLARATION_OTHER_KIND = 0.2;
 /**
+ * A prose piece (a Markdown or reStructuredText section, named by its heading) that a name lookup
+ * names ranks with this share of its tier: below the code that defines the name, above pieces that
+ * define nothing. typebox's docs page titled `Value.Diff` outranked `export function Diff` (its
+ * qualifier only in the path: 0.8) for the lookup `Value.Diff`.
+ */
+export const DOCS_HEADING_TIER = 0.2;
+/**
  * A qualified name (`crate::parser::Parser`, `pkg.Func`, `Plug.Conn.send_resp`) also finds a
  * definition of its last name whose parent is not the last qualifier, with this share of its
  * tier: parent is another qualifier; a qualifier is in its path (a module or package); neither.

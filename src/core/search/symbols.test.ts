@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { processQuery } from './query.ts';
 import { definitionRank, docCommentTargets, matchDefinition, symbolTargets, type SymbolRow } from './symbols.ts';
-import { DEFINITION_TIERS, QUALIFIED_TIERS } from '../config.ts';
+import { DEFINITION_TIERS, DOCS_HEADING_TIER, QUALIFIED_TIERS } from '../config.ts';
 
 const row = (symbol: string, parent: string | null, path: string, chunkType = 'struct'): SymbolRow => ({ symbol, parent, path, chunkType, startLine: 1, endLine: 1 });
 const tier = (q: string, r: SymbolRow) => matchDefinition(symbolTargets(processQuery(q)), r)?.tier ?? 0;
@@ -16,6 +16,14 @@ describe('qualified names', () => {
     expect(inPath).toBeCloseTo(DEFINITION_TIERS.exactCaseHead * QUALIFIED_TIERS.inPath);
     expect(elsewhere).toBeCloseTo(DEFINITION_TIERS.exactCaseHead * QUALIFIED_TIERS.elsewhere);
     expect(tier(q, row('Lexer', null, 'src/parser/lexer.rs'))).toBe(0);
+  });
+  it('rank a docs section titled with the name below the code that defines it, and above no definition', () => {
+    const heading = tier('Value.Diff', { ...row('Value.Diff', null, 'design/website/docs/value/diff.md', 'text'), language: 'markdown' });
+    const code = tier('Value.Diff', { ...row('Diff', null, 'src/value/delta/diff.ts', 'function'), language: 'typescript' });
+    expect(heading).toBeCloseTo(DEFINITION_TIERS.exactCaseHead * DOCS_HEADING_TIER);
+    expect(code).toBeCloseTo(DEFINITION_TIERS.exactCaseHead * QUALIFIED_TIERS.inPath);
+    expect(heading).toBeLessThan(code);
+    expect(heading).toBeGreaterThan(0);
   });
   it('take a parent that is itself qualified (Elixir, Java) by its last part', () => {
     expect(tier('Plug.Conn.send_resp', row('send_resp', 'Plug.Conn', 'lib/plug/conn.ex', 'function'))).toBe(DEFINITION_TIERS.exactCaseHead);

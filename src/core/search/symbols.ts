@@ -14,7 +14,8 @@
  * case in a later piece. A chunk of merged small siblings matches by any name it lists, and
  * any chunk by a constant it defines (`defines`: C/C++ object-like `#define`s). For a
  * declaration query, a definition of another kind than its keyword names (the function
- * `page` for `struct page`, or a constant) keeps DECLARATION_OTHER_KIND of its tier. Within a
+ * `page` for `struct page`, or a constant) keeps DECLARATION_OTHER_KIND of its tier, and a prose
+ * piece (a Markdown section, named by its heading) DOCS_HEADING_TIER of its tier. Within a
  * tier, one in an implementation file ranks first, then a longer chunk (definitionRank:
  * DEFINITION_SIZE_STEP per step).
  *
@@ -22,8 +23,8 @@
  * chunk never depends on other chunks.
  */
 import type { ProcessedQuery, SymbolTarget } from './query-types.ts';
-import { fileKind } from '../text/file-kind.ts';
-import { DECLARATION_OTHER_KIND, DEFINITION_KIND_STEPS, DEFINITION_SIZE_LINES, DEFINITION_SIZE_STEP, DEFINITION_TIERS, MAX_SYMBOL_TARGETS, QUALIFIED_TIERS } from '../config.ts';
+import { fileKind, isProseLanguage } from '../text/file-kind.ts';
+import { DECLARATION_OTHER_KIND, DEFINITION_KIND_STEPS, DOCS_HEADING_TIER, DEFINITION_SIZE_LINES, DEFINITION_SIZE_STEP, DEFINITION_TIERS, MAX_SYMBOL_TARGETS, QUALIFIED_TIERS } from '../config.ts';
 
 /** The separators of a qualified name (`Foo::bar`, `a->b`, `Foo.bar`, `Foo#bar`). */
 export const QUALIFIER_RE = /::|->|[.#]/;
@@ -155,6 +156,8 @@ export function matchDefinition(targets: readonly SymbolTarget[], row: SymbolRow
   const names = row.defines?.length ? [...own, ...row.defines] : own;
   const head = !row.context;
   const size = row.startLine !== undefined && row.endLine !== undefined ? sizeStep(row.endLine - row.startLine + 1) : 0;
+  // A prose piece is named by its heading: a section titled `Value.Diff` documents the name.
+  const prose = row.language !== undefined && isProseLanguage(row.language);
   let best: DefinitionMatch | null = null;
   for (const t of targets) {
     // An owner's definition counts once, at its head: a long class's every piece is no more its definition.
@@ -171,7 +174,7 @@ export function matchDefinition(targets: readonly SymbolTarget[], row: SymbolRow
       const otherKind = !!t.kinds && (i >= own.length || !t.kinds.includes(row.chunkType ?? ''));
       const tier = (exactCase
         ? head ? DEFINITION_TIERS.exactCaseHead : DEFINITION_TIERS.exactCaseTail
-        : head ? DEFINITION_TIERS.otherCaseHead : DEFINITION_TIERS.otherCaseTail) * (otherKind ? DECLARATION_OTHER_KIND : 1) * scope;
+        : head ? DEFINITION_TIERS.otherCaseHead : DEFINITION_TIERS.otherCaseTail) * (otherKind ? DECLARATION_OTHER_KIND : 1) * scope * (prose ? DOCS_HEADING_TIER : 1);
       if (!best || tier > best.tier) best = { tier, name, exactCase, head, size, scope };
     }
   }

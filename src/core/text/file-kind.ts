@@ -137,6 +137,11 @@ const CONFIG_LANGUAGES: ReadonlySet<string> = new Set([
  */
 const CONFIG_NAME = /(^|\/)(\.[^/]+rc|\.editorconfig|\.gitattributes|\.gitignore|\.siftignore|Gemfile|Rakefile|Podfile|Vagrantfile|Jenkinsfile|Package\.swift|build\.gradle(\.kts)?|settings\.gradle(\.kts)?|pom\.xml|setup\.py|setup\.cfg|mix\.exs|rebar\.config|stack\.yaml|[^/]*\.cabal|build\.zig|build\.zig\.zon|pubspec\.yaml|Cargo\.toml|go\.mod|go\.sum|[^/]*\.gemspec|composer\.json|package\.json|tsconfig[^/]*\.json|[^/]+\.(?:config|conf)\.[cm]?[jt]s|[^/]*\.csproj|[^/]*\.sln|build\.sbt|Makefile|CMakeLists\.txt|configure(\.ac)?)$/i;
 
+/** Is `language` one of prose (Markdown, reStructuredText, plain text…), whose pieces are named by their headings? */
+export function isProseLanguage(language: string): boolean {
+  return PROSE_LANGUAGES.has(language);
+}
+
 /**
  * Is `language` one of source code (not configuration, data or prose, nor unknown)? A test file in
  * such a language is a test itself; one in JSON, YAML or plain text is a test's data (search/
