@@ -256,13 +256,17 @@ describe('questions about where one name is defined', () => {
     ['where is func init defined', 'init', 'function'],
     ['where is def parse', 'parse', 'function'],
     ['where is struct file defined', 'file', 'struct'],
+    // A cue that asks for a definition makes a plain word the name: `pipe`, `interpret`, `infof`.
+    ['where is pipe defined', 'pipe', null],
+    ['definition of interpret', 'interpret', null],
+    ['infof implementation', 'infof', null],
   ])('reads %j as a lookup of %s', (input, name, kind) => {
     const d = processQuery(input).declared;
     expect(d?.name).toBe(name);
     if (kind) expect(d!.kinds).toContain(kind);
     else expect(d!.kinds).toBeNull();
   });
-  it.each(['How does Router handle errors', 'Returns the Foo for a bar', 'Improve Error messages', 'find_subcommand in Command', 'where are retries with backoff done', 'where is type checking done', 'where is struct page freed', 'where is logging defined', 'where is the struct defined', 'which file is the class in'])(
+  it.each(['How does Router handle errors', 'Returns the Foo for a bar', 'Improve Error messages', 'find_subcommand in Command', 'where are retries with backoff done', 'where is type checking done', 'where is struct page freed', 'where is logging defined', 'where is the struct defined', 'which file is the class in', 'where is caching implemented', 'where is the retry policy implemented', 'how does pipe work'])(
     'reads %j as prose', (input) => expect(processQuery(input).declared).toBeNull(),
   );
 });

@@ -89,6 +89,9 @@ const DEFINITION_CUES = new Set([
   'module', 'package', 'trait', 'protocol', 'struct', 'class', 'interface', 'enum', 'type', 'typedef', 'function', 'object', 'record', 'union',
   'func', 'fn', 'def', 'fun',
 ]);
+/** Definition cues that ask for the definition of the one other word, whatever its shape (namedIn). */
+const DEFINITION_ASKED = new Set(['defined', 'define', 'defines', 'definition', 'definitions', 'declared', 'declaration', 'implemented', 'implementation']);
+const GERUND_RE = /^[a-z]{2,}ing$/;
 /** Cue nouns that are also names in code (`struct file`, `class Source`). */
 const CUE_NOUNS = new Set(['file', 'source']);
 /** A cue word that names the kind of definition asked for → the declaration keyword with those kinds. */
@@ -109,6 +112,10 @@ const CUE_KEYWORDS: Readonly<Record<string, string>> = {
 function namedIn(words: readonly string[], text: string): Declared | null {
   if (words.length < 2 || words.length > 8) return null;
   const quoted = /`([^`\s]+)`/u.exec(text)?.[1] ?? null;
+  // "where is pipe defined", "definition of interpret", "infof implementation": with a cue that
+  // asks for a definition, a plain word is the name as code writes it; not an activity ("where
+  // is logging defined", "where is caching implemented": a concept, asked in prose).
+  const definitionAsked = words.some((w) => DEFINITION_ASKED.has(w.toLowerCase()));
   let name: string | null = null;
   let keyword: string | null = null;
   for (const [i, w] of words.entries()) {
@@ -116,7 +123,7 @@ function namedIn(words: readonly string[], text: string): Declared | null {
     // A capitalised first word is how a sentence starts, not a name (unless code-shaped). A
     // plain word right after a kind cue is a name as code writes it: `struct page`, `class config`.
     const afterKind = i > 0 && Object.hasOwn(CUE_KEYWORDS, words[i - 1].toLowerCase());
-    const shaped = COMPOUND_RE.test(w) || (i > 0 && /^\p{Lu}/u.test(w)) || afterKind;
+    const shaped = COMPOUND_RE.test(w) || (i > 0 && /^\p{Lu}/u.test(w)) || afterKind || (definitionAsked && !GERUND_RE.test(w));
     // `struct file`: a cue noun right after a kind is the name ("which file defines X" elsewhere).
     const cue = DEFINITION_CUES.has(lower) && !(afterKind && CUE_NOUNS.has(lower));
     if (quoted === w || (DECLARED_NAME_RE.test(w) && shaped && !STOP_WORDS.has(lower) && !cue)) {
