@@ -309,3 +309,13 @@ describe('acronyms that spell a layout folder', () => {
     expect(Object.values(processQuery('splitting raw command line words').acronyms).flat()).not.toContain('src');
   });
 });
+
+describe('a question about one operator', () => {
+  it.each([
+    ['where is :<|> defined', ':<|>'], ['definition of :<|>', ':<|>'], ['what does `>>=` do', '>>='], ['the <$> operator', '<$>'],
+    ['how does .: work?', '.:'], [':<|> implementation', ':<|>'],
+  ])('reads %j as a lookup of the literal %s', (input, literal) => expect(processQuery(input).literal).toBe(literal));
+  it.each(['parse a -> b arrows', 'where is :<|> used in routing', 'where is a ++ b defined', 'what does x do'])(
+    'keeps %j as words', (input) => expect(processQuery(input).literal).toBeNull(),
+  );
+});

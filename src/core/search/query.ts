@@ -408,7 +408,7 @@ export function processQuery(input: string): ProcessedQuery {
     ftsGroups: groupPhrases(expandedTerms, groupOf, lastWord),
     isIdentifierLike,
     declared: declaredIn(words, text) ?? namedIn(words, text),
-    literal: literalOf(text),
+    literal: literalOf(text, words),
     acronyms: acronymsOf(text, terms),
   };
   return { ...pq, targets: symbolTargets(pq) };
@@ -478,12 +478,28 @@ export function acronymsOf(text: string, terms: readonly string[]): Record<strin
 /** Longest literal query kept (ProcessedQuery.literal): an operator, a punctuation run. */
 const MAX_LITERAL_CHARS = 64;
 
-/** ProcessedQuery.literal: the text of a query with no letter or digit, else null. */
-function literalOf(text: string): string | null {
-  if (HAS_WORD_CHAR_RE.test(text)) return null;
+/**
+ * ProcessedQuery.literal: the text of a query with no letter or digit; or the one operator of a
+ * question about it ("where is :<|> defined", "what does `>>=` do", "the <$> operator"): an
+ * operator of 2+ characters (in backticks or not) whose every other word is a stop word, a
+ * definition cue or a word that asks what it does; else null.
+ */
+function literalOf(text: string, words: readonly string[]): string | null {
+  if (HAS_WORD_CHAR_RE.test(text)) {
+    const operators = text.split(/\s+/).map((t) => t.replace(/^`|`[?.,]?$|[?,]$/g, '')).filter((t) => t.length >= 2 && !HAS_WORD_CHAR_RE.test(t));
+    if (operators.length !== 1 || operators[0].length > MAX_LITERAL_CHARS) return null;
+    const asks = words.filter((w) => HAS_WORD_CHAR_RE.test(w)).every((w) => {
+      const lower = w.toLowerCase();
+      return STOP_WORDS.has(lower) || DEFINITION_CUES.has(lower) || OPERATOR_CUES.has(lower);
+    });
+    return asks ? operators[0] : null;
+  }
   const literal = text.trim().replace(/\s+/g, ' ').slice(0, MAX_LITERAL_CHARS);
   return literal || null;
 }
+
+/** Words of a question about an operator besides stop words and definition cues (literalOf). */
+const OPERATOR_CUES = new Set(['operator', 'operators', 'combinator', 'infix', 'do', 'work', 'works', 'mean', 'means', 'meaning', 'used', 'use', 'symbol']);
 
 function dedup(xs: string[]): string[] {
   return [...new Set(xs)].filter((x) => x.length > 0);
