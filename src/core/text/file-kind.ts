@@ -75,7 +75,7 @@ const GENERATED_NAME = new RegExp(String.raw`${DECLARATION_FILE.source}|\.pb\.go
  * `numpy.testing`, Angular's `core/testing`), code like .NET's `Polly.Testing/` below; the
  * tests beside it are named as tests (`*_test.go`, `test_*.py`, `FooTest.java`).
  */
-const TEST_DIR = /(^|\/)(tests?|testes|__(?:[a-z0-9]+_)*(?:test|fixture|mock|snapshot)[a-z0-9_]*__|testdata|test[_-]?data|testsuite|test[_-]?utils|fixtures?|spec|specs|e2e|integration[_-]tests?|unittests|bench|benches|benchmarks?)\//i;
+const TEST_DIR = /(^|\/)(tests?|testes|__(?:[a-z0-9]+_)*(?:test|fixture|mock|snapshot)[a-z0-9_]*__|testdata|test[_-]?data|testsuite|test[_-]?utils|fixtures?|spec|specs|e2e|integration[_-]tests?|unittests|perf[_-]?tests?|bench|benches|benchmarks?)\//i;
 /**
  * `unittest/`, singular: a folder of unit tests, except in Python, where a package of that name is
  * the standard library's test framework (`Lib/unittest/case.py`; any other would shadow it).
