@@ -93,6 +93,8 @@ describe('processQuery', () => {
   it('expands abbreviations both ways', () => {
     expect(expandAbbreviation('db')).toContain('database');
     expect(expandAbbreviation('database')).toContain('db');
+    expect(expandAbbreviation('duplicate')).toContain('dup');
+    expect(expandAbbreviation('seq')).toContain('sequence');
     expect(expandAbbreviation('authentication')).toContain('auth');
     expect(expandAbbreviation('constructor')).toEqual([]);
     expect(processQuery('alloc buffer').expandedTerms).toEqual(expect.arrayContaining(['alloc', 'buffer', 'allocate', 'buf']));

@@ -178,6 +178,10 @@ const ABBREVIATIONS: Record<string, string[]> = {
   tbl: ['table'], temp: ['temporary'], tmp: ['temporary'], tx: ['transaction'],
   txn: ['transaction'], usr: ['user'], util: ['utility'], utils: ['utilities'], val: ['value'],
   var: ['variable'], vec: ['vector'], win: ['window'],
+  cert: ['certificate'], dep: ['dependency'], deps: ['dependencies'], dup: ['duplicate'], hist: ['history'],
+  img: ['image'], lang: ['language'], max: ['maximum'], min: ['minimum'], nav: ['navigation'],
+  perm: ['permission'], pkt: ['packet'], pref: ['preference'], prefs: ['preferences'], recv: ['receive'],
+  seq: ['sequence'], sess: ['session'], tmpl: ['template'], tok: ['token'],
 };
 
 const REVERSE_ABBREVIATIONS: Map<string, string[]> = (() => {
