@@ -433,7 +433,9 @@ export const MIGRATIONS: readonly string[] = [
   `
   UPDATE chunks SET kind = sift_file_kind(path, language) WHERE kind <> sift_file_kind(path, language);
   `,
-  // 24 (issue 35): `perftests/` (fastparse's performance tests and their input files) holds tests.
+  // 24 (issue 35): `perftests/` (fastparse's performance tests and their input files) holds tests;
+  // Gradle's and Maven's wrapper scripts (`gradlew`, `mvnw`), Phoenix's `priv/static/` and bundles
+  // named for their module format (`*.cjs.js`, `*.esm.js`, `*.umd.js`) are generated.
   `
   UPDATE chunks SET kind = sift_file_kind(path, language) WHERE kind <> sift_file_kind(path, language);
   `,

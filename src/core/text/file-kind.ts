@@ -59,12 +59,14 @@ const GENERATED_DIR = /(^|\/)(vendor|_vendor|vendored|third[_-]?party|thirdparty
  * A JavaScript or CSS bundle a build wrote into a `dist/` folder (`dist/axios.js`, socket.io's
  * `client-dist/socket.io.js`, `dist-cli/main.mjs`): one file of a whole package's code, which
  * holds every word of the sources it was built from. Only scripts and styles: Go's `cmd/dist/`
- * is the toolchain's own source.
+ * is the toolchain's own source. Also an Elixir project's `priv/static/` (Phoenix's compiled assets:
+ * `priv/static/phoenix.mjs`), and a bundler's output named for its module format
+ * (`phoenix.cjs.js`, `vue.esm.js`, `lib.umd.js`).
  */
-const BUILT_BUNDLE = /(^|\/)(dist|[\w.-]+-dist|dist-[\w.-]+)\/(?:[^/]+\/)*[^/]+\.(?:[cm]?js|css)$/i;
+const BUILT_BUNDLE = /(^|\/)(dist|[\w.-]+-dist|dist-[\w.-]+|priv\/static)\/(?:[^/]+\/)*[^/]+\.(?:[cm]?js|css)$|\.(?:cjs|esm|umd|iife)\.js$/i;
 /** A TypeScript declaration file (`index.d.ts`, `types.d.cts`). */
 const DECLARATION_FILE = /\.d\.[cm]?ts$/i;
-const GENERATED_NAME = new RegExp(String.raw`${DECLARATION_FILE.source}|\.pb\.go$|\.pb\.(cc|h)$|_pb2(_grpc)?\.pyi?$|[._-]generated\.[^/.]+$|\.gen\.[^/.]+$|\.g\.dart$|\.freezed\.dart$|\.min\.(js|css)$|\.designer\.cs$|_string\.go$|zz_generated[^/]*$|[._-]amalgamation\.[^/.]+$`, 'i');
+const GENERATED_NAME = new RegExp(String.raw`${DECLARATION_FILE.source}|(?:^|/)(?:gradlew|mvnw)(?:\.bat|\.cmd)?$|\.pb\.go$|\.pb\.(cc|h)$|_pb2(_grpc)?\.pyi?$|[._-]generated\.[^/.]+$|\.gen\.[^/.]+$|\.g\.dart$|\.freezed\.dart$|\.min\.(js|css)$|\.designer\.cs$|_string\.go$|zz_generated[^/]*$|[._-]amalgamation\.[^/.]+$`, 'i');
 /**
  * Test code and test data. JavaScript's double-underscore folders too: `__tests__`, `__mocks__`,
  * `__fixtures__`, `__snapshots__`, any `__…_tests__` (immer's `__performance_tests__/`) and any
@@ -295,11 +297,12 @@ const CONFIG_NAME_WORDS = 3;
 
 /**
  * Tests as the place or purpose of what is asked for ("a fake client that returns canned
- * responses in tests", "an in-memory file system to use in tests", "a shortcut for e2e tests"):
+ * responses in tests", "an in-memory file system to use in tests", "a shortcut for e2e tests",
+ * "canned responses so unit tests don't hit the network"):
  * the answer is a helper the library ships for tests, not a test. And the thing a test tests
  * ("the constructor of the tested object", "the class under test"): the answer is code.
  */
-const FOR_TESTS = /\b(?:(?:in|for|during|within)\s+(?:unit |e2e |integration |end-to-end )?(?:tests|testing)|(?:the|a|an|its)\s+tested|under\s+test)\b/gi;
+const FOR_TESTS = /\b(?:(?:in|for|during|within|so(?:\s+that)?)\s+(?:unit |e2e |integration |end-to-end )?(?:tests|testing)|(?:the|a|an|its)\s+tested|under\s+test)\b/gi;
 
 /**
  * A configuration word naming a piece of code: "use official Config type for options", "the
