@@ -435,7 +435,8 @@ export const MIGRATIONS: readonly string[] = [
   `,
   // 24 (issue 35): `perftests/` (fastparse's performance tests and their input files) holds tests;
   // Gradle's and Maven's wrapper scripts (`gradlew`, `mvnw`), Phoenix's `priv/static/` and bundles
-  // named for their module format (`*.cjs.js`, `*.esm.js`, `*.umd.js`) are generated.
+  // named for their module format (`*.cjs.js`, `*.esm.js`, `*.umd.js`) are generated; a file in a
+  // main source set (`src/main/`, `src/commonMain/`) is code whatever its name (JavaPoet's `MethodSpec.java`).
   `
   UPDATE chunks SET kind = sift_file_kind(path, language) WHERE kind <> sift_file_kind(path, language);
   `,

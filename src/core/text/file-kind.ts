@@ -90,6 +90,15 @@ const UNITTEST_DIR = /(^|\/)unittest\//i;
  * not named as tests. And `regress/`, the regression tests' folder of tmux, OpenSSH and
  * PostgreSQL (not `regression/`: a statistics library's code may be named so).
  */
+/**
+ * Maven's, Gradle's and Kotlin Multiplatform's main source sets (`src/main/`, `src/commonMain/`,
+ * `src/jvmMain/`), where a class named `…Spec` or `…Suite` is production code: JavaPoet's
+ * `MethodSpec.java`, Caffeine's `CaffeineSpec.java` and the JDK's `KeySpec` name specifications,
+ * not Spock or Kotest specs (TEST_NAME); JUnit's `Suite.java` is its runner. A `…Benchmark.java`
+ * there is still a benchmark (gson's `metrics/src/main/…/ParseBenchmark.java`).
+ */
+const MAIN_SOURCE_SET = /(^|\/)src\/(?:main|[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)*Main)\//;
+const SPEC_NAME = /[a-z0-9](?:Spec|Suite)\.(?:java|kt|kts|scala|swift|cs|groovy|dart|php|m)$/;
 const TEST_SOURCE_SET = /(^|\/)src\/(?:[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)*Test|testFixtures|jmh|jcstress)\/|(^|\/)regress\//;
 /**
  * A project or package of tests named for what it tests: .NET's `Newtonsoft.Json.Tests/`,
@@ -171,7 +180,7 @@ export function fileKind(path: string, language: string): FileKind {
 
 function judgeKind(path: string, language: string): FileKind {
   if (GENERATED_DIR.test(path) || GENERATED_NAME.test(path) || BUILT_BUNDLE.test(path)) return 'generated';
-  if (TEST_DIR.test(path) || TEST_PROJECT_DIR.test(path) || TEST_NAME.test(path) || TEST_SOURCE_SET.test(path)) return 'test';
+  if (TEST_DIR.test(path) || TEST_PROJECT_DIR.test(path) || (TEST_NAME.test(path) && !(MAIN_SOURCE_SET.test(path) && SPEC_NAME.test(path))) || TEST_SOURCE_SET.test(path)) return 'test';
   if (language !== 'python' && UNITTEST_DIR.test(path)) return 'test';
   if (EXAMPLE_DIR.test(path) || EXAMPLE_SUFFIX_DIR.test(path) || STORY.test(path)) return 'example';
   if (CONFIG_NAME.test(path)) return 'config';
