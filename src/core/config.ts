@@ -76,6 +76,13 @@ export const FTS_PLAN_THETA_GUESS = 0.3;
  */
 export const RERANK_WEIGHTS = { bm25: 1, name: 1, coverage: 0, exact: 1 } as const;
 /**
+ * `phrase` (search/bm25.ts): added to a piece whose text holds the query's words in order
+ * (query.ts phraseOf: an error message, a log line, a comment's sentence pasted), as `exact`
+ * adds for a definition; its kind factor applies after. At most PHRASE_ROWS such pieces are read.
+ */
+export const PHRASE_WEIGHT = 1;
+export const PHRASE_ROWS = 20;
+/**
  * File-level signals of the keyword leg (search/signals.ts), added to the rerank score, which
  * is about 1–3 for a good candidate:
  * - path: the share of the query's words found in the file's path (its file name counts

@@ -27,12 +27,12 @@ import { nameKey, readChunks } from '../store/store.ts';
 import { ftsRowCount } from '../store/fts-totals.ts';
 import { compilePathGlob, PATH_MATCH_FUNCTION } from '../text/path-glob.ts';
 import { identifierParts } from '../text/identifiers.ts';
-import { BM25_COLUMN_WEIGHTS, CODE_CANDIDATES, FILE_SIGNALS, FTS_PLAN_BIG_CAP, FTS_PLAN_CAP, FTS_PLAN_LEAVE_OUT_SHARE, FTS_PLAN_THETA_GUESS, FTS_PLAN_WORD_ENOUGH, KEYWORD_DEFINITION_BOOST, MAX_EXACT_SYMBOL_ROWS, QUALIFIED_TIERS, RERANK_CANDIDATES, RERANK_WEIGHTS, EXAMPLE_WORD_NAME_SHARE, TEST_WORD_CODE_SHARE, TEXT_DEFINITION_TIER } from '../config.ts';
+import { BM25_COLUMN_WEIGHTS, CODE_CANDIDATES, FILE_SIGNALS, FTS_PLAN_BIG_CAP, FTS_PLAN_CAP, FTS_PLAN_LEAVE_OUT_SHARE, FTS_PLAN_THETA_GUESS, FTS_PLAN_WORD_ENOUGH, KEYWORD_DEFINITION_BOOST, MAX_EXACT_SYMBOL_ROWS, PHRASE_ROWS, PHRASE_WEIGHT, QUALIFIED_TIERS, RERANK_CANDIDATES, RERANK_WEIGHTS, EXAMPLE_WORD_NAME_SHARE, TEST_WORD_CODE_SHARE, TEXT_DEFINITION_TIER } from '../config.ts';
 import { lightStem } from '../text/word-forms.ts';
 import { DECLARATION_LINE_SOURCE, PREFIX_MIN_CHARS, describesFunction, fileNameTerms, readsAsDocComment, processQuery, type ProcessedQuery } from './query.ts';
 import { essentialRows, planFts, replan, type BoundedPhrase, type RowProbe } from './fts-plan.ts';
 import { rerank, signalTerms, termMask, type RerankCandidate } from './rerank.ts';
-import { NAMED_LEAF_MIN_TERMS, applyCover, applyFileSignals, applyNamedLeaf, applyPieceKind, applyProse, applySpread, asksHowOrWhere, coverFiles, namedLeafFiles, type FileCandidate } from './signals.ts';
+import { NAMED_LEAF_MIN_TERMS, addScore, applyCover, applyFileSignals, applyNamedLeaf, applyPieceKind, applyProse, applySpread, asksHowOrWhere, coverFiles, namedLeafFiles, type FileCandidate } from './signals.ts';
 import { EXAMPLE_WORD, TEST_WORD, asksForDeclarations, fileKind, pathWordForms, pieceKind, type SearchIntent } from '../text/file-kind.ts';
 import { QUALIFIER_RE, definitionRank, docCommentTargets, matchDefinition, wantsDefinitions, type DefinitionMatch } from './symbols.ts';
 import { escapeRegExp } from '../text/regexp.ts';
@@ -116,6 +116,19 @@ async function ftsCandidates(db: Queryable, match: string, where: string, params
       ORDER BY ${exact.length ? 'x DESC, ' : ''}r, ${id} LIMIT ?`,
     [...exact, match, ...params, ...(only ? [only, ...exact] : []), n + exact.length],
   );
+}
+
+/**
+ * Ids of the pieces (at most PHRASE_ROWS) whose text holds `phrase` (an FTS5 phrase) word for
+ * word; not documentation: a changelog or a guide repeats the message or the commit subject the
+ * code is asked for by.
+ */
+async function phraseRows(db: Queryable, phrase: string, where: string, params: SqlValue[]): Promise<number[]> {
+  const rows = await db.all<{ id: number }>(
+    `SELECT c.id AS id FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid WHERE chunks_fts MATCH ? AND c.kind <> 'docs'${where} LIMIT ?`,
+    [phrase, ...params, PHRASE_ROWS],
+  );
+  return rows.map((r) => r.id);
 }
 
 /** FTS5 rows matching `match`, counted up to `cap` (the planner's probe); `cache`: counts kept between queries. */
@@ -403,12 +416,16 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
     //    which re-runs the whole MATCH once per listed rowid (parse_options on the kernel: 347
     //    ms for 3 definitions outside the best 100).
     const n = Math.max(limit, RERANK_CANDIDATES);
+    // Pieces that hold the query verbatim (an error message pasted, a line of a comment): listed
+    // like the definitions, whatever their bm25 (query.ts phraseOf).
+    const phrased = query.phrase && !lookup ? await phraseRows(db, query.phrase, where, params) : [];
     stage('defs');
-    const rows = await plannedCandidates(db, query, where, params, [...exact], n, timings, cache);
+    const rows = await plannedCandidates(db, query, where, params, [...exact, ...phrased.filter((id) => !exact.has(id))], n, timings, cache);
     stage('fts');
     for (const row of topRows(rows, n)) scores.set(row.id, -row.r);
     for (const row of rows) if (row.x) scores.set(row.id, -row.r);
     for (const id of exact) if (!scores.has(id)) scores.set(id, 0);
+    for (const id of phrased) if (!scores.has(id)) scores.set(id, 0);
     // 3. Second stage: re-score every candidate (rerank.ts), then put exact symbol matches
     //    of an identifier query on top. Content is read only when a signal needs it.
     const ids = [...scores.keys()];
@@ -449,6 +466,11 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
       const c = candOf.get(r.id)!;
       return { id: r.id, score: r.score, signals: { ...r.signals }, path: c.path, language: c.language, parent: c.parent };
     });
+    // 3b. `phrase`: the piece holds the query's words in order, as one line of its text would.
+    if (phrased.length) {
+      const holds = new Set(phrased);
+      for (const r of scored) if (holds.has(r.id)) addScore(r, 'phrase', PHRASE_WEIGHT);
+    }
     applyFileSignals(scored, query.terms, intent, docComment, asksForDeclarations(query.original), fileNameTerms(query), query.acronyms);
     // 4b. An enum or exception type the question names is something the change throws or
     //     reads, not where it happens (signals.ts applyNamedLeaf).

@@ -54,6 +54,12 @@ export interface ProcessedQuery {
    * For the path signals only (signals.ts termForms), like an abbreviation.
    */
   acronyms: Readonly<Record<string, readonly string[]>>;
+  /**
+   * The query's words in order as one FTS5 phrase (`"cannot override method on final class"`),
+   * for a query that may be text pasted from the code (an error message, a log line, a comment's
+   * sentence: query.ts phraseOf); null for a question, a name or a short query.
+   */
+  phrase: string | null;
 }
 
 /** A query that reads `<keyword> <name>` (ProcessedQuery.declared). */

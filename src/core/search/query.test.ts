@@ -321,3 +321,13 @@ describe('a question about one operator', () => {
     'keeps %j as words', (input) => expect(processQuery(input).literal).toBeNull(),
   );
 });
+
+describe('a query that may be pasted from the code', () => {
+  it('is looked for as one phrase of its words in order', () => {
+    expect(processQuery('Cannot override method on final class').phrase).toBe('"cannot override method on final class"');
+    expect(processQuery("config must export or return an object.").phrase).toBe('"config must export or return an object"');
+  });
+  it.each(['how does the router match a path', 'where is the config file read', 'parse json input', 'Router', 'the of and to'])(
+    'has no phrase for %j (a question, a short query, a name, stop words only)', (q) => expect(processQuery(q).phrase).toBeNull(),
+  );
+});

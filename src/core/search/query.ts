@@ -414,6 +414,7 @@ export function processQuery(input: string): ProcessedQuery {
     declared: declaredIn(words, text) ?? namedIn(words, text),
     literal: literalOf(text, words),
     acronyms: acronymsOf(text, terms),
+    phrase: phraseOf(words),
   };
   return { ...pq, targets: symbolTargets(pq) };
 }
@@ -478,6 +479,26 @@ export function acronymsOf(text: string, terms: readonly string[]): Record<strin
   }
   return out;
 }
+
+/**
+ * ProcessedQuery.phrase: the words of a query that may be text copied from the code, as one FTS5
+ * phrase: PHRASE_MIN_WORDS to PHRASE_MAX_WORDS words, at least one of them not a stop word, and
+ * not opening as a question does ("how …", "where is …", "what does …"), whose words are the
+ * asker's own. Users paste error messages ("Cannot override method on final class"), log lines
+ * and sentences of comments; the piece that holds them verbatim is what they look for.
+ */
+function phraseOf(words: readonly string[]): string | null {
+  if (words.length < PHRASE_MIN_WORDS || words.length > PHRASE_MAX_WORDS) return null;
+  if (QUESTION_OPENERS.has(words[0].toLowerCase())) return null;
+  if (words.every((w) => STOP_WORDS.has(w.toLowerCase()))) return null;
+  return quoteFts(words.join(' ').toLowerCase());
+}
+
+/** A phrase query takes this many words at least and at most (ProcessedQuery.phrase). */
+const PHRASE_MIN_WORDS = 4;
+const PHRASE_MAX_WORDS = 16;
+/** First words of a question (ProcessedQuery.phrase: its words are no quotation of the code). */
+const QUESTION_OPENERS = new Set(['how', 'where', 'what', 'which', 'when', 'why', 'who', 'does', 'do', 'is', 'are', 'can', 'should', 'find', 'show']);
 
 /** Longest literal query kept (ProcessedQuery.literal): an operator, a punctuation run. */
 const MAX_LITERAL_CHARS = 64;

@@ -486,3 +486,35 @@ describe('a query with no letter or digit (an operator) is searched as text', ()
     expect((await new Searcher(ops).search('   ', { mode: 'bm25' })).results).toEqual([]);
   });
 });
+
+describe('a message pasted from the code', () => {
+  // The message's words are the codebase's commonest (method, class, final, override): many
+  // pieces hold more of them more often than the one that throws it, word for word.
+  const files = (): Record<string, string> => {
+    const out: Record<string, string> = {
+      'src/MethodBuilder.java':
+        'public final class MethodBuilder {\n  public static Builder overriding(ExecutableElement method) {\n    Element enclosingClass = method.getEnclosingElement();\n    if (enclosingClass.getModifiers().contains(Modifier.FINAL)) {\n      throw new IllegalArgumentException("Cannot override method on final class " + enclosingClass);\n    }\n    return builder(method.getSimpleName());\n  }\n}\n',
+      'CHANGELOG.md': '# Change log\n\n## 1.2\n\n- Cannot override method on final class: a clear message.\n',
+    };
+    for (let i = 0; i < 6; i++) {
+      out[`src/Override${i}.java`] = `/** A final class whose method may override a method of its class: final override method class ${i}. */\npublic final class Override${i} {\n  /** Override the method of the final class; the method cannot be final. */\n  public void overrideMethod${i}(Method method, Class<?> cls) {\n    if (isFinal(cls)) overrideFinalMethod(method, cls);\n  }\n}\n`;
+    }
+    return out;
+  };
+
+  it('ranks the piece that holds it word for word first (not the changelog that repeats it)', async () => {
+    const s = await openMemoryStore();
+    try {
+      await writeChunkedFiles(s, chunker, files());
+      const searcher = new Searcher(s);
+      const res = await searcher.search('Cannot override method on final class', { mode: 'bm25', limit: 5 });
+      expect(res.results[0]?.path).toBe('src/MethodBuilder.java');
+      expect(res.bm25Signals[res.results[0]!.id]?.phrase).toBe(1);
+      // A question in the asker's own words is no quotation: no phrase is looked for.
+      const q = await searcher.search('how to override a method on a final class', { mode: 'bm25', limit: 5 });
+      for (const r of q.results) expect(q.bm25Signals[r.id]?.phrase).toBeUndefined();
+    } finally {
+      await s.close();
+    }
+  }, 60_000);
+});
