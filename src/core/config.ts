@@ -257,6 +257,12 @@ export const QUALIFIED_TIERS = { otherQualifier: 0.9, inPath: 0.8, elsewhere: 0.
  * form of it (`make_file`).
  */
 export const TEXT_DEFINITION_TIER = 0.02;
+/**
+ * A query that names a file (`sizes.test.ts`, `middlewares/proxy`: search/query.ts pathQueryOf)
+ * ranks the first piece of each file so named with this tier: above any definition, as the user
+ * wrote where to look.
+ */
+export const FILE_NAME_TIER = 2;
 /** Keyword leg: tier × this is added to a definition's score, above any BM25 score seen in practice. */
 export const KEYWORD_DEFINITION_BOOST = 1000;
 /** Fusion: tier × this (scaled so tiers never swap, see fuse.ts) is added on top of the largest RRF score. */

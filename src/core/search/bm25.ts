@@ -27,7 +27,7 @@ import { nameKey, readChunks } from '../store/store.ts';
 import { ftsRowCount } from '../store/fts-totals.ts';
 import { compilePathGlob, PATH_MATCH_FUNCTION } from '../text/path-glob.ts';
 import { identifierParts } from '../text/identifiers.ts';
-import { BM25_COLUMN_WEIGHTS, CODE_CANDIDATES, FILE_SIGNALS, FTS_PLAN_BIG_CAP, FTS_PLAN_CAP, FTS_PLAN_LEAVE_OUT_SHARE, FTS_PLAN_THETA_GUESS, FTS_PLAN_WORD_ENOUGH, KEYWORD_DEFINITION_BOOST, MAX_EXACT_SYMBOL_ROWS, PHRASE_ROWS, PHRASE_WEIGHT, QUALIFIED_TIERS, RERANK_CANDIDATES, RERANK_WEIGHTS, EXAMPLE_WORD_NAME_SHARE, TEST_WORD_CODE_SHARE, TEXT_DEFINITION_TIER } from '../config.ts';
+import { BM25_COLUMN_WEIGHTS, CODE_CANDIDATES, FILE_SIGNALS, FTS_PLAN_BIG_CAP, FTS_PLAN_CAP, FTS_PLAN_LEAVE_OUT_SHARE, FTS_PLAN_THETA_GUESS, FTS_PLAN_WORD_ENOUGH, KEYWORD_DEFINITION_BOOST, MAX_EXACT_SYMBOL_ROWS, PHRASE_ROWS, PHRASE_WEIGHT, QUALIFIED_TIERS, RERANK_CANDIDATES, RERANK_WEIGHTS, EXAMPLE_WORD_NAME_SHARE, FILE_NAME_TIER, TEST_WORD_CODE_SHARE, TEXT_DEFINITION_TIER } from '../config.ts';
 import { lightStem } from '../text/word-forms.ts';
 import { DECLARATION_LINE_SOURCE, PREFIX_MIN_CHARS, describesFunction, fileNameTerms, readsAsDocComment, processQuery, type ProcessedQuery } from './query.ts';
 import { essentialRows, planFts, replan, type BoundedPhrase, type RowProbe } from './fts-plan.ts';
@@ -116,6 +116,24 @@ async function ftsCandidates(db: Queryable, match: string, where: string, params
       ORDER BY ${exact.length ? 'x DESC, ' : ''}r, ${id} LIMIT ?`,
     [...exact, match, ...params, ...(only ? [only, ...exact] : []), n + exact.length],
   );
+}
+
+/**
+ * The first piece of each file (at most MAX_EXACT_SYMBOL_ROWS) that the query names: whose path is
+ * `q.path` or ends with `/` + it, with or without an extension after it when the query wrote
+ * none (`middlewares/proxy` → `server/middlewares/proxy.ts`). Compared lower-case.
+ */
+async function filesNamed(db: Queryable, q: { path: string; extension: boolean }, where: string, params: SqlValue[]): Promise<number[]> {
+  const p = likeEscape(q.path);
+  const match = q.extension
+    ? `(lower(f.path) = ? OR lower(f.path) LIKE ? ESCAPE '\\')`
+    : `(lower(f.path) = ? OR lower(f.path) LIKE ? ESCAPE '\\' OR lower(f.path) LIKE ? ESCAPE '\\' OR lower(f.path) LIKE ? ESCAPE '\\')`;
+  const args = q.extension ? [q.path, `%/${p}`] : [q.path, `%/${p}`, `${p}.%`, `%/${p}.%`];
+  const rows = await db.all<{ id: number }>(
+    `SELECT c.id AS id FROM files f JOIN chunks c ON c.id = f.chunk_lo WHERE ${match}${where} ORDER BY length(f.path), f.path LIMIT ?`,
+    [...args, ...params, MAX_EXACT_SYMBOL_ROWS],
+  );
+  return rows.map((r) => r.id);
 }
 
 /**
@@ -410,6 +428,10 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
     // A name lookup that no chunk defines: chunks whose text declares it (a nested function, …).
     const textDefs = lookup && exact.size === 0 ? await textDefinitions(db, query, where, params, readRows ?? ((ids) => readChunks(db, ids))) : [];
     for (const id of textDefs) exact.add(id);
+    // A query that names a file (`sizes.test.ts`, `middlewares/proxy`): the first piece of each
+    // file so named, listed like the definitions (filesNamed).
+    const fileHeads = query.pathQuery ? await filesNamed(db, query.pathQuery, where, params) : [];
+    for (const id of fileHeads) exact.add(id);
 
     // 2. FTS candidates: the best n rows, filters applied in SQL, plus the definitions, whose
     //    bm25 comes from the same pass: a `rowid IN (…)` constraint would be handed to FTS5,
@@ -520,6 +542,12 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
           if (m.implementation) s.definition_kind = 1;
         }
       }
+    }
+    // The files the query names, by name: above every definition (FILE_NAME_TIER).
+    for (const id of fileHeads) {
+      scores.set(id, (scores.get(id) ?? 0) + KEYWORD_DEFINITION_BOOST * FILE_NAME_TIER);
+      const s = signals.get(id);
+      if (s) s.file_named = 1;
     }
     stage('rank');
   } catch (e) {

@@ -60,6 +60,12 @@ export interface ProcessedQuery {
    * sentence: query.ts phraseOf); null for a question, a name or a short query.
    */
   phrase: string | null;
+  /**
+   * A query that names a file (query.ts pathQueryOf): its path or the end of it, lower-case, with
+   * `extension` when it writes one (`sizes.test.ts`, `server/middlewares/proxy.ts`) or without
+   * (`middlewares/proxy`); null for any other query.
+   */
+  pathQuery: { path: string; extension: boolean } | null;
 }
 
 /** A query that reads `<keyword> <name>` (ProcessedQuery.declared). */

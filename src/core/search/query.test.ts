@@ -331,3 +331,13 @@ describe('a query that may be pasted from the code', () => {
     'has no phrase for %j (a question, a short query, a name, stop words only)', (q) => expect(processQuery(q).phrase).toBeNull(),
   );
 });
+
+describe('a query that names a file', () => {
+  it.each([
+    ['sizes.test.ts', 'sizes.test.ts', true], ['./src/core/Query.ts', 'src/core/query.ts', true], ['middlewares/proxy', 'middlewares/proxy', false],
+    ['end_to_end file', 'end_to_end', false], ['the cfg file', 'cfg', false], ['file package.json', 'package.json', true],
+  ])('reads %j as the file %s', (q, path, extension) => expect(processQuery(q).pathQuery).toEqual({ path, extension }));
+  it.each(['Value.Diff', 'flask.g', 'parse the config file', 'https://example.com/a.ts', 'Router', '1.2.3'])(
+    'reads %j as no file name', (q) => expect(processQuery(q).pathQuery).toBeNull(),
+  );
+});

@@ -16,6 +16,7 @@ import type { ChunkType } from '../types.ts';
 import { COMPOUND_RE, splitIdentifier } from '../text/identifiers.ts';
 import { lightStem } from '../text/word-forms.ts';
 import { STOP_WORDS } from '../text/stop-words.ts';
+import { isKnownExtension } from '../chunk/languages.ts';
 import { symbolTargets } from './symbols.ts';
 import type { Declared, FtsPhrase, ProcessedQuery } from './query-types.ts';
 
@@ -415,6 +416,7 @@ export function processQuery(input: string): ProcessedQuery {
     literal: literalOf(text, words),
     acronyms: acronymsOf(text, terms),
     phrase: phraseOf(words),
+    pathQuery: pathQueryOf(text),
   };
   return { ...pq, targets: symbolTargets(pq) };
 }
@@ -493,6 +495,32 @@ function phraseOf(words: readonly string[]): string | null {
   if (words.every((w) => STOP_WORDS.has(w.toLowerCase()))) return null;
   return quoteFts(words.join(' ').toLowerCase());
 }
+
+/**
+ * ProcessedQuery.pathQuery: a query of one word that names a file as a path does — a file name
+ * with a known extension (`sizes.test.ts`, `end_to_end.rs`, `package.json`) or a path of two or
+ * more parts (`middlewares/proxy`, `src/core/query.ts`), or any name asked for as a file ("end_to_end
+ * file", "the cfg file": its stem, any extension). `Value.Diff` or `flask.g` end in no
+ * extension: names, not files. A URL is no path. Whether a file has that name is the index's to
+ * say (bm25.ts filesNamed): a path-shaped name no file has changes nothing.
+ */
+function pathQueryOf(text: string): { path: string; extension: boolean } | null {
+  // "sizes.test file", "the end_to_end file", "file cfg": the word is the file's name.
+  const asked = FILE_NAMED_RE.exec(text.trim());
+  const t = (asked ? asked[1] ?? asked[2] : text.trim()).replace(/^\.?\//, '');
+  if (!t || t.length > MAX_PATH_QUERY_CHARS || !PATH_QUERY_RE.test(t) || t.includes('://')) return null;
+  const base = t.slice(t.lastIndexOf('/') + 1);
+  const dot = base.lastIndexOf('.');
+  const extension = dot > 0 && isKnownExtension(base.slice(dot + 1));
+  if (!extension && !t.includes('/') && !asked) return null;
+  if (!/\p{L}/u.test(base)) return null;
+  return { path: t.toLowerCase(), extension };
+}
+/** "X file", "the X file", "file X": a query that asks for the file named X. */
+const FILE_NAMED_RE = /^(?:the\s+)?(\S+)\s+file$|^file\s+(\S+)$/i;
+/** Characters of a path query: no white space, no quotes or brackets; `/`-separated parts. */
+const PATH_QUERY_RE = /^[\p{L}\p{N}_.@$+~-]+(?:\/[\p{L}\p{N}_.@$+~-]+)*$/u;
+const MAX_PATH_QUERY_CHARS = 300;
 
 /** A phrase query takes this many words at least and at most (ProcessedQuery.phrase). */
 const PHRASE_MIN_WORDS = 4;

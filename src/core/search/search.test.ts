@@ -518,3 +518,33 @@ describe('a message pasted from the code', () => {
     }
   }, 60_000);
 });
+
+describe('a query that names a file', () => {
+  // The test file's words are everywhere; its name only in its path.
+  const files: Record<string, string> = {
+    'src/utilities/caching/sizes.ts': 'export const cacheSizes = { parser: 1000, printer: 2000 };\nexport function sizeOf(name: string): number {\n  return cacheSizes[name] ?? 0;\n}\n',
+    'src/utilities/caching/__tests__/sizes.test.ts': "import { sizeOf } from '../sizes';\n\ntest('every cache has a size', () => {\n  expect(sizeOf('parser')).toBe(1000);\n});\n",
+    'src/core/test.ts': '/** The sizes of the test caches, sizes and tests. */\nexport function testSizes(sizes: number[]): number {\n  return sizes.reduce((a, b) => a + b, 0);\n}\n',
+    'src/core/sizes.ts': '/** Sizes, sizes: the test sizes. */\nexport function ts(sizes: number[]): number {\n  return sizes.length;\n}\n',
+  };
+
+  it('lists that file first, by its name, its stem or the end of its path', async () => {
+    const s = await openMemoryStore();
+    try {
+      await writeChunkedFiles(s, chunker, files);
+      const searcher = new Searcher(s);
+      for (const q of ['sizes.test.ts', 'sizes.test file', '__tests__/sizes.test', 'caching/__tests__/sizes.test.ts']) {
+        const res = await searcher.search(q, { mode: 'bm25', limit: 5 });
+        expect(res.results[0]?.path, q).toBe('src/utilities/caching/__tests__/sizes.test.ts');
+      }
+      // Two files end with `/sizes.ts`: the shorter path first, then the other.
+      const both = await searcher.search('sizes.ts', { mode: 'bm25', limit: 5 });
+      expect(both.results.slice(0, 2).map((r) => r.path)).toEqual(['src/core/sizes.ts', 'src/utilities/caching/sizes.ts']);
+      // A name no file has changes nothing.
+      const none = await searcher.search('nosuch/sizes.test.ts', { mode: 'bm25', limit: 5 });
+      for (const r of none.results) expect(none.bm25Signals[r.id]?.file_named).toBeUndefined();
+    } finally {
+      await s.close();
+    }
+  }, 60_000);
+});

@@ -15,7 +15,7 @@
 import type { ChunkType, Hit, SearchFilters, SearchMode, SearchOptions, SearchResponse, SearchResult, StoredChunk } from '../types.ts';
 import {
   BM25_WEIGHT, DEFAULT_SEARCH_LIMIT, LEG_CANDIDATES, FILL_CANDIDATES, SYMBOL_FUSION_WEIGHTS, MAX_SEARCH_LIMIT, VECTOR_FILTER_OVERFETCH, VECTOR_MIN_SCORE,
-  VECTOR_RELATIVE_FLOOR, VECTOR_WEIGHT,
+  VECTOR_RELATIVE_FLOOR, VECTOR_WEIGHT, FILE_NAME_TIER,
 } from '../config.ts';
 import { describesFunction, namesCodeOf, processQuery, readsAsDocComment, type ProcessedQuery } from './query.ts';
 import { kindFactor } from './signals.ts';
@@ -200,16 +200,20 @@ export class Searcher {
       fileOf[row.id] = row.path;
       linesOf[row.id] = row.endLine - row.startLine + 1;
     }
+    const tiers = wantsDefinitions(pq) ? definitionTiers(pq.targets, rows) : { definitionTiers: {}, definitionSizes: {} };
+    // The files the query names (bm25.ts filesNamed) rank above definitions here too.
+    const named = bm25.filter((h) => h.signals?.file_named);
+    for (const h of named) tiers.definitionTiers[h.id] = FILE_NAME_TIER;
     const legs: LegHits = {
       bm25,
       vector: kindOrder(vector.hits, rows, intent, docComment, asksForDeclarations(query)),
       fileOf,
       linesOf,
-      ...(wantsDefinitions(pq) ? definitionTiers(pq.targets, rows) : { definitionTiers: {}, definitionSizes: {} }),
+      ...tiers,
       groupKeys: definitionKeys(rows),
       vectorFloor: vector.floor,
       vectorDropped: vector.dropped,
-      keywordFirst: wantsDefinitions(pq),
+      keywordFirst: wantsDefinitions(pq) || named.length > 0,
       functionLevel: describesFunction(query),
     };
     const auto = fusionWeights(pq);
