@@ -145,7 +145,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
     inputSchema: {
       type: 'object',
       properties: {
-        query: { type: 'string', minLength: 1, description: 'What to find: an identifier, a declaration ("struct page", "def parse_args") or a question.' },
+        query: { type: 'string', minLength: 1, description: 'What to find: an identifier, a declaration ("struct page", "def parse_args"), a file name ("query.ts", "search/query"), an error message or a question.' },
         mode: { type: 'string', enum: [...SEARCH_MODES], default: 'auto', description: 'auto (hybrid when the index has embeddings, else keyword), keyword, semantic or hybrid.' },
         intent: { type: 'string', enum: [...INTENTS], description: 'What the answer is for; chooses which file kinds lead: understand, implement, debug → source code; test → tests; configure → config and build files; document → docs; example → examples; any → no preference. Default: read from the query ("tests for …").' },
         language,
