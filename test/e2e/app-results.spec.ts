@@ -201,3 +201,18 @@ test('an operator is found as text, its definition first, the operator marked in
   await expect(cards.first().locator('mark.hit').first()).toBeVisible();
   await page.screenshot({ path: 'test-results/screens/results-operator-390.png', fullPage: true });
 });
+
+test("a file's name lists that file first and Explain says so; an operator asked about in words is still found", async ({ page }) => {
+  await searchFor(page, 'client.ts');
+  const first = page.getByTestId('result').first();
+  await expect(first.getByTestId('result-path')).toHaveText('web/client.ts');
+  await first.getByRole('button', { name: 'Explain' }).click();
+  await expect(page.getByTestId('explain-why')).toContainText('it is the file you named');
+  await expect(page.getByTestId('explain-definition')).toContainText('the file the query names');
+  await page.screenshot({ path: 'test-results/screens/results-file-name.png', fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: 'test-results/screens/results-file-name-390.png', fullPage: true });
+
+  await searchFor(page, 'where is :<|> defined');
+  await expect(page.getByTestId('result').first().getByTestId('result-path')).toHaveText('api/Api/Alternative.hs');
+});

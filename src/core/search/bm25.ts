@@ -30,6 +30,7 @@ import { identifierParts } from '../text/identifiers.ts';
 import { BM25_COLUMN_WEIGHTS, CODE_CANDIDATES, FILE_SIGNALS, FTS_PLAN_BIG_CAP, FTS_PLAN_CAP, FTS_PLAN_LEAVE_OUT_SHARE, FTS_PLAN_THETA_GUESS, FTS_PLAN_WORD_ENOUGH, KEYWORD_DEFINITION_BOOST, MAX_EXACT_SYMBOL_ROWS, PHRASE_ROWS, PHRASE_WEIGHT, QUALIFIED_TIERS, RERANK_CANDIDATES, RERANK_WEIGHTS, EXAMPLE_WORD_NAME_SHARE, FILE_NAME_TIER, TEST_WORD_CODE_SHARE, TEXT_DEFINITION_TIER } from '../config.ts';
 import { lightStem } from '../text/word-forms.ts';
 import { DECLARATION_LINE_SOURCE, PREFIX_MIN_CHARS, describesFunction, fileNameTerms, readsAsDocComment, processQuery, type ProcessedQuery } from './query.ts';
+import type { PathQuery } from './query-types.ts';
 import { essentialRows, planFts, replan, type BoundedPhrase, type RowProbe } from './fts-plan.ts';
 import { rerank, signalTerms, termMask, type RerankCandidate } from './rerank.ts';
 import { NAMED_LEAF_MIN_TERMS, addScore, applyCover, applyFileSignals, applyNamedLeaf, applyPieceKind, applyProse, applySpread, asksHowOrWhere, coverFiles, namedLeafFiles, type FileCandidate } from './signals.ts';
@@ -121,20 +122,41 @@ async function ftsCandidates(db: Queryable, match: string, where: string, params
 /**
  * The first piece of each file (at most MAX_EXACT_SYMBOL_ROWS) that the query names: whose path is
  * `q.path` or ends with `/` + it, with or without an extension after it when the query wrote
- * none (`middlewares/proxy` → `server/middlewares/proxy.ts`). Compared lower-case.
+ * none (`middlewares/proxy` → `server/middlewares/proxy.ts`). Compared lower-case. With a line
+ * (`src/a.ts:120`, a traceback's frame), the smallest piece of the file that holds the line, and a
+ * path that matches no file is tried without its first folders (an absolute path from another
+ * machine: `/home/me/app/src/a.ts` → `app/src/a.ts` → `src/a.ts`).
  */
-async function filesNamed(db: Queryable, q: { path: string; extension: boolean }, where: string, params: SqlValue[]): Promise<number[]> {
-  const p = likeEscape(q.path);
-  const match = q.extension
-    ? `(lower(f.path) = ? OR lower(f.path) LIKE ? ESCAPE '\\')`
-    : `(lower(f.path) = ? OR lower(f.path) LIKE ? ESCAPE '\\' OR lower(f.path) LIKE ? ESCAPE '\\' OR lower(f.path) LIKE ? ESCAPE '\\')`;
-  const args = q.extension ? [q.path, `%/${p}`] : [q.path, `%/${p}`, `${p}.%`, `%/${p}.%`];
-  const rows = await db.all<{ id: number }>(
-    `SELECT c.id AS id FROM files f JOIN chunks c ON c.id = f.chunk_lo WHERE ${match}${where} ORDER BY length(f.path), f.path LIMIT ?`,
-    [...args, ...params, MAX_EXACT_SYMBOL_ROWS],
-  );
-  return rows.map((r) => r.id);
+async function filesNamed(db: Queryable, q: PathQuery, where: string, params: SqlValue[]): Promise<number[]> {
+  const parts = q.path.split('/').filter(Boolean);
+  const tries = q.line === undefined ? 1 : Math.min(parts.length, MAX_PATH_SUFFIX_TRIES);
+  for (let i = 0; i < tries; i++) {
+    const path = parts.slice(i).join('/');
+    const p = likeEscape(path);
+    const match = q.extension
+      ? `(lower(f.path) = ? OR lower(f.path) LIKE ? ESCAPE '\\')`
+      : `(lower(f.path) = ? OR lower(f.path) LIKE ? ESCAPE '\\' OR lower(f.path) LIKE ? ESCAPE '\\' OR lower(f.path) LIKE ? ESCAPE '\\')`;
+    const args = q.extension ? [path, `%/${p}`] : [path, `%/${p}`, `${p}.%`, `%/${p}.%`];
+    const rows = q.line === undefined
+      ? await db.all<{ id: number }>(
+        `SELECT c.id AS id FROM files f JOIN chunks c ON c.id = f.chunk_lo WHERE ${match}${where} ORDER BY length(f.path), f.path LIMIT ?`,
+        [...args, ...params, MAX_EXACT_SYMBOL_ROWS],
+      )
+      : await db.all<{ id: number }>(
+        // Per file, the smallest piece holding the line, else its first piece.
+        `SELECT (SELECT c2.id FROM chunks c2 WHERE c2.id BETWEEN f.chunk_lo AND f.chunk_hi
+                   ORDER BY (c2.start_line <= ?1 AND c2.end_line >= ?1) DESC,
+                            CASE WHEN c2.start_line <= ?1 AND c2.end_line >= ?1 THEN c2.end_line - c2.start_line ELSE 0 END, c2.id LIMIT 1) AS id
+           FROM files f JOIN chunks c ON c.id = f.chunk_lo WHERE ${match}${where} ORDER BY length(f.path), f.path LIMIT ?`,
+        [q.line, ...args, ...params, MAX_EXACT_SYMBOL_ROWS],
+      );
+    if (rows.length) return rows.map((r) => r.id);
+  }
+  return [];
 }
+
+/** Most leading folders filesNamed drops from a path with a line that matches no file as written. */
+const MAX_PATH_SUFFIX_TRIES = 8;
 
 /**
  * Ids of the pieces (at most PHRASE_ROWS) whose text holds `phrase` (an FTS5 phrase) word for

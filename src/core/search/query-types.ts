@@ -61,11 +61,21 @@ export interface ProcessedQuery {
    */
   phrase: string | null;
   /**
-   * A query that names a file (query.ts pathQueryOf): its path or the end of it, lower-case, with
-   * `extension` when it writes one (`sizes.test.ts`, `server/middlewares/proxy.ts`) or without
-   * (`middlewares/proxy`); null for any other query.
+   * A query that names a file (query.ts pathQueryOf): its path or the end of it (`sizes.test.ts`,
+   * `middlewares/proxy`), or a file and line as a stack trace writes them (`src/a.ts:120`);
+   * null for any other query.
    */
-  pathQuery: { path: string; extension: boolean } | null;
+  pathQuery: PathQuery | null;
+}
+
+/** ProcessedQuery.pathQuery: the path (or its end) a query names, and the line it points at, if any. */
+export interface PathQuery {
+  /** Lower-case; `/`-separated. */
+  path: string;
+  /** The path writes a known extension (else any extension may follow it). */
+  extension: boolean;
+  /** A line the query points at (`src/foo.ts:120`, a traceback's frame): the piece holding it is listed. */
+  line?: number;
 }
 
 /** A query that reads `<keyword> <name>` (ProcessedQuery.declared). */

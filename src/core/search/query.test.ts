@@ -341,3 +341,17 @@ describe('a query that names a file', () => {
     'reads %j as no file name', (q) => expect(processQuery(q).pathQuery).toBeNull(),
   );
 });
+
+describe('a file and line as a stack trace writes them', () => {
+  it.each([
+    ['src/foo.ts:120', 'src/foo.ts', 120],
+    ['foo.py:12:5', 'foo.py', 12],
+    ['    at handle (/home/me/app/src/server/router.ts:88:13)', 'home/me/app/src/server/router.ts', 88],
+    ['at com.acme.Bar.baz(Bar.java:42)', 'bar.java', 42],
+    ['Traceback (most recent call last):\n  File "/usr/lib/python3/black/linegen.py", line 123, in visit_stmt', 'usr/lib/python3/black/linegen.py', 123],
+    ['panic: boom\n\ngoroutine 1 [running]:\nmain.main()\n\t/go/src/app/main.go:42 +0x1d', 'go/src/app/main.go', 42],
+  ])('reads %j as %s line %i', (q, path, line) => expect(processQuery(q).pathQuery).toEqual({ path, extension: true, line }));
+  it.each(['version 1.2:3', 'see http://x.io/a.ts:80 for more', 'ratio 16:9', 'Value.Diff', 'run only the test at a given line when the CLI argument looks like file.test.ts:42'])(
+    'reads %j as no file and line', (q) => expect(processQuery(q).pathQuery?.line).toBeUndefined(),
+  );
+});

@@ -18,7 +18,7 @@ import { lightStem } from '../text/word-forms.ts';
 import { STOP_WORDS } from '../text/stop-words.ts';
 import { isKnownExtension } from '../chunk/languages.ts';
 import { symbolTargets } from './symbols.ts';
-import type { Declared, FtsPhrase, ProcessedQuery } from './query-types.ts';
+import type { Declared, FtsPhrase, PathQuery, ProcessedQuery } from './query-types.ts';
 
 import {
   INNER_PREFIX_MIN_CHARS, MAX_EXPANDED_TERMS, MAX_INPUT_CHARS, MAX_TERM_CHARS, MAX_TERMS, NL_QUERY_WORDS, PREFIX_MIN_CHARS, STEM_FTS_TERMS,
@@ -416,7 +416,7 @@ export function processQuery(input: string): ProcessedQuery {
     literal: literalOf(text, words),
     acronyms: acronymsOf(text, terms),
     phrase: phraseOf(words),
-    pathQuery: pathQueryOf(text),
+    pathQuery: pathQueryOf(text, original),
   };
   return { ...pq, targets: symbolTargets(pq) };
 }
@@ -504,7 +504,10 @@ function phraseOf(words: readonly string[]): string | null {
  * extension: names, not files. A URL is no path. Whether a file has that name is the index's to
  * say (bm25.ts filesNamed): a path-shaped name no file has changes nothing.
  */
-function pathQueryOf(text: string): { path: string; extension: boolean } | null {
+function pathQueryOf(text: string, original: string): PathQuery | null {
+  // The query as typed: a pasted trace's line breaks say it is one.
+  const located = locatedIn(original);
+  if (located) return located;
   // "sizes.test file", "the end_to_end file", "file cfg": the word is the file's name.
   const asked = FILE_NAMED_RE.exec(text.trim());
   const t = (asked ? asked[1] ?? asked[2] : text.trim()).replace(/^\.?\//, '');
@@ -516,6 +519,37 @@ function pathQueryOf(text: string): { path: string; extension: boolean } | null 
   if (!/\p{L}/u.test(base)) return null;
   return { path: t.toLowerCase(), extension };
 }
+
+/**
+ * A file and a line written as a stack trace or a compiler writes them, anywhere in the query:
+ * `src/foo.ts:120`, `foo.py:12:5`, `at f (/home/me/app/src/a.ts:10:5)`, `Bar.java:42)`,
+ * `File "/usr/lib/x/linegen.py", line 123, in visit`, `/go/src/app/main.go:42 +0x1d`. The path
+ * may start outside the codebase (an absolute path): bm25.ts filesNamed matches its end.
+ */
+function locatedIn(text: string): PathQuery | null {
+  if (text.length > MAX_TRACE_CHARS) return null;
+  const py = PYTHON_FRAME_RE.exec(text);
+  // In one word, or in a pasted trace (its lines, `at f (…)`, `Bar.java:42)`); not in a question
+  // that writes a file and line as an example ("when the argument looks like file.test.ts:42").
+  const trace = !/\s/.test(text.trim()) || text.includes('\n') || /\bat\s+(?:[^\s(]+\s+)?\(?\S+:\d+|\(\S+:\d+/.test(text);
+  const m = py ? { path: py[1], line: py[2] } : trace ? (() => {
+    const c = FILE_LINE_RE.exec(text);
+    return c ? { path: c[1], line: c[2] } : null;
+  })() : null;
+  if (!m) return null;
+  const path = m.path.replace(/^\.?\//, '').replace(/^[A-Za-z]:[\\/]/, '').replace(/\\/g, '/').toLowerCase();
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  const dot = base.lastIndexOf('.');
+  if (dot <= 0 || !isKnownExtension(base.slice(dot + 1))) return null;
+  const line = Number(m.line);
+  return Number.isSafeInteger(line) && line > 0 ? { path, extension: true, line } : null;
+}
+/** `path.ext:line` (a colon and a column may follow), as compilers and stack traces write it. */
+const FILE_LINE_RE = /(?:^|[\s("'=\[])((?:[A-Za-z]:[\\/])?[\p{L}\p{N}_.@$+~\\/-]*[\p{L}\p{N}_$+~-]\.[A-Za-z0-9+]{1,10}):(\d{1,7})\b/u;
+/** Python's traceback frame: `File "path", line N`. */
+const PYTHON_FRAME_RE = /\bFile "([^"\n]{1,400})", line (\d{1,7})\b/;
+/** Longest query read for a file and line (a pasted traceback is longer than a question). */
+const MAX_TRACE_CHARS = 4000;
 /** "X file", "the X file", "file X": a query that asks for the file named X. */
 const FILE_NAMED_RE = /^(?:the\s+)?(\S+)\s+file$|^file\s+(\S+)$/i;
 /** Characters of a path query: no white space, no quotes or brackets; `/`-separated parts. */

@@ -548,3 +548,30 @@ describe('a query that names a file', () => {
     }
   }, 60_000);
 });
+
+describe('a stack trace', () => {
+  const fns = Array.from({ length: 6 }, (_, i) => `export function step${i}(input: string): string {\n${Array.from({ length: 8 }, (_, j) => `  input = input.trim() + '${i}.${j}';`).join('\n')}\n  return input;\n}\n`);
+  const router = fns.join('\n');
+  const files: Record<string, string> = {
+    'src/server/router.ts': router,
+    'src/server/other.ts': 'export function handle(request: string): string {\n  return request;\n}\n',
+  };
+  // The line of step3's fourth statement.
+  const line = router.split('\n').findIndex((l) => l.includes("'3.3'")) + 1;
+
+  it('lists the piece that holds the line a frame points at, from an absolute path on another machine', async () => {
+    const s = await openMemoryStore();
+    try {
+      await writeChunkedFiles(s, chunker, files);
+      const searcher = new Searcher(s);
+      for (const q of [`src/server/router.ts:${line}`, `TypeError: x is undefined\n    at handle (/home/me/app/src/server/router.ts:${line}:13)`]) {
+        const res = await searcher.search(q, { mode: 'bm25', limit: 5 });
+        const first = res.results[0]!;
+        expect(first.path, q).toBe('src/server/router.ts');
+        expect(first.startLine <= line && line <= first.endLine, `${q}: ${first.startLine}-${first.endLine}`).toBe(true);
+      }
+    } finally {
+      await s.close();
+    }
+  }, 60_000);
+});
