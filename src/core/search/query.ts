@@ -545,7 +545,7 @@ function locatedIn(text: string): PathQuery | null {
   return Number.isSafeInteger(line) && line > 0 ? { path, extension: true, line } : null;
 }
 /** `path.ext:line` (a colon and a column may follow), as compilers and stack traces write it. */
-const FILE_LINE_RE = /(?:^|[\s("'=\[])((?:[A-Za-z]:[\\/])?[\p{L}\p{N}_.@$+~\\/-]*[\p{L}\p{N}_$+~-]\.[A-Za-z0-9+]{1,10}):(\d{1,7})\b/u;
+const FILE_LINE_RE = /(?:^|[\s("'=[])((?:[A-Za-z]:[\\/])?[\p{L}\p{N}_.@$+~\\/-]*[\p{L}\p{N}_$+~-]\.[A-Za-z0-9+]{1,10}):(\d{1,7})\b/u;
 /** Python's traceback frame: `File "path", line N`. */
 const PYTHON_FRAME_RE = /\bFile "([^"\n]{1,400})", line (\d{1,7})\b/;
 /** Longest query read for a file and line (a pasted traceback is longer than a question). */
