@@ -461,8 +461,9 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
     //    ms for 3 definitions outside the best 100).
     const n = Math.max(limit, RERANK_CANDIDATES);
     // Pieces that hold the query verbatim (an error message pasted, a line of a comment): listed
-    // like the definitions, whatever their bm25 (query.ts phraseOf).
-    const phrased = query.phrase && !lookup ? await phraseRows(db, query.phrase, where, params) : [];
+    // like the definitions, whatever their bm25 (query.ts phraseOf). Not when the search asks for
+    // a kind (tests, docs, examples…): a comment of an example repeating the question is not that.
+    const phrased = query.phrase && !lookup && (intent === 'code' || intent === 'any') ? await phraseRows(db, query.phrase, where, params) : [];
     stage('defs');
     const rows = await plannedCandidates(db, query, where, params, [...exact, ...phrased.filter((id) => !exact.has(id))], n, timings, cache);
     stage('fts');
