@@ -327,6 +327,11 @@ describe('a query that may be pasted from the code', () => {
     expect(processQuery('Cannot override method on final class').phrase).toBe('"cannot override method on final class"');
     expect(processQuery("config must export or return an object.").phrase).toBe('"config must export or return an object"');
   });
+  it('takes the words a query puts in double quotes, in any query', () => {
+    expect(processQuery('where is "connection refused" logged').phrase).toBe('"connection refused"');
+    expect(processQuery('"retry-after" header').phrase).toBe('"retry after"');
+    expect(processQuery('where is "the" used').phrase).toBeNull();
+  });
   it.each(['how does the router match a path', 'where is the config file read', 'parse json input', 'Router', 'the of and to'])(
     'has no phrase for %j (a question, a short query, a name, stop words only)', (q) => expect(processQuery(q).phrase).toBeNull(),
   );

@@ -415,7 +415,7 @@ export function processQuery(input: string): ProcessedQuery {
     declared: declaredIn(words, text) ?? namedIn(words, text),
     literal: literalOf(text, words),
     acronyms: acronymsOf(text, terms),
-    phrase: phraseOf(words),
+    phrase: phraseOf(words, text),
     pathQuery: pathQueryOf(text, original),
   };
   return { ...pq, targets: symbolTargets(pq) };
@@ -486,10 +486,17 @@ export function acronymsOf(text: string, terms: readonly string[]): Record<strin
  * ProcessedQuery.phrase: the words of a query that may be text copied from the code, as one FTS5
  * phrase: PHRASE_MIN_WORDS to PHRASE_MAX_WORDS words, at least one of them not a stop word, and
  * not opening as a question does ("how …", "where is …", "what does …"), whose words are the
- * asker's own. Users paste error messages ("Cannot override method on final class"), log lines
+ * asker's own; or the words the query puts in double quotes (two or more), whatever it is. Users paste error messages ("Cannot override method on final class"), log lines
  * and sentences of comments; the piece that holds them verbatim is what they look for.
  */
-function phraseOf(words: readonly string[]): string | null {
+function phraseOf(words: readonly string[], text: string): string | null {
+  // Words in double quotes ask for that phrase, in any query: `where is "connection refused" logged`.
+  const quoted = QUOTED_RE.exec(text)?.[1];
+  if (quoted !== undefined) {
+    // Its tokens as FTS5 reads them: `"retry-after"` is the phrase `retry after`.
+    const inner = (quoted.match(/[\p{L}\p{N}_$]+/gu) ?? []).slice(0, PHRASE_MAX_WORDS);
+    if (inner.length >= 2 && !inner.every((w) => STOP_WORDS.has(w.toLowerCase()))) return quoteFts(inner.join(' ').toLowerCase());
+  }
   if (words.length < PHRASE_MIN_WORDS || words.length > PHRASE_MAX_WORDS) return null;
   if (QUESTION_OPENERS.has(words[0].toLowerCase())) return null;
   if (words.every((w) => STOP_WORDS.has(w.toLowerCase()))) return null;
@@ -556,6 +563,8 @@ const FILE_NAMED_RE = /^(?:the\s+)?(\S+)\s+file$|^file\s+(\S+)$/i;
 const PATH_QUERY_RE = /^[\p{L}\p{N}_.@$+~-]+(?:\/[\p{L}\p{N}_.@$+~-]+)*$/u;
 const MAX_PATH_QUERY_CHARS = 300;
 
+/** The first double-quoted run of a query (ProcessedQuery.phrase). */
+const QUOTED_RE = /"([^"\n]{1,400})"/;
 /** A phrase query takes this many words at least and at most (ProcessedQuery.phrase). */
 const PHRASE_MIN_WORDS = 4;
 const PHRASE_MAX_WORDS = 16;

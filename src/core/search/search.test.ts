@@ -510,6 +510,9 @@ describe('a message pasted from the code', () => {
       const res = await searcher.search('Cannot override method on final class', { mode: 'bm25', limit: 5 });
       expect(res.results[0]?.path).toBe('src/MethodBuilder.java');
       expect(res.bm25Signals[res.results[0]!.id]?.phrase).toBe(1);
+      // Words in double quotes are a phrase in any query.
+      const quoted = await searcher.search('where is "cannot override method on final class"', { mode: 'bm25', limit: 5 });
+      expect(quoted.results[0]?.path).toBe('src/MethodBuilder.java');
       // A question in the asker's own words is no quotation: no phrase is looked for.
       const q = await searcher.search('how to override a method on a final class', { mode: 'bm25', limit: 5 });
       for (const r of q.results) expect(q.bm25Signals[r.id]?.phrase).toBeUndefined();
