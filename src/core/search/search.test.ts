@@ -510,6 +510,16 @@ describe('a message pasted from the code', () => {
       const res = await searcher.search('Cannot override method on final class', { mode: 'bm25', limit: 5 });
       expect(res.results[0]?.path).toBe('src/MethodBuilder.java');
       expect(res.bm25Signals[res.results[0]!.id]?.phrase).toBe(1);
+      // Hybrid: the vector leg points at the other files; the piece that holds the message stays first.
+      const rows = await s.getChunks(Array.from({ length: 50 }, (_, i) => i + 1));
+      const index = new ExactIndex(4);
+      const flat = new Float32Array(rows.length * 4);
+      rows.forEach((r, i) => flat.set(r.path.startsWith('src/Override') ? [1, 0, 0, 0] : [0, 1, 0, 0], i * 4));
+      await index.add(rows.map((r) => r.id), flat);
+      const hybrid = await new Searcher(s, { vectors: index, embedder: { embedQuery: async () => Float32Array.from([1, 0, 0, 0]) } })
+        .search('Cannot override method on final class', { mode: 'hybrid', limit: 5 });
+      expect(hybrid.strategy).toBe('hybrid');
+      expect(hybrid.results[0]?.path).toBe('src/MethodBuilder.java');
       // Words in double quotes are a phrase in any query.
       const quoted = await searcher.search('where is "cannot override method on final class"', { mode: 'bm25', limit: 5 });
       expect(quoted.results[0]?.path).toBe('src/MethodBuilder.java');

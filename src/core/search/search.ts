@@ -213,7 +213,9 @@ export class Searcher {
       groupKeys: definitionKeys(rows),
       vectorFloor: vector.floor,
       vectorDropped: vector.dropped,
-      keywordFirst: wantsDefinitions(pq) || named.length > 0,
+      // A name lookup, a file named, or a keyword answer that holds the query word for word
+      // (bm25.ts `phrase`): the keyword leg's first result stays first.
+      keywordFirst: wantsDefinitions(pq) || named.length > 0 || (bm25[0]?.signals?.phrase ?? 0) > 0,
       functionLevel: describesFunction(query),
     };
     const auto = fusionWeights(pq);
