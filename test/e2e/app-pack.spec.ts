@@ -285,6 +285,9 @@ test('a query asked before works offline (pages saved in Cache Storage)', async 
   await context.setOffline(true);
   await page.reload();
   await expect(page.getByRole('listitem', { name: 'Codebase demo' }).getByTestId('pack-info')).toContainText('offline');
+  // The reload restores the query from the URL into the box: typing before that lands could be
+  // appended to it (a CI run saw "retry policyretry policy").
+  await expect(page.getByTestId('search-input')).toHaveValue('retry policy');
   await searchFor(page, 'retry policy');
   expect(await page.getByTestId('result-path').allTextContents()).toEqual(before);
   await context.setOffline(false);
