@@ -52,6 +52,17 @@ afterAll(async () => {
 const linesOf = (r: { path: string; startLine: number; endLine: number }) =>
   FILES[r.path].split('\n').slice(r.startLine - 1, r.endLine).join('\n');
 
+/** A fresh in-memory store holding `files` (chunked as `sift index` would), closed after `use`. */
+async function withFiles<T>(files: Record<string, string>, use: (s: Store) => Promise<T>): Promise<T> {
+  const s = await openMemoryStore();
+  try {
+    await writeChunkedFiles(s, chunker, files);
+    return await use(s);
+  } finally {
+    await s.close();
+  }
+}
+
 function checkContract(results: SearchResult[]): void {
   for (const r of results) {
     expect(r.content, `${r.path}:${r.startLine}`).toBe(linesOf(r));
@@ -359,14 +370,10 @@ describe('test words a codebase names its own code with', () => {
 
   it("asks for code when a code path holds the word ('mock' in retrofit-mock/), for tests otherwise", async () => {
     for (const ships of [true, false]) {
-      const s = await openMemoryStore();
-      try {
-        await writeChunkedFiles(s, chunker, files(ships));
+      await withFiles(files(ships), async (s) => {
         const res = await new Searcher(s).search(q, { mode: 'bm25', limit: 5 });
         expect(res.results[0]?.path, `ships a mock: ${ships}`).toBe(ships ? 'retrofit-mock/src/main/NetworkBehavior.java' : 'src/test/java/MockServerTest.java');
-      } finally {
-        await s.close();
-      }
+      });
     }
   }, 60_000);
 });
@@ -389,9 +396,7 @@ describe("a test runner's test words", () => {
 
   it('ask for code where the code is about tests, for tests elsewhere; "tests for …" asks for tests in both', async () => {
     for (const isRunner of [true, false]) {
-      const s = await openMemoryStore();
-      try {
-        await writeChunkedFiles(s, chunker, runner(isRunner));
+      await withFiles(runner(isRunner), async (s) => {
         const searcher = new Searcher(s);
         const res = await searcher.search('run test files in a shuffled order using a seed', { mode: 'bm25', limit: 5 });
         expect(res.results[0]?.path, `a test runner: ${isRunner}`).toBe(isRunner ? 'packages/runner/src/sequencers/RandomSequencer.ts' : 'test/e2e/sequence-shuffle.test.ts');
@@ -401,9 +406,7 @@ describe("a test runner's test words", () => {
         const { codeNamedBy, KeywordCache } = await import('./bm25.ts');
         expect(await codeNamedBy(s.db, [TEST_WORD]), `a test runner: ${isRunner}`).toBe(isRunner);
         expect(await codeNamedBy(s.db, [TEST_WORD], new KeywordCache().use(1)), `a test runner: ${isRunner}`).toBe(isRunner);
-      } finally {
-        await s.close();
-      }
+      });
     }
   }, 60_000);
 });
@@ -424,14 +427,10 @@ describe("a test framework's examples", () => {
 
   it('ask for code where the code is named for them, for examples elsewhere', async () => {
     for (const isRunner of [true, false]) {
-      const s = await openMemoryStore();
-      try {
-        await writeChunkedFiles(s, chunker, files(isRunner));
+      await withFiles(files(isRunner), async (s) => {
         const res = await new Searcher(s).search('pending examples that pass are reported as failures', { mode: 'bm25', limit: 5 });
         expect(res.results[0]?.path, `a test framework: ${isRunner}`).toBe(isRunner ? 'lib/runner/pending.rb' : 'examples/pending.rb');
-      } finally {
-        await s.close();
-      }
+      });
     }
   }, 60_000);
 });
@@ -503,9 +502,7 @@ describe('a message pasted from the code', () => {
   };
 
   it('ranks the piece that holds it word for word first (not the changelog that repeats it)', async () => {
-    const s = await openMemoryStore();
-    try {
-      await writeChunkedFiles(s, chunker, files());
+    await withFiles(files(), async (s) => {
       const searcher = new Searcher(s);
       const res = await searcher.search('Cannot override method on final class', { mode: 'bm25', limit: 5 });
       expect(res.results[0]?.path).toBe('src/MethodBuilder.java');
@@ -526,9 +523,7 @@ describe('a message pasted from the code', () => {
       // A question in the asker's own words is no quotation: no phrase is looked for.
       const q = await searcher.search('how to override a method on a final class', { mode: 'bm25', limit: 5 });
       for (const r of q.results) expect(q.bm25Signals[r.id]?.phrase).toBeUndefined();
-    } finally {
-      await s.close();
-    }
+    });
   }, 60_000);
 });
 
@@ -542,9 +537,7 @@ describe('a query that names a file', () => {
   };
 
   it('lists that file first, by its name, its stem or the end of its path', async () => {
-    const s = await openMemoryStore();
-    try {
-      await writeChunkedFiles(s, chunker, files);
+    await withFiles(files, async (s) => {
       const searcher = new Searcher(s);
       for (const q of ['sizes.test.ts', 'sizes.test file', '__tests__/sizes.test', 'caching/__tests__/sizes.test.ts']) {
         const res = await searcher.search(q, { mode: 'bm25', limit: 5 });
@@ -556,9 +549,7 @@ describe('a query that names a file', () => {
       // A name no file has changes nothing.
       const none = await searcher.search('nosuch/sizes.test.ts', { mode: 'bm25', limit: 5 });
       for (const r of none.results) expect(none.bm25Signals[r.id]?.file_named).toBeUndefined();
-    } finally {
-      await s.close();
-    }
+    });
   }, 60_000);
 });
 
@@ -573,9 +564,7 @@ describe('a stack trace', () => {
   const line = router.split('\n').findIndex((l) => l.includes("'3.3'")) + 1;
 
   it('lists the piece that holds the line a frame points at, from an absolute path on another machine', async () => {
-    const s = await openMemoryStore();
-    try {
-      await writeChunkedFiles(s, chunker, files);
+    await withFiles(files, async (s) => {
       const searcher = new Searcher(s);
       for (const q of [`src/server/router.ts:${line}`, `TypeError: x is undefined\n    at handle (/home/me/app/src/server/router.ts:${line}:13)`]) {
         const res = await searcher.search(q, { mode: 'bm25', limit: 5 });
@@ -583,8 +572,6 @@ describe('a stack trace', () => {
         expect(first.path, q).toBe('src/server/router.ts');
         expect(first.startLine <= line && line <= first.endLine, `${q}: ${first.startLine}-${first.endLine}`).toBe(true);
       }
-    } finally {
-      await s.close();
-    }
+    });
   }, 60_000);
 });
