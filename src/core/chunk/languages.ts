@@ -64,15 +64,15 @@ const SHEBANG_LANGUAGES: Readonly<Record<string, string>> = {
   clojure: 'clojure', bb: 'clojure',
 };
 
-/**
- * Language of a script by its `#!` line (`#!/usr/bin/env python3`, `#!/bin/sh`, `#!/usr/bin/env
- * -S deno run`), or null when the text has none or names no interpreter we know.
- */
 /** Is `ext` (no dot, any case) the extension of a language Sift knows (`ts`, `rs`, `json`, `md`)? */
 export function isKnownExtension(ext: string): boolean {
   return Object.hasOwn(EXTENSION_LANGUAGES, ext.toLowerCase());
 }
 
+/**
+ * Language of a script by its `#!` line (`#!/usr/bin/env python3`, `#!/bin/sh`, `#!/usr/bin/env
+ * -S deno run`), or null when the text has none or names no interpreter we know.
+ */
 export function shebangLanguage(text: string): string | null {
   if (!text.startsWith('#!')) return null;
   const end = text.indexOf('\n');

@@ -130,12 +130,12 @@ async function ftsCandidates(db: Queryable, match: string, where: string, params
 async function filesNamed(db: Queryable, q: PathQuery, where: string, params: SqlValue[]): Promise<number[]> {
   const parts = q.path.split('/').filter(Boolean);
   const tries = q.line === undefined ? 1 : Math.min(parts.length, MAX_PATH_SUFFIX_TRIES);
+  const match = q.extension
+    ? `(lower(f.path) = ? OR lower(f.path) LIKE ? ESCAPE '\\')`
+    : `(lower(f.path) = ? OR lower(f.path) LIKE ? ESCAPE '\\' OR lower(f.path) LIKE ? ESCAPE '\\' OR lower(f.path) LIKE ? ESCAPE '\\')`;
   for (let i = 0; i < tries; i++) {
     const path = parts.slice(i).join('/');
     const p = likeEscape(path);
-    const match = q.extension
-      ? `(lower(f.path) = ? OR lower(f.path) LIKE ? ESCAPE '\\')`
-      : `(lower(f.path) = ? OR lower(f.path) LIKE ? ESCAPE '\\' OR lower(f.path) LIKE ? ESCAPE '\\' OR lower(f.path) LIKE ? ESCAPE '\\')`;
     const args = q.extension ? [path, `%/${p}`] : [path, `%/${p}`, `${p}.%`, `%/${p}.%`];
     const rows = q.line === undefined
       ? await db.all<{ id: number }>(
@@ -367,10 +367,11 @@ export async function codeNamedBy(db: Queryable, words: readonly string[], cache
 
 /**
  * The share of this codebase's code pieces that hold "test" or "tests", or whose names or path
- * hold "example(s)" (a Rust inline test module's pieces are tests: text/file-kind.ts pieceKind). A test runner or a mocking library
- * writes them in a sixth to a third of its code (vitest 32%, mockito 18%); the 77 other codebases
- * of the repository eval and the fresh question sets in at most 11% (okhttp, with its mock web
- * server and test support libraries), most under 5%. Counted once per index generation (KeywordCache).
+ * hold "example(s)" (a Rust inline test module's pieces are tests: text/file-kind.ts pieceKind).
+ * A test runner writes "test" in a third of its code (vitest 32%; mockito 18% in session 18, 10%
+ * once its `src/testFixtures/` counted as tests in session 19); the 77 other codebases of the
+ * repository eval and the session-18 fresh sets in at most 11% (okhttp, with its mock web server and
+ * test support libraries), most under 5%. Counted once per index generation (KeywordCache).
  */
 export async function codeWordShare(db: Queryable, word: typeof TEST_WORD | typeof EXAMPLE_WORD): Promise<number> {
   const code = (await db.get<{ n: number }>(`SELECT count(*) AS n FROM chunks WHERE kind = 'code'`))?.n ?? 0;
@@ -465,12 +466,12 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
     // a kind (tests, docs, examples…): a comment of an example repeating the question is not that.
     const phrased = query.phrase && !lookup && (intent === 'code' || intent === 'any') ? await phraseRows(db, query.phrase, where, params) : [];
     stage('defs');
-    const rows = await plannedCandidates(db, query, where, params, [...exact, ...phrased.filter((id) => !exact.has(id))], n, timings, cache);
+    const listed = [...new Set([...exact, ...phrased])];
+    const rows = await plannedCandidates(db, query, where, params, listed, n, timings, cache);
     stage('fts');
     for (const row of topRows(rows, n)) scores.set(row.id, -row.r);
     for (const row of rows) if (row.x) scores.set(row.id, -row.r);
-    for (const id of exact) if (!scores.has(id)) scores.set(id, 0);
-    for (const id of phrased) if (!scores.has(id)) scores.set(id, 0);
+    for (const id of listed) if (!scores.has(id)) scores.set(id, 0);
     // 3. Second stage: re-score every candidate (rerank.ts), then put exact symbol matches
     //    of an identifier query on top. Content is read only when a signal needs it.
     const ids = [...scores.keys()];

@@ -486,8 +486,9 @@ export function acronymsOf(text: string, terms: readonly string[]): Record<strin
  * ProcessedQuery.phrase: the words of a query that may be text copied from the code, as one FTS5
  * phrase: PHRASE_MIN_WORDS to PHRASE_MAX_WORDS words, at least one of them not a stop word, and
  * not opening as a question does ("how …", "where is …", "what does …"), whose words are the
- * asker's own; or the words the query puts in double quotes (two or more), whatever it is. Users paste error messages ("Cannot override method on final class"), log lines
- * and sentences of comments; the piece that holds them verbatim is what they look for.
+ * asker's own; or the words the query puts in double quotes (two or more), whatever it is. Users
+ * paste error messages ("Cannot override method on final class"), log lines and sentences of
+ * comments; the piece that holds them verbatim is what they look for.
  */
 function phraseOf(words: readonly string[], text: string): string | null {
   // Words in double quotes ask for that phrase, in any query: `where is "connection refused" logged`.
@@ -519,12 +520,17 @@ function pathQueryOf(text: string, original: string): PathQuery | null {
   const asked = FILE_NAMED_RE.exec(text.trim());
   const t = (asked ? asked[1] ?? asked[2] : text.trim()).replace(/^\.?\//, '');
   if (!t || t.length > MAX_PATH_QUERY_CHARS || !PATH_QUERY_RE.test(t) || t.includes('://')) return null;
-  const base = t.slice(t.lastIndexOf('/') + 1);
-  const dot = base.lastIndexOf('.');
-  const extension = dot > 0 && isKnownExtension(base.slice(dot + 1));
+  const extension = hasKnownExtension(t);
   if (!extension && !t.includes('/') && !asked) return null;
-  if (!/\p{L}/u.test(base)) return null;
+  if (!/\p{L}/u.test(t.slice(t.lastIndexOf('/') + 1))) return null;
   return { path: t.toLowerCase(), extension };
+}
+
+/** Does the last part of `path` end in an extension Sift knows (`a/sizes.test.ts`: `ts`)? */
+function hasKnownExtension(path: string): boolean {
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  const dot = base.lastIndexOf('.');
+  return dot > 0 && isKnownExtension(base.slice(dot + 1));
 }
 
 /**
@@ -539,16 +545,11 @@ function locatedIn(text: string): PathQuery | null {
   // In one word, or in a pasted trace (its lines, `at f (…)`, `Bar.java:42)`); not in a question
   // that writes a file and line as an example ("when the argument looks like file.test.ts:42").
   const trace = !/\s/.test(text.trim()) || text.includes('\n') || /\bat\s+(?:[^\s(]+\s+)?\(?\S+:\d+|\(\S+:\d+/.test(text);
-  const m = py ? { path: py[1], line: py[2] } : trace ? (() => {
-    const c = FILE_LINE_RE.exec(text);
-    return c ? { path: c[1], line: c[2] } : null;
-  })() : null;
+  const m = py ?? (trace ? FILE_LINE_RE.exec(text) : null);
   if (!m) return null;
-  const path = m.path.replace(/^\.?\//, '').replace(/^[A-Za-z]:[\\/]/, '').replace(/\\/g, '/').toLowerCase();
-  const base = path.slice(path.lastIndexOf('/') + 1);
-  const dot = base.lastIndexOf('.');
-  if (dot <= 0 || !isKnownExtension(base.slice(dot + 1))) return null;
-  const line = Number(m.line);
+  const path = m[1].replace(/^\.?\//, '').replace(/^[A-Za-z]:[\\/]/, '').replace(/\\/g, '/').toLowerCase();
+  if (!hasKnownExtension(path)) return null;
+  const line = Number(m[2]);
   return Number.isSafeInteger(line) && line > 0 ? { path, extension: true, line } : null;
 }
 /** `path.ext:line` (a colon and a column may follow), as compilers and stack traces write it. */

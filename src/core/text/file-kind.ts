@@ -84,13 +84,6 @@ const TEST_DIR = /(^|\/)(tests?|testes|__(?:[a-z0-9]+_)*(?:test|fixture|mock|sna
  */
 const UNITTEST_DIR = /(^|\/)unittest\//i;
 /**
- * A Gradle or Kotlin Multiplatform source set of tests, directly under `src/`: `src/testFixtures/`
- * (caffeine's cache stubs), `src/jmh/` and `src/jcstress/` (benchmarks and stress tests), and any
- * `src/<name>Test/` (`jvmTest`, `commonTest`, `androidTest`, `integrationTest`), whose helpers are
- * not named as tests. And `regress/`, the regression tests' folder of tmux, OpenSSH and
- * PostgreSQL (not `regression/`: a statistics library's code may be named so).
- */
-/**
  * Maven's, Gradle's and Kotlin Multiplatform's main source sets (`src/main/`, `src/commonMain/`,
  * `src/jvmMain/`), where a class named `…Spec` or `…Suite` is production code: JavaPoet's
  * `MethodSpec.java`, Caffeine's `CaffeineSpec.java` and the JDK's `KeySpec` name specifications,
@@ -99,6 +92,13 @@ const UNITTEST_DIR = /(^|\/)unittest\//i;
  */
 const MAIN_SOURCE_SET = /(^|\/)src\/(?:main|[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)*Main)\//;
 const SPEC_NAME = /[a-z0-9](?:Spec|Suite)\.(?:java|kt|kts|scala|swift|cs|groovy|dart|php|m)$/;
+/**
+ * A Gradle or Kotlin Multiplatform source set of tests, directly under `src/`: `src/testFixtures/`
+ * (caffeine's cache stubs), `src/jmh/` and `src/jcstress/` (benchmarks and stress tests), and any
+ * `src/<name>Test/` (`jvmTest`, `commonTest`, `androidTest`, `integrationTest`), whose helpers are
+ * not named as tests. And `regress/`, the regression tests' folder of tmux, OpenSSH and
+ * PostgreSQL (not `regression/`: a statistics library's code may be named so).
+ */
 const TEST_SOURCE_SET = /(^|\/)src\/(?:[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)*Test|testFixtures|jmh|jcstress)\/|(^|\/)regress\//;
 /**
  * A project or package of tests named for what it tests: .NET's `Newtonsoft.Json.Tests/`,
