@@ -110,12 +110,12 @@ export async function connect(repo: string, home: string, bin = SIFT_BIN): Promi
   return client;
 }
 
-function rgArgs(p: (typeof PATTERNS)[number], files: string[]): string[] {
+export function rgArgs(p: (typeof PATTERNS)[number], files: string[]): string[] {
   return ['--no-config', '-n', '--no-heading', '-H', ...(p.regex ? [] : ['-F']), ...(p.ignoreCase ? ['-i'] : []), '-e', p.pattern, '--', ...files];
 }
 
 /** Every line of a grep, all cursor pages (`path:line:text`, a clipped line as `(clipped)`), and its first page's answer and time. */
-async function grepAll(client: Client, args: Record<string, unknown>, each: (r: Result) => void = () => undefined): Promise<{ lines: string[]; first: Result; firstMs: number }> {
+export async function grepAll(client: Client, args: Record<string, unknown>, each: (r: Result) => void = () => undefined): Promise<{ lines: string[]; first: Result; firstMs: number }> {
   const lines: string[] = [];
   let first: Result | null = null;
   let firstMs = 0;
@@ -137,7 +137,7 @@ async function grepAll(client: Client, args: Record<string, unknown>, each: (r: 
 }
 
 /** rg's output as grepAll's lines, in grep's order (path, then line). */
-function rgLines(out: string): string[] {
+export function rgLines(out: string): string[] {
   const lines = out.split('\n').filter(Boolean).map((l) => {
     const m = /^(.*?):(\d+):(.*)$/s.exec(l)!;
     return `${m[1]}:${m[2]}:${m[3].length > 1000 ? '(clipped)' : m[3].replace(/\r$/, '')}`;
@@ -147,14 +147,14 @@ function rgLines(out: string): string[] {
 }
 
 /** null when equal; else what differs first. */
-function linesDiffer(mine: string[], theirs: string[]): string | null {
+export function linesDiffer(mine: string[], theirs: string[]): string | null {
   if (mine.length === theirs.length && mine.every((l, i) => l === theirs[i])) return null;
   const i = mine.findIndex((l, k) => l !== theirs[k]);
   return `sift ${mine.length} lines, rg ${theirs.length}; first difference at ${i < 0 ? theirs.length : i}: sift ${JSON.stringify(mine[i]?.slice(0, 120) ?? null)}, rg ${JSON.stringify(theirs[i < 0 ? mine.length : i]?.slice(0, 120) ?? null)}`;
 }
 
 /** The files a complete index of `dir` holds: the walker's list, less binary content (the indexer's skip). rg gets exactly these. */
-async function indexedFiles(dir: string): Promise<string[]> {
+export async function indexedFiles(dir: string): Promise<string[]> {
   const out: string[] = [];
   for await (const f of walk(new NodeFileSource(dir))) if (!isProbablyBinary(readFileSync(join(dir, f.path)))) out.push(f.path);
   return out;

@@ -249,6 +249,14 @@ export const DOCS_HEADING_TIER = 0.2;
  */
 export const QUALIFIED_TIERS = { otherQualifier: 0.9, inPath: 0.8, elsewhere: 0.3, otherMember: 0.6 } as const;
 /**
+ * A lookup of a member (`Mailbox.enqueue`, `Truncator.FixedNumberOfWords`) also lists its type's
+ * definition, with this share of its tier: the member is often no piece of its own (a method of a
+ * small class, a property), and then the type's piece holds it. Below the member defined under
+ * the type (1) or in a qualifier's path (`inPath`), above the same name under another type
+ * (`elsewhere`: enqueueActions' local `enqueue`).
+ */
+export const LOOKUP_OWNER_TIER = 0.5;
+/**
  * A name lookup with a chunk whose text declares the name (`def make_files`, `function
  * onClick`, `fn helper`: a declaration keyword, then the name) where the parse recorded no
  * definition of it: a function nested in another (Python's `files()` defines `make_files`), one
@@ -258,6 +266,12 @@ export const QUALIFIED_TIERS = { otherQualifier: 0.9, inPath: 0.8, elsewhere: 0.
  * form of it (`make_file`).
  */
 export const TEXT_DEFINITION_TIER = 0.02;
+/**
+ * A lookup of a name of several parts that no chunk defines or declares (`walrus_settle_count`):
+ * the pieces that hold it as written rank as if of this tier, above every piece that holds only
+ * some of its parts (search/bm25.ts identifierPhrase).
+ */
+export const WRITTEN_NAME_TIER = 0.01;
 /**
  * A query that names a file (`sizes.test.ts`, `middlewares/proxy`: search/query.ts pathQueryOf)
  * ranks the first piece of each file so named with this tier: above any definition, as the user

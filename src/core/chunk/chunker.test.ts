@@ -238,6 +238,12 @@ describe('definitions inside containers', () => {
     expect(defs(ts.chunks)).toMatchObject({ Respond: ['interface', null] });
     const bound = await chunker.chunkFile('Client.hs', 'module Client where\n\ngetA :<|> getB = client api\n');
     expect(bound.chunks.some((c) => c.symbol === ':<|>' || c.names?.includes(':<|>'))).toBe(false);
+    // A pattern synonym defines its name: prefix with one `apply` per argument, a signature, a
+    // record, an infix one (shellcheck's AST: `pattern T_Assignment id mode var indices value = …`).
+    const syn = await chunker.chunkFile('Syn.hs', 'module Syn where\n\npattern T_Assignment id mode var indices value = OuterToken id (Inner mode var indices value)\n\n-- | A pair.\npattern Pair :: a -> b -> (a, b)\npattern Pair{a, b} = (a, b)\n\nfoo :: Int\nfoo = 1\n\npattern x :< xs <- (uncons -> Just (x, xs))\n');
+    const synNames = syn.chunks.flatMap((c) => [c.symbol, ...(c.names ?? [])]);
+    expect(synNames).toEqual(expect.arrayContaining(['T_Assignment', 'Pair', ':<', 'foo']));
+    expect(synNames).not.toContain('OuterToken');
     const op = await chunker.chunkFile('Op.hs', 'module Op where\n\nx <+> y = x + y\n');
     expect(defs(op.chunks)).toMatchObject({ '<+>': ['function', null] });
     const dart = await chunker.chunkFile('a.dart', 'class A {\n  int get size => 1;\n\n  void reset() {\n    print(1);\n  }\n}\n');

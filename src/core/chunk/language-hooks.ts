@@ -330,6 +330,22 @@ function haskellName(node: SpecNode, constructors = false): string | null {
   return op && (constructors || op.type !== 'constructor_operator') ? textOf(op) : null;
 }
 
+/**
+ * A pattern synonym's name: the constructor its left side (or signature) starts with, found
+ * down the leftmost children (`pattern T_Assignment id mode … = OuterToken …` nests one `apply`
+ * per argument), or the constructor operator of an infix one (`pattern x :< xs = …`).
+ */
+function firstConstructor(node: SpecNode): string | null {
+  let n: SpecNode | null = node.namedChild(0);
+  for (let depth = 0; n && depth < 32; depth++) {
+    if (n.type === 'constructor' || n.type === 'constructor_operator') return textOf(n);
+    const op = childOfType(n, 'constructor_operator');
+    if (op) return textOf(op);
+    n = n.namedChild(0);
+  }
+  return null;
+}
+
 /** The type constructor a type pattern starts with: `Maybe` of `(Maybe a)`, `Text` of `T.Text`; null for a list, a variable. */
 function haskellTypeHead(node: SpecNode | null): string | null {
   for (let i = 0; node && i < 6; i++) {
@@ -358,6 +374,10 @@ export function readHaskell(node: SpecNode): SpecRead | null | undefined {
     case 'bind':
     case 'signature':
       return { kind: 'function', name: haskellName(node) };
+    case 'pattern_synonym':
+      // `pattern T_SimpleCommand id vars cmds = …`, `pattern Foo :: …`, `pattern P{a, b} = …`:
+      // the synonym's name is its first constructor (shellcheck's AST is made of them).
+      return { kind: 'function', name: firstConstructor(node) };
     case 'class':
       return { kind: 'interface', name: haskellName(node), body: node.childForFieldName('declarations') };
     case 'data_type':

@@ -1038,6 +1038,7 @@ export const LANGUAGE_SPECS: Readonly<Record<string, LanguageSpec>> = {
     defs: {
       function: 'function', bind: 'function', signature: 'function', data_type: 'type', newtype: 'type',
       type_synomym: 'type', type_family: 'type', data_family: 'type', class: 'interface', instance: 'class',
+      pattern_synonym: 'function',
     },
     transparent: new Set(['declarations']),
     comments: new Set(['comment', 'haddock']),

@@ -27,7 +27,7 @@ import { nameKey, readChunks } from '../store/store.ts';
 import { ftsRowCount } from '../store/fts-totals.ts';
 import { compilePathGlob, PATH_MATCH_FUNCTION } from '../text/path-glob.ts';
 import { identifierParts } from '../text/identifiers.ts';
-import { BM25_COLUMN_WEIGHTS, CODE_CANDIDATES, FILE_SIGNALS, FTS_PLAN_BIG_CAP, FTS_PLAN_CAP, FTS_PLAN_LEAVE_OUT_SHARE, FTS_PLAN_THETA_GUESS, FTS_PLAN_WORD_ENOUGH, KEYWORD_DEFINITION_BOOST, MAX_EXACT_SYMBOL_ROWS, PHRASE_ROWS, PHRASE_WEIGHT, QUALIFIED_TIERS, RERANK_CANDIDATES, RERANK_WEIGHTS, EXAMPLE_WORD_NAME_SHARE, FILE_NAME_TIER, TEST_WORD_CODE_SHARE, TEXT_DEFINITION_TIER } from '../config.ts';
+import { BM25_COLUMN_WEIGHTS, CODE_CANDIDATES, FILE_SIGNALS, FTS_PLAN_BIG_CAP, FTS_PLAN_CAP, FTS_PLAN_LEAVE_OUT_SHARE, FTS_PLAN_THETA_GUESS, FTS_PLAN_WORD_ENOUGH, KEYWORD_DEFINITION_BOOST, MAX_EXACT_SYMBOL_ROWS, PHRASE_ROWS, PHRASE_WEIGHT, QUALIFIED_TIERS, RERANK_CANDIDATES, RERANK_WEIGHTS, EXAMPLE_WORD_NAME_SHARE, FILE_NAME_TIER, TEST_WORD_CODE_SHARE, TEXT_DEFINITION_TIER, WRITTEN_NAME_TIER } from '../config.ts';
 import { lightStem } from '../text/word-forms.ts';
 import { DECLARATION_LINE_SOURCE, PREFIX_MIN_CHARS, describesFunction, fileNameTerms, readsAsDocComment, processQuery, type ProcessedQuery } from './query.ts';
 import type { PathQuery } from './query-types.ts';
@@ -159,13 +159,40 @@ async function filesNamed(db: Queryable, q: PathQuery, where: string, params: Sq
 const MAX_PATH_SUFFIX_TRIES = 8;
 
 /**
+ * A line that names something under another name: an import or export (`export { getAll as
+ * __unsafe_getAll }`, `import numpy as np`, `use io::Result as IoResult;`), or an entry of such a
+ * list on a line of its own (`  getAll as __unsafe_getAll,`); the alias follows.
+ */
+const ALIAS_LINE_SOURCE = '^[ \\t]*(?:(?:export|import|from|use|pub[ \\t]+use)\\b[^\\n]*?[\\s{,]|(?=[\\p{L}_$][\\p{L}\\p{N}_$.:]*[ \\t]+as[ \\t]+[\\p{L}_$][\\p{L}\\p{N}_$]*,?[ \\t]*$))[\\p{L}_$*][\\p{L}\\p{N}_$.:]*[ \\t]+as[ \\t]+';
+
+/** The name a lookup asks for, as one word (`Foo.bar` → `bar`), or '' when it is not a plain name. */
+function lookedUpName(query: ProcessedQuery): string {
+  const name = (query.declared?.name ?? query.original.trim()).split(QUALIFIER_RE).pop() ?? '';
+  return /^[\p{L}_$][\p{L}\p{N}_$]*$/u.test(name) ? name : '';
+}
+
+/**
+ * A lookup of a name of several parts that nothing defines or declares (`walrus_settle_count`,
+ * an environment variable, a config key, a name used only in tests): its answer is where the
+ * name is written, so the pieces that hold the phrase of its parts (as typed; docs included) are
+ * listed and rank above every piece that holds only some of them (`name_written`,
+ * WRITTEN_NAME_TIER), in their own order (code before tests). Otherwise a code piece holding one
+ * part (`settle`) ranked above the one test that holds the name. Null for a one-part name (its
+ * one word is the query already).
+ */
+function identifierPhrase(query: ProcessedQuery): string | null {
+  const name = lookedUpName(query);
+  return name && identifierParts(name).length >= 2 ? `"${name}"` : null;
+}
+
+/**
  * Ids of the pieces (at most PHRASE_ROWS) whose text holds `phrase` (an FTS5 phrase) word for
  * word; not documentation: a changelog or a guide repeats the message or the commit subject the
  * code is asked for by.
  */
-async function phraseRows(db: Queryable, phrase: string, where: string, params: SqlValue[]): Promise<number[]> {
+async function phraseRows(db: Queryable, phrase: string, where: string, params: SqlValue[], docs = false): Promise<number[]> {
   const rows = await db.all<{ id: number }>(
-    `SELECT c.id AS id FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid WHERE chunks_fts MATCH ? AND c.kind <> 'docs'${where} LIMIT ?`,
+    `SELECT c.id AS id FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid WHERE chunks_fts MATCH ?${docs ? '' : " AND c.kind <> 'docs'"}${where} LIMIT ?`,
     [phrase, ...params, PHRASE_ROWS],
   );
   return rows.map((r) => r.id);
@@ -304,8 +331,8 @@ export async function plannedCandidates(db: Queryable, query: ProcessedQuery, wh
  * the last name.
  */
 async function textDefinitions(db: Queryable, query: ProcessedQuery, where: string, params: SqlValue[], read: (ids: number[]) => Promise<StoredChunk[]>): Promise<number[]> {
-  const name = (query.declared?.name ?? query.original.trim()).split(QUALIFIER_RE).pop() ?? '';
-  if (!/^[\p{L}_$][\p{L}\p{N}_$]*$/u.test(name)) return [];
+  const name = lookedUpName(query);
+  if (!name) return [];
   const id = where ? 'c.id' : 'chunks_fts.rowid';
   const from = where ? 'chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid' : 'chunks_fts';
   const rows = await db.all<{ id: number }>(
@@ -313,7 +340,8 @@ async function textDefinitions(db: Queryable, query: ProcessedQuery, where: stri
     [`"${name}"`, ...params, MAX_EXACT_SYMBOL_ROWS],
   );
   if (!rows.length) return [];
-  const declares = new RegExp(`${DECLARATION_LINE_SOURCE}${escapeRegExp(name)}(?![\\p{L}\\p{N}_$])`, 'mu');
+  const end = '(?![\\p{L}\\p{N}_$])';
+  const declares = new RegExp(`${DECLARATION_LINE_SOURCE}${escapeRegExp(name)}${end}|${ALIAS_LINE_SOURCE}${escapeRegExp(name)}${end}`, 'mu');
   return (await read(rows.map((r) => r.id))).filter((r) => declares.test(r.content)).map((r) => r.id);
 }
 
@@ -465,6 +493,10 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
     // like the definitions, whatever their bm25 (query.ts phraseOf). Not when the search asks for
     // a kind (tests, docs, examples…): a comment of an example repeating the question is not that.
     const phrased = query.phrase && !lookup && (intent === 'code' || intent === 'any') ? await phraseRows(db, query.phrase, where, params) : [];
+    // A lookup of a name of several parts that nothing defines or declares: where it is written.
+    const usedName = lookup && exact.size === 0 ? identifierPhrase(query) : null;
+    const written = usedName ? await phraseRows(db, usedName, where, params, true) : [];
+    for (const id of written) exact.add(id);
     stage('defs');
     const listed = [...new Set([...exact, ...phrased])];
     const rows = await plannedCandidates(db, query, where, params, listed, n, timings, cache);
@@ -556,6 +588,12 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
         scores.set(id, (scores.get(id) ?? 0) + KEYWORD_DEFINITION_BOOST * TEXT_DEFINITION_TIER);
         const s = signals.get(id);
         if (s) s.text_definition = 1;
+      }
+      // Where a name nothing defines is written: above every piece that holds a part of it.
+      for (const id of written) {
+        scores.set(id, (scores.get(id) ?? 0) + KEYWORD_DEFINITION_BOOST * WRITTEN_NAME_TIER);
+        const s = signals.get(id);
+        if (s) s.name_written = 1;
       }
       for (const [id, m] of tiers) {
         scores.set(id, (scores.get(id) ?? 0) + KEYWORD_DEFINITION_BOOST * definitionRank(m));

@@ -111,4 +111,9 @@ export interface SymbolTarget {
    * definition only.
    */
   owner?: boolean;
+  /**
+   * An owner a name lookup names (`Mailbox` of `Mailbox.enqueue`): matched lower
+   * (LOOKUP_OWNER_TIER), as a type; after a `.` also as a constant a module piece defines.
+   */
+  lookupOwner?: 'type' | 'dot';
 }

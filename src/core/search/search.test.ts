@@ -575,3 +575,49 @@ describe('a stack trace', () => {
     });
   }, 60_000);
 });
+
+describe('a name lookup the parse holds no definition of', () => {
+  const files: Record<string, string> = {
+    // A small class: its methods are no pieces of their own.
+    'src/Mailbox.ts': 'export class Mailbox<T> {\n  private queue: T[] = [];\n  public enqueue(event: T): void {\n    this.queue.push(event);\n  }\n  public flush(): T[] {\n    return this.queue.splice(0);\n  }\n}\n',
+    // `enqueue` defined under another owner, and named in every line.
+    'src/actions/enqueueActions.ts': 'export function enqueueActions(collect: (enqueue: (a: string) => void) => void): string[] {\n  const actions: string[] = [];\n  const enqueue = function enqueue(action: string) {\n    actions.push(action);\n  };\n  collect(enqueue);\n  return actions;\n}\n',
+    // A module every file reopens (Ruby): `Shop::Mailer` is not `module Shop`.
+    'lib/shop.rb': 'module Shop\n  def self.mailer\n    @mailer\n  end\nend\n',
+    'lib/shop/orders.rb': 'module Shop\n  class Orders\n    def mailer_for(order)\n      Shop.mailer\n    end\n  end\nend\n',
+    // A name written only in a test; its parts in code.
+    'src/settle.ts': '/** Settle the ledger: the walrus count is reconciled. */\nexport function settleLedger(walrus: number): number {\n  return walrus * 2;\n}\n',
+    'test/ledger.test.ts': "import { settleLedger } from '../src/settle';\n\ntest('settles', () => {\n  ledger.walrus_ledger_settle_count = settleLedger(2);\n  expect(ledger.walrus_ledger_settle_count).toBe(4);\n});\n",
+    // A name that is only an export alias.
+    'src/utils.ts': 'export function getAllOwnEventDescriptors(state: string[]): string[] {\n  return state.slice();\n}\n',
+    'src/index.ts': "export {\n  getAllOwnEventDescriptors as __unsafe_getAllOwnEventDescriptors,\n} from './utils';\n",
+    'src/graph.ts': "import { __unsafe_getAllOwnEventDescriptors } from './index';\n\nexport function edges(s: string[]): string[] {\n  return __unsafe_getAllOwnEventDescriptors(s);\n}\n",
+  };
+
+  it('lists a member\'s type when the member is no piece of its own; a module a query names with :: is no owner', async () => {
+    await withFiles(files, async (s) => {
+      const searcher = new Searcher(s);
+      const mailbox = await searcher.search('Mailbox.enqueue', { mode: 'bm25', limit: 5 });
+      expect(mailbox.results[0]?.path).toBe('src/Mailbox.ts');
+      expect(mailbox.results.map((r) => r.path)).toContain('src/actions/enqueueActions.ts');
+      const shop = await searcher.search('Shop::Mailer', { mode: 'bm25', limit: 5 });
+      // The module's pieces are no definition of Shop::Mailer: only `self.mailer` (another case) is.
+      expect(shop.results[0]?.path).toBe('lib/shop.rb');
+      expect(shop.results[0]?.startLine).toBe(2);
+      expect(shop.results.some((r) => r.path === 'lib/shop/orders.rb' && r.startLine === 1 && shop.bm25Signals[r.id]?.definition_tier)).toBe(false);
+    });
+  }, 60_000);
+
+  it('lists where a name nothing defines is written, before pieces that hold one of its parts', async () => {
+    await withFiles(files, async (s) => {
+      const searcher = new Searcher(s);
+      const used = await searcher.search('walrus_ledger_settle_count', { mode: 'bm25', limit: 5 });
+      expect(used.results[0]?.path).toBe('test/ledger.test.ts');
+      expect(used.bm25Signals[used.results[0]!.id]?.name_written).toBe(1);
+      // An export alias is where the name is defined.
+      const alias = await searcher.search('__unsafe_getAllOwnEventDescriptors', { mode: 'bm25', limit: 5 });
+      expect(alias.results[0]?.path).toBe('src/index.ts');
+      expect(alias.bm25Signals[alias.results[0]!.id]?.text_definition).toBe(1);
+    });
+  }, 60_000);
+});

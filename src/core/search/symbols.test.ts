@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { processQuery } from './query.ts';
 import { definitionRank, docCommentTargets, matchDefinition, symbolTargets, type SymbolRow } from './symbols.ts';
-import { DEFINITION_TIERS, DOCS_HEADING_TIER, QUALIFIED_TIERS } from '../config.ts';
+import { DEFINITION_TIERS, DOCS_HEADING_TIER, LOOKUP_OWNER_TIER, QUALIFIED_TIERS } from '../config.ts';
 
 const row = (symbol: string, parent: string | null, path: string, chunkType = 'struct'): SymbolRow => ({ symbol, parent, path, chunkType, startLine: 1, endLine: 1 });
 const tier = (q: string, r: SymbolRow) => matchDefinition(symbolTargets(processQuery(q)), r)?.tier ?? 0;
@@ -63,8 +63,14 @@ describe('qualified names', () => {
     expect(tier(ecto, row('Ecto.Schema', null, 'lib/ecto/schema.ex', 'module'))).toBe(DEFINITION_TIERS.exactCaseHead);
     expect(tier(ecto, row('Schema', 'Ecto', 'lib/ecto/schema.ex', 'module'))).toBe(DEFINITION_TIERS.exactCaseHead);
     expect(tier(ecto, row('Schema', null, 'lib/ecto/adapter/schema.ex', 'module'))).toBe(0);
-    // A lookup's answer is the member's own definition, not its type.
-    expect(tier('JsonSerializer.Binder', row('JsonSerializer', null, 'a.cs', 'class'))).toBe(0);
+    // A lookup's answer is the member's own definition first; its type's head is listed lower
+    // (the member may be no piece of its own), above the name under another type.
+    expect(tier('JsonSerializer.Binder', row('JsonSerializer', null, 'a.cs', 'class'))).toBe(DEFINITION_TIERS.exactCaseHead * LOOKUP_OWNER_TIER);
+    expect(tier('JsonSerializer.Binder', row('Binder', 'JsonSerializer', 'a.cs', 'method'))).toBe(DEFINITION_TIERS.exactCaseHead);
+    expect(tier('JsonSerializer.Binder', row('Binder', 'Other', 'b.cs', 'method'))).toBeLessThan(DEFINITION_TIERS.exactCaseHead * LOOKUP_OWNER_TIER);
+    // A module is an owner only after `.` and only as a constant it defines; `::` joins namespaces.
+    expect(tier('Devise::Mailer', { ...row('', null, 'lib/devise.rb', 'module'), symbol: null, defines: ['Devise'] })).toBe(0);
+    expect(tier('CaptureUpdateAction.IMMEDIATELY', { ...row('', null, 'store.ts', 'module'), symbol: null, defines: ['CaptureUpdateAction'] })).toBe(DEFINITION_TIERS.exactCaseHead * LOOKUP_OWNER_TIER);
   });
   it('a question about where a name is defined looks the name up', () => {
     expect(tier('where is the Router class defined', row('Router', null, 'lib/router.rb', 'class'))).toBe(DEFINITION_TIERS.exactCaseHead);

@@ -24,7 +24,7 @@
  */
 import type { ProcessedQuery, SymbolTarget } from './query-types.ts';
 import { fileKind, isProseLanguage } from '../text/file-kind.ts';
-import { DECLARATION_OTHER_KIND, DEFINITION_KIND_STEPS, DOCS_HEADING_TIER, DEFINITION_SIZE_LINES, DEFINITION_SIZE_STEP, DEFINITION_TIERS, MAX_SYMBOL_TARGETS, QUALIFIED_TIERS } from '../config.ts';
+import { DECLARATION_OTHER_KIND, DEFINITION_KIND_STEPS, DOCS_HEADING_TIER, DEFINITION_SIZE_LINES, DEFINITION_SIZE_STEP, DEFINITION_TIERS, MAX_SYMBOL_TARGETS, LOOKUP_OWNER_TIER, QUALIFIED_TIERS } from '../config.ts';
 
 /** The separators of a qualified name (`Foo::bar`, `a->b`, `Foo.bar`, `Foo#bar`). */
 export const QUALIFIER_RE = /::|->|[.#]/;
@@ -119,14 +119,22 @@ export function symbolTargets(query: Omit<ProcessedQuery, 'targets'>): SymbolTar
     // property, a field, an enum case). A type-shaped owner (capitalised) is a name the question
     // writes too, as precisely as written: `Ecto.Schema` (a module named in full) or `Schema`
     // under `Ecto`, not `Ecto.Adapter.Schema`. Not for a lookup, whose answer is the member's
-    // own definition.
-    if (wantsDefinitions(query) || !TYPE_SHAPED_RE.test(owner)) continue;
+    // own definition — unless the member has none (a method of a small class is no piece of its
+    // own: `Mailbox.enqueue`), so a lookup takes the type too, below the member under its type or
+    // in a qualifier's path, above the same name under another type (LOOKUP_OWNER_TIER).
+    if (!TYPE_SHAPED_RE.test(owner)) continue;
+    // (`.` joins a member to an object too: `CaptureUpdateAction.IMMEDIATELY`, whose owner is a
+    // constant; `::` joins modules, which Ruby reopens in every file.)
+    const lookup = wantsDefinitions(query) ? { lookupOwner: w.charAt(w.length - segments[segments.length - 1].length - 1) === '.' ? 'dot' as const : 'type' as const } : {};
     const prefix = w.slice(0, w.length - segments[segments.length - 1].length).replace(TRAILING_QUALIFIER_RE, '');
-    targets.push({ symbol: prefix, parent: null, kinds: null, owner: true });
-    if (segments.length >= 3) targets.push({ symbol: owner, parent: segments[segments.length - 3], kinds: null, qualifiers: segments.slice(0, -2), owner: true });
+    targets.push({ symbol: prefix, parent: null, kinds: null, owner: true, ...lookup });
+    if (segments.length >= 3) targets.push({ symbol: owner, parent: segments[segments.length - 3], kinds: null, qualifiers: segments.slice(0, -2), owner: true, ...lookup });
   }
   return targets;
 }
+
+/** What a lookup's owner (`Mailbox` of `Mailbox.enqueue`) may be defined as: a type, not a module. */
+const OWNER_TYPES: ReadonlySet<string> = new Set(['class', 'struct', 'interface', 'enum', 'type']);
 
 /** The query asks for definitions first: one identifier, a declaration (`struct page`), or an operator (`:<|>`). */
 export function wantsDefinitions(query: Pick<ProcessedQuery, 'isIdentifierLike' | 'declared'> & Partial<Pick<ProcessedQuery, 'literal'>>): boolean {
@@ -162,6 +170,10 @@ export function matchDefinition(targets: readonly SymbolTarget[], row: SymbolRow
   for (const t of targets) {
     // An owner's definition counts once, at its head: a long class's every piece is no more its definition.
     if (t.owner && !head) continue;
+    // A lookup's owner is a type that holds the member, not a namespace reopened in every file
+    // (Ruby's `module Devise` for `Devise::Mailer`, whose class is written `class Devise::Mailer`).
+    const typeOnly = t.lookupOwner === 'type' || (t.lookupOwner === 'dot' && (row.chunkType !== 'module' || !row.defines?.length));
+    if (typeOnly && !OWNER_TYPES.has(row.chunkType ?? '')) continue;
     const lowT = t.symbol.toLowerCase();
     for (let i = 0; i < names.length; i++) {
       const name = names[i];
@@ -170,11 +182,13 @@ export function matchDefinition(targets: readonly SymbolTarget[], row: SymbolRow
       if (scope === 0) continue;
       const exactCase = name === t.symbol && (t.parent === null || scope < 1 || row.parent === t.parent || row.parent?.split(QUALIFIER_RE).pop() === t.parent);
       if (t.owner && !(exactCase && scope === 1)) continue;
+      // A module piece is a `.` owner only as a constant it defines (`export const X = {…}`).
+      if (t.lookupOwner === 'dot' && row.chunkType === 'module' && i < own.length) continue;
       // A constant (names[i] from defines) is no struct, function, … of the keyword's kind.
       const otherKind = !!t.kinds && (i >= own.length || !t.kinds.includes(row.chunkType ?? ''));
       const tier = (exactCase
         ? head ? DEFINITION_TIERS.exactCaseHead : DEFINITION_TIERS.exactCaseTail
-        : head ? DEFINITION_TIERS.otherCaseHead : DEFINITION_TIERS.otherCaseTail) * (otherKind ? DECLARATION_OTHER_KIND : 1) * scope * (prose ? DOCS_HEADING_TIER : 1);
+        : head ? DEFINITION_TIERS.otherCaseHead : DEFINITION_TIERS.otherCaseTail) * (otherKind ? DECLARATION_OTHER_KIND : 1) * scope * (prose ? DOCS_HEADING_TIER : 1) * (t.lookupOwner ? LOOKUP_OWNER_TIER : 1);
       if (!best || tier > best.tier) best = { tier, name, exactCase, head, size, scope };
     }
   }

@@ -440,6 +440,11 @@ export const MIGRATIONS: readonly string[] = [
   `
   UPDATE chunks SET kind = sift_file_kind(path, language) WHERE kind <> sift_file_kind(path, language);
   `,
+  // 25 (issue 35): a Haskell pattern synonym (`pattern T_SimpleCommand id vars cmds = …`) defines
+  // its name (chunk/language-hooks.ts readHaskell): Haskell files are re-chunked on the next run.
+  `
+  UPDATE files SET hash = '', mtime = -1 WHERE language = 'haskell';
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

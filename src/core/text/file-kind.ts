@@ -309,9 +309,11 @@ const CONFIG_NAME_WORDS = 3;
  * responses in tests", "an in-memory file system to use in tests", "a shortcut for e2e tests",
  * "canned responses so unit tests don't hit the network"):
  * the answer is a helper the library ships for tests, not a test. And the thing a test tests
- * ("the constructor of the tested object", "the class under test"): the answer is code.
+ * ("the constructor of the tested object", "the class under test"): the answer is code. So is
+ * what a way of testing is made of ("shortest paths for model based testing", "property-based
+ * testing generators"): the library's code for it (xstate's `graph/shortestPaths.ts`).
  */
-const FOR_TESTS = /\b(?:(?:in|for|during|within|so(?:\s+that)?)\s+(?:unit |e2e |integration |end-to-end )?(?:tests|testing)|(?:the|a|an|its)\s+tested|under\s+test)\b/gi;
+const FOR_TESTS = /\b(?:(?:in|for|during|within|so(?:\s+that)?)\s+(?:unit |e2e |integration |end-to-end )?(?:tests|testing)|(?:the|a|an|its)\s+tested|under\s+test|[a-z]+[- ](?:based|driven)\s+testing)\b/gi;
 
 /**
  * A configuration word naming a piece of code: "use official Config type for options", "the
