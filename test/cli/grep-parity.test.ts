@@ -45,6 +45,8 @@ const FILES: Record<string, string> = {
   'src/meta.txt': 'x = a.b*c(d)[e]{f}|g^h$ end\nab\nplain\n',
   'src/aaa.txt': `${'a'.repeat(50_000)}!\n${'a'.repeat(100)}\n`,
   'src/empty.txt': '',
+  // Word boundaries next to letters outside ASCII: ripgrep's \b is Unicode.
+  'src/i18n.txt': 'jöfn fn\nfuncționează\ncafé ok\nnaïve_fn x\nà la fn\nfnö\nüber alles\nτfn fnτ\n',
 };
 
 const EXACT = ['raise ValueError(', 'a.b*c(d)[e]{f}|g^h$', 'ab', 'é', '😀', '\t', 'marker-1', 'foo', ' ', 'request.value', 'ÉCOLE'];
@@ -52,6 +54,7 @@ const REGEX = [
   '^', '$', '^$', '^\\s*$', 'foo$', 'foo\\r$', '^\\t', '\\w+é', '(?i)straße', '[^\\x00-\\x7F]', '\\bdef \\w+\\(', 'TODO|FIXME',
   '(a+)+$', '\\d{2,}', '^.{80,}$', 'marker-\\d+$', '.*', '\\s+$', 'handler_(1|2)\\d?\\(', '^\\s+raise \\w+Error\\(', '[[:upper:]]{3,}',
   '\\p{Greek}+', 'é|ü', 'x$', '^[^#]*$', '(?i)école', '\\S+\\s\\S+$',
+  '\\bfn\\b', '\\bfn\\b|\\bfunc\\b|function', 'caf\\w\\b', 'é\\b', '\\bü', '\\w+\\b', '\\bfn', 'fn\\b',
 ];
 
 interface GrepJson {

@@ -17,6 +17,7 @@ export function runSift(args: string[], opts: { home: string; input?: string }):
     input: opts.input,
     env: { ...process.env, SIFT_HOME: opts.home, SIFT_OFFLINE: '1' },
     timeout: 120_000,
+    maxBuffer: 256 * 1024 * 1024,
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }

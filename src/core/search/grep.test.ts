@@ -7,7 +7,7 @@ import { Chunker } from '../chunk/chunker.ts';
 import { nodeWasmLoader } from '../chunk/grammars-node.ts';
 import { openMemoryStore } from '../store/open-node.ts';
 import type { Store } from '../store/store.ts';
-import { addAsRegex, asRegexText, compileGrep, grep, grepAsRegex, GrepPatternError, TextCache, toRe2Syntax } from './grep.ts';
+import { addAsRegex, asRegexText, compileGrep, grep, grepAsRegex, GrepPatternError, TextCache, toRe2Syntax, unicodeBoundaries, withoutBoundaries } from './grep.ts';
 import { anyOfTrigrams, literalTrigrams, regexLiterals, regexTrigrams, satisfies, formatTrigramQuery } from './trigram.ts';
 
 let chunker: Chunker;
@@ -199,6 +199,24 @@ describe('trigram extraction', () => {
     expect(regexLiterals('(?i)Hello', false)).toEqual({ strings: ['hello'], fold: true });
     expect(regexLiterals('\\d{4,}', false)).toBeNull();
     expect(regexLiterals('(a+)+$', false)).toBeNull(); // 'a' is shorter than 2
+  });
+
+  it('reads \\b as ripgrep does next to letters outside ASCII, with each match\'s own range', async () => {
+    const m = await compileGrep('\\bfn\\b|\\bfunc\\b|function', 'regex');
+    // ö and ț are letters: no boundary inside `jöfn` or `funcționează` (RE2 alone found both).
+    expect(['jöfn', 'funcționează', 'fnö', 'à la fn', 'a fn b', 'function'].map((l) => m.testLine(l))).toEqual([false, false, false, true, true, true]);
+    expect(m.ranges('jöfn à fn.')).toEqual([{ start: 7, end: 9 }]);
+    expect(m.ranges('é fn fn')).toEqual([{ start: 2, end: 4 }, { start: 5, end: 7 }]);
+    const cafe = await compileGrep('Caf\\w\\b', 'regex');
+    expect(cafe.testLine('Café ok')).toBe(true);
+    expect(cafe.testLine('Cafés')).toBe(false);
+    expect(cafe.ranges('# Café!')).toEqual([{ start: 2, end: 6 }]);
+    // Rewritten only where a \b starts or ends an alternative next to a word character.
+    expect(unicodeBoundaries(toRe2Syntax('\\bfn\\b'))?.groups).toEqual([1]);
+    expect(unicodeBoundaries(toRe2Syntax('(a)\\bx|\\by(b)'))).toBeNull();
+    expect(unicodeBoundaries(toRe2Syntax('\\bx(a)|\\by(b)'))?.groups).toEqual([1, 3]);
+    expect(unicodeBoundaries('fn')).toBeNull();
+    expect(withoutBoundaries('\\bfn\\B[\\b]\\\\b')).toBe('fn[\\b]\\\\b');
   });
 
   it('rewrites \\w \\d \\s to Unicode classes outside and inside brackets, nothing else', () => {

@@ -144,6 +144,9 @@ function visitEachLine(text: string, from: number, to: number, test: (line: stri
 
 // ---- pattern compilation -------------------------------------------------------------
 
+/** A character outside ASCII: where RE2's `\b` and ripgrep's can differ. */
+const NON_ASCII_RE = /[^\x00-\x7f]/;
+
 /** ripgrep's Unicode \w: Alphabetic, marks, decimal digits, connector punctuation, join controls. */
 const WORD = '\\p{L}\\p{Nl}\\p{M}\\p{Nd}\\p{Pc}\\x{200C}\\x{200D}\\x{24B6}-\\x{24E9}\\x{1F130}-\\x{1F149}\\x{1F150}-\\x{1F169}\\x{1F170}-\\x{1F189}';
 /** Unicode White_Space (ripgrep's \s); \n never occurs inside a line. */
@@ -220,6 +223,120 @@ export function toRe2Syntax(pattern: string): string {
     out += ch;
   }
   return out;
+}
+
+/**
+ * ripgrep's `\b` is Unicode (a letter of any script is a word character); RE2's is ASCII, so in
+ * `jöfn` RE2 finds `\bfn\b` and in `funcționează` `\bfunc\b`, which ripgrep does not. On a line
+ * of ASCII only the two agree. For a line with other characters, the pattern is rewritten: a
+ * `\b` that starts a top-level alternative before a word character (a literal letter, digit or
+ * `_`, or `\w`) becomes "start of line or a non-word character", and one that ends an
+ * alternative after a word character "end of line or a non-word character" — consuming that
+ * character, so each alternative's own match is a group (`groups`: its number, for the match's
+ * ranges). Null when some `\b`/`\B` is elsewhere (it keeps RE2's ASCII meaning) or there is none.
+ * `source`: RE2 syntax (toRe2Syntax's output).
+ */
+export function unicodeBoundaries(source: string): { source: string; groups: number[] } | null {
+  const wordClass = `[${WORD}]`;
+  const branches: string[] = [];
+  let depth = 0;
+  let inClass = false;
+  let start = 0;
+  let boundaries = 0;
+  const c = Array.from(source);
+  for (let i = 0; i < c.length; i++) {
+    const ch = c[i]!;
+    if (ch === '\\') {
+      const n = c[i + 1];
+      if (n === 'Q') {
+        const end = c.findIndex((x, j) => j > i + 1 && x === '\\' && c[j + 1] === 'E');
+        i = end < 0 ? c.length : end + 1;
+      } else if ((n === 'p' || n === 'P' || n === 'x') && c[i + 2] === '{') {
+        const end = c.indexOf('}', i + 2);
+        i = end < 0 ? c.length : end;
+      } else {
+        if (!inClass && (n === 'b' || n === 'B')) boundaries++;
+        i++;
+      }
+      continue;
+    }
+    if (inClass) {
+      if (ch === ']') inClass = false;
+      continue;
+    }
+    if (ch === '[') {
+      inClass = true;
+      // A ']' right after '[' or '[^' is a literal.
+      if (c[i + 1] === '^') i++;
+      if (c[i + 1] === ']') i++;
+    } else if (ch === '(') depth++;
+    else if (ch === ')') depth--;
+    else if (ch === '|' && depth === 0) {
+      branches.push(c.slice(start, i).join(''));
+      start = i + 1;
+    }
+  }
+  branches.push(c.slice(start).join(''));
+  if (boundaries === 0) return null;
+  const lead = `(?:^|[^${WORD}])`;
+  const trail = `(?:$|[^${WORD}])`;
+  const out: string[] = [];
+  const groups: number[] = [];
+  let group = 0;
+  for (const b of branches) {
+    let body = b;
+    let head = '';
+    let tail = '';
+    if (body.startsWith('\\b') && (WORD_START_RE.test(body.slice(2)) || body.startsWith(wordClass, 2))) {
+      head = lead;
+      body = body.slice(2);
+    }
+    if (body.endsWith('\\b') && !body.endsWith('\\\\b')) {
+      const before = body.slice(0, -2);
+      if (WORD_END_RE.test(before) || /\][+*]?$/.test(before) && before.replace(/[+*]$/, '').endsWith(wordClass)) {
+        tail = trail;
+        body = before;
+      }
+    }
+    // Any other \b or \B: not rewritten (RE2's meaning for the whole pattern).
+    if (/(^|[^\\])(\\\\)*\\[bB]/.test(body.replace(/\\Q.*?(\\E|$)/gs, ''))) return null;
+    groups.push(group + 1);
+    group += 1 + capturingGroups(body);
+    out.push(`${head}(${body})${tail}`);
+  }
+  return { source: out.join('|'), groups };
+}
+
+/** A literal word character (not escaped, not a class or group) starting / ending a pattern. */
+const WORD_START_RE = /^[\p{L}\p{N}_]/u;
+const WORD_END_RE = /(^|[^\\])[\p{L}\p{N}_]$/u;
+
+/** How many capturing groups `source` opens (`(` not followed by `?`, and named ones). */
+function capturingGroups(source: string): number {
+  let n = 0;
+  let inClass = false;
+  for (let i = 0; i < source.length; i++) {
+    const ch = source[i];
+    if (ch === '\\') {
+      i++;
+      continue;
+    }
+    if (inClass) {
+      if (ch === ']') inClass = false;
+      continue;
+    }
+    if (ch === '[') {
+      inClass = true;
+      if (source[i + 1] === '^') i++;
+      if (source[i + 1] === ']') i++;
+    } else if (ch === '(' && (source[i + 1] !== '?' || source.startsWith('?P<', i + 1) || (source[i + 2] === '<' && source[i + 3] !== '=' && source[i + 3] !== '!'))) n++;
+  }
+  return n;
+}
+
+/** `source` without its `\b` and `\B` (outside classes): it matches wherever `source` does, and more. */
+export function withoutBoundaries(source: string): string {
+  return source.replace(/\\Q.*?(?:\\E|$)|\[(?:\^?\])?(?:[^\]\\]|\\.)*\]|\\./gs, (m) => (m === '\\b' || m === '\\B' ? '' : m));
 }
 
 /**
@@ -319,10 +436,14 @@ function compileRegex(pattern: string, ignoreCase: boolean, { RE2JS, RE2JSExcept
   }
   const translated = toRe2Syntax(pattern);
   const line = compileRe2(translated, flags);
+  // `\b` as ripgrep means it on a line with other than ASCII characters (unicodeBoundaries).
+  const uni = unicodeBoundaries(translated);
+  const uniLine = uni ? compileRe2(uni.source, flags) : null;
   // \A and \z mean the start/end of a LINE here; a multi-line test cannot stand in for those.
   const wholeTextOk = !/(^|[^\\])(\\\\)*\\[Az]/.test(pattern);
-  const multi = wholeTextOk ? compileRe2(translated, flags | RE2JS.MULTILINE) : null;
-  const testLine = (l: string): boolean => line.test(l);
+  // (A segment test must never reject a line the line test accepts: without the boundaries.)
+  const multi = wholeTextOk ? compileRe2(uni ? withoutBoundaries(translated) : translated, flags | RE2JS.MULTILINE) : null;
+  const testLine = uniLine ? (l: string): boolean => (NON_ASCII_RE.test(l) ? uniLine : line).test(l) : (l: string): boolean => line.test(l);
   const trigrams = regexTrigrams(pattern, ignoreCase || /\(\?[a-zA-Z]*i/.test(pattern));
   // Candidate lines by a literal scan: every matching line holds one of these strings (the
   // regex's most selective required literals, else one required trigram per AND). A pure
@@ -355,12 +476,18 @@ function compileRegex(pattern: string, ignoreCase: boolean, { RE2JS, RE2JSExcept
     ...prefilterOf(trigrams),
     testLine,
     ranges(text) {
-      const m = line.matcher(text);
+      const own = uniLine && uni && NON_ASCII_RE.test(text);
+      const m = (own ? uniLine : line).matcher(text);
       const out: GrepRange[] = [];
       let from = 0;
       while (from <= text.length && m.find(from)) {
-        const s = m.start();
-        const e = m.end();
+        let s = m.start();
+        let e = m.end();
+        // The alternative's own match, without the character a rewritten \b consumed.
+        if (own) {
+          const g = uni.groups.find((k) => m.start(k) >= 0);
+          if (g !== undefined) [s, e] = [m.start(g), m.end(g)];
+        }
         if (e > s) out.push({ start: s, end: e });
         from = e > s ? e : e + 1;
       }
