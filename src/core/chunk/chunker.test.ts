@@ -238,6 +238,15 @@ describe('definitions inside containers', () => {
     expect(defs(ts.chunks)).toMatchObject({ Respond: ['interface', null] });
     const bound = await chunker.chunkFile('Client.hs', 'module Client where\n\ngetA :<|> getB = client api\n');
     expect(bound.chunks.some((c) => c.symbol === ':<|>' || c.names?.includes(':<|>'))).toBe(false);
+    // Definitions inside a top-level `if` / `try` (Python) or `if defined?(…)` (Ruby) are pieces of their own.
+    const body = (n: number, pad: string) => Array.from({ length: n }, (_, i) => `${pad}x${i} = cmd * ${i}`).join('\n');
+    const py = await chunker.chunkFile('spawn.py', `import sys\n\nif sys.platform == "win32":\n    def spawn(cmd):\n${body(12, '        ')}\n        return 1\nelse:\n    def spawn(cmd):\n${body(12, '        ')}\n        return 2\n\ntry:\n    from _speedups import fast\nexcept ImportError:\n    def fast(x):\n${body(12, '        ')}\n        return x\n\nif __name__ == "__main__":\n    spawn(sys.argv)\n`);
+    expect(py.chunks.filter((c) => c.symbol).map((c) => [c.symbol, c.startLine])).toEqual([['spawn', 4], ['spawn', 19], ['fast', 37]]);
+    const rb = await chunker.chunkFile('mailer.rb', `if defined?(ActionMailer)\n  class Devise::Mailer < Devise.parent_mailer.constantize\n    def confirmation_instructions(record, token)\n${body(12, '      ')}\n    end\n  end\nend\n`);
+    expect(rb.chunks.some((c) => c.symbol === 'Devise::Mailer' || c.names?.includes('Devise::Mailer'))).toBe(true);
+    // A statement with no definition in it is chunked as before: one piece of code.
+    const plain = await chunker.chunkFile('main.py', 'import sys\n\nif __name__ == "__main__":\n    main(sys.argv)\n');
+    expect(plain.chunks.map((c) => [c.startLine, c.endLine])).toEqual([[1, 4]]);
     // A pattern synonym defines its name: prefix with one `apply` per argument, a signature, a
     // record, an infix one (shellcheck's AST: `pattern T_Assignment id mode var indices value = …`).
     const syn = await chunker.chunkFile('Syn.hs', 'module Syn where\n\npattern T_Assignment id mode var indices value = OuterToken id (Inner mode var indices value)\n\n-- | A pair.\npattern Pair :: a -> b -> (a, b)\npattern Pair{a, b} = (a, b)\n\nfoo :: Int\nfoo = 1\n\npattern x :< xs <- (uncons -> Just (x, xs))\n');

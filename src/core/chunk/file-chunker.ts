@@ -58,6 +58,8 @@ const MAX_TAIL_CHARS = 24;
  * whole, well-formed definitions (kernel net/core/dev.c: 353 functions).
  */
 const TRANSPARENT_CONTAINERS: ReadonlySet<string> = new Set(['preproc_if', 'preproc_ifdef', 'preproc_else', 'preproc_elif', 'preproc_elifdef']);
+/** How deep a conditional statement is searched for a definition (`if` → `else` → block → def). */
+const CONDITIONAL_DEF_DEPTH = 4;
 /** Of a definition split into pieces, at most this share of its first piece is doc comment before the signature (splitLeadingDoc). */
 const LEAD_DOC_SHARE = 0.5;
 /** A block's closing directive row (`#endif // X`) this small joins the block's last item. */
@@ -160,6 +162,13 @@ export class FileChunker {
           last.endRow = Math.max(last.endRow, endRowOf(n));
           continue;
         }
+        if (this.spec.conditional?.has(type) && depth < MAX_NEST_DEPTH && this.holdsDefinition(n, CONDITIONAL_DEF_DEPTH)) {
+          // A conditional that holds definitions (LanguageSpec.conditional), even when it starts on
+          // the row before them ends (Ruby's `then` after `if defined?(X)`): from the next row.
+          flush();
+          this.expandTransparent(items, n, parent, depth, inClass, last && sr <= last.endRow ? last.endRow + 1 : undefined);
+          continue;
+        }
         if (pending.length === 0 && last && sr <= last.endRow) {
           // Shares a row with the previous item (trailing comment, `a; b;`): part of it.
           last.endRow = Math.max(last.endRow, endRowOf(n));
@@ -209,6 +218,21 @@ export class FileChunker {
     }
     // Rows between two items that no node holds (a C++ class's `#if` lines a retried parse blanked).
     return depth > 0 ? this.withGaps(items, false) : items;
+  }
+
+  /**
+   * Does `n` hold a definition among its named children, or theirs down through the language's
+   * conditional statements (LanguageSpec.conditional), within `levels`?
+   */
+  private holdsDefinition(n: Node, levels: number): boolean {
+    for (let i = 0; i < n.namedChildCount; i++) {
+      const c = n.namedChild(i);
+      if (!c) continue;
+      const t = c.type;
+      if (t in this.spec.defs || t in this.spec.wrappers || this.spec.namespaces.has(t)) return true;
+      if (levels > 1 && this.spec.conditional?.has(t) && this.holdsDefinition(c, levels - 1)) return true;
+    }
+    return false;
   }
 
   /** Is `comment` a block doc comment one blank row above row `row` (LanguageSpec.blockDocGap)? */
@@ -291,8 +315,8 @@ export class FileChunker {
   }
 
   /** `#if…#endif`: its children are items of the enclosing container; the directive rows are code. */
-  private expandTransparent(items: Item[], n: Node, parent: string | null, depth: number, inClass: boolean): void {
-    let startRow = n.startPosition.row;
+  private expandTransparent(items: Item[], n: Node, parent: string | null, depth: number, inClass: boolean, fromRow?: number): void {
+    let startRow = Math.max(n.startPosition.row, fromRow ?? 0);
     const endRow = endRowOf(n);
     const inner = this.collectItems(n, parent, depth + 1, inClass);
     if (inner.length === 0 || inner[0].startRow < startRow || inner[inner.length - 1].endRow > endRow) {

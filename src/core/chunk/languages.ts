@@ -243,6 +243,13 @@ export interface LanguageSpec {
   bodySiblings?: ReadonlySet<string>;
   /** Node types whose children are items of the container that holds them (Haskell `declarations`). */
   transparent?: ReadonlySet<string>;
+  /**
+   * Statements that are transparent when a definition is among their children or their blocks'
+   * (CONDITIONAL_DEF_DEPTH levels): Python's `if sys.platform == "win32": def spawn(…)` and `try:
+   * … except ImportError: def fast(…)`, Ruby's `if defined?(ActionMailer) class Devise::Mailer …`.
+   * The parse holds those definitions; without this the whole statement was one piece of code.
+   */
+  conditional?: ReadonlySet<string>;
   /** Of the nodes of an `attributes` type, those that attach to the definition after them (Elixir `@doc`, `@spec`). */
   isAttribute?: (node: SpecNode) => boolean;
   /** The string an attached attribute documents the definition with (Elixir `@doc """…"""`). */
@@ -744,6 +751,7 @@ export const LANGUAGE_SPECS: Readonly<Record<string, LanguageSpec>> = {
   python: {
     defs: { function_definition: 'function', class_definition: 'class' },
     wrappers: { decorated_definition: 'skip' },
+    conditional: new Set(['if_statement', 'elif_clause', 'else_clause', 'try_statement', 'except_clause', 'finally_clause', 'block']),
     namespaces: new Set(),
     ...NO_BINDINGS,
     comments: new Set(['comment']),
@@ -917,6 +925,7 @@ export const LANGUAGE_SPECS: Readonly<Record<string, LanguageSpec>> = {
   ruby: {
     defs: { method: 'function', singleton_method: 'function', class: 'class' },
     wrappers: {},
+    conditional: new Set(['if', 'unless', 'then', 'else', 'elsif', 'begin', 'rescue', 'ensure']),
     namespaces: new Set(['module']),
     ...NO_BINDINGS,
     comments: new Set(['comment']),

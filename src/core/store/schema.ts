@@ -441,9 +441,12 @@ export const MIGRATIONS: readonly string[] = [
   UPDATE chunks SET kind = sift_file_kind(path, language) WHERE kind <> sift_file_kind(path, language);
   `,
   // 25 (issue 35): a Haskell pattern synonym (`pattern T_SimpleCommand id vars cmds = …`) defines
-  // its name (chunk/language-hooks.ts readHaskell): Haskell files are re-chunked on the next run.
+  // its name (chunk/language-hooks.ts readHaskell); Python's and Ruby's definitions inside a
+  // top-level `if`, `try` or `begin` (`if sys.platform == "win32": def spawn…`, `if
+  // defined?(ActionMailer) class Devise::Mailer…`) are pieces of their own (chunk/languages.ts
+  // `conditional`): Haskell, Python and Ruby files are re-chunked on the next run.
   `
-  UPDATE files SET hash = '', mtime = -1 WHERE language = 'haskell';
+  UPDATE files SET hash = '', mtime = -1 WHERE language IN ('haskell', 'python', 'ruby');
   `,
 ];
 
