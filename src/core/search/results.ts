@@ -239,21 +239,55 @@ function matchedName(c: StoredChunk, pq: ProcessedQuery): string | null {
   return matchDefinition(pq.targets, c)?.name ?? null;
 }
 
+/**
+ * The lines of `start..end` not yet shown, as one range: a piece that overlaps lines an earlier
+ * piece of the file in the list showed (text files are cut into overlapping windows) keeps only
+ * the rest; null when every line was shown. `shown`: the file's ranges so far (this piece's is
+ * added). A shown range strictly inside the piece leaves it whole.
+ */
+export function unshownLines(shown: Array<[number, number]>, start: number, end: number): [number, number] | null {
+  let s = start;
+  let e = end;
+  for (const [a, b] of shown) {
+    if (a <= s && b >= e) return null;
+    if (a <= s && b >= s) s = b + 1;
+    else if (a <= e && b >= e) e = a - 1;
+  }
+  if (s > e) return null;
+  shown.push([s, e]);
+  return [s, e];
+}
+
+/** `row` cut to lines s..e of its own (its content is exactly its lines: the same lines of it). */
+function cutTo<R extends { startLine: number; endLine: number; content: string; defLine?: number | null }>(row: R, s: number, e: number): R {
+  if (s === row.startLine && e === row.endLine) return row;
+  const lines = row.content.split('\n').slice(s - row.startLine, e - row.startLine + 1);
+  const defLine = row.defLine !== undefined && row.defLine !== null && row.defLine >= s && row.defLine <= e ? row.defLine : null;
+  return { ...row, startLine: s, endLine: e, content: lines.join('\n'), defLine };
+}
+
 /** Results for grouped items; a group whose row is gone (deleted meanwhile) is skipped. */
 export function toResults(groups: readonly GroupedItem[], rowOf: (id: number) => StoredChunk | undefined, pq: ProcessedQuery): SearchResult[] {
   const out: SearchResult[] = [];
+  /** Per file, the lines shown so far: no line is shown twice in one list (unshownLines). */
+  const shownOf = new Map<string, Array<[number, number]>>();
+  const shown = (path: string) => shownOf.get(path) ?? (shownOf.set(path, []), shownOf.get(path)!);
   for (const g of groups) {
-    const c = rowOf(g.id);
-    if (!c) continue;
+    const whole = rowOf(g.id);
+    if (!whole) continue;
+    const own = unshownLines(shown(whole.path), whole.startLine, whole.endLine);
+    if (!own) continue;
+    const c = cutTo(whole, own[0], own[1]);
     const fragment = (m: FusedItem, sameDefinition: boolean): ResultFragment[] => {
-      const r = rowOf(m.id);
-      return r
-        ? [{
-          id: r.id, startLine: r.startLine, endLine: r.endLine, content: r.content, context: r.context ?? null,
-          contextLine: r.contextLine ?? null, combinedScore: m.combinedScore, highlights: highlightRanges(r.content, pq),
-          sameDefinition, symbol: r.symbol, parent: r.parent, chunkType: r.chunkType, defLine: r.defLine ?? null,
-        }]
-        : [];
+      const full = rowOf(m.id);
+      const lines = full ? unshownLines(shown(full.path), full.startLine, full.endLine) : null;
+      if (!full || !lines) return [];
+      const r = cutTo(full, lines[0], lines[1]);
+      return [{
+        id: r.id, startLine: r.startLine, endLine: r.endLine, content: r.content, context: r.context ?? null,
+        contextLine: r.contextLine ?? null, combinedScore: m.combinedScore, highlights: highlightRanges(r.content, pq),
+        sameDefinition, symbol: r.symbol, parent: r.parent, chunkType: r.chunkType, defLine: r.defLine ?? null,
+      }];
     };
     const more: ResultFragment[] = [
       ...g.more.flatMap((m) => fragment(m, true)),

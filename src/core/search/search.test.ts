@@ -74,6 +74,16 @@ function checkContract(results: SearchResult[]): void {
   // Each piece once: as a result or as a `more` piece; a folded piece is of the result's file.
   const ids = results.flatMap((r) => [r.id, ...r.more.map((m) => m.id)]);
   expect(new Set(ids).size, 'each piece once').toBe(ids.length);
+  // Each line once: overlapping windows of a text file are cut to the lines not shown yet.
+  const seen = new Set<string>();
+  for (const r of results) {
+    for (const p of [r, ...r.more]) {
+      for (let l = p.startLine; l <= p.endLine; l++) {
+        expect(seen.has(`${r.path}:${l}`), `${r.path}:${l} shown twice`).toBe(false);
+        seen.add(`${r.path}:${l}`);
+      }
+    }
+  }
 }
 
 describe('Searcher', () => {
@@ -618,6 +628,32 @@ describe('a name lookup the parse holds no definition of', () => {
       const alias = await searcher.search('__unsafe_getAllOwnEventDescriptors', { mode: 'bm25', limit: 5 });
       expect(alias.results[0]?.path).toBe('src/index.ts');
       expect(alias.bm25Signals[alias.results[0]!.id]?.text_definition).toBe(1);
+    });
+  }, 60_000);
+});
+
+describe('overlapping windows of a text file', () => {
+  it('shows each line once: a later window keeps only the lines not shown, with its content exactly those lines', async () => {
+    // A plain-text file cut into overlapping windows, the query's words in every line.
+    const text = Array.from({ length: 400 }, (_, i) => `line ${i + 1}: the quokka ledger reconcile note ${i % 7}`).join('\n') + '\n';
+    await withFiles({ 'notes.txt': text }, async (s) => {
+      const pieces = await s.getFileChunks('notes.txt');
+      expect(pieces.some((p, i) => i > 0 && p.startLine <= pieces[i - 1]!.endLine), 'the fixture has overlapping windows').toBe(true);
+      const res = await new Searcher(s).search('quokka ledger reconcile', { mode: 'bm25', limit: 10 });
+      const lines = text.split('\n');
+      const seen = new Set<number>();
+      let shown = 0;
+      for (const r of res.results) {
+        for (const p of [r, ...r.more]) {
+          expect(p.content).toBe(lines.slice(p.startLine - 1, p.endLine).join('\n'));
+          for (let l = p.startLine; l <= p.endLine; l++) {
+            expect(seen.has(l), `line ${l} twice`).toBe(false);
+            seen.add(l);
+          }
+          shown++;
+        }
+      }
+      expect(shown).toBeGreaterThan(1);
     });
   }, 60_000);
 });
