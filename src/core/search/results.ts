@@ -258,12 +258,22 @@ export function unshownLines(shown: Array<[number, number]>, start: number, end:
   return [s, e];
 }
 
-/** `row` cut to lines s..e of its own (its content is exactly its lines: the same lines of it). */
-function cutTo<R extends { startLine: number; endLine: number; content: string; defLine?: number | null }>(row: R, s: number, e: number): R {
-  if (s === row.startLine && e === row.endLine) return row;
+/**
+ * `row` cut to lines s..e of its own (its content is exactly its lines: the same lines of it),
+ * each line without a CRLF file's `\r` — as grep's lines and an editor's (a stored piece keeps
+ * the `\r` of every line but its last).
+ */
+function cutTo<R extends { startLine: number; endLine: number; content: string; context?: string | null; defLine?: number | null }>(row: R, s: number, e: number): R {
+  const crlf = row.content.includes('\r') || !!row.context?.includes('\r');
+  if (s === row.startLine && e === row.endLine && !crlf) return row;
   const lines = row.content.split('\n').slice(s - row.startLine, e - row.startLine + 1);
   const defLine = row.defLine !== undefined && row.defLine !== null && row.defLine >= s && row.defLine <= e ? row.defLine : null;
-  return { ...row, startLine: s, endLine: e, content: lines.join('\n'), defLine };
+  return { ...row, startLine: s, endLine: e, content: withoutCr(lines.join('\n')), defLine, ...(row.context ? { context: withoutCr(row.context) } : {}) };
+}
+
+/** Text without the `\r` that ends its lines (CRLF line ends). */
+function withoutCr(text: string): string {
+  return text.includes('\r') ? text.replace(/\r(?=\n)|\r$/g, '') : text;
 }
 
 /** Results for grouped items; a group whose row is gone (deleted meanwhile) is skipped. */

@@ -657,3 +657,19 @@ describe('overlapping windows of a text file', () => {
     });
   }, 60_000);
 });
+
+describe('a CRLF file', () => {
+  it("gives each piece's lines without their \\r, as grep does", async () => {
+    const text = ['def settle_ledger(walrus):', '    """Settle the walrus ledger."""', '    total = walrus * 2', '    return total', '', '', 'def reconcile_ledger(walrus):', '    """Reconcile the walrus ledger."""', '    return settle_ledger(walrus) + 1', ''].join('\r\n');
+    await withFiles({ 'ledger.py': text }, async (s) => {
+      const res = await new Searcher(s).search('walrus ledger', { mode: 'bm25', limit: 10 });
+      const lines = text.split(/\r?\n/);
+      const pieces = res.results.flatMap((r) => [r, ...r.more]);
+      expect(pieces.length).toBeGreaterThan(1);
+      for (const p of pieces) {
+        expect(p.content).not.toContain('\r');
+        expect(p.content).toBe(lines.slice(p.startLine - 1, p.endLine).join('\n'));
+      }
+    });
+  }, 60_000);
+});
