@@ -444,9 +444,12 @@ export const MIGRATIONS: readonly string[] = [
   // its name (chunk/language-hooks.ts readHaskell); Python's and Ruby's definitions inside a
   // top-level `if`, `try` or `begin` (`if sys.platform == "win32": def spawn…`, `if
   // defined?(ActionMailer) class Devise::Mailer…`) are pieces of their own (chunk/languages.ts
-  // `conditional`): Haskell, Python and Ruby files are re-chunked on the next run.
+  // `conditional`): Haskell, Python and Ruby files are re-chunked on the next run. A folder named
+  // as a web domain (`apps/rxjs.dev/`) is the project's website (text/file-kind.ts DOCS_DIR): the
+  // rows stay, their kind changes.
   `
   UPDATE files SET hash = '', mtime = -1 WHERE language IN ('haskell', 'python', 'ruby');
+  UPDATE chunks SET kind = sift_file_kind(path, language) WHERE kind <> sift_file_kind(path, language);
   `,
 ];
 

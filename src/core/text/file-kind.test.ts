@@ -42,7 +42,10 @@ describe('fileKind', () => {
     ['crypto/x509/internal/macos/security.go', 'go', 'code'], ['LICENSE', 'text', 'docs'], ['LICENSE-MIT', 'text', 'docs'], ['NOTICE', 'text', 'docs'],
     ['HISTORY.rst', 'rst', 'docs'], ['www/blog/authors.yml', 'yaml', 'docs'], ['docs/Readme.cs', 'csharp', 'docs'], ['src/Readme.cs', 'csharp', 'code'],
     // A Go folder of .go files is a package, in doc/ too; other languages' code in doc folders is documentation.
-    ['src/go/doc/reader.go', 'go', 'code'], ['src/go/doc/comment/parse.go', 'go', 'code'], ['docs/site/main.go', 'go', 'code'], ['docs/src/Button.tsx', 'tsx', 'docs'], ['Documentation/scripts/x.py', 'python', 'docs'],
+    ['src/go/doc/reader.go', 'go', 'code'], ['src/go/doc/comment/parse.go', 'go', 'code'], ['docs/site/main.go', 'go', 'code'], ['docs/src/Button.tsx', 'tsx', 'docs'],
+    // A folder named as a web domain is a website; a package named `socket.io` is code.
+    ['apps/rxjs.dev/src/app/shared/scroll.service.ts', 'typescript', 'docs'], ['sites/svelte.dev/src/routes/+page.ts', 'typescript', 'docs'],
+    ['packages/socket.io/lib/index.ts', 'typescript', 'code'], ['packages/engine.io/lib/server.ts', 'typescript', 'code'], ['Documentation/scripts/x.py', 'python', 'docs'],
     // testing/ packages ship helpers for users' tests; their tests are named as tests. Python's unittest/ is the framework.
     ['numpy/testing/_private/utils.py', 'python', 'code'], ['packages/core/testing/src/fake_async.ts', 'typescript', 'code'], ['testing/test_assertion.py', 'python', 'test'],
     ['python3.11/unittest/case.py', 'python', 'code'], ['python3.11/unittest/test/test_case.py', 'python', 'test'], ['src/unittest/parser.cc', 'cpp', 'test'], ['llvm/unittests/ADT/APInt.cpp', 'cpp', 'test'],

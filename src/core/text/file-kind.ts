@@ -131,9 +131,10 @@ const EXAMPLE_SUFFIX_DIR = /(^|\/)[^/]*[^/\s_-][\s_-](examples?|samples?|demos?)
  * Prose: a file in a prose language, one in a documentation folder, or a file named as a
  * project's prose (README, LICENSE, CHANGELOG …) that is not source code: `history.ts`,
  * `Security.tsx`, `notice.go` are code named for what they do. A Go file in a `doc/` folder is
- * code too: in Go a folder of .go files is a package (`go/doc`, cobra's `doc` generator).
+ * code too: in Go a folder of .go files is a package (`go/doc`, cobra's `doc` generator). A
+ * folder named as a web domain (`apps/rxjs.dev/`, `sites/svelte.dev/`) is the project's website.
  */
-const DOCS_DIR = /(^|\/)(docs?|documentation|man|manual|guides?|wiki|website|site)\//i;
+const DOCS_DIR = /(^|\/)(docs?|documentation|man|manual|guides?|wiki|website|site|[a-z0-9-]+\.(?:dev|org|com|net))\//i;
 const DOCS_NAME = /(^|\/)(README|CHANGELOG|CHANGES|HISTORY|NEWS|CONTRIBUTING|AUTHORS|CODE_OF_CONDUCT|SECURITY|LICEN[CS]E|COPYING|NOTICE|UPGRADING|MIGRATION)([._-][^/]*)?$/i;
 const PROSE_LANGUAGES: ReadonlySet<string> = new Set(['markdown', 'rst', 'text', 'asciidoc', 'org', 'latex', 'tex', 'html']);
 /** Configuration, build and data files. */
