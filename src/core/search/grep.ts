@@ -145,7 +145,7 @@ function visitEachLine(text: string, from: number, to: number, test: (line: stri
 // ---- pattern compilation -------------------------------------------------------------
 
 /** A character outside ASCII: where RE2's `\b` and ripgrep's can differ. */
-const NON_ASCII_RE = /[^\x00-\x7f]/;
+const NON_ASCII_RE = /[\u0080-\uffff]/;
 
 /** ripgrep's Unicode \w: Alphabetic, marks, decimal digits, connector punctuation, join controls. */
 const WORD = '\\p{L}\\p{Nl}\\p{M}\\p{Nd}\\p{Pc}\\x{200C}\\x{200D}\\x{24B6}-\\x{24E9}\\x{1F130}-\\x{1F149}\\x{1F150}-\\x{1F169}\\x{1F170}-\\x{1F189}';
