@@ -22,12 +22,14 @@ const SETTINGS_PY = 'import os\n\nMAX_RETRIES = 5\n\n\ndef connect(host):\n    f
 const CLIENT_TS = "export const API_TIMEOUT_MS = 3000;\n\nexport function fetchWithTimeout(url: string) {\n  return fetch(url, { signal: AbortSignal.timeout(API_TIMEOUT_MS) });\n}\n";
 const ALT_HS = 'module Api.Alternative where\n\n-- | Union of two APIs.\ndata a :<|> b = a :<|> b\n  deriving (Eq, Show)\ninfixr 3 :<|>\n';
 const SERVER_HS = 'module Server where\n\nserver :: Server Api\nserver = getUsers :<|> getUser :<|> postUser\n';
+// A name nothing defines, written in a test only; code holds one of its parts (`retries`).
+const RETRY_TEST_TS = "import { connect } from '../lib/settings';\n\ntest('connect retries', () => {\n  process.env.APP_RETRY_BUDGET_MS = '50';\n  expect(connect).toBeDefined();\n});\n";
 const b64 = (t: string) => Buffer.from(t).toString('base64');
 const fixture: FixtureFolder = {
   name: 'repo-results',
   files: { ...small.files, 'lib/acc.py': b64(LONG), 'include/asm/page.h': b64(PAGE_H), 'mm/pages.c': b64(PAGES_C), 'include/linux/mmzone.h': b64(MMZONE_H), 'mm/vmstat.c': b64(VMSTAT_C),
     'lib/settings.py': b64(SETTINGS_PY), 'web/client.ts': b64(CLIENT_TS), 'include/linux/mm_types.h': b64(MM_TYPES_H),
-    'api/Api/Alternative.hs': b64(ALT_HS), 'api/Server.hs': b64(SERVER_HS) },
+    'api/Api/Alternative.hs': b64(ALT_HS), 'api/Server.hs': b64(SERVER_HS), 'tests/retry.test.ts': b64(RETRY_TEST_TS) },
 };
 const FILES = Object.keys(fixture.files).length;
 const fileLine = (n: number) => LONG.split('\n')[n - 1];
@@ -215,4 +217,15 @@ test("a file's name lists that file first and Explain says so; an operator asked
 
   await searchFor(page, 'where is :<|> defined');
   await expect(page.getByTestId('result').first().getByTestId('result-path')).toHaveText('api/Api/Alternative.hs');
+
+  // A name nothing defines: where it is written comes first, and Explain says why.
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await searchFor(page, 'APP_RETRY_BUDGET_MS');
+  const written = page.getByTestId('result').first();
+  await expect(written.getByTestId('result-path')).toHaveText('tests/retry.test.ts');
+  await written.getByRole('button', { name: 'Explain' }).click();
+  await expect(page.getByTestId('explain-why')).toContainText('it holds the identifier you searched for, which nothing defines');
+  await page.screenshot({ path: 'test-results/screens/results-name-written.png', fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: 'test-results/screens/results-name-written-390.png', fullPage: true });
 });
