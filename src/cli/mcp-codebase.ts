@@ -31,13 +31,13 @@ import { existsSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { NodeFileSource } from '../core/source/node-source-node.ts';
 import { decodeText, indexCodebase, planIndex, type FileChunker, type IndexStore } from '../core/index/indexer.ts';
-import { isProbablyBinary } from '../core/walk/walker.ts';
+import { IGNORE_FILES, isProbablyBinary } from '../core/walk/walker.ts';
 import { Searcher } from '../core/search/search.ts';
 import { namesCodeOf, processQuery, readsAsDocComment } from '../core/search/query.ts';
 import { DEFAULT_TEXT_CACHE_CHARS, TextCache } from '../core/search/grep.ts';
 import type { Store, WriteItem } from '../core/store/store.ts';
 import { META } from '../core/store/meta.ts';
-import { DEFAULT_IGNORE_PATTERNS } from '../core/config.ts';
+import { DEFAULT_IGNORE_PATTERNS, DEFAULT_MAX_FILE_SIZE } from '../core/config.ts';
 import { acquireSessionLock, type SessionLock } from '../core/store/lock-node.ts';
 import type { CallWants, ToolCodebase, ToolProgress, ToolStore } from '../core/tools/run.ts';
 import type { ToolName } from '../core/tools/contract.ts';
@@ -69,6 +69,10 @@ export const FIRST_WAIT_MAX_MS = 8000;
  */
 export const WANTED_FILES = 16;
 export { WANTED_SCAN_BYTES };
+/** At most this many edited files are stated again instead of a walk (#restated); more walk. */
+const MAX_RESTATED = 256;
+/** Files whose change changes what a walk lists (the walker's ignore files): a change of one walks. */
+const IGNORE_FILE_NAMES: ReadonlySet<string> = new Set<string>(IGNORE_FILES);
 /** Debounce of file events before an incremental run starts. */
 export const WATCH_DEBOUNCE_MS = 100;
 /** Without working watchers: a stat walk before a call when the last is older than this. */
@@ -150,6 +154,14 @@ export class ServedCodebase implements ToolCodebase {
   /** Paths changed during the first index, stored ahead of the walk by #storeTouched. */
   #touched = new Set<string>();
   #storingTouched: Promise<void> | null = null;
+  /** Every file the last run's walk listed (null before the first run ends). */
+  #walkedFiles: Map<string, WalkedFile> | null = null;
+  /**
+   * Files the last walk listed that file events named since the last run began: the next run
+   * states only these again instead of walking the folder (#restated). Null when an event
+   * named anything else (the next run walks).
+   */
+  #edited: Set<string> | null = null;
   /** Files stored ahead of the first index's run (#storeAhead; a first answer may come from them: #waitFirst). */
   #storedAhead = 0;
   /** Files the first index's run has written (a wanted file it wrote is not stored ahead again: #storeWanted). */
@@ -707,6 +719,31 @@ export class ServedCodebase implements ToolCodebase {
     await this.#index.close().catch(() => undefined);
   }
 
+  /**
+   * The last walk's files with `paths` stated again (a file gone is left out), in the walk's
+   * order; null when one of them is no longer a file the walk would list as it is (a folder now,
+   * over the size limit, unreadable): then the run walks.
+   */
+  async #restated(paths: readonly string[]): Promise<WalkedFile[] | null> {
+    const last = this.#walkedFiles;
+    if (!last) return null;
+    const files = new Map(last);
+    const source = new NodeFileSource(this.root, { sync: true });
+    const max = this.o.maxFileSize ?? DEFAULT_MAX_FILE_SIZE;
+    for (const path of paths) {
+      try {
+        if (!statSync(join(this.root, path)).isFile()) return null;
+        const info = await source.stat(path);
+        if (info.size > max) return null;
+        files.set(path, { path, size: info.size, mtime: info.mtime });
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException)?.code !== 'ENOENT') return null;
+        files.delete(path);
+      }
+    }
+    return [...files.values()];
+  }
+
   #walkOptions(): { maxFileSize?: number; extraIgnore?: string[]; include?: string[] } {
     return { maxFileSize: this.o.maxFileSize, extraIgnore: this.o.ignore, include: this.o.include };
   }
@@ -781,11 +818,19 @@ export class ServedCodebase implements ToolCodebase {
     };
     let walked = 0;
     let stored = 0;
+    // Only files the last walk listed changed since (#edited): state them again, walk nothing.
+    const edited = !first && this.#edited?.size ? [...this.#edited] : null;
+    this.#edited = new Set();
+    const restated = edited && edited.length <= MAX_RESTATED ? await this.#restated(edited) : null;
     try {
       if (first) this.o.log(`${this.name}: indexing ${this.root} (keyword and exact search; answers start as files are stored)`);
       const summary = await indexCodebase(
         { source: this.#source(), store: this.#indexStore(), chunker },
         {
+          ...(restated ? { walked: async () => restated } : {}),
+          onWalkList: (files) => {
+            this.#walkedFiles = new Map(files.map((f) => [f.path, f]));
+          },
           concurrency: Math.max(1, DEFAULT_POOL_SIZE) * FILES_AHEAD_PER_WORKER,
           optimizeAfterRows: OPTIMIZE_AFTER_ROWS,
           hashFile: nativeSha256,
@@ -809,13 +854,14 @@ export class ServedCodebase implements ToolCodebase {
           },
         },
       );
-      this.#lastWalk = started;
+      // (A run that walked nothing leaves the safety walk due as it was.)
+      if (!restated) this.#lastWalk = started;
       this.#indexedChanges = changesSeen;
       this.#lag = null;
       this.#error = null;
       if (first || !summary.unchanged) {
         const f = summary.files;
-        this.o.log(`${this.name}: ${first ? 'indexed' : 'updated'} in ${Math.round(performance.now() - t0)} ms — ${f.total} files (${f.added} added, ${f.changed} changed, ${f.renamed} renamed, ${f.deleted} deleted), ${summary.chunks.total} chunks`);
+        this.o.log(`${this.name}: ${first ? 'indexed' : 'updated'} in ${Math.round(performance.now() - t0)} ms${restated ? ` (${edited!.length} edited files stated again, no walk)` : ''} — ${f.total} files (${f.added} added, ${f.changed} changed, ${f.renamed} renamed, ${f.deleted} deleted), ${summary.chunks.total} chunks`);
         await this.#syncWatchers();
       }
       this.#state = 'ready';
@@ -880,6 +926,7 @@ export class ServedCodebase implements ToolCodebase {
       this.#watchers.delete(rel);
       // A deleted folder ends its watcher: that is a change, not a failure.
       if (existsSync(abs)) this.#watchFailed(rel, e);
+      this.#edited = null;
       this.#changed();
     });
     this.#watchers.set(rel, w);
@@ -893,6 +940,11 @@ export class ServedCodebase implements ToolCodebase {
   #onEvent(dirRel: string, name: string | null): void {
     // The index's own files, when --db puts them inside the tree, are no change of the code.
     if (name && dirname(join(this.root, dirRel, name)) === dirname(this.paths.db) && name.startsWith(basename(this.paths.db))) return;
+    // An edit or a removal of a file the last walk listed needs no walk: the next run states those
+    // files again (#edited). Anything else (a new file, a folder, an ignore file's change) does.
+    const edited = name ? (dirRel ? `${dirRel}/${name}` : name) : null;
+    if (edited !== null && this.#edited && this.#walkedFiles?.has(edited) && !IGNORE_FILE_NAMES.has(name!)) this.#edited.add(edited);
+    else this.#edited = null;
     if (name && !UNWATCHED_DIRS.has(name) && !(dirRel === '' && UNWATCHED_ROOT_DIRS.has(name))) {
       // A new folder: watch it at once, so files written into it are seen too.
       const rel = dirRel ? `${dirRel}/${name}` : name;

@@ -10,7 +10,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -305,6 +305,22 @@ describe('sift mcp', () => {
     await until(async () => (await pending()) === 1, 10_000);
     expect((data(await call('search', { query: 'weekly_rollup' })) as { results: Array<{ path: string }> }).results[0]?.path).toBe('jobs/weekly.py');
     expect(await pending()).toBe(0);
+  });
+
+  it('an edit and a delete of indexed files are in the next answer (the run states only them); a changed ignore file walks again', async () => {
+    appendFileSync(join(repo, 'billing/invoice.py'), '\n\ndef refund_ledger_zq(amount):\n    return -amount\n');
+    const found = data(await call('search', { query: 'refund_ledger_zq' })) as { results: Array<{ path: string }> };
+    expect(found.results[0]?.path).toBe('billing/invoice.py');
+    unlinkSync(join(repo, 'cmd/main.go'));
+    expect(data(await call('grep', { pattern: 'func ParseConfig' })).total_matches).toBe(0);
+    expect((data(await call('symbols', { name: 'ParseConfig' })) as { total: number }).total).toBe(0);
+    expect(stderr).toMatch(/edited files stated again, no walk/);
+    // The runs that stated the two files changed nothing else: every other file is still there.
+    expect(data(await call('grep', { pattern: 'Unicode: café' })).total_matches).toBe(1);
+    // An ignore file's change: the folder it now ignores leaves the index.
+    appendFileSync(join(repo, '.gitignore'), 'docs/\n');
+    expect(data(await call('grep', { pattern: 'Unicode: café' })).total_matches).toBe(0);
+    expect(data(await call('grep', { pattern: 'refund_ledger_zq' })).total_matches).toBe(1);
   });
 });
 

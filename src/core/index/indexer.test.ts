@@ -90,6 +90,30 @@ describe('indexCodebase', () => {
     expect(await snapshot(store)).toEqual(await snapshot(fresh));
   });
 
+  it('a run given the folder\'s files (walked) walks nothing, keeps the stored skip stats and ends as a walk would', async () => {
+    const source = new MemoryFileSource({ ...repo(5), 'data/blob.txt': new Uint8Array([0, 1, 2, 0, 9, 0]), 'node_modules/x/index.js': 'x' });
+    const store = await openMemoryStore();
+    let files: readonly { path: string; size: number; mtime: number }[] = [];
+    await indexCodebase({ source, store, chunker }, { onWalkList: (f) => (files = f) });
+    expect(files.map((f) => f.path)).toContain('src/mod1.py');
+    const skipStats = await store.getMeta(META.skipStats);
+    source.set('src/mod1.py', 'def edited():\n    return 1\n');
+    source.delete('src/mod3.py');
+    const info = await source.stat('src/mod1.py');
+    const given = files.filter((f) => f.path !== 'src/mod3.py').map((f) => (f.path === 'src/mod1.py' ? { path: f.path, ...info } : f));
+    let listed = 0;
+    const counting = { ...source, name: source.name, readDir: (d: string) => { listed++; return source.readDir(d); }, stat: source.stat.bind(source), readFile: source.readFile.bind(source) };
+    let after: readonly unknown[] = [];
+    const res = await indexCodebase({ source: counting, store, chunker }, { walked: async () => given, onWalkList: (f) => (after = f) });
+    expect(listed).toBe(0);
+    expect(after).toEqual(given);
+    expect(res.files).toMatchObject({ changed: 1, deleted: 1 });
+    expect(await store.getMeta(META.skipStats)).toBe(skipStats);
+    const fresh = await openMemoryStore();
+    await indexCodebase({ source, store: fresh, chunker });
+    expect(await snapshot(store)).toEqual(await snapshot(fresh));
+  });
+
   it('stores signatures and docs as offsets into the file text and reads them back as the chunker made them, also after a rename', async () => {
     const longBody = Array.from({ length: 120 }, (_, i) => `\tcount += step_${i}(ctx, ${i});`).join('\n');
     const files: Record<string, string> = {

@@ -151,6 +151,14 @@ export interface FileChunker {
 
 export interface IndexOptions {
   walk?: Omit<WalkOptions, 'signal' | 'onSkip'>;
+  /**
+   * The folder's files as a walk with `walk` would list them, given instead of walking it
+   * (`sift mcp` after edits of files its last walk listed, each stated again). The run's skip
+   * stats are then the last walk's, kept as stored.
+   */
+  walked?: () => Promise<WalkedFile[]>;
+  /** Every file the run's walk (or `walked`) listed, once it is known. */
+  onWalkList?: (files: readonly WalkedFile[]) => void;
   signal?: AbortSignal;
   onProgress?: (status: CodebaseStatus) => void;
   /**
@@ -1049,7 +1057,8 @@ async function applyPlan(
   await setMetas(store, [
     [META.merkleRoot, root],
     [META.skippedFiles, JSON.stringify(skippedNow)],
-    ...((await store.getMeta(META.skipStats)) !== skipStats ? [[META.skipStats, skipStats] as const] : []),
+    // (A run given its files walked nothing: the last walk's skip stats stand.)
+    ...(!opts.walked && (await store.getMeta(META.skipStats)) !== skipStats ? [[META.skipStats, skipStats] as const] : []),
     [META.updatedAt, updatedAt],
     [META.runState, 'complete'],
   ]);
@@ -1153,28 +1162,36 @@ export async function indexCodebase(
   };
   // The walk starts at once, beside the store's first answers: on a first visit the store is
   // still opening the new database when the run starts (app pick: ~300 ms of walk overlapped).
-  const walking = planStreaming(deps.source, { ...opts.walk, signal: opts.signal, onSkip }, onWalked, () => {
+  // A run given the folder's files (opts.walked) walks nothing.
+  const given = opts.walked && !opts.verify ? opts.walked : null;
+  const walking = given ? null : planStreaming(deps.source, { ...opts.walk, signal: opts.signal, onSkip }, onWalked, () => {
     timings.walk = now() - tw;
-    status.totalFiles = walking.walked.length;
+    status.totalFiles = walking!.walked.length;
     status.walkDone = true;
-    summary.total = walking.walked.length;
+    summary.total = walking!.walked.length;
   });
   let firstRun: boolean;
   try {
     const [runState, root] = opts.verify ? [null, null] : await Promise.all([deps.store.getMeta(META.runState), deps.store.getMeta(META.merkleRoot)]);
     firstRun = !opts.verify && runState === null && root === null;
   } catch (e) {
-    walking.feed!.stop();
+    walking?.feed!.stop();
     throw e;
   }
-  if (firstRun) return applyPlan(walking, deps, opts, log);
+  if (firstRun && walking) {
+    const first = await applyPlan(walking, deps, opts, log);
+    opts.onWalkList?.(walking.walked);
+    return first;
+  }
   let plan: IndexPlan;
   try {
-    plan = await planIndex(deps, { walk: opts.walk, signal: opts.signal, verify: opts.verify, walking: () => walkedAll(walking) });
+    plan = await planIndex(deps, { walk: opts.walk, signal: opts.signal, verify: opts.verify, walking: given ?? (() => walkedAll(walking!)) });
   } catch (e) {
-    walking.feed!.stop();
+    walking?.feed!.stop();
     throw e;
   }
+  opts.onWalkList?.(plan.walked);
+  if (given) status.walkDone = true;
   timings.walk = now() - tw;
   status.totalFiles = plan.walked.length;
   status.totalChunks = plan.storedChunks;
@@ -1185,7 +1202,7 @@ export async function indexCodebase(
 
   if (plan.upToDate) {
     // The files are as stored, but the rules (ignore files, include/exclude) may skip other paths now.
-    await saveSkipStats(deps.store, log);
+    if (!given) await saveSkipStats(deps.store, log);
     return log.finish({ root: plan.storedRoot!, files: plan.walked.length, chunks: plan.storedChunks, updatedAt: await deps.store.getMeta(META.updatedAt), unchanged: true });
   }
   return applyPlan(plan, deps, opts, log);
