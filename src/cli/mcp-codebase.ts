@@ -672,11 +672,16 @@ export class ServedCodebase implements ToolCodebase {
       this.#again = true;
       return this.#running;
     }
+    // Nothing since the last run began (a debounced event a call's run already took in), the
+    // watchers working and the safety walk not due: no run (it would walk for nothing).
+    if (this.#state !== 'indexing' && this.#watchOk && this.#changes === this.#indexedChanges && Date.now() - this.#lastWalk <= SAFETY_WALK_MS) return Promise.resolve();
     this.#running = (async () => {
       do {
         this.#again = false;
         await this.#run();
-      } while (this.#again && !this.#closed);
+        // Again only for changes the run began after (a call asked while it ran, for the change
+        // it was indexing, is answered by it), or without watchers (a stat walk each time).
+      } while (this.#again && !this.#closed && (this.#changes > this.#indexedChanges || !this.#watchOk));
     })().finally(() => {
       this.#running = null;
       // New chunks (and the first index's) get their vectors now, in the background.
