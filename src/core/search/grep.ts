@@ -240,42 +240,19 @@ export function unicodeBoundaries(source: string): { source: string; groups: num
   const wordClass = `[${WORD}]`;
   const branches: string[] = [];
   let depth = 0;
-  let inClass = false;
   let start = 0;
   let boundaries = 0;
   const c = Array.from(source);
-  for (let i = 0; i < c.length; i++) {
-    const ch = c[i]!;
-    if (ch === '\\') {
-      const n = c[i + 1];
-      if (n === 'Q') {
-        const end = c.findIndex((x, j) => j > i + 1 && x === '\\' && c[j + 1] === 'E');
-        i = end < 0 ? c.length : end + 1;
-      } else if ((n === 'p' || n === 'P' || n === 'x') && c[i + 2] === '{') {
-        const end = c.indexOf('}', i + 2);
-        i = end < 0 ? c.length : end;
-      } else {
-        if (!inClass && (n === 'b' || n === 'B')) boundaries++;
-        i++;
-      }
-      continue;
-    }
-    if (inClass) {
-      if (ch === ']') inClass = false;
-      continue;
-    }
-    if (ch === '[') {
-      inClass = true;
-      // A ']' right after '[' or '[^' is a literal.
-      if (c[i + 1] === '^') i++;
-      if (c[i + 1] === ']') i++;
-    } else if (ch === '(') depth++;
+  scanPattern(c, (i, ch) => {
+    if (ch === '(') depth++;
     else if (ch === ')') depth--;
     else if (ch === '|' && depth === 0) {
       branches.push(c.slice(start, i).join(''));
       start = i + 1;
     }
-  }
+  }, (_i, letter) => {
+    if (letter === 'b' || letter === 'B') boundaries++;
+  });
   branches.push(c.slice(start).join(''));
   if (boundaries === 0) return null;
   const lead = `(?:^|[^${WORD}])`;
@@ -313,12 +290,35 @@ const WORD_END_RE = /(^|[^\\])[\p{L}\p{N}_]$/u;
 
 /** How many capturing groups `source` opens (`(` not followed by `?`, and named ones). */
 function capturingGroups(source: string): number {
+  const c = Array.from(source);
   let n = 0;
+  scanPattern(c, (i, ch) => {
+    if (ch === '(' && (c[i + 1] !== '?' || (c[i + 2] === 'P' && c[i + 3] === '<') || (c[i + 2] === '<' && c[i + 3] !== '=' && c[i + 3] !== '!'))) n++;
+  });
+  return n;
+}
+
+/**
+ * Visit a pattern in RE2 syntax (`c`: its characters) outside character classes and `\Q…\E`:
+ * `at(i, ch)` for each character that is not escaped, `escaped(i, letter)` for each escape
+ * (`b` of `\b`). `\p{…}` and `\x{…}` are skipped whole.
+ */
+function scanPattern(c: readonly string[], at: (i: number, ch: string) => void, escaped: (i: number, letter: string) => void = () => undefined): void {
   let inClass = false;
-  for (let i = 0; i < source.length; i++) {
-    const ch = source[i];
+  for (let i = 0; i < c.length; i++) {
+    const ch = c[i]!;
     if (ch === '\\') {
-      i++;
+      const n = c[i + 1];
+      if (n === 'Q') {
+        const end = c.findIndex((x, j) => j > i + 1 && x === '\\' && c[j + 1] === 'E');
+        i = end < 0 ? c.length : end + 1;
+      } else if ((n === 'p' || n === 'P' || n === 'x') && c[i + 2] === '{') {
+        const end = c.indexOf('}', i + 2);
+        i = end < 0 ? c.length : end;
+      } else {
+        if (!inClass && n !== undefined) escaped(i, n);
+        i++;
+      }
       continue;
     }
     if (inClass) {
@@ -327,11 +327,13 @@ function capturingGroups(source: string): number {
     }
     if (ch === '[') {
       inClass = true;
-      if (source[i + 1] === '^') i++;
-      if (source[i + 1] === ']') i++;
-    } else if (ch === '(' && (source[i + 1] !== '?' || source.startsWith('?P<', i + 1) || (source[i + 2] === '<' && source[i + 3] !== '=' && source[i + 3] !== '!'))) n++;
+      // A ']' right after '[' or '[^' is a literal.
+      if (c[i + 1] === '^') i++;
+      if (c[i + 1] === ']') i++;
+      continue;
+    }
+    at(i, ch);
   }
-  return n;
 }
 
 /** `source` without its `\b` and `\B` (outside classes): it matches wherever `source` does, and more. */
