@@ -1058,7 +1058,7 @@ async function applyPlan(
     [META.merkleRoot, root],
     [META.skippedFiles, JSON.stringify(skippedNow)],
     // (A run given its files walked nothing: the last walk's skip stats stand.)
-    ...(!opts.walked && (await store.getMeta(META.skipStats)) !== skipStats ? [[META.skipStats, skipStats] as const] : []),
+    ...(walksFolder(opts) && (await store.getMeta(META.skipStats)) !== skipStats ? [[META.skipStats, skipStats] as const] : []),
     [META.updatedAt, updatedAt],
     [META.runState, 'complete'],
   ]);
@@ -1139,6 +1139,11 @@ async function saveSkipStats(store: Pick<IndexStore, 'getMeta' | 'setMeta'>, log
   if ((await store.getMeta(META.skipStats)) !== json) await store.setMeta(META.skipStats, json);
 }
 
+/** Does a run with `opts` walk the folder: not when given its files (`walked`), unless it verifies every file. */
+function walksFolder(opts: Pick<IndexOptions, 'walked' | 'verify'>): boolean {
+  return !opts.walked || !!opts.verify;
+}
+
 /** Plan, then apply (or return at once when the stored Merkle root still holds). */
 export async function indexCodebase(
   deps: { source: FileSource; store: IndexStore; chunker: FileChunker },
@@ -1163,7 +1168,7 @@ export async function indexCodebase(
   // The walk starts at once, beside the store's first answers: on a first visit the store is
   // still opening the new database when the run starts (app pick: ~300 ms of walk overlapped).
   // A run given the folder's files (opts.walked) walks nothing.
-  const given = opts.walked && !opts.verify ? opts.walked : null;
+  const given = walksFolder(opts) ? null : opts.walked!;
   const walking = given ? null : planStreaming(deps.source, { ...opts.walk, signal: opts.signal, onSkip }, onWalked, () => {
     timings.walk = now() - tw;
     status.totalFiles = walking!.walked.length;

@@ -241,8 +241,8 @@ export function unicodeBoundaries(source: string): { source: string; groups: num
   const branches: string[] = [];
   let depth = 0;
   let start = 0;
-  let boundaries = 0;
   const c = Array.from(source);
+  if (boundaryEscapes(c).length === 0) return null;
   scanPattern(c, (i, ch) => {
     if (ch === '(') depth++;
     else if (ch === ')') depth--;
@@ -250,11 +250,8 @@ export function unicodeBoundaries(source: string): { source: string; groups: num
       branches.push(c.slice(start, i).join(''));
       start = i + 1;
     }
-  }, (_i, letter) => {
-    if (letter === 'b' || letter === 'B') boundaries++;
   });
   branches.push(c.slice(start).join(''));
-  if (boundaries === 0) return null;
   const lead = `(?:^|[^${WORD}])`;
   const trail = `(?:$|[^${WORD}])`;
   const out: string[] = [];
@@ -276,7 +273,7 @@ export function unicodeBoundaries(source: string): { source: string; groups: num
       }
     }
     // Any other \b or \B: not rewritten (RE2's meaning for the whole pattern).
-    if (/(^|[^\\])(\\\\)*\\[bB]/.test(body.replace(/\\Q.*?(\\E|$)/gs, ''))) return null;
+    if (boundaryEscapes(Array.from(body)).length > 0) return null;
     groups.push(group + 1);
     group += 1 + capturingGroups(body);
     out.push(`${head}(${body})${tail}`);
@@ -336,9 +333,20 @@ function scanPattern(c: readonly string[], at: (i: number, ch: string) => void, 
   }
 }
 
+/** Where `c` (a pattern's characters) has a `\b` or `\B` outside classes and `\Q…\E`: each backslash's index. */
+function boundaryEscapes(c: readonly string[]): number[] {
+  const at: number[] = [];
+  scanPattern(c, () => undefined, (i, letter) => {
+    if (letter === 'b' || letter === 'B') at.push(i);
+  });
+  return at;
+}
+
 /** `source` without its `\b` and `\B` (outside classes): it matches wherever `source` does, and more. */
 export function withoutBoundaries(source: string): string {
-  return source.replace(/\\Q.*?(?:\\E|$)|\[(?:\^?\])?(?:[^\]\\]|\\.)*\]|\\./gs, (m) => (m === '\\b' || m === '\\B' ? '' : m));
+  const c = Array.from(source);
+  const drop = new Set(boundaryEscapes(c).flatMap((i) => [i, i + 1]));
+  return c.filter((_, i) => !drop.has(i)).join('');
 }
 
 /**

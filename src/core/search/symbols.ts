@@ -170,10 +170,6 @@ export function matchDefinition(targets: readonly SymbolTarget[], row: SymbolRow
   for (const t of targets) {
     // An owner's definition counts once, at its head: a long class's every piece is no more its definition.
     if (t.owner && !head) continue;
-    // A lookup's owner is a type that holds the member, not a namespace reopened in every file
-    // (Ruby's `module Devise` for `Devise::Mailer`, whose class is written `class Devise::Mailer`).
-    const typeOnly = t.lookupOwner === 'type' || (t.lookupOwner === 'dot' && (row.chunkType !== 'module' || !row.defines?.length));
-    if (typeOnly && !OWNER_TYPES.has(row.chunkType ?? '')) continue;
     const lowT = t.symbol.toLowerCase();
     for (let i = 0; i < names.length; i++) {
       const name = names[i];
@@ -182,8 +178,10 @@ export function matchDefinition(targets: readonly SymbolTarget[], row: SymbolRow
       if (scope === 0) continue;
       const exactCase = name === t.symbol && (t.parent === null || scope < 1 || row.parent === t.parent || row.parent?.split(QUALIFIER_RE).pop() === t.parent);
       if (t.owner && !(exactCase && scope === 1)) continue;
-      // A module piece is a `.` owner only as a constant it defines (`export const X = {…}`).
-      if (t.lookupOwner === 'dot' && row.chunkType === 'module' && i < own.length) continue;
+      // A lookup's owner is a type that holds the member, not a namespace reopened in every file
+      // (Ruby's `module Devise` for `Devise::Mailer`, whose class is written `class Devise::Mailer`);
+      // after `.` also a constant a module piece defines (`export const X = {…}`).
+      if (t.lookupOwner && !OWNER_TYPES.has(row.chunkType ?? '') && !(t.lookupOwner === 'dot' && row.chunkType === 'module' && i >= own.length)) continue;
       // A constant (names[i] from defines) is no struct, function, … of the keyword's kind.
       const otherKind = !!t.kinds && (i >= own.length || !t.kinds.includes(row.chunkType ?? ''));
       const tier = (exactCase
