@@ -176,13 +176,19 @@ function lookedUpName(query: ProcessedQuery): string {
  * an environment variable, a config key, a name used only in tests): its answer is where the
  * name is written, so the pieces that hold the phrase of its parts (as typed; docs included) are
  * listed and rank above every piece that holds only some of them (`name_written`,
- * WRITTEN_NAME_TIER), in their own order (code before tests). Otherwise a code piece holding one
- * part (`settle`) ranked above the one test that holds the name. Null for a one-part name (its
- * one word is the query already).
+ * WRITTEN_NAME_TIER), in their own order (code before tests); of the pieces that hold the phrase,
+ * those that hold the name itself (any case). Otherwise a code piece holding one part (`settle`)
+ * ranked above the one test that holds the name. None for a one-part name (its one word is the
+ * query already).
  */
-function identifierPhrase(query: ProcessedQuery): string | null {
+async function writtenName(db: Queryable, query: ProcessedQuery, where: string, params: SqlValue[], read: (ids: number[]) => Promise<StoredChunk[]>): Promise<number[]> {
   const name = lookedUpName(query);
-  return name && identifierParts(name).length >= 2 ? `"${name}"` : null;
+  if (!name || identifierParts(name).length < 2) return [];
+  const ids = await phraseRows(db, `"${name}"`, where, params, true);
+  if (!ids.length) return [];
+  // The phrase of its parts also matches prose ("current gin mode" for `GIN_MODE`): the name itself.
+  const holds = new RegExp(`(?<![\\p{L}\\p{N}_$])${escapeRegExp(name)}(?![\\p{L}\\p{N}_$])`, 'iu');
+  return (await read(ids)).filter((r) => holds.test(r.content)).map((r) => r.id);
 }
 
 /**
@@ -494,8 +500,7 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
     // a kind (tests, docs, examples…): a comment of an example repeating the question is not that.
     const phrased = query.phrase && !lookup && (intent === 'code' || intent === 'any') ? await phraseRows(db, query.phrase, where, params) : [];
     // A lookup of a name of several parts that nothing defines or declares: where it is written.
-    const usedName = lookup && exact.size === 0 ? identifierPhrase(query) : null;
-    const written = usedName ? await phraseRows(db, usedName, where, params, true) : [];
+    const written = lookup && exact.size === 0 ? await writtenName(db, query, where, params, readRows ?? ((ids) => readChunks(db, ids))) : [];
     for (const id of written) exact.add(id);
     stage('defs');
     const listed = [...new Set([...exact, ...phrased])];

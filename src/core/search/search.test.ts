@@ -598,6 +598,8 @@ describe('a name lookup the parse holds no definition of', () => {
     // A name written only in a test; its parts in code.
     'src/settle.ts': '/** Settle the ledger: the walrus count is reconciled. */\nexport function settleLedger(walrus: number): number {\n  return walrus * 2;\n}\n',
     'test/ledger.test.ts': "import { settleLedger } from '../src/settle';\n\ntest('settles', () => {\n  ledger.walrus_ledger_settle_count = settleLedger(2);\n  expect(ledger.walrus_ledger_settle_count).toBe(4);\n});\n",
+    // The name's words in prose, not the name.
+    'src/notes.ts': '/** The walrus ledger settle count is kept per day. */\nexport const perDay = 1;\n',
     // A name that is only an export alias.
     'src/utils.ts': 'export function getAllOwnEventDescriptors(state: string[]): string[] {\n  return state.slice();\n}\n',
     'src/index.ts': "export {\n  getAllOwnEventDescriptors as __unsafe_getAllOwnEventDescriptors,\n} from './utils';\n",
@@ -624,6 +626,7 @@ describe('a name lookup the parse holds no definition of', () => {
       const used = await searcher.search('walrus_ledger_settle_count', { mode: 'bm25', limit: 5 });
       expect(used.results[0]?.path).toBe('test/ledger.test.ts');
       expect(used.bm25Signals[used.results[0]!.id]?.name_written).toBe(1);
+      for (const r of used.results) if (r.path === 'src/notes.ts') expect(used.bm25Signals[r.id]?.name_written).toBeUndefined();
       // An export alias is where the name is defined.
       const alias = await searcher.search('__unsafe_getAllOwnEventDescriptors', { mode: 'bm25', limit: 5 });
       expect(alias.results[0]?.path).toBe('src/index.ts');
