@@ -373,3 +373,33 @@ describe('spread (issue 35 class 4)', () => {
     }
   });
 });
+
+describe('searchBm25 files the question names', () => {
+  it('a file whose name the question names is a candidate when its words are everywhere else', async () => {
+    const s = await openMemoryStore();
+    try {
+      const specs: Spec[] = [];
+      // 150 pieces of other files, each denser in the question's words than the named file.
+      for (let i = 0; i < 150; i++) specs.push({ path: `src/codec_${i}.c`, symbol: `step_${i}`, language: 'c', content: `int step_${i}(void) { /* compress the whole buffer: compress buffer compress buffer */ }` });
+      specs.push({ path: 'src/compress.c', symbol: 'compress2', language: 'c', content: 'int compress2(char *dest, const char *source, int level) { return deflate_all(dest, source, level); } /* compress */' });
+      specs.push({ path: 'src/other.c', symbol: 'unrelated', language: 'c', content: 'int unrelated(void) { return 0; }' });
+      await s.writeFiles(toItems(specs));
+      const [named] = (await s.db.all<{ id: number }>(`SELECT id FROM chunks WHERE path = 'src/compress.c'`)).map((r) => r.id);
+      const q = processQuery('compress a whole buffer in one call');
+      const top = await s.db.all<{ id: number }>(
+        `SELECT rowid AS id FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY bm25(chunks_fts, 10, 4, 3, 1, 1.5), rowid LIMIT 100`, [q.ftsQuery],
+      );
+      expect(top.map((r) => r.id)).not.toContain(named); // the case is real
+      const hits = await searchBm25(s.db, q, {}, 10, 'code');
+      expect(hits.map((h) => h.id)).toContain(named);
+      // Its file signals place it first among files named for none of the question's words.
+      const res = await new Searcher(s).search('compress a whole buffer in one call', { mode: 'bm25', limit: 5 });
+      expect(res.results[0]?.path).toBe('src/compress.c');
+      // A name lookup, and a question that asks for tests, take no named file.
+      expect((await searchBm25(s.db, processQuery('compress2'), {}, 200, 'code')).map((h) => h.id)).toContain(named);
+      expect((await searchBm25(s.db, q, {}, 10, 'test')).map((h) => h.id)).not.toContain(named);
+    } finally {
+      await s.close();
+    }
+  });
+});

@@ -32,8 +32,9 @@ import { lightStem } from '../text/word-forms.ts';
 import { DECLARATION_LINE_SOURCE, PREFIX_MIN_CHARS, describesFunction, fileNameTerms, readsAsDocComment, processQuery, type ProcessedQuery } from './query.ts';
 import type { PathQuery } from './query-types.ts';
 import { essentialRows, planFts, replan, type BoundedPhrase, type RowProbe } from './fts-plan.ts';
-import { rerank, signalTerms, termMask, type RerankCandidate } from './rerank.ts';
-import { NAMED_LEAF_MIN_TERMS, addScore, applyCover, applyFileSignals, applyNamedLeaf, applyPieceKind, applyProse, applySpread, asksHowOrWhere, coverFiles, namedLeafFiles, type FileCandidate } from './signals.ts';
+import { maskCount, rerank, signalTerms, termMask, type RerankCandidate } from './rerank.ts';
+import { NAMED_FILES_READ_ALL_AFTER, NAMED_FILE_PIECES, filesNamedBy, namedParts, readFileNames, type FileNames } from './named-files.ts';
+import { NAMED_LEAF_MIN_TERMS, termForms, addScore, applyCover, applyFileSignals, applyNamedLeaf, applyPieceKind, applyProse, applySpread, asksHowOrWhere, coverFiles, namedLeafFiles, type FileCandidate } from './signals.ts';
 import { EXAMPLE_WORD, TEST_WORD, asksForDeclarations, fileKind, pathWordForms, pieceKind, type SearchIntent } from '../text/file-kind.ts';
 import { QUALIFIER_RE, definitionRank, docCommentTargets, matchDefinition, wantsDefinitions, type DefinitionMatch } from './symbols.ts';
 import { escapeRegExp } from '../text/regexp.ts';
@@ -232,6 +233,10 @@ export class KeywordCache {
   tableRows: number | null = null;
   /** codeWordShare of this generation by word, once asked. */
   readonly wordShares = new Map<string, number>();
+  /** The index's files for named-files.ts, read once asked more than NAMED_FILES_READ_ALL_AFTER times. */
+  fileNames: FileNames | null = null;
+  /** Questions of this generation that looked for named files. */
+  namedAsks = 0;
 
   /** Start using the cache for a read of `generation`; another generation (or none) empties it. */
   use(generation: number | undefined): KeywordCache | undefined {
@@ -239,6 +244,8 @@ export class KeywordCache {
       this.#counts.clear();
       this.tableRows = null;
       this.wordShares.clear();
+      this.fileNames = null;
+      this.namedAsks = 0;
       this.#generation = generation;
     }
     return generation === undefined ? undefined : this;
@@ -375,6 +382,52 @@ async function codeCandidates(db: Queryable, query: ProcessedQuery, where: strin
 }
 
 /**
+ * The best piece of each file the question names (named-files.ts filesNamedBy) that has no
+ * candidate yet: of its first NAMED_FILE_PIECES pieces, the one that holds the most of the
+ * question's words (none: not added). No FTS statement: a MATCH limited to the file's rows still
+ * merges every prefix's doclists (medium's keyword p50 18 → 27 ms when tried). It is scored as the
+ * weakest FTS candidate, and the rerank and file signals place it. Returned with their rows (read
+ * with content by `readRows`), scored in `scores`.
+ */
+async function namedFileCandidates(db: Queryable, query: ProcessedQuery, where: string, params: SqlValue[], rows: readonly StoredChunk[], scores: Map<number, number>, readRows: (ids: number[]) => Promise<StoredChunk[]>, cache?: KeywordCache): Promise<StoredChunk[]> {
+  const terms = signalTerms(query.terms);
+  if (!terms.length || !scores.size) return [];
+  const forms = termForms(fileNameTerms(query), query.acronyms);
+  let fileNames = cache?.fileNames;
+  if (!fileNames) {
+    // The first questions read the files their words can name; later ones of the generation, all once.
+    const all = cache !== undefined && ++cache.namedAsks > NAMED_FILES_READ_ALL_AFTER;
+    fileNames = await readFileNames(db, all ? undefined : namedParts(forms));
+    if (all && cache) cache.fileNames = fileNames;
+  }
+  const have = new Set(rows.map((r) => r.path));
+  const named = filesNamedBy(fileNames, forms).filter((f) => !have.has(f.path));
+  if (!named.length) return [];
+  // Their first pieces that pass the search's filters (a language, a path glob, a chunk type).
+  const ranges = named.map(() => 'c.id BETWEEN ? AND ?').join(' OR ');
+  const ids = (await db.all<{ id: number }>(
+    `SELECT c.id AS id FROM chunks c WHERE (${ranges})${where} ORDER BY c.id`,
+    [...named.flatMap((f) => [f.lo, Math.min(f.hi, f.lo + NAMED_FILE_PIECES - 1)]), ...params],
+  )).map((r) => r.id);
+  if (!ids.length) return [];
+  const stems = terms.map(lightStem);
+  const best = new Map<string, { row: StoredChunk; n: number }>();
+  for (const r of await readRows(ids)) {
+    const n = maskCount(termMask(r, terms, stems));
+    const b = best.get(r.path);
+    if (n > 0 && (!b || n > b.n || (n === b.n && r.id < b.row.id))) best.set(r.path, { row: r, n });
+  }
+  const floor = Math.min(...scores.values());
+  const added: StoredChunk[] = [];
+  for (const { row } of best.values()) {
+    if (scores.has(row.id)) continue;
+    scores.set(row.id, floor);
+    added.push(row);
+  }
+  return added;
+}
+
+/**
  * Does this codebase name code with every one of `words` (text/file-kind.ts codebaseTestWords): a
  * file or folder of code whose path holds the word or its singular / plural (`retrofit-mock/…`,
  * `community/specs.lua`; one FTS lookup in the path words per word, stopping at the first code
@@ -427,7 +480,7 @@ function topRows(rows: readonly FtsRow[], n: number): FtsRow[] {
 /**
  * Rank chunks for `query` with FTS5 BM25. Returns at most `limit` hits; [] for an empty query.
  * `timings`, when given, gets each stage's milliseconds: `defs` (definition lookups), `plan`
- * (the planner's row counts), `fts` (the candidate statements), `rows` (candidate rows) and
+ * (the planner's row counts), `fts` (the candidate statements), `rows` (candidate rows), `named` (files the question names: named-files.ts) and
  * `rank` (rerank, file signals, definitions). `cache`: what the Searcher keeps between queries
  * (KeywordCache, already checked against the database). `rowsOut`, when given, gets every
  * candidate's row (Store.getChunks with `{ content: false }`, content '' unless a signal read it)
@@ -525,6 +578,13 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
     if (intent === 'code' && !filters.kinds?.length && ids.length >= n) {
       const more = await codeCandidates(db, query, where, params, read, scores, timings, cache);
       if (more.length) read = read.concat(await readChunks(db, more, { content: needContent }));
+    }
+    // 2b. A question in words that names a file (named-files.ts): that file's best piece too.
+    stage('rows');
+    if (!lookup && !docComment && (intent === 'code' || intent === 'any') && !filters.kinds?.length && query.terms.length >= 2) {
+      const more = await namedFileCandidates(db, query, where, params, read, scores, readRows ?? ((ids) => readChunks(db, ids)), cache);
+      if (more.length) read = read.concat(more);
+      stage('named');
     }
     for (const r of read) {
       chunkTypeOf.set(r.id, r.chunkType);

@@ -46,6 +46,12 @@ describe('pathSignal', () => {
     expect(pathSignal('lib/cfg/loader.go', ['configuration'])).toBeGreaterThan(0);
     expect(pathSignal('src/generic.rs', ['general'])).toBe(0);
   });
+  it('an abbreviation\'s plural names the word in a file name (`utils` for "utility", `params` for "parameter")', () => {
+    expect(fileNameSignal('src/StringUtils.java', ['string', 'utility'])).toBe(1);
+    expect(fileNameSignal('lib/sinatra/required_params.rb', ['required', 'parameter'])).toBe(1);
+    // Only abbreviations of 4+ letters: `errs` is no plural read for "error".
+    expect(fileNameSignal('src/errs.go', ['error'])).toBe(0);
+  });
   it('finds a file named for the plural of a word ending in y (text/word-forms.ts isIForm)', () => {
     expect(pathSignal('lib/Hakyll/Core/Dependencies.hs', ['dependency'])).toBe(1);
     expect(pathSignal('lib/telescope/pickers/layout_strategies.lua', ['strategy'])).toBe(1);

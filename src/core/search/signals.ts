@@ -127,7 +127,7 @@ const COMPOUND_TAIL_MIN = 5;
  * stem, a word it starts or that starts it, another form of the word, or a word it abbreviates
  * / that abbreviates it (`utility` → `util`, `error` → `err`, `configuration` → `cfg`).
  */
-function namesWord(w: string, t: string, stem: string): boolean {
+export function namesWord(w: string, t: string, stem: string): boolean {
   if (w === t || w === stem) return true;
   if (t.length < 4) return t.length === 3 && shortWordForm(w, t);
   // A three-letter path word stands for its plural only (`Key.hs` for "keys", `tag.go` for "tags").
@@ -144,7 +144,9 @@ function namesWord(w: string, t: string, stem: string): boolean {
  * the words a path writes for it (query.ts pathNamesFor: `german` → `de`, `translations` → `i18n`).
  */
 function abbreviationsOf(t: string, stem: string): string[] {
-  const own = stem === t ? expandAbbreviation(t) : [...expandAbbreviation(t), ...expandAbbreviation(stem)];
+  const forms = stem === t ? expandAbbreviation(t) : [...expandAbbreviation(t), ...expandAbbreviation(stem)];
+  // An abbreviation's plural names the same thing (`StringUtils.java` for "string utility methods").
+  const own = forms.flatMap((a) => (a.length >= 4 && !/[sy]$/.test(a) ? [a, `${a}s`] : [a]));
   const named = pathNamesFor(t);
   return named.length ? [...own, ...named] : own;
 }
@@ -199,7 +201,7 @@ export function pathSignal(path: string, terms: readonly string[] | readonly Ter
 }
 
 /** File names that say nothing about what the file holds: their directory names it (`_extensions/init.lua`, `parser/mod.rs`). */
-const GENERIC_FILE_NAMES = new Set(['index', 'init', 'mod', 'lib', 'main', 'package', 'module', 'default']);
+export const GENERIC_FILE_NAMES = new Set(['index', 'init', 'mod', 'lib', 'main', 'package', 'module', 'default']);
 
 /** Name words a query must name for the full `file_name` signal (one counts half). */
 const FILE_NAME_FULL_HITS = 2;
