@@ -72,6 +72,14 @@ beforeAll(async () => {
 });
 afterAll(async () => { await store.close(); });
 
+/** The best 100 FTS rows for `ftsQuery` by the keyword leg's column weights: a test's "the case is real". */
+async function bestFtsRows(db: Queryable, ftsQuery: string): Promise<number[]> {
+  const rows = await db.all<{ id: number }>(
+    `SELECT rowid AS id FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY bm25(chunks_fts, 10, 4, 3, 1, 1.5), rowid LIMIT 100`, [ftsQuery],
+  );
+  return rows.map((r) => r.id);
+}
+
 async function search(q: string, filters = {}, limit = 10) {
   return searchBm25(store.db, processQuery(q), filters, limit);
 }
@@ -205,10 +213,8 @@ describe('searchBm25 definitions outside the best candidates', () => {
       await s.writeFiles(toItems(specs));
       const defs = (await s.db.all<{ id: number }>(`SELECT id FROM chunks WHERE symbol = 'zeta_func' ORDER BY id`)).map((r) => r.id);
       const q = processQuery('zeta_func');
-      const top = await s.db.all<{ id: number }>(
-        `SELECT rowid AS id FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY bm25(chunks_fts, 10, 4, 3, 1, 1.5), rowid LIMIT 100`, [q.ftsQuery],
-      );
-      expect(top.map((r) => r.id)).not.toContain(defs[0]); // the case is real
+      const top = await bestFtsRows(s.db, q.ftsQuery);
+      expect(top).not.toContain(defs[0]); // the case is real
       // One scoring FTS5 pass (the planner's row probes aside): a second MATCH with `rowid IN (…)`
       // re-ran the whole query per listed rowid.
       const matches: string[] = [];
@@ -223,7 +229,7 @@ describe('searchBm25 definitions outside the best candidates', () => {
         expect(hits.slice(0, 2).map((h) => h.id).sort((a, b) => a - b), JSON.stringify(filters)).toEqual(defs);
         for (const h of hits.slice(0, 2)) expect(h.signals?.bm25).toBeGreaterThan(0);
         // The other candidates are the best FTS rows, as without definitions.
-        expect(hits.slice(2).map((h) => h.id).every((id) => top.some((r) => r.id === id))).toBe(true);
+        expect(hits.slice(2).map((h) => h.id).every((id) => top.includes(id))).toBe(true);
       }
     } finally {
       await s.close();
@@ -242,10 +248,7 @@ describe('searchBm25 code candidates under a flood of test data', () => {
       await s.writeFiles(toItems(specs));
       const [code] = (await s.db.all<{ id: number }>(`SELECT id FROM chunks WHERE path = 'src/string_escapes.c'`)).map((r) => r.id);
       const q = processQuery('where are escape sequences inside strings decoded');
-      const top = await s.db.all<{ id: number }>(
-        `SELECT rowid AS id FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY bm25(chunks_fts, 10, 4, 3, 1, 1.5), rowid LIMIT 100`, [q.ftsQuery],
-      );
-      expect(top.map((r) => r.id)).not.toContain(code); // the case is real
+      expect(await bestFtsRows(s.db, q.ftsQuery)).not.toContain(code); // the case is real
       // A candidate now (searchBm25's own order is by its words; the kind signal comes after).
       const hits = await searchBm25(s.db, q, {}, 10, 'code');
       expect(hits.some((h) => h.id === code) || (await searchBm25(s.db, q, {}, 100, 'code')).length === 100).toBe(true);
@@ -386,10 +389,7 @@ describe('searchBm25 files the question names', () => {
       await s.writeFiles(toItems(specs));
       const [named] = (await s.db.all<{ id: number }>(`SELECT id FROM chunks WHERE path = 'src/compress.c'`)).map((r) => r.id);
       const q = processQuery('compress a whole buffer in one call');
-      const top = await s.db.all<{ id: number }>(
-        `SELECT rowid AS id FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY bm25(chunks_fts, 10, 4, 3, 1, 1.5), rowid LIMIT 100`, [q.ftsQuery],
-      );
-      expect(top.map((r) => r.id)).not.toContain(named); // the case is real
+      expect(await bestFtsRows(s.db, q.ftsQuery)).not.toContain(named); // the case is real
       const hits = await searchBm25(s.db, q, {}, 10, 'code');
       expect(hits.map((h) => h.id)).toContain(named);
       // Its file signals place it first among files named for none of the question's words.

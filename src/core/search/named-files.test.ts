@@ -59,7 +59,7 @@ describe('readFileNames', () => {
       const names = await readFileNames(s.db);
       expect(names.files.map((f) => f.path).sort()).toEqual([...paths].sort());
       for (const f of names.files) expect(f.hi).toBeGreaterThanOrEqual(f.lo);
-      expect(names.tails[names.files.findIndex((f) => f.path === 'lib/a b/ü.rb')]).toBe('a b/ü.rb'); // a one-letter name is its folder's
+      expect(names.tails[names.files.findIndex((f) => f.path === 'lib/a b/ü.rb')]).toBe('a b/ü.rb'); // the last two segments
     } finally {
       await s.close();
     }

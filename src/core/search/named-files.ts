@@ -14,7 +14,7 @@
  */
 import type { Queryable } from '../store/sqlite.ts';
 import { fileKind } from '../text/file-kind.ts';
-import { GENERIC_FILE_NAMES, fileNameWords, namesWord, type TermForm } from './signals.ts';
+import { fileNameWords, namesWord, type TermForm } from './signals.ts';
 
 export interface NamedFile {
   path: string;
@@ -42,8 +42,8 @@ function names(w: string, f: TermForm): boolean {
 export interface FileNames {
   files: Array<NamedFile & { language: string }>;
   /**
-   * Per file, where its file-name words come from (signals.ts fileNameWords), lower case: its
-   * name, and its folder's too when the name is generic (`net/mod.rs`).
+   * Per file, its last two path segments, lower case: where its file-name words come from
+   * (signals.ts fileNameWords: its name's, or its folder's when the name is generic, `net/mod.rs`).
    */
   tails: string[];
   /** Per text a question looks for in the tails: the files whose tail holds it (filled as asked). */
@@ -52,19 +52,9 @@ export interface FileNames {
   codeWords: Array<readonly string[] | null | undefined>;
 }
 
-/** The file-name tail of `path` (FileNames.tails). */
-export function nameTail(path: string): string {
-  const slash = path.lastIndexOf('/');
-  const base = path.slice(slash + 1);
-  const dot = base.indexOf('.', 1);
-  const stem = (dot > 0 ? base.slice(0, dot) : base).toLowerCase();
-  // Most names hold no generic word and are long: theirs without splitting (a one-shot process reads every path).
-  if (stem.length > 3 && ![...GENERIC_FILE_NAMES].some((g) => stem.includes(g))) return base.toLowerCase();
-  const words = (dot > 0 ? base.slice(0, dot) : base).split(/[^\p{L}\p{N}]+|(?<=\p{Ll})(?=\p{Lu})|(?<=\p{N})(?=\p{L})|(?<=\p{L})(?=\p{N})/u)
-    .filter((w) => w.length >= 2 && !/^\p{N}+$/u.test(w));
-  // As fileNameWords: a name of generic words only, or of none (`c.js`, `1c.js`), is its folder's.
-  const generic = words.every((w) => GENERIC_FILE_NAMES.has(w.toLowerCase()));
-  return (generic ? path.slice(path.lastIndexOf('/', slash - 1) + 1) : base).toLowerCase();
+/** The last two segments of `path`, lower case: they hold its file-name words, a generic name's folder's too (FileNames.tails). */
+function nameTail(path: string): string {
+  return path.slice(path.lastIndexOf('/', path.lastIndexOf('/') - 1) + 1).toLowerCase();
 }
 
 /**
@@ -73,10 +63,10 @@ export function nameTail(path: string): string {
  * A path holding the separators is read row by row.
  */
 export async function readFileNames(db: Queryable, parts?: readonly string[]): Promise<FileNames> {
+  if (parts && !parts.length) return { files: [], tails: [], holding: new Map(), codeWords: [] };
   // `parts`: only the files whose path holds one (LIKE, in SQLite), all a question with those parts can name.
   const only = parts ? ` AND (${parts.map(() => `path LIKE ? ESCAPE '\\'`).join(' OR ')})` : '';
   const args = parts ? parts.map((p) => `%${p.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) : [];
-  if (parts && !parts.length) return { files: [], tails: [], holding: new Map(), codeWords: [] };
   const row = await db.get<{ t: string | null }>(
     `SELECT group_concat(path || char(31) || language || char(31) || chunk_lo || char(31) || chunk_hi, char(30)) AS t FROM files WHERE chunk_lo IS NOT NULL${only}`,
     args,

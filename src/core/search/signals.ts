@@ -201,7 +201,7 @@ export function pathSignal(path: string, terms: readonly string[] | readonly Ter
 }
 
 /** File names that say nothing about what the file holds: their directory names it (`_extensions/init.lua`, `parser/mod.rs`). */
-export const GENERIC_FILE_NAMES = new Set(['index', 'init', 'mod', 'lib', 'main', 'package', 'module', 'default']);
+const GENERIC_FILE_NAMES = new Set(['index', 'init', 'mod', 'lib', 'main', 'package', 'module', 'default']);
 
 /** Name words a query must name for the full `file_name` signal (one counts half). */
 const FILE_NAME_FULL_HITS = 2;
