@@ -334,6 +334,16 @@ export const MAX_MORE_FRAGMENTS = 8;
  */
 export const MAX_FILE_PIECES = 4;
 /**
+ * The keyword leg's candidates (search/bm25.ts capPerFile) keep at most this many pieces of one
+ * file while other files' pieces are left to fill them: what a file can show in a list (its
+ * result and MAX_FILE_PIECES folded). A long file that holds every word of a question (fzf's
+ * 6,600-line terminal.go for "main flow wiring the input reader, matcher and terminal UI") took
+ * 48 of the 50 candidates, so the file the question asked for (core.go) never reached grouping.
+ * Not for a question that describes one function (query.ts describesFunction, readsAsDocComment):
+ * its answer may be the sixth piece of the file that holds its words.
+ */
+export const LEG_FILE_PIECES = 1 + MAX_FILE_PIECES;
+/**
  * …and only while the result's lines, its own and its `more` pieces', stay within this many: a
  * folded result is a screen or two, not the file. A longer piece waits for its own slot (or is
  * counted in `fileMore`). It also keeps a result with its pieces one hit-sized span for a

@@ -3,11 +3,11 @@ import type { Chunk, ChunkType } from '../types.ts';
 import { openMemoryStore } from '../store/open-node.ts';
 import type { Store } from '../store/store.ts';
 import type { Queryable } from '../store/sqlite.ts';
-import { EXACT_SYMBOL_BOOST, highlightRanges, searchBm25 } from './bm25.ts';
+import { EXACT_SYMBOL_BOOST, capPerFile, highlightRanges, searchBm25 } from './bm25.ts';
 import { compilePathGlob } from '../text/path-glob.ts';
 import { processQuery } from './query.ts';
 import { Searcher } from './search.ts';
-import { TEXT_DEFINITION_TIER } from '../config.ts';
+import { LEG_FILE_PIECES, TEXT_DEFINITION_TIER } from '../config.ts';
 
 interface Spec {
   path: string;
@@ -398,6 +398,52 @@ describe('searchBm25 files the question names', () => {
       // A name lookup, and a question that asks for tests, take no named file.
       expect((await searchBm25(s.db, processQuery('compress2'), {}, 200, 'code')).map((h) => h.id)).toContain(named);
       expect((await searchBm25(s.db, q, {}, 10, 'test')).map((h) => h.id)).not.toContain(named);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe('searchBm25 candidates per file (LEG_FILE_PIECES)', () => {
+  const path = (hits: Array<{ id: number }>, pathOf: Map<number, string>) => hits.map((h) => pathOf.get(h.id));
+
+  it('capPerFile: at most `cap` pieces of a file while other files are left, then the held-back ones, in order', () => {
+    const pathOf = new Map([[1, 'a'], [2, 'a'], [3, 'a'], [4, 'b'], [5, 'a'], [6, 'c']]);
+    const ranked = [1, 2, 3, 4, 5, 6].map((id) => [id, 10 - id] as const);
+    expect(capPerFile(ranked, pathOf, 4, 2).map((e) => e[0])).toEqual([1, 2, 4, 6]);
+    // Room left: the held-back pieces fill it, best first, in ranked order.
+    expect(capPerFile(ranked, pathOf, 5, 2).map((e) => e[0])).toEqual([1, 2, 3, 4, 6]);
+    expect(capPerFile(ranked, pathOf, 10, 2).map((e) => e[0])).toEqual([1, 2, 3, 4, 5, 6]);
+    // An id without a path is a file of its own.
+    expect(capPerFile([[7, 1], [8, 0.5]], new Map(), 2, 1).map((e) => e[0])).toEqual([7, 8]);
+  });
+
+  it('a long file that holds every word does not take the leg from the file that holds them together', async () => {
+    const s = await openMemoryStore();
+    try {
+      const specs: Spec[] = [];
+      for (let i = 0; i < 70; i++) specs.push({ path: 'src/terminal.go', symbol: `step${i}`, language: 'go', content: `func (t *Terminal) step${i}() { t.reader.read(); t.matcher.match(); t.terminal.events <- event${i} /* reader matcher terminal events */ }` });
+      specs.push({ path: 'src/core.go', symbol: 'Run', language: 'go', content: 'func Run(opts *Options) {\n  reader := NewReader(opts)\n  matcher := NewMatcher(opts)\n  terminal := NewTerminal(opts)\n  loop(reader, matcher, terminal, events)\n}' });
+      for (let i = 0; i < 8; i++) specs.push({ path: `src/util${i}.go`, symbol: `helper${i}`, language: 'go', content: `func helper${i}() { /* terminal */ }` });
+      await s.writeFiles(toItems(specs));
+      const rows = await s.db.all<{ id: number; path: string }>('SELECT id, path FROM chunks');
+      const pathOf = new Map(rows.map((r) => [r.id, r.path]));
+      const core = rows.find((r) => r.path === 'src/core.go')!.id;
+      const q = processQuery('how the reader, matcher and terminal are wired together through events');
+      const fts = await bestFtsRows(s.db, q.ftsQuery);
+      expect(fts.indexOf(core)).toBeGreaterThan(50); // the case is real: 50 pieces of terminal.go score above it
+      const hits = await searchBm25(s.db, q, {}, 10, 'code');
+      expect(hits.map((h) => h.id)).toContain(core);
+      expect(path(hits, pathOf).filter((p) => p === 'src/terminal.go').length).toBe(LEG_FILE_PIECES);
+      // A leg of 50 with 9 other files: the held-back pieces of terminal.go fill it.
+      const wide = await searchBm25(s.db, q, {}, 50, 'code');
+      expect(wide.length).toBe(50);
+      expect(wide.map((h) => h.id)).toContain(core);
+      const res = await new Searcher(s).search('how the reader, matcher and terminal are wired together through events', { mode: 'bm25', limit: 5 });
+      expect(res.results.slice(0, 3).map((r) => r.path)).toContain('src/core.go');
+      // A question that describes one function keeps every piece: its answer may be the sixth of the file.
+      const fn = await searchBm25(s.db, processQuery('Returns the reader, the matcher and the terminal events.'), {}, 50, 'code');
+      expect(path(fn, pathOf).filter((p) => p === 'src/terminal.go').length).toBeGreaterThan(LEG_FILE_PIECES);
     } finally {
       await s.close();
     }

@@ -27,7 +27,7 @@ import { nameKey, readChunks } from '../store/store.ts';
 import { ftsRowCount } from '../store/fts-totals.ts';
 import { compilePathGlob, PATH_MATCH_FUNCTION } from '../text/path-glob.ts';
 import { identifierParts } from '../text/identifiers.ts';
-import { BM25_COLUMN_WEIGHTS, CODE_CANDIDATES, FILE_SIGNALS, FTS_PLAN_BIG_CAP, FTS_PLAN_CAP, FTS_PLAN_LEAVE_OUT_SHARE, FTS_PLAN_THETA_GUESS, FTS_PLAN_WORD_ENOUGH, KEYWORD_DEFINITION_BOOST, MAX_EXACT_SYMBOL_ROWS, PHRASE_ROWS, PHRASE_WEIGHT, QUALIFIED_TIERS, RERANK_CANDIDATES, RERANK_WEIGHTS, EXAMPLE_WORD_NAME_SHARE, FILE_NAME_TIER, TEST_WORD_CODE_SHARE, TEXT_DEFINITION_TIER, WRITTEN_NAME_TIER } from '../config.ts';
+import { BM25_COLUMN_WEIGHTS, CODE_CANDIDATES, FILE_SIGNALS, FTS_PLAN_BIG_CAP, FTS_PLAN_CAP, FTS_PLAN_LEAVE_OUT_SHARE, FTS_PLAN_THETA_GUESS, FTS_PLAN_WORD_ENOUGH, KEYWORD_DEFINITION_BOOST, MAX_EXACT_SYMBOL_ROWS, PHRASE_ROWS, PHRASE_WEIGHT, QUALIFIED_TIERS, RERANK_CANDIDATES, RERANK_WEIGHTS, EXAMPLE_WORD_NAME_SHARE, FILE_NAME_TIER, LEG_FILE_PIECES, TEST_WORD_CODE_SHARE, TEXT_DEFINITION_TIER, WRITTEN_NAME_TIER } from '../config.ts';
 import { lightStem } from '../text/word-forms.ts';
 import { DECLARATION_LINE_SOURCE, PREFIX_MIN_CHARS, describesFunction, fileNameTerms, readsAsDocComment, processQuery, type ProcessedQuery } from './query.ts';
 import type { PathQuery } from './query-types.ts';
@@ -494,6 +494,10 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
   const scores = new Map<number, number>();
   /** Per-candidate rerank signals (rerank.ts), surfaced in explain. */
   const signals = new Map<number, Record<string, number>>();
+  /** Each candidate's file (capPerFile). */
+  const pathOf = new Map<number, string>();
+  /** A question about one function keeps every piece of a file in the leg (LEG_FILE_PIECES). */
+  let perFile = true;
 
   let mark = performance.now();
   const stage = (name: string) => {
@@ -510,6 +514,7 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
     const docComment = readsAsDocComment(query.original);
     /** A name lookup (symbols.ts wantsDefinitions): its answer is a definition. */
     const lookup = wantsDefinitions(query);
+    perFile = !docComment && !describesFunction(query.original);
     const targets = docComment ? query.targets.filter((t) => !t.owner) : query.targets;
     const exact = new Set<number>();
     // A pack over HTTP: the doclists' pages and the index leaves of the lookups below, in one round.
@@ -587,6 +592,7 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
       stage('named');
     }
     for (const r of read) {
+      pathOf.set(r.id, r.path);
       chunkTypeOf.set(r.id, r.chunkType);
       const m = matchDefinition(targets, r);
       if (m) tiers.set(r.id, m);
@@ -682,13 +688,36 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
     throw e;
   }
 
-  return [...scores.entries()]
-    .sort((a, b) => b[1] - a[1] || a[0] - b[0])
-    .slice(0, limit)
+  const ranked = [...scores.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+  // At most LEG_FILE_PIECES pieces of one file while other files' pieces are left.
+  return (perFile ? capPerFile(ranked, pathOf, limit, LEG_FILE_PIECES) : ranked.slice(0, limit))
     .map(([id, score], i) => {
       const s = signals.get(id);
       return s ? { id, score, rank: i + 1, signals: s } : { id, score, rank: i + 1 };
     });
+}
+
+/**
+ * The first `limit` of `ranked` (id, score; best first) with at most `cap` pieces of one file
+ * (`pathOf`; an id without a path is a file of its own) while other files' pieces are left, then
+ * the pieces held back, best first, while room is left. In `ranked`'s order.
+ */
+export function capPerFile<T extends readonly [number, number]>(ranked: readonly T[], pathOf: ReadonlyMap<number, string>, limit: number, cap: number): T[] {
+  const per = new Map<string, number>();
+  const keep = new Set<number>();
+  for (const e of ranked) {
+    if (keep.size >= limit) break;
+    const p = pathOf.get(e[0]) ?? `#${e[0]}`;
+    const k = per.get(p) ?? 0;
+    if (k >= cap) continue;
+    per.set(p, k + 1);
+    keep.add(e[0]);
+  }
+  for (const e of ranked) {
+    if (keep.size >= limit) break;
+    keep.add(e[0]);
+  }
+  return ranked.filter((e) => keep.has(e[0]));
 }
 
 const WORD_RE = /[\p{L}\p{N}\p{M}_$]+/gu;
