@@ -338,7 +338,7 @@ export const MAX_FILE_PIECES = 4;
  * file while other files' pieces are left to fill them: what a file can show in a list (its
  * result and MAX_FILE_PIECES folded). A long file that holds every word of a question (fzf's
  * 6,600-line terminal.go for "main flow wiring the input reader, matcher and terminal UI") took
- * 48 of the 50 candidates, so the file the question asked for (core.go) never reached grouping.
+ * 47 of the 50 candidates, so the file the question asked for (core.go) never reached grouping.
  * Not for a question that describes one function (query.ts describesFunction, readsAsDocComment):
  * its answer may be the sixth piece of the file that holds its words.
  */
