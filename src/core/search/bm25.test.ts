@@ -439,8 +439,14 @@ describe('searchBm25 candidates per file (LEG_FILE_PIECES)', () => {
       const wide = await searchBm25(s.db, q, {}, 50, 'code');
       expect(wide.length).toBe(50);
       expect(wide.map((h) => h.id)).toContain(core);
+      // What the cap left out is counted on the file's best piece, and in its result's fileMore.
+      const held = hits.filter((h) => h.held);
+      expect(held.map((h) => pathOf.get(h.id))).toEqual(['src/terminal.go']);
+      expect(held[0].held).toBeGreaterThan(0);
       const res = await new Searcher(s).search('how the reader, matcher and terminal are wired together through events', { mode: 'bm25', limit: 5 });
       expect(res.results.slice(0, 3).map((r) => r.path)).toContain('src/core.go');
+      const terminal = res.results.find((r) => r.path === 'src/terminal.go')!;
+      expect(terminal.fileMore).toBeGreaterThanOrEqual(50 - 9 - LEG_FILE_PIECES);
       // A question that describes one function keeps every piece: its answer may be the sixth of the file.
       const fn = await searchBm25(s.db, processQuery('Returns the reader, the matcher and the terminal events.'), {}, 50, 'code');
       expect(path(fn, pathOf).filter((p) => p === 'src/terminal.go').length).toBeGreaterThan(LEG_FILE_PIECES);

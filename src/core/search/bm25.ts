@@ -689,12 +689,26 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
   }
 
   const ranked = [...scores.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+  const best = ranked.slice(0, limit);
   // At most LEG_FILE_PIECES pieces of one file while other files' pieces are left.
-  return (perFile ? capPerFile(ranked, pathOf, limit, LEG_FILE_PIECES) : ranked.slice(0, limit))
-    .map(([id, score], i) => {
-      const s = signals.get(id);
-      return s ? { id, score, rank: i + 1, signals: s } : { id, score, rank: i + 1 };
-    });
+  const leg = perFile ? capPerFile(ranked, pathOf, limit, LEG_FILE_PIECES) : best;
+  const hits: Hit[] = leg.map(([id, score], i) => {
+    const s = signals.get(id);
+    return s ? { id, score, rank: i + 1, signals: s } : { id, score, rank: i + 1 };
+  });
+  if (leg !== best) {
+    // What the cap left out of the best `limit`, per file, on the file's best piece: still its
+    // file's matches (the result's `fileMore`), in no slot.
+    const kept = new Set(leg.map((e) => e[0]));
+    const held = new Map<string, number>();
+    for (const [id] of best) if (!kept.has(id)) { const p = pathOf.get(id) ?? ''; held.set(p, (held.get(p) ?? 0) + 1); }
+    for (const h of hits) {
+      const p = pathOf.get(h.id) ?? '';
+      const n = held.get(p);
+      if (n) { h.held = n; held.delete(p); }
+    }
+  }
+  return hits;
 }
 
 /**

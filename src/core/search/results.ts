@@ -123,7 +123,9 @@ export function rankGroups(legs: LegHits, weights: { bm25Weight: number; vectorW
     groups.set(key, item);
     all.push(item);
   }
-  const out = legs.fileOf ? diversify(all, legs.fileOf, legs.linesOf, limit, legs.functionLevel ? 0 : DIVERSITY.maxPass) : all.slice(0, Math.max(0, limit));
+  const held = new Map<string, number>();
+  for (const h of legs.bm25) if (h.held && legs.fileOf?.[h.id]) held.set(legs.fileOf[h.id], (held.get(legs.fileOf[h.id]) ?? 0) + h.held);
+  const out = legs.fileOf ? diversify(all, legs.fileOf, legs.linesOf, limit, legs.functionLevel ? 0 : DIVERSITY.maxPass, held) : all.slice(0, Math.max(0, limit));
   out.forEach((g, i) => { g.rank = i + 1; });
   return out;
 }
@@ -143,7 +145,7 @@ export function rankGroups(legs: LegHits, weights: { bm25Weight: number; vectorW
  * codebase), while comparable alternatives take the slots (a big one). A group moved down gets
  * a `diversity` explain entry and the score of the group before it, so scores never rise.
  */
-function diversify(all: readonly GroupedItem[], fileOf: Record<number, string>, linesOf: Record<number, number> | undefined, limit: number, maxPass: number): GroupedItem[] {
+function diversify(all: readonly GroupedItem[], fileOf: Record<number, string>, linesOf: Record<number, number> | undefined, limit: number, maxPass: number, held: ReadonlyMap<string, number> = new Map()): GroupedItem[] {
   const isDefinition = (g: GroupedItem) => g.explain.some((e) => e.signal === 'definition');
   const maxB = Math.max(0, ...all.filter((g) => g.bm25Rank !== null && !isDefinition(g)).map((g) => g.bm25Score));
   const maxV = Math.max(0, ...all.filter((g) => g.vectorRank !== null).map((g) => g.vectorScore));
@@ -201,6 +203,11 @@ function diversify(all: readonly GroupedItem[], fileOf: Record<number, string>, 
   for (const g of left) {
     const first = shown.get(fileKey(g))?.[0];
     if (first && !fold(g)) first.fileMore++;
+  }
+  // A listed file's pieces the keyword leg left out for other files (Hit.held).
+  for (const [file, n] of held) {
+    const first = shown.get(file)?.[0];
+    if (first) first.fileMore += n;
   }
   return out;
 }
