@@ -149,11 +149,11 @@ export interface Hit {
   /** The named signals inside the leg that produced `score` (for explain); optional. */
   signals?: Record<string, number>;
   /**
-   * Pieces of this hit's file among the leg's best that the leg left out for other files
-   * (search/bm25.ts capPerFile): set on the file's best piece; its listed result counts them in
-   * `fileMore`.
+   * Ids of this hit's file's pieces among the leg's best that the leg left out for other files
+   * (search/bm25.ts capPerFile): set on the file's best piece; its listed result counts those no
+   * leg brought in its `fileMore`.
    */
-  held?: number;
+  held?: number[];
 }
 
 /** A fused search result, after the seeds' SearchResult. */

@@ -442,7 +442,8 @@ describe('searchBm25 candidates per file (LEG_FILE_PIECES)', () => {
       // What the cap left out is counted on the file's best piece, and in its result's fileMore.
       const held = hits.filter((h) => h.held);
       expect(held.map((h) => pathOf.get(h.id))).toEqual(['src/terminal.go']);
-      expect(held[0].held).toBeGreaterThan(0);
+      expect(held[0].held!.length).toBeGreaterThan(0);
+      expect(held[0].held!.every((id) => pathOf.get(id) === 'src/terminal.go' && !hits.some((h) => h.id === id))).toBe(true);
       const res = await new Searcher(s).search('how the reader, matcher and terminal are wired together through events', { mode: 'bm25', limit: 5 });
       expect(res.results.slice(0, 3).map((r) => r.path)).toContain('src/core.go');
       const terminal = res.results.find((r) => r.path === 'src/terminal.go')!;

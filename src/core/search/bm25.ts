@@ -496,8 +496,10 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
   const signals = new Map<number, Record<string, number>>();
   /** Each candidate's file (capPerFile). */
   const pathOf = new Map<number, string>();
-  /** A question about one function keeps every piece of a file in the leg (LEG_FILE_PIECES). */
-  let perFile = true;
+  // A question that reads as a function's doc comment ("Hijack implements the Hijacker.Hijack
+  // method.", and every describesFunction question) names the type a member belongs to for
+  // context; its answer is the function, so its leg keeps every piece of a file (LEG_FILE_PIECES).
+  const docComment = readsAsDocComment(query.original);
 
   let mark = performance.now();
   const stage = (name: string) => {
@@ -509,12 +511,8 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
     // 1. Definitions of the query's identifiers: always candidates (ranked first for
     //    identifier queries). By symbol (indexed), and by chunk_names: the names of merged
     //    siblings and the constants a chunk defines.
-    // A question that reads as a function's doc comment ("Hijack implements the Hijacker.Hijack
-    // method.") names the type a member belongs to for context; its answer is the function.
-    const docComment = readsAsDocComment(query.original);
     /** A name lookup (symbols.ts wantsDefinitions): its answer is a definition. */
     const lookup = wantsDefinitions(query);
-    perFile = !docComment && !describesFunction(query.original);
     const targets = docComment ? query.targets.filter((t) => !t.owner) : query.targets;
     const exact = new Set<number>();
     // A pack over HTTP: the doclists' pages and the index leaves of the lookups below, in one round.
@@ -691,7 +689,7 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
   const ranked = [...scores.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
   const best = ranked.slice(0, limit);
   // At most LEG_FILE_PIECES pieces of one file while other files' pieces are left.
-  const leg = perFile ? capPerFile(ranked, pathOf, limit, LEG_FILE_PIECES) : best;
+  const leg = docComment ? best : capPerFile(ranked, pathOf, limit, LEG_FILE_PIECES);
   const hits: Hit[] = leg.map(([id, score], i) => {
     const s = signals.get(id);
     return s ? { id, score, rank: i + 1, signals: s } : { id, score, rank: i + 1 };
@@ -700,12 +698,11 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
     // What the cap left out of the best `limit`, per file, on the file's best piece: still its
     // file's matches (the result's `fileMore`), in no slot.
     const kept = new Set(leg.map((e) => e[0]));
-    const held = new Map<string, number>();
-    for (const [id] of best) if (!kept.has(id)) { const p = pathOf.get(id) ?? ''; held.set(p, (held.get(p) ?? 0) + 1); }
+    const held = new Map<string | undefined, number[]>();
+    for (const [id] of best) if (!kept.has(id)) held.set(pathOf.get(id), [...held.get(pathOf.get(id)) ?? [], id]);
     for (const h of hits) {
-      const p = pathOf.get(h.id) ?? '';
-      const n = held.get(p);
-      if (n) { h.held = n; held.delete(p); }
+      const ids = held.get(pathOf.get(h.id));
+      if (ids) { h.held = ids; held.delete(pathOf.get(h.id)); }
     }
   }
   return hits;

@@ -151,6 +151,18 @@ describe('rankGroups diversity', () => {
     expect(out[0].filePieces.map((g) => g.id)).toEqual(hits.slice(1, 1 + MAX_FILE_PIECES).map(([id]) => id));
     expect(out[0].fileMore).toBe(3);
   });
+  it('counts a listed file\'s pieces the keyword leg held back (Hit.held) in its fileMore, once, unless a leg brought them in', () => {
+    const fileOf = { 1: 'a.go', 2: 'b.go' };
+    const base = legs([[1, 10], [2, 9]], fileOf);
+    const held: LegHits = { ...base, bm25: [{ ...base.bm25[0], held: [7, 8, 9] }, base.bm25[1]] };
+    expect(rankGroups(base, w, 2)[0].fileMore).toBe(0);
+    expect(rankGroups(held, w, 2)[0].fileMore).toBe(3);
+    // Piece 9 came back through the vector leg (hybrid): a group of its own, not counted again.
+    const hybrid: LegHits = { ...held, vector: [{ id: 9, score: 0.5, rank: 1 }], fileOf: { ...fileOf, 9: 'a.go' } };
+    const out = rankGroups(hybrid, w, 3);
+    expect(idsOf(out)).toContain(9);
+    expect(out.find((g) => g.id === 1)!.fileMore).toBe(2);
+  });
   it('folds a piece only while the result stays within MAX_FOLDED_LINES lines', () => {
     const fileOf = { 1: 'a.go', 2: 'a.go', 3: 'a.go', 4: 'b.go' };
     const hits: Array<[number, number]> = [[1, 10], [2, 9], [3, 9], [4, 8.9]];

@@ -123,8 +123,14 @@ export function rankGroups(legs: LegHits, weights: { bm25Weight: number; vectorW
     groups.set(key, item);
     all.push(item);
   }
+  // A file's pieces the keyword leg left out for other files (Hit.held) that no leg brought in.
+  const fusedIds = new Set(fused.map((f) => f.id));
   const held = new Map<string, number>();
-  for (const h of legs.bm25) if (h.held && legs.fileOf?.[h.id]) held.set(legs.fileOf[h.id], (held.get(legs.fileOf[h.id]) ?? 0) + h.held);
+  for (const h of legs.bm25) {
+    const file = legs.fileOf?.[h.id];
+    const n = h.held?.filter((id) => !fusedIds.has(id)).length;
+    if (file && n) held.set(file, (held.get(file) ?? 0) + n);
+  }
   const out = legs.fileOf ? diversify(all, legs.fileOf, legs.linesOf, limit, legs.functionLevel ? 0 : DIVERSITY.maxPass, held) : all.slice(0, Math.max(0, limit));
   out.forEach((g, i) => { g.rank = i + 1; });
   return out;
@@ -204,7 +210,7 @@ function diversify(all: readonly GroupedItem[], fileOf: Record<number, string>, 
     const first = shown.get(fileKey(g))?.[0];
     if (first && !fold(g)) first.fileMore++;
   }
-  // A listed file's pieces the keyword leg left out for other files (Hit.held).
+  // A listed file's pieces the keyword leg left out (rankGroups: Hit.held).
   for (const [file, n] of held) {
     const first = shown.get(file)?.[0];
     if (first) first.fileMore += n;
