@@ -208,13 +208,14 @@ describe('readsAsDocComment', () => {
     }
   });
 
-  it('any sentence of three words or more with its full stop, whatever its first word', () => {
-    for (const q of ['Return internal state; can be passed to setstate() later.', 'Access an entry by hash.', 'creates 16 28-bit blocks rotated according to the rotation schedule.', 'Instantiate a new IPv6 address object.  ']) {
+  it('any sentence of three words or more with its capital and its full stop, whatever its first word', () => {
+    for (const q of ['Return internal state; can be passed to setstate() later.', 'Access an entry by hash.', 'The SSLSession for client socket.', 'Instantiate a new IPv6 address object.  ']) {
       expect(readsAsDocComment(q), q).toBe(true);
       expect(describesFunction(q), q).toBe(false);
     }
-    // Without it: a question or a commit subject (none of the repository evals' 4,362 ends with one).
-    for (const q of ['Return internal state; can be passed to setstate() later', 'Add icons to copy functionality in command menu', 'how is a schema turned into generated JavaScript source?', 'Fix it.', 'upgrade to v1.2']) {
+    // Without the stop: a question or a commit subject (none of the repository evals' 4,362 ends with one);
+    // lower-case with it: a question written with a stop.
+    for (const q of ['Return internal state; can be passed to setstate() later', 'Add icons to copy functionality in command menu', 'how is a schema turned into generated JavaScript source?', 'Fix it.', 'upgrade to v1.2', 'converting a schema into a JSON Schema document.']) {
       expect(readsAsDocComment(q), q).toBe(false);
     }
   });
