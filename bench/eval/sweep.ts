@@ -20,17 +20,16 @@
  * One setting over all 4,362 questions takes ~85 s on the 2-core VM once the indexes exist; two
  * processes with half the settings each use both cores.
  */
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openNodeStore } from '../../src/core/store/open-node.ts';
 import { Searcher } from '../../src/core/search/search.ts';
-import { CODE_CANDIDATES, DIVERSITY, FILE_SIGNALS, FUNCTION_QUESTION, KIND_FACTORS, RERANK_WEIGHTS } from '../../src/core/config.ts';
 import { siftIndex } from '../sift.ts';
 import { BENCH_DIR, TMP_DIR, isMain, parseArgs } from '../util.ts';
 import { checkoutDir, readManifest } from './repos/corpus.ts';
 import { COMMITS_FILE, EVAL_TMP, HAND_FILE, readQuestions } from './repos.ts';
 import { ndcg, mean } from './repos/score.ts';
-import { applySet } from './tune-repos.ts';
+import { SET_KNOBS, applySet, readFreshQuestions } from './tune-repos.ts';
 
 interface SweepQuestion {
   /** `s15`, …, or `repos-commit` / `repos-hand`. */
@@ -41,17 +40,11 @@ interface SweepQuestion {
   answers: string[];
 }
 
-/** Every knob object `applySet` can change, to reset between settings. */
-const KNOBS: Array<Record<string, number>> = [CODE_CANDIDATES, DIVERSITY, FILE_SIGNALS, FUNCTION_QUESTION, RERANK_WEIGHTS as Record<string, number>, ...Object.values(KIND_FACTORS)];
-
 /** The fresh-questions files' questions, each under its set's name (`s15` from `…-fresh-questions-s15.jsonl`). */
 export function freshQuestions(dir = join(BENCH_DIR, 'results')): SweepQuestion[] {
   return readdirSync(dir).filter((f) => /-fresh-questions-.+\.jsonl$/.test(f)).sort().flatMap((f) => {
     const set = f.replace(/.*-fresh-questions-/, '').replace(/\.jsonl$/, '');
-    return readFileSync(join(dir, f), 'utf8').split('\n').filter((l) => l.trim()).map((l) => {
-      const q = JSON.parse(l) as { repo: string; id: string; question: string; answers: string[] };
-      return { set, repo: q.repo, id: q.id, question: q.question, answers: q.answers };
-    });
+    return readFreshQuestions(join(dir, f)).map((q) => ({ set, repo: q.repo, id: q.id, question: q.question, answers: q.answers }));
   });
 }
 
@@ -100,8 +93,8 @@ async function main(): Promise<void> {
     }
     g.qs.push(q);
   }
-  const defaults = KNOBS.map((o) => ({ ...o }));
-  const reset = () => KNOBS.forEach((o, i) => Object.assign(o, defaults[i]));
+  const defaults = SET_KNOBS.map((o) => ({ ...o }));
+  const reset = () => SET_KNOBS.forEach((o, i) => Object.assign(o, defaults[i]));
   const scores: Record<string, Record<string, number>> = Object.fromEntries(settings.map((s) => [s, {}]));
   for (const g of groups.values()) {
     if (!existsSync(g.db)) {

@@ -27,9 +27,12 @@ import type { Question } from './repos/questions.ts';
 import { ndcg, mean } from './repos/score.ts';
 
 /** A fresh-questions file: one JSON question per line (id, repo, category, question, answers, class?, language?). */
-function readFreshQuestions(file: string): Array<Question & { language?: string }> {
+export function readFreshQuestions(file: string): Array<Question & { language?: string }> {
   return readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()).map((l) => ({ source: 'fresh', ...JSON.parse(l) }));
 }
+
+/** Every object applySet writes (bench/eval/sweep.ts resets them between settings). */
+export const SET_KNOBS: ReadonlyArray<Record<string, number>> = [FILE_SIGNALS, DIVERSITY, FUNCTION_QUESTION, RERANK_WEIGHTS as Record<string, number>, CODE_CANDIDATES, ...Object.values(KIND_FACTORS)];
 
 /** Apply `name=value` overrides to the ranking's tunable objects (this process only). */
 export function applySet(spec: string): void {

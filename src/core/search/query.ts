@@ -247,10 +247,11 @@ const DOC_SENTENCE_MIN_WORDS = 3;
 
 /**
  * Does the question open like a function's doc comment in any form: describesFunction, any
- * sentence of three words or more with its capital and its full stop, or a name and a verb in the third person
- * whatever follows, the name code-shaped or the question a sentence with its full stop ("Read copies bytes from the buffer into p.", "init initializes
- * conf.", "LookupGroup looks up a group by name.", "lookupTypeParam searches…"). Such a question is about what one function
- * does, not about a file named for its words: the keyword leg gives it no `file_name`
+ * sentence of three words or more with its capital and its full stop, or a name and a verb in
+ * the third person whatever follows, the name code-shaped or the question a sentence with its
+ * full stop ("Read copies bytes from the buffer into p.", "init initializes conf.", "LookupGroup
+ * looks up a group by name.", "lookupTypeParam searches…"). Such a question is about what one
+ * function does, not about a file named for its words: the keyword leg gives it no `file_name`
  * (signals.ts). Wider than describesFunction, which also keeps a question's pieces in score
  * order: "Handle errors when…" reads this way too.
  */
@@ -263,8 +264,9 @@ export function readsAsDocComment(input: string): boolean {
   // 4,362 of the repository evals has it); a question written lower-case with one ("converting a
   // schema into a JSON Schema document.") still reads as a question: asked of every eval question
   // with a stop added, the lower-case ones lost 0.017 NDCG@10 when they read as doc comments.
-  if (/^\p{Lu}/u.test(text) && text.endsWith('.') && text.split(/\s+/).length >= DOC_SENTENCE_MIN_WORDS) return true;
-  const [name, verb] = text.split(/\s+/);
+  const words = text.split(/\s+/);
+  if (/^\p{Lu}/u.test(text) && text.endsWith('.') && words.length >= DOC_SENTENCE_MIN_WORDS) return true;
+  const [name, verb] = words;
   if (!verb || !IDENTIFIER_WORD_RE.test(name) || !THIRD_PERSON_RE.test(verb) || NOT_VERBS.has(verb)) return false;
   // The name is code-shaped (`lookupTypeParam`, `read_all`), or the question is a sentence with
   // its full stop, as a doc comment writes it: "german translations of…" is a noun phrase.
