@@ -33,7 +33,7 @@ import { NodeFileSource } from '../core/source/node-source-node.ts';
 import { decodeText, indexCodebase, planIndex, type FileChunker, type IndexStore } from '../core/index/indexer.ts';
 import { IGNORE_FILES, isProbablyBinary } from '../core/walk/walker.ts';
 import { Searcher } from '../core/search/search.ts';
-import { namesCodeOf, processQuery, readsAsDocComment } from '../core/search/query.ts';
+import { namesCodeOf, processQuery } from '../core/search/query.ts';
 import { DEFAULT_TEXT_CACHE_CHARS, TextCache } from '../core/search/grep.ts';
 import type { Store, WriteItem } from '../core/store/store.ts';
 import { META } from '../core/store/meta.ts';
@@ -462,7 +462,7 @@ export class ServedCodebase implements ToolCodebase {
       let files: Array<{ file: WalkedFile; text: string; item?: WriteItem }>;
       // The first scan thread's walk, while no file has changed since the server started (then a view's).
       const words = wants.words ?? '';
-      const scanFor: ScanFor = { query: words, namesCode: namesCodeOf(processQuery(words), readsAsDocComment(words)), intent: wants.intent };
+      const scanFor: ScanFor = { query: words, namesCode: namesCodeOf(processQuery(words)), intent: wants.intent };
       const scanned = wants.path === null && this.#changes === 1 ? await this.#firstScanFor(words, scanFor) : null;
       let tView = performance.now();
       if (scanned) {

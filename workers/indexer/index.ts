@@ -8,7 +8,7 @@ import type { IndexerWorkerApi, IndexProgress, IndexRequest, LiveFile, SourceRef
 import type { WriterPortApi } from '../store/api.ts';
 import { indexCodebase, decodeText, type IndexStore } from '../../src/core/index/indexer.ts';
 import { ProgressMeter } from '../../src/core/index/progress.ts';
-import { namesCodeOf, processQuery, readsAsDocComment } from '../../src/core/search/query.ts';
+import { namesCodeOf, processQuery } from '../../src/core/search/query.ts';
 import { Chunker } from '../../src/core/chunk/chunker.ts';
 import { FsaFileSource } from '../../src/core/source/fsa-source.ts';
 import { FileListSource } from '../../src/core/source/memory-source.ts';
@@ -135,7 +135,7 @@ const api: IndexerWorkerApi = {
             concurrency: req.filesAhead ?? (workers > 0 ? workers * FILES_AHEAD_PER_WORKER : FILES_AHEAD_IN_THREAD),
             optimizeAfterRows: OPTIMIZE_AFTER_ROWS,
             firstFor: req.firstFor,
-            firstForNamesCode: req.firstFor ? namesCodeOf(processQuery(req.firstFor), readsAsDocComment(req.firstFor)) : undefined,
+            firstForNamesCode: req.firstFor ? namesCodeOf(processQuery(req.firstFor)) : undefined,
             onWarning: (w) => meter.warning(w),
             onBatch: () => {
               meter.batch();

@@ -29,7 +29,7 @@ import { compilePathGlob, PATH_MATCH_FUNCTION } from '../text/path-glob.ts';
 import { identifierParts } from '../text/identifiers.ts';
 import { BM25_COLUMN_WEIGHTS, CODE_CANDIDATES, FILE_SIGNALS, FTS_PLAN_BIG_CAP, FTS_PLAN_CAP, FTS_PLAN_LEAVE_OUT_SHARE, FTS_PLAN_THETA_GUESS, FTS_PLAN_WORD_ENOUGH, KEYWORD_DEFINITION_BOOST, MAX_EXACT_SYMBOL_ROWS, PHRASE_ROWS, PHRASE_WEIGHT, QUALIFIED_TIERS, RERANK_CANDIDATES, RERANK_WEIGHTS, EXAMPLE_WORD_NAME_SHARE, FILE_NAME_TIER, LEG_FILE_PIECES, TEST_WORD_CODE_SHARE, TEXT_DEFINITION_TIER, WRITTEN_NAME_TIER } from '../config.ts';
 import { lightStem } from '../text/word-forms.ts';
-import { DECLARATION_LINE_SOURCE, PREFIX_MIN_CHARS, describesFunction, fileNameTerms, readsAsDocComment, processQuery, type ProcessedQuery } from './query.ts';
+import { DECLARATION_LINE_SOURCE, PREFIX_MIN_CHARS, describesFunction, fileNameTerms, processQuery, type ProcessedQuery } from './query.ts';
 import type { PathQuery } from './query-types.ts';
 import { essentialRows, planFts, replan, type BoundedPhrase, type RowProbe } from './fts-plan.ts';
 import { maskCount, rerank, signalTerms, termMask, type RerankCandidate } from './rerank.ts';
@@ -499,7 +499,7 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
   // A question that reads as a function's doc comment ("Hijack implements the Hijacker.Hijack
   // method.", and every describesFunction question) names the type a member belongs to for
   // context; its answer is the function, so its leg keeps every piece of a file (LEG_FILE_PIECES).
-  const docComment = readsAsDocComment(query.original);
+  const docComment = query.docComment;
 
   let mark = performance.now();
   const stage = (name: string) => {

@@ -14,6 +14,8 @@ export interface FtsPhrase {
 export interface ProcessedQuery {
   /** The input as given. */
   original: string;
+  /** The input reads as one function's doc comment (query.ts readsAsDocComment): its answer is that function. */
+  docComment: boolean;
   /** Lower-cased words and identifier parts, stop words removed, deduplicated. */
   terms: string[];
   /** Every lower-case word and identifier part of the query, stop words included (symbol-name matching). */

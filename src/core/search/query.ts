@@ -278,8 +278,8 @@ export function readsAsDocComment(input: string): boolean {
  * comment (`docComment`: readsAsDocComment)? Its answer is code whatever its words
  * (text/file-kind.ts intentOfQuery's `namesCode`).
  */
-export function namesCodeOf(pq: ProcessedQuery, docComment: boolean): boolean {
-  return pq.isIdentifierLike || !!pq.declared || docComment;
+export function namesCodeOf(pq: Pick<ProcessedQuery, 'isIdentifierLike' | 'declared' | 'docComment'>): boolean {
+  return pq.isIdentifierLike || !!pq.declared || pq.docComment;
 }
 
 /**
@@ -417,6 +417,7 @@ export function processQuery(input: string): ProcessedQuery {
 
   const pq: Omit<ProcessedQuery, 'targets'> = {
     original,
+    docComment: readsAsDocComment(original),
     terms,
     words: dedup([...wholeTerms, ...partTerms]).filter((t) => HAS_WORD_CHAR_RE.test(t)),
     expandedTerms,

@@ -17,7 +17,7 @@ import {
   BM25_WEIGHT, DEFAULT_SEARCH_LIMIT, LEG_CANDIDATES, FILL_CANDIDATES, SYMBOL_FUSION_WEIGHTS, MAX_SEARCH_LIMIT, VECTOR_FILTER_OVERFETCH, VECTOR_MIN_SCORE,
   VECTOR_RELATIVE_FLOOR, VECTOR_WEIGHT, FILE_NAME_TIER,
 } from '../config.ts';
-import { describesFunction, namesCodeOf, processQuery, readsAsDocComment, type ProcessedQuery } from './query.ts';
+import { describesFunction, namesCodeOf, processQuery, type ProcessedQuery } from './query.ts';
 import { kindFactor } from './signals.ts';
 import { asksForDeclarations, fileKind, queryIntent, type SearchIntent } from '../text/file-kind.ts';
 import { codeNamedBy, KeywordCache, searchBm25 } from './bm25.ts';
@@ -135,8 +135,8 @@ export class Searcher {
     const filters: SearchFilters = { languages: options.languages, pathGlob: options.pathGlob, chunkTypes: options.chunkTypes, kinds: options.kinds };
     const pq = processQuery(query);
     // A name lookup or a function's doc comment asks for code, whatever its words ("Tests whether…").
-    const docComment = readsAsDocComment(query);
-    const namesCode = namesCodeOf(pq, docComment);
+    const docComment = pq.docComment;
+    const namesCode = namesCodeOf(pq);
     // "a mock server", "plugin specs", a test runner's "test files": test words this codebase names its own code with ask for code.
     const intent = options.intent ?? await queryIntent(query, namesCode, (soft) => this.#reading((r) => codeNamedBy(r.db, soft, this.#keyword.use(r.generation))));
     const mode: SearchMode = options.mode ?? (this.hasVectors ? 'hybrid' : 'bm25');
