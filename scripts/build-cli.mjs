@@ -32,16 +32,6 @@ if (!esbuild) giveUp('esbuild is not installed');
 
 rmSync(tmp, { recursive: true, force: true });
 mkdirSync(tmp, { recursive: true });
-// The MCP SDK's Server imports its Ajv provider (Ajv, ajv-formats: ~135 KB) statically, to make a
-// validator when it is given none; `sift mcp` gives it one that loads Ajv on first use
-// (src/cli/mcp-validator.ts), so the SDK's import is pointed there and no Ajv is evaluated at start.
-const lazyAjv = {
-  name: 'lazy-ajv',
-  setup(b) {
-    b.onResolve({ filter: /[/\\]validation[/\\]ajv-provider\.js$/ }, (a) =>
-      a.importer.includes(`${join('@modelcontextprotocol', 'sdk')}`) ? { path: join(root, 'src/cli/mcp-validator.ts') } : undefined);
-  },
-};
 const result = await esbuild.build({
   absWorkingDir: root,
   entryPoints: { main: 'src/cli/main.ts', 'chunk-worker': 'src/cli/chunk-worker.ts', 'embed-worker': 'src/cli/embed-worker.ts', 'mcp-scan-worker': 'src/cli/mcp-scan-worker.ts' },
@@ -65,7 +55,6 @@ const result = await esbuild.build({
   metafile: true,
   sourcemap: 'linked',
   logLevel: 'warning',
-  plugins: [lazyAjv],
 }).catch((e) => giveUp(e instanceof Error ? e.message.split('\n')[0] : String(e)));
 // The warm server's client (src/cli/serve-client.ts), which bin/sift loads before main: one
 // file of its own (no shared chunks to resolve and load: ~5 ms of every served command).

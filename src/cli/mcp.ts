@@ -4,19 +4,16 @@
  * codebases, from the indexes the CLI keeps (~/.sift, or --db for one folder). Each folder
  * is indexed or caught up in the background and kept fresh (mcp-codebase.ts).
  *
- * The wire: the SDK's low-level Server with the core's JSON Schemas as they are (inputSchema,
- * outputSchema, annotations with readOnlyHint); results carry `structuredContent` and a text
- * rendering; a bad argument is a result with `isError`, never a protocol error or a crash.
- * stdout carries only protocol messages: console output is sent to stderr.
+ * The wire (mcp-wire.ts): MCP's stdio JSON-RPC with the core's JSON Schemas as they are
+ * (inputSchema, outputSchema, annotations with readOnlyHint); results carry `structuredContent`
+ * and a text rendering; a bad argument is a result with `isError`, never a protocol error or a
+ * crash. stdout carries only protocol messages: console output is sent to stderr.
  */
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { StdioWire, type ToolResult } from './mcp-wire.ts';
 import { TOOL_DEFINITIONS } from '../core/tools/contract.ts';
 import { callTool, codebasesNamed, type ToolHost } from '../core/tools/run.ts';
 import { CliError, indexPaths, safeText } from './context.ts';
 import { codebaseNames, ServedCodebase, type ServeOptions } from './mcp-codebase.ts';
-import { AjvJsonSchemaValidator } from './mcp-validator.ts';
 import type { FirstScan } from './mcp-first-scan.ts';
 
 export const SERVER_NAME = 'sift';
@@ -77,42 +74,26 @@ export async function runMcp(dirs: string[], o: McpCliOptions): Promise<number> 
     },
   };
 
-  const server = new Server({ name: SERVER_NAME, version: SERVER_VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: new AjvJsonSchemaValidator() });
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: mcpTools() as never }));
-  let inFlight: Promise<unknown> = Promise.resolve();
-  server.setRequestHandler(CallToolRequestSchema, async (req): Promise<CallToolResult> => {
-    const t0 = performance.now();
-    const call = callTool(host, req.params.name, req.params.arguments ?? {});
-    inFlight = Promise.all([inFlight, call]);
-    const a = await call;
-    if (process.env.SIFT_MCP_LOG) log(`${req.params.name} ${a.isError ? 'error' : 'ok'} in ${(performance.now() - t0).toFixed(1)} ms`);
-    return a.isError || !a.structuredContent
-      ? { content: [{ type: 'text', text: a.text }], isError: true }
-      : { content: [{ type: 'text', text: a.text }], structuredContent: a.structuredContent };
+  // The client closing stdin ends the session, once the calls it sent are answered (StdioWire).
+  const wire = new StdioWire(process.stdin, process.stdout, {
+    serverInfo: { name: SERVER_NAME, version: SERVER_VERSION },
+    instructions: INSTRUCTIONS,
+    tools: mcpTools,
+    call: async (name, args): Promise<ToolResult> => {
+      const t0 = performance.now();
+      const a = await callTool(host, name, args);
+      if (process.env.SIFT_MCP_LOG) log(`${name} ${a.isError ? 'error' : 'ok'} in ${(performance.now() - t0).toFixed(1)} ms`);
+      return a.isError || !a.structuredContent
+        ? { content: [{ type: 'text', text: a.text }], isError: true }
+        : { content: [{ type: 'text', text: a.text }], structuredContent: a.structuredContent as Record<string, unknown> };
+    },
   });
-
-  const closed = new Promise<void>((resolve) => {
-    server.onclose = () => resolve();
-  });
-  const transport = new StdioServerTransport();
-  await server.connect(transport);
-  // The client closing stdin ends the session, once the calls it sent are answered.
-  process.stdin.once('end', () => {
-    // (A short pause after the last call lets its answer be written before the transport closes.)
-    const settle = (): void => {
-      const pending = inFlight;
-      const next = (): void => void setTimeout(() => (pending === inFlight ? void server.close() : settle()), 50);
-      void pending.then(next, next);
-    };
-    // Let the transport dispatch what it read before the end.
-    setImmediate(settle);
-  });
-  const stop = (): void => void server.close();
+  const stop = (): void => wire.close();
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   log(`serving ${codebases.map((c) => `${c.name} (${c.root})`).join(', ')} over stdio`);
   for (const c of codebases) c.start();
-  await closed;
+  await wire.closed;
   await Promise.all(codebases.map((c) => c.close()));
   return 0;
 }
