@@ -66,8 +66,9 @@ describe('StdioWire: MCP over stdio without the SDK server', () => {
     send({ jsonrpc: '2.0', id: 7, method: 'ping' });
     await settle();
     // (Answers come as they are ready: a tool's error after a ping sent later.)
-    const byId = (rs: typeof replies) => rs.map((r) => [r.id, (r.error as { code: number } | undefined)?.code ?? 'ok'] as const).sort((a, b) => String(a[0]).localeCompare(String(b[0])) || String(a[1]).localeCompare(String(b[1])));
-    expect(byId(replies)).toEqual([[1, -32600], [3, -32601], [4, -32602], [5, -32602], [6, -32603], [7, 'ok'], [null, -32700], [null, -32600], [null, -32600]].sort((a, b) => String(a[0]).localeCompare(String(b[0])) || String(a[1]).localeCompare(String(b[1]))));
+    const inOrder = (pairs: ReadonlyArray<readonly [unknown, unknown]>) => [...pairs].sort((a, b) => String(a[0]).localeCompare(String(b[0])) || String(a[1]).localeCompare(String(b[1])));
+    const got = replies.map((r) => [r.id, (r.error as { code: number } | undefined)?.code ?? 'ok'] as const);
+    expect(inOrder(got)).toEqual(inOrder([[1, -32600], [3, -32601], [4, -32602], [5, -32602], [6, -32603], [7, 'ok'], [null, -32700], [null, -32600], [null, -32600]]));
     expect((replies.find((r) => r.id === 6)!.error as { message: string }).message).toBe('boom');
   });
 
