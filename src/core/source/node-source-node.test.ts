@@ -45,6 +45,16 @@ describe('NodeFileSource', () => {
     expect(Number.isInteger(info.mtime) && info.mtime > 0).toBe(true);
   });
 
+  it.each([false, true])('reads through links that stay inside and refuses those that leave (sync %s)', async (sync) => {
+    const s = new NodeFileSource(root, { sync });
+    expect(new TextDecoder().decode(await s.readFile('dir/link-file'))).toBe('const a = 1;\n');
+    expect(new TextDecoder().decode(await s.readFile('dir/link-root/dir/a.ts'))).toBe('const a = 1;\n');
+    await expect(s.readFile('dir/link-out')).rejects.toThrow(/leaves the source root/);
+    await expect(s.readFile('dir/link-out-dir/leak.txt')).rejects.toThrow(/leaves the source root/);
+    await expect(s.readFile('dir/link-dangling')).rejects.toThrow(/ENOENT/);
+    await expect(s.readFile('dir/sub')).rejects.toThrow(/EISDIR/);
+  });
+
   it.each([
     ['dir/link-file', { path: 'dir/a.ts', kind: 'file' }],
     ['dir/link-dir', { path: 'dir/sub', kind: 'directory' }],

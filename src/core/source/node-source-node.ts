@@ -7,7 +7,9 @@
  * `readDir` reports symlinks as kind 'symlink' without following them; the walker asks
  * `resolveLink` and decides.
  * Directories' real paths are resolved once per source and cached; a file's own path is
- * lstat'ed and followed only when it is a link (a realpath per file was ~60% of a rescan).
+ * lstat'ed and followed only when it is a link (a realpath per file was ~60% of a rescan), and
+ * read without an lstat: opened with O_NOFOLLOW in its real directory, so a link fails that open
+ * and only then is resolved and checked.
  * `{ sync: true }`: the same calls made with Node's synchronous fs (one walk and read runs
  * through without waiting for the event loop: `sift mcp` answering grep from disk while its
  * index run keeps the main thread busy).
@@ -25,15 +27,28 @@ interface FsCalls {
   stat(p: string): Promise<Stats>;
   readdir(p: string, o: { withFileTypes: true }): Promise<fs.Dirent[]>;
   readFile(p: string): Promise<Buffer>;
+  /** `p` read unless it is a symbolic link (then it rejects: ELOOP, or EMLINK on some BSDs). */
+  readFileNoFollow(p: string): Promise<Buffer>;
   realpath(p: string): Promise<string>;
 }
 
-const ASYNC_FS: FsCalls = { lstat: fsp.lstat, stat: fsp.stat, readdir: fsp.readdir, readFile: fsp.readFile, realpath: fsp.realpath };
+/** open(2) flags that refuse a symbolic link as the last component; undefined where Node has no O_NOFOLLOW (Windows). */
+const NO_FOLLOW = fs.constants.O_NOFOLLOW === undefined ? undefined : fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW;
+
+const ASYNC_FS: FsCalls = {
+  lstat: fsp.lstat,
+  stat: fsp.stat,
+  readdir: fsp.readdir,
+  readFile: fsp.readFile,
+  readFileNoFollow: (p) => fsp.readFile(p, { flag: NO_FOLLOW }),
+  realpath: fsp.realpath,
+};
 const SYNC_FS: FsCalls = {
   lstat: async (p) => fs.lstatSync(p),
   stat: async (p) => fs.statSync(p),
   readdir: async (p, o) => fs.readdirSync(p, o),
   readFile: async (p) => fs.readFileSync(p),
+  readFileNoFollow: async (p) => fs.readFileSync(p, { flag: NO_FOLLOW }),
   realpath: async (p) => fs.realpathSync(p),
 };
 
@@ -66,7 +81,7 @@ export class NodeFileSource implements FileSource {
   }
 
   async readFile(path: string): Promise<Uint8Array> {
-    const buf = await this.#fs.readFile(await this.#inside(path));
+    const buf = await this.#read(path);
     // A plain Uint8Array view: callers never depend on Buffer's API.
     return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
   }
@@ -101,6 +116,25 @@ export class NodeFileSource implements FileSource {
     if (rel === '') return '';
     if (rel === '..' || rel.startsWith(`..${nodePath.sep}`) || nodePath.isAbsolute(rel)) return null;
     return rel.split(nodePath.sep).join('/');
+  }
+
+  /**
+   * The bytes of `rel`: opened in its real directory without following a link (no lstat first:
+   * ~20 µs a file); a link is resolved and checked as #inside does, then read.
+   */
+  async #read(rel: string): Promise<Buffer> {
+    assertRelativePath(rel);
+    if (rel !== '' && NO_FOLLOW !== undefined) {
+      const slash = rel.lastIndexOf('/');
+      const leaf = nodePath.join(await this.#realDir(slash < 0 ? '' : rel.slice(0, slash)), rel.slice(slash + 1));
+      try {
+        return await this.#fs.readFileNoFollow(leaf);
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code !== 'ELOOP' && code !== 'EMLINK') throw e;
+      }
+    }
+    return this.#fs.readFile(await this.#inside(rel));
   }
 
   /** Absolute real path for `rel`, refusing anything that resolves outside the root. */

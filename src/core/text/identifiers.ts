@@ -35,6 +35,60 @@ export function identifierParts(s: string): Array<{ start: number; end: number; 
 /** ASCII characters IDENT_RE matches: letters, digits, `_`, `$`. */
 const ASCII_IDENT = new Uint8Array(128);
 for (let c = 0; c < 128; c++) ASCII_IDENT[c] = /[A-Za-z0-9_$]/.test(String.fromCharCode(c)) ? 1 : 0;
+/** ASCII character classes for asciiParts: upper case, lower case, digit (0: a separator, `_` or `$`). */
+const UPPER = 1;
+const LOWER = 2;
+const DIGIT = 3;
+const ASCII_CLASS = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const ch = String.fromCharCode(c);
+  ASCII_CLASS[c] = /[A-Z]/.test(ch) ? UPPER : /[a-z]/.test(ch) ? LOWER : /[0-9]/.test(ch) ? DIGIT : 0;
+}
+
+/**
+ * identifierTokens' work on one ASCII word, text[start, end) of letters, digits, `_` and `$`:
+ * each `_`/`$`-separated segment with a camelCase boundary (`aB`, `1B`, `ABc`) adds its parts,
+ * lower-cased, to `seen` — splitIdentifier's parts (PART_RE restricted to ASCII: an upper-case
+ * run before `Xy` is a part of its own, `Ab12`, `AB12`, `12`), by character codes instead of
+ * the Unicode regexes (a word's parts were ~60% of a Go file's indexing tokens' time).
+ */
+function addAsciiParts(text: string, start: number, end: number, seen: Set<string>): void {
+  for (let s = start; s < end; ) {
+    // One segment: [s, e).
+    let e = s;
+    while (e < end && ASCII_CLASS[text.charCodeAt(e)] !== 0) e++;
+    let camel = false;
+    for (let i = s; i + 1 < e && !camel; i++) {
+      const a = ASCII_CLASS[text.charCodeAt(i)];
+      const b = ASCII_CLASS[text.charCodeAt(i + 1)];
+      camel = (b === UPPER && a !== UPPER) || (a === UPPER && b === UPPER && i + 2 < e && ASCII_CLASS[text.charCodeAt(i + 2)] === LOWER);
+    }
+    if (camel) {
+      for (let i = s; i < e; ) {
+        const c = ASCII_CLASS[text.charCodeAt(i)];
+        let j = i + 1;
+        if (c === UPPER) {
+          while (j < e && ASCII_CLASS[text.charCodeAt(j)] === UPPER) j++;
+          if (j < e && ASCII_CLASS[text.charCodeAt(j)] === LOWER) {
+            if (j - i >= 2) j--; // `HTTPServer`: HTTP, then Server
+            else {
+              // `Server1`: one upper-case letter, its lower case, then digits.
+              while (j < e && ASCII_CLASS[text.charCodeAt(j)] === LOWER) j++;
+              while (j < e && ASCII_CLASS[text.charCodeAt(j)] === DIGIT) j++;
+            }
+          } else while (j < e && ASCII_CLASS[text.charCodeAt(j)] === DIGIT) j++; // `HTTP2`, `ID`
+        } else if (c === LOWER) {
+          while (j < e && ASCII_CLASS[text.charCodeAt(j)] === LOWER) j++;
+          while (j < e && ASCII_CLASS[text.charCodeAt(j)] === DIGIT) j++;
+        } else while (j < e && ASCII_CLASS[text.charCodeAt(j)] === DIGIT) j++;
+        seen.add(text.slice(i, j).toLowerCase());
+        i = j;
+      }
+    }
+    s = e;
+    while (s < end && ASCII_CLASS[text.charCodeAt(s)] === 0) s++;
+  }
+}
 /** A camelCase boundary in ASCII: lower case or digit before upper case, or `ABc` (never across `_`/`$`). */
 const ASCII_CAMEL_RE = /[a-z0-9][A-Z]|[A-Z][A-Z][a-z]/g;
 const NON_ASCII_RE = /[\u0080-\uffff]/;
@@ -79,8 +133,13 @@ export function identifierTokens(text: string): string {
     while (start > 0 && ASCII_IDENT[text.charCodeAt(start - 1)] === 1) start--;
     let end = m.index + m[0].length;
     while (end < n && ASCII_IDENT[text.charCodeAt(end)] === 1) end++;
-    add(text.slice(start, end));
     re.lastIndex = end;
+    // Each distinct word once; it has an upper-case letter and a boundary (the match), so add's tests hold.
+    if (end - start > 256) continue;
+    const word = text.slice(start, end);
+    if (words.has(word)) continue;
+    words.add(word);
+    addAsciiParts(text, start, end, seen);
   }
   if (handover < n) {
     const all = new RegExp(IDENT_RE);
