@@ -34,13 +34,24 @@ interface FsCalls {
 
 /** open(2) flags that refuse a symbolic link as the last component; undefined where Node has no O_NOFOLLOW (Windows). */
 const NO_FOLLOW = fs.constants.O_NOFOLLOW === undefined ? undefined : fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW;
+function noFollow(): number {
+  if (NO_FOLLOW === undefined) throw new Error('no O_NOFOLLOW on this platform');
+  return NO_FOLLOW;
+}
 
 const ASYNC_FS: FsCalls = {
   lstat: fsp.lstat,
   stat: fsp.stat,
   readdir: fsp.readdir,
   readFile: fsp.readFile,
-  readFileNoFollow: (p) => fsp.readFile(p, { flag: NO_FOLLOW }),
+  readFileNoFollow: async (p) => {
+    const handle = await fsp.open(p, noFollow());
+    try {
+      return await handle.readFile();
+    } finally {
+      await handle.close();
+    }
+  },
   realpath: fsp.realpath,
 };
 const SYNC_FS: FsCalls = {
@@ -48,7 +59,14 @@ const SYNC_FS: FsCalls = {
   stat: async (p) => fs.statSync(p),
   readdir: async (p, o) => fs.readdirSync(p, o),
   readFile: async (p) => fs.readFileSync(p),
-  readFileNoFollow: async (p) => fs.readFileSync(p, { flag: NO_FOLLOW }),
+  readFileNoFollow: async (p) => {
+    const fd = fs.openSync(p, noFollow());
+    try {
+      return fs.readFileSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+  },
   realpath: async (p) => fs.realpathSync(p),
 };
 
