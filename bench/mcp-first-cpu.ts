@@ -51,7 +51,7 @@ const ri = args.indexOf('--rounds');
 const rounds = ri >= 0 ? Number(args.splice(ri, 2)[1]) : 5;
 const bins = args;
 const template = join(TMP_DIR, 'mcp-first-cpu', 'template');
-const corpus = makeRepo(template, 'node');
+const corpus = makeRepo(template, process.env.SIFT_FIRST_FROM === 'go' ? 'go' : 'node');
 process.stderr.write(`repo: ${corpus.files} files, ${(corpus.bytes / 2 ** 20).toFixed(1)} MiB; ${rounds} rounds of ${bins.join(', ')}\n`);
 const all: Sample[][] = bins.map(() => []);
 for (let i = 0; i < rounds; i++) {

@@ -795,6 +795,16 @@ export class ServedCodebase implements ToolCodebase {
     return this.#chunker;
   }
 
+  /**
+   * The client is connected: during a first index, walk the folder for the view the first calls
+   * read (grep and read serve it, a search scans it) now, while the client sends its first call,
+   * instead of when that call comes. (start walks it anyway once the first answer is made, for
+   * indexed_share.) The walk lets the event loop in as it goes (walkFiles), so no message waits for it.
+   */
+  prepare(): void {
+    if (this.#state === 'indexing' && !this.#ready && !this.#closed) void this.#currentView().catch(() => undefined);
+  }
+
   /** A call has been answered: a first index waiting for a first call (FIRST_CALL_GRACE_MS) starts now. */
   answered(): void {
     this.#endGrace?.();

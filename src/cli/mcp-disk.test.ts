@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DiskTexts, DiskView, scanTerms, type ScanFor } from './mcp-disk.ts';
+import { DiskTexts, DiskView, scanTerms, walkFiles, type ScanFor } from './mcp-disk.ts';
 import { NodeFileSource } from '../core/source/node-source-node.ts';
 import { openNodeStore } from '../core/store/open-node.ts';
 import type { Store } from '../core/store/store.ts';
@@ -104,5 +104,30 @@ describe('DiskView.filesHolding', () => {
   it('none when no file holds half the terms', async () => {
     expect(await view.filesHolding(scanTerms('parse quokka walrus narwhal'), 16, 1 << 30)).toEqual([]);
     expect((await view.filesHolding(scanTerms('parse quokka'), 16, 1 << 30)).map((f) => f.file.path)).toEqual(['src/c.ts', 'src/a.py', 'src/b.py']);
+  });
+});
+
+describe('walkFiles over synchronous fs calls', () => {
+  it('lets the event loop in while it walks, and lists every file', async () => {
+    const big = join(dir, 'big');
+    for (let i = 0; i < 3000; i++) {
+      if (i % 100 === 0) mkdirSync(join(big, `d${i / 100}`), { recursive: true });
+      writeFileSync(join(big, `d${Math.floor(i / 100)}`, `f${i}.txt`), `${i}\n`);
+    }
+    let ticks = 0;
+    let done = false;
+    const tick = (): void => {
+      if (done) return;
+      ticks++;
+      setImmediate(tick);
+    };
+    setImmediate(tick);
+    const t0 = performance.now();
+    const files = await walkFiles(new NodeFileSource(big, { sync: true }), {});
+    const ms = performance.now() - t0;
+    done = true;
+    expect(files.size).toBe(3000);
+    // A walk that held the loop to its end would see at most one tick; one every 25 ms of walking otherwise.
+    expect(ticks, `${ms.toFixed(0)} ms walk`).toBeGreaterThanOrEqual(Math.min(3, Math.floor(ms / 25)));
   });
 });

@@ -61,10 +61,23 @@ export class DiskTexts {
   }
 }
 
-/** The walker's files of `source`, by path, in walk order. */
+/** How long a walk over synchronous fs calls runs before it lets the event loop in (walkFiles). */
+const WALK_SLICE_MS = 25;
+
+/**
+ * The walker's files of `source`, by path, in walk order. Over synchronous fs calls the walk
+ * would hold the event loop to its end (~1 s for 11k files): it lets it in every WALK_SLICE_MS.
+ */
 export async function walkFiles(source: NodeFileSource, o: Omit<WalkOptions, 'signal' | 'onSkip'>): Promise<Map<string, WalkedFile>> {
   const walked = new Map<string, WalkedFile>();
-  for await (const f of walk(source, o)) walked.set(f.path, f);
+  let slice = performance.now();
+  for await (const f of walk(source, o)) {
+    walked.set(f.path, f);
+    if (performance.now() - slice >= WALK_SLICE_MS) {
+      await new Promise((r) => setImmediate(r));
+      slice = performance.now();
+    }
+  }
   return walked;
 }
 

@@ -4,7 +4,7 @@ import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS as SDK_VERSIONS } 
 import { StdioWire, SUPPORTED_PROTOCOL_VERSIONS, type ToolResult, type WireServer } from './mcp-wire.ts';
 
 /** A wire over in-memory streams; `send` writes lines, `replies` collects what came back. */
-function wire(call: WireServer['call'] = async (name, args) => ({ content: [{ type: 'text', text: `${name} ${JSON.stringify(args)}` }] })) {
+function wire(call: WireServer['call'] = async (name, args) => ({ content: [{ type: 'text', text: `${name} ${JSON.stringify(args)}` }] }), initialized?: () => void) {
   const input = new PassThrough();
   const output = new PassThrough();
   const replies: Array<Record<string, unknown>> = [];
@@ -17,7 +17,7 @@ function wire(call: WireServer['call'] = async (name, args) => ({ content: [{ ty
       buf = buf.slice(nl + 1);
     }
   });
-  const w = new StdioWire(input, output, { serverInfo: { name: 'sift', version: '9' }, instructions: 'use it', tools: () => [{ name: 'search' }], call });
+  const w = new StdioWire(input, output, { serverInfo: { name: 'sift', version: '9' }, instructions: 'use it', tools: () => [{ name: 'search' }], call, initialized });
   const send = (m: unknown): void => void input.write(`${typeof m === 'string' ? m : JSON.stringify(m)}\n`);
   const settle = () => new Promise((r) => setTimeout(r, 20));
   return { w, input, send, replies, settle };
@@ -33,6 +33,19 @@ describe('StdioWire: MCP over stdio without the SDK server', () => {
     await settle();
     expect(replies[0]).toEqual({ jsonrpc: '2.0', id: 1, result: { protocolVersion: '2025-03-26', capabilities: { tools: {} }, serverInfo: { name: 'sift', version: '9' }, instructions: 'use it' } });
     expect((replies[1].result as { protocolVersion: string }).protocolVersion).toBe(LATEST_PROTOCOL_VERSION);
+  });
+
+  it('tells the server once the reply to initialize is written, not before', async () => {
+    const seen: number[] = [];
+    const { send, replies, settle } = wire(undefined, () => seen.push(replies.length));
+    send({ jsonrpc: '2.0', id: 1, method: 'ping' });
+    await settle();
+    expect(seen).toEqual([]);
+    send({ jsonrpc: '2.0', id: 2, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'c', version: '1' } } });
+    await settle();
+    // (replies counts what the output stream has delivered: the ping's reply, then initialize's.)
+    expect(seen.length).toBe(1);
+    expect(replies.map((r) => r.id)).toEqual([1, 2]);
   });
 
   it('answers ping, tools/list and tools/call; drops notifications', async () => {

@@ -32,6 +32,8 @@ export interface WireServer {
   instructions?: string;
   tools(): unknown[];
   call(name: string, args: Record<string, unknown>): Promise<ToolResult>;
+  /** Called once the reply to `initialize` is written: the client's next message is a moment away. */
+  initialized?(): void;
 }
 
 /** JSON-RPC error codes. */
@@ -138,6 +140,7 @@ export class StdioWire {
     ).then((reply) => {
       this.#pending.delete(id);
       if (!state.cancelled) this.#send({ id, ...reply });
+      if (msg.method === 'initialize' && 'result' in reply) this.server.initialized?.();
     });
     this.#inFlight = Promise.all([this.#inFlight, answer]);
   }

@@ -79,6 +79,10 @@ export async function runMcp(dirs: string[], o: McpCliOptions): Promise<number> 
     serverInfo: { name: SERVER_NAME, version: SERVER_VERSION },
     instructions: INSTRUCTIONS,
     tools: mcpTools,
+    // While the client takes the reply in, a first index's view of the folder is walked (ServedCodebase.prepare).
+    initialized: () => {
+      for (const c of codebases) c.prepare();
+    },
     call: async (name, args): Promise<ToolResult> => {
       const t0 = performance.now();
       const a = await callTool(host, name, args);
