@@ -99,11 +99,10 @@ const UNWATCHED_ROOT_DIRS: ReadonlySet<string> = new Set(IGNORED_DIRS.filter((p)
 const IN_THREAD_FIRST_FILES = 16;
 const IN_THREAD_FIRST_FILES_OF_FIRST_INDEX = 64;
 /**
- * A first index (its walk, reads and chunking: the pool's threads' start alone is ~0.3-0.45 s of
- * CPU each) waits while the first answer is made: for this long after the server starts or until
- * a first call has been answered (ServedCodebase.answered), and while a call's files are stored
- * ahead (#storeWanted), so that the first answer does not share the machine's cores with the run
- * (#yieldToAnswer). A call that waits for the run's own files ends the wait at once.
+ * A first index's chunking (in-thread and the pool's threads, whose start alone is ~0.3-0.45 s
+ * of CPU each) waits while the first answer is made: for this long after the server starts, and
+ * while a call's files are stored ahead (#storeWanted), so that the first answer does not share
+ * the machine's cores with the run (#yieldToAnswer). The walk and the reads go on meanwhile.
  */
 export const FIRST_CALL_GRACE_MS = 1500;
 /** Files read ahead per chunk worker (as `sift index`). */
@@ -207,8 +206,6 @@ export class ServedCodebase implements ToolCodebase {
   #chunker: Promise<{ chunkFile: FileChunker['chunkFile']; dispose: () => void }> | null = null;
   /** What a first index's chunking waits for (FIRST_CALL_GRACE_MS, then a first answer being made); null: nothing. */
   #answering: Promise<unknown> | null = null;
-  /** Ends FIRST_CALL_GRACE_MS's wait early (answered); null once it has ended or when there is none. */
-  #endGrace: (() => void) | null = null;
   /** During the first index of a new folder: its scan thread (mcp-first-scan.ts), which a first search asks for its files. */
   #firstScan: FirstScan | null = null;
 
@@ -270,13 +267,7 @@ export class ServedCodebase implements ToolCodebase {
   /** Starts the first run (index or catch up) and the semantic leg's loading, in the background. */
   start(): void {
     if (this.#state === 'indexing') {
-      this.#answering = new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, FIRST_CALL_GRACE_MS).unref();
-        this.#endGrace = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
+      this.#answering = new Promise((r) => setTimeout(r, FIRST_CALL_GRACE_MS).unref());
       // Once no first answer is being made, a walk of the folder (the view grep and read serve)
       // counts its files for indexed_share while the run's own walk goes on (#shareNow).
       void this.#yieldToAnswer().then(() => {
@@ -448,7 +439,6 @@ export class ServedCodebase implements ToolCodebase {
       }
     } else {
       // This answer waits for the run's files: nothing to yield to.
-      this.answered();
       this.#answering = null;
       for (let p = run(); p && this.#state === 'indexing' && Date.now() - called < FIRST_WAIT_MAX_MS; p = run()) {
         if ((this.#share > 0 || this.#storedAhead > 0) && Date.now() - this.#startedAt >= FIRST_ANSWER_BY_MS) break;
@@ -805,12 +795,6 @@ export class ServedCodebase implements ToolCodebase {
     if (this.#state === 'indexing' && !this.#ready && !this.#closed) void this.#currentView().catch(() => undefined);
   }
 
-  /** A call has been answered: a first index waiting for a first call (FIRST_CALL_GRACE_MS) starts now. */
-  answered(): void {
-    this.#endGrace?.();
-    this.#endGrace = null;
-  }
-
   /** Resolves once no first answer is being made (#answering; the latest one set, in turn). */
   async #yieldToAnswer(): Promise<void> {
     for (let a = this.#answering; a; a = this.#answering) {
@@ -855,8 +839,6 @@ export class ServedCodebase implements ToolCodebase {
     const restated = edited && edited.length <= MAX_RESTATED ? await this.#restated(edited) : null;
     try {
       if (first) this.o.log(`${this.name}: indexing ${this.root} (keyword and exact search; answers start as files are stored)`);
-      // A first index's walk and reads wait too (FIRST_CALL_GRACE_MS): on 2 cores they cost a first answer ~0.1 s.
-      if (first) await this.#yieldToAnswer();
       const summary = await indexCodebase(
         { source: this.#source(), store: this.#indexStore(), chunker },
         {

@@ -86,8 +86,6 @@ export async function runMcp(dirs: string[], o: McpCliOptions): Promise<number> 
     call: async (name, args): Promise<ToolResult> => {
       const t0 = performance.now();
       const a = await callTool(host, name, args);
-      // A first index's run waits for a first answer (FIRST_CALL_GRACE_MS), not for status's.
-      if (name !== 'status') for (const c of codebases) c.answered();
       if (process.env.SIFT_MCP_LOG) log(`${name} ${a.isError ? 'error' : 'ok'} in ${(performance.now() - t0).toFixed(1)} ms`);
       return a.isError || !a.structuredContent
         ? { content: [{ type: 'text', text: a.text }], isError: true }
