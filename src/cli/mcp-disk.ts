@@ -104,13 +104,12 @@ function byUtf8(a: { key: Buffer }, b: { key: Buffer }): number {
 
 /** Text of a file read from disk, or null when its content is binary or it cannot be read. */
 export async function diskText(source: NodeFileSource, path: string): Promise<string | null> {
-  let data: Uint8Array;
   try {
-    data = await source.readFile(path);
+    // (The bytes are the source's reused buffer: decoded at once.)
+    return await source.readFileWith(path, (data) => (isProbablyBinary(data) ? null : decodeText(data)));
   } catch {
     return null;
   }
-  return isProbablyBinary(data) ? null : decodeText(data);
 }
 
 export class DiskView implements ToolStore {

@@ -55,6 +55,22 @@ describe('NodeFileSource', () => {
     await expect(s.readFile('dir/sub')).rejects.toThrow(/EISDIR/);
   });
 
+  it.each([false, true])('readFileWith hands each file\'s own bytes to its use, small after big after small (sync %s)', async (sync) => {
+    const s = new NodeFileSource(root, { sync });
+    const big = 'x'.repeat(300_000) + 'END';
+    await writeFile(join(root, 'dir/sub/big.txt'), big);
+    const text = (path: string) => s.readFileWith(path, (b) => new TextDecoder().decode(b));
+    for (let round = 0; round < 2; round++) {
+      expect(await text('dir/a.ts')).toBe('const a = 1;\n');
+      expect(await text('dir/sub/big.txt')).toBe(big);
+      expect(await text('dir/link-file')).toBe('const a = 1;\n');
+    }
+    // Reads started together each see their own file.
+    expect(await Promise.all(['dir/sub/big.txt', 'dir/a.ts', 'dir/sub/big.txt'].map(text))).toEqual([big, 'const a = 1;\n', big]);
+    await expect(s.readFileWith('dir/link-out', (b) => b.length)).rejects.toThrow(/leaves the source root/);
+    await expect(s.readFileWith('dir/nope.ts', (b) => b.length)).rejects.toThrow(/ENOENT/);
+  });
+
   it.each([
     ['dir/link-file', { path: 'dir/a.ts', kind: 'file' }],
     ['dir/link-dir', { path: 'dir/sub', kind: 'directory' }],
