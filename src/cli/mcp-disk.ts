@@ -26,6 +26,7 @@ import { isProbablyBinary, walk, type WalkedFile, type WalkOptions } from '../co
 import { decodeText, prepareChunks, type StoredChunkInput } from '../core/index/indexer.ts';
 import type { ChunkWire } from '../core/store/chunk-wire.ts';
 import { chunkText } from '../core/chunk/text.ts';
+import { packUtf8 } from '../core/store/text-codec.ts';
 import type { Chunk } from '../core/types.ts';
 import { CHUNK_OVERLAP_CHARS, MAX_CHUNK_CHARS, MIN_CHUNK_CHARS } from '../core/config.ts';
 import { nativeSha256 } from './node-hash.ts';
@@ -279,7 +280,9 @@ const STORED_AHEAD_CHUNKS = { maxChunkChars: MAX_CHUNK_CHARS, minChunkChars: MIN
 export function storedAheadItem(f: WalkedFile, text: string, chunked?: { language: string; chunks: ReadonlyArray<Chunk | StoredChunkInput> | ChunkWire }): WriteItem {
   const language = chunked?.language ?? detectLanguage(f.path, text);
   const chunks = prepareChunks(chunked?.chunks ?? chunkText(f.path, text, language, STORED_AHEAD_CHUNKS), nativeSha256);
-  return { file: { path: f.path, size: f.size, language, ...STORED_AHEAD }, chunks, text };
+  // The run writes the file again (STORED_AHEAD): its text is not deflated, and its trigram keys are
+  // made only if a segment is built before then (grep reads a pending file whole meanwhile).
+  return { file: { path: f.path, size: f.size, language, ...STORED_AHEAD }, chunks, text, packed: packUtf8(text), grams: null };
 }
 
 /** Occurrences of one term counted per file at most (filesHolding): a long file full of one word does not outrank the rest. */

@@ -57,6 +57,24 @@ describe('file_text', () => {
     await store.close();
   });
 
+  it('a text written unpacked with its keys left for later is read back, grepped while pending and indexed by the next segment', async () => {
+    const store = await openMemoryStore();
+    const text = `${'// filler line\n'.repeat(40)}export function storedAhead() { return "needle_xyz"; }\n`;
+    const { packUtf8 } = await import('./text-codec.ts');
+    const { prepareChunks } = await import('../index/indexer.ts');
+    const { chunkText } = await import('../chunk/text.ts');
+    const chunks = prepareChunks(chunkText('src/ahead.ts', text, 'typescript', { maxChunkChars: 1500, minChunkChars: 200, overlapChars: 100 }));
+    await store.writeFiles([{ file: { path: 'src/ahead.ts', hash: '', size: text.length, mtime: -1, language: 'typescript' }, chunks, text, packed: packUtf8(text), grams: null }]);
+    expect(await store.getFileText('src/ahead.ts')).toBe(text);
+    // Pending (no keys yet): every trigram query lists it, so grep reads it whole.
+    expect((await store.grepFiles(literalTrigrams('needle_xyz', false))).map((f) => f.path)).toEqual(['src/ahead.ts']);
+    // The segment reads the keys back from the stored text: a literal it holds finds it, one it lacks does not.
+    expect(await pathsMatching(store, 'needle_xyz')).toEqual(['src/ahead.ts']);
+    expect(await pathsMatching(store, 'haystack_q')).toEqual([]);
+    expect(await store.db.get('SELECT count(*) AS n FROM trigram_pending')).toEqual({ n: 0 });
+    await store.close();
+  });
+
   it('lists grep files in path order with their language, and reads texts by id', async () => {
     const files: Record<string, string> = {};
     for (const name of ['b.py', 'a.txt', 'c/d.go', 'B.md']) files[name] = `text of ${name}\n`;

@@ -561,8 +561,12 @@ export interface WriteItem {
   text?: string;
   /** `text` packed for file_text.data (store/text-codec.ts packText), made off this thread; packed here when absent. */
   packed?: Uint8Array;
-  /** `text`'s distinct trigram keys (text/trigram-keys.ts), made off this thread; computed here when absent. */
-  grams?: Uint32Array;
+  /**
+   * `text`'s distinct trigram keys (text/trigram-keys.ts), made off this thread; computed here when
+   * absent; null: made from the stored text when the trigram segment is built (the file is pending
+   * until then, and grep reads it whole: trigram-index.ts).
+   */
+  grams?: Uint32Array | null;
 }
 
 /** A file grep searches (see Store.grepFiles); `id` is its file_text id. */
@@ -790,7 +794,8 @@ export class Store {
             if (c.names || c.defines) for (const key of nameKeys(c.names, c.defines)) nameRows.push([key, id]);
           }
           const data = packed[i];
-          if (data) await this.trigrams.stage(tx, await putFileText(tx, file.path, data), items[i]!.grams ?? text ?? null);
+          const grams = items[i]!.grams;
+          if (data) await this.trigrams.stage(tx, await putFileText(tx, file.path, data), grams !== undefined ? grams : (text ?? null));
           // A file's chunks take consecutive ids: the record keeps the range (no index on chunks.path).
           await upsertFile(tx, file, now, nextId > firstId ? { lo: firstId, hi: nextId - 1 } : null);
         }

@@ -90,6 +90,15 @@ export async function packText(text: string, c: TextCodec = codec): Promise<Uint
   return tagged(TAG_UTF8, utf8);
 }
 
+/**
+ * A text → file_text.data bytes without deflate (TAG_UTF8 at any length): for a text stored
+ * for a moment, which a later write replaces (mcp-disk.ts storedAheadItem), where deflating it
+ * would be work thrown away.
+ */
+export function packUtf8(text: string): Uint8Array {
+  return tagged(TAG_UTF8, encoder.encode(text));
+}
+
 function tagged(tag: number, payload: Uint8Array): Uint8Array {
   const out = new Uint8Array(payload.byteLength + 1);
   out[0] = tag;
