@@ -197,6 +197,54 @@ export const FUNCTION_KIND_FACTORS = { code: 1, test: 0.45, docs: 0.4, config: 0
  */
 export const DIVERSITY = { factor: 0.5, maxPass: 3 };
 /**
+ * The learned order of a keyword list's first `depth` results (search/order.ts): one weight per
+ * feature of order.ts ORDER_FEATURES, fitted by bench/eval/learn-order.py on the repository evals'
+ * questions (docs/ranking.md, session 27). `depth` 0 turns it off (bench/eval/order-features.ts
+ * dumps the pipeline's own order that way). Regenerate the weights with the script, never by hand.
+ */
+export const LEARNED_ORDER: { depth: number; weights: Readonly<Record<string, number>> } = {
+  depth: 10,
+  // fitted on 3706 of 4163 questions, l2 1000, 200 steps (the four held-out repositories left out)
+  weights: {
+    inv_rank: 0.4623,
+    rank: -0.4625,
+    comb_rel: 1.342,
+    bm25_rel: 0.8051,
+    s_bm25: 1.459,
+    s_name: 0.8762,
+    s_exact: 0.653,
+    s_cover: 5.802,
+    s_file: 0.9388,
+    s_path: 1.611,
+    s_file_name: 0.9891,
+    s_kind: 0.4273,
+    s_spread: 3.203,
+    has_cover: 6.409,
+    has_file: -0.01126,
+    has_path: 0.2326,
+    has_file_name: 0.09894,
+    has_kind: -1.286,
+    has_spread: -0.06295,
+    ex_diversity: -4.344,
+    t_function: 0.06211,
+    t_method: -0.02696,
+    t_class: -0.01872,
+    t_module: 0.1898,
+    t_struct: -0.1784,
+    t_interface: -0.6173,
+    t_type: -0.4246,
+    t_enum: -1.146,
+    t_text: -1.859,
+    t_comment: 0.0668,
+    log_lines: 0.1246,
+    log_more: 0.09571,
+    log_file_more: 0.1766,
+    depth: -0.1016,
+    dir_share: 0.4652,
+    stem_share: 0.2892,
+  },
+};
+/**
  * Function-level questions. `otherPieceFactor`: for a question that describes one function
  * (search/query.ts describesFunction), the factor of a piece that is not a function or method
  * (search/signals.ts applyPieceKind). Measured on the Python, Rust, Go and JavaScript docstring

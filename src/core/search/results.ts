@@ -23,6 +23,7 @@ import { highlightRanges } from './bm25.ts';
 import { isFunctionKind, type ProcessedQuery } from './query.ts';
 import { matchDefinition } from './symbols.ts';
 import { fileKind } from '../text/file-kind.ts';
+import { learnedOrder } from './order.ts';
 
 /** What fusion and grouping need from one codebase's search, besides the rows. */
 export interface LegHits {
@@ -50,6 +51,13 @@ export interface LegHits {
    * moves nothing; `fileMore` is still counted).
    */
   functionLevel?: boolean;
+  /** Chunk type per candidate id, for the learned order (order.ts); absent: types unknown to it. */
+  typeOf?: Record<number, string>;
+  /**
+   * The list is one the learned order was fitted on (order.ts): keyword only, not `keywordFirst`,
+   * not a question read as one function's doc comment. Absent or false: the pipeline's order.
+   */
+  learnedOrder?: boolean;
 }
 
 /** A fused item that stands for its definition; `more` are the other pieces' items, best first. */
@@ -131,7 +139,8 @@ export function rankGroups(legs: LegHits, weights: { bm25Weight: number; vectorW
     const n = h.held?.filter((id) => !fusedIds.has(id)).length;
     if (file && n) held.set(file, (held.get(file) ?? 0) + n);
   }
-  const out = legs.fileOf ? diversify(all, legs.fileOf, legs.linesOf, limit, legs.functionLevel ? 0 : DIVERSITY.maxPass, held) : all.slice(0, Math.max(0, limit));
+  const picked = legs.fileOf ? diversify(all, legs.fileOf, legs.linesOf, limit, legs.functionLevel ? 0 : DIVERSITY.maxPass, held) : all.slice(0, Math.max(0, limit));
+  const out = legs.learnedOrder && !legs.keywordFirst && !legs.functionLevel && !legs.vector.length ? learnedOrder(picked, legs) : picked;
   out.forEach((g, i) => { g.rank = i + 1; });
   return out;
 }

@@ -196,9 +196,11 @@ export class Searcher {
     timings.meta = tm - tf;
     const fileOf: Record<number, string> = {};
     const linesOf: Record<number, number> = {};
+    const typeOf: Record<number, string> = {};
     for (const row of rows) {
       fileOf[row.id] = row.path;
       linesOf[row.id] = row.endLine - row.startLine + 1;
+      typeOf[row.id] = row.chunkType;
     }
     const tiers = wantsDefinitions(pq) ? definitionTiers(pq.targets, rows) : { definitionTiers: {}, definitionSizes: {} };
     // The files the query names (bm25.ts filesNamed) rank above definitions here too.
@@ -217,6 +219,9 @@ export class Searcher {
       // (bm25.ts `phrase`): the keyword leg's first result stays first.
       keywordFirst: wantsDefinitions(pq) || named.length > 0 || (bm25[0]?.signals?.phrase ?? 0) > 0,
       functionLevel: describesFunction(query),
+      typeOf,
+      // The learned order (order.ts) is for the keyword lists it was fitted on.
+      learnedOrder: !wantVector && !docComment,
     };
     const auto = fusionWeights(pq);
     const weights = { bm25Weight: options.bm25Weight ?? auto.bm25Weight, vectorWeight: options.vectorWeight ?? auto.vectorWeight };

@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""Fit the learned order's weights (src/core/search/order.ts, config.ts LEARNED_ORDER).
+
+Input: the JSONL of bench/eval/order-features.ts (first line: the feature names; then one
+question per line: set, repo, id, answers, applies, paths, x — the pipeline's top 10 and each
+one's features). Only questions the order applies to are fitted on and re-ordered.
+
+Loss: pairwise logistic over (answer file's first result, non-answer result) pairs of a
+question, each pair weighted by how much swapping the two changes NDCG@10 (LambdaRank's
+weighting), features scaled by their mean absolute pair difference, L2 on the scaled weights,
+Adam for a fixed number of steps from zero (deterministic).
+
+Prints, per question set, NDCG@10 of the pipeline's order and of the order learned on the
+OTHER sets (leave one set out: how it does on questions it never saw), then the weights
+fitted on every set as a TypeScript object for config.ts.
+
+The repos eval's held-out repositories (docs/ranking.md, Measuring: trpc, excalidraw, guice,
+Polly) are never fitted on: their questions are scored apart, with the weights fitted on all
+the others.
+
+Usage: python3 bench/eval/learn-order.py FEATURES.jsonl [--l2 1000] [--steps 200] [--no-cv]
+Needs numpy.
+"""
+import argparse
+import json
+import math
+
+import numpy as np
+
+# The repos eval's repositories kept out of every fit (docs/ranking.md, Measuring).
+HELD_OUT = {'trpc', 'excalidraw', 'guice', 'polly'}
+
+
+def ndcg(paths, answers, k=10):
+    seen, dcg = set(), 0.0
+    for i, p in enumerate(paths[:k]):
+        if p in answers and p not in seen:
+            seen.add(p)
+            dcg += 1 / math.log2(i + 2)
+    ideal = sum(1 / math.log2(i + 2) for i in range(min(len(answers), k)))
+    return dcg / ideal if ideal else 0.0
+
+
+def gain(k):
+    return 1 / math.log2(k + 2) if k < 10 else 0.0
+
+
+def pairs(questions):
+    diffs, weights = [], []
+    for q in questions:
+        if not q['applies'] or not q['x']:
+            continue
+        x = np.asarray(q['x'], dtype=float)
+        seen, first = set(), []
+        for i, p in enumerate(q['paths']):
+            if p in q['answers'] and p not in seen:
+                seen.add(p)
+                first.append(i)
+        others = [i for i, p in enumerate(q['paths']) if p not in q['answers']]
+        for a in first:
+            for b in others:
+                w = abs(gain(a) - gain(b))
+                if w:
+                    diffs.append(x[a] - x[b])
+                    weights.append(w)
+    return np.asarray(diffs), np.asarray(weights)
+
+
+def fit(questions, l2, steps):
+    d, w = pairs(questions)
+    w = w / w.mean()
+    scale = np.abs(d).mean(0) + 1e-6
+    dn = d / scale
+    theta = np.zeros(d.shape[1])
+    m, v = np.zeros_like(theta), np.zeros_like(theta)
+    for t in range(1, steps + 1):
+        z = np.clip(dn @ theta, -30, 30)
+        p = 1 / (1 + np.exp(-z))
+        g = -(dn * (w * (1 - p))[:, None]).mean(0) + l2 * theta / len(dn)
+        m = 0.9 * m + 0.1 * g
+        v = 0.999 * v + 0.001 * g * g
+        theta -= 0.05 * (m / (1 - 0.9 ** t)) / (np.sqrt(v / (1 - 0.999 ** t)) + 1e-8)
+    return theta / scale
+
+
+def reorder(q, theta):
+    if not q['applies'] or len(q['x']) < 2:
+        return q['paths']
+    s = np.asarray(q['x'], dtype=float) @ theta
+    order = sorted(range(len(q['paths'])), key=lambda i: (-s[i], i))
+    return [q['paths'][i] for i in order]
+
+
+def per_repo_mean(scores):
+    """Mean of per-repository means (as sweep.ts reports a set)."""
+    by = {}
+    for repo, s in scores:
+        by.setdefault(repo, []).append(s)
+    return float(np.mean([np.mean(v) for v in by.values()]))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('features')
+    ap.add_argument('--l2', type=float, default=1000)
+    ap.add_argument('--steps', type=int, default=200)
+    ap.add_argument('--no-cv', action='store_true')
+    a = ap.parse_args()
+    with open(a.features) as f:
+        names = json.loads(f.readline())['features']
+        qs = [json.loads(line) for line in f if line.strip()]
+    held_out = [q for q in qs if q['set'].startswith('repos-') and q['repo'] in HELD_OUT]
+    qs = [q for q in qs if not (q['set'].startswith('repos-') and q['repo'] in HELD_OUT)]
+    sets = sorted({q['set'] for q in qs})
+    if not a.no_cv:
+        print('set            pipeline  learned (fitted on the other sets)  better / worse')
+        for held in sets:
+            theta = fit([q for q in qs if q['set'] != held], a.l2, a.steps)
+            test = [q for q in qs if q['set'] == held]
+            base = [(q['repo'], ndcg(q['paths'], q['answers'])) for q in test]
+            new = [(q['repo'], ndcg(reorder(q, theta), q['answers'])) for q in test]
+            up = sum(n > b + 1e-9 for (_, b), (_, n) in zip(base, new))
+            down = sum(n < b - 1e-9 for (_, b), (_, n) in zip(base, new))
+            print(f'{held:14s} {per_repo_mean(base):.4f}    {per_repo_mean(new):.4f}                              {up} / {down}')
+    theta = fit(qs, a.l2, a.steps)
+    if held_out:
+        base = [(q['repo'], ndcg(q['paths'], q['answers'])) for q in held_out]
+        new = [(q['repo'], ndcg(reorder(q, theta), q['answers'])) for q in held_out]
+        up = sum(n > b + 1e-9 for (_, b), (_, n) in zip(base, new))
+        down = sum(n < b - 1e-9 for (_, b), (_, n) in zip(base, new))
+        print(f'held out ({", ".join(sorted(HELD_OUT))}: {len(held_out)} questions, never fitted on) {per_repo_mean(base):.4f} -> {per_repo_mean(new):.4f}, {up} / {down}')
+    print(f'// fitted on {sum(q["applies"] for q in qs)} of {len(qs)} questions, l2 {a.l2:g}, {a.steps} steps')
+    print('{\n' + ''.join(f'    {n}: {float(f"{t:.4g}")},\n' for n, t in zip(names, theta) if abs(t) >= 1e-4) + '  }')
+
+
+if __name__ == '__main__':
+    main()

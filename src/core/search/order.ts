@@ -1,0 +1,134 @@
+/**
+ * The learned order of a keyword list's first results (issue 35): after fusion, grouping and
+ * diversity (results.ts rankGroups), the first LEARNED_ORDER.depth groups are ranked again by a
+ * linear score over what the pipeline already knows of each one — its place and fused score,
+ * the keyword leg's named signals (signals.ts, rerank.ts), its chunk type, its size, whether
+ * diversity moved it, and how many of the listed results share its folder or its file's name.
+ *
+ * The weights (config.ts LEARNED_ORDER) are fitted by bench/eval/learn-order.py on the
+ * features this module computes (bench/eval/order-features.ts dumps them for every question of
+ * the repository evals): a pairwise logistic loss, each pair weighted by what swapping the two
+ * would change in NDCG@10 (LambdaRank's weighting), strong L2. Each question set was scored
+ * with weights fitted on the other sets before the weights were fitted on all (docs/ranking.md).
+ *
+ * Only for the lists it was fitted on: keyword-only (no vector leg), not a name lookup or a list
+ * whose first result the keyword leg fixes (`keywordFirst`), not a question that reads as one
+ * function's doc comment (those keep the pipeline's order; their answer is a piece).
+ *
+ * Invariants: pure; only the first `depth` groups change places, among themselves; the scores
+ * those groups had are handed out again in the new order, so scores never rise down the list;
+ * a group that moved gets an `order` explain entry (its score's change).
+ */
+import { LEARNED_ORDER } from '../config.ts';
+import type { Hit } from '../types.ts';
+
+/** What the order reads of a listed group (results.ts GroupedItem, structurally: no import back). */
+export interface OrderItem {
+  id: number;
+  combinedScore: number;
+  bm25Score: number;
+  explain: Array<{ signal: string; value: number; contribution: number }>;
+  /** Its definition's other pieces. */
+  more: readonly unknown[];
+  /** Its file's other definitions folded into it, each with its own pieces. */
+  filePieces: ReadonlyArray<{ more: readonly unknown[] }>;
+  fileMore: number;
+}
+
+/** What the order reads of the legs (results.ts LegHits). */
+export interface OrderLegs {
+  bm25: readonly Hit[];
+  fileOf?: Record<number, string>;
+  linesOf?: Record<number, number>;
+  typeOf?: Record<number, string>;
+}
+
+/** The keyword leg's signals the order reads, by value (0 when absent). */
+const SIGNALS = ['bm25', 'name', 'coverage', 'exact', 'cover', 'file', 'path', 'file_name', 'kind', 'spread'] as const;
+/** The signals the order reads by presence too (they are absent for some pieces). */
+const PRESENT = ['cover', 'file', 'path', 'file_name', 'kind', 'spread'] as const;
+/** Explain entries of the fusion the order reads by presence. */
+const EXPLAINED = ['definition', 'diversity'] as const;
+/** Chunk types the order tells apart. */
+const TYPES = ['function', 'method', 'class', 'module', 'struct', 'interface', 'type', 'enum', 'text', 'comment'] as const;
+
+/** Every feature's name, in the order orderFeatures writes them (the keys of LEARNED_ORDER.weights). */
+export const ORDER_FEATURES: readonly string[] = [
+  'inv_rank', 'rank', 'comb_rel', 'bm25_rel',
+  ...SIGNALS.map((s) => `s_${s}`),
+  ...PRESENT.map((s) => `has_${s}`),
+  ...EXPLAINED.map((s) => `ex_${s}`),
+  ...TYPES.map((t) => `t_${t}`),
+  'log_lines', 'log_more', 'log_file_more', 'depth', 'dir_share', 'stem_share',
+];
+
+function dirOf(path: string): string {
+  const slash = path.lastIndexOf('/');
+  return slash < 0 ? '' : path.slice(0, slash);
+}
+
+/** The file name without its last extension (`retry-timing` of `source/core/retry-timing.ts`). */
+function stemOf(path: string): string {
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  const dot = base.lastIndexOf('.');
+  return dot > 0 ? base.slice(0, dot) : base;
+}
+
+function count<T>(values: readonly T[]): Map<T, number> {
+  const out = new Map<T, number>();
+  for (const v of values) out.set(v, (out.get(v) ?? 0) + 1);
+  return out;
+}
+
+/** Pieces a group shows besides its own: its definition's other pieces and its file's folded ones. */
+function moreOf(g: OrderItem): number {
+  return g.more.length + g.filePieces.reduce((n, p) => n + 1 + p.more.length, 0);
+}
+
+/** One row of ORDER_FEATURES per group of `groups` (the list's first ones, in their order). */
+export function orderFeatures(groups: readonly OrderItem[], legs: OrderLegs): number[][] {
+  if (!groups.length) return [];
+  const hits = new Map<number, Hit>(legs.bm25.map((h) => [h.id, h]));
+  const pathOf = (g: OrderItem) => legs.fileOf?.[g.id] ?? '';
+  const topScore = groups[0].combinedScore || 1;
+  const maxBm25 = Math.max(...groups.map((g) => g.bm25Score)) || 1;
+  const dirs = count(groups.map((g) => dirOf(pathOf(g))));
+  const stems = count(groups.map((g) => stemOf(pathOf(g))));
+  const n = groups.length;
+  return groups.map((g, i) => {
+    const signals = hits.get(g.id)?.signals ?? {};
+    const explained = new Set(g.explain.map((e) => e.signal));
+    const type = legs.typeOf?.[g.id];
+    const path = pathOf(g);
+    return [
+      1 / (i + 1), i / 10, g.combinedScore / topScore, g.bm25Score / maxBm25,
+      ...SIGNALS.map((s) => signals[s] ?? 0),
+      ...PRESENT.map((s) => (s in signals ? 1 : 0)),
+      ...EXPLAINED.map((s) => (explained.has(s) ? 1 : 0)),
+      ...TYPES.map((t) => (type === t ? 1 : 0)),
+      Math.log1p(legs.linesOf?.[g.id] ?? 0), Math.log1p(moreOf(g)), Math.log1p(g.fileMore), path.split('/').length - 1,
+      dirs.get(dirOf(path))! / n, stems.get(stemOf(path))! / n,
+    ];
+  });
+}
+
+/**
+ * `groups` with its first LEARNED_ORDER.depth in the learned order (a new array; the groups are
+ * changed in place: scores, explain). Ties keep the pipeline's order.
+ */
+export function learnedOrder<G extends OrderItem>(groups: G[], legs: OrderLegs): G[] {
+  const depth = Math.min(LEARNED_ORDER.depth, groups.length);
+  if (depth < 2) return groups;
+  const head = groups.slice(0, depth);
+  const weights = ORDER_FEATURES.map((f) => LEARNED_ORDER.weights[f] ?? 0);
+  const scored = orderFeatures(head, legs).map((x, i) => ({ g: head[i], i, s: x.reduce((sum, v, j) => sum + v * weights[j], 0) }));
+  scored.sort((a, b) => b.s - a.s || a.i - b.i);
+  const scores = head.map((g) => g.combinedScore);
+  scored.forEach(({ g, i }, to) => {
+    if (i === to) return;
+    const before = g.combinedScore;
+    g.combinedScore = scores[to];
+    g.explain.push({ signal: 'order', value: i + 1, contribution: g.combinedScore - before });
+  });
+  return [...scored.map((s) => s.g), ...groups.slice(depth)];
+}
