@@ -10,59 +10,26 @@
  * Usage: tsx bench/eval/order-features.ts --out FILE.jsonl [--fresh-root DIR] [--sets repos,fresh]
  *   [--repos-dbdir DIR] [--fresh-dbdir DIR]
  */
-import { existsSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { openNodeStore } from '../../src/core/store/open-node.ts';
 import { Searcher } from '../../src/core/search/search.ts';
 import { rankGroups } from '../../src/core/search/results.ts';
 import { ORDER_FEATURES, orderFeatures } from '../../src/core/search/order.ts';
 import { LEARNED_ORDER } from '../../src/core/config.ts';
-import { siftIndex } from '../sift.ts';
-import { TMP_DIR, isMain, parseArgs } from '../util.ts';
-import { checkoutDir, readManifest } from './repos/corpus.ts';
-import { COMMITS_FILE, EVAL_TMP, HAND_FILE, readQuestions } from './repos.ts';
-import { freshQuestions } from './sweep.ts';
+import { isMain, parseArgs } from '../util.ts';
+import { ensureIndex, sweepGroups } from './sweep.ts';
 
 async function main(): Promise<void> {
   const { flags } = parseArgs(process.argv.slice(2), []);
   const out = flags.get('out');
   if (typeof out !== 'string') throw new Error('--out FILE.jsonl is required');
-  const sets = String(flags.get('sets') ?? 'repos,fresh').split(',');
-  const reposDb = String(flags.get('repos-dbdir') ?? join(EVAL_TMP, 'now'));
-  const freshDb = String(flags.get('fresh-dbdir') ?? join(TMP_DIR, 'tune-repos'));
-  const freshRoot = flags.get('fresh-root');
-  const questions: Array<{ set: string; repo: string; id: string; question: string; answers: string[] }> = [];
-  if (sets.includes('repos')) {
-    for (const q of [...readQuestions(COMMITS_FILE), ...readQuestions(HAND_FILE)]) {
-      questions.push({ set: q.source === 'hand' ? 'repos-hand' : 'repos-commit', repo: q.repo, id: q.id, question: q.question, answers: q.answers });
-    }
-  }
-  if (sets.includes('fresh')) {
-    if (typeof freshRoot !== 'string') throw new Error('--sets fresh needs --fresh-root DIR (the fresh sets\' checkouts)');
-    questions.push(...freshQuestions());
-  }
-  const manifest = new Map(readManifest().map((s) => [s.name, s]));
-  const groups = new Map<string, { db: string; dir: string; qs: typeof questions }>();
-  for (const q of questions) {
-    const fresh = !q.set.startsWith('repos-');
-    const key = `${fresh ? 'fresh' : 'repos'}:${q.repo}`;
-    let g = groups.get(key);
-    if (!g) {
-      const spec = manifest.get(q.repo);
-      g = { db: join(fresh ? freshDb : reposDb, `${q.repo}.db`), dir: fresh ? join(String(freshRoot), q.repo) : spec ? checkoutDir(spec) : '', qs: [] };
-      groups.set(key, g);
-    }
-    g.qs.push(q);
-  }
+  const groups = sweepGroups(flags);
   const depth = LEARNED_ORDER.depth;
   LEARNED_ORDER.depth = 0;
   const lines: string[] = [];
   try {
     for (const g of groups.values()) {
-      if (!existsSync(g.db)) {
-        if (!g.dir) throw new Error(`${g.db}: no index and no checkout to build it from`);
-        siftIndex(g.dir, g.db);
-      }
+      ensureIndex(g);
       const store = await openNodeStore(g.db, { existing: true });
       const searcher = new Searcher(store);
       for (const q of g.qs) {

@@ -60,14 +60,23 @@ export function setMeans(scores: Readonly<Record<string, number>>): Record<strin
   return Object.fromEntries([...per].map(([set, repos]) => [set, mean([...repos.values()].map(mean))]));
 }
 
-async function main(): Promise<void> {
-  const { flags, positional } = parseArgs(process.argv.slice(2), ['stop']);
-  const settings = positional.length ? positional : ['base'];
+/** One index's questions: the index, the checkout it is built from, the questions asked of it. */
+export interface SweepGroup {
+  db: string;
+  dir: string;
+  qs: SweepQuestion[];
+}
+
+/**
+ * Every question of the sets `--sets` names (repos, fresh), grouped by the index it runs on: the
+ * repos eval's in `--repos-dbdir`, the fresh sets' in `--fresh-dbdir` over the checkouts in
+ * `--fresh-root` (defaults as in the usage above).
+ */
+export function sweepGroups(flags: ReadonlyMap<string, string | true>): Map<string, SweepGroup> {
   const sets = String(flags.get('sets') ?? 'repos,fresh').split(',');
   const reposDb = String(flags.get('repos-dbdir') ?? join(EVAL_TMP, 'now'));
   const freshDb = String(flags.get('fresh-dbdir') ?? join(TMP_DIR, 'tune-repos'));
   const freshRoot = flags.get('fresh-root');
-  const stop = flags.has('stop');
   const questions: SweepQuestion[] = [];
   if (sets.includes('repos')) {
     for (const q of [...readQuestions(COMMITS_FILE), ...readQuestions(HAND_FILE)]) {
@@ -80,7 +89,7 @@ async function main(): Promise<void> {
   }
   const manifest = new Map(readManifest().map((s) => [s.name, s]));
   // One index per repository and kind of set: open it once, run every setting on it.
-  const groups = new Map<string, { db: string; dir: string; qs: SweepQuestion[] }>();
+  const groups = new Map<string, SweepGroup>();
   for (const q of questions) {
     const fresh = !q.set.startsWith('repos-');
     const key = `${fresh ? 'fresh' : 'repos'}:${q.repo}`;
@@ -93,14 +102,26 @@ async function main(): Promise<void> {
     }
     g.qs.push(q);
   }
+  return groups;
+}
+
+/** The group's index, built first (bin/sift index) when it is missing. */
+export function ensureIndex(g: SweepGroup): void {
+  if (existsSync(g.db)) return;
+  if (!g.dir) throw new Error(`${g.db}: no index and no checkout to build it from`);
+  siftIndex(g.dir, g.db);
+}
+
+async function main(): Promise<void> {
+  const { flags, positional } = parseArgs(process.argv.slice(2), ['stop']);
+  const settings = positional.length ? positional : ['base'];
+  const stop = flags.has('stop');
+  const groups = sweepGroups(flags);
   const defaults = SET_KNOBS.map((o) => ({ ...o }));
   const reset = () => SET_KNOBS.forEach((o, i) => Object.assign(o, defaults[i]));
   const scores: Record<string, Record<string, number>> = Object.fromEntries(settings.map((s) => [s, {}]));
   for (const g of groups.values()) {
-    if (!existsSync(g.db)) {
-      if (!g.dir) throw new Error(`${g.db}: no index and no checkout to build it from`);
-      siftIndex(g.dir, g.db);
-    }
+    ensureIndex(g);
     const store = await openNodeStore(g.db, { existing: true });
     for (const setting of settings) {
       reset();
