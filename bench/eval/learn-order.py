@@ -5,8 +5,9 @@ Input: the JSONL of bench/eval/order-features.ts (first line: the feature names;
 question per line: set, repo, id, answers, applies, paths, x — the pipeline's top 10 and each
 one's features). Only questions the order applies to are fitted on and re-ordered.
 
-Loss: pairwise logistic over (answer file's first result, non-answer result) pairs of a
-question, each pair weighted by how much swapping the two changes NDCG@10 (LambdaRank's
+Only a result order.ts may move (`movable`: code the intent weighs in full) is in a pair, and
+only those are re-ordered, into each other's places. Loss: pairwise logistic over (answer
+file's first result, non-answer result) pairs of a question, each pair weighted by how much swapping the two changes NDCG@10 (LambdaRank's
 weighting), features scaled by their mean absolute pair difference, L2 on the scaled weights,
 Adam for a fixed number of steps from zero (deterministic).
 
@@ -56,8 +57,10 @@ def pairs(questions):
             if p in q['answers'] and p not in seen:
                 seen.add(p)
                 first.append(i)
-        others = [i for i, p in enumerate(q['paths']) if p not in q['answers']]
+        others = [i for i, p in enumerate(q['paths']) if p not in q['answers'] and q['movable'][i]]
         for a in first:
+            if not q['movable'][a]:
+                continue
             for b in others:
                 w = abs(gain(a) - gain(b))
                 if w:
@@ -84,11 +87,16 @@ def fit(questions, l2, steps):
 
 
 def reorder(q, theta):
+    """The list in the learned order: the movable results, best first, into the movable places (order.ts)."""
     if not q['applies'] or len(q['x']) < 2:
         return q['paths']
     s = np.asarray(q['x'], dtype=float) @ theta
-    order = sorted(range(len(q['paths'])), key=lambda i: (-s[i], i))
-    return [q['paths'][i] for i in order]
+    slots = [i for i, m in enumerate(q['movable']) if m]
+    ranked = sorted(slots, key=lambda i: (-s[i], i))
+    out = list(q['paths'])
+    for to, i in zip(slots, ranked):
+        out[to] = q['paths'][i]
+    return out
 
 
 def per_repo_mean(scores):
@@ -130,7 +138,7 @@ def main():
         down = sum(n < b - 1e-9 for (_, b), (_, n) in zip(base, new))
         print(f'held out ({", ".join(sorted(HELD_OUT))}: {len(held_out)} questions, never fitted on) {per_repo_mean(base):.4f} -> {per_repo_mean(new):.4f}, {up} / {down}')
     print(f'// fitted on {sum(q["applies"] for q in qs)} of {len(qs)} questions, l2 {a.l2:g}, {a.steps} steps')
-    print('{\n' + ''.join(f'    {n}: {float(f"{t:.4g}")},\n' for n, t in zip(names, theta) if abs(t) >= 1e-4) + '  }')
+    print('{\n' + ''.join(f'    {n}: {float(f"{t:.4g}")},\n' for n, t in zip(names, theta) if abs(t) >= 1e-4) + '  }', end='')
 
 
 if __name__ == '__main__':

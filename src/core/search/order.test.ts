@@ -64,6 +64,14 @@ describe('learnedOrder', () => {
     expect(out.map((g) => g.id)).toEqual([1, 3, 2]);
   });
 
+  it('leaves a test or doc where the intent put it, and moves the code around it', () => {
+    // #2 is a doc the kind factor weighed (`kind`); #3 covers the question: it takes #1's place, not #2's.
+    const out = learnedOrder([group(1, 1), group(2, 0.95), group(3, 0.9)], legsOf({ 1: 'a.ts', 2: 'docs/a.md', 3: 'b.ts' }, { 2: { kind: 0.4, cover: 0.3 }, 3: { cover: 0.3, spread: 0.2 } }, { 2: 'text' }));
+    expect(out.map((g) => g.id)).toEqual([3, 2, 1]);
+    expect(out[1].explain.some((e) => e.signal === 'order')).toBe(false);
+    expect(out.map((g) => g.combinedScore)).toEqual([1, 0.95, 0.9]);
+  });
+
   it('leaves groups past the depth where they are, and a list in order alone', () => {
     const n = LEARNED_ORDER.depth + 3;
     const groups = Array.from({ length: n }, (_, i) => group(i + 1, 1 - i / 100));

@@ -11,11 +11,14 @@
  * would change in NDCG@10 (LambdaRank's weighting), strong L2. Each question set was scored
  * with weights fitted on the other sets before the weights were fitted on all (docs/ranking.md).
  *
- * Only for the lists it was fitted on: keyword-only (no vector leg), not a name lookup or a list
- * whose first result the keyword leg fixes (`keywordFirst`), not a question that reads as one
- * function's doc comment (those keep the pipeline's order; their answer is a piece).
+ * Only for the lists it was fitted on: keyword-only (no vector leg), code asked for (the default
+ * intent: a question that asks for tests, docs or examples keeps the pipeline's order, where the
+ * intent's kind factors put them first), not a name lookup or a list whose first result the
+ * keyword leg fixes (`keywordFirst`), not a question that reads as one function's doc comment
+ * (those keep the pipeline's order; their answer is a piece).
  *
- * Invariants: pure; only the first `depth` groups change places, among themselves; the scores
+ * Invariants: pure; only the first `depth` groups change places, among themselves, and only
+ * the movable ones (movable: code the intent weighs in full), into each other's places; the scores
  * those groups had are handed out again in the new order, so scores never rise down the list;
  * a group that moved gets an `order` explain entry (its score's change).
  */
@@ -43,14 +46,18 @@ export interface OrderLegs {
   typeOf?: Record<number, string>;
 }
 
-/** The keyword leg's signals the order reads, by value (0 when absent). */
-const SIGNALS = ['bm25', 'name', 'coverage', 'exact', 'cover', 'file', 'path', 'file_name', 'kind', 'spread'] as const;
+/**
+ * The keyword leg's signals the order reads, by value (0 when absent). Not `kind`: what a file's
+ * kind weighs is the intent's (config.ts KIND_FACTORS), and the questions the weights are fitted
+ * on seldom ask for a test or a doc, so a weight on it would hold every test and doc down.
+ */
+const SIGNALS = ['bm25', 'name', 'coverage', 'exact', 'cover', 'file', 'path', 'file_name', 'spread'] as const;
 /** The signals the order reads by presence too (they are absent for some pieces). */
-const PRESENT = ['cover', 'file', 'path', 'file_name', 'kind', 'spread'] as const;
+const PRESENT = ['cover', 'file', 'path', 'file_name', 'spread'] as const;
 /** Explain entries of the fusion the order reads by presence. */
 const EXPLAINED = ['definition', 'diversity'] as const;
-/** Chunk types the order tells apart. */
-const TYPES = ['function', 'method', 'class', 'module', 'struct', 'interface', 'type', 'enum', 'text', 'comment'] as const;
+/** Chunk types of code the order tells apart (not `text`, a doc's piece: as for `kind` above). */
+const TYPES = ['function', 'method', 'class', 'module', 'struct', 'interface', 'type', 'enum', 'comment'] as const;
 
 /** Every feature's name, in the order orderFeatures writes them (the keys of LEARNED_ORDER.weights). */
 export const ORDER_FEATURES: readonly string[] = [
@@ -83,6 +90,20 @@ function count<T>(values: readonly T[]): Map<T, number> {
 /** Pieces a group shows besides its own: its definition's other pieces and its file's folded ones. */
 function moreOf(g: OrderItem): number {
   return g.more.length + g.filePieces.reduce((n, p) => n + 1 + p.more.length, 0);
+}
+
+/**
+ * Which of `groups` the order moves: the pieces of code the question's intent weighs in full
+ * (no `kind` signal: config.ts KIND_FACTORS gave them 1). Tests, docs, examples, configuration
+ * and generated files keep the places the intent's kind factors gave them; the order only
+ * decides which implementation file's piece takes which of the other places.
+ */
+export function movable(groups: readonly OrderItem[], legs: OrderLegs): boolean[] {
+  const hits = new Map<number, Hit>(legs.bm25.map((h) => [h.id, h]));
+  return groups.map((g) => {
+    const signals = hits.get(g.id)?.signals;
+    return !!signals && !('kind' in signals);
+  });
 }
 
 /** One row of ORDER_FEATURES per group of `groups` (the list's first ones, in their order). */
@@ -121,14 +142,22 @@ export function learnedOrder<G extends OrderItem>(groups: G[], legs: OrderLegs):
   if (depth < 2) return groups;
   const head = groups.slice(0, depth);
   const weights = ORDER_FEATURES.map((f) => LEARNED_ORDER.weights[f] ?? 0);
-  const scored = orderFeatures(head, legs).map((x, i) => ({ g: head[i], i, s: x.reduce((sum, v, j) => sum + v * weights[j], 0) }));
-  scored.sort((a, b) => b.s - a.s || a.i - b.i);
+  const features = orderFeatures(head, legs);
+  const canMove = movable(head, legs);
+  // The movable groups, best first, into the places movable groups held; the others stay.
+  const slots = head.map((_, i) => i).filter((i) => canMove[i]);
+  const ranked = slots.map((i) => ({ i, s: features[i].reduce((sum, v, j) => sum + v * weights[j], 0) }));
+  ranked.sort((a, b) => b.s - a.s || a.i - b.i);
   const scores = head.map((g) => g.combinedScore);
-  scored.forEach(({ g, i }, to) => {
+  const out = [...head];
+  ranked.forEach(({ i }, k) => {
+    const to = slots[k];
     if (i === to) return;
+    const g = head[i];
     const before = g.combinedScore;
     g.combinedScore = scores[to];
     g.explain.push({ signal: 'order', value: i + 1, contribution: g.combinedScore - before });
+    out[to] = g;
   });
-  return [...scored.map((s) => s.g), ...groups.slice(depth)];
+  return [...out, ...groups.slice(depth)];
 }

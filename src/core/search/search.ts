@@ -221,7 +221,7 @@ export class Searcher {
       functionLevel: describesFunction(query),
       typeOf,
       // The learned order (order.ts) is for the keyword lists it was fitted on.
-      learnedOrder: !wantVector && !docComment,
+      learnedOrder: !wantVector && !docComment && intent === 'code',
     };
     const auto = fusionWeights(pq);
     const weights = { bm25Weight: options.bm25Weight ?? auto.bm25Weight, vectorWeight: options.vectorWeight ?? auto.vectorWeight };
