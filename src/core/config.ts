@@ -197,7 +197,7 @@ export const FUNCTION_KIND_FACTORS = { code: 1, test: 0.45, docs: 0.4, config: 0
  */
 export const DIVERSITY = { factor: 0.5, maxPass: 3 };
 /**
- * The learned order of a keyword list's first `depth` results (search/order.ts): one weight per
+ * The learned order of the code among a keyword list's first `depth` results (search/order.ts): one weight per
  * feature of order.ts ORDER_FEATURES, fitted by bench/eval/learn-order.py on the repository evals'
  * questions (docs/ranking.md, session 27). `depth` 0 turns it off (bench/eval/order-features.ts
  * dumps the pipeline's own order that way). Regenerate the weights with the script, never by hand.

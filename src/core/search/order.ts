@@ -1,7 +1,8 @@
 /**
  * The learned order of a keyword list's first results (issue 35): after fusion, grouping and
- * diversity (results.ts rankGroups), the first LEARNED_ORDER.depth groups are ranked again by a
- * linear score over what the pipeline already knows of each one — its place and fused score,
+ * diversity (results.ts rankGroups), the code among the first LEARNED_ORDER.depth groups is ranked
+ * again, in the places it holds (movable), by a linear score over what the pipeline already knows
+ * of each one — its place and fused score,
  * the keyword leg's named signals (signals.ts, rerank.ts), its chunk type, its size, whether
  * diversity moved it, and how many of the listed results share its folder or its file's name.
  *
