@@ -14,7 +14,7 @@ import { writeFileSync } from 'node:fs';
 import { openNodeStore } from '../../src/core/store/open-node.ts';
 import { Searcher } from '../../src/core/search/search.ts';
 import { rankGroups } from '../../src/core/search/results.ts';
-import { ORDER_FEATURES, movable, orderFeatures } from '../../src/core/search/order.ts';
+import { ORDER_FEATURES, movable, orderFeatures, ordersList } from '../../src/core/search/order.ts';
 import { LEARNED_ORDER } from '../../src/core/config.ts';
 import { isMain, parseArgs } from '../util.ts';
 import { ensureIndex, sweepGroups } from './sweep.ts';
@@ -36,7 +36,7 @@ async function main(): Promise<void> {
         const res = await searcher.search(q.question, { mode: 'bm25', limit: 10 });
         const legs = res.legs;
         const list = rankGroups(legs, res.weights, 10);
-        const applies = !!legs.learnedOrder && !legs.keywordFirst && !legs.functionLevel && !legs.vector.length;
+        const applies = ordersList(legs);
         lines.push(JSON.stringify({
           set: q.set, repo: q.repo, id: q.id, answers: q.answers, applies,
           paths: list.map((x) => legs.fileOf?.[x.id] ?? ''), movable: movable(list, legs), x: orderFeatures(list, legs),

@@ -48,6 +48,23 @@ export interface OrderLegs {
 }
 
 /**
+ * Is this a list the order was fitted on (results.ts rankGroups applies it; the bench's dump
+ * marks its questions with it): asked for (LegHits.learnedOrder: keyword mode, code intent, not a
+ * doc comment's sentence), not `keywordFirst`, not one function's question, no vector hits.
+ */
+export function ordersList(legs: { learnedOrder?: boolean; keywordFirst?: boolean; functionLevel?: boolean; vector: readonly unknown[] }): boolean {
+  return !!legs.learnedOrder && !legs.keywordFirst && !legs.functionLevel && !legs.vector.length;
+}
+
+/** The keyword leg's signals per candidate id. */
+type SignalsOf = (id: number) => Record<string, number> | undefined;
+
+function signalsOf(legs: OrderLegs): SignalsOf {
+  const hits = new Map<number, Hit>(legs.bm25.map((h) => [h.id, h]));
+  return (id) => hits.get(id)?.signals;
+}
+
+/**
  * The keyword leg's signals the order reads, by value (0 when absent). Not `kind`: what a file's
  * kind weighs is the intent's (config.ts KIND_FACTORS), and the questions the weights are fitted
  * on seldom ask for a test or a doc, so a weight on it would hold every test and doc down.
@@ -99,18 +116,16 @@ function moreOf(g: OrderItem): number {
  * and generated files keep the places the intent's kind factors gave them; the order only
  * decides which implementation file's piece takes which of the other places.
  */
-export function movable(groups: readonly OrderItem[], legs: OrderLegs): boolean[] {
-  const hits = new Map<number, Hit>(legs.bm25.map((h) => [h.id, h]));
+export function movable(groups: readonly OrderItem[], legs: OrderLegs, signals: SignalsOf = signalsOf(legs)): boolean[] {
   return groups.map((g) => {
-    const signals = hits.get(g.id)?.signals;
-    return !!signals && !('kind' in signals);
+    const own = signals(g.id);
+    return !!own && !('kind' in own);
   });
 }
 
 /** One row of ORDER_FEATURES per group of `groups` (the list's first ones, in their order). */
-export function orderFeatures(groups: readonly OrderItem[], legs: OrderLegs): number[][] {
+export function orderFeatures(groups: readonly OrderItem[], legs: OrderLegs, signalsById: SignalsOf = signalsOf(legs)): number[][] {
   if (!groups.length) return [];
-  const hits = new Map<number, Hit>(legs.bm25.map((h) => [h.id, h]));
   const pathOf = (g: OrderItem) => legs.fileOf?.[g.id] ?? '';
   const topScore = groups[0].combinedScore || 1;
   const maxBm25 = Math.max(...groups.map((g) => g.bm25Score)) || 1;
@@ -118,7 +133,7 @@ export function orderFeatures(groups: readonly OrderItem[], legs: OrderLegs): nu
   const stems = count(groups.map((g) => stemOf(pathOf(g))));
   const n = groups.length;
   return groups.map((g, i) => {
-    const signals = hits.get(g.id)?.signals ?? {};
+    const signals = signalsById(g.id) ?? {};
     const explained = new Set(g.explain.map((e) => e.signal));
     const type = legs.typeOf?.[g.id];
     const path = pathOf(g);
@@ -143,8 +158,9 @@ export function learnedOrder<G extends OrderItem>(groups: G[], legs: OrderLegs):
   if (depth < 2) return groups;
   const head = groups.slice(0, depth);
   const weights = ORDER_FEATURES.map((f) => LEARNED_ORDER.weights[f] ?? 0);
-  const features = orderFeatures(head, legs);
-  const canMove = movable(head, legs);
+  const signals = signalsOf(legs);
+  const features = orderFeatures(head, legs, signals);
+  const canMove = movable(head, legs, signals);
   // The movable groups, best first, into the places movable groups held; the others stay.
   const slots = head.map((_, i) => i).filter((i) => canMove[i]);
   const ranked = slots.map((i) => ({ i, s: features[i].reduce((sum, v, j) => sum + v * weights[j], 0) }));

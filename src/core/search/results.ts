@@ -23,7 +23,7 @@ import { highlightRanges } from './bm25.ts';
 import { isFunctionKind, type ProcessedQuery } from './query.ts';
 import { matchDefinition } from './symbols.ts';
 import { fileKind } from '../text/file-kind.ts';
-import { learnedOrder } from './order.ts';
+import { learnedOrder, ordersList } from './order.ts';
 
 /** What fusion and grouping need from one codebase's search, besides the rows. */
 export interface LegHits {
@@ -54,8 +54,9 @@ export interface LegHits {
   /** Chunk type per candidate id, for the learned order (order.ts); absent: types unknown to it. */
   typeOf?: Record<number, string>;
   /**
-   * The list is one the learned order was fitted on (order.ts): keyword only, not `keywordFirst`,
-   * not a question read as one function's doc comment. Absent or false: the pipeline's order.
+   * The search asks for the learned order (order.ts): keyword mode, code intent, not a question
+   * read as one function's doc comment; order.ts ordersList also leaves out `keywordFirst`,
+   * `functionLevel` and any list with vector hits. Absent or false: the pipeline's order.
    */
   learnedOrder?: boolean;
 }
@@ -140,7 +141,7 @@ export function rankGroups(legs: LegHits, weights: { bm25Weight: number; vectorW
     if (file && n) held.set(file, (held.get(file) ?? 0) + n);
   }
   const picked = legs.fileOf ? diversify(all, legs.fileOf, legs.linesOf, limit, legs.functionLevel ? 0 : DIVERSITY.maxPass, held) : all.slice(0, Math.max(0, limit));
-  const out = legs.learnedOrder && !legs.keywordFirst && !legs.functionLevel && !legs.vector.length ? learnedOrder(picked, legs) : picked;
+  const out = ordersList(legs) ? learnedOrder(picked, legs) : picked;
   out.forEach((g, i) => { g.rank = i + 1; });
   return out;
 }
