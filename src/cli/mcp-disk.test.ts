@@ -114,20 +114,29 @@ describe('walkFiles over synchronous fs calls', () => {
       if (i % 100 === 0) mkdirSync(join(big, `d${i / 100}`), { recursive: true });
       writeFileSync(join(big, `d${Math.floor(i / 100)}`, `f${i}.txt`), `${i}\n`);
     }
-    let ticks = 0;
-    let done = false;
-    const tick = (): void => {
-      if (done) return;
-      ticks++;
+    const walkCounting = async (sliceMs?: number): Promise<{ files: Map<string, unknown>; ticks: number; ms: number }> => {
+      let ticks = 0;
+      let done = false;
+      const tick = (): void => {
+        if (done) return;
+        ticks++;
+        setImmediate(tick);
+      };
       setImmediate(tick);
+      const t0 = performance.now();
+      const files = await walkFiles(new NodeFileSource(big, { sync: true }), {}, sliceMs);
+      const ms = performance.now() - t0;
+      done = true;
+      return { files, ticks, ms };
     };
-    setImmediate(tick);
-    const t0 = performance.now();
-    const files = await walkFiles(new NodeFileSource(big, { sync: true }), {});
-    const ms = performance.now() - t0;
-    done = true;
-    expect(files.size).toBe(3000);
-    // A walk that held the loop to its end would see at most one tick; one every 25 ms of walking otherwise.
-    expect(ticks, `${ms.toFixed(0)} ms walk`).toBeGreaterThanOrEqual(Math.min(3, Math.floor(ms / 25)));
+    // Letting the loop in after every file: a tick for each (a walk that held the loop would see one).
+    const each = await walkCounting(0);
+    expect(each.files.size).toBe(3000);
+    expect(each.ticks).toBeGreaterThanOrEqual(1500);
+    // Every 25 ms: a slice can run past 25 ms (one directory's listing), so at least one tick every
+    // two slices' time.
+    const sliced = await walkCounting();
+    expect(sliced.files.size).toBe(3000);
+    expect(sliced.ticks, `${sliced.ms.toFixed(0)} ms walk`).toBeGreaterThanOrEqual(Math.floor(sliced.ms / 50));
   });
 });

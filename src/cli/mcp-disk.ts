@@ -69,12 +69,16 @@ const WALK_SLICE_MS = 25;
  * The walker's files of `source`, by path, in walk order. Over synchronous fs calls the walk
  * would hold the event loop to its end (~1 s for 11k files): it lets it in every WALK_SLICE_MS.
  */
-export async function walkFiles(source: NodeFileSource, o: Omit<WalkOptions, 'signal' | 'onSkip'>): Promise<Map<string, WalkedFile>> {
+export async function walkFiles(
+  source: NodeFileSource,
+  o: Omit<WalkOptions, 'signal' | 'onSkip'>,
+  sliceMs = WALK_SLICE_MS,
+): Promise<Map<string, WalkedFile>> {
   const walked = new Map<string, WalkedFile>();
   let slice = performance.now();
   for await (const f of walk(source, o)) {
     walked.set(f.path, f);
-    if (performance.now() - slice >= WALK_SLICE_MS) {
+    if (performance.now() - slice >= sliceMs) {
       await new Promise((r) => setImmediate(r));
       slice = performance.now();
     }
