@@ -19,7 +19,7 @@ The repos eval's held-out repositories (docs/ranking.md, Measuring: trpc, excali
 Polly) are never fitted on: their questions are scored apart, with the weights fitted on all
 the others.
 
-Usage: python3 bench/eval/learn-order.py FEATURES.jsonl [--l2 1000] [--steps 200] [--no-cv]
+Usage: python3 bench/eval/learn-order.py FEATURES.jsonl [--l2 1000] [--steps 200] [--no-cv] [--set-weight SET=W]…
 Needs numpy.
 """
 import argparse
@@ -46,9 +46,10 @@ def gain(k):
     return 1 / math.log2(k + 2) if k < 10 else 0.0
 
 
-def pairs(questions):
+def pairs(questions, set_weights=None):
     diffs, weights = [], []
     for q in questions:
+        sw = (set_weights or {}).get(q['set'], 1.0)
         if not q['applies'] or not q['x']:
             continue
         x = np.asarray(q['x'], dtype=float)
@@ -62,15 +63,15 @@ def pairs(questions):
             if not q['movable'][a]:
                 continue
             for b in others:
-                w = abs(gain(a) - gain(b))
+                w = abs(gain(a) - gain(b)) * sw
                 if w:
                     diffs.append(x[a] - x[b])
                     weights.append(w)
     return np.asarray(diffs), np.asarray(weights)
 
 
-def fit(questions, l2, steps):
-    d, w = pairs(questions)
+def fit(questions, l2, steps, set_weights=None):
+    d, w = pairs(questions, set_weights)
     w = w / w.mean()
     scale = np.abs(d).mean(0) + 1e-6
     dn = d / scale
@@ -113,7 +114,10 @@ def main():
     ap.add_argument('--l2', type=float, default=1000)
     ap.add_argument('--steps', type=int, default=200)
     ap.add_argument('--no-cv', action='store_true')
+    ap.add_argument('--set-weight', action='append', default=[], metavar='SET=W',
+                    help="weight of one set's pairs in every fit (default 1; e.g. repos-commit=0.5)")
     a = ap.parse_args()
+    sw = {k: float(v) for k, v in (x.split('=') for x in a.set_weight)}
     with open(a.features) as f:
         names = json.loads(f.readline())['features']
         qs = [json.loads(line) for line in f if line.strip()]
@@ -123,21 +127,23 @@ def main():
     if not a.no_cv:
         print('set            pipeline  learned (fitted on the other sets)  better / worse')
         for held in sets:
-            theta = fit([q for q in qs if q['set'] != held], a.l2, a.steps)
+            theta = fit([q for q in qs if q['set'] != held], a.l2, a.steps, sw)
             test = [q for q in qs if q['set'] == held]
             base = [(q['repo'], ndcg(q['paths'], q['answers'])) for q in test]
             new = [(q['repo'], ndcg(reorder(q, theta), q['answers'])) for q in test]
             up = sum(n > b + 1e-9 for (_, b), (_, n) in zip(base, new))
             down = sum(n < b - 1e-9 for (_, b), (_, n) in zip(base, new))
             print(f'{held:14s} {per_repo_mean(base):.4f}    {per_repo_mean(new):.4f}                              {up} / {down}')
-    theta = fit(qs, a.l2, a.steps)
-    if held_out:
-        base = [(q['repo'], ndcg(q['paths'], q['answers'])) for q in held_out]
-        new = [(q['repo'], ndcg(reorder(q, theta), q['answers'])) for q in held_out]
+    theta = fit(qs, a.l2, a.steps, sw)
+    for label, part in [('', held_out)] + [(f' {s}', [q for q in held_out if q['set'] == s]) for s in sorted({q['set'] for q in held_out})]:
+        if not part:
+            continue
+        base = [(q['repo'], ndcg(q['paths'], q['answers'])) for q in part]
+        new = [(q['repo'], ndcg(reorder(q, theta), q['answers'])) for q in part]
         up = sum(n > b + 1e-9 for (_, b), (_, n) in zip(base, new))
         down = sum(n < b - 1e-9 for (_, b), (_, n) in zip(base, new))
-        print(f'held out ({", ".join(sorted(HELD_OUT))}: {len(held_out)} questions, never fitted on) {per_repo_mean(base):.4f} -> {per_repo_mean(new):.4f}, {up} / {down}')
-    print(f'// fitted on {sum(q["applies"] for q in qs)} of {len(qs)} questions, l2 {a.l2:g}, {a.steps} steps')
+        print(f'held out{label} ({", ".join(sorted(HELD_OUT))}: {len(part)} questions, never fitted on) {per_repo_mean(base):.4f} -> {per_repo_mean(new):.4f}, {up} / {down}')
+    print(f'// fitted on {sum(q["applies"] for q in qs)} of {len(qs)} questions, l2 {a.l2:g}, {a.steps} steps' + (f', set weights {sw}' if sw else ''))
     print('{\n' + ''.join(f'    {n}: {float(f"{t:.4g}")},\n' for n, t in zip(names, theta) if abs(t) >= 1e-4) + '  }', end='')
 
 

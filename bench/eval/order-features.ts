@@ -12,6 +12,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { openNodeStore } from '../../src/core/store/open-node.ts';
+import { readFileSizes } from '../../src/core/store/store.ts';
 import { Searcher } from '../../src/core/search/search.ts';
 import { rankGroups } from '../../src/core/search/results.ts';
 import { ORDER_FEATURES, movable, orderFeatures, ordersList } from '../../src/core/search/order.ts';
@@ -37,6 +38,8 @@ async function main(): Promise<void> {
         const legs = res.legs;
         const list = rankGroups(legs, res.weights, 10);
         const applies = ordersList(legs);
+        // The sizes of the listed files (search.ts reads those of the first LEARNED_ORDER.depth: 0 here).
+        legs.fileSizeOf = await readFileSizes(store.db, list.map((x) => legs.fileOf?.[x.id] ?? ''));
         lines.push(JSON.stringify({
           set: q.set, repo: q.repo, id: q.id, answers: q.answers, applies,
           paths: list.map((x) => legs.fileOf?.[x.id] ?? ''), movable: movable(list, legs), x: orderFeatures(list, legs),

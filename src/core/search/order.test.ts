@@ -43,6 +43,21 @@ describe('orderFeatures', () => {
     expect(feature(rows[0], 'depth')).toBe(2);
   });
 
+  it("reads each file's size and the share of its pieces the keyword leg found", () => {
+    const g = group(1, 1);
+    g.more = [group(5, 0.1)];
+    g.fileMore = 2;
+    const legs = { ...legsOf({ 1: 'src/big.ts', 2: 'src/small.ts', 3: 'src/gone.ts' }), fileSizeOf: { 'src/big.ts': { bytes: 40_000, pieces: 40 }, 'src/small.ts': { bytes: 1_000, pieces: 2 } } };
+    const rows = orderFeatures([g, group(2, 0.5), group(3, 0.25)], legs);
+    expect(feature(rows[0], 'log_file_kb')).toBeCloseTo(Math.log1p(40));
+    expect(feature(rows[0], 'log_file_pieces')).toBeCloseTo(Math.log1p(40));
+    expect(feature(rows[0], 'file_share')).toBeCloseTo(4 / 40); // itself, its other piece, 2 more of the file
+    expect(feature(rows[1], 'file_share')).toBe(0.5);
+    expect(feature(rows[1], 'log_file_kb')).toBeCloseTo(Math.log(2));
+    // A file the index does not know (or no sizes read): 0, as in the fit.
+    expect([feature(rows[2], 'log_file_kb'), feature(rows[2], 'log_file_pieces'), feature(rows[2], 'file_share')]).toEqual([0, 0, 0]);
+  });
+
   it('has a weight for every feature it names, and no weight for a feature it does not', () => {
     for (const name of Object.keys(LEARNED_ORDER.weights)) expect(ORDER_FEATURES).toContain(name);
   });

@@ -4,7 +4,8 @@
  * again, in the places it holds (movable), by a linear score over what the pipeline already knows
  * of each one — its place and fused score,
  * the keyword leg's named signals (signals.ts, rerank.ts), its chunk type, its size, whether
- * diversity moved it, and how many of the listed results share its folder or its file's name.
+ * diversity moved it, how many of the listed results share its folder or its file's name, and its
+ * file's size (OrderLegs.fileSizeOf, which search.ts reads for headPaths after diversity).
  *
  * The weights (config.ts LEARNED_ORDER) are fitted by bench/eval/learn-order.py on the
  * features this module computes (bench/eval/order-features.ts dumps them for every question of
@@ -39,12 +40,19 @@ export interface OrderItem {
   fileMore: number;
 }
 
+/** A file's size as the order reads it: its bytes and its pieces (chunks). */
+export interface FileSize {
+  bytes: number;
+  pieces: number;
+}
+
 /** What the order reads of the legs (results.ts LegHits). */
 export interface OrderLegs {
   bm25: readonly Hit[];
   fileOf?: Record<number, string>;
   linesOf?: Record<number, number>;
   typeOf?: Record<number, string>;
+  fileSizeOf?: Record<string, FileSize>;
 }
 
 /**
@@ -85,6 +93,7 @@ export const ORDER_FEATURES: readonly string[] = [
   ...EXPLAINED.map((s) => `ex_${s}`),
   ...TYPES.map((t) => `t_${t}`),
   'log_lines', 'log_more', 'log_file_more', 'depth', 'dir_share', 'stem_share',
+  'log_file_kb', 'log_file_pieces', 'file_share',
 ];
 
 function dirOf(path: string): string {
@@ -137,6 +146,7 @@ export function orderFeatures(groups: readonly OrderItem[], legs: OrderLegs, sig
     const explained = new Set(g.explain.map((e) => e.signal));
     const type = legs.typeOf?.[g.id];
     const path = pathOf(g);
+    const size = legs.fileSizeOf?.[path];
     return [
       1 / (i + 1), i / 10, g.combinedScore / topScore, g.bm25Score / maxBm25,
       ...SIGNALS.map((s) => signals[s] ?? 0),
@@ -145,8 +155,18 @@ export function orderFeatures(groups: readonly OrderItem[], legs: OrderLegs, sig
       ...TYPES.map((t) => (type === t ? 1 : 0)),
       Math.log1p(legs.linesOf?.[g.id] ?? 0), Math.log1p(moreOf(g)), Math.log1p(g.fileMore), path.split('/').length - 1,
       dirs.get(dirOf(path))! / n, stems.get(stemOf(path))! / n,
+      // The file's size, and the share of its pieces the keyword leg found (this one, the
+      // folded ones and the others it holds): a small file about the question against a big one
+      // that mentions it among much else.
+      Math.log1p((size?.bytes ?? 0) / 1000), Math.log1p(size?.pieces ?? 0),
+      size?.pieces ? Math.min(1, (1 + moreOf(g) + g.fileMore) / size.pieces) : 0,
     ];
   });
+}
+
+/** The files of the groups the order reads (the first LEARNED_ORDER.depth): whose sizes it wants (OrderLegs.fileSizeOf). */
+export function headPaths(groups: readonly OrderItem[], legs: Pick<OrderLegs, 'fileOf'>): string[] {
+  return [...new Set(groups.slice(0, LEARNED_ORDER.depth).flatMap((g) => legs.fileOf?.[g.id] ?? []))];
 }
 
 /**

@@ -23,7 +23,7 @@ import { highlightRanges } from './bm25.ts';
 import { isFunctionKind, type ProcessedQuery } from './query.ts';
 import { matchDefinition } from './symbols.ts';
 import { fileKind } from '../text/file-kind.ts';
-import { learnedOrder, ordersList } from './order.ts';
+import { learnedOrder, ordersList, type FileSize } from './order.ts';
 
 /** What fusion and grouping need from one codebase's search, besides the rows. */
 export interface LegHits {
@@ -53,6 +53,8 @@ export interface LegHits {
   functionLevel?: boolean;
   /** Chunk type per candidate id, for the learned order (order.ts); absent: types unknown to it. */
   typeOf?: Record<number, string>;
+  /** Size of each candidate's file by path (bytes, pieces), for the learned order (order.ts); absent: unknown to it. */
+  fileSizeOf?: Record<string, FileSize>;
   /**
    * The search asks for the learned order (order.ts): keyword mode, code intent, not a question
    * read as one function's doc comment; order.ts ordersList also leaves out `keywordFirst`,
@@ -116,6 +118,22 @@ export function definitionKeys(rows: readonly StoredChunk[]): Record<number, str
  * a listed file that do not make the list are counted in its first group's `fileMore`.
  */
 export function rankGroups(legs: LegHits, weights: { bm25Weight: number; vectorWeight: number }, limit: number): GroupedItem[] {
+  return orderGroups(pickGroups(legs, weights, limit), legs);
+}
+
+/**
+ * rankGroups' last step: the learned order of the first groups where the list gets it (order.ts
+ * ordersList), then the ranks. Apart so a caller can read what the order needs of the picked
+ * groups (their files' sizes, order.ts headPaths) in between.
+ */
+export function orderGroups(picked: GroupedItem[], legs: LegHits): GroupedItem[] {
+  const out = ordersList(legs) ? learnedOrder(picked, legs) : picked;
+  out.forEach((g, i) => { g.rank = i + 1; });
+  return out;
+}
+
+/** rankGroups before the learned order: fused, grouped, the best `limit` picked with diversity. */
+export function pickGroups(legs: LegHits, weights: { bm25Weight: number; vectorWeight: number }, limit: number): GroupedItem[] {
   const tiers = new Map<number, number>(Object.entries(legs.definitionTiers).map(([id, t]) => [Number(id), t]));
   const sizes = new Map<number, number>(Object.entries(legs.definitionSizes ?? {}).map(([id, s]) => [Number(id), s]));
   const fused = fuseRrf(legs.bm25, legs.vector, { k: RRF_K, ...weights, definitionTiers: tiers, definitionSizes: sizes, keywordFirst: legs.keywordFirst === true });
@@ -140,10 +158,7 @@ export function rankGroups(legs: LegHits, weights: { bm25Weight: number; vectorW
     const n = h.held?.filter((id) => !fusedIds.has(id)).length;
     if (file && n) held.set(file, (held.get(file) ?? 0) + n);
   }
-  const picked = legs.fileOf ? diversify(all, legs.fileOf, legs.linesOf, limit, legs.functionLevel ? 0 : DIVERSITY.maxPass, held) : all.slice(0, Math.max(0, limit));
-  const out = ordersList(legs) ? learnedOrder(picked, legs) : picked;
-  out.forEach((g, i) => { g.rank = i + 1; });
-  return out;
+  return legs.fileOf ? diversify(all, legs.fileOf, legs.linesOf, limit, legs.functionLevel ? 0 : DIVERSITY.maxPass, held) : all.slice(0, Math.max(0, limit));
 }
 
 /**

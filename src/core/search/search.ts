@@ -22,11 +22,12 @@ import { kindFactor } from './signals.ts';
 import { asksForDeclarations, fileKind, queryIntent, type SearchIntent } from '../text/file-kind.ts';
 import { codeNamedBy, KeywordCache, searchBm25 } from './bm25.ts';
 import { compilePathGlob } from '../text/path-glob.ts';
-import type { ChunkReader } from '../store/store.ts';
+import { readFileSizes, type ChunkReader } from '../store/store.ts';
 import { strategyFor, type FusedItem } from './fuse.ts';
 import { isGrepStore, literalHits, literalLines } from './literal.ts';
 import type { VectorIndex } from '../vector/types.ts';
-import { definitionKeys, idsOf, rankGroups, toResults, type GroupedItem, type LegHits } from './results.ts';
+import { definitionKeys, idsOf, orderGroups, pickGroups, rankGroups, toResults, type GroupedItem, type LegHits } from './results.ts';
+import { headPaths, ordersList } from './order.ts';
 import { definitionSteps, matchDefinition, wantsDefinitions, type SymbolTarget } from './symbols.ts';
 
 export type { LegHits } from './results.ts';
@@ -225,7 +226,10 @@ export class Searcher {
     };
     const auto = fusionWeights(pq);
     const weights = { bm25Weight: options.bm25Weight ?? auto.bm25Weight, vectorWeight: options.vectorWeight ?? auto.vectorWeight };
-    const groups = rankGroups(legs, weights, limit);
+    const picked = pickGroups(legs, weights, limit);
+    // The learned order reads the sizes of the first groups' files.
+    if (ordersList(legs)) legs.fileSizeOf = await readFileSizes(r.db, headPaths(picked, legs));
+    const groups = orderGroups(picked, legs);
     const shown = idsOf(groups);
     const tr = performance.now();
     timings.group = tr - tm;

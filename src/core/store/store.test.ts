@@ -9,7 +9,7 @@ import { migrate, MIGRATIONS, SCHEMA_VERSION } from './schema.ts';
 import { StorageFullError, StoreError } from './sqlite.ts';
 import { literalTrigrams } from '../search/trigram.ts';
 import { embeddingText } from '../chunk/embedding-text.ts';
-import { blobToVector, PAGE_SIZE, vectorToBlob, vectorToInt8Blob, type Store } from './store.ts';
+import { blobToVector, PAGE_SIZE, readFileSizes, vectorToBlob, vectorToInt8Blob, type Store } from './store.ts';
 import { META } from './meta.ts';
 
 type Item = { file: FileRecord; chunks: Array<Chunk & { contentHash: string }> };
@@ -199,6 +199,15 @@ describe('Store (memory)', () => {
     expect(await store.integrityCheck()).toMatch(/1 files' chunk ranges hold other rows or gaps/);
     await store.db.run(`UPDATE files SET chunk_lo = chunk_lo + 1, chunk_hi = chunk_hi - 1 WHERE path = 'c.ts'`);
     expect(await store.integrityCheck()).toMatch(/1 chunks lie outside their file's chunk range/);
+  });
+
+  it("readFileSizes gives each known file's bytes and pieces, after a file is written again", async () => {
+    await store.writeFiles([file('a.ts', 3), file('b.ts', 2), file('empty.ts', 0)]);
+    await store.writeFiles([file('b.ts', 5)]);
+    expect(await readFileSizes(store.db, ['a.ts', 'b.ts', 'b.ts', 'empty.ts', 'nope.ts'])).toEqual({
+      'a.ts': { bytes: 300, pieces: 3 }, 'b.ts': { bytes: 500, pieces: 5 }, 'empty.ts': { bytes: 0, pieces: 0 },
+    });
+    expect(await readFileSizes(store.db, [])).toEqual({});
   });
 
   it('optimizeFts merges the index without changing what matches', async () => {

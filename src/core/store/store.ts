@@ -458,6 +458,22 @@ export interface ChunkReader {
 }
 
 /**
+ * Each of `paths`' size as recorded: bytes and pieces (files.chunk_lo..chunk_hi, one run of ids
+ * since schema 8; 0 pieces when the file has none). Paths not in the index are left out.
+ */
+export async function readFileSizes(db: Queryable, paths: readonly string[]): Promise<Record<string, { bytes: number; pieces: number }>> {
+  const out: Record<string, { bytes: number; pieces: number }> = {};
+  for (const part of chunked([...new Set(paths)])) {
+    // A pack over HTTP: the files' index leaves, then their rows, in two rounds.
+    await db.prefetchTerms?.([], part.map((p) => ({ index: 'sqlite_autoindex_files_1', key: [p], table: 'files' })));
+    const rows = await db.all<{ path: string; size: number; lo: number | null; hi: number | null }>(
+      `SELECT path, size, chunk_lo AS lo, chunk_hi AS hi FROM files WHERE path IN (${marks(part.length)})`, part);
+    for (const r of rows) out[r.path] = { bytes: r.size, pieces: r.lo === null || r.hi === null ? 0 : r.hi - r.lo + 1 };
+  }
+  return out;
+}
+
+/**
  * Store.getChunks on any connection or transaction handle (the keyword leg reads its candidates'
  * rows through it); `texts`: file texts known to be current (filled as read).
  */
