@@ -8,7 +8,8 @@
  * Indexes as bench/eval/sweep.ts finds them (built first where missing).
  *
  * Usage: tsx bench/eval/order-features.ts --out FILE.jsonl [--fresh-root DIR] [--sets repos,fresh]
- *   [--repos-dbdir DIR] [--fresh-dbdir DIR]
+ *   [--repos-dbdir DIR] [--fresh-dbdir DIR] [--limit 10]
+ * `--limit N`: lists of N groups (to measure an order deeper than the ten the product orders).
  */
 import { writeFileSync } from 'node:fs';
 import { openNodeStore } from '../../src/core/store/open-node.ts';
@@ -25,6 +26,7 @@ async function main(): Promise<void> {
   const out = flags.get('out');
   if (typeof out !== 'string') throw new Error('--out FILE.jsonl is required');
   const groups = sweepGroups(flags);
+  const limit = Number(flags.get('limit') ?? 10);
   const depth = LEARNED_ORDER.depth;
   LEARNED_ORDER.depth = 0;
   const lines: string[] = [];
@@ -34,9 +36,9 @@ async function main(): Promise<void> {
       const store = await openNodeStore(g.db, { existing: true });
       const searcher = new Searcher(store);
       for (const q of g.qs) {
-        const res = await searcher.search(q.question, { mode: 'bm25', limit: 10 });
+        const res = await searcher.search(q.question, { mode: 'bm25', limit });
         const legs = res.legs;
-        const list = rankGroups(legs, res.weights, 10);
+        const list = rankGroups(legs, res.weights, limit);
         const applies = ordersList(legs);
         // The sizes of the listed files (search.ts reads those of the first LEARNED_ORDER.depth: 0 here).
         legs.fileSizeOf = await readFileSizes(store.db, list.map((x) => legs.fileOf?.[x.id] ?? ''));
