@@ -26,6 +26,7 @@
  */
 import { LEARNED_ORDER } from '../config.ts';
 import type { Hit } from '../types.ts';
+import type { FileSize } from '../store/store.ts';
 
 /** What the order reads of a listed group (results.ts GroupedItem, structurally: no import back). */
 export interface OrderItem {
@@ -38,12 +39,6 @@ export interface OrderItem {
   /** Its file's other definitions folded into it, each with its own pieces. */
   filePieces: ReadonlyArray<{ more: readonly unknown[] }>;
   fileMore: number;
-}
-
-/** A file's size as the order reads it: its bytes and its pieces (chunks). */
-export interface FileSize {
-  bytes: number;
-  pieces: number;
 }
 
 /** What the order reads of the legs (results.ts LegHits). */

@@ -23,7 +23,8 @@ import { highlightRanges } from './bm25.ts';
 import { isFunctionKind, type ProcessedQuery } from './query.ts';
 import { matchDefinition } from './symbols.ts';
 import { fileKind } from '../text/file-kind.ts';
-import { learnedOrder, ordersList, type FileSize } from './order.ts';
+import { learnedOrder, ordersList } from './order.ts';
+import type { FileSize } from '../store/store.ts';
 
 /** What fusion and grouping need from one codebase's search, besides the rows. */
 export interface LegHits {
@@ -53,7 +54,7 @@ export interface LegHits {
   functionLevel?: boolean;
   /** Chunk type per candidate id, for the learned order (order.ts); absent: types unknown to it. */
   typeOf?: Record<number, string>;
-  /** Size of each candidate's file by path (bytes, pieces), for the learned order (order.ts); absent: unknown to it. */
+  /** Size of the files of the groups the learned order reads (order.ts headPaths), by path; absent: unknown to it. */
   fileSizeOf?: Record<string, FileSize>;
   /**
    * The search asks for the learned order (order.ts): keyword mode, code intent, not a question

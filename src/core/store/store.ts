@@ -457,12 +457,18 @@ export interface ChunkReader {
   chunkCount(): Promise<number>;
 }
 
+/** A file's size as recorded: its bytes and its pieces (chunks). */
+export interface FileSize {
+  bytes: number;
+  pieces: number;
+}
+
 /**
  * Each of `paths`' size as recorded: bytes and pieces (files.chunk_lo..chunk_hi, one run of ids
  * since schema 8; 0 pieces when the file has none). Paths not in the index are left out.
  */
-export async function readFileSizes(db: Queryable, paths: readonly string[]): Promise<Record<string, { bytes: number; pieces: number }>> {
-  const out: Record<string, { bytes: number; pieces: number }> = {};
+export async function readFileSizes(db: Queryable, paths: readonly string[]): Promise<Record<string, FileSize>> {
+  const out: Record<string, FileSize> = {};
   for (const part of chunked([...new Set(paths)])) {
     // A pack over HTTP: the files' index leaves, then their rows, in two rounds.
     await db.prefetchTerms?.([], part.map((p) => ({ index: 'sqlite_autoindex_files_1', key: [p], table: 'files' })));
