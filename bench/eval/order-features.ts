@@ -43,7 +43,7 @@ async function main(): Promise<void> {
         // The sizes of the listed files (search.ts reads those of the first LEARNED_ORDER.depth: 0 here).
         legs.fileSizeOf = await readFileSizes(store.db, list.map((x) => legs.fileOf?.[x.id] ?? ''));
         lines.push(JSON.stringify({
-          set: q.set, repo: q.repo, id: q.id, answers: q.answers, applies,
+          set: q.set, repo: q.repo, id: q.id, question: q.question, answers: q.answers, applies,
           paths: list.map((x) => legs.fileOf?.[x.id] ?? ''), movable: movable(list, legs), x: orderFeatures(list, legs),
         }));
       }

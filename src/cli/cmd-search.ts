@@ -5,8 +5,8 @@
 import { Searcher, type FullSearchResponse } from '../core/search/search.ts';
 import { foldedDefinitions, moreCounts, showsConstant } from '../core/search/results.ts';
 import type { IndexContext } from './context.ts';
-import { loadSearchEmbedder } from './model.ts';
-import { openVectorIndex, type OpenedVectors } from './vectors.ts';
+import type { OpenedVectors } from './vectors.ts';
+import { NO_EMBEDDINGS, searchModelSpec } from './model-spec.ts';
 import { safeText } from './context.ts';
 import { classify, messageOf } from '../core/store/errors.ts';
 import type { SearchMode, SearchOptions } from '../core/types.ts';
@@ -51,7 +51,12 @@ async function prepare(ctx: IndexContext, o: { modelDir?: string; mode?: SearchM
       await ctx.store.close();
     },
   };
-  if (o.mode !== 'bm25') {
+  // The model's and the vectors' modules (the tokenizer, safetensors, the vector index) load
+  // only for a search that has a model to use: a keyword search starts without parsing them.
+  const spec = o.mode === 'bm25' ? null : await searchModelSpec({ modelDir: o.modelDir, store: ctx.store });
+  if (o.mode !== 'bm25' && !spec) note = `semantic search unavailable (${NO_EMBEDDINGS}); keyword results only`;
+  if (spec) {
+    const [{ loadSearchEmbedder }, { openVectorIndex }] = await Promise.all([import('./model.ts'), import('./vectors.ts')]);
     const choice = await loadSearchEmbedder({ modelDir: o.modelDir, store: ctx.store });
     if ('unavailable' in choice) {
       note = `semantic search unavailable (${choice.unavailable}); keyword results only`;

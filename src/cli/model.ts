@@ -10,14 +10,15 @@
  * replaces https://huggingface.co for both (tests serve generated models from a local server).
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { SiftEmbedder } from '../core/embed/embedder.ts';
 import { loadEmbedder } from '../core/embed/load-embedder.ts';
 import { folderModelFiles, hubModelFiles, HubUnreachableError } from '../core/embed/model-files-node.ts';
 import { resolveModelSource } from '../core/embed/model-source-node.ts';
-import { sourceOptions, looksLikePath, type ModelSource } from '../core/embed/model-source.ts';
+import { sourceOptions, type ModelSource } from '../core/embed/model-source.ts';
 import { DEFAULT_MODEL_ID, HUB_URL } from '../core/config.ts';
 import { siftHome } from './home.ts';
+import { NO_EMBEDDINGS, searchModelSpec, specOf } from './model-spec.ts';
 import { META, type MetaKey } from '../core/store/meta.ts';
 
 /** Give up on the hub when a download makes no progress this long (offline) instead of hanging the CLI. */
@@ -133,10 +134,6 @@ async function choose(spec: string, allowRemote: boolean, store: MetaStore, reco
   }
 }
 
-function specOf(modelArg: string | undefined): string | undefined {
-  if (!modelArg) return undefined;
-  return looksLikePath(modelArg) || existsSync(modelArg) ? resolve(modelArg) : modelArg;
-}
 
 /** For `sift index`: pick and load a model (downloads allowed unless SIFT_OFFLINE=1), and record it. */
 export async function loadCliEmbedder(o: { modelDir?: string; store: MetaStore }): Promise<ModelChoice | { unavailable: string }> {
@@ -146,7 +143,7 @@ export async function loadCliEmbedder(o: { modelDir?: string; store: MetaStore }
 
 /** For `sift search`: the model the index was built with (or an override); never downloads. */
 export async function loadSearchEmbedder(o: { modelDir?: string; store: MetaStore }): Promise<ModelChoice | { unavailable: string }> {
-  const spec = specOf(o.modelDir) ?? (await o.store.getMeta(META.modelSpec));
-  if (!spec) return { unavailable: 'the index has no embeddings' };
+  const spec = await searchModelSpec(o);
+  if (!spec) return { unavailable: NO_EMBEDDINGS };
   return choose(spec, false, o.store, false);
 }

@@ -23,11 +23,33 @@ export const NODE_VFS_NAME = 'sift-node-fs';
 
 let runtime: Promise<SqliteRuntime> | null = null;
 
+/**
+ * The module bin/sift started compiling before the bundle loaded (its `precompileSqlite`), when it
+ * is of the same file: instantiated instead of compiling the bytes again on this thread.
+ */
+const PRECOMPILED = Symbol.for('sift.sqlite-wasm');
+
+async function precompiled(path: string): Promise<WebAssembly.Module | null> {
+  const pre = (globalThis as { [PRECOMPILED]?: { path: string; module: Promise<WebAssembly.Module> } })[PRECOMPILED];
+  if (pre?.path !== path) return null;
+  return pre.module.catch(() => null);
+}
+
 export function nodeRuntime(): Promise<SqliteRuntime> {
   runtime ??= (async () => {
-    const require = createRequire(import.meta.url);
-    const wasmBinary = readFileSync(require.resolve('@journeyapps/wa-sqlite/dist/wa-sqlite.wasm'));
-    return createRuntime({ wasmBinary });
+    const path = createRequire(import.meta.url).resolve('@journeyapps/wa-sqlite/dist/wa-sqlite.wasm');
+    const module = await precompiled(path);
+    if (!module) return createRuntime({ wasmBinary: readFileSync(path) });
+    // Emscripten's hook: instantiate the compiled module with the glue's imports (a failure
+    // rejects here: the glue itself would wait for `done` forever).
+    return new Promise<SqliteRuntime>((resolve, reject) => {
+      createRuntime({
+        instantiateWasm(imports: WebAssembly.Imports, done: (instance: WebAssembly.Instance) => void) {
+          WebAssembly.instantiate(module, imports).then(done, reject);
+          return {};
+        },
+      }).then(resolve, reject);
+    });
   })();
   return runtime;
 }
