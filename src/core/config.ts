@@ -47,6 +47,13 @@ export const RERANK_CANDIDATES = 100;
  */
 export const CODE_CANDIDATES = { minShare: 0.3, rows: 30 };
 /**
+ * Candidates from other files when the keyword leg's full pass found only a few
+ * (search/bm25.ts otherFileCandidates): below `files` distinct files a list of ten repeats
+ * them; a pass without them adds its best `rows`, and another (at most `passes`) when the files
+ * are still fewer.
+ */
+export const FEW_FILES = { files: 10, rows: 30, passes: 2 };
+/**
  * The keyword planner (search/fts-plan.ts): a phrase matching FTS_PLAN_CAP chunks is common
  * (rows are counted up to here): its prefix marker is dropped, and a query of only common
  * groups is answered from the rows that have them all. A multi-token word (`mutex_lock`) with

@@ -264,6 +264,37 @@ describe('searchBm25 code candidates under a flood of test data', () => {
   });
 });
 
+describe('searchBm25 candidates from other files when a few files hold every best row', () => {
+  it('a question whose best FTS rows all come from two big files also takes the best rows of the others', async () => {
+    const s = await openMemoryStore();
+    try {
+      const specs: Spec[] = [];
+      // Two copies of one long spec file: 120 pieces each, every one holding the question's words.
+      for (const copy of ['cold', 'platform']) {
+        for (let i = 0; i < 120; i++) specs.push({ path: `test/ported/${copy}/share.spec.ts`, symbol: `case${i}`, content: `it('share resets on error ${i}', () => { share({ resetOnError: true }); share(); reset(); })` });
+      }
+      // The answers hold fewer of the words among more others: no FTS row of the best 100.
+      const filler = 'subscriber.next(value); subscriber.complete(); '.repeat(12);
+      specs.push({ path: 'src/multicasting.spec.ts', symbol: 'suite', content: `describe('multicasting', () => { it('takes a share config', () => { ${filler} }); })` });
+      specs.push({ path: 'src/multicasting.ts', symbol: 'operate', content: `export function operate(config) { ${filler} return share; }` });
+      await s.writeFiles(toItems(specs));
+      const ids = async (path: string) => (await s.db.all<{ id: number }>('SELECT id FROM chunks WHERE path = ?', [path])).map((r) => r.id);
+      const [spec] = await ids('src/multicasting.spec.ts');
+      const [impl] = await ids('src/multicasting.ts');
+      const q = processQuery('tests for the share operator reset options');
+      const best = await bestFtsRows(s.db, q.ftsQuery);
+      expect(best).not.toContain(spec); // the case is real: the 100 best rows are the two copies'
+      expect(best).not.toContain(impl);
+      const hits = await searchBm25(s.db, q, {}, 100, 'test');
+      expect(hits.map((h) => h.id)).toEqual(expect.arrayContaining([spec, impl]));
+      const res = await new Searcher(s).search('tests for the share operator reset options', { mode: 'bm25', limit: 10 });
+      expect(new Set(res.results.map((r) => r.path))).toEqual(new Set(['test/ported/cold/share.spec.ts', 'test/ported/platform/share.spec.ts', 'src/multicasting.spec.ts', 'src/multicasting.ts']));
+    } finally {
+      await s.close();
+    }
+  });
+});
+
 describe('compilePathGlob', () => {
   it.each([
     ['src/**/*.ts', 'src/', ['src/a.ts', 'src/x/y.ts'], ['lib/a.ts', 'src/a.js']],

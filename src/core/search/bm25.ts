@@ -27,7 +27,7 @@ import { nameKey, readChunks } from '../store/store.ts';
 import { ftsRowCount } from '../store/fts-totals.ts';
 import { compilePathGlob, PATH_MATCH_FUNCTION } from '../text/path-glob.ts';
 import { identifierParts } from '../text/identifiers.ts';
-import { BM25_COLUMN_WEIGHTS, CODE_CANDIDATES, FILE_SIGNALS, FTS_PLAN_BIG_CAP, FTS_PLAN_CAP, FTS_PLAN_LEAVE_OUT_SHARE, FTS_PLAN_THETA_GUESS, FTS_PLAN_WORD_ENOUGH, KEYWORD_DEFINITION_BOOST, MAX_EXACT_SYMBOL_ROWS, PHRASE_ROWS, PHRASE_WEIGHT, QUALIFIED_TIERS, RERANK_CANDIDATES, RERANK_WEIGHTS, EXAMPLE_WORD_NAME_SHARE, FILE_NAME_TIER, LEG_FILE_PIECES, TEST_WORD_CODE_SHARE, TEXT_DEFINITION_TIER, WRITTEN_NAME_TIER } from '../config.ts';
+import { BM25_COLUMN_WEIGHTS, CODE_CANDIDATES, FEW_FILES, FILE_SIGNALS, FTS_PLAN_BIG_CAP, FTS_PLAN_CAP, FTS_PLAN_LEAVE_OUT_SHARE, FTS_PLAN_THETA_GUESS, FTS_PLAN_WORD_ENOUGH, KEYWORD_DEFINITION_BOOST, MAX_EXACT_SYMBOL_ROWS, PHRASE_ROWS, PHRASE_WEIGHT, QUALIFIED_TIERS, RERANK_CANDIDATES, RERANK_WEIGHTS, EXAMPLE_WORD_NAME_SHARE, FILE_NAME_TIER, LEG_FILE_PIECES, TEST_WORD_CODE_SHARE, TEXT_DEFINITION_TIER, WRITTEN_NAME_TIER } from '../config.ts';
 import { lightStem } from '../text/word-forms.ts';
 import { DECLARATION_LINE_SOURCE, PREFIX_MIN_CHARS, describesFunction, fileNameTerms, processQuery, type ProcessedQuery } from './query.ts';
 import type { PathQuery } from './query-types.ts';
@@ -382,6 +382,37 @@ async function codeCandidates(db: Queryable, query: ProcessedQuery, where: strin
 }
 
 /**
+ * A question whose candidate rows all come from a few files (two 130 KB copies of one spec file,
+ * each with dozens of pieces holding the question's words: rxjs's ported `share.spec.ts` for
+ * "tests for the share operator reset options"): the list can only show those files again and
+ * again, however diversity weighs them, and the answer in another file is no candidate. Then
+ * the best rows of the other files are candidates too: when the candidates read (`rows`, a full
+ * FTS pass) come from fewer than FEW_FILES.files files, a pass without those files gives its best
+ * FEW_FILES.rows (at most FEW_FILES.passes such passes, each without the files found so far);
+ * the rows not yet candidates are returned, read by `readRows`, scored in `scores`. A question
+ * whose candidates span more files (nearly all) costs nothing more.
+ */
+async function otherFileCandidates(db: Queryable, query: ProcessedQuery, where: string, params: SqlValue[], rows: readonly StoredChunk[], scores: Map<number, number>, readRows: (ids: number[]) => Promise<StoredChunk[]>, timings?: Record<string, number>, cache?: KeywordCache): Promise<StoredChunk[]> {
+  const paths = new Set(rows.map((r) => r.path));
+  const out: StoredChunk[] = [];
+  // A pass may find only more of one file (the second copy): then one more without it too.
+  for (let pass = 0; pass < FEW_FILES.passes && paths.size < FEW_FILES.files; pass++) {
+    const without = `${where} AND c.path NOT IN (${[...paths].map(() => '?').join(', ')})`;
+    const ids: number[] = [];
+    for (const row of topRows(await plannedCandidates(db, query, without, [...params, ...paths], [], FEW_FILES.rows, timings, cache), FEW_FILES.rows)) {
+      if (scores.has(row.id)) continue;
+      scores.set(row.id, -row.r);
+      ids.push(row.id);
+    }
+    if (!ids.length) break;
+    const got = await readRows(ids);
+    for (const r of got) paths.add(r.path);
+    out.push(...got);
+  }
+  return out;
+}
+
+/**
  * The best piece of each file the question names (named-files.ts filesNamedBy) that has no
  * candidate yet: of its first NAMED_FILE_PIECES pieces, the one that holds the most of the
  * question's words (none: not added). No FTS statement: a MATCH limited to the file's rows still
@@ -581,6 +612,10 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
     if (intent === 'code' && !filters.kinds?.length && ids.length >= n) {
       const more = await codeCandidates(db, query, where, params, read, scores, timings, cache);
       if (more.length) read = read.concat(await readChunks(db, more, { content: needContent }));
+    }
+    if (!lookup && ids.length >= n) {
+      const more = await otherFileCandidates(db, query, where, params, read, scores, (more) => readChunks(db, more, { content: needContent }), timings, cache);
+      if (more.length) read = read.concat(more);
     }
     // 2b. A question in words that names a file (named-files.ts): that file's best piece too.
     stage('rows');
