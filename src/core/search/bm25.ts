@@ -35,7 +35,7 @@ import { essentialRows, planFts, replan, type BoundedPhrase, type RowProbe } fro
 import { maskCount, rerank, signalTerms, termMask, type RerankCandidate } from './rerank.ts';
 import { NAMED_FILES_READ_ALL_AFTER, NAMED_FILE_PIECES, filesNamedBy, namedParts, readFileNames, type FileNames } from './named-files.ts';
 import { NAMED_LEAF_MIN_TERMS, termForms, addScore, applyCover, applyFileSignals, applyNamedLeaf, applyPieceKind, applyProse, applySpread, asksHowOrWhere, coverFiles, namedLeafFiles, type FileCandidate } from './signals.ts';
-import { EXAMPLE_WORD, TEST_WORD, asksForDeclarations, fileKind, pathWordForms, pieceKind, type SearchIntent } from '../text/file-kind.ts';
+import { EXAMPLE_WORD, SPEC_WORD, TEST_WORD, asksForDeclarations, fileKind, pathWordForms, pieceKind, type SearchIntent } from '../text/file-kind.ts';
 import { QUALIFIER_RE, definitionRank, docCommentTargets, matchDefinition, wantsDefinitions, type DefinitionMatch } from './symbols.ts';
 import { escapeRegExp } from '../text/regexp.ts';
 
@@ -465,12 +465,21 @@ async function namedFileCandidates(db: Queryable, query: ProcessedQuery, where: 
  * row), and for TEST_WORD and EXAMPLE_WORD a share of its code pieces (codeWordShare).
  */
 export async function codeNamedBy(db: Queryable, words: readonly string[], cache?: KeywordCache): Promise<boolean> {
+  // A test runner's own words: a share of its code (once per generation when there is a cache).
+  const share = async (w: ShareWord): Promise<number> => {
+    const known = cache?.wordShares.get(w) ?? (await codeWordShare(db, w));
+    cache?.wordShares.set(w, known);
+    return known;
+  };
+  const about = async (w: typeof TEST_WORD | typeof SPEC_WORD) => (await share(w)) >= TEST_WORD_CODE_SHARE;
   for (const w of words) {
     if (w === TEST_WORD || w === EXAMPLE_WORD) {
-      // A test runner's own words: a share of its code (once per generation when there is a cache).
-      const share = cache?.wordShares.get(w) ?? (await codeWordShare(db, w));
-      cache?.wordShares.set(w, share);
-      if (share < (w === TEST_WORD ? TEST_WORD_CODE_SHARE : EXAMPLE_WORD_NAME_SHARE)) return false;
+      if ((await share(w)) < (w === TEST_WORD ? TEST_WORD_CODE_SHARE : EXAMPLE_WORD_NAME_SHARE)) return false;
+      continue;
+    }
+    // "spec files": code about tests or about specs handles them.
+    if (w === SPEC_WORD) {
+      if (!(await about(TEST_WORD)) && !(await about(SPEC_WORD))) return false;
       continue;
     }
     const forms = pathWordForms(w).map((f) => `"${f.replace(/"/g, '')}"`);
@@ -478,7 +487,8 @@ export async function codeNamedBy(db: Queryable, words: readonly string[], cache
       `SELECT c.id AS id FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid WHERE chunks_fts MATCH ? AND c.kind = 'code' LIMIT 1`,
       [`path_words : (${forms.join(' OR ')})`],
     );
-    if (!rows.length) return false;
+    // "specs" where the code is about specs, though no path says so (RSpec's `lib/rspec/core/`).
+    if (!rows.length && !(pathWordForms(w).includes(SPEC_WORD) && (await about(SPEC_WORD)))) return false;
   }
   return words.length > 0;
 }
@@ -491,11 +501,14 @@ export async function codeNamedBy(db: Queryable, words: readonly string[], cache
  * repository eval and the session-18 fresh sets in at most 11% (okhttp, with its mock web server and
  * test support libraries), most under 5%. Counted once per index generation (KeywordCache).
  */
-export async function codeWordShare(db: Queryable, word: typeof TEST_WORD | typeof EXAMPLE_WORD): Promise<number> {
+/** The words codeWordShare counts. */
+type ShareWord = typeof TEST_WORD | typeof EXAMPLE_WORD | typeof SPEC_WORD;
+
+export async function codeWordShare(db: Queryable, word: ShareWord): Promise<number> {
   const code = (await db.get<{ n: number }>(`SELECT count(*) AS n FROM chunks WHERE kind = 'code'`))?.n ?? 0;
   if (!code) return 0;
-  // "test": anywhere in the piece; "example": in its names or path only (doc comments' "Examples" headings).
-  const match = word === TEST_WORD ? 'test OR tests' : '{names path_words} : (example OR examples)';
+  // "test", "spec": anywhere in the piece; "example": in its names or path only (doc comments' "Examples" headings).
+  const match = word === TEST_WORD ? 'test OR tests' : word === SPEC_WORD ? 'spec OR specs' : '{names path_words} : (example OR examples)';
   const rows = await db.all<{ language: string; parent: string | null }>(
     `SELECT c.language AS language, c.parent AS parent FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid WHERE chunks_fts MATCH ? AND c.kind = 'code'`,
     [match],

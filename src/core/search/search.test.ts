@@ -13,7 +13,7 @@ import { ExactIndex } from '../vector/exact.ts';
 import { sha256HexSync } from '../hash/hash.ts';
 import { VECTOR_MIN_SCORE } from '../config.ts';
 import { writeChunkedFiles } from './test-store.ts';
-import { TEST_WORD } from '../text/file-kind.ts';
+import { SPEC_WORD, TEST_WORD } from '../text/file-kind.ts';
 import { Searcher, reFuse } from './search.ts';
 import type { SearchResult } from '../types.ts';
 
@@ -416,6 +416,36 @@ describe("a test runner's test words", () => {
         const { codeNamedBy, KeywordCache } = await import('./bm25.ts');
         expect(await codeNamedBy(s.db, [TEST_WORD]), `a test runner: ${isRunner}`).toBe(isRunner);
         expect(await codeNamedBy(s.db, [TEST_WORD], new KeywordCache().use(1)), `a test runner: ${isRunner}`).toBe(isRunner);
+      });
+    }
+  }, 60_000);
+});
+
+describe("a spec framework's spec files", () => {
+  // RSpec's code handles spec files (it loads them, suggests one for a mistyped path) and writes
+  // "spec" throughout; elsewhere "a spec file" is a test.
+  const files = (isFramework: boolean): Record<string, string> => {
+    const out: Record<string, string> = {
+      'lib/runner/did_you_mean.rb': "module Runner\n  # Suggest a similarly named spec file when the path given does not exist.\n  class DidYouMean\n    def call(path)\n      candidates.min_by { |c| distance(c, path) }\n    end\n  end\nend\n",
+      'spec/runner/did_you_mean_spec.rb': "describe Runner::DidYouMean do\n  it 'suggests a similarly named spec file when the path does not exist' do\n    expect(subject.call('spec/a_spec.rb')).to eq 'spec/b_spec.rb'\n  end\nend\n",
+    };
+    for (let i = 0; i < 6; i++) out[`lib/runner/part${i}.rb`] = isFramework
+      ? `module Runner\n  # Load the spec files of group ${i}.\n  class SpecLoader${i}\n    def load_specs(spec_paths)\n      spec_paths.each { |f| load f }\n    end\n  end\nend\n`
+      : `module Runner\n  # Render page ${i}.\n  class Render${i}\n    def draw(page)\n      page.paint\n    end\n  end\nend\n`;
+    return out;
+  };
+
+  it('ask for code where the code is about specs, for tests elsewhere; "specs for …" asks for tests in both', async () => {
+    for (const isFramework of [true, false]) {
+      await withFiles(files(isFramework), async (s) => {
+        const searcher = new Searcher(s);
+        const res = await searcher.search('where does it suggest a similarly named spec file when the path does not exist', { mode: 'bm25', limit: 5 });
+        expect(res.results[0]?.path, `a spec framework: ${isFramework}`).toBe(isFramework ? 'lib/runner/did_you_mean.rb' : 'spec/runner/did_you_mean_spec.rb');
+        const specs = await searcher.search('specs for suggesting a similarly named file', { mode: 'bm25', limit: 5 });
+        expect(specs.results[0]?.path, `a spec framework: ${isFramework}`).toBe('spec/runner/did_you_mean_spec.rb');
+        const { codeNamedBy } = await import('./bm25.ts');
+        expect(await codeNamedBy(s.db, [SPEC_WORD]), `a spec framework: ${isFramework}`).toBe(isFramework);
+        expect(await codeNamedBy(s.db, ['specs']), `a spec framework: ${isFramework}`).toBe(isFramework);
       });
     }
   }, 60_000);

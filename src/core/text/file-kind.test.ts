@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EXAMPLE_WORD, TEST_WORD, codeNamedByPaths, codebaseExampleWords, codebaseTestWords, fileKind, intentOfQuery, parseFileKind, parseIntent, pieceKind, softTestWords } from './file-kind.ts';
+import { EXAMPLE_WORD, SPEC_WORD, TEST_WORD, codeNamedByPaths, codebaseExampleWords, codebaseTestWords, fileKind, intentOfQuery, parseFileKind, parseIntent, pieceKind, softTestWords } from './file-kind.ts';
 
 describe('fileKind', () => {
   it.each([
@@ -96,6 +96,17 @@ describe('intent', () => {
     expect(codebaseTestWords('run the tests that failed last time first')).toEqual([TEST_WORD]);
     expect(codebaseTestWords('test helpers that build a server')).toEqual([]);
     expect(codebaseTestWords('where the router is handled')).toEqual([]);
+    // "spec file(s)" alone: SPEC_WORD (code about specs or about tests handles them); with other test words, TEST_WORD.
+    expect(codebaseTestWords('suggest a similarly named spec file when the path does not exist')).toEqual([SPEC_WORD]);
+    expect(codebaseTestWords('loading spec files, then running the example groups')).toEqual([SPEC_WORD]);
+    expect(codebaseTestWords('loading spec files and skipped tests')).toEqual([TEST_WORD]);
+    expect(codebaseTestWords('the smallest subset of specs that reproduces a failure')).toEqual(['specs']);
+    // Specs asked for by what they test, as tests are: tests wherever.
+    expect(codebaseTestWords('specs for the memoized helpers let and subject')).toEqual([]);
+    expect(codebaseTestWords('spec files for the parser')).toEqual([]);
+    expect(intentOfQuery('suggest a similarly named spec file', false)).toBe('test');
+    expect(intentOfQuery('suggest a similarly named spec file', false, [SPEC_WORD])).toBe('code');
+    expect(codeNamedByPaths(['lib/rspec/core/runner.rb'], [SPEC_WORD], () => 'code')).toBe(false);
     expect(intentOfQuery('split test files across several CI machines', false)).toBe('test');
     expect(intentOfQuery('split test files across several CI machines', false, [TEST_WORD])).toBe('code');
     expect(intentOfQuery('skipped tests and their hooks, with an example', false, [TEST_WORD])).toBe('example');

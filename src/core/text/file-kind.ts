@@ -212,7 +212,7 @@ export function pieceKind(kind: FileKind, language: string, parent: string | nul
 /**
  * Test words: they ask for tests, except in a codebase whose own code is about tests (a test
  * runner, a mocking library: TEST_WORD), where "test files", "skipped tests" and "a
- * test's hooks" name what its code handles.
+ * test's hooks" name what its code handles; "spec files" too where the code is about specs (SPEC_WORD).
  */
 const TEST_ONLY_WORDS = /\b(tests?|testing|tested|unit[- ]?tests?|spec files?|test[- ]?cases?)\b/i;
 /**
@@ -220,13 +220,23 @@ const TEST_ONLY_WORDS = /\b(tests?|testing|tested|unit[- ]?tests?|spec files?|te
  * parser", "integration tests that check retries"): tests even in a test runner's code, whose own
  * words are "test files", "failing tests", "the tests that failed last time".
  */
-const TESTS_OF = /\b(?:(?:unit|integration|e2e|end-to-end|functional|regression)[- ]tests?\b|tests?\s+(?:for|of)\b)/i;
+const TESTS_OF = /\b(?:(?:unit|integration|e2e|end-to-end|functional|regression)[- ]tests?\b|(?:tests?|specs?|spec files?)\s+(?:for|of)\b)/i;
 /**
  * The word codeNamed is asked about for a question's test words (TEST_ONLY_WORDS): does this
  * codebase's code hold it as its own vocabulary (search/bm25.ts codeNamedBy: a share of its code
  * pieces, config.ts TEST_WORD_CODE_SHARE)? A walk's paths cannot tell (codeNamedByPaths: no).
  */
 export const TEST_WORD = 'test';
+/**
+ * The word codeNamed is asked about for a question whose only test words are "spec file(s)", and
+ * for its "specs": RSpec's code and javapoet's (`TypeSpec`, `MethodSpec`) write "spec" in a third
+ * to a half of their pieces, where "loading spec files" or "the smallest subset of specs" name
+ * what the code handles. Judged like TEST_WORD, by the share of code pieces that hold it (a test
+ * runner's code, about tests, handles spec files too: mocha).
+ */
+export const SPEC_WORD = 'spec';
+/** "spec file(s)", the test-only words SPEC_WORD stands for. */
+const SPEC_FILES = /^spec files?$/i;
 /**
  * The word codeNamed is asked about for a question's "example(s)": RSpec calls a test an example
  * (`Example`, `ExampleGroup`, `example_status_persister.rb`), so "pending examples" and "the
@@ -276,9 +286,12 @@ function softWordsIn(text: string): string[] {
  */
 export function codebaseTestWords(query: string): string[] {
   const text = query.replace(FOR_TESTS, ' ');
+  // "tests for …", "specs of …": tests wherever they are asked for so.
+  if (TESTS_OF.test(text)) return [];
   if (!TEST_ONLY_WORDS.test(text)) return softWordsIn(text);
-  if (TESTS_OF.test(text) || text.search(TEST_HELPERS) >= 0) return [];
-  return [TEST_WORD, ...softWordsIn(text)];
+  if (text.search(TEST_HELPERS) >= 0) return [];
+  const only = [...text.matchAll(new RegExp(TEST_ONLY_WORDS.source, 'gi'))].map((m) => m[0]);
+  return [only.every((w) => SPEC_FILES.test(w)) ? SPEC_WORD : TEST_WORD, ...softWordsIn(text)];
 }
 
 /**
@@ -377,7 +390,7 @@ export function intentOfQuery(query: string, namesCode: boolean, codeWords?: rea
   if (namesCode) return 'code';
   let text = query.replace(FOR_TESTS, ' ').replace(CONFIG_AS_CODE, ' $2').replace(CONFIG_FILE_ACTED_ON, (_m, a, b, c) => ` ${a ?? b ?? c} `);
   if (codeWords?.length) text = text.replace(SOFT_TEST_WORDS, (w) => (codeWords.includes(w.toLowerCase()) ? ' ' : w));
-  if (codeWords?.includes(TEST_WORD)) text = text.replace(new RegExp(TEST_ONLY_WORDS.source, 'gi'), ' ');
+  if (codeWords?.includes(TEST_WORD) || codeWords?.includes(SPEC_WORD)) text = text.replace(new RegExp(TEST_ONLY_WORDS.source, 'gi'), ' ');
   if (codeWords?.includes(EXAMPLE_WORD)) text = text.replace(EXAMPLE_WORDS, ' ');
   const forTests = text.replace(TEST_HELPERS, ' helpers ');
   const helpers = forTests !== text;
@@ -412,7 +425,7 @@ export function pathWordForms(word: string): string[] {
  */
 export function codeNamedByPaths(paths: Iterable<string>, words: readonly string[], kindOf: (path: string) => FileKind): boolean {
   const list = [...paths];
-  if (words.includes(TEST_WORD) || words.includes(EXAMPLE_WORD)) return false;
+  if (words.includes(TEST_WORD) || words.includes(EXAMPLE_WORD) || words.includes(SPEC_WORD)) return false;
   return words.length > 0 && words.every((w) => {
     const forms = new Set(pathWordForms(w));
     return list.some((p) => splitIdentifier(p).some((part) => forms.has(part.toLowerCase())) && kindOf(p) === 'code');
