@@ -136,6 +136,13 @@ describe('intent', () => {
     expect(intentOfQuery('reloading when the config file changes', false)).toBe('code');
     expect(intentOfQuery('supported config file formats and their encoders', false)).toBe('code');
     expect(intentOfQuery('the config file parser', false)).toBe('code');
+    // A verb's base form and up to four words before the file; a file things come from or go into.
+    expect(intentOfQuery('search several directories for a config file with any supported extension', false)).toBe('code');
+    expect(intentOfQuery('look for the config file by walking up from the current directory', false)).toBe('code');
+    expect(intentOfQuery('upgrade an old phpunit.xml configuration file to the current schema', false)).toBe('code');
+    expect(intentOfQuery('how settings are combined from the config file and environment variables', false)).toBe('code');
+    expect(intentOfQuery('which settings file configures the port', false)).toBe('config');
+    expect(intentOfQuery('add a new rule to the config file', false)).toBe('config');
     expect(intentOfQuery('where are the config files', false)).toBe('config');
     expect(intentOfQuery('config files for the linter', false)).toBe('config');
     expect(intentOfQuery('existing config files', false)).toBe('config');

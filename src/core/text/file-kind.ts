@@ -364,16 +364,17 @@ export function asksForDeclarations(query: string): boolean {
 }
 
 /**
- * A configuration file that the question's code acts on or is made of: the object of a verb
- * ("watching the config file for changes", "loads settings files from the search paths",
- * "handling a missing config file"), its subject ("where is the config file read", "reloading when
+ * A configuration file that the question's code acts on or is made of: the object of a verb, up
+ * to four words after it ("watching the config file for changes", "loads settings files from the
+ * search paths", "handling a missing config file", "search several directories for a config
+ * file"), a file things come from or go into ("settings combined from the config file"), its subject ("where is the config file read", "reloading when
  * the config file changes") or before a code noun ("the config file parser",
  * "config file formats and their encoders"). The question asks for the code that reads, watches
  * or writes it; "the config files", "where are the config files", "config files for the linter"
  * still ask for configuration. Words ending in -ing that describe the file rather than act on it
  * (`existing`, `missing`, `matching`) are no verb.
  */
-const CONFIG_FILE_ACTED_ON = /\b(?!(?:existing|missing|following|remaining|corresponding|matching|pending|incoming|outgoing|upcoming|leading|trailing|containing|nothing|something|anything|everything)\b)(?:[a-z]{2,}ing|reads?|loads?|reloads?|watch(?:es)?|parses?|writes?|finds?|locates?|searches|saves?|opens?|merges?|validates?|generates?|creates?|detects?|discovers?|resolves?)\s+(?:[\w'-]+\s+){0,2}(?:config|configuration|settings)\s+(files?)\b|\b(?:config|configuration|settings)\s+(files?)(?=(?:\s+[\w'-]+){0,2}\s+(?:read|loaded|reloaded|parsed|watched|written|saved|opened|merged|validated|found|located|searched|created|generated|changes|changed|modified)\b)|\b(?:config|configuration|settings)\s+(files?)(?=\s+(?:parsers?|parsing|loaders?|loading|readers?|reading|writers?|writing|watch(?:ers?|ing)?|formats?|paths?|lookups?|discovery|search(?:ing)?|handling|support|encoders?|decoders?)\b)/gi;
+const CONFIG_FILE_ACTED_ON = /\b(?!(?:existing|missing|following|remaining|corresponding|matching|pending|incoming|outgoing|upcoming|leading|trailing|containing|nothing|something|anything|everything)\b)(?:[a-z]{2,}ing|reads?|loads?|reloads?|watch(?:es)?|parses?|writes?|finds?|locates?|search(?:es)?|looks?\s+(?:up|for)|saves?|opens?|merges?|validates?|generates?|creates?|detects?|discovers?|resolves?|upgrades?|migrates?|converts?)\s+(?:[\w.'-]+\s+){0,4}(?:config|configuration|settings)\s+(files?)\b|\b(?:from|into)\s+(?:(?:the|a|an|its|their|each|every)\s+)?(?:[\w.'-]+\s+)?(?:config|configuration|settings)\s+(files?)\b|\b(?:config|configuration|settings)\s+(files?)(?=(?:\s+[\w'-]+){0,2}\s+(?:read|loaded|reloaded|parsed|watched|written|saved|opened|merged|validated|found|located|searched|created|generated|changes|changed|modified)\b)|\b(?:config|configuration|settings)\s+(files?)(?=\s+(?:parsers?|parsing|loaders?|loading|readers?|reading|writers?|writing|watch(?:ers?|ing)?|formats?|paths?|lookups?|discovery|search(?:ing)?|handling|support|encoders?|decoders?)\b)/gi;
 
 /**
  * The intent a query's words express, else 'code'. `namesCode`: the query is a name lookup (one
@@ -388,7 +389,7 @@ const CONFIG_FILE_ACTED_ON = /\b(?!(?:existing|missing|following|remaining|corre
  */
 export function intentOfQuery(query: string, namesCode: boolean, codeWords?: readonly string[]): SearchIntent {
   if (namesCode) return 'code';
-  let text = query.replace(FOR_TESTS, ' ').replace(CONFIG_AS_CODE, ' $2').replace(CONFIG_FILE_ACTED_ON, (_m, a, b, c) => ` ${a ?? b ?? c} `);
+  let text = query.replace(FOR_TESTS, ' ').replace(CONFIG_AS_CODE, ' $2').replace(CONFIG_FILE_ACTED_ON, (_m, a, b, c, d) => ` ${a ?? b ?? c ?? d} `);
   if (codeWords?.length) text = text.replace(SOFT_TEST_WORDS, (w) => (codeWords.includes(w.toLowerCase()) ? ' ' : w));
   if (codeWords?.includes(TEST_WORD) || codeWords?.includes(SPEC_WORD)) text = text.replace(new RegExp(TEST_ONLY_WORDS.source, 'gi'), ' ');
   if (codeWords?.includes(EXAMPLE_WORD)) text = text.replace(EXAMPLE_WORDS, ' ');
