@@ -144,6 +144,10 @@ describe('intent', () => {
     expect(intentOfQuery('which settings file configures the port', false)).toBe('config');
     expect(intentOfQuery('add a new rule to the config file', false)).toBe('config');
     expect(intentOfQuery('where are the config files', false)).toBe('config');
+    // "test" as the verb check.
+    expect(intentOfQuery('reclaim connections and ping to test if a connection is still alive', false)).toBe('code');
+    expect(intentOfQuery('Context.Get() does not need to test whether Keys is nil', false)).toBe('code');
+    expect(intentOfQuery('tests that check whether a connection is still alive', false)).toBe('test');
     expect(intentOfQuery('config files for the linter', false)).toBe('config');
     expect(intentOfQuery('existing config files', false)).toBe('config');
     expect(intentOfQuery('config file', false)).toBe('config');

@@ -325,9 +325,11 @@ const CONFIG_NAME_WORDS = 3;
  * the answer is a helper the library ships for tests, not a test. And the thing a test tests
  * ("the constructor of the tested object", "the class under test"): the answer is code. So is
  * what a way of testing is made of ("shortest paths for model based testing", "property-based
- * testing generators"): the library's code for it (xstate's `graph/shortestPaths.ts`).
+ * testing generators"): the library's code for it (xstate's `graph/shortestPaths.ts`). And "test"
+ * as the verb check ("ping to test if a connection is still alive", "does not need to test whether
+ * Keys is nil"): the code that checks.
  */
-const FOR_TESTS = /\b(?:(?:in|for|during|within|so(?:\s+that)?)\s+(?:unit |e2e |integration |end-to-end )?(?:tests|testing)|(?:the|a|an|its)\s+tested|under\s+test|[a-z]+[- ](?:based|driven)\s+testing)\b/gi;
+const FOR_TESTS = /\b(?:(?:in|for|during|within|so(?:\s+that)?)\s+(?:unit |e2e |integration |end-to-end )?(?:tests|testing)|(?:the|a|an|its)\s+tested|under\s+test|[a-z]+[- ](?:based|driven)\s+testing|(?:tests?|testing)(?=\s+(?:if|whether)\b))\b/gi;
 
 /**
  * A configuration word naming a piece of code: "use official Config type for options", "the
