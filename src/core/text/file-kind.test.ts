@@ -144,6 +144,8 @@ describe('intent', () => {
     expect(intentOfQuery('which settings file configures the port', false)).toBe('config');
     expect(intentOfQuery('add a new rule to the config file', false)).toBe('config');
     expect(intentOfQuery('where are the config files', false)).toBe('config');
+    expect(intentOfQuery('design proposal for adding structured logging support', false)).toBe('docs');
+    expect(intentOfQuery('error responses formatted as RFC 9457 problem details JSON', false)).toBe('code');
     // "test" as the verb check.
     expect(intentOfQuery('reclaim connections and ping to test if a connection is still alive', false)).toBe('code');
     expect(intentOfQuery('Context.Get() does not need to test whether Keys is nil', false)).toBe('code');

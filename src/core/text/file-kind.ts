@@ -260,7 +260,7 @@ const SOFT_TEST_WORDS = /\b(specs|fixtures?|mocks?)\b/gi;
 const INTENT_WORDS: ReadonlyArray<[RegExp, SearchIntent]> = [
   [new RegExp(`${TEST_ONLY_WORDS.source}|${SOFT_TEST_WORDS.source}`, 'i'), 'test'],
   [/\b(examples?|samples?|demos?|usage example)\b/i, 'example'],
-  [/\b(docs?|documentation|documented|readme|changelog|guide|tutorial|manual)\b/i, 'docs'],
+  [/\b(docs?|documentation|documented|readme|changelog|guide|tutorial|manual|design\s+(?:proposals?|documents?))\b/i, 'docs'],
 ];
 
 /**
