@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EXAMPLE_WORD, SPEC_WORD, TEST_WORD, codeNamedByPaths, codebaseExampleWords, codebaseTestWords, fileKind, intentOfQuery, parseFileKind, parseIntent, pieceKind, softTestWords } from './file-kind.ts';
+import { EXAMPLE_WORD, SPEC_WORD, TEST_WORD, codeNamedByPaths, codebaseExampleWords, codebaseTestWords, fileKind, intentOfQuery, parseFileKind, parseIntent, pieceKind, queryIntent, softTestWords } from './file-kind.ts';
 
 describe('fileKind', () => {
   it.each([
@@ -187,5 +187,23 @@ describe('intent', () => {
     expect(pieceKind('code', 'rust', null)).toBe('code');
     expect(pieceKind('code', 'python', 'tests')).toBe('code');
     expect(pieceKind('docs', 'rust', 'tests')).toBe('docs');
+  });
+});
+
+describe('queryIntent', () => {
+  const q = 'loading spec files, and running all example groups with the reporter';
+  it("judges a codebase's test words, then the example words they leave (RSpec's code holds both)", async () => {
+    const asked: string[][] = [];
+    const rspec = async (words: string[]) => (asked.push(words), true);
+    expect(await queryIntent(q, false, rspec)).toBe('code');
+    expect(asked).toEqual([[SPEC_WORD], [EXAMPLE_WORD]]);
+    // Code that holds the spec words only: its example groups are examples.
+    expect(await queryIntent(q, false, async (w) => w.includes(SPEC_WORD))).toBe('example');
+    // Neither: spec files are tests.
+    expect(await queryIntent(q, false, async () => false)).toBe('test');
+    // One round when the words leave no other intent to judge.
+    const once: string[][] = [];
+    expect(await queryIntent('split test files across several CI machines', false, async (w) => (once.push(w), true))).toBe('code');
+    expect(once).toEqual([[TEST_WORD]]);
   });
 });

@@ -410,9 +410,18 @@ export function intentOfQuery(query: string, namesCode: boolean, codeWords?: rea
  * first answer stores ahead of the first index (cli/mcp-disk.ts filesHoldingMost).
  */
 export async function queryIntent(query: string, namesCode: boolean, codeNamed: (words: string[]) => boolean | Promise<boolean>): Promise<SearchIntent> {
-  const intent = intentOfQuery(query, namesCode);
-  const words = intent === 'test' ? codebaseTestWords(query) : intent === 'example' ? codebaseExampleWords(query) : [];
-  return words.length && (await codeNamed(words)) ? intentOfQuery(query, namesCode, words) : intent;
+  let intent = intentOfQuery(query, namesCode);
+  let words: string[] = [];
+  // Twice at most: the test words a codebase's code holds may leave its example words to judge
+  // (RSpec's "loading spec files and running all example groups"), or the other way round.
+  for (let round = 0; round < 2; round++) {
+    const asked = intent === 'test' ? codebaseTestWords(query) : intent === 'example' ? codebaseExampleWords(query) : [];
+    const more = asked.filter((w) => !words.includes(w));
+    if (!more.length || !(await codeNamed(more))) return intent;
+    words = [...words, ...more];
+    intent = intentOfQuery(query, namesCode, words);
+  }
+  return intent;
 }
 
 /** A soft test word and its singular or plural (`mock` → mocks, `specs` → spec): the path words codeNamedBy and codeNamedByPaths look for. */
