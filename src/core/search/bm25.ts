@@ -462,7 +462,9 @@ async function namedFileCandidates(db: Queryable, query: ProcessedQuery, where: 
  * Does this codebase name code with every one of `words` (text/file-kind.ts codebaseTestWords): a
  * file or folder of code whose path holds the word or its singular / plural (`retrofit-mock/…`,
  * `community/specs.lua`; one FTS lookup in the path words per word, stopping at the first code
- * row), and for TEST_WORD and EXAMPLE_WORD a share of its code pieces (codeWordShare).
+ * row), and for TEST_WORD and EXAMPLE_WORD a share of its code pieces (codeWordShare); SPEC_WORD
+ * ("spec files") where the code is about tests or about specs (the share of pieces holding "test",
+ * or "spec"), and "specs" by its path or that share of "spec".
  */
 export async function codeNamedBy(db: Queryable, words: readonly string[], cache?: KeywordCache): Promise<boolean> {
   // A test runner's own words: a share of its code (once per generation when there is a cache).
@@ -493,17 +495,18 @@ export async function codeNamedBy(db: Queryable, words: readonly string[], cache
   return words.length > 0;
 }
 
+/** The words codeWordShare counts. */
+type ShareWord = typeof TEST_WORD | typeof EXAMPLE_WORD | typeof SPEC_WORD;
+
 /**
- * The share of this codebase's code pieces that hold "test" or "tests", or whose names or path
- * hold "example(s)" (a Rust inline test module's pieces are tests: text/file-kind.ts pieceKind).
+ * The share of this codebase's code pieces that hold "test" or "tests" ("spec" or "specs"), or
+ * whose names or path hold "example(s)" (a Rust inline test module's pieces are tests:
+ * text/file-kind.ts pieceKind).
  * A test runner writes "test" in a third of its code (vitest 32%; mockito 18% in session 18, 10%
  * once its `src/testFixtures/` counted as tests in session 19); the 77 other codebases of the
  * repository eval and the session-18 fresh sets in at most 11% (okhttp, with its mock web server and
  * test support libraries), most under 5%. Counted once per index generation (KeywordCache).
  */
-/** The words codeWordShare counts. */
-type ShareWord = typeof TEST_WORD | typeof EXAMPLE_WORD | typeof SPEC_WORD;
-
 export async function codeWordShare(db: Queryable, word: ShareWord): Promise<number> {
   const code = (await db.get<{ n: number }>(`SELECT count(*) AS n FROM chunks WHERE kind = 'code'`))?.n ?? 0;
   if (!code) return 0;

@@ -369,8 +369,8 @@ export function asksForDeclarations(query: string): boolean {
  * A configuration file that the question's code acts on or is made of: the object of a verb, up
  * to four words after it ("watching the config file for changes", "loads settings files from the
  * search paths", "handling a missing config file", "search several directories for a config
- * file"), a file things come from or go into ("settings combined from the config file"), its subject ("where is the config file read", "reloading when
- * the config file changes") or before a code noun ("the config file parser",
+ * file"), a file things come from or go into ("settings combined from the config file"), its
+ * subject ("where is the config file read", "reloading when the config file changes") or before a code noun ("the config file parser",
  * "config file formats and their encoders"). The question asks for the code that reads, watches
  * or writes it; "the config files", "where are the config files", "config files for the linter"
  * still ask for configuration. Words ending in -ing that describe the file rather than act on it
