@@ -49,6 +49,15 @@ describe('qualified names', () => {
     expect(tier('Widget.render', row('render', 'Canvas', 'src/canvas.py', 'method'))).toBeCloseTo(QUALIFIED_TIERS.elsewhere);
     expect(tier('self.render', row('render', 'Canvas', 'src/canvas.py', 'method'))).toBeCloseTo(QUALIFIED_TIERS.elsewhere);
   });
+  it("a qualifier of a module's initials (`O.`, `RTE.`, Haskell's `M.`) is in the file of those initials", () => {
+    expect(tier('O.fromNullable', row('fromNullable', null, 'src/Option.ts', 'function'))).toBeCloseTo(DEFINITION_TIERS.exactCaseHead * QUALIFIED_TIERS.inPath);
+    expect(tier('O.fromNullable', row('fromNullable', null, 'src/TaskOption.ts', 'function'))).toBeCloseTo(DEFINITION_TIERS.exactCaseHead * QUALIFIED_TIERS.elsewhere);
+    expect(tier('RTE.asks', row('asks', null, 'src/ReaderTaskEither.ts', 'function'))).toBeCloseTo(DEFINITION_TIERS.exactCaseHead * QUALIFIED_TIERS.inPath);
+    expect(tier('RTE.asks', row('asks', null, 'src/StateReaderTaskEither.ts', 'function'))).toBeCloseTo(DEFINITION_TIERS.exactCaseHead * QUALIFIED_TIERS.elsewhere);
+    expect(tier('M.insert', row('insert', null, 'src/Data/Map.hs', 'function'))).toBeCloseTo(DEFINITION_TIERS.exactCaseHead * QUALIFIED_TIERS.inPath);
+    // Lower case is a name of its own, not initials (`o.x` in `src/Option.ts`).
+    expect(tier('o.fromNullable', row('fromNullable', null, 'src/Option.ts', 'function'))).toBeCloseTo(DEFINITION_TIERS.exactCaseHead * QUALIFIED_TIERS.elsewhere);
+  });
   it('a Go package-qualified function finds the function in that package folder', () => {
     expect(tier('http.NewRequest', row('NewRequest', null, 'src/net/http/request.go', 'function'))).toBeCloseTo(QUALIFIED_TIERS.inPath);
   });

@@ -24,6 +24,7 @@
  */
 import type { ProcessedQuery, SymbolTarget } from './query-types.ts';
 import { fileKind, isProseLanguage } from '../text/file-kind.ts';
+import { splitIdentifier } from '../text/identifiers.ts';
 import { DECLARATION_OTHER_KIND, DEFINITION_KIND_STEPS, DOCS_HEADING_TIER, DEFINITION_SIZE_LINES, DEFINITION_SIZE_STEP, DEFINITION_TIERS, MAX_SYMBOL_TARGETS, LOOKUP_OWNER_TIER, QUALIFIED_TIERS } from '../config.ts';
 
 /** The separators of a qualified name (`Foo::bar`, `a->b`, `Foo.bar`, `Foo#bar`). */
@@ -209,6 +210,19 @@ function pathWordsOf(path: string): Set<string> {
 }
 
 /**
+ * A qualifier that abbreviates a module by its initials, as a qualified import names it: fp-ts's
+ * `O.fromNullable` (`import * as O from './Option'`), `RTE.asks` (ReaderTaskEither), Haskell's
+ * `M.insert` (Data.Map), `BS.readFile` (Data.ByteString).
+ */
+const INITIALS_RE = /^[A-Z]{1,5}$/;
+
+/** The initials of a file name's words, upper case: `ReaderTaskEither.ts` → `RTE`, `Map.hs` → `M`. */
+function initialsOf(path: string): string {
+  const stem = path.slice(path.lastIndexOf('/') + 1).replace(/\.[^.]*$/, '');
+  return splitIdentifier(stem).map((p) => p[0]!.toUpperCase()).join('');
+}
+
+/**
  * How well a row's place fits a qualified target (1: its parent is the last qualifier; lower:
  * QUALIFIED_TIERS), 0 when the target has a parent and the row cannot be it.
  */
@@ -227,7 +241,8 @@ function qualifiedScope(t: SymbolTarget, row: SymbolRow): number {
   if (row.path) {
     const words = pathWordsOf(row.path);
     const snake = (q: string) => q.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
-    if (t.qualifiers.some((q) => words.has(q.toLowerCase()) || words.has(snake(q)))) return QUALIFIED_TIERS.inPath * member;
+    const initials = initialsOf(row.path);
+    if (t.qualifiers.some((q) => words.has(q.toLowerCase()) || words.has(snake(q)) || (INITIALS_RE.test(q) && q === initials))) return QUALIFIED_TIERS.inPath * member;
   }
   return QUALIFIED_TIERS.elsewhere * member;
 }
