@@ -450,27 +450,32 @@ function maskCAnnotationLines(text: string): string {
   });
 }
 
-const RUBY_MODULE = /^([ \t]*)module[ \t]+((?:::)?[A-Z]\w*(?:::[A-Z]\w*)*)/gm;
+/** A module line, or a constant assigned (`Worker = Job`, `Point = Struct.new(:x, :y)`, `VERSION = "1.0"`): not `==`, `=~`, `=>`. */
+const RUBY_MODULE_OR_CONSTANT = /^([ \t]*)(?:module[ \t]+((?:::)?[A-Z]\w*(?:::[A-Z]\w*)*)|([A-Z]\w*)[ \t]*=(?![=~>]))/gm;
 
 /**
- * Ruby modules: a module is a namespace of its members and a definition of its own name
- * (`module MultiRoute`, `module Sinatra` reopened in every file of a gem, `module
+ * Ruby modules and constants. A module is a namespace of its members and a definition of its own
+ * name (`module MultiRoute`, `module Sinatra` reopened in every file of a gem, `module
  * Rack::Protection`). Each is listed by its name and by its qualified name (`Sinatra::Helpers`:
  * the modules it is written inside, read from indentation, which Ruby code keeps), so a lookup
- * of `Sinatra::Helpers` finds base.rb's `module Helpers`, not `RespondWith::Helpers`.
+ * of `Sinatra::Helpers` finds base.rb's `module Helpers`, not `RespondWith::Helpers`. A constant
+ * assigned at a module's or class's level defines its name the same way (sidekiq's `Worker =
+ * Job` is `Sidekiq::Worker`; a `Struct.new` or `Class.new` value is a class): the parse names
+ * only methods, classes and modules. A constant is qualified by the modules around it (a class
+ * between them is not tracked).
  */
 export function rubyModules(text: string): ConstantDef[] {
   const out: ConstantDef[] = [];
-  if (!text.includes('module')) return out;
+  if (!text.includes('module') && !/^[ \t]*[A-Z]\w*[ \t]*=/m.test(text)) return out;
   const open: Array<{ indent: number; name: string }> = [];
-  for (const m of text.matchAll(RUBY_MODULE)) {
+  for (const m of text.matchAll(RUBY_MODULE_OR_CONSTANT)) {
     const indent = m[1]!.replace(/\t/g, '  ').length;
     while (open.length && open[open.length - 1]!.indent >= indent) open.pop();
-    const written = m[2]!.replace(/^::/, '');
+    const written = (m[2] ?? m[3]!).replace(/^::/, '');
     const qualified = [...open.map((o) => o.name), written].join('::');
     const last = written.slice(written.lastIndexOf(':') + 1);
     for (const name of new Set([last, written, qualified])) out.push({ name, lineStart: m.index! });
-    open.push({ indent, name: written });
+    if (m[2]) open.push({ indent, name: written });
   }
   return out;
 }

@@ -356,11 +356,19 @@ describe('C++ macros around a definition do not rename it (issue 35)', () => {
 });
 
 describe('Ruby modules define their names (issue 35)', () => {
+  it('a constant assigned at a module level defines its name, qualified by the modules around it', async () => {
+    const src = ['module Sidekiq', '  # Sidekiq::Job is the new name.', '  Worker = Job', '', '  Point = Struct.new(:x, :y)', '  def self.same?(a, b)', '    a == b', '  end', 'end', ''].join('\n');
+    const chunks = await chunkParsed('lib/sidekiq/worker_compatibility_alias.rb', src);
+    const defines = chunks.flatMap((c) => c.defines ?? []);
+    expect(defines).toEqual(['Sidekiq', 'Worker', 'Sidekiq::Worker', 'Point', 'Sidekiq::Point']);
+    // A comparison is no assignment.
+    expect(defines).not.toContain('a');
+  });
   it('a module, reopened or nested or scoped, is listed (also qualified) in the defines of the chunk holding its line', async () => {
     const src = ['require "x"', '', 'module Sinatra', '  # doc', '  module MultiRoute', '    def head(path, opts = {}, &block)', '      route(:HEAD, path, opts, &block)', '    end', '  end', '  register MultiRoute', 'end', 'module Rack::Protection', '  X = 1', 'end', ''].join('\n');
     const chunks = await chunkParsed('lib/sinatra/multi_route.rb', src);
     const defines = chunks.flatMap((c) => c.defines ?? []);
-    expect(defines).toEqual(['Sinatra', 'MultiRoute', 'Sinatra::MultiRoute', 'Protection', 'Rack::Protection']);
+    expect(defines).toEqual(['Sinatra', 'MultiRoute', 'Sinatra::MultiRoute', 'Protection', 'Rack::Protection', 'X', 'Rack::Protection::X']);
     expect(chunks.find((c) => c.defines?.includes('MultiRoute'))!.startLine).toBeLessThanOrEqual(5);
     expect(find(chunks, 'head')).toMatchObject({ parent: 'MultiRoute' });
   });

@@ -451,6 +451,12 @@ export const MIGRATIONS: readonly string[] = [
   UPDATE files SET hash = '', mtime = -1 WHERE language IN ('haskell', 'python', 'ruby');
   UPDATE chunks SET kind = sift_file_kind(path, language) WHERE kind <> sift_file_kind(path, language);
   `,
+  // 26 (issue 35): a Ruby constant assigned at a module's or class's level (`Worker = Job`,
+  // `Point = Struct.new(:x, :y)`) defines its name, qualified by its modules (chunk/languages.ts
+  // rubyModules): Ruby files are re-chunked on the next run.
+  `
+  UPDATE files SET hash = '', mtime = -1 WHERE language = 'ruby';
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -467,7 +473,7 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
  * index`, docs/performance.md "Session 29"). A new migration needs no change here: it runs after the snapshot (SNAPSHOT_VERSION is
  * the version the snapshot stands for, not SCHEMA_VERSION).
  */
-export const SNAPSHOT_VERSION = 25;
+export const SNAPSHOT_VERSION = 26;
 export const SNAPSHOT = `
   CREATE TABLE files (
     path TEXT PRIMARY KEY,
