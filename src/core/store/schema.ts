@@ -469,7 +469,7 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
  * rows of every table included. The migrations after the last that changed the schema (11) only
  * rewrite rows (files to chunk again, kinds judged again, FTS5's totals recounted), which a new
  * database does not have: the snapshot stands for them too, so a new index runs this one script
- * and no migration (14 scripts fewer: a new file's Store.open 27–30 → 18–23 ms in a cold `sift
+ * and no migration (14 scripts fewer when measured: a new file's Store.open 27–30 → 18–23 ms in a cold `sift
  * index`, docs/performance.md "Session 29"). A new migration needs no change here: it runs after the snapshot (SNAPSHOT_VERSION is
  * the version the snapshot stands for, not SCHEMA_VERSION).
  */
