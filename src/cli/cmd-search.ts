@@ -6,6 +6,7 @@ import { Searcher, type FullSearchResponse } from '../core/search/search.ts';
 import { foldedDefinitions, moreCounts, showsConstant } from '../core/search/results.ts';
 import type { IndexContext } from './context.ts';
 import type { OpenedVectors } from './vectors.ts';
+import type { ModelChoice } from './model.ts';
 import { NO_EMBEDDINGS, searchModelSpec } from './model-spec.ts';
 import { safeText } from './context.ts';
 import { classify, messageOf } from '../core/store/errors.ts';
@@ -51,16 +52,15 @@ async function prepare(ctx: IndexContext, o: { modelDir?: string; mode?: SearchM
       await ctx.store.close();
     },
   };
-  // The model's and the vectors' modules (the tokenizer, safetensors, the vector index) load
-  // only for a search that has a model to use: a keyword search starts without parsing them.
-  const spec = o.mode === 'bm25' ? null : await searchModelSpec({ modelDir: o.modelDir, store: ctx.store });
-  if (o.mode !== 'bm25' && !spec) note = `semantic search unavailable (${NO_EMBEDDINGS}); keyword results only`;
-  if (spec) {
-    const [{ loadSearchEmbedder }, { openVectorIndex }] = await Promise.all([import('./model.ts'), import('./vectors.ts')]);
-    const choice = await loadSearchEmbedder({ modelDir: o.modelDir, store: ctx.store });
+  if (o.mode !== 'bm25') {
+    // The model's and the vectors' modules (the tokenizer, safetensors, the vector index) load
+    // only for a search that has a model to use: a keyword search starts without parsing them.
+    const spec = await searchModelSpec({ modelDir: o.modelDir, store: ctx.store });
+    const choice: ModelChoice | { unavailable: string } = spec ? await (await import('./model.ts')).loadSearchModel(spec, ctx.store) : { unavailable: NO_EMBEDDINGS };
     if ('unavailable' in choice) {
       note = `semantic search unavailable (${choice.unavailable}); keyword results only`;
     } else {
+      const { openVectorIndex } = await import('./vectors.ts');
       let vectors: OpenedVectors | null = null;
       try {
         vectors = await openVectorIndex(ctx.store, ctx.paths, choice.embedder.info.key);

@@ -134,7 +134,6 @@ async function choose(spec: string, allowRemote: boolean, store: MetaStore, reco
   }
 }
 
-
 /** For `sift index`: pick and load a model (downloads allowed unless SIFT_OFFLINE=1), and record it. */
 export async function loadCliEmbedder(o: { modelDir?: string; store: MetaStore }): Promise<ModelChoice | { unavailable: string }> {
   const spec = specOf(o.modelDir) ?? (await o.store.getMeta(META.modelSpec)) ?? DEFAULT_MODEL_ID;
@@ -145,5 +144,10 @@ export async function loadCliEmbedder(o: { modelDir?: string; store: MetaStore }
 export async function loadSearchEmbedder(o: { modelDir?: string; store: MetaStore }): Promise<ModelChoice | { unavailable: string }> {
   const spec = await searchModelSpec(o);
   if (!spec) return { unavailable: NO_EMBEDDINGS };
-  return choose(spec, false, o.store, false);
+  return loadSearchModel(spec, o.store);
+}
+
+/** loadSearchEmbedder for a spec already known (model-spec.ts searchModelSpec): never downloads. */
+export function loadSearchModel(spec: string, store: MetaStore): Promise<ModelChoice | { unavailable: string }> {
+  return choose(spec, false, store, false);
 }

@@ -466,7 +466,6 @@ const RUBY_MODULE_OR_CONSTANT = /^([ \t]*)(?:module[ \t]+((?:::)?[A-Z]\w*(?:::[A
  */
 export function rubyModules(text: string): ConstantDef[] {
   const out: ConstantDef[] = [];
-  if (!text.includes('module') && !/^[ \t]*[A-Z]\w*[ \t]*=/m.test(text)) return out;
   const open: Array<{ indent: number; name: string }> = [];
   for (const m of text.matchAll(RUBY_MODULE_OR_CONSTANT)) {
     const indent = m[1]!.replace(/\t/g, '  ').length;

@@ -372,8 +372,13 @@ async function codeCandidates(db: Queryable, query: ProcessedQuery, where: strin
   let code = 0;
   for (const r of rows) if (fileKind(r.path, r.language) === 'code') code++;
   if (code >= rows.length * CODE_CANDIDATES.minShare) return [];
+  return addCandidates(await plannedCandidates(db, query, `${where} AND c.kind = 'code'`, params, [], CODE_CANDIDATES.rows, timings, cache), CODE_CANDIDATES.rows, scores);
+}
+
+/** The ids of the best `n` of `rows` that are not candidates yet, scored into `scores` (a second FTS pass's rows). */
+function addCandidates(rows: readonly FtsRow[], n: number, scores: Map<number, number>): number[] {
   const added: number[] = [];
-  for (const row of topRows(await plannedCandidates(db, query, `${where} AND c.kind = 'code'`, params, [], CODE_CANDIDATES.rows, timings, cache), CODE_CANDIDATES.rows)) {
+  for (const row of topRows(rows, n)) {
     if (scores.has(row.id)) continue;
     scores.set(row.id, -row.r);
     added.push(row.id);
@@ -398,12 +403,7 @@ async function otherFileCandidates(db: Queryable, query: ProcessedQuery, where: 
   // A pass may find only more of one file (the second copy): then one more without it too.
   for (let pass = 0; pass < FEW_FILES.passes && paths.size < FEW_FILES.files; pass++) {
     const without = `${where} AND c.path NOT IN (${[...paths].map(() => '?').join(', ')})`;
-    const ids: number[] = [];
-    for (const row of topRows(await plannedCandidates(db, query, without, [...params, ...paths], [], FEW_FILES.rows, timings, cache), FEW_FILES.rows)) {
-      if (scores.has(row.id)) continue;
-      scores.set(row.id, -row.r);
-      ids.push(row.id);
-    }
+    const ids = addCandidates(await plannedCandidates(db, query, without, [...params, ...paths], [], FEW_FILES.rows, timings, cache), FEW_FILES.rows, scores);
     if (!ids.length) break;
     const got = await readRows(ids);
     for (const r of got) paths.add(r.path);

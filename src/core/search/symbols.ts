@@ -238,11 +238,11 @@ function qualifiedScope(t: SymbolTarget, row: SymbolRow): number {
   // it defines at its top level, not a member of some type (`z.array` is zod's function
   // `array`, not the method `ZodType.array`; `clap::arg!` the macro, not `ArgGroup::arg`).
   const member = parent !== null && NAMESPACE_SHAPED_RE.test(t.parent!) ? QUALIFIED_TIERS.otherMember : 1;
-  if (row.path) {
-    const words = pathWordsOf(row.path);
+  const path = row.path;
+  if (path) {
+    const words = pathWordsOf(path);
     const snake = (q: string) => q.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
-    const initials = initialsOf(row.path);
-    if (t.qualifiers.some((q) => words.has(q.toLowerCase()) || words.has(snake(q)) || (INITIALS_RE.test(q) && q === initials))) return QUALIFIED_TIERS.inPath * member;
+    if (t.qualifiers.some((q) => words.has(q.toLowerCase()) || words.has(snake(q)) || (INITIALS_RE.test(q) && q === initialsOf(path)))) return QUALIFIED_TIERS.inPath * member;
   }
   return QUALIFIED_TIERS.elsewhere * member;
 }

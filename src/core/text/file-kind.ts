@@ -215,6 +215,8 @@ export function pieceKind(kind: FileKind, language: string, parent: string | nul
  * test's hooks" name what its code handles; "spec files" too where the code is about specs (SPEC_WORD).
  */
 const TEST_ONLY_WORDS = /\b(tests?|testing|tested|unit[- ]?tests?|spec files?|test[- ]?cases?)\b/i;
+/** Every one of TEST_ONLY_WORDS in a text (replace, matchAll). */
+const TEST_ONLY_WORDS_ALL = new RegExp(TEST_ONLY_WORDS.source, 'gi');
 /**
  * Tests asked for by what they test ("tests for the sequencer") or by their kind ("unit tests of the
  * parser", "integration tests that check retries"): tests even in a test runner's code, whose own
@@ -290,7 +292,7 @@ export function codebaseTestWords(query: string): string[] {
   if (TESTS_OF.test(text)) return [];
   if (!TEST_ONLY_WORDS.test(text)) return softWordsIn(text);
   if (text.search(TEST_HELPERS) >= 0) return [];
-  const only = [...text.matchAll(new RegExp(TEST_ONLY_WORDS.source, 'gi'))].map((m) => m[0]);
+  const only = [...text.matchAll(TEST_ONLY_WORDS_ALL)].map((m) => m[0]);
   return [only.every((w) => SPEC_FILES.test(w)) ? SPEC_WORD : TEST_WORD, ...softWordsIn(text)];
 }
 
@@ -393,7 +395,7 @@ export function intentOfQuery(query: string, namesCode: boolean, codeWords?: rea
   if (namesCode) return 'code';
   let text = query.replace(FOR_TESTS, ' ').replace(CONFIG_AS_CODE, ' $2').replace(CONFIG_FILE_ACTED_ON, (_m, a, b, c, d) => ` ${a ?? b ?? c ?? d} `);
   if (codeWords?.length) text = text.replace(SOFT_TEST_WORDS, (w) => (codeWords.includes(w.toLowerCase()) ? ' ' : w));
-  if (codeWords?.includes(TEST_WORD) || codeWords?.includes(SPEC_WORD)) text = text.replace(new RegExp(TEST_ONLY_WORDS.source, 'gi'), ' ');
+  if (codeWords?.includes(TEST_WORD) || codeWords?.includes(SPEC_WORD)) text = text.replace(TEST_ONLY_WORDS_ALL, ' ');
   if (codeWords?.includes(EXAMPLE_WORD)) text = text.replace(EXAMPLE_WORDS, ' ');
   const forTests = text.replace(TEST_HELPERS, ' helpers ');
   const helpers = forTests !== text;
