@@ -53,16 +53,6 @@ export const CODE_CANDIDATES = { minShare: 0.3, rows: 30 };
  * are still fewer.
  */
 export const FEW_FILES = { files: 10, rows: 30, passes: 2 };
-
-/**
- * When the thesaurus's code words of a question word (text/code-words.ts: "throttle" → ratelimit)
- * are used (bm25.ts usableCodeWords): the word is in at most `maxTermShare` of the pieces (the code
- * seldom says it, so the question's vocabulary is not the code's), and a code word names at most
- * `maxFiles` files (counted over its first `fileRows` path rows): in a command-line parser every
- * file is about options, and "flag" → option would name them all. Set before any measurement
- * on the fresh set s30 (docs/ranking.md, session 30).
- */
-export const CODE_WORDS = { maxTermShare: 0.005, maxFiles: 3, fileRows: 200 };
 /**
  * The keyword planner (search/fts-plan.ts): a phrase matching FTS_PLAN_CAP chunks is common
  * (rows are counted up to here): its prefix marker is dropped, and a query of only common

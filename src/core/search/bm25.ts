@@ -27,9 +27,9 @@ import { nameKey, readChunks } from '../store/store.ts';
 import { ftsRowCount } from '../store/fts-totals.ts';
 import { compilePathGlob, PATH_MATCH_FUNCTION } from '../text/path-glob.ts';
 import { identifierParts } from '../text/identifiers.ts';
-import { BM25_COLUMN_WEIGHTS, CODE_CANDIDATES, CODE_WORDS, FEW_FILES, FILE_SIGNALS, FTS_PLAN_BIG_CAP, FTS_PLAN_CAP, FTS_PLAN_LEAVE_OUT_SHARE, FTS_PLAN_THETA_GUESS, FTS_PLAN_WORD_ENOUGH, KEYWORD_DEFINITION_BOOST, MAX_EXACT_SYMBOL_ROWS, PHRASE_ROWS, PHRASE_WEIGHT, QUALIFIED_TIERS, RERANK_CANDIDATES, RERANK_WEIGHTS, EXAMPLE_WORD_NAME_SHARE, FILE_NAME_TIER, LEG_FILE_PIECES, TEST_WORD_CODE_SHARE, TEXT_DEFINITION_TIER, WRITTEN_NAME_TIER } from '../config.ts';
+import { BM25_COLUMN_WEIGHTS, CODE_CANDIDATES, FEW_FILES, FILE_SIGNALS, FTS_PLAN_BIG_CAP, FTS_PLAN_CAP, FTS_PLAN_LEAVE_OUT_SHARE, FTS_PLAN_THETA_GUESS, FTS_PLAN_WORD_ENOUGH, KEYWORD_DEFINITION_BOOST, MAX_EXACT_SYMBOL_ROWS, PHRASE_ROWS, PHRASE_WEIGHT, QUALIFIED_TIERS, RERANK_CANDIDATES, RERANK_WEIGHTS, EXAMPLE_WORD_NAME_SHARE, FILE_NAME_TIER, LEG_FILE_PIECES, TEST_WORD_CODE_SHARE, TEXT_DEFINITION_TIER, WRITTEN_NAME_TIER } from '../config.ts';
 import { lightStem } from '../text/word-forms.ts';
-import { DECLARATION_LINE_SOURCE, PREFIX_MIN_CHARS, codeWordPhrase, describesFunction, fileNameTerms, processQuery, withCodeWordPhrases, type ProcessedQuery } from './query.ts';
+import { DECLARATION_LINE_SOURCE, PREFIX_MIN_CHARS, describesFunction, fileNameTerms, processQuery, type ProcessedQuery } from './query.ts';
 import type { PathQuery } from './query-types.ts';
 import { essentialRows, planFts, replan, type BoundedPhrase, type RowProbe } from './fts-plan.ts';
 import { maskCount, rerank, signalTerms, termMask, type RerankCandidate } from './rerank.ts';
@@ -233,8 +233,6 @@ export class KeywordCache {
   tableRows: number | null = null;
   /** codeWordShare of this generation by word, once asked. */
   readonly wordShares = new Map<string, number>();
-  /** Files a code word's path phrase names (usableCodeWords), by the phrase: up to CODE_WORDS.maxFiles + 1. */
-  readonly codeWordFiles = new Map<string, string[]>();
   /** The index's files for named-files.ts, read once asked more than NAMED_FILES_READ_ALL_AFTER times. */
   fileNames: FileNames | null = null;
   /** Questions of this generation that looked for named files. */
@@ -246,7 +244,6 @@ export class KeywordCache {
       this.#counts.clear();
       this.tableRows = null;
       this.wordShares.clear();
-      this.codeWordFiles.clear();
       this.fileNames = null;
       this.namedAsks = 0;
       this.#generation = generation;
@@ -426,7 +423,7 @@ async function otherFileCandidates(db: Queryable, query: ProcessedQuery, where: 
 async function namedFileCandidates(db: Queryable, query: ProcessedQuery, where: string, params: SqlValue[], rows: readonly StoredChunk[], scores: Map<number, number>, readRows: (ids: number[]) => Promise<StoredChunk[]>, cache?: KeywordCache): Promise<StoredChunk[]> {
   const terms = signalTerms(query.terms);
   if (!terms.length || !scores.size) return [];
-  const forms = termForms(fileNameTerms(query), query.acronyms, query.usableCodeWords);
+  const forms = termForms(fileNameTerms(query), query.acronyms);
   let fileNames = cache?.fileNames;
   if (!fileNames) {
     // The first questions read the files their words can name; later ones of the generation, all once.
@@ -498,48 +495,6 @@ export async function codeNamedBy(db: Queryable, words: readonly string[], cache
   return words.length > 0;
 }
 
-/**
- * The thesaurus's code words (ProcessedQuery.codeWords) this codebase's search uses: those of a
- * question word the code seldom writes (its own first phrase in at most CODE_WORDS.maxTermShare of
- * the pieces), each naming between 1 and CODE_WORDS.maxFiles files in any of its forms (a prefix
- * phrase on the path column: `option` names options.c and option_group.c), and no more together. A word the code writes is its
- * vocabulary (sttp's "gzip"); a code word that names many files is the codebase's subject, not
- * what one file is about (commons-cli's Option, Options, OptionGroup… for "flag").
- */
-export async function usableCodeWords(db: Queryable, query: ProcessedQuery, cache?: KeywordCache): Promise<Record<string, readonly string[]>> {
-  const out: Record<string, readonly string[]> = {};
-  const terms = Object.keys(query.codeWords);
-  if (!terms.length) return out;
-  const tableRows = cache?.tableRows ?? await ftsRowCount(db);
-  if (cache) cache.tableRows = tableRows;
-  const maxRows = Math.floor(tableRows * CODE_WORDS.maxTermShare);
-  const probe = probeRows(db, cache);
-  for (const t of terms) {
-    const own = query.ftsGroups.find((g) => g[0]?.word === `"${t.replace(/"/g, '""')}"`)?.[0];
-    if (!own || (await probe(own.phrase, maxRows + 1)) > maxRows) continue;
-    const kept: string[] = [];
-    const files = new Set<string>();
-    for (const w of query.codeWords[t]) {
-      const phrase = codeWordPhrase(w);
-      let paths = cache?.codeWordFiles.get(phrase);
-      if (!paths) {
-        const rows = await db.all<{ path: string }>(
-          `SELECT DISTINCT c.path AS path FROM (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?) f JOIN chunks c ON c.id = f.rowid LIMIT ?`,
-          [phrase, CODE_WORDS.fileRows, CODE_WORDS.maxFiles + 1],
-        );
-        paths = rows.map((r) => r.path);
-        cache?.codeWordFiles.set(phrase, paths);
-      }
-      if (!paths.length || paths.length > CODE_WORDS.maxFiles) continue;
-      kept.push(w);
-      for (const p of paths) files.add(p);
-    }
-    // Together, too: "popup" → overlay, modal, dialog… in a UI library names its subject.
-    if (kept.length && files.size <= CODE_WORDS.maxFiles) out[t] = kept;
-  }
-  return out;
-}
-
 /** The words codeWordShare counts. */
 type ShareWord = typeof TEST_WORD | typeof EXAMPLE_WORD | typeof SPEC_WORD;
 
@@ -600,9 +555,6 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
     mark = now;
   };
   try {
-    // 0. The thesaurus's code words this codebase uses: phrases on the path column, and the path signals' forms.
-    const usable = await usableCodeWords(db, query, cache);
-    if (Object.keys(usable).length) query = { ...query, ftsGroups: withCodeWordPhrases(query.ftsGroups, usable), usableCodeWords: usable };
     // 1. Definitions of the query's identifiers: always candidates (ranked first for
     //    identifier queries). By symbol (indexed), and by chunk_names: the names of merged
     //    siblings and the constants a chunk defines.
@@ -717,7 +669,7 @@ export async function searchBm25(db: Queryable, query: ProcessedQuery, filters: 
       const holds = new Set(phrased);
       for (const r of scored) if (holds.has(r.id)) addScore(r, 'phrase', PHRASE_WEIGHT);
     }
-    applyFileSignals(scored, query.terms, intent, docComment, asksForDeclarations(query.original), fileNameTerms(query), query.acronyms, query.usableCodeWords);
+    applyFileSignals(scored, query.terms, intent, docComment, asksForDeclarations(query.original), fileNameTerms(query), query.acronyms);
     // 4b. An enum or exception type the question names is something the change throws or
     //     reads, not where it happens (signals.ts applyNamedLeaf).
     if (!lookup && !docComment && query.terms.length >= NAMED_LEAF_MIN_TERMS) {

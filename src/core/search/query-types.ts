@@ -57,15 +57,6 @@ export interface ProcessedQuery {
    */
   acronyms: Readonly<Record<string, readonly string[]>>;
   /**
-   * Words files are named by for a question word the code may not use (text/code-words.ts:
-   * `throttle` → ratelimit, limiter), by the word; what the thesaurus says, before the codebase
-   * decides (bm25.ts usableCodeWords keeps those of a word the code seldom writes, that name few
-   * of its files). For the path signals and the path column only.
-   */
-  codeWords: Readonly<Record<string, readonly string[]>>;
-  /** codeWords that this codebase's search uses (set by bm25.ts searchBm25); absent before. */
-  usableCodeWords?: Readonly<Record<string, readonly string[]>>;
-  /**
    * The query's words in order as one FTS5 phrase (`"cannot override method on final class"`),
    * for a query that may be text pasted from the code (an error message, a log line, a comment's
    * sentence: query.ts phraseOf); null for a question, a name or a short query.

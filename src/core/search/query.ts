@@ -15,7 +15,6 @@
 import type { ChunkType } from '../types.ts';
 import { COMPOUND_RE, splitIdentifier } from '../text/identifiers.ts';
 import { lightStem } from '../text/word-forms.ts';
-import { codeWordsFor } from '../text/code-words.ts';
 import { STOP_WORDS } from '../text/stop-words.ts';
 import { isKnownExtension } from '../chunk/languages.ts';
 import { symbolTargets } from './symbols.ts';
@@ -312,10 +311,10 @@ export function expandAbbreviation(term: string): string[] {
 /**
  * Words a file or directory name writes for a prose word the code does not use (issue 35 class
  * 6): a human language by its ISO 639-1 code (`german` → `de.ts`, `locales/pt-BR.ts`), and
- * translations by the names projects give their folders (`locale`, `i18n`). Conventions, used
- * whatever the codebase; synonyms ("throttle" → ratelimit, "reply" → response) are the
- * thesaurus's (text/code-words.ts), used only where the codebase does not write the question's
- * word (bm25.ts usableCodeWords). One direction, query word →
+ * translations by the names projects give their folders (`locale`, `i18n`). Conventions, not
+ * synonyms picked for questions: the issue's own examples ("reply" → response, "dispatch" →
+ * router) and "patterns" → regexes (from reading one repository's misses) are left out, as any
+ * synonym list would be tuned to the questions that suggested it. One direction, query word →
  * path word, and only for the path signals (signals.ts `path`, `file_name`) and as phrases on
  * the path column: never FTS terms over the text, where `de` would match every text.
  */
@@ -429,7 +428,6 @@ export function processQuery(input: string): ProcessedQuery {
     declared: declaredIn(words, text) ?? namedIn(words, text),
     literal: literalOf(text, words),
     acronyms: acronymsOf(text, terms),
-    codeWords: codeWordsOf(terms),
     phrase: phraseOf(words, text),
     pathQuery: pathQueryOf(text, original),
   };
@@ -456,42 +454,6 @@ function groupPhrases(expandedTerms: string[], groupOf: Map<string, string>, las
     for (const name of pathNamesFor(key)) list.push({ phrase: `path_words : ${quoteFts(name)}`, word: quoteFts(name) });
   }
   return [...groups.values()];
-}
-
-/** ProcessedQuery.codeWords: the thesaurus's words (text/code-words.ts) for each of `terms` that has some. */
-function codeWordsOf(terms: readonly string[]): Record<string, readonly string[]> {
-  const out: Record<string, readonly string[]> = Object.create(null) as Record<string, readonly string[]>;
-  for (const t of terms) {
-    const words = codeWordsFor(t);
-    if (words.length) out[t] = words;
-  }
-  return out;
-}
-
-/**
- * `groups` (ProcessedQuery.ftsGroups) with each word's usable code words (bm25.ts
- * usableCodeWords) as phrases on the path column in its group, as its path names are: the file
- * so named is a candidate (`path_words : "ratelimit"` for "throttle").
- */
-export function withCodeWordPhrases(groups: readonly FtsPhrase[][], usable: Readonly<Record<string, readonly string[]>>): FtsPhrase[][] {
-  return groups.map((list) => {
-    const key = list[0]?.word;
-    const term = key ? Object.keys(usable).find((t) => quoteFts(t) === key) : undefined;
-    if (!term) return list;
-    const have = new Set(list.map((p) => p.phrase));
-    const more = usable[term].map((name) => ({ phrase: codeWordPhrase(name), word: quoteFts(name) })).filter((p) => !have.has(p.phrase));
-    return more.length ? [...list, ...more] : list;
-  });
-}
-
-/**
- * A code word's FTS phrase: on the path column, its light stem as a prefix when that has 4
- * letters or more, so it finds the forms the path signals take for it (namesWord: `limit` →
- * limiter, `options` → option, option_group).
- */
-export function codeWordPhrase(word: string): string {
-  const stem = lightStem(word);
-  return stem.length >= 4 ? `path_words : ${quoteFts(stem)}*` : `path_words : ${quoteFts(word)}`;
 }
 
 /** Words that do not open or close an acronym's run: articles, prepositions, conjunctions, pronouns. */

@@ -156,21 +156,17 @@ export interface TermForm {
   t: string;
   stem: string;
   abbreviations: readonly string[];
-  /** The words files are named by for it (text/code-words.ts: `throttle` → ratelimit), each with its light stem: matched by namesWord's forms. */
-  codeWords: ReadonlyArray<{ t: string; stem: string }>;
 }
 
 /**
  * The term forms of `terms` (termForms once per query, not per path); `acronyms`: the initials
  * of runs of the question's words, by word (ProcessedQuery.acronyms), counted as abbreviations.
  */
-export function termForms(terms: readonly string[], acronyms?: Readonly<Record<string, readonly string[]>>, codeWords?: Readonly<Record<string, readonly string[]>>): TermForm[] {
+export function termForms(terms: readonly string[], acronyms?: Readonly<Record<string, readonly string[]>>): TermForm[] {
   return terms.map((t) => {
     const stem = lightStem(t);
     const more = acronyms && Object.prototype.hasOwnProperty.call(acronyms, t) ? acronyms[t] : undefined;
-    const named = codeWords && Object.prototype.hasOwnProperty.call(codeWords, t) ? codeWords[t] : [];
-    const codeWordForms = named.map((w) => ({ t: w, stem: lightStem(w) }));
-    return { t, stem, abbreviations: more?.length ? [...abbreviationsOf(t, stem), ...more] : abbreviationsOf(t, stem), codeWords: codeWordForms };
+    return { t, stem, abbreviations: more?.length ? [...abbreviationsOf(t, stem), ...more] : abbreviationsOf(t, stem) };
   });
 }
 
@@ -184,13 +180,7 @@ function holds(set: ReadonlySet<string>, f: TermForm): boolean {
   if (set.has(f.t) || set.has(f.stem)) return true;
   for (const e of f.abbreviations) if (set.has(e)) return true;
   if (f.t.length < 3) return false;
-  for (const w of set) if (namesWord(w, f.t, f.stem) || namesCodeWord(w, f)) return true;
-  return false;
-}
-
-/** Does path word `w` name one of the words files are named by for `f` (TermForm.codeWords), in any of its forms (namesWord)? */
-function namesCodeWord(w: string, f: TermForm): boolean {
-  for (const c of f.codeWords) if (namesWord(w, c.t, c.stem)) return true;
+  for (const w of set) if (namesWord(w, f.t, f.stem)) return true;
   return false;
 }
 
@@ -249,7 +239,7 @@ export function fileNameSignal(path: string, terms: readonly string[] | readonly
   let hits = 0;
   for (const w of words) {
     for (const f of forms) {
-      if (namesWord(w, f.t, f.stem) || f.abbreviations.includes(w) || namesCodeWord(w, f)) {
+      if (namesWord(w, f.t, f.stem) || f.abbreviations.includes(w)) {
         hits++;
         break;
       }
@@ -271,10 +261,10 @@ export function fileNameSignal(path: string, terms: readonly string[] | readonly
  * write as words), `terms` when absent.
  * `cover` comes after these (coverFiles, applyCover): it needs the leading files' text.
  */
-export function applyFileSignals(cands: FileCandidate[], terms: readonly string[], intent: SearchIntent, functionLevel = false, declarations = false, nameTerms?: readonly string[], acronyms?: Readonly<Record<string, readonly string[]>>, codeWords?: Readonly<Record<string, readonly string[]>>): void {
+export function applyFileSignals(cands: FileCandidate[], terms: readonly string[], intent: SearchIntent, functionLevel = false, declarations = false, nameTerms?: readonly string[], acronyms?: Readonly<Record<string, readonly string[]>>): void {
   if (!cands.length) return;
-  const ts = termForms([...new Set(terms.filter((t) => t.length >= 2 && !t.includes(' ')))], acronyms, codeWords);
-  const nts = nameTerms ? termForms([...new Set(nameTerms.filter((t) => t.length >= 2 && !t.includes(' ')))], acronyms, codeWords) : ts;
+  const ts = termForms([...new Set(terms.filter((t) => t.length >= 2 && !t.includes(' ')))], acronyms);
+  const nts = nameTerms ? termForms([...new Set(nameTerms.filter((t) => t.length >= 2 && !t.includes(' ')))], acronyms) : ts;
   const best = Math.max(...cands.map((c) => c.score));
   // Evidence per file: the scores of its pieces relative to the best candidate.
   const byFile = new Map<string, number[]>();
