@@ -19,7 +19,10 @@ The repos eval's held-out repositories (docs/ranking.md, Measuring: trpc, excali
 Polly) are never fitted on: their questions are scored apart, with the weights fitted on all
 the others.
 
-Usage: python3 bench/eval/learn-order.py FEATURES.jsonl [--l2 1000] [--steps 200] [--no-cv] [--set-weight SET=W]…
+With `--shipped`, each set is also scored with the weights in src/core/config.ts (LEARNED_ORDER), in
+the same simulation: what the product ranks today, beside what a refit would.
+
+Usage: python3 bench/eval/learn-order.py FEATURES.jsonl [--l2 1000] [--steps 200] [--no-cv] [--shipped] [--set-weight SET=W]…
 Needs numpy.
 """
 import argparse
@@ -100,6 +103,17 @@ def reorder(q, theta):
     return out
 
 
+def shipped_weights(names, path='src/core/config.ts'):
+    """LEARNED_ORDER.weights as config.ts writes them (one `name: value,` per line), in `names` order."""
+    import re
+    text = open(path).read()
+    block = text[text.index('export const LEARNED_ORDER'):]
+    block = block[block.index('weights: {'):]
+    block = block[:block.index('}')]
+    got = {m.group(1): float(m.group(2)) for m in re.finditer(r'^\s*(\w+): (-?[\d.e+-]+),', block, re.M)}
+    return np.asarray([got.get(n, 0.0) for n in names])
+
+
 def per_repo_mean(scores):
     """Mean of per-repository means (as sweep.ts reports a set)."""
     by = {}
@@ -114,6 +128,7 @@ def main():
     ap.add_argument('--l2', type=float, default=1000)
     ap.add_argument('--steps', type=int, default=200)
     ap.add_argument('--no-cv', action='store_true')
+    ap.add_argument('--shipped', action='store_true', help="also score each set with config.ts's weights")
     ap.add_argument('--set-weight', action='append', default=[], metavar='SET=W',
                     help="weight of one set's pairs in every fit (default 1; e.g. repos-commit=0.5)")
     a = ap.parse_args()
@@ -124,6 +139,14 @@ def main():
     held_out = [q for q in qs if q['set'].startswith('repos-') and q['repo'] in HELD_OUT]
     qs = [q for q in qs if not (q['set'].startswith('repos-') and q['repo'] in HELD_OUT)]
     sets = sorted({q['set'] for q in qs})
+    if a.shipped:
+        theta = shipped_weights(names)
+        print('set            pipeline  shipped weights (config.ts)')
+        for held in sets + ['held-out']:
+            test = held_out if held == 'held-out' else [q for q in qs if q['set'] == held]
+            base = [(q['repo'], ndcg(q['paths'], q['answers'])) for q in test]
+            new = [(q['repo'], ndcg(reorder(q, theta), q['answers'])) for q in test]
+            print(f'{held:14s} {per_repo_mean(base):.4f}    {per_repo_mean(new):.4f}')
     if not a.no_cv:
         print('set            pipeline  learned (fitted on the other sets)  better / worse')
         for held in sets:
