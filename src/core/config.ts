@@ -206,7 +206,7 @@ export const DIVERSITY = { factor: 0.5, maxPass: 3 };
 /**
  * The learned order of the code among a keyword list's first `depth` results (search/order.ts): one weight per
  * feature of order.ts ORDER_FEATURES, fitted by bench/eval/learn-order.py on the repository evals'
- * questions (docs/ranking.md, sessions 27 and 28). `depth` 0 turns it off (bench/eval/order-features.ts
+ * questions (docs/ranking.md, sessions 27, 28 and 30). `depth` 0 turns it off (bench/eval/order-features.ts
  * dumps the pipeline's own order that way). Regenerate the weights with the script, never by hand.
  */
 export const LEARNED_ORDER: { depth: number; weights: Readonly<Record<string, number>> } = {
