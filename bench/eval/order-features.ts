@@ -44,7 +44,11 @@ async function extraFeatures(store: Store, question: string, paths: readonly str
     for (const r of rowsOf.get(p) ?? []) for (const n of [r.symbol, r.parent]) if (n) for (const x of splitIdentifier(n)) parts.add(x.toLowerCase());
     const named = terms.filter((t, i) => [...parts].some((w) => namesWord(w, t, stems[i])));
     const text = (texts.get(p) ?? '').toLowerCase();
-    const inText = terms.filter((_, i) => new RegExp(`\\b${stems[i].replace(/[^a-z0-9]/g, '')}`).test(text));
+    // ASCII letters and digits of the stem at a word's start (a stem with none, e.g. a CJK word, counts as not found).
+    const inText = terms.filter((_, i) => {
+      const ascii = stems[i].replace(/[^a-z0-9]/g, '');
+      return ascii.length > 0 && new RegExp(`\\b${ascii}`).test(text);
+    });
     return [named.length / terms.length, inText.reduce((a, t) => a + idf(t), 0) / idfSum, inText.length / terms.length];
   });
 }
