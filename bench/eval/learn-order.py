@@ -28,6 +28,7 @@ Needs numpy.
 import argparse
 import json
 import math
+import re
 
 import numpy as np
 
@@ -105,7 +106,6 @@ def reorder(q, theta):
 
 def shipped_weights(names, path='src/core/config.ts'):
     """LEARNED_ORDER.weights as config.ts writes them (one `name: value,` per line), in `names` order."""
-    import re
     text = open(path).read()
     block = text[text.index('export const LEARNED_ORDER'):]
     block = block[block.index('weights: {'):]
