@@ -122,6 +122,15 @@ def per_repo_mean(scores):
     return float(np.mean([np.mean(v) for v in by.values()]))
 
 
+def compare(test, theta):
+    """NDCG@10 of `test` in the pipeline's order and in `theta`'s (means of per-repository means), and the questions better / worse."""
+    base = [(q['repo'], ndcg(q['paths'], q['answers'])) for q in test]
+    new = [(q['repo'], ndcg(reorder(q, theta), q['answers'])) for q in test]
+    up = sum(n > b + 1e-9 for (_, b), (_, n) in zip(base, new))
+    down = sum(n < b - 1e-9 for (_, b), (_, n) in zip(base, new))
+    return per_repo_mean(base), per_repo_mean(new), up, down
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('features')
@@ -143,29 +152,20 @@ def main():
         theta = shipped_weights(names)
         print('set            pipeline  shipped weights (config.ts)')
         for held in sets + ['held-out']:
-            test = held_out if held == 'held-out' else [q for q in qs if q['set'] == held]
-            base = [(q['repo'], ndcg(q['paths'], q['answers'])) for q in test]
-            new = [(q['repo'], ndcg(reorder(q, theta), q['answers'])) for q in test]
-            print(f'{held:14s} {per_repo_mean(base):.4f}    {per_repo_mean(new):.4f}')
+            base, new, _, _ = compare(held_out if held == 'held-out' else [q for q in qs if q['set'] == held], theta)
+            print(f'{held:14s} {base:.4f}    {new:.4f}')
     if not a.no_cv:
         print('set            pipeline  learned (fitted on the other sets)  better / worse')
         for held in sets:
             theta = fit([q for q in qs if q['set'] != held], a.l2, a.steps, sw)
-            test = [q for q in qs if q['set'] == held]
-            base = [(q['repo'], ndcg(q['paths'], q['answers'])) for q in test]
-            new = [(q['repo'], ndcg(reorder(q, theta), q['answers'])) for q in test]
-            up = sum(n > b + 1e-9 for (_, b), (_, n) in zip(base, new))
-            down = sum(n < b - 1e-9 for (_, b), (_, n) in zip(base, new))
-            print(f'{held:14s} {per_repo_mean(base):.4f}    {per_repo_mean(new):.4f}                              {up} / {down}')
+            base, new, up, down = compare([q for q in qs if q['set'] == held], theta)
+            print(f'{held:14s} {base:.4f}    {new:.4f}                              {up} / {down}')
     theta = fit(qs, a.l2, a.steps, sw)
     for label, part in [('', held_out)] + [(f' {s}', [q for q in held_out if q['set'] == s]) for s in sorted({q['set'] for q in held_out})]:
         if not part:
             continue
-        base = [(q['repo'], ndcg(q['paths'], q['answers'])) for q in part]
-        new = [(q['repo'], ndcg(reorder(q, theta), q['answers'])) for q in part]
-        up = sum(n > b + 1e-9 for (_, b), (_, n) in zip(base, new))
-        down = sum(n < b - 1e-9 for (_, b), (_, n) in zip(base, new))
-        print(f'held out{label} ({", ".join(sorted(HELD_OUT))}: {len(part)} questions, never fitted on) {per_repo_mean(base):.4f} -> {per_repo_mean(new):.4f}, {up} / {down}')
+        base, new, up, down = compare(part, theta)
+        print(f'held out{label} ({", ".join(sorted(HELD_OUT))}: {len(part)} questions, never fitted on) {base:.4f} -> {new:.4f}, {up} / {down}')
     print(f'// fitted on {sum(q["applies"] for q in qs)} of {len(qs)} questions, l2 {a.l2:g}, {a.steps} steps' + (f', set weights {sw}' if sw else ''))
     print('{\n' + ''.join(f'    {n}: {float(f"{t:.4g}")},\n' for n, t in zip(names, theta) if abs(t) >= 1e-4) + '  }', end='')
 

@@ -13,7 +13,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { openNodeStore } from '../../src/core/store/open-node.ts';
-import { readFileSizes } from '../../src/core/store/store.ts';
+import { readFileSizes, type Store } from '../../src/core/store/store.ts';
 import { Searcher } from '../../src/core/search/search.ts';
 import { rankGroups } from '../../src/core/search/results.ts';
 import { ORDER_FEATURES, movable, orderFeatures, ordersList } from '../../src/core/search/order.ts';
@@ -23,7 +23,7 @@ import { processQuery, fileNameTerms } from '../../src/core/search/query.ts';
 import { namesWord } from '../../src/core/search/signals.ts';
 import { splitIdentifier } from '../../src/core/text/identifiers.ts';
 import { lightStem } from '../../src/core/text/word-forms.ts';
-import type { Store } from '../../src/core/store/store.ts';
+import { ensureIndex, sweepGroups } from './sweep.ts';
 
 /** Candidate features measured before they go into order.ts (`--extra`): appended to each row. */
 const EXTRA = ['x_names_share', 'x_text_idf_share', 'x_text_share'];
@@ -52,8 +52,6 @@ async function extraFeatures(store: Store, question: string, paths: readonly str
     return [named.length / terms.length, inText.reduce((a, t) => a + idf(t), 0) / idfSum, inText.length / terms.length];
   });
 }
-import { ensureIndex, sweepGroups } from './sweep.ts';
-
 async function main(): Promise<void> {
   const { flags } = parseArgs(process.argv.slice(2), ['extra']);
   const out = flags.get('out');
@@ -85,8 +83,8 @@ async function main(): Promise<void> {
         const list = rankGroups(legs, res.weights, limit);
         const applies = ordersList(legs);
         // The sizes of the listed files (search.ts reads those of the first LEARNED_ORDER.depth: 0 here).
-        legs.fileSizeOf = await readFileSizes(store.db, list.map((x) => legs.fileOf?.[x.id] ?? ''));
         const paths = list.map((x) => legs.fileOf?.[x.id] ?? '');
+        legs.fileSizeOf = await readFileSizes(store.db, paths);
         let x = orderFeatures(list, legs);
         if (extra) {
           const more = await extraFeatures(store, q.question, paths, df, total);
