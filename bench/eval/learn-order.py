@@ -22,7 +22,7 @@ the others.
 With `--shipped`, each set is also scored with the weights in src/core/config.ts (LEARNED_ORDER), in
 the same simulation: what the product ranks today, beside what a refit would.
 
-Usage: python3 bench/eval/learn-order.py FEATURES.jsonl [--l2 1000] [--steps 200] [--no-cv] [--shipped] [--set-weight SET=W]…
+Usage: python3 bench/eval/learn-order.py FEATURES.jsonl [--l2 1000] [--steps 200] [--no-cv] [--shipped] [--set-weight SET=W]… [--hold-set SET]… [--oracle]
 Needs numpy.
 """
 import argparse
@@ -104,6 +104,18 @@ def reorder(q, theta):
     return out
 
 
+def oracle(q):
+    """The list with every answer among the movable results moved first, in their places (the ceiling of any reorder)."""
+    if not q['applies'] or len(q['x']) < 2:
+        return q['paths']
+    slots = [i for i, m in enumerate(q['movable']) if m]
+    ranked = sorted(slots, key=lambda i: (q['paths'][i] not in q['answers'], i))
+    out = list(q['paths'])
+    for to, i in zip(slots, ranked):
+        out[to] = q['paths'][i]
+    return out
+
+
 def shipped_weights(names, path='src/core/config.ts'):
     """LEARNED_ORDER.weights as config.ts writes them (one `name: value,` per line), in `names` order."""
     text = open(path).read()
@@ -140,13 +152,18 @@ def main():
     ap.add_argument('--shipped', action='store_true', help="also score each set with config.ts's weights")
     ap.add_argument('--set-weight', action='append', default=[], metavar='SET=W',
                     help="weight of one set's pairs in every fit (default 1; e.g. repos-commit=0.5)")
+    ap.add_argument('--oracle', action='store_true',
+                    help="also print each set's ceiling: every answer among the movable results moved first")
+    ap.add_argument('--hold-set', action='append', default=[], metavar='SET',
+                    help='a set never fitted on (like the held-out repositories): scored with the final fit alone')
     a = ap.parse_args()
     sw = {k: float(v) for k, v in (x.split('=') for x in a.set_weight)}
     with open(a.features) as f:
         names = json.loads(f.readline())['features']
         qs = [json.loads(line) for line in f if line.strip()]
     held_out = [q for q in qs if q['set'].startswith('repos-') and q['repo'] in HELD_OUT]
-    qs = [q for q in qs if not (q['set'].startswith('repos-') and q['repo'] in HELD_OUT)]
+    held_sets = [q for q in qs if q['set'] in a.hold_set]
+    qs = [q for q in qs if not (q['set'].startswith('repos-') and q['repo'] in HELD_OUT) and q['set'] not in a.hold_set]
     sets = sorted({q['set'] for q in qs})
     if a.shipped:
         theta = shipped_weights(names)
@@ -154,6 +171,13 @@ def main():
         for held in sets + ['held-out']:
             base, new, _, _ = compare(held_out if held == 'held-out' else [q for q in qs if q['set'] == held], theta)
             print(f'{held:14s} {base:.4f}    {new:.4f}')
+    if a.oracle:
+        print('set            pipeline  answers first (the most any order of these results can reach)')
+        for held in sets + ['held-out'] + a.hold_set:
+            part = held_out if held == 'held-out' else [q for q in qs + held_sets if q['set'] == held]
+            base = per_repo_mean([(q['repo'], ndcg(q['paths'], q['answers'])) for q in part])
+            best = per_repo_mean([(q['repo'], ndcg(oracle(q), q['answers'])) for q in part])
+            print(f'{held:14s} {base:.4f}    {best:.4f}')
     if not a.no_cv:
         print('set            pipeline  learned (fitted on the other sets)  better / worse')
         for held in sets:
@@ -166,6 +190,14 @@ def main():
             continue
         base, new, up, down = compare(part, theta)
         print(f'held out{label} ({", ".join(sorted(HELD_OUT))}: {len(part)} questions, never fitted on) {base:.4f} -> {new:.4f}, {up} / {down}')
+    for s in a.hold_set:
+        part = [q for q in held_sets if q['set'] == s]
+        if part:
+            base, new, up, down = compare(part, theta)
+            print(f'held out set {s} ({len(part)} questions, never fitted on) {base:.4f} -> {new:.4f}, {up} / {down}')
+            if a.shipped:
+                _, shipped, _, _ = compare(part, shipped_weights(names))
+                print(f'held out set {s} with the shipped weights: {shipped:.4f}')
     print(f'// fitted on {sum(q["applies"] for q in qs)} of {len(qs)} questions, l2 {a.l2:g}, {a.steps} steps' + (f', set weights {sw}' if sw else ''))
     print('{\n' + ''.join(f'    {n}: {float(f"{t:.4g}")},\n' for n, t in zip(names, theta) if abs(t) >= 1e-4) + '  }', end='')
 

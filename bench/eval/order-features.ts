@@ -13,7 +13,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { openNodeStore } from '../../src/core/store/open-node.ts';
-import { readFileSizes, type Store } from '../../src/core/store/store.ts';
+import { readFileSizes, readFileTexts, type Store } from '../../src/core/store/store.ts';
 import { Searcher } from '../../src/core/search/search.ts';
 import { rankGroups } from '../../src/core/search/results.ts';
 import { ORDER_FEATURES, movable, orderFeatures, ordersList } from '../../src/core/search/order.ts';
@@ -85,6 +85,8 @@ async function main(): Promise<void> {
         // The sizes of the listed files (search.ts reads those of the first LEARNED_ORDER.depth: 0 here).
         const paths = list.map((x) => legs.fileOf?.[x.id] ?? '');
         legs.fileSizeOf = await readFileSizes(store.db, paths);
+        legs.fileTextOf = await readFileTexts(store.db, paths);
+        legs.question = q.question;
         let x = orderFeatures(list, legs);
         if (extra) {
           const more = await extraFeatures(store, q.question, paths, df, total);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Hit } from '../types.ts';
 import { LEARNED_ORDER } from '../config.ts';
-import { ORDER_FEATURES, learnedOrder, orderFeatures, type OrderLegs } from './order.ts';
+import { ORDER_FEATURES, learnedOrder, nearPairs, orderFeatures, questionPairs, type OrderLegs } from './order.ts';
 import { rankGroups, type GroupedItem, type LegHits } from './results.ts';
 
 /** A keyword-only group as rankGroups makes them: `score` its fused score and its keyword score. */
@@ -58,8 +58,47 @@ describe('orderFeatures', () => {
     expect([feature(rows[2], 'log_file_kb'), feature(rows[2], 'log_file_pieces'), feature(rows[2], 'file_share')]).toEqual([0, 0, 0]);
   });
 
+  it("reads how many of the question's neighbouring words each file's text holds near each other", () => {
+    const groups = [group(1, 1), group(2, 0.5), group(3, 0.25)];
+    const legs = legsOf({ 1: 'src/options.ts', 2: 'src/debounce.ts', 3: 'src/none.ts' });
+    legs.question = 'wait for a quiet period before emitting';
+    legs.fileTextOf = new Map([
+      ['src/options.ts', 'export const wait = 1;\n// ... many lines ...\nconst quiet = true; // a period of time'],
+      ['src/debounce.ts', '/** Emits only after a quiet period, waiting for quietPeriod ms before emitting. */'],
+    ]);
+    const rows = orderFeatures(groups, legs);
+    // [wait, quiet], [quiet, perio], [perio, befor], [befor, emitt]
+    expect(feature(rows[1], 'near_pairs')).toBe(1);
+    expect(feature(rows[1], 'has_near_pair')).toBe(1);
+    expect(feature(rows[0], 'near_pairs')).toBe(0.25); // "quiet = true; // a period": 16 characters apart
+    expect(feature(rows[2], 'near_pairs')).toBe(0); // no text read
+    expect(feature(rows[2], 'has_near_pair')).toBe(0);
+    // Without the question, nothing is near.
+    expect(feature(orderFeatures(groups, { ...legs, question: undefined })[1], 'near_pairs')).toBe(0);
+  });
+
   it('has a weight for every feature it names, and no weight for a feature it does not', () => {
     for (const name of Object.keys(LEARNED_ORDER.weights)) expect(ORDER_FEATURES).toContain(name);
+  });
+});
+
+describe('questionPairs and nearPairs', () => {
+  it("pairs the question's content words in order, as stems, leaving out function words and repeats", () => {
+    expect(questionPairs('How does the scheduler pick the next task?')).toEqual([['sched', 'pick'], ['pick', 'next'], ['next', 'task']]);
+    expect(questionPairs('cache caches on timeouts')).toEqual([['cache', 'timeo']]);
+    expect(questionPairs('a of')).toEqual([]);
+  });
+
+  it('counts a pair at word starts within the gap, in either order, in snake, camel and prose', () => {
+    const pairs: Array<[string, string]> = [['dirty', 'memor']];
+    expect(nearPairs('purge_dirty_memory(arena)', pairs)).toBe(1);
+    expect(nearPairs('void purgeDirtyMemory();', pairs)).toBe(1);
+    expect(nearPairs('memory that is dirty', pairs)).toBe(1);
+    expect(nearPairs('undirty memory', pairs)).toBe(0); // "dirty" does not start a word there
+    expect(nearPairs(`dirty ${'x'.repeat(40)} memory`, pairs)).toBe(0); // too far apart
+    expect(nearPairs('memory', pairs)).toBe(0);
+    expect(nearPairs('', pairs)).toBe(0);
+    expect(nearPairs('dirty memory', [])).toBe(0);
   });
 });
 

@@ -5,7 +5,9 @@
  * of each one — its place and fused score,
  * the keyword leg's named signals (signals.ts, rerank.ts), its chunk type, its size, whether
  * diversity moved it, how many of the listed results share its folder or its file's name, and its
- * file's size (OrderLegs.fileSizeOf, which search.ts reads for headPaths after diversity).
+ * file's size (OrderLegs.fileSizeOf, which search.ts reads for headPaths after diversity), and how
+ * many of the question's neighbouring words its file's text holds near each other (nearPairs;
+ * OrderLegs.fileTextOf, read with the sizes).
  *
  * The weights (config.ts LEARNED_ORDER) are fitted by bench/eval/learn-order.py on the
  * features this module computes (bench/eval/order-features.ts dumps them for every question of
@@ -27,6 +29,7 @@
 import { LEARNED_ORDER } from '../config.ts';
 import type { Hit } from '../types.ts';
 import type { FileSize } from '../store/store.ts';
+import { STOP_WORDS } from '../text/stop-words.ts';
 
 /** What the order reads of a listed group (results.ts GroupedItem, structurally: no import back). */
 export interface OrderItem {
@@ -48,6 +51,10 @@ export interface OrderLegs {
   linesOf?: Record<number, number>;
   typeOf?: Record<number, string>;
   fileSizeOf?: Record<string, FileSize>;
+  /** The text of the files of the groups the order reads (headPaths), by path; absent: unknown to it. */
+  fileTextOf?: ReadonlyMap<string, string>;
+  /** The question as asked (its neighbouring words, questionPairs). */
+  question?: string;
 }
 
 /**
@@ -89,7 +96,75 @@ export const ORDER_FEATURES: readonly string[] = [
   ...TYPES.map((t) => `t_${t}`),
   'log_lines', 'log_more', 'log_file_more', 'depth', 'dir_share', 'stem_share',
   'log_file_kb', 'log_file_pieces', 'file_share',
+  'near_pairs', 'has_near_pair',
 ];
+
+/** Stem length of a question word in questionPairs (`timeout` and `timeouts` → `timeo`). */
+const PAIR_STEM = 5;
+/** Characters between two words of a pair, at most, for them to count as near (nearPairs). */
+const PAIR_GAP = 24;
+
+/**
+ * The question's neighbouring content words as stem pairs (issue 35, session 31): the words of
+ * three letters or more that are not function words (text/stop-words.ts), in order, each cut to
+ * PAIR_STEM letters; a pair of one stem twice is left out. "wait for a quiet period before emitting"
+ * → [wait, quiet], [quiet, perio], [perio, befor], [befor, emitt].
+ */
+export function questionPairs(question: string): Array<[string, string]> {
+  const words = (question.toLowerCase().match(/[a-z0-9]+/g) ?? []).filter((w) => w.length >= 3 && !STOP_WORDS.has(w)).map((w) => w.slice(0, PAIR_STEM));
+  const pairs: Array<[string, string]> = [];
+  for (let i = 1; i < words.length; i++) if (words[i - 1] !== words[i]) pairs.push([words[i - 1], words[i]]);
+  return pairs;
+}
+
+function isWordChar(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code > 127;
+}
+
+/** Where `stem` starts a word of `text` (`lower` its lower case): after a non-word character, or as a capital after a small letter (`quietPeriod`). */
+function wordStarts(text: string, lower: string, stem: string): number[] {
+  const out: number[] = [];
+  for (let i = lower.indexOf(stem); i !== -1; i = lower.indexOf(stem, i + 1)) {
+    const before = i === 0 ? 32 : text.charCodeAt(i - 1);
+    const here = text.charCodeAt(i);
+    if (!isWordChar(before) || (here >= 65 && here <= 90 && before >= 97 && before <= 122)) out.push(i);
+  }
+  return out;
+}
+
+/**
+ * The share of `pairs` whose two words start words of `text` within PAIR_GAP characters of each
+ * other, in either order (`quiet period`, `QuietPeriod`, `period of quiet`): what a file that is
+ * about the question says in the question's own phrases, where a big file that holds each word
+ * somewhere does not. 0 without pairs.
+ */
+export function nearPairs(text: string, pairs: ReadonlyArray<readonly [string, string]>): number {
+  if (!pairs.length || !text) return 0;
+  const lower = text.toLowerCase();
+  const startsOf = new Map<string, number[]>();
+  const starts = (stem: string): number[] => {
+    let out = startsOf.get(stem);
+    if (!out) startsOf.set(stem, (out = wordStarts(text, lower, stem)));
+    return out;
+  };
+  let near = 0;
+  for (const [a, b] of pairs) {
+    const bs = starts(b);
+    if (!bs.length) continue;
+    const as = starts(a);
+    let k = 0;
+    found: for (const i of as) {
+      while (k < bs.length && bs[k] < i - PAIR_GAP - b.length) k++;
+      for (let j = k; j < bs.length && bs[j] <= i + a.length + PAIR_GAP; j++) {
+        if (bs[j] !== i) {
+          near++;
+          break found;
+        }
+      }
+    }
+  }
+  return near / pairs.length;
+}
 
 function dirOf(path: string): string {
   const slash = path.lastIndexOf('/');
@@ -136,6 +211,13 @@ export function orderFeatures(groups: readonly OrderItem[], legs: OrderLegs, sig
   const dirs = count(groups.map((g) => dirOf(pathOf(g))));
   const stems = count(groups.map((g) => stemOf(pathOf(g))));
   const n = groups.length;
+  const pairs = legs.fileTextOf && legs.question ? questionPairs(legs.question) : [];
+  const nearOf = new Map<string, number>();
+  const near = (path: string): number => {
+    let v = nearOf.get(path);
+    if (v === undefined) nearOf.set(path, (v = nearPairs(legs.fileTextOf?.get(path) ?? '', pairs)));
+    return v;
+  };
   return groups.map((g, i) => {
     const signals = signalsById(g.id) ?? {};
     const explained = new Set(g.explain.map((e) => e.signal));
@@ -155,11 +237,13 @@ export function orderFeatures(groups: readonly OrderItem[], legs: OrderLegs, sig
       // that mentions it among much else.
       Math.log1p((size?.bytes ?? 0) / 1000), Math.log1p(size?.pieces ?? 0),
       size?.pieces ? Math.min(1, (1 + moreOf(g) + g.fileMore) / size.pieces) : 0,
+      // The question's neighbouring words near each other in the file (nearPairs).
+      near(path), near(path) > 0 ? 1 : 0,
     ];
   });
 }
 
-/** The files of the groups the order reads (the first LEARNED_ORDER.depth): whose sizes it wants (OrderLegs.fileSizeOf). */
+/** The files of the groups the order reads (the first LEARNED_ORDER.depth): whose sizes and texts it wants (OrderLegs.fileSizeOf, fileTextOf). */
 export function headPaths(groups: readonly OrderItem[], legs: Pick<OrderLegs, 'fileOf'>): string[] {
   return [...new Set(groups.slice(0, LEARNED_ORDER.depth).flatMap((g) => legs.fileOf?.[g.id] ?? []))];
 }

@@ -56,6 +56,10 @@ export interface LegHits {
   typeOf?: Record<number, string>;
   /** Size of the files of the groups the learned order reads (order.ts headPaths), by path; absent: unknown to it. */
   fileSizeOf?: Record<string, FileSize>;
+  /** Text of those files, by path (order.ts nearPairs); absent: unknown to it. */
+  fileTextOf?: ReadonlyMap<string, string>;
+  /** The question as asked, for the learned order's word pairs (order.ts questionPairs). */
+  question?: string;
   /**
    * The search asks for the learned order (order.ts): keyword mode, code intent, not a question
    * read as one function's doc comment; order.ts ordersList also leaves out `keywordFirst`,

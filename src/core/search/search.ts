@@ -22,7 +22,7 @@ import { kindFactor } from './signals.ts';
 import { asksForDeclarations, fileKind, queryIntent, type SearchIntent } from '../text/file-kind.ts';
 import { codeNamedBy, KeywordCache, searchBm25 } from './bm25.ts';
 import { compilePathGlob } from '../text/path-glob.ts';
-import { readFileSizes, type ChunkReader } from '../store/store.ts';
+import { readFileSizes, readFileTexts, type ChunkReader } from '../store/store.ts';
 import { strategyFor, type FusedItem } from './fuse.ts';
 import { isGrepStore, literalHits, literalLines } from './literal.ts';
 import type { VectorIndex } from '../vector/types.ts';
@@ -227,8 +227,13 @@ export class Searcher {
     const auto = fusionWeights(pq);
     const weights = { bm25Weight: options.bm25Weight ?? auto.bm25Weight, vectorWeight: options.vectorWeight ?? auto.vectorWeight };
     const picked = pickGroups(legs, weights, limit);
-    // The learned order reads the sizes of the first groups' files.
-    if (ordersList(legs)) legs.fileSizeOf = await readFileSizes(r.db, headPaths(picked, legs));
+    // The learned order reads the sizes and texts of the first groups' files.
+    if (ordersList(legs)) {
+      const head = headPaths(picked, legs);
+      legs.fileSizeOf = await readFileSizes(r.db, head);
+      legs.fileTextOf = await (r.fileTexts ? r.fileTexts(head) : readFileTexts(r.db, head));
+      legs.question = query;
+    }
     const groups = orderGroups(picked, legs);
     const shown = idsOf(groups);
     const tr = performance.now();

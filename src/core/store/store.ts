@@ -400,18 +400,8 @@ function ftsRow(id: number, pathText: string, c: { symbol: string | null; parent
   ];
 }
 
-/**
- * Fill in `content` of chunk rows that refer into file_text (text_start set), reading each
- * file's text once, and their `signature` / `doc` kept as spans (schema 8) when the rows
- * carry those columns. Rows stored inline keep theirs. Works on any connection (the BM25 leg
- * reads candidates' content through it).
- */
-export async function resolveChunkContent<T extends {
-  path: string; content: string; text_start: number | null; text_len: number | null;
-  signature?: string | null; doc?: string | null; sig_span?: number | null; doc_span?: number | null;
-}>(db: Queryable, rows: T[], cache?: TextLru): Promise<T[]> {
-  const paths = [...new Set(rows.filter((r) => r.text_start !== null).map((r) => r.path))];
-  if (!paths.length) return rows;
+/** Stored texts of `paths` by path (absent: no text), those in `cache` from it, the others read and kept there. */
+async function cachedTexts(db: Queryable, paths: readonly string[], cache?: TextLru): Promise<Map<string, string>> {
   const texts = new Map<string, string>();
   for (const p of paths) {
     const t = cache?.get(p);
@@ -424,6 +414,22 @@ export async function resolveChunkContent<T extends {
       cache?.set(p, t);
     }
   }
+  return texts;
+}
+
+/**
+ * Fill in `content` of chunk rows that refer into file_text (text_start set), reading each
+ * file's text once, and their `signature` / `doc` kept as spans (schema 8) when the rows
+ * carry those columns. Rows stored inline keep theirs. Works on any connection (the BM25 leg
+ * reads candidates' content through it).
+ */
+export async function resolveChunkContent<T extends {
+  path: string; content: string; text_start: number | null; text_len: number | null;
+  signature?: string | null; doc?: string | null; sig_span?: number | null; doc_span?: number | null;
+}>(db: Queryable, rows: T[], cache?: TextLru): Promise<T[]> {
+  const paths = [...new Set(rows.filter((r) => r.text_start !== null).map((r) => r.path))];
+  if (!paths.length) return rows;
+  const texts = await cachedTexts(db, paths, cache);
   for (const r of rows) {
     if (r.text_start === null) continue;
     const text = texts.get(r.path);
@@ -455,6 +461,8 @@ export interface ChunkReader {
   /** As Store.getChunks. */
   getChunks(ids: number[], o?: { content?: boolean }): Promise<StoredChunk[]>;
   chunkCount(): Promise<number>;
+  /** Stored texts of `paths`, by path (as readFileTexts), through the reader's cache of inflated texts when it has one. */
+  fileTexts?(paths: readonly string[]): Promise<Map<string, string>>;
 }
 
 /** A file's size as recorded: its bytes and its pieces (chunks). */
@@ -598,6 +606,11 @@ export interface GrepFile {
   language: string;
   /** files.hash of the text's content ('' when unknown): a cache key that changes with the text. */
   hash: string;
+}
+
+/** Stored texts of `paths` (file_text), by path; paths without text are absent (Store.getFileTexts, for a reader's connection). */
+export function readFileTexts(db: Queryable, paths: readonly string[]): Promise<Map<string, string>> {
+  return readTexts(db, 'path', paths);
 }
 
 /** Stored texts by path or by file_text id (file_text.data unpacked); keys without text are absent. */
@@ -909,7 +922,7 @@ export class Store {
         this.readGeneration++;
         this.texts.clear();
       }
-      return fn({ db: tx, generation: this.readGeneration, getChunks: (ids, o) => readChunks(tx, ids, o, this.texts), chunkCount: () => this.chunkCountOn(tx) });
+      return fn({ db: tx, generation: this.readGeneration, getChunks: (ids, o) => readChunks(tx, ids, o, this.texts), chunkCount: () => this.chunkCountOn(tx), fileTexts: (paths) => cachedTexts(tx, [...new Set(paths)], this.texts) });
     });
   }
 
