@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Hit } from '../types.ts';
 import { LEARNED_ORDER } from '../config.ts';
-import { ORDER_FEATURES, learnedOrder, nearPairs, orderFeatures, questionPairs, type OrderLegs } from './order.ts';
+import { ORDER_FEATURES, headPaths, learnedOrder, nearPairs, orderFeatures, questionPairs, type OrderLegs } from './order.ts';
 import { rankGroups, type GroupedItem, type LegHits } from './results.ts';
 
 /** A keyword-only group as rankGroups makes them: `score` its fused score and its keyword score. */
@@ -75,6 +75,13 @@ describe('orderFeatures', () => {
     expect(feature(rows[2], 'has_near_pair')).toBe(0);
     // Without the question, nothing is near.
     expect(feature(orderFeatures(groups, { ...legs, question: undefined })[1], 'near_pairs')).toBe(0);
+  });
+
+  it("wants the sizes and texts of the files it may move only: not a test's or a doc's, not past the depth", () => {
+    const groups = Array.from({ length: 12 }, (_, i) => group(i + 1, 1 - i / 20));
+    const paths = Object.fromEntries(groups.map((g) => [g.id, g.id === 3 ? 'test/retry.test.ts' : g.id === 4 ? 'src/retry.ts' : `src/f${g.id}.ts`]));
+    const legs = legsOf(paths, { 3: { kind: 0.5 } });
+    expect(headPaths(groups, legs)).toEqual(['src/f1.ts', 'src/f2.ts', 'src/retry.ts', ...[5, 6, 7, 8, 9, 10].map((i) => `src/f${i}.ts`)]);
   });
 
   it('has a weight for every feature it names, and no weight for a feature it does not', () => {

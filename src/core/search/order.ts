@@ -243,9 +243,15 @@ export function orderFeatures(groups: readonly OrderItem[], legs: OrderLegs, sig
   });
 }
 
-/** The files of the groups the order reads (the first LEARNED_ORDER.depth): whose sizes and texts it wants (OrderLegs.fileSizeOf, fileTextOf). */
-export function headPaths(groups: readonly OrderItem[], legs: Pick<OrderLegs, 'fileOf'>): string[] {
-  return [...new Set(groups.slice(0, LEARNED_ORDER.depth).flatMap((g) => legs.fileOf?.[g.id] ?? []))];
+/**
+ * The files of the groups the order moves (the movable ones among the first LEARNED_ORDER.depth):
+ * whose sizes and texts it wants (OrderLegs.fileSizeOf, fileTextOf). A test's or a doc's features
+ * decide nothing: it keeps its place.
+ */
+export function headPaths(groups: readonly OrderItem[], legs: OrderLegs): string[] {
+  const head = groups.slice(0, LEARNED_ORDER.depth);
+  const canMove = movable(head, legs);
+  return [...new Set(head.flatMap((g, i) => (canMove[i] ? (legs.fileOf?.[g.id] ?? []) : [])))];
 }
 
 /**
