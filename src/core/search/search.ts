@@ -27,7 +27,7 @@ import { strategyFor, type FusedItem } from './fuse.ts';
 import { isGrepStore, literalHits, literalLines } from './literal.ts';
 import type { VectorIndex } from '../vector/types.ts';
 import { definitionKeys, idsOf, orderGroups, pickGroups, rankGroups, toResults, type GroupedItem, type LegHits } from './results.ts';
-import { headPaths, ordersList } from './order.ts';
+import { headPaths, ordersList, questionPairs } from './order.ts';
 import { definitionSteps, matchDefinition, wantsDefinitions, type SymbolTarget } from './symbols.ts';
 
 export type { LegHits } from './results.ts';
@@ -231,7 +231,8 @@ export class Searcher {
     if (ordersList(legs)) {
       const head = headPaths(picked, legs);
       legs.fileSizeOf = await readFileSizes(r.db, head);
-      legs.fileTextOf = await (r.fileTexts ? r.fileTexts(head) : readFileTexts(r.db, head));
+      // Their texts only when the question has neighbouring words to look for (order.ts nearPairs).
+      if (questionPairs(query).length) legs.fileTextOf = await (r.fileTexts ? r.fileTexts(head) : readFileTexts(r.db, head));
       legs.question = query;
     }
     const groups = orderGroups(picked, legs);
