@@ -91,29 +91,26 @@ def fit(questions, l2, steps, set_weights=None):
     return theta / scale
 
 
-def reorder(q, theta):
-    """The list in the learned order: the movable results, best first, into the movable places (order.ts)."""
+def place(q, key):
+    """The list with its movable results sorted by `key` (of a result's index) into the movable places; others stay (order.ts)."""
     if not q['applies'] or len(q['x']) < 2:
         return q['paths']
-    s = np.asarray(q['x'], dtype=float) @ theta
     slots = [i for i, m in enumerate(q['movable']) if m]
-    ranked = sorted(slots, key=lambda i: (-s[i], i))
     out = list(q['paths'])
-    for to, i in zip(slots, ranked):
+    for to, i in zip(slots, sorted(slots, key=key)):
         out[to] = q['paths'][i]
     return out
+
+
+def reorder(q, theta):
+    """The list in the learned order: the movable results, best first, into the movable places (order.ts)."""
+    s = np.asarray(q['x'], dtype=float) @ theta
+    return place(q, lambda i: (-s[i], i))
 
 
 def oracle(q):
     """The list with every answer among the movable results moved first, in their places (the ceiling of any reorder)."""
-    if not q['applies'] or len(q['x']) < 2:
-        return q['paths']
-    slots = [i for i, m in enumerate(q['movable']) if m]
-    ranked = sorted(slots, key=lambda i: (q['paths'][i] not in q['answers'], i))
-    out = list(q['paths'])
-    for to, i in zip(slots, ranked):
-        out[to] = q['paths'][i]
-    return out
+    return place(q, lambda i: (q['paths'][i] not in q['answers'], i))
 
 
 def shipped_weights(names, path='src/core/config.ts'):
@@ -134,13 +131,25 @@ def per_repo_mean(scores):
     return float(np.mean([np.mean(v) for v in by.values()]))
 
 
-def compare(test, theta):
-    """NDCG@10 of `test` in the pipeline's order and in `theta`'s (means of per-repository means), and the questions better / worse."""
-    base = [(q['repo'], ndcg(q['paths'], q['answers'])) for q in test]
-    new = [(q['repo'], ndcg(reorder(q, theta), q['answers'])) for q in test]
+def compare_lists(test, before, after):
+    """NDCG@10 of `test` with the lists `before(q)` and `after(q)` (means of per-repository means), and the questions better / worse."""
+    base = [(q['repo'], ndcg(before(q), q['answers'])) for q in test]
+    new = [(q['repo'], ndcg(after(q), q['answers'])) for q in test]
     up = sum(n > b + 1e-9 for (_, b), (_, n) in zip(base, new))
     down = sum(n < b - 1e-9 for (_, b), (_, n) in zip(base, new))
     return per_repo_mean(base), per_repo_mean(new), up, down
+
+
+def compare(test, theta):
+    """NDCG@10 of `test` in the pipeline's order and in `theta`'s, and the questions better / worse."""
+    return compare_lists(test, lambda q: q['paths'], lambda q: reorder(q, theta))
+
+
+def split(qs, hold_sets=()):
+    """(questions to fit on, the repos eval's held-out repositories' questions, the questions of `hold_sets`)."""
+    held = lambda q: q['set'].startswith('repos-') and q['repo'] in HELD_OUT
+    return ([q for q in qs if not held(q) and q['set'] not in hold_sets], [q for q in qs if held(q)],
+            [q for q in qs if q['set'] in hold_sets])
 
 
 def main():
@@ -161,22 +170,19 @@ def main():
     with open(a.features) as f:
         names = json.loads(f.readline())['features']
         qs = [json.loads(line) for line in f if line.strip()]
-    held_out = [q for q in qs if q['set'].startswith('repos-') and q['repo'] in HELD_OUT]
-    held_sets = [q for q in qs if q['set'] in a.hold_set]
-    qs = [q for q in qs if not (q['set'].startswith('repos-') and q['repo'] in HELD_OUT) and q['set'] not in a.hold_set]
+    qs, held_out, held_sets = split(qs, a.hold_set)
     sets = sorted({q['set'] for q in qs})
+    theta_shipped = shipped_weights(names) if a.shipped else None
     if a.shipped:
-        theta = shipped_weights(names)
         print('set            pipeline  shipped weights (config.ts)')
         for held in sets + ['held-out']:
-            base, new, _, _ = compare(held_out if held == 'held-out' else [q for q in qs if q['set'] == held], theta)
+            base, new, _, _ = compare(held_out if held == 'held-out' else [q for q in qs if q['set'] == held], theta_shipped)
             print(f'{held:14s} {base:.4f}    {new:.4f}')
     if a.oracle:
         print('set            pipeline  answers first (the most any order of these results can reach)')
         for held in sets + ['held-out'] + a.hold_set:
             part = held_out if held == 'held-out' else [q for q in qs + held_sets if q['set'] == held]
-            base = per_repo_mean([(q['repo'], ndcg(q['paths'], q['answers'])) for q in part])
-            best = per_repo_mean([(q['repo'], ndcg(oracle(q), q['answers'])) for q in part])
+            base, best, _, _ = compare_lists(part, lambda q: q['paths'], oracle)
             print(f'{held:14s} {base:.4f}    {best:.4f}')
     if not a.no_cv:
         print('set            pipeline  learned (fitted on the other sets)  better / worse')
@@ -196,7 +202,7 @@ def main():
             base, new, up, down = compare(part, theta)
             print(f'held out set {s} ({len(part)} questions, never fitted on) {base:.4f} -> {new:.4f}, {up} / {down}')
             if a.shipped:
-                _, shipped, _, _ = compare(part, shipped_weights(names))
+                _, shipped, _, _ = compare(part, theta_shipped)
                 print(f'held out set {s} with the shipped weights: {shipped:.4f}')
     print(f'// fitted on {sum(q["applies"] for q in qs)} of {len(qs)} questions, l2 {a.l2:g}, {a.steps} steps' + (f', set weights {sw}' if sw else ''))
     print('{\n' + ''.join(f'    {n}: {float(f"{t:.4g}")},\n' for n, t in zip(names, theta) if abs(t) >= 1e-4) + '  }', end='')

@@ -24,9 +24,7 @@ ap.add_argument('--no-cv', action='store_true'); ap.add_argument('--lin', action
 ap.add_argument('--sets', default='')
 a = ap.parse_args()
 f = open(a.features); names = json.loads(f.readline())['features']; qs = [json.loads(l) for l in f if l.strip()]
-held = [q for q in qs if q['set'].startswith('repos-') and q['repo'] in lo.HELD_OUT]
-hs = [q for q in qs if q['set'] in a.hold_set]
-qs = [q for q in qs if not (q['set'].startswith('repos-') and q['repo'] in lo.HELD_OUT) and q['set'] not in a.hold_set]
+qs, held, hs = lo.split(qs, a.hold_set)
 th = lo.shipped_weights(names)
 
 def feats(q):
@@ -54,17 +52,10 @@ def train(train_qs):
 def reorder(q, m):
     if not q['applies'] or len(q['x']) < 2: return q['paths']
     s = m.predict(xgb.DMatrix(feats(q)))
-    slots = [i for i, mv in enumerate(q['movable']) if mv]
-    ranked = sorted(slots, key=lambda i: (-s[i], i))
-    out = list(q['paths'])
-    for to, i in zip(slots, ranked): out[to] = q['paths'][i]
-    return out
+    return lo.place(q, lambda i: (-s[i], i))
 
 def score(test, m):
-    base = [(q['repo'], lo.ndcg(lo.reorder(q, th), q['answers'])) for q in test]
-    new = [(q['repo'], lo.ndcg(reorder(q, m), q['answers'])) for q in test]
-    up = sum(n > b + 1e-9 for (_, b), (_, n) in zip(base, new)); down = sum(n < b - 1e-9 for (_, b), (_, n) in zip(base, new))
-    return lo.per_repo_mean(base), lo.per_repo_mean(new), up, down
+    return lo.compare_lists(test, lambda q: lo.reorder(q, th), lambda q: reorder(q, m))
 
 sets = sorted({q['set'] for q in qs})
 if a.sets: sets = a.sets.split(',')

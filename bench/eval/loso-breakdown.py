@@ -7,7 +7,7 @@ spec = importlib.util.spec_from_file_location('lo', 'bench/eval/learn-order.py')
 src = sys.argv[1]; cfg = sys.argv[2] if len(sys.argv) > 2 else 'src/core/config.ts'
 with open(src) as f:
     names = json.loads(f.readline())['features']; qs = [json.loads(l) for l in f if l.strip()]
-qs = [q for q in qs if not (q['set'].startswith('repos-') and q['repo'] in lo.HELD_OUT)]
+qs, _, _ = lo.split(qs)
 meta = {}
 for fn in glob.glob('bench/results/*fresh-questions-*.jsonl'):
     st = fn.split('fresh-questions-')[1][:-6]

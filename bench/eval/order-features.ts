@@ -16,7 +16,7 @@ import { openNodeStore } from '../../src/core/store/open-node.ts';
 import { readFileSizes, readFileTexts, type Store } from '../../src/core/store/store.ts';
 import { Searcher } from '../../src/core/search/search.ts';
 import { rankGroups } from '../../src/core/search/results.ts';
-import { ORDER_FEATURES, movable, orderFeatures, ordersList } from '../../src/core/search/order.ts';
+import { ORDER_FEATURES, movable, orderFeatures, ordersList, questionPairs } from '../../src/core/search/order.ts';
 import { LEARNED_ORDER } from '../../src/core/config.ts';
 import { isMain, parseArgs } from '../util.ts';
 import { processQuery, fileNameTerms } from '../../src/core/search/query.ts';
@@ -86,7 +86,7 @@ async function main(): Promise<void> {
         const paths = list.map((x) => legs.fileOf?.[x.id] ?? '');
         legs.fileSizeOf = await readFileSizes(store.db, paths);
         legs.fileTextOf = await readFileTexts(store.db, paths);
-        legs.question = q.question;
+        legs.questionPairs = questionPairs(q.question);
         let x = orderFeatures(list, legs);
         if (extra) {
           const more = await extraFeatures(store, q.question, paths, df, total);

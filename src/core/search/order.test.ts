@@ -61,7 +61,7 @@ describe('orderFeatures', () => {
   it("reads how many of the question's neighbouring words each file's text holds near each other", () => {
     const groups = [group(1, 1), group(2, 0.5), group(3, 0.25)];
     const legs = legsOf({ 1: 'src/options.ts', 2: 'src/debounce.ts', 3: 'src/none.ts' });
-    legs.question = 'wait for a quiet period before emitting';
+    legs.questionPairs = questionPairs('wait for a quiet period before emitting');
     legs.fileTextOf = new Map([
       ['src/options.ts', 'export const wait = 1;\n// ... many lines ...\nconst quiet = true; // a period of time'],
       ['src/debounce.ts', '/** Emits only after a quiet period, waiting for quietPeriod ms before emitting. */'],
@@ -73,8 +73,8 @@ describe('orderFeatures', () => {
     expect(feature(rows[0], 'near_pairs')).toBe(0.25); // "quiet = true; // a period": 16 characters apart
     expect(feature(rows[2], 'near_pairs')).toBe(0); // no text read
     expect(feature(rows[2], 'has_near_pair')).toBe(0);
-    // Without the question, nothing is near.
-    expect(feature(orderFeatures(groups, { ...legs, question: undefined })[1], 'near_pairs')).toBe(0);
+    // Without the question's pairs, nothing is near.
+    expect(feature(orderFeatures(groups, { ...legs, questionPairs: undefined })[1], 'near_pairs')).toBe(0);
   });
 
   it("wants the sizes and texts of the files it may move only: not a test's or a doc's, not past the depth", () => {

@@ -53,8 +53,8 @@ export interface OrderLegs {
   fileSizeOf?: Record<string, FileSize>;
   /** The text of the files of the groups the order reads (headPaths), by path; absent: unknown to it. */
   fileTextOf?: ReadonlyMap<string, string>;
-  /** The question as asked (its neighbouring words, questionPairs). */
-  question?: string;
+  /** The question's neighbouring content words (questionPairs), which nearPairs looks for in those texts. */
+  questionPairs?: ReadonlyArray<readonly [string, string]>;
 }
 
 /**
@@ -211,7 +211,7 @@ export function orderFeatures(groups: readonly OrderItem[], legs: OrderLegs, sig
   const dirs = count(groups.map((g) => dirOf(pathOf(g))));
   const stems = count(groups.map((g) => stemOf(pathOf(g))));
   const n = groups.length;
-  const pairs = legs.fileTextOf && legs.question ? questionPairs(legs.question) : [];
+  const pairs = legs.questionPairs ?? [];
   const nearOf = new Map<string, number>();
   const near = (path: string): number => {
     let v = nearOf.get(path);

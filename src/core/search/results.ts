@@ -58,8 +58,8 @@ export interface LegHits {
   fileSizeOf?: Record<string, FileSize>;
   /** Text of those files, by path (order.ts nearPairs); absent: unknown to it. */
   fileTextOf?: ReadonlyMap<string, string>;
-  /** The question as asked, for the learned order's word pairs (order.ts questionPairs). */
-  question?: string;
+  /** The question's neighbouring content words, for the learned order (order.ts questionPairs). */
+  questionPairs?: ReadonlyArray<readonly [string, string]>;
   /**
    * The search asks for the learned order (order.ts): keyword mode, code intent, not a question
    * read as one function's doc comment; order.ts ordersList also leaves out `keywordFirst`,

@@ -232,8 +232,8 @@ export class Searcher {
       const head = headPaths(picked, legs);
       legs.fileSizeOf = await readFileSizes(r.db, head);
       // Their texts only when the question has neighbouring words to look for (order.ts nearPairs).
-      if (questionPairs(query).length) legs.fileTextOf = await (r.fileTexts ? r.fileTexts(head) : readFileTexts(r.db, head));
-      legs.question = query;
+      legs.questionPairs = questionPairs(query);
+      if (legs.questionPairs.length) legs.fileTextOf = await (r.fileTexts ? r.fileTexts(head) : readFileTexts(r.db, head));
     }
     const groups = orderGroups(picked, legs);
     const shown = idsOf(groups);
